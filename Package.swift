@@ -1,0 +1,95 @@
+// swift-tools-version:6.0
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "switchboard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "switchboard", targets: ["switchboard"]),
+        .library(name: "SwitchboardWebSocket", targets: ["SwitchboardWebSocket"]),
+        .library(name: "SwitchboardProtocol", targets: ["SwitchboardProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C: system libraries behind a shim header, and the syscalls Glibc does not export to Swift.
+        .target(name: "CSwitchboardSys"),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+
+        // Swift modules, one concern each (see docs/architecture.md).
+        .target(
+            name: "SwitchboardTransport",
+            dependencies: ["CSwitchboardSys", "COpenSSL", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "SwitchboardWebSocket", dependencies: ["CZlib", "COpenSSL"], swiftSettings: strict),
+        .target(name: "SwitchboardProtocol", swiftSettings: strict),
+        .target(
+            name: "SwitchboardStore",
+            dependencies: ["CLibpq", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SwitchboardCore",
+            dependencies: [
+                "SwitchboardProtocol", "SwitchboardStore", "CArgon2", "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SwitchboardServer",
+            dependencies: [
+                "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
+                "SwitchboardCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "switchboard",
+            dependencies: [
+                "SwitchboardServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"], swiftSettings: strict),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "SwitchboardServer", "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// Placeholder until the executable lands (development skeleton).
+print("switchboard")
