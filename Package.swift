@@ -35,6 +35,11 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(
+            name: "COpus",
+            pkgConfig: "libopusenc",
+            providers: [.apt(["libopus-dev", "libopusenc-dev", "libopusfile-dev", "libogg-dev"])]
+        ),
 
         // Swift modules, one concern each (see docs/architecture.md).
         .target(
@@ -44,6 +49,8 @@ let package = Package(
         ),
         .target(name: "SwitchboardWebSocket", dependencies: ["CZlib", "COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardProtocol", swiftSettings: strict),
+        .target(name: "SwitchboardMedia", dependencies: ["COpus", "COpenSSL"], swiftSettings: strict),
+        .target(name: "SwitchboardCalls", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(
             name: "SwitchboardStore",
             dependencies: ["CLibpq", .product(name: "Logging", package: "swift-log")],
@@ -82,6 +89,8 @@ let package = Package(
         .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
         .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

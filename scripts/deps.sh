@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing Switchboard need on Debian/Ubuntu, skipping what is there.
+#   scripts/deps.sh          runtime + build libraries and the PostgreSQL server
+#   scripts/deps.sh --test   also the test tools (Python websockets, openssl CLI, audio tools)
+set -euo pipefail
+
+want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev
+      postgresql openssl pkg-config)
+if [[ "${1:-}" == "--test" ]]; then
+    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg)
+fi
+
+missing=()
+for p in "${want[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "deps: installing ${missing[*]}" >&2
+    SUDO=""
+    [[ $(id -u) -eq 0 ]] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--test" ]]; then
+    for mod in websockets:websockets yaml:pyyaml; do
+        if ! python3 -c "import ${mod%%:*}" 2>/dev/null; then
+            echo "deps: installing Python ${mod#*:}" >&2
+            python3 -m pip install -q "${mod#*:}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${mod#*:}"
+        fi
+    done
+fi

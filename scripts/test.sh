@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every test of Switchboard: unit and integration tests (swift test, against a PostgreSQL this
+# script starts), the independent-client tests, and the WebSocket conformance suite (Autobahn).
+#   scripts/test.sh            everything (Autobahn's 517 cases take ~20-30 min, most in 12.*/13.*)
+#   scripts/test.sh --quick    the same, but Autobahn without the slow permessage-deflate 12.*/13.* cases
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[[ "${1:-}" == "--quick" ]] && quick=1
+
+scripts/deps.sh --test
+
+work=$(mktemp -d /tmp/switchboard-test.XXXXXX)
+server_pid=""
+cleanup() {
+    [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    scripts/test-postgres.sh stop "$work/pg" || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "== PostgreSQL for the tests"
+eval "$(scripts/test-postgres.sh start "$work/pg")"
+
+echo "== swift build"
+swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
+test "${PIPESTATUS[0]}" -eq 0
+
+echo "== swift test"
+swift test --skip-build --disable-xctest
+
+echo "== WebSocket conformance (Autobahn)"
+swift build -c release --product switchboard 2>&1 | tail -1
+port=$((20000 + RANDOM % 20000))
+.build/release/switchboard serve --host 127.0.0.1 --port "$port" --enable-echo \
+    --max-frame-size 16777216 --max-message-size 16777216 --max-outbound-bytes 67108864 \
+    --log-level warning >"$work/autobahn-server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do
+    (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+    sleep 0.1
+done
+args=()
+((quick)) && args+=(--exclude '12.*,13.*')
+../shared/tools/autobahn-check "${args[@]}" --timeout 3000 "ws://127.0.0.1:$port/echo"
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+echo "== all tests passed"
