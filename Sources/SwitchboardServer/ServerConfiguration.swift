@@ -1,0 +1,100 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// What the server does when a connection's outbound queue passes `maxOutboundBytes`.
+public enum BackpressurePolicy: String, Sendable, CaseIterable {
+    /// Close with 1008 (policy violation): the client is too slow to be served.
+    case close1008 = "close-1008"
+    /// Close with 1013 (try again later): the client should reconnect and resume.
+    case close1013 = "close-1013"
+
+    /// The WebSocket close code this policy sends.
+    public var closeCode: UInt16 {
+        switch self {
+        case .close1008: return 1008
+        case .close1013: return 1013
+        }
+    }
+}
+
+/// Every setting and limit of the server, with its documented default.
+///
+/// The command line builds one of these (each flag has an environment variable); tests build their own.
+/// All durations are in seconds unless the name says otherwise.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on.
+    public var host: String = "0.0.0.0"
+    /// TCP port; 0 picks an ephemeral port (tests).
+    public var port: Int = 8080
+    /// Listen backlog.
+    public var backlog: Int32 = 1024
+    /// Number of serial loop queues owning connections (default: one per core).
+    public var loopCount: Int = ServerConfiguration.coreCount
+    /// Most concurrent connections; further ones are accepted and closed at once.
+    public var maxConnections: Int = 100_000
+    /// Let several server processes share the port (`SO_REUSEPORT`).
+    public var reusePort: Bool = false
+
+    /// Longest HTTP request line in bytes (414 past it).
+    public var maxRequestLineLength: Int = 8192
+    /// Largest HTTP request head in bytes (431 past it).
+    public var maxHeaderBytes: Int = 16 * 1024
+    /// Most header fields in one request (431 past it).
+    public var maxHeaderCount: Int = 100
+    /// Largest HTTP request body accepted on plain endpoints (413 past it).
+    public var maxRequestBodyBytes: Int = 64 * 1024
+    /// Seconds a connection may take to send a complete HTTP head (and to finish an upgrade).
+    public var handshakeTimeout: Double = 10
+    /// Seconds an idle keep-alive HTTP connection is kept.
+    public var httpKeepAliveTimeout: Double = 30
+
+    /// Largest WebSocket frame payload in bytes (1009 past it).
+    public var maxFrameSize: Int = 1 << 20
+    /// Largest WebSocket message in bytes, after reassembly and decompression (1009 past it).
+    public var maxMessageSize: Int = 1 << 20
+    /// Seconds of silence before the server pings.
+    public var pingInterval: Double = 30
+    /// Seconds without any received byte before the connection is closed (1001).
+    public var idleTimeout: Double = 90
+    /// Seconds to wait for the peer's close frame after ours.
+    public var closeTimeout: Double = 5
+    /// Offer permessage-deflate (RFC 7692) to clients that ask for it.
+    public var permessageDeflate: Bool = true
+    /// Bytes queued for one connection beyond which `backpressurePolicy` applies.
+    public var maxOutboundBytes: Int = 4 << 20
+    /// What happens past `maxOutboundBytes`.
+    public var backpressurePolicy: BackpressurePolicy = .close1013
+    /// Allowed `Origin` values (`scheme://host[:port]`); nil allows every origin.
+    public var allowedOrigins: [String]? = nil
+
+    /// PEM certificate chain for `wss://`; TLS is on when both paths are set.
+    public var tlsCertificatePath: String? = nil
+    /// PEM private key for `wss://`.
+    public var tlsPrivateKeyPath: String? = nil
+
+    /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
+    public var enableEcho: Bool = false
+    /// Seconds graceful shutdown waits for connections to close before exiting.
+    public var shutdownGracePeriod: Double = 10
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// Number of cores available to this process.
+    public static var coreCount: Int {
+        max(1, sysconfCores())
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+#else
+import Darwin
+private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
+#endif

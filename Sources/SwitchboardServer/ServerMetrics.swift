@@ -1,0 +1,113 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CoreMetrics
+import Foundation
+import Metrics
+import Prometheus
+
+/// Per-loop traffic counts, added to on the hot path without atomics and published once per sweep.
+///
+/// `@unchecked Sendable`: each instance belongs to exactly one loop; every field is read and written
+/// only on that loop's queue (the sweep that publishes runs there too).
+final class LoopTraffic: @unchecked Sendable {
+    // protected by the owning loop's queue
+    var framesIn = 0
+    // protected by the owning loop's queue
+    var framesOut = 0
+    // protected by the owning loop's queue
+    var bytesIn = 0
+    // protected by the owning loop's queue
+    var bytesOut = 0
+}
+
+/// The server's instruments, created once (bounded dimensions) and exported as Prometheus text on `/metrics`.
+///
+/// Each server owns its own registry, so several servers in one test process do not mix their numbers;
+/// the executable also bootstraps `MetricsSystem` with the same factory.
+public final class ServerMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    public let registry: PrometheusCollectorRegistry
+    /// A swift-metrics factory writing into `registry`.
+    public let factory: PrometheusMetricsFactory
+
+    let connectionsOpen: Gauge
+    let connectionsAccepted: Counter
+    let connectionsRejected: Counter
+    let websocketsOpen: Gauge
+    let framesIn: Counter
+    let framesOut: Counter
+    let bytesIn: Counter
+    let bytesOut: Counter
+    let httpRequests: Counter
+    let backpressureCloses: Counter
+    let loopLag: [Gauge]
+    private let handshakeFailures: [String: Counter]
+
+    /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
+    static let handshakeFailureReasons = [
+        "not_get", "missing_upgrade", "missing_connection_upgrade", "unsupported_version", "bad_key",
+        "origin_not_allowed", "no_acceptable_subprotocol", "http_version", "bad_request", "timeout", "other",
+    ]
+
+    /// Creates the instruments.
+    /// - Parameter loopCount: one lag gauge per loop.
+    public init(loopCount: Int) {
+        let registry = PrometheusCollectorRegistry()
+        let factory = PrometheusMetricsFactory(registry: registry)
+        self.registry = registry
+        self.factory = factory
+        connectionsOpen = Gauge(label: "switchboard_connections", factory: factory)
+        connectionsAccepted = Counter(label: "switchboard_connections_accepted_total", factory: factory)
+        connectionsRejected = Counter(label: "switchboard_connections_rejected_total", factory: factory)
+        websocketsOpen = Gauge(label: "switchboard_websockets", factory: factory)
+        framesIn = Counter(label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
+        framesOut = Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
+        bytesIn = Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
+        bytesOut = Counter(label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
+        httpRequests = Counter(label: "switchboard_http_requests_total", factory: factory)
+        backpressureCloses = Counter(label: "switchboard_backpressure_closes_total", factory: factory)
+        loopLag = (0..<max(1, loopCount)).map {
+            Gauge(label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
+        }
+        var failures: [String: Counter] = [:]
+        for reason in Self.handshakeFailureReasons {
+            failures[reason] = Counter(
+                label: "switchboard_handshake_failures_total",
+                dimensions: [("reason", reason)],
+                factory: factory
+            )
+        }
+        handshakeFailures = failures
+    }
+
+    /// Counts a failed handshake under a bounded reason label.
+    func handshakeFailed(reason: String) {
+        (handshakeFailures[reason] ?? handshakeFailures["other"])?.increment()
+    }
+
+    /// Publishes and resets one loop's traffic counts. Call on that loop's queue.
+    func publish(_ traffic: LoopTraffic) {
+        if traffic.framesIn > 0 { framesIn.increment(by: traffic.framesIn) }
+        if traffic.framesOut > 0 { framesOut.increment(by: traffic.framesOut) }
+        if traffic.bytesIn > 0 { bytesIn.increment(by: traffic.bytesIn) }
+        if traffic.bytesOut > 0 { bytesOut.increment(by: traffic.bytesOut) }
+        traffic.framesIn = 0
+        traffic.framesOut = 0
+        traffic.bytesIn = 0
+        traffic.bytesOut = 0
+    }
+
+    /// The Prometheus text exposition of every instrument.
+    public func render() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(8192)
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,167 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import Logging
+import SwitchboardServer
+
+/// Reads an environment variable.
+func env(_ name: String) -> String? {
+    ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+}
+
+/// Reads a boolean environment variable (`1`, `true`, `yes`, `on`).
+func envFlag(_ name: String) -> Bool {
+    guard let v = env(name)?.lowercased() else { return false }
+    return ["1", "true", "yes", "on"].contains(v)
+}
+
+@main
+struct SwitchboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchboard",
+        abstract: "Switchboard: a real-time hub for messaging and call signalling.",
+        subcommands: [Serve.self, HealthCheck.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// `switchboard serve`: parses flags (each with an environment variable) into a `ServerConfiguration` and runs.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+
+    @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
+    var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
+
+    @Option(help: "TCP port (0: ephemeral). [env: SWITCHBOARD_PORT]")
+    var port: Int = env("SWITCHBOARD_PORT").flatMap(Int.init) ?? 8080
+
+    @Option(help: "Serial loop queues owning connections. [env: SWITCHBOARD_LOOPS]")
+    var loops: Int = env("SWITCHBOARD_LOOPS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+
+    @Option(help: "Most concurrent connections. [env: SWITCHBOARD_MAX_CONNECTIONS]")
+    var maxConnections: Int = env("SWITCHBOARD_MAX_CONNECTIONS").flatMap(Int.init) ?? 100_000
+
+    @Option(help: "Listen backlog. [env: SWITCHBOARD_BACKLOG]")
+    var backlog: Int32 = env("SWITCHBOARD_BACKLOG").flatMap(Int32.init) ?? 1024
+
+    @Flag(help: "Share the port with other server processes (SO_REUSEPORT). [env: SWITCHBOARD_REUSE_PORT]")
+    var reusePort: Bool = envFlag("SWITCHBOARD_REUSE_PORT")
+
+    @Option(help: "Longest HTTP request line, bytes. [env: SWITCHBOARD_MAX_REQUEST_LINE]")
+    var maxRequestLine: Int = env("SWITCHBOARD_MAX_REQUEST_LINE").flatMap(Int.init) ?? 8192
+
+    @Option(help: "Largest HTTP request head, bytes. [env: SWITCHBOARD_MAX_HEADER_BYTES]")
+    var maxHeaderBytes: Int = env("SWITCHBOARD_MAX_HEADER_BYTES").flatMap(Int.init) ?? 16384
+
+    @Option(help: "Most HTTP header fields. [env: SWITCHBOARD_MAX_HEADER_COUNT]")
+    var maxHeaderCount: Int = env("SWITCHBOARD_MAX_HEADER_COUNT").flatMap(Int.init) ?? 100
+
+    @Option(help: "Largest HTTP request body on plain endpoints, bytes. [env: SWITCHBOARD_MAX_BODY_BYTES]")
+    var maxBodyBytes: Int = env("SWITCHBOARD_MAX_BODY_BYTES").flatMap(Int.init) ?? 65536
+
+    @Option(help: "Seconds to complete the HTTP head / upgrade. [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
+    var handshakeTimeout: Double = env("SWITCHBOARD_HANDSHAKE_TIMEOUT").flatMap(Double.init) ?? 10
+
+    @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
+    var maxFrameSize: Int = env("SWITCHBOARD_MAX_FRAME_SIZE").flatMap(Int.init) ?? 1 << 20
+
+    @Option(help: "Largest WebSocket message, bytes. [env: SWITCHBOARD_MAX_MESSAGE_SIZE]")
+    var maxMessageSize: Int = env("SWITCHBOARD_MAX_MESSAGE_SIZE").flatMap(Int.init) ?? 1 << 20
+
+    @Option(help: "Seconds of silence before a ping. [env: SWITCHBOARD_PING_INTERVAL]")
+    var pingInterval: Double = env("SWITCHBOARD_PING_INTERVAL").flatMap(Double.init) ?? 30
+
+    @Option(help: "Seconds without input before closing. [env: SWITCHBOARD_IDLE_TIMEOUT]")
+    var idleTimeout: Double = env("SWITCHBOARD_IDLE_TIMEOUT").flatMap(Double.init) ?? 90
+
+    @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
+    var deflate: Bool = env("SWITCHBOARD_DEFLATE").map { !["0", "false", "no", "off"].contains($0.lowercased()) } ?? true
+
+    @Option(help: "Outbound bytes queued per connection before the backpressure policy applies. [env: SWITCHBOARD_MAX_OUTBOUND_BYTES]")
+    var maxOutboundBytes: Int = env("SWITCHBOARD_MAX_OUTBOUND_BYTES").flatMap(Int.init) ?? 4 << 20
+
+    @Option(help: "close-1013 or close-1008. [env: SWITCHBOARD_BACKPRESSURE_POLICY]")
+    var backpressurePolicy: String = env("SWITCHBOARD_BACKPRESSURE_POLICY") ?? "close-1013"
+
+    @Option(help: "Comma-separated allowed Origin values; empty allows all. [env: SWITCHBOARD_ALLOWED_ORIGINS]")
+    var allowedOrigins: String = env("SWITCHBOARD_ALLOWED_ORIGINS") ?? ""
+
+    @Option(help: "PEM certificate chain for wss://. [env: SWITCHBOARD_TLS_CERT]")
+    var tlsCert: String? = env("SWITCHBOARD_TLS_CERT")
+
+    @Option(help: "PEM private key for wss://. [env: SWITCHBOARD_TLS_KEY]")
+    var tlsKey: String? = env("SWITCHBOARD_TLS_KEY")
+
+    @Flag(help: "Serve the /echo WebSocket endpoint (conformance testing). [env: SWITCHBOARD_ENABLE_ECHO]")
+    var enableEcho: Bool = envFlag("SWITCHBOARD_ENABLE_ECHO")
+
+    @Option(help: "Seconds graceful shutdown drains connections. [env: SWITCHBOARD_SHUTDOWN_GRACE]")
+    var shutdownGrace: Double = env("SWITCHBOARD_SHUTDOWN_GRACE").flatMap(Double.init) ?? 10
+
+    @Option(help: "trace, debug, info, notice, warning, error or critical. [env: SWITCHBOARD_LOG_LEVEL]")
+    var logLevel: String = env("SWITCHBOARD_LOG_LEVEL") ?? "info"
+
+    func validate() throws {
+        guard BackpressurePolicy(rawValue: backpressurePolicy) != nil else {
+            throw ValidationError("--backpressure-policy must be close-1013 or close-1008")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        guard loops >= 1, maxConnections >= 1, maxFrameSize >= 125, maxMessageSize >= 125 else {
+            throw ValidationError("--loops, --max-connections must be positive; frame and message sizes at least 125")
+        }
+    }
+
+    func makeConfiguration() -> ServerConfiguration {
+        var c = ServerConfiguration()
+        c.host = host
+        c.port = port
+        c.loopCount = loops
+        c.maxConnections = maxConnections
+        c.backlog = backlog
+        c.reusePort = reusePort
+        c.maxRequestLineLength = maxRequestLine
+        c.maxHeaderBytes = maxHeaderBytes
+        c.maxHeaderCount = maxHeaderCount
+        c.maxRequestBodyBytes = maxBodyBytes
+        c.handshakeTimeout = handshakeTimeout
+        c.maxFrameSize = maxFrameSize
+        c.maxMessageSize = maxMessageSize
+        c.pingInterval = pingInterval
+        c.idleTimeout = idleTimeout
+        c.permessageDeflate = deflate
+        c.maxOutboundBytes = maxOutboundBytes
+        c.backpressurePolicy = BackpressurePolicy(rawValue: backpressurePolicy) ?? .close1013
+        let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        c.allowedOrigins = origins.isEmpty ? nil : origins
+        c.tlsCertificatePath = tlsCert
+        c.tlsPrivateKeyPath = tlsKey
+        c.enableEcho = enableEcho
+        c.shutdownGracePeriod = shutdownGrace
+        return c
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "switchboard")
+        let code = ServerRunner.run(configuration: makeConfiguration(), logger: logger)
+        if code != 0 { throw ExitCode(code) }
+    }
+}

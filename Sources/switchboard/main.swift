@@ -1,2 +1,0 @@
-// Placeholder until the executable lands (development skeleton).
-print("switchboard")
