@@ -76,7 +76,8 @@ public enum AudioFormat: String, Sendable, Equatable, CaseIterable {
     /// - Throws: `VoiceError.empty` for zero bytes; `VoiceError.malformed` if a supported type was declared
     ///   but the content is not recognisable (a broken or truncated header); `VoiceError.unsupportedType`
     ///   otherwise.
-    public static func resolve(_ bytes: UnsafeRawBufferPointer, declaredType: String?) throws(VoiceError) -> AudioFormat {
+    public static func resolve(_ bytes: UnsafeRawBufferPointer, declaredType: String?) throws(VoiceError) -> AudioFormat
+    {
         if bytes.isEmpty { throw .empty }
         if let sniffed = sniff(bytes) { return sniffed }
         switch declared(contentType: declaredType) {

@@ -94,7 +94,9 @@ struct EBMLReader {
 
     /// A string element (at most `maxLength` bytes; trailing NULs dropped).
     func string(_ e: Element, maxLength: Int = 256) throws(VoiceError) -> String {
-        guard e.size <= maxLength else { throw .malformed("EBML: string element 0x\(String(e.id, radix: 16)) too long") }
+        guard e.size <= maxLength else {
+            throw .malformed("EBML: string element 0x\(String(e.id, radix: 16)) too long")
+        }
         var chars = Array(UnsafeRawBufferPointer(rebasing: bytes[e.dataStart..<e.dataEnd]))
         while chars.last == 0 { chars.removeLast() }
         return String(decoding: chars, as: UTF8.self)

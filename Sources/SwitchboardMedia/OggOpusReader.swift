@@ -29,7 +29,8 @@ public enum OggOpusReader {
     /// Decodes a whole Ogg/Opus file, handing mono Float32 chunks at 48 kHz to `sink`.
     ///
     /// - Throws: `VoiceError.malformed`, `.unsupportedType`, or whatever `sink` throws.
-    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError) {
+    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError)
+    {
         try validatePages(bytes)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw .empty }
         var error: Int32 = 0
@@ -46,7 +47,9 @@ public enum OggOpusReader {
         var stereo = [Float](repeating: 0, count: maxFrames * 2)
         var mono = [Float](repeating: 0, count: maxFrames)
         while true {
-            let n = stereo.withUnsafeMutableBufferPointer { op_read_float_stereo(file, $0.baseAddress, Int32($0.count)) }
+            let n = stereo.withUnsafeMutableBufferPointer {
+                op_read_float_stereo(file, $0.baseAddress, Int32($0.count))
+            }
             if n == 0 { break }
             if n == OP_HOLE { throw .malformed("Ogg: hole in the stream (missing or corrupt pages)") }
             if n < 0 { throw .malformed("Ogg: decode error \(n)") }
@@ -69,7 +72,9 @@ public enum OggOpusReader {
             guard bytes.count - pos >= 27 else { throw .malformed("Ogg: truncated page header at \(pos)") }
             guard r.matches("OggS", at: pos) else { throw .malformed("Ogg: no page at \(pos)") }
             guard bytes[pos + 4] == 0 else { throw .malformed("Ogg: page version \(bytes[pos + 4]) at \(pos)") }
-            if pages == 0 && bytes[pos + 5] & 0x02 == 0 { throw .malformed("Ogg: first page lacks beginning-of-stream") }
+            if pages == 0 && bytes[pos + 5] & 0x02 == 0 {
+                throw .malformed("Ogg: first page lacks beginning-of-stream")
+            }
             let segments = Int(bytes[pos + 26])
             guard bytes.count - pos - 27 >= segments else { throw .malformed("Ogg: truncated lacing table at \(pos)") }
             var bodySize = 0

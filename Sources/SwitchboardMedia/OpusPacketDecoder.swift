@@ -9,9 +9,9 @@
 internal import COpus
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The fields of an `OpusHead` identification header (RFC 7845 section 5.1) that decoding needs.
@@ -82,7 +82,8 @@ final class OpusPacketDecoder {
     func decode(_ packet: UnsafeRawBufferPointer) throws(VoiceError) -> Int {
         guard let base = packet.baseAddress, !packet.isEmpty else { throw .malformed("Opus: empty packet") }
         let n = pcm.withUnsafeMutableBufferPointer { out in
-            opus_decode_float(decoder, base.assumingMemoryBound(to: UInt8.self), Int32(packet.count), out.baseAddress!, 5760, 0)
+            opus_decode_float(
+                decoder, base.assumingMemoryBound(to: UInt8.self), Int32(packet.count), out.baseAddress!, 5760, 0)
         }
         guard n >= 0 else { throw .malformed("Opus: packet does not decode (\(n))") }
         return Int(n)

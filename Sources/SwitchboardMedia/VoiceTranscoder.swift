@@ -122,7 +122,8 @@ struct EncodingSink: PCMSink {
         if info.durationMs > options.maxDurationMs { throw .tooLong(durationMs: info.durationMs) }
         if info.frameCount == 0 { throw .empty }
         waveform = WaveformBuilder(sampleRate: info.sampleRate)
-        encoder = try OggOpusEncoder(sampleRate: info.sampleRate, bitrate: options.bitrate, complexity: options.complexity)
+        encoder = try OggOpusEncoder(
+            sampleRate: info.sampleRate, bitrate: options.bitrate, complexity: options.complexity)
     }
 
     mutating func write(_ chunk: UnsafeBufferPointer<Float>) throws(VoiceError) {

@@ -52,7 +52,8 @@ public enum WAVReader {
     ///   - bytes: the complete file.
     ///   - sink: receives `begin` once (with the exact frame count), then the samples in chunks.
     /// - Throws: `VoiceError.malformed`, `.unsupportedType`, or whatever `sink` throws.
-    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError) {
+    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError)
+    {
         let (format, range) = try parse(bytes)
         let data = UnsafeRawBufferPointer(rebasing: bytes[range])
         let frames = data.count / format.blockAlign
@@ -175,10 +176,13 @@ public enum WAVReader {
                 let p = base + f * format.blockAlign + c * bytesPerSample
                 switch format.encoding {
                 case .int16:
-                    let v = Int16(bitPattern: UInt16(p.load(as: UInt8.self)) | UInt16(p.load(fromByteOffset: 1, as: UInt8.self)) << 8)
+                    let v = Int16(
+                        bitPattern: UInt16(p.load(as: UInt8.self)) | UInt16(p.load(fromByteOffset: 1, as: UInt8.self))
+                            << 8)
                     sum += Float(v) * (1 / 32768)
                 case .int24:
-                    let u = UInt32(p.load(as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+                    let u =
+                        UInt32(p.load(as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
                         | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 24
                     sum += Float(Int32(bitPattern: u) >> 8) * (1 / 8_388_608)
                 case .float32:

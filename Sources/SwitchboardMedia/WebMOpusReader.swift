@@ -19,6 +19,8 @@ public enum WebMOpusReader {
     static let maxCodecPrivateBytes = 4096
     static let maxTracksBytes = 1 << 20
     static let maxBlockBytes = 1 << 20
+    /// At most this many packets are collected (at least 2.5 ms each: over 20 minutes); more is `tooLong`.
+    static let maxPackets = 1 << 19
 
     enum ID {
         static let ebml: UInt32 = 0x1A45_DFA3
@@ -43,6 +45,18 @@ public enum WebMOpusReader {
         var head: OpusHead
         /// Byte ranges of the packets, with the samples `DiscardPadding` removes from the end of each.
         var packets: [(range: Range<Int>, discard: Int)] = []
+        /// Samples per channel at 48 kHz of all packets (from their TOC bytes), minus discard padding.
+        var totalSamples = 0
+
+        /// Checks a packet's TOC and appends it.
+        mutating func append(_ range: Range<Int>, discard: Int, in bytes: UnsafeRawBufferPointer) throws(VoiceError) {
+            let n = try OpusPacketDecoder.sampleCount(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            if packets.count >= WebMOpusReader.maxPackets {
+                throw .tooLong(durationMs: durationInMilliseconds(frames: totalSamples, sampleRate: 48_000))
+            }
+            packets.append((range, discard))
+            totalSamples += n - min(n, discard)
+        }
     }
 
     /// Decodes the Opus track of a whole WebM file to mono Float32 at 48 kHz.
@@ -59,14 +73,10 @@ public enum WebMOpusReader {
     /// The whole container is parsed and every packet's TOC checked before `sink.begin` is called with the
     /// exact frame count.
     /// - Throws: `VoiceError.malformed`, `.unsupportedType`, or whatever `sink` throws.
-    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError) {
+    public static func decode<Sink: PCMSink>(_ bytes: UnsafeRawBufferPointer, into sink: inout Sink) throws(VoiceError)
+    {
         let track = try parse(bytes)
-        var total = 0
-        for packet in track.packets {
-            let n = try OpusPacketDecoder.sampleCount(UnsafeRawBufferPointer(rebasing: bytes[packet.range]))
-            total += n - min(n, packet.discard)
-        }
-        let frames = max(0, total - track.head.preSkip)
+        let frames = max(0, track.totalSamples - track.head.preSkip)
         try sink.begin(PCMStreamInfo(sampleRate: 48_000, inputChannels: track.head.channels, frameCount: frames))
         let decoder = try OpusPacketDecoder(channels: track.head.channels)
         let gain = track.head.linearGain
@@ -176,7 +186,8 @@ public enum WebMOpusReader {
             guard codec == "A_OPUS" else { continue }
             guard let number, number > 0 else { throw .malformed("WebM: Opus track without a TrackNumber") }
             guard let codecPrivate else { throw .malformed("WebM: Opus track without CodecPrivate (OpusHead)") }
-            let head = try OpusHead(UnsafeRawBufferPointer(rebasing: r.bytes[codecPrivate.dataStart..<codecPrivate.dataEnd]))
+            let head = try OpusHead(
+                UnsafeRawBufferPointer(rebasing: r.bytes[codecPrivate.dataStart..<codecPrivate.dataEnd]))
             return (Track(head: head), number, true)
         }
         return (nil, 0, sawTrack)
@@ -243,7 +254,7 @@ public enum WebMOpusReader {
         pos += 3
         let lacing = (flags >> 1) & 0x03
         if lacing == 0 {
-            track.packets.append((pos..<end, discard))
+            try track.append(pos..<end, discard: discard, in: r.bytes)
             return
         }
         guard pos < end else { throw .malformed("WebM: laced block without a frame count") }
@@ -290,7 +301,7 @@ public enum WebMOpusReader {
         }
         sizes.append(end - pos - used)
         for (i, size) in sizes.enumerated() {
-            track.packets.append((pos..<(pos + size), i == sizes.count - 1 ? discard : 0))
+            try track.append(pos..<(pos + size), discard: i == sizes.count - 1 ? discard : 0, in: r.bytes)
             pos += size
         }
     }

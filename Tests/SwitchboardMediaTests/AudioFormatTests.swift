@@ -37,7 +37,9 @@ import Testing
         #expect(throws: VoiceError.unsupportedType) { try VoiceTranscoder.transcode(mp3, declaredType: "audio/mpeg") }
         var rng = SystemRandomNumberGenerator()
         let random = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
-        #expect(throws: VoiceError.unsupportedType) { try VoiceTranscoder.transcode([0x42] + random, declaredType: nil) }
+        #expect(throws: VoiceError.unsupportedType) {
+            try VoiceTranscoder.transcode([0x42] + random, declaredType: nil)
+        }
         #expect(throws: VoiceError.empty) { try VoiceTranscoder.transcode([], declaredType: "audio/wav") }
         #expect(throws: VoiceError.malformed("content is not a recognisable wav file")) {
             try VoiceTranscoder.transcode(Array("RIFF".utf8), declaredType: "audio/wav")
@@ -83,7 +85,8 @@ import Testing
         #expect(w.last == 31)
         #expect(w.first! <= 1)
         #expect(zip(w, w.dropFirst()).allSatisfy { $0 <= $1 })
-        #expect(Waveform.compute([Float](repeating: 0, count: 500), sampleRate: rate) == [UInt8](repeating: 0, count: 100))
+        #expect(
+            Waveform.compute([Float](repeating: 0, count: 500), sampleRate: rate) == [UInt8](repeating: 0, count: 100))
         #expect(Waveform.compute([], sampleRate: rate) == [UInt8](repeating: 0, count: 100))
         #expect(Waveform.compute([0.1, 0.2], sampleRate: rate).max() == 31)
     }

@@ -51,10 +51,14 @@ import Testing
     @Test func oggVorbisIsUnsupported() throws {
         let fixtures = Fixtures.shared
         let out = fixtures.scratch(".ogg")
-        let r = try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", fixtures.path("tone8k.wav"), "-c:a", "libvorbis", out.path])
+        let r = try run(
+            "ffmpeg",
+            ["-hide_banner", "-loglevel", "error", "-i", fixtures.path("tone8k.wav"), "-c:a", "libvorbis", out.path])
         try #require(r.status == 0, "ffmpeg libvorbis: \(r.output)")
         let vorbis = [UInt8](try Data(contentsOf: out))
         #expect(AudioFormat.sniff(vorbis) == nil)
-        #expect(throws: VoiceError.unsupportedType) { try VoiceTranscoder.transcode(vorbis, declaredType: "audio/mpeg") }
+        #expect(throws: VoiceError.unsupportedType) {
+            try VoiceTranscoder.transcode(vorbis, declaredType: "audio/mpeg")
+        }
     }
 }

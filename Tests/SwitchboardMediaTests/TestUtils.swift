@@ -39,7 +39,8 @@ func hasTool(_ tool: String) -> Bool {
 let requiredTools = ["sox", "espeak-ng", "ffmpeg", "opusenc", "opusdec", "opusinfo"]
 let missingTools = requiredTools.filter { !hasTool($0) }
 /// Why audio-tool tests are skipped, or nil if every tool is installed.
-let toolsMissingReason: Comment? = missingTools.isEmpty ? nil : "missing audio tools: \(missingTools.joined(separator: ", "))"
+let toolsMissingReason: Comment? =
+    missingTools.isEmpty ? nil : "missing audio tools: \(missingTools.joined(separator: ", "))"
 
 /// Audio files generated once per test run with the installed tools.
 final class Fixtures: Sendable {
@@ -55,22 +56,44 @@ final class Fixtures: Sendable {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let text = "Hello, this is a voice message for the switchboard hub. Testing one, two, three."
         try make("espeak-ng", ["-w", path("speech.wav"), text])
-        try make("sox", ["-n", "-r", "44100", "-c", "2", "-b", "24", path("tone44k-s24.wav"), "synth", "3", "sine", "440", "tremolo", "3", "90"])
-        try make("sox", ["-n", "-r", "8000", "-c", "1", "-b", "16", path("tone8k.wav"), "synth", "2", "sine", "300", "tremolo", "4", "90"])
-        try make("sox", [
-            "-n", "-r", "48000", "-c", "2", "-e", "floating-point", "-b", "32", path("tone48k-f32.wav"),
-            "synth", "2", "sine", "500", "tremolo", "2", "90",
-        ])
+        try make(
+            "sox",
+            [
+                "-n", "-r", "44100", "-c", "2", "-b", "24", path("tone44k-s24.wav"), "synth", "3", "sine", "440",
+                "tremolo", "3", "90",
+            ])
+        try make(
+            "sox",
+            [
+                "-n", "-r", "8000", "-c", "1", "-b", "16", path("tone8k.wav"), "synth", "2", "sine", "300", "tremolo",
+                "4", "90",
+            ])
+        try make(
+            "sox",
+            [
+                "-n", "-r", "48000", "-c", "2", "-e", "floating-point", "-b", "32", path("tone48k-f32.wav"),
+                "synth", "2", "sine", "500", "tremolo", "2", "90",
+            ])
         // 0.5 s tone, 0.5 s silence, three times: an envelope with structure.
-        try make("sox", [
-            "-n", "-r", "16000", "-c", "1", "-b", "16", path("gaps.wav"),
-            "synth", "0.5", "sine", "440", "pad", "0", "0.5", "repeat", "2",
-        ])
-        try make("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", path("speech.wav"), "-c:a", "libopus",
-                            "-f", "webm", path("speech.webm")])
+        try make(
+            "sox",
+            [
+                "-n", "-r", "16000", "-c", "1", "-b", "16", path("gaps.wav"),
+                "synth", "0.5", "sine", "440", "pad", "0", "0.5", "repeat", "2",
+            ])
+        try make(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-i", path("speech.wav"), "-c:a", "libopus",
+                "-f", "webm", path("speech.webm"),
+            ])
         // A live stream as MediaRecorder writes it: unknown-size Segment and Clusters, no Duration.
-        try make("ffmpeg", ["-hide_banner", "-loglevel", "error", "-i", path("speech.wav"), "-c:a", "libopus",
-                            "-live", "1", "-f", "webm", "pipe:1"], stdout: url("live.webm"))
+        try make(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-i", path("speech.wav"), "-c:a", "libopus",
+                "-live", "1", "-f", "webm", "pipe:1",
+            ], stdout: url("live.webm"))
         try make("opusenc", ["--quiet", path("speech.wav"), path("speech.opus")])
         try make("opusenc", ["--quiet", path("tone44k-s24.wav"), path("tone-stereo.opus")])
     }
@@ -109,9 +132,13 @@ func envelope(_ samples: [Float], sampleRate: Int) -> [Float] {
 func pearson(_ a: [Float], _ b: [Float]) -> Double {
     let n = min(a.count, b.count)
     guard n > 1 else { return 0 }
-    let x = a.prefix(n).map(Double.init), y = b.prefix(n).map(Double.init)
-    let mx = x.reduce(0, +) / Double(n), my = y.reduce(0, +) / Double(n)
-    var sxy = 0.0, sxx = 0.0, syy = 0.0
+    let x = a.prefix(n).map(Double.init)
+    let y = b.prefix(n).map(Double.init)
+    let mx = x.reduce(0, +) / Double(n)
+    let my = y.reduce(0, +) / Double(n)
+    var sxy = 0.0
+    var sxx = 0.0
+    var syy = 0.0
     for i in 0..<n {
         sxy += (x[i] - mx) * (y[i] - my)
         sxx += (x[i] - mx) * (x[i] - mx)
@@ -143,6 +170,7 @@ func verifyWithReferenceTools(_ voice: TranscodedVoice, reference: DecodedAudio)
     let inMs = Double(reference.samples.count) * 1000 / Double(reference.sampleRate)
     #expect(abs(outMs - inMs) <= 20, "decoded \(outMs) ms vs input \(inMs) ms")
     #expect(abs(Double(voice.durationMs) - inMs) <= 20)
-    let r = pearson(envelope(reference.samples, sampleRate: reference.sampleRate), envelope(decoded.samples, sampleRate: 48_000))
+    let r = pearson(
+        envelope(reference.samples, sampleRate: reference.sampleRate), envelope(decoded.samples, sampleRate: 48_000))
     #expect(r > 0.9, "envelope correlation \(r)")
 }

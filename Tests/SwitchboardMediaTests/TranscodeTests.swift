@@ -14,13 +14,15 @@ import Testing
 struct TranscodeTests {
     let fixtures = Fixtures.shared
 
-    @Test("WAV inputs transcode to mono 48 kHz Ogg/Opus that matches the input", arguments: [
-        ("speech.wav", 22_050, 1),
-        ("tone44k-s24.wav", 44_100, 2),
-        ("tone8k.wav", 8_000, 1),
-        ("tone48k-f32.wav", 48_000, 2),
-        ("gaps.wav", 16_000, 1),
-    ])
+    @Test(
+        "WAV inputs transcode to mono 48 kHz Ogg/Opus that matches the input",
+        arguments: [
+            ("speech.wav", 22_050, 1),
+            ("tone44k-s24.wav", 44_100, 2),
+            ("tone8k.wav", 8_000, 1),
+            ("tone48k-f32.wav", 48_000, 2),
+            ("gaps.wav", 16_000, 1),
+        ])
     func wavInputs(name: String, rate: Int, channels: Int) throws {
         let input = try fixtures.bytes(name)
         let voice = try VoiceTranscoder.transcode(input, declaredType: "audio/wav", options: TranscodeOptions())
@@ -46,7 +48,9 @@ struct TranscodeTests {
         try verifyWithReferenceTools(voice, reference: source)
     }
 
-    @Test("WebM/Opus input from ffmpeg, with and without a Duration and known sizes", arguments: ["speech.webm", "live.webm"])
+    @Test(
+        "WebM/Opus input from ffmpeg, with and without a Duration and known sizes",
+        arguments: ["speech.webm", "live.webm"])
     func webmInput(name: String) throws {
         let input = try fixtures.bytes(name)
         if name == "live.webm" {
@@ -64,7 +68,8 @@ struct TranscodeTests {
     @Test func contentWinsOverDeclaredType() throws {
         let voice = try VoiceTranscoder.transcode(try fixtures.bytes("speech.opus"), declaredType: "audio/wav")
         #expect(voice.inputFormat == .oggOpus)
-        let other = try VoiceTranscoder.transcode(try fixtures.bytes("tone8k.wav"), declaredType: "application/octet-stream")
+        let other = try VoiceTranscoder.transcode(
+            try fixtures.bytes("tone8k.wav"), declaredType: "application/octet-stream")
         #expect(other.inputFormat == .wav)
         let none = try VoiceTranscoder.transcode(try fixtures.bytes("speech.webm"), declaredType: nil)
         #expect(none.inputFormat == .webmOpus)
@@ -94,19 +99,22 @@ struct TranscodeTests {
         }
         let speechMs = try readWAV(fixtures.bytes("speech.wav")).durationMs
         #expect(throws: VoiceError.tooLong(durationMs: speechMs)) {
-            try VoiceTranscoder.transcode(try fixtures.bytes("live.webm"), declaredType: nil,
-                                          options: TranscodeOptions(maxDurationMs: 2000))
+            try VoiceTranscoder.transcode(
+                try fixtures.bytes("live.webm"), declaredType: nil,
+                options: TranscodeOptions(maxDurationMs: 2000))
         }
         #expect(throws: VoiceError.self) {
-            try VoiceTranscoder.transcode(try fixtures.bytes("speech.opus"), declaredType: nil,
-                                          options: TranscodeOptions(maxDurationMs: 2000))
+            try VoiceTranscoder.transcode(
+                try fixtures.bytes("speech.opus"), declaredType: nil,
+                options: TranscodeOptions(maxDurationMs: 2000))
         }
     }
 
     @Test func tooLargeIsRefused() throws {
         let input = try fixtures.bytes("tone8k.wav")
         #expect(throws: VoiceError.tooLarge) {
-            try VoiceTranscoder.transcode(input, declaredType: nil, options: TranscodeOptions(maxInputBytes: input.count - 1))
+            try VoiceTranscoder.transcode(
+                input, declaredType: nil, options: TranscodeOptions(maxInputBytes: input.count - 1))
         }
     }
 
@@ -125,8 +133,12 @@ struct TranscodeTests {
         if !FileManager.default.fileExists(atPath: long.path) {
             let r = try run("sox", [fixtures.path("speech.wav"), long.path, "repeat", "7", "trim", "0", "30"])
             #expect(r.status == 0)
-            let w = try run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-i", long.path, "-c:a", "libopus",
-                                       "-b:a", "32k", "-f", "webm", fixtures.path("speech30.webm")])
+            let w = try run(
+                "ffmpeg",
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-i", long.path, "-c:a", "libopus",
+                    "-b:a", "32k", "-f", "webm", fixtures.path("speech30.webm"),
+                ])
             #expect(w.status == 0)
         }
         for name in ["speech30.wav", "speech30.webm"] {

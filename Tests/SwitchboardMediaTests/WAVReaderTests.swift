@@ -35,11 +35,13 @@ struct WAVBuilder {
 
     var bytes: [UInt8] {
         let align = blockAlign ?? channels * bitsPerSample / 8
-        var fmt = Self.le16(extensibleSubformat == nil ? formatTag : 0xFFFE) + Self.le16(channels)
+        var fmt =
+            Self.le16(extensibleSubformat == nil ? formatTag : 0xFFFE) + Self.le16(channels)
             + Self.le32(sampleRate) + Self.le32(byteRate ?? sampleRate * UInt32(align)) + Self.le16(align)
             + Self.le16(bitsPerSample)
         if let sub = extensibleSubformat {
-            fmt += Self.le16(22) + Self.le16(bitsPerSample) + Self.le32(channels == 2 ? 3 : 4) + Self.le16(sub)
+            fmt +=
+                Self.le16(22) + Self.le16(bitsPerSample) + Self.le32(channels == 2 ? 3 : 4) + Self.le16(sub)
                 + [0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         }
         let data = Array("data".utf8) + Self.le32(dataSize ?? UInt32(payload.count)) + payload
@@ -106,12 +108,16 @@ func int16LE(_ values: [Int16]) -> [UInt8] { values.flatMap { WAVBuilder.le16(UI
     @Test func refusesLyingAndAbsurdSizes() {
         var lyingData = WAVBuilder(dataSize: 1000)
         lyingData.payload = int16LE([1, 2])
-        #expect(throws: VoiceError.malformed("WAV: data size 1000 exceeds the file (truncated)")) { try readWAV(lyingData) }
+        #expect(throws: VoiceError.malformed("WAV: data size 1000 exceeds the file (truncated)")) {
+            try readWAV(lyingData)
+        }
         var lyingRIFF = WAVBuilder(riffSize: 5000)
         lyingRIFF.payload = int16LE([1, 2])
         #expect(throws: VoiceError.self) { try readWAV(lyingRIFF) }
         let absurd = WAVBuilder(chunksBeforeFmt: [Array("LIST".utf8) + WAVBuilder.le32(0x7FFF_FFFF) + [0, 0]])
-        #expect(throws: VoiceError.malformed("WAV: chunk size 2147483647 exceeds the file (truncated)")) { try readWAV(absurd) }
+        #expect(throws: VoiceError.malformed("WAV: chunk size 2147483647 exceeds the file (truncated)")) {
+            try readWAV(absurd)
+        }
     }
 
     @Test func refusesTruncation() throws {
@@ -134,7 +140,9 @@ func int16LE(_ values: [Int16]) -> [UInt8] { values.flatMap { WAVBuilder.le16(UI
         #expect(throws: VoiceError.malformed("WAV: zero sample rate")) { try readWAV(WAVBuilder(sampleRate: 0)) }
         #expect(throws: VoiceError.self) { try readWAV(WAVBuilder(blockAlign: 3)) }
         #expect(throws: VoiceError.self) { try readWAV(WAVBuilder(byteRate: 12345)) }
-        #expect(throws: VoiceError.malformed("WAV: data chunk before fmt chunk")) { try readWAV(WAVBuilder(dataBeforeFmt: true)) }
+        #expect(throws: VoiceError.malformed("WAV: data chunk before fmt chunk")) {
+            try readWAV(WAVBuilder(dataBeforeFmt: true))
+        }
         let noData = Array("RIFF".utf8) + WAVBuilder.le32(4) + Array("WAVE".utf8)
         #expect(throws: VoiceError.malformed("WAV: no fmt chunk")) {
             try noData.withUnsafeBytes { b in Result { () throws(VoiceError) in try WAVReader.read(b) } }.get()

@@ -43,12 +43,15 @@ enum EBML {
     }
 
     static func tracks(codec: String = "A_OPUS", number: UInt64 = 1, head: [UInt8] = opusHead()) -> [UInt8] {
-        let entry = uint([0xD7], number) + uint([0x83], 2) + element([0x86], Array(codec.utf8)) + element([0x63, 0xA2], head)
+        let entry =
+            uint([0xD7], number) + uint([0x83], 2) + element([0x86], Array(codec.utf8)) + element([0x63, 0xA2], head)
         return element([0x16, 0x54, 0xAE, 0x6B], element([0xAE], entry))
     }
 
     /// A block header for track 1, timecode 0, with lacing bits.
-    static func blockHeader(track: UInt8 = 1, lacing: UInt8 = 0) -> [UInt8] { [0x80 | track, 0, 0, 0x80 | (lacing << 1)] }
+    static func blockHeader(track: UInt8 = 1, lacing: UInt8 = 0) -> [UInt8] {
+        [0x80 | track, 0, 0, 0x80 | (lacing << 1)]
+    }
 
     static func simpleBlock(_ packet: [UInt8], track: UInt8 = 1) -> [UInt8] {
         element([0xA3], blockHeader(track: track) + packet)
@@ -80,7 +83,8 @@ func readWebM(_ bytes: [UInt8]) throws(VoiceError) -> DecodedAudio {
     }
 
     @Test func readsKnownSizesAndSkipsOtherTracks() throws {
-        let blocks = EBML.simpleBlock(EBML.silentPacket) + EBML.simpleBlock([0x00, 0x01, 0x02], track: 2)
+        let blocks =
+            EBML.simpleBlock(EBML.silentPacket) + EBML.simpleBlock([0x00, 0x01, 0x02], track: 2)
             + EBML.simpleBlock(EBML.silentPacket)
         let file = EBML.header() + EBML.segment(EBML.tracks() + EBML.cluster(blocks, unknown: false), unknown: false)
         #expect(try readWebM(file).samples.count == 2 * 960 - 312)
@@ -100,9 +104,12 @@ func readWebM(_ bytes: [UInt8]) throws(VoiceError) -> DecodedAudio {
 
     @Test func honoursDiscardPaddingInBlockGroups() throws {
         // 10 ms of DiscardPadding = 10,000,000 ns = 480 samples.
-        let group = EBML.element([0xA0], EBML.element([0xA1], EBML.blockHeader() + EBML.silentPacket)
-            + EBML.element([0x75, 0xA2], [0x00, 0x98, 0x96, 0x80]))  // signed: needs the leading zero byte
-        let file = EBML.header() + EBML.segment(EBML.tracks() + EBML.cluster(EBML.simpleBlock(EBML.silentPacket) + group))
+        let group = EBML.element(
+            [0xA0],
+            EBML.element([0xA1], EBML.blockHeader() + EBML.silentPacket)
+                + EBML.element([0x75, 0xA2], [0x00, 0x98, 0x96, 0x80]))  // signed: needs the leading zero byte
+        let file =
+            EBML.header() + EBML.segment(EBML.tracks() + EBML.cluster(EBML.simpleBlock(EBML.silentPacket) + group))
         #expect(try readWebM(file).samples.count == 2 * 960 - 312 - 480)
     }
 
@@ -113,7 +120,8 @@ func readWebM(_ bytes: [UInt8]) throws(VoiceError) -> DecodedAudio {
         tracks[5] += 10
         #expect(throws: VoiceError.self) { try readWebM(EBML.header() + EBML.segment(tracks + EBML.cluster(body))) }
         // 8-byte all-ones size on Tracks.
-        let unknownTracks = EBML.element([0x16, 0x54, 0xAE, 0x6B], Array(EBML.tracks().dropFirst(5)), sizeBytes: EBML.unknownSize)
+        let unknownTracks = EBML.element(
+            [0x16, 0x54, 0xAE, 0x6B], Array(EBML.tracks().dropFirst(5)), sizeBytes: EBML.unknownSize)
         #expect(throws: VoiceError.malformed("WebM: unknown size on element 0x1654ae6b at 24")) {
             try readWebM(EBML.header() + EBML.segment(unknownTracks + EBML.cluster(body)))
         }
