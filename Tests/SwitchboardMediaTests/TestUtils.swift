@@ -94,6 +94,22 @@ final class Fixtures: Sendable {
                 "-hide_banner", "-loglevel", "error", "-i", path("speech.wav"), "-c:a", "libopus",
                 "-live", "1", "-f", "webm", "pipe:1",
             ], stdout: url("live.webm"))
+        // Chrome's MediaRecorder also leaves every Cluster's size unknown; ffmpeg buffers clusters, so patch them.
+        try Data(markClustersUnknownSize(bytes("live.webm"))).write(to: url("chrome-like.webm"))
+        // A browser recording with camera: VP8 track 1, Opus track 2.
+        try make(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10",
+                "-i", path("speech.wav"), "-c:v", "libvpx", "-c:a", "libopus", "-shortest", "-f", "webm",
+                path("av.webm"),
+            ])
+        try make(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-i", path("tone44k-s24.wav"), "-c:a", "libopus",
+                "-f", "webm", path("tone-stereo.webm"),
+            ])
         try make("opusenc", ["--quiet", path("speech.wav"), path("speech.opus")])
         try make("opusenc", ["--quiet", path("tone44k-s24.wav"), path("tone-stereo.opus")])
     }
@@ -173,4 +189,31 @@ func verifyWithReferenceTools(_ voice: TranscodedVoice, reference: DecodedAudio)
     let r = pearson(
         envelope(reference.samples, sampleRate: reference.sampleRate), envelope(decoded.samples, sampleRate: 48_000))
     #expect(r > 0.9, "envelope correlation \(r)")
+}
+
+/// Rewrites the size of every top-level Cluster of a WebM with an unknown-size Segment to the all-ones "unknown"
+/// value of the same length, as Chrome's MediaRecorder writes them.
+func markClustersUnknownSize(_ input: [UInt8]) -> [UInt8] {
+    var b = input
+    func vintLength(_ first: UInt8) -> Int { first.leadingZeroBitCount + 1 }
+    func size(at p: Int) -> (Int, Int) {
+        let n = vintLength(b[p])
+        var v = Int(b[p]) & (0xFF >> n)
+        for i in 1..<n { v = v << 8 | Int(b[p + i]) }
+        return (v, n)
+    }
+    var pos = 4
+    let (headerSize, headerLength) = size(at: pos)
+    pos += headerLength + headerSize + 4 + 8  // EBML header, Segment ID and its unknown size
+    while pos < b.count {
+        let idLength = vintLength(b[pos])
+        let id = b[pos..<(pos + idLength)]
+        let (elementSize, sizeLength) = size(at: pos + idLength)
+        if id.elementsEqual([0x1F, 0x43, 0xB6, 0x75]) {
+            b[pos + idLength] = 0xFF >> (sizeLength - 1)
+            for i in 1..<sizeLength { b[pos + idLength + i] = 0xFF }
+        }
+        pos += idLength + sizeLength + elementSize
+    }
+    return b
 }

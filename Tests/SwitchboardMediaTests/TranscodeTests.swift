@@ -65,6 +65,30 @@ struct TranscodeTests {
         try verifyWithReferenceTools(voice, reference: source)
     }
 
+    @Test func webmLikeChromeWithUnknownSizeClusters() throws {
+        let input = try fixtures.bytes("chrome-like.webm")
+        let cluster: [UInt8] = [0x1F, 0x43, 0xB6, 0x75]
+        let first = try #require(input.firstRange(of: cluster))
+        #expect(input[first.upperBound] == 0x7F && input[first.upperBound + 1] == 0xFF, "unknown 2-byte size")
+        let voice = try VoiceTranscoder.transcode(input, declaredType: "audio/webm;codecs=opus")
+        let live = try VoiceTranscoder.transcode(try fixtures.bytes("live.webm"), declaredType: nil)
+        #expect(voice.ogg == live.ogg)
+        try verifyWithReferenceTools(voice, reference: try readWAV(fixtures.bytes("speech.wav")))
+    }
+
+    @Test func webmWithVideoTrackUsesTheOpusTrack() throws {
+        let voice = try VoiceTranscoder.transcode(
+            try fixtures.bytes("av.webm"), declaredType: "video/webm;codecs=vp8,opus")
+        #expect(voice.inputFormat == .webmOpus)
+        try verifyWithReferenceTools(voice, reference: try readWAV(fixtures.bytes("speech.wav")))
+    }
+
+    @Test func stereoWebm() throws {
+        let voice = try VoiceTranscoder.transcode(try fixtures.bytes("tone-stereo.webm"), declaredType: "audio/webm")
+        #expect(voice.inputChannels == 2)
+        try verifyWithReferenceTools(voice, reference: try readWAV(fixtures.bytes("tone44k-s24.wav")))
+    }
+
     @Test func contentWinsOverDeclaredType() throws {
         let voice = try VoiceTranscoder.transcode(try fixtures.bytes("speech.opus"), declaredType: "audio/wav")
         #expect(voice.inputFormat == .oggOpus)
