@@ -57,7 +57,7 @@ struct CollectingSink: PCMSink {
 
     mutating func begin(_ info: PCMStreamInfo) throws(VoiceError) {
         self.info = info
-        self.samples.reserveCapacity(min(info.frameCount, 1 << 24))
+        self.samples.reserveCapacity(min(info.frameCount, 1 << 20))
     }
 
     mutating func write(_ samples: UnsafeBufferPointer<Float>) throws(VoiceError) {

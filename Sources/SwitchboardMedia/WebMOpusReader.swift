@@ -226,7 +226,8 @@ public enum WebMOpusReader {
                     }
                 }
                 guard let block else { throw .malformed("WebM: BlockGroup without a Block") }
-                let discard = discardNs > 0 ? Int((discardNs * 48 + 500_000) / 1_000_000) : 0
+                // Clamped to 1 s before scaling (no overflow); a packet holds at most 120 ms anyway.
+                let discard = discardNs > 0 ? Int((min(discardNs, 1_000_000_000) * 48 + 500_000) / 1_000_000) : 0
                 try parseBlock(r, block, trackNumber: trackNumber, discard: discard, into: &track)
             default:
                 break

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import SwitchboardMedia
 import Testing
 
@@ -89,5 +90,21 @@ import Testing
             Waveform.compute([Float](repeating: 0, count: 500), sampleRate: rate) == [UInt8](repeating: 0, count: 100))
         #expect(Waveform.compute([], sampleRate: rate) == [UInt8](repeating: 0, count: 100))
         #expect(Waveform.compute([0.1, 0.2], sampleRate: rate).max() == 31)
+    }
+}
+
+@Suite struct FuzzSeedTests {
+    /// The fuzzer's seeds are all valid recordings (so mutations start from deep inside the readers).
+    @Test func everySeedTranscodes() throws {
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../fuzz/seeds/media").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: seeds.path).sorted()
+        #expect(names.count >= 5)
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: seeds.appendingPathComponent(name)))
+            #expect(bytes.count < 20_000, "\(name) is too big for a seed")
+            let voice = try VoiceTranscoder.transcode(bytes, declaredType: nil)
+            #expect(voice.durationMs > 0, "\(name)")
+        }
     }
 }

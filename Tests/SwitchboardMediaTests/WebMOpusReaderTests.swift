@@ -113,6 +113,18 @@ func readWebM(_ bytes: [UInt8]) throws(VoiceError) -> DecodedAudio {
         #expect(try readWebM(file).samples.count == 2 * 960 - 312 - 480)
     }
 
+    @Test func clampsHugeDiscardPadding() throws {
+        // DiscardPadding of Int64.max ns: the whole packet is dropped, nothing overflows.
+        let group = EBML.element(
+            [0xA0],
+            EBML.element([0xA1], EBML.blockHeader() + EBML.silentPacket)
+                + EBML.element([0x75, 0xA2], [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        )
+        let file =
+            EBML.header() + EBML.segment(EBML.tracks() + EBML.cluster(EBML.simpleBlock(EBML.silentPacket) + group))
+        #expect(try readWebM(file).samples.count == 960 - 312)
+    }
+
     @Test func refusesStructuralLies() {
         let body = EBML.simpleBlock(EBML.silentPacket)
         // TrackEntry larger than its Tracks parent.
