@@ -97,6 +97,7 @@ let package = Package(
                 "SwitchboardServer", "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            exclude: ["python"],
             swiftSettings: strict
         ),
     ],

@@ -32,22 +32,22 @@ final class LoopTraffic: @unchecked Sendable {
 /// the executable also bootstraps `MetricsSystem` with the same factory.
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` renders.
-    public let registry: PrometheusCollectorRegistry
+    let registry: PrometheusCollectorRegistry
     /// A swift-metrics factory writing into `registry`.
-    public let factory: PrometheusMetricsFactory
+    let factory: PrometheusMetricsFactory
 
-    let connectionsOpen: Gauge
-    let connectionsAccepted: Counter
-    let connectionsRejected: Counter
-    let websocketsOpen: Gauge
-    let framesIn: Counter
-    let framesOut: Counter
-    let bytesIn: Counter
-    let bytesOut: Counter
-    let httpRequests: Counter
-    let backpressureCloses: Counter
-    let loopLag: [Gauge]
-    private let handshakeFailures: [String: Counter]
+    let connectionsOpen: CoreMetrics.Gauge
+    let connectionsAccepted: CoreMetrics.Counter
+    let connectionsRejected: CoreMetrics.Counter
+    let websocketsOpen: CoreMetrics.Gauge
+    let framesIn: CoreMetrics.Counter
+    let framesOut: CoreMetrics.Counter
+    let bytesIn: CoreMetrics.Counter
+    let bytesOut: CoreMetrics.Counter
+    let httpRequests: CoreMetrics.Counter
+    let backpressureCloses: CoreMetrics.Counter
+    let loopLag: [CoreMetrics.Gauge]
+    private let handshakeFailures: [String: CoreMetrics.Counter]
 
     /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
     static let handshakeFailureReasons = [
@@ -62,22 +62,22 @@ public final class ServerMetrics: Sendable {
         let factory = PrometheusMetricsFactory(registry: registry)
         self.registry = registry
         self.factory = factory
-        connectionsOpen = Gauge(label: "switchboard_connections", factory: factory)
-        connectionsAccepted = Counter(label: "switchboard_connections_accepted_total", factory: factory)
-        connectionsRejected = Counter(label: "switchboard_connections_rejected_total", factory: factory)
-        websocketsOpen = Gauge(label: "switchboard_websockets", factory: factory)
-        framesIn = Counter(label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
-        framesOut = Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
-        bytesIn = Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
-        bytesOut = Counter(label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
-        httpRequests = Counter(label: "switchboard_http_requests_total", factory: factory)
-        backpressureCloses = Counter(label: "switchboard_backpressure_closes_total", factory: factory)
+        connectionsOpen = CoreMetrics.Gauge(label: "switchboard_connections", factory: factory)
+        connectionsAccepted = CoreMetrics.Counter(label: "switchboard_connections_accepted_total", factory: factory)
+        connectionsRejected = CoreMetrics.Counter(label: "switchboard_connections_rejected_total", factory: factory)
+        websocketsOpen = CoreMetrics.Gauge(label: "switchboard_websockets", factory: factory)
+        framesIn = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
+        framesOut = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
+        bytesIn = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
+        bytesOut = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
+        httpRequests = CoreMetrics.Counter(label: "switchboard_http_requests_total", factory: factory)
+        backpressureCloses = CoreMetrics.Counter(label: "switchboard_backpressure_closes_total", factory: factory)
         loopLag = (0..<max(1, loopCount)).map {
-            Gauge(label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
+            CoreMetrics.Gauge(label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
         }
-        var failures: [String: Counter] = [:]
+        var failures: [String: CoreMetrics.Counter] = [:]
         for reason in Self.handshakeFailureReasons {
-            failures[reason] = Counter(
+            failures[reason] = CoreMetrics.Counter(
                 label: "switchboard_handshake_failures_total",
                 dimensions: [("reason", reason)],
                 factory: factory
