@@ -1,0 +1,572 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CSwitchboardSys
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Immutable bytes in a stable heap allocation, shareable by many connections without copying
+/// (one encoded frame fanned out to every member of a group).
+public final class SharedBytes: @unchecked Sendable {
+    // @unchecked Sendable: the memory is written once in init and never mutated afterwards.
+    let pointer: UnsafeMutableRawPointer
+    /// Number of bytes.
+    public let count: Int
+
+    /// Copies `bytes`.
+    public init(_ bytes: [UInt8]) {
+        count = bytes.count
+        pointer = .allocate(byteCount: max(count, 1), alignment: 8)
+        bytes.withUnsafeBytes { if count > 0 { pointer.copyMemory(from: $0.baseAddress!, byteCount: count) } }
+    }
+
+    /// Copies `bytes`.
+    public init(copying bytes: UnsafeRawBufferPointer) {
+        count = bytes.count
+        pointer = .allocate(byteCount: max(count, 1), alignment: 8)
+        if count > 0 { pointer.copyMemory(from: bytes.baseAddress!, byteCount: count) }
+    }
+
+    deinit { pointer.deallocate() }
+
+    /// The bytes, valid while `self` lives.
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
+}
+
+/// Callbacks of one connection, all on its loop's queue.
+public protocol ConnectionHandler: AnyObject {
+    /// After accept (or after connect and, with TLS, the handshake for clients).
+    func connectionDidOpen(_ connection: Connection)
+    /// Plaintext bytes, valid only during the call.
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
+    /// The peer shut down its side; the default closes after flushing.
+    func connectionDidReadEOF(_ connection: Connection)
+    /// The outbound queue drained after having backed up.
+    func connectionDidDrain(_ connection: Connection)
+    /// Once per sweep interval (monotonic ns).
+    func connection(_ connection: Connection, sweepAt now: UInt64)
+    /// Exactly once, after the fd is closed.
+    func connectionDidClose(_ connection: Connection, error: (any Error)?)
+}
+
+extension ConnectionHandler {
+    public func connectionDidOpen(_ connection: Connection) {}
+    public func connectionDidReadEOF(_ connection: Connection) { connection.close(mode: .afterFlush) }
+    public func connectionDidDrain(_ connection: Connection) {}
+    public func connection(_ connection: Connection, sweepAt now: UInt64) {}
+    public func connectionDidClose(_ connection: Connection, error: (any Error)?) {}
+}
+
+/// How to close.
+public enum CloseMode: Sendable {
+    /// Drop queued output and close now.
+    case immediately
+    /// Stop reading, write what is queued, then close (bounded by `Connection.flushCloseTimeout`).
+    case afterFlush
+}
+
+/// One TCP (optionally TLS) connection, confined to its loop's queue.
+public final class Connection: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is protected by `loop.queue` and the public entry
+    // points assert it; only immutable fields (`fd`, `id`, `loop`) are read elsewhere.
+
+    /// Nanoseconds an `.afterFlush` close waits for the peer to read before dropping.
+    public static let flushCloseTimeout: UInt64 = 5_000_000_000
+
+    public let fd: Int32
+    /// Unique per process.
+    public let id: UInt64
+    public unowned let loop: EventLoop
+    private static let ids = AtomicCounter()
+
+    // protected by loop.queue
+    public var handler: (any ConnectionHandler)?
+    // protected by loop.queue
+    private var outbound: [Chunk] = []
+    // protected by loop.queue
+    private var headOffset = 0
+    // protected by loop.queue
+    public private(set) var outboundBytes = 0
+    // protected by loop.queue
+    public private(set) var isOpen = true
+    // protected by loop.queue
+    private var wantsWritable = false
+    // protected by loop.queue
+    private var readingPaused = false
+    // protected by loop.queue
+    private var closingAfterFlush: UInt64? = nil
+    // protected by loop.queue
+    var flushScheduled = false
+    // protected by loop.queue
+    private var connecting = false
+    // protected by loop.queue
+    var tls: TLSConnection?
+    // protected by loop.queue
+    private var onOpen: ((Result<Connection, any Error>) -> Void)?
+    /// Called with the count of the listener's open connections when this one closes.
+    var onFinalClose: (() -> Void)?
+
+    enum Chunk {
+        case bytes([UInt8])
+        case shared(SharedBytes)
+        var count: Int {
+            switch self {
+            case .bytes(let b): return b.count
+            case .shared(let s): return s.count
+            }
+        }
+    }
+
+    init(fd: Int32, loop: EventLoop) {
+        self.fd = fd
+        self.loop = loop
+        self.id = UInt64(Self.ids.increment())
+    }
+
+    deinit { assert(!isOpen, "connection \(id) leaked its fd") }
+
+    /// Whether TLS protects this connection.
+    public var isTLS: Bool { tls != nil }
+
+    /// The peer's address, `host:port`.
+    public var remoteAddress: String {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let rc = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard rc == 0 else { return "unknown" }
+        return formatAddress(&storage)
+    }
+
+    var interest: UInt32 {
+        var e: UInt32 = 0
+        if !readingPaused && closingAfterFlush == nil { e |= CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP }
+        if wantsWritable || connecting { e |= CSwitchboardSys_EPOLLOUT }
+        return e
+    }
+
+    // MARK: events
+
+    func handleEvents(_ events: UInt32) {
+        if connecting {
+            finishConnect()
+            return
+        }
+        if events & CSwitchboardSys_EPOLLOUT != 0 && isOpen {
+            flushNow()
+        }
+        if events & (CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP | CSwitchboardSys_EPOLLHUP | CSwitchboardSys_EPOLLERR) != 0
+            && isOpen
+        {
+            if closingAfterFlush != nil {
+                // Discard input while draining a close; detect a peer that went away.
+                drainInputWhileClosing()
+            } else if !readingPaused || events & (CSwitchboardSys_EPOLLHUP | CSwitchboardSys_EPOLLERR) != 0 {
+                readAvailable()
+            }
+        }
+    }
+
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        var rounds = 0
+        while isOpen && !readingPaused && closingAfterFlush == nil && rounds < 4 {
+            rounds += 1
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 {
+                let bytes = UnsafeRawBufferPointer(start: buffer.baseAddress, count: n)
+                if let tls {
+                    deliverTLS(tls, ciphertext: bytes)
+                } else {
+                    handler?.connection(self, didRead: bytes)
+                }
+                if n < buffer.count { return }
+            } else if n == 0 {
+                handler?.connectionDidReadEOF(self)
+                if isOpen && closingAfterFlush == nil && !readingPaused {
+                    // The handler keeps the half-closed connection; stop polling for input.
+                    readingPaused = true
+                    loop.modify(self, events: interest)
+                }
+                return
+            } else {
+                let e = errno
+                if e == EINTR { continue }
+                if e == EAGAIN || e == EWOULDBLOCK { return }
+                close(error: IOError(errno: e, function: "read"))
+                return
+            }
+        }
+    }
+
+    private func drainInputWhileClosing() {
+        let buffer = loop.readBuffer
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 { continue }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            close(error: nil)
+            return
+        }
+    }
+
+    private func deliverTLS(_ tls: TLSConnection, ciphertext: UnsafeRawBufferPointer) {
+        let wasHandshaking = !tls.handshakeDone
+        do {
+            try tls.receive(ciphertext) { plaintext in
+                handler?.connection(self, didRead: plaintext)
+            }
+        } catch {
+            queueTLSOutput(tls)
+            close(error: error)
+            return
+        }
+        queueTLSOutput(tls)
+        if wasHandshaking && tls.handshakeDone, let onOpen {
+            self.onOpen = nil
+            onOpen(.success(self))
+        }
+    }
+
+    private func queueTLSOutput(_ tls: TLSConnection) {
+        let out = tls.takeOutput()
+        if !out.isEmpty { enqueue(.bytes(out)) }
+    }
+
+    // MARK: writing
+
+    /// Queues bytes; they are written at the end of the current batch (or now outside one).
+    public func write(_ bytes: [UInt8]) {
+        loop.assertOnLoop()
+        guard isOpen, closingAfterFlush == nil, !bytes.isEmpty else { return }
+        if let tls {
+            do {
+                try bytes.withUnsafeBytes { try tls.send($0) }
+            } catch {
+                close(error: error)
+                return
+            }
+            queueTLSOutput(tls)
+            return
+        }
+        enqueue(.bytes(bytes))
+    }
+
+    /// Queues shared bytes without copying them (unless TLS must encrypt them).
+    public func write(_ bytes: SharedBytes) {
+        loop.assertOnLoop()
+        guard isOpen, closingAfterFlush == nil, bytes.count > 0 else { return }
+        if let tls {
+            do { try tls.send(bytes.bytes) } catch {
+                close(error: error)
+                return
+            }
+            queueTLSOutput(tls)
+            return
+        }
+        enqueue(.shared(bytes))
+    }
+
+    private func enqueue(_ chunk: Chunk) {
+        outbound.append(chunk)
+        outboundBytes += chunk.count
+        if wantsWritable { return }  // EPOLLOUT will flush
+        if loop.inBatch {
+            if !flushScheduled {
+                flushScheduled = true
+                loop.scheduleFlush(self)
+            }
+        } else {
+            flushNow()
+        }
+    }
+
+    /// Writes what is queued now.
+    public func flush() {
+        loop.assertOnLoop()
+        flushNow()
+    }
+
+    func flushNow() {
+        guard isOpen else { return }
+        while !outbound.isEmpty {
+            let result = writeSome()
+            switch result {
+            case .wrote(let n):
+                consume(n)
+            case .wouldBlock:
+                if !wantsWritable {
+                    wantsWritable = true
+                    loop.modify(self, events: interest)
+                }
+                return
+            case .failed(let error):
+                close(error: error)
+                return
+            }
+        }
+        outbound = []
+        headOffset = 0
+        if wantsWritable {
+            wantsWritable = false
+            loop.modify(self, events: interest)
+            handler?.connectionDidDrain(self)
+        }
+        if closingAfterFlush != nil { finishDrainedClose() }
+    }
+
+    /// Everything is written: send FIN and close when the peer's EOF arrives (or at the sweep deadline),
+    /// so unread input cannot turn our close into a reset that destroys the last bytes we sent.
+    private func finishDrainedClose() {
+        guard isOpen else { return }
+        if Glibc.shutdown(fd, Int32(SHUT_WR)) != 0 { finalClose(error: nil) }
+    }
+
+    private enum WriteResult {
+        case wrote(Int)
+        case wouldBlock
+        case failed(IOError)
+    }
+
+    private func writeSome() -> WriteResult {
+        while true {
+            var n: Int
+            if outbound.count == 1 {
+                n = withHead { Glibc.send(fd, $0.baseAddress, $0.count, CSwitchboardSys_MSG_NOSIGNAL) }
+            } else {
+                n = gatherAndWrite()
+            }
+            if n >= 0 { return .wrote(n) }
+            let e = errno
+            if e == EINTR { continue }
+            if e == EAGAIN || e == EWOULDBLOCK { return .wouldBlock }
+            return .failed(IOError(errno: e, function: "writev"))
+        }
+    }
+
+    private func withHead<T>(_ body: (UnsafeRawBufferPointer) -> T) -> T {
+        switch outbound[0] {
+        case .bytes(let b):
+            return b.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[headOffset...])) }
+        case .shared(let s):
+            return body(UnsafeRawBufferPointer(rebasing: s.bytes[headOffset...]))
+        }
+    }
+
+    /// One writev over up to 64 chunks: shared chunks are referenced, small arrays copied into the loop's
+    /// gather buffer (array storage has no stable address outside `withUnsafeBytes`).
+    private func gatherAndWrite() -> Int {
+        var iov = [iovec](repeating: iovec(), count: min(outbound.count, 64))
+        let gather = loop.gatherBuffer
+        var used = 0
+        var count = 0
+        var index = 0
+        var lastWasGather = false
+        while index < outbound.count && count < iov.count {
+            let skip = index == 0 ? headOffset : 0
+            switch outbound[index] {
+            case .shared(let s):
+                iov[count] = iovec(iov_base: s.pointer + skip, iov_len: s.count - skip)
+                count += 1
+                lastWasGather = false
+            case .bytes(let b):
+                let length = b.count - skip
+                guard used + length <= gather.count else {
+                    if count == 0 {
+                        // A large first array: send it alone.
+                        return b.withUnsafeBytes {
+                            Glibc.send(fd, $0.baseAddress! + skip, length, CSwitchboardSys_MSG_NOSIGNAL)
+                        }
+                    }
+                    index = outbound.count
+                    continue
+                }
+                b.withUnsafeBytes { src in
+                    (gather.baseAddress! + used).copyMemory(from: src.baseAddress! + skip, byteCount: length)
+                }
+                if lastWasGather {
+                    iov[count - 1].iov_len += length
+                } else {
+                    iov[count] = iovec(iov_base: gather.baseAddress! + used, iov_len: length)
+                    count += 1
+                }
+                used += length
+                lastWasGather = true
+            }
+            index += 1
+        }
+        return iov.withUnsafeBufferPointer { Glibc.writev(fd, $0.baseAddress, Int32(count)) }
+    }
+
+    private func consume(_ written: Int) {
+        var n = written
+        outboundBytes -= n
+        var drop = 0
+        while n > 0 && drop < outbound.count {
+            let remaining = outbound[drop].count - headOffset
+            if n >= remaining {
+                n -= remaining
+                headOffset = 0
+                drop += 1
+            } else {
+                headOffset += n
+                n = 0
+            }
+        }
+        if drop > 0 { outbound.removeFirst(drop) }
+    }
+
+    // MARK: control
+
+    /// Stops polling for input (backpressure from the layer above).
+    public func pauseReading() {
+        loop.assertOnLoop()
+        guard isOpen, !readingPaused else { return }
+        readingPaused = true
+        loop.modify(self, events: interest)
+    }
+
+    /// Resumes polling for input.
+    public func resumeReading() {
+        loop.assertOnLoop()
+        guard isOpen, readingPaused else { return }
+        readingPaused = false
+        loop.modify(self, events: interest)
+    }
+
+    /// Shuts down our sending side after queued bytes (half close).
+    public func shutdownWrite() {
+        loop.assertOnLoop()
+        flushNow()
+        if isOpen && outbound.isEmpty { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    }
+
+    /// Closes the connection.
+    public func close(mode: CloseMode) {
+        loop.assertOnLoop()
+        guard isOpen else { return }
+        switch mode {
+        case .immediately:
+            finalClose(error: nil)
+        case .afterFlush:
+            if closingAfterFlush != nil { return }
+            if let tls {
+                tls.shutdown()
+                queueTLSOutput(tls)
+            }
+            closingAfterFlush = EventLoop.now()
+            loop.modify(self, events: interest | CSwitchboardSys_EPOLLIN)
+            if outbound.isEmpty {
+                finishDrainedClose()
+            } else if !loop.inBatch {
+                flushNow()
+            }
+        }
+    }
+
+    func closeUnregistered() {
+        isOpen = false
+        handler = nil
+        onOpen = nil
+    }
+
+    func close(error: (any Error)?) {
+        finalClose(error: error)
+    }
+
+    /// The one place the fd is closed.
+    private func finalClose(error: (any Error)?) {
+        guard isOpen else { return }
+        isOpen = false
+        loop.deregister(self)
+        Glibc.close(fd)
+        outbound = []
+        outboundBytes = 0
+        tls = nil
+        if let onOpen {
+            self.onOpen = nil
+            onOpen(.failure(error ?? IOError(errno: ECONNRESET, function: "connect")))
+        }
+        let handler = self.handler
+        self.handler = nil
+        handler?.connectionDidClose(self, error: error)
+        onFinalClose?()
+        onFinalClose = nil
+    }
+
+    func sweep(now: UInt64) {
+        if let since = closingAfterFlush {
+            if now &- since >= Self.flushCloseTimeout { finalClose(error: nil) }
+            return
+        }
+        if connecting { return }
+        handler?.connection(self, sweepAt: now)
+    }
+
+    // MARK: client connect
+
+    func startConnect(onOpen: @escaping (Result<Connection, any Error>) -> Void) {
+        connecting = true
+        self.onOpen = onOpen
+    }
+
+    private func finishConnect() {
+        connecting = false
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length)
+        if error != 0 {
+            finalClose(error: IOError(errno: error, function: "connect"))
+            return
+        }
+        _ = CSwitchboardSys_set_nodelay(fd)
+        loop.modify(self, events: interest)
+        if let tls {
+            do { try tls.startClientHandshake() } catch {
+                finalClose(error: error)
+                return
+            }
+            queueTLSOutput(tls)
+            flushNow()
+        } else if let onOpen {
+            self.onOpen = nil
+            onOpen(.success(self))
+        }
+    }
+}
+
+func formatAddress(_ storage: inout sockaddr_storage) -> String {
+    var host = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+    switch Int32(storage.ss_family) {
+    case AF_INET:
+        return withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
+                var addr = sin.pointee.sin_addr
+                inet_ntop(AF_INET, &addr, &host, socklen_t(host.count))
+                let hostString = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return "\(hostString):\(UInt16(bigEndian: sin.pointee.sin_port))"
+            }
+        }
+    case AF_INET6:
+        return withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin in
+                var addr = sin.pointee.sin6_addr
+                inet_ntop(AF_INET6, &addr, &host, socklen_t(host.count))
+                let hostString = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return "[\(hostString)]:\(UInt16(bigEndian: sin.pointee.sin6_port))"
+            }
+        }
+    default:
+        return "unknown"
+    }
+}
