@@ -36,10 +36,10 @@ public final class ServerMetrics: Sendable {
     /// A swift-metrics factory writing into `registry`.
     let factory: PrometheusMetricsFactory
 
-    let connectionsOpen: CoreMetrics.Gauge
+    let connectionsOpen: CoreMetrics.Meter
     let connectionsAccepted: CoreMetrics.Counter
     let connectionsRejected: CoreMetrics.Counter
-    let websocketsOpen: CoreMetrics.Gauge
+    let websocketsOpen: CoreMetrics.Meter
     let framesIn: CoreMetrics.Counter
     let framesOut: CoreMetrics.Counter
     let bytesIn: CoreMetrics.Counter
@@ -62,10 +62,10 @@ public final class ServerMetrics: Sendable {
         let factory = PrometheusMetricsFactory(registry: registry)
         self.registry = registry
         self.factory = factory
-        connectionsOpen = CoreMetrics.Gauge(label: "switchboard_connections", factory: factory)
+        connectionsOpen = CoreMetrics.Meter(label: "switchboard_connections", factory: factory)
         connectionsAccepted = CoreMetrics.Counter(label: "switchboard_connections_accepted_total", factory: factory)
         connectionsRejected = CoreMetrics.Counter(label: "switchboard_connections_rejected_total", factory: factory)
-        websocketsOpen = CoreMetrics.Gauge(label: "switchboard_websockets", factory: factory)
+        websocketsOpen = CoreMetrics.Meter(label: "switchboard_websockets", factory: factory)
         framesIn = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
         framesOut = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
         bytesIn = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)

@@ -94,10 +94,10 @@ struct Serve: ParsableCommand {
     var allowedOrigins: String = env("SWITCHBOARD_ALLOWED_ORIGINS") ?? ""
 
     @Option(help: "PEM certificate chain for wss://. [env: SWITCHBOARD_TLS_CERT]")
-    var tlsCert: String? = env("SWITCHBOARD_TLS_CERT")
+    var tlsCert: String = env("SWITCHBOARD_TLS_CERT") ?? ""
 
     @Option(help: "PEM private key for wss://. [env: SWITCHBOARD_TLS_KEY]")
-    var tlsKey: String? = env("SWITCHBOARD_TLS_KEY")
+    var tlsKey: String = env("SWITCHBOARD_TLS_KEY") ?? ""
 
     @Flag(help: "Serve the /echo WebSocket endpoint (conformance testing). [env: SWITCHBOARD_ENABLE_ECHO]")
     var enableEcho: Bool = envFlag("SWITCHBOARD_ENABLE_ECHO")
@@ -115,7 +115,7 @@ struct Serve: ParsableCommand {
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
-        guard (tlsCert == nil) == (tlsKey == nil) else {
+        guard tlsCert.isEmpty == tlsKey.isEmpty else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         guard loops >= 1, maxConnections >= 1, maxFrameSize >= 125, maxMessageSize >= 125 else {
@@ -146,8 +146,8 @@ struct Serve: ParsableCommand {
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         c.allowedOrigins = origins.isEmpty ? nil : origins
-        c.tlsCertificatePath = tlsCert
-        c.tlsPrivateKeyPath = tlsKey
+        c.tlsCertificatePath = tlsCert.isEmpty ? nil : tlsCert
+        c.tlsPrivateKeyPath = tlsKey.isEmpty ? nil : tlsKey
         c.enableEcho = enableEcho
         c.shutdownGracePeriod = shutdownGrace
         return c

@@ -1,0 +1,316 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardTransport
+import SwitchboardWebSocket
+
+/// What a WebSocket endpoint does with messages. Called on the connection's loop queue.
+protocol WebSocketApplication: AnyObject {
+    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8])
+    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8])
+    func sessionDidClose(_ session: HTTPSession)
+    /// Once per sweep while the WebSocket is open.
+    func session(_ session: HTTPSession, sweepAt now: UInt64)
+}
+
+extension WebSocketApplication {
+    func session(_ session: HTTPSession, sweepAt now: UInt64) {}
+}
+
+/// `/echo`: sends every message back (conformance testing and benchmarks).
+final class EchoApplication: WebSocketApplication, Sendable {
+    static let shared = EchoApplication()
+    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) { session.send(.text, bytes) }
+    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) { session.send(.binary, bytes) }
+    func sessionDidClose(_ session: HTTPSession) {}
+}
+
+/// One client connection: HTTP/1.1 requests until an upgrade, then WebSocket frames.
+///
+/// Everything here runs on the connection's loop queue (asserted by the transport's entry points).
+final class HTTPSession: ConnectionHandler {
+    enum Phase {
+        case http(HTTPHeadParser)
+        /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
+        case skippingBody(remaining: Int, keepAlive: Bool)
+        case websocket(WebSocketConnection, any WebSocketApplication)
+        case closing
+    }
+
+    unowned let connection: Connection
+    let context: LoopContext
+    // protected by connection.loop.queue
+    var phase: Phase
+    // protected by connection.loop.queue
+    private var lastActivity: UInt64
+    // protected by connection.loop.queue
+    private var servedRequests = 0
+
+    init(connection: Connection, context: LoopContext) {
+        self.connection = connection
+        self.context = context
+        phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
+        lastActivity = EventLoop.now()
+    }
+
+    var server: HubServer { context.server }
+
+    func connectionDidOpen(_ connection: Connection) {
+        server.metrics.connectionsOpen.increment()
+    }
+
+    func connectionDidClose(_ connection: Connection, error: (any Error)?) {
+        server.metrics.connectionsOpen.decrement()
+        if case .websocket(_, let app) = phase {
+            server.metrics.websocketsOpen.decrement()
+            phase = .closing
+            app.sessionDidClose(self)
+        }
+        phase = .closing
+    }
+
+    func connectionDidReadEOF(_ connection: Connection) {
+        // A half-closed peer: finish what we queued and close.
+        connection.close(mode: .afterFlush)
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        var input = bytes
+        context.traffic.bytesIn += bytes.count
+        while !input.isEmpty {
+            switch phase {
+            case .http(var parser):
+                lastActivity = EventLoop.now()
+                phase = .closing  // no copy-on-write of the parser while it is out
+                let result = parser.feed(input)
+                switch result {
+                case .needMoreData:
+                    phase = .http(parser)
+                    return
+                case .error(let error):
+                    server.metrics.httpRequests.increment()
+                    server.logger.debug("bad request", metadata: ["reason": "\(error.reason)", "status": "\(error.status)"])
+                    respond(status: error.status, body: Array("\(error.reason)\n".utf8), keepAlive: false)
+                    return
+                case .head(let head, let consumed):
+                    input = UnsafeRawBufferPointer(rebasing: input[consumed...])
+                    phase = .http(parser)
+                    handle(head, rest: input)
+                    if case .websocket = phase { input = UnsafeRawBufferPointer(start: nil, count: 0) }
+                    continue
+                }
+            case .skippingBody(let remaining, let keepAlive):
+                let n = min(remaining, input.count)
+                input = UnsafeRawBufferPointer(rebasing: input[n...])
+                if remaining - n == 0 {
+                    phase = .http(HTTPHeadParser(limits: server.parserLimits))
+                    if !keepAlive { connection.close(mode: .afterFlush) }
+                } else {
+                    phase = .skippingBody(remaining: remaining - n, keepAlive: keepAlive)
+                }
+            case .websocket(let ws, let app):
+                receiveFrames(ws, app, input)
+                return
+            case .closing:
+                return
+            }
+        }
+    }
+
+    // MARK: HTTP
+
+    private func handle(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
+        server.metrics.httpRequests.increment()
+        servedRequests += 1
+        if head.isChunked {
+            respond(status: 411, body: Array("chunked request bodies are not accepted here\n".utf8), keepAlive: false)
+            return
+        }
+        if let length = head.contentLength, length > server.configuration.maxRequestBodyBytes {
+            respond(status: 413, body: Array("request body too large\n".utf8), keepAlive: false)
+            return
+        }
+        if server.isDraining {
+            respond(status: 503, headers: [("Retry-After", "5")], body: Array("shutting down\n".utf8), keepAlive: false)
+            return
+        }
+        let bodyLength = head.contentLength ?? 0
+        switch head.path {
+        case "/healthz":
+            guard allowGet(head, bodyLength: bodyLength) else { return }
+            respond(status: 200, headers: [("Content-Type", "text/plain")], body: Array("ok\n".utf8), head: head, bodyLength: bodyLength)
+        case "/readyz":
+            guard allowGet(head, bodyLength: bodyLength) else { return }
+            let ready = server.isReady
+            respond(
+                status: ready ? 200 : 503, headers: [("Content-Type", "text/plain")],
+                body: Array((ready ? "ready\n" : "not ready\n").utf8), head: head, bodyLength: bodyLength)
+        case "/metrics":
+            guard allowGet(head, bodyLength: bodyLength) else { return }
+            respond(
+                status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")],
+                body: server.metrics.render(), head: head, bodyLength: bodyLength)
+        case "/echo" where server.configuration.enableEcho:
+            upgrade(head, rest: rest, app: EchoApplication.shared)
+        default:
+            respond(status: 404, body: Array("not found\n".utf8), head: head, bodyLength: bodyLength)
+        }
+    }
+
+    private func allowGet(_ head: HTTPRequestHead, bodyLength: Int) -> Bool {
+        if head.method == "GET" || head.method == "HEAD" { return true }
+        respond(status: 405, headers: [("Allow", "GET, HEAD")], body: Array("method not allowed\n".utf8), head: head, bodyLength: bodyLength)
+        return false
+    }
+
+    private func respond(
+        status: Int, headers: [(String, String)] = [], body: [UInt8], head: HTTPRequestHead, bodyLength: Int
+    ) {
+        let keepAlive = head.keepAlive
+        var headers = headers
+        if !keepAlive { headers.append(("Connection", "close")) }
+        let bytes = HTTPResponse.encode(status: status, headers: headers, body: head.method == "HEAD" ? [] : body)
+        // HEAD: Content-Length states the GET body's length.
+        if head.method == "HEAD" {
+            var h = headers
+            h.append(("Content-Length", String(body.count)))
+            write(HTTPResponse.encode(status: status, headers: h, body: []))
+        } else {
+            write(bytes)
+        }
+        if bodyLength > 0 {
+            phase = .skippingBody(remaining: bodyLength, keepAlive: keepAlive)
+        } else if !keepAlive {
+            phase = .closing
+            connection.close(mode: .afterFlush)
+        }
+    }
+
+    private func respond(status: Int, headers: [(String, String)] = [], body: [UInt8], keepAlive: Bool) {
+        var headers = headers
+        headers.append(("Content-Type", "text/plain"))
+        if !keepAlive { headers.append(("Connection", "close")) }
+        write(HTTPResponse.encode(status: status, headers: headers, body: body))
+        if !keepAlive {
+            phase = .closing
+            connection.close(mode: .afterFlush)
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        context.traffic.bytesOut += bytes.count
+        connection.write(bytes)
+    }
+
+    // MARK: WebSocket
+
+    private func upgrade(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer, app: any WebSocketApplication) {
+        switch WebSocketHandshake.serverResponse(for: head, configuration: server.handshakeConfiguration) {
+        case .reject(let status, let headers, let reason):
+            server.metrics.handshakeFailed(reason: reason.rawValue)
+            respond(status: status, headers: headers, body: Array("\(reason.rawValue)\n".utf8), head: head, bodyLength: head.contentLength ?? 0)
+        case .accept(let response, _, let deflate):
+            if let length = head.contentLength, length > 0 {
+                server.metrics.handshakeFailed(reason: "bad_request")
+                respond(status: 400, body: Array("an upgrade request has no body\n".utf8), keepAlive: false)
+                return
+            }
+            write(response)
+            let ws = WebSocketConnection(
+                role: .server, configuration: server.webSocketConfiguration, deflate: deflate, now: EventLoop.now())
+            phase = .websocket(ws, app)
+            server.metrics.websocketsOpen.increment()
+            if !rest.isEmpty { receiveFrames(ws, app, rest) }
+        }
+    }
+
+    private func receiveFrames(_ ws: WebSocketConnection, _ app: any WebSocketApplication, _ bytes: UnsafeRawBufferPointer) {
+        ws.receive(bytes, now: EventLoop.now()) { event in
+            switch event {
+            case .text(let data):
+                context.traffic.framesIn += 1
+                app.session(self, didReceiveText: data)
+            case .binary(let data):
+                context.traffic.framesIn += 1
+                app.session(self, didReceiveBinary: data)
+            case .send(let frame):
+                write(frame)
+            case .closeReceived:
+                break
+            case .closed:
+                connection.close(mode: .afterFlush)
+            }
+        }
+    }
+
+    /// Sends one message on the WebSocket (no-op unless open). Applies the backpressure policy.
+    func send(_ opcode: WebSocketOpcode, _ payload: [UInt8]) {
+        guard case .websocket(let ws, _) = phase, let frame = ws.makeMessage(opcode, payload: payload) else { return }
+        context.traffic.framesOut += 1
+        write(frame)
+        checkBackpressure(ws)
+    }
+
+    private func checkBackpressure(_ ws: WebSocketConnection) {
+        guard connection.outboundBytes > server.configuration.maxOutboundBytes else { return }
+        server.metrics.backpressureCloses.increment()
+        let policy = server.configuration.backpressurePolicy
+        server.logger.debug("slow consumer: closing", metadata: ["connection": "\(connection.id)", "code": "\(policy.closeCode)"])
+        if let frame = ws.close(code: policy.closeCode, reason: "slow consumer", now: EventLoop.now()) {
+            write(frame)
+        }
+        connection.close(mode: .afterFlush)
+    }
+
+    /// Graceful shutdown: WebSockets get 1001, idle HTTP connections are closed.
+    func beginShutdown() {
+        switch phase {
+        case .websocket(let ws, _):
+            if let frame = ws.close(code: WebSocketCloseCode.goingAway, reason: "server shutting down", now: EventLoop.now()) {
+                write(frame)
+            }
+        case .http(let parser) where parser.isIdle:
+            phase = .closing
+            connection.close(mode: .afterFlush)
+        default:
+            break  // a request in progress finishes; its response says Connection: close
+        }
+    }
+
+    func connection(_ connection: Connection, sweepAt now: UInt64) {
+        switch phase {
+        case .http(let parser):
+            let limit = parser.isIdle && servedRequests > 0
+                ? server.configuration.httpKeepAliveTimeout : server.configuration.handshakeTimeout
+            if Double(now &- lastActivity) >= limit * 1e9 {
+                if !parser.isIdle {
+                    server.metrics.handshakeFailed(reason: "timeout")
+                    respond(status: 408, body: Array("request timeout\n".utf8), keepAlive: false)
+                } else {
+                    phase = .closing
+                    connection.close(mode: .immediately)
+                }
+            }
+        case .skippingBody:
+            if Double(now &- lastActivity) >= server.configuration.handshakeTimeout * 1e9 {
+                connection.close(mode: .immediately)
+            }
+        case .websocket(let ws, let app):
+            switch ws.tick(now: now) {
+            case .none: app.session(self, sweepAt: now)
+            case .sendPing(let frame): write(frame)
+            case .sendClose(let frame):
+                write(frame)
+            case .abort:
+                connection.close(mode: .immediately)
+            }
+        case .closing:
+            break
+        }
+    }
+}

@@ -1,0 +1,181 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+public import Logging
+import SwitchboardTransport
+import SwitchboardWebSocket
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Per-loop context shared by that loop's sessions (no per-connection copies of configuration).
+final class LoopContext: @unchecked Sendable {
+    // @unchecked Sendable: `traffic` is mutated only on `loop.queue`; the rest is immutable.
+    let loop: EventLoop
+    let server: HubServer
+    let traffic = LoopTraffic()
+    init(loop: EventLoop, server: HubServer) {
+        self.loop = loop
+        self.server = server
+    }
+}
+
+/// The Switchboard server: transport, HTTP endpoints and WebSocket sessions.
+public final class HubServer: @unchecked Sendable {
+    // @unchecked Sendable: mutable state (`transport`, `contexts`, `phase`) is guarded by `lock`.
+
+    public let configuration: ServerConfiguration
+    public let logger: Logger
+    public let metrics: ServerMetrics
+    let group: EventLoopGroup
+    let handshakeConfiguration: WebSocketHandshakeConfiguration
+    let webSocketConfiguration: WebSocketConfiguration
+    let parserLimits: HTTPParserLimits
+    private let lock = NSLock()
+    // protected by lock
+    private var transport: TransportServer?
+    // protected by lock
+    private var contexts: [LoopContext] = []
+    // protected by lock
+    private var phase: Phase = .created
+
+    enum Phase {
+        case created
+        case running
+        case draining
+        case stopped
+    }
+
+    public init(configuration: ServerConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        metrics = ServerMetrics(loopCount: configuration.loopCount)
+        group = try EventLoopGroup(loopCount: configuration.loopCount, logger: logger)
+        var handshake = WebSocketHandshakeConfiguration()
+        handshake.supportedSubprotocols = ["switchboard.v1"]
+        handshake.allowedOrigins = configuration.allowedOrigins
+        handshake.allowNoOrigin = true
+        handshake.permessageDeflate = configuration.permessageDeflate ? PerMessageDeflateConfiguration() : nil
+        handshakeConfiguration = handshake
+        var ws = WebSocketConfiguration()
+        ws.maxFrameSize = configuration.maxFrameSize
+        ws.maxMessageSize = configuration.maxMessageSize
+        ws.pingInterval = UInt64(configuration.pingInterval * 1e9)
+        ws.idleTimeout = UInt64(configuration.idleTimeout * 1e9)
+        ws.closeTimeout = UInt64(configuration.closeTimeout * 1e9)
+        webSocketConfiguration = ws
+        parserLimits = HTTPParserLimits(
+            maxRequestLineLength: configuration.maxRequestLineLength, maxHeaderBytes: configuration.maxHeaderBytes,
+            maxHeaderCount: configuration.maxHeaderCount)
+    }
+
+    /// Whether the server accepts work (`/readyz`).
+    public var isReady: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return phase == .running
+    }
+
+    var isDraining: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return phase == .draining || phase == .stopped
+    }
+
+    /// Open TCP connections.
+    public var connectionCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return transport?.connectionCount ?? 0
+    }
+
+    /// Starts listening; returns the bound port.
+    @discardableResult
+    public func start() throws -> Int {
+        let tls: TLSContext?
+        if let cert = configuration.tlsCertificatePath, let key = configuration.tlsPrivateKeyPath {
+            tls = try TLSContext(certificatePath: cert, privateKeyPath: key)
+        } else {
+            tls = nil
+        }
+        let contexts = group.loops.map { LoopContext(loop: $0, server: self) }
+        for context in contexts {
+            let metrics = self.metrics
+            context.loop.onSweep = { index, lag in
+                metrics.publish(context.traffic)
+                metrics.loopLag[index].record(Double(lag) / 1e9)
+            }
+        }
+        var transportConfiguration = TransportConfiguration()
+        transportConfiguration.host = configuration.host
+        transportConfiguration.port = configuration.port
+        transportConfiguration.backlog = configuration.backlog
+        transportConfiguration.maxConnections = configuration.maxConnections
+        transportConfiguration.reusePort = configuration.reusePort
+        let metrics = self.metrics
+        let transport = TransportServer(
+            configuration: transportConfiguration, group: group, tls: tls, logger: logger
+        ) { connection in
+            metrics.connectionsAccepted.increment()
+            return HTTPSession(connection: connection, context: contexts[connection.loop.index])
+        }
+        let port = try transport.start()
+        lock.lock()
+        self.transport = transport
+        self.contexts = contexts
+        phase = .running
+        lock.unlock()
+        logger.info(
+            "listening",
+            metadata: [
+                "host": "\(configuration.host)", "port": "\(port)", "loops": "\(group.loops.count)",
+                "tls": "\(tls != nil)",
+            ])
+        return port
+    }
+
+    /// Graceful shutdown: stop accepting, close WebSockets with 1001 and HTTP connections, wait up to the
+    /// grace period for them to finish, then drop the rest. `completion` runs on a private queue.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
+        lock.lock()
+        guard phase == .running, let transport else {
+            lock.unlock()
+            completion()
+            return
+        }
+        phase = .draining
+        lock.unlock()
+        logger.info("shutting down", metadata: ["connections": "\(transport.connectionCount)"])
+        transport.stopAccepting()
+        transport.forEachConnection { connection in
+            (connection.handler as? HTTPSession)?.beginShutdown()
+        }
+        let deadline = DispatchTime.now() + configuration.shutdownGracePeriod
+        let queue = DispatchQueue(label: "switchboard.shutdown")
+        @Sendable func poll() {
+            if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
+                let remaining = transport.connectionCount
+                if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: ["remaining": "\(remaining)"]) }
+                group.shutdown()
+                // Let the loops run their close callbacks before reporting completion.
+                for loop in group.loops { loop.queue.sync {} }
+                lock.lock()
+                phase = .stopped
+                lock.unlock()
+                logger.info("stopped")
+                completion()
+                return
+            }
+            queue.asyncAfter(deadline: .now() + .milliseconds(20)) { poll() }
+        }
+        queue.async { poll() }
+    }
+}
