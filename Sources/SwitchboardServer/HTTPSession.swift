@@ -261,6 +261,8 @@ final class HTTPSession: ConnectionHandler {
         server.metrics.backpressureCloses.increment()
         let policy = server.configuration.backpressurePolicy
         server.logger.debug("slow consumer: closing", metadata: ["connection": "\(connection.id)", "code": "\(policy.closeCode)"])
+        // Nothing in the queue is acknowledged state: the client resumes from history.
+        connection.discardUnsentOutput()
         if let frame = ws.close(code: policy.closeCode, reason: "slow consumer", now: EventLoop.now()) {
             write(frame)
         }

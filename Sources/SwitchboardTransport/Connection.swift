@@ -149,7 +149,8 @@ public final class Connection: @unchecked Sendable {
 
     var interest: UInt32 {
         var e: UInt32 = 0
-        if !readingPaused && closingAfterFlush == nil { e |= CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP }
+        // While closing we keep reading (and discarding) to see the peer's EOF.
+        if !readingPaused || closingAfterFlush != nil { e |= CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP }
         if wantsWritable || connecting { e |= CSwitchboardSys_EPOLLOUT }
         return e
     }
@@ -227,8 +228,12 @@ public final class Connection: @unchecked Sendable {
                 handler?.connection(self, didRead: plaintext)
             }
         } catch {
+            // Send the alert OpenSSL produced (e.g. protocol_version), then close.
+            loop.logger.debug("TLS failure", metadata: ["connection": "\(id)", "error": "\(error)"])
             queueTLSOutput(tls)
-            close(error: error)
+            closingAfterFlush = EventLoop.now()
+            loop.modify(self, events: interest)
+            if outbound.isEmpty { finishDrainedClose() } else if !loop.inBatch { flushNow() }
             return
         }
         queueTLSOutput(tls)
@@ -428,6 +433,21 @@ public final class Connection: @unchecked Sendable {
 
     // MARK: control
 
+    /// Drops queued output that has not started to be written (whole writes only: a write partly sent
+    /// stays), so a close frame queued next reaches a slow peer promptly. Not available with TLS,
+    /// whose records cannot be dropped; returns the number of bytes dropped.
+    @discardableResult
+    public func discardUnsentOutput() -> Int {
+        loop.assertOnLoop()
+        guard tls == nil, !outbound.isEmpty else { return 0 }
+        let keep = headOffset > 0 ? 1 : 0
+        var dropped = 0
+        for chunk in outbound[keep...] { dropped += chunk.count }
+        outbound.removeSubrange(keep...)
+        outboundBytes -= dropped
+        return dropped
+    }
+
     /// Stops polling for input (backpressure from the layer above).
     public func pauseReading() {
         loop.assertOnLoop()
@@ -465,7 +485,7 @@ public final class Connection: @unchecked Sendable {
                 queueTLSOutput(tls)
             }
             closingAfterFlush = EventLoop.now()
-            loop.modify(self, events: interest | CSwitchboardSys_EPOLLIN)
+            loop.modify(self, events: interest)
             if outbound.isEmpty {
                 finishDrainedClose()
             } else if !loop.inBatch {
