@@ -20,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "switchboard", targets: ["switchboard"]),
         .library(name: "SwitchboardWebSocket", targets: ["SwitchboardWebSocket"]),
+        .library(name: "SwitchboardTransport", targets: ["SwitchboardTransport"]),
         .library(name: "SwitchboardProtocol", targets: ["SwitchboardProtocol"]),
     ],
     dependencies: [

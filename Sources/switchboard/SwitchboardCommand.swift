@@ -81,6 +81,12 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds without input before closing. [env: SWITCHBOARD_IDLE_TIMEOUT]")
     var idleTimeout: Double = env("SWITCHBOARD_IDLE_TIMEOUT").flatMap(Double.init) ?? 90
 
+    @Option(help: "Seconds to wait for the peer's close frame after ours. [env: SWITCHBOARD_CLOSE_TIMEOUT]")
+    var closeTimeout: Double = env("SWITCHBOARD_CLOSE_TIMEOUT").flatMap(Double.init) ?? 5
+
+    @Option(help: "Seconds an idle keep-alive HTTP connection is kept. [env: SWITCHBOARD_KEEP_ALIVE_TIMEOUT]")
+    var keepAliveTimeout: Double = env("SWITCHBOARD_KEEP_ALIVE_TIMEOUT").flatMap(Double.init) ?? 30
+
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
     var deflate: Bool = env("SWITCHBOARD_DEFLATE").map { !["0", "false", "no", "off"].contains($0.lowercased()) } ?? true
 
@@ -140,6 +146,8 @@ struct Serve: ParsableCommand {
         c.maxMessageSize = maxMessageSize
         c.pingInterval = pingInterval
         c.idleTimeout = idleTimeout
+        c.closeTimeout = closeTimeout
+        c.httpKeepAliveTimeout = keepAliveTimeout
         c.permessageDeflate = deflate
         c.maxOutboundBytes = maxOutboundBytes
         c.backpressurePolicy = BackpressurePolicy(rawValue: backpressurePolicy) ?? .close1013
