@@ -42,6 +42,8 @@ for _ in $(seq 50); do
 done
 args=()
 ((quick)) && args+=(--exclude '12.*,13.*')
-../shared/tools/autobahn-check "${args[@]}" --timeout 3000 "ws://127.0.0.1:$port/echo"
+autobahn=${AUTOBAHN_CHECK:-../shared/tools/autobahn-check}
+[[ -x "$autobahn" ]] || autobahn=/work/shared/tools/autobahn-check
+"$autobahn" "${args[@]}" --timeout 3000 "ws://127.0.0.1:$port/echo"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 echo "== all tests passed"
