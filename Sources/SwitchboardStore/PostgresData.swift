@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
+public import Foundation
 
 /// A parameter value sent to PostgreSQL.
 ///

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
+public import Foundation
 
 /// The rows of one statement's result, copied out of the `PGresult` (text format), so it is `Sendable` and
 /// outlives the connection call that produced it.

@@ -1,0 +1,481 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+internal import CLibpq
+public import Foundation
+public import Logging
+import Synchronization
+
+/// Where the PostgreSQL server programs live.
+public struct PostgresBinaries: Sendable, Hashable {
+    /// The folder holding `initdb` and `postgres`.
+    public let directory: String
+    /// The `initdb` program.
+    public var initdb: String { directory + "/initdb" }
+    /// The `postgres` server program.
+    public var postgres: String { directory + "/postgres" }
+
+    /// Names a folder holding `initdb` and `postgres` (not checked).
+    public init(directory: String) {
+        self.directory = directory
+    }
+}
+
+/// Errors from ``EmbeddedPostgres``.
+public enum EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
+    /// `initdb` and `postgres` were not found in any of the searched folders.
+    case binariesNotFound(searched: [String])
+    /// A child process could not be started (`posix_spawn` failed with `errno`).
+    case spawnFailed(program: String, errno: Int32)
+    /// A setup command (`initdb`, `useradd`, `chown`) exited with a non-zero status.
+    case commandFailed(program: String, status: Int32, logPath: String)
+    /// `postgres` exited during start-up or did not accept connections in time.
+    case startFailed(reason: String, logPath: String)
+
+    /// A readable explanation, with the install hint for missing binaries.
+    public var description: String {
+        switch self {
+        case .binariesNotFound(let searched):
+            return "PostgreSQL server binaries (initdb, postgres) not found (searched: "
+                + searched.joined(separator: ", ")
+                + "). Install them with `apt-get install postgresql` (Debian/Ubuntu), or set SWITCHBOARD_PG_BIN to "
+                + "the folder that holds initdb and postgres."
+        case .spawnFailed(let program, let code):
+            return "Could not start \(program): \(String(cString: strerror(code)))"
+        case .commandFailed(let program, let status, let logPath):
+            return "\(program) failed with status \(status); see \(logPath)"
+        case .startFailed(let reason, let logPath):
+            return "PostgreSQL did not start: \(reason); see \(logPath)"
+        }
+    }
+}
+
+/// A PostgreSQL server owned by this process, kept inside a data folder and reachable only over a unix socket
+/// in that folder (no TCP).
+///
+/// ## Layout
+/// - `<data-dir>/postgres`: the cluster (`initdb` on first start: trust auth, user `switchboard`, UTF8, locale C).
+/// - `<data-dir>/run`: the unix socket (`.s.PGSQL.5432`), mode 0700.
+/// - `<data-dir>/postgres.log`: the server's output.
+///
+/// ## Lifecycle
+/// ``start()`` initializes the cluster if needed, starts `postgres` as a child process in its own process group,
+/// waits until it accepts connections (`PQping`, 30 s), creates the `switchboard` database if absent and returns a
+/// libpq connection string. ``stop()`` asks for a fast shutdown (SIGINT: open transactions roll back, committed
+/// data is durable), waits up to 30 s (then SIGQUIT, then SIGKILL), and reaps the child.
+///
+/// When running as root, `initdb` and `postgres` run as the system user `switchboard-pg` (created if absent) via
+/// `runuser`; the cluster and socket folders belong to it with mode 0700 and the data folder is made 0711.
+///
+/// ## Crashes
+/// - If `postgres` dies (even `kill -9`), the next ``start()`` reaps the old child and starts a new server; a
+///   stale `postmaster.pid` is handled by PostgreSQL itself, and crash recovery replays the WAL (committed data
+///   survives because `fsync` and `synchronous_commit` are on).
+/// - If *this* process is killed with `kill -9`, its `postgres` keeps running (own process group, no death
+///   signal), re-parented to PID 1. The next ``start()`` finds the orphan through `postmaster.pid` (a live
+///   `postgres` process), shuts it down cleanly (SIGINT, wait), then starts its own child. A pid file naming a
+///   zombie (an orphan that exited but was never reaped, as PID 1 here does not reap) is removed before starting.
+///
+/// ## Threading
+/// ``start()`` and ``stop()`` block (initdb takes seconds): call them at startup/shutdown, not on a loop queue.
+/// They are serialized by a lock, so the type is `Sendable`.
+public final class EmbeddedPostgres: Sendable {
+    /// The unprivileged system user used when running as root.
+    public static let systemUser = "switchboard-pg"
+    /// The database created by ``start()``.
+    public static let databaseName = "switchboard"
+    /// The PostgreSQL role created by `initdb`.
+    public static let userName = "switchboard"
+    /// The settings passed with `-c` unless overridden.
+    public static let defaultSettings: [String: String] = [
+        "shared_buffers": "128MB",
+        "max_connections": "100",
+        "fsync": "on",
+        "synchronous_commit": "on",
+        "full_page_writes": "on",
+        "wal_level": "replica",
+        "max_wal_size": "1GB",
+        "checkpoint_timeout": "5min",
+        "log_min_messages": "warning",
+        "log_timezone": "UTC",
+        "timezone": "UTC",
+    ]
+
+    /// The data folder given at creation (absolute).
+    public let dataDirectory: String
+    /// The cluster folder, `<data-dir>/postgres`.
+    public var clusterDirectory: String { dataDirectory + "/postgres" }
+    /// The socket folder, `<data-dir>/run`.
+    public var socketDirectory: String { dataDirectory + "/run" }
+    /// The server log, `<data-dir>/postgres.log`.
+    public var logPath: String { dataDirectory + "/postgres.log" }
+
+    private let logger: Logger
+    private let configuredBinaries: PostgresBinaries?
+    private let settings: [String: String]
+    private let startTimeout: Duration
+    // protected by state's lock: the spawned child (postgres itself, or runuser when running as root).
+    private let state = Mutex<pid_t?>(nil)
+
+    /// Describes an embedded server; nothing starts until ``start()``.
+    /// - Parameters:
+    ///   - dataDirectory: The folder to keep everything in (created if absent).
+    ///   - logger: Receives lifecycle events.
+    ///   - binaries: Where `initdb`/`postgres` are; located with ``locateBinaries(environment:versionsRoot:)`` if nil.
+    ///   - settings: Server settings that override ``defaultSettings``.
+    ///   - startTimeout: How long to wait for the server to accept connections.
+    public init(
+        dataDirectory: String,
+        logger: Logger,
+        binaries: PostgresBinaries? = nil,
+        settings: [String: String] = [:],
+        startTimeout: Duration = .seconds(30)
+    ) {
+        let absolute =
+            dataDirectory.hasPrefix("/")
+            ? dataDirectory : FileManager.default.currentDirectoryPath + "/" + dataDirectory
+        self.dataDirectory = URL(fileURLWithPath: absolute).standardizedFileURL.path
+        var metadataLogger = logger
+        metadataLogger[metadataKey: StoreLogKey.dataDirectory] = "\(self.dataDirectory)"
+        self.logger = metadataLogger
+        self.configuredBinaries = binaries
+        self.settings = Self.defaultSettings.merging(settings) { _, new in new }
+        self.startTimeout = startTimeout
+    }
+
+    // MARK: Binaries
+
+    /// Finds `initdb` and `postgres`: in `$SWITCHBOARD_PG_BIN` if set (and only there), else in
+    /// `<versionsRoot>/<version>/bin` newest version first, else on `$PATH`.
+    /// - Parameters:
+    ///   - environment: The variables to read (`SWITCHBOARD_PG_BIN`, `PATH`); injectable for tests.
+    ///   - versionsRoot: The Debian layout root.
+    /// - Throws: ``EmbeddedPostgresError/binariesNotFound(searched:)`` (its message says `apt-get install postgresql`).
+    public static func locateBinaries(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        versionsRoot: String = "/usr/lib/postgresql"
+    ) throws -> PostgresBinaries {
+        var candidates: [String] = []
+        if let explicit = environment["SWITCHBOARD_PG_BIN"], !explicit.isEmpty {
+            candidates = [explicit]
+        } else {
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
+            let sorted = versions.sorted { lhs, rhs in
+                let l = lhs.split(separator: ".").map { Int($0) ?? 0 }
+                let r = rhs.split(separator: ".").map { Int($0) ?? 0 }
+                return r.lexicographicallyPrecedes(l)
+            }
+            candidates += sorted.map { "\(versionsRoot)/\($0)/bin" }
+            candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        }
+        for directory in candidates {
+            let binaries = PostgresBinaries(directory: directory)
+            if access(binaries.initdb, X_OK) == 0, access(binaries.postgres, X_OK) == 0 {
+                return binaries
+            }
+        }
+        throw EmbeddedPostgresError.binariesNotFound(searched: candidates)
+    }
+
+    // MARK: Start and stop
+
+    /// Starts the server (initializing the cluster on first run) and returns a connection string for the
+    /// `switchboard` database. Returns at once if this instance's server is already running.
+    /// - Throws: ``EmbeddedPostgresError`` or ``PostgresError``.
+    public func start() throws -> String {
+        try state.withLock { child in
+            if let pid = child {
+                if Self.reap(pid) == nil, PQping(pingString()) == PQPING_OK {
+                    return connectionString()
+                }
+                child = nil
+            }
+            let binaries = try configuredBinaries ?? Self.locateBinaries()
+            try prepareDirectories()
+            let runAsUser = geteuid() == 0 ? Self.systemUser : nil
+            if let runAsUser { try ensureSystemUser(runAsUser) }
+            if !FileManager.default.fileExists(atPath: clusterDirectory + "/PG_VERSION") {
+                try initialize(binaries: binaries, runAsUser: runAsUser)
+            }
+            if let runAsUser { try handOver(to: runAsUser) }
+            try stopOrphan()
+            var attempt = 0
+            while true {
+                attempt += 1
+                let pid = try launch(binaries: binaries, runAsUser: runAsUser)
+                do {
+                    try waitUntilReady(child: pid)
+                    child = pid
+                    break
+                } catch let error as EmbeddedPostgresError {
+                    // A just-killed server's backends may still hold the old shared memory for a moment.
+                    guard attempt < 5 else { throw error }
+                    logger.info("PostgreSQL exited during start; retrying", metadata: [StoreLogKey.event: "retry"])
+                    Thread.sleep(forTimeInterval: 1)
+                }
+            }
+            logger.info("Embedded PostgreSQL started", metadata: [StoreLogKey.pid: "\(child ?? 0)"])
+            try createDatabaseIfNeeded()
+            return connectionString()
+        }
+    }
+
+    /// Fast shutdown (SIGINT), waits up to 30 s (then SIGQUIT, then SIGKILL) and reaps the child. Does nothing if
+    /// this instance did not start a server.
+    public func stop() {
+        state.withLock { child in
+            guard let pid = child else { return }
+            child = nil
+            if Self.reap(pid) != nil { return }
+            let postmaster = postmasterPID() ?? pid
+            kill(postmaster, SIGINT)
+            if waitForExit(child: pid, seconds: 30) { return }
+            logger.warning("PostgreSQL did not stop in 30 s; sending SIGQUIT", metadata: [StoreLogKey.pid: "\(postmaster)"])
+            kill(postmaster, SIGQUIT)
+            if waitForExit(child: pid, seconds: 10) { return }
+            kill(postmaster, SIGKILL)
+            kill(pid, SIGKILL)
+            _ = waitForExit(child: pid, seconds: 10)
+        }
+        logger.info("Embedded PostgreSQL stopped", metadata: [StoreLogKey.event: "stopped"])
+    }
+
+    /// The postmaster's process id from `postmaster.pid`, if the file exists.
+    public func postmasterPID() -> pid_t? {
+        guard let text = try? String(contentsOfFile: clusterDirectory + "/postmaster.pid", encoding: .utf8),
+            let line = text.split(separator: "\n").first, let pid = pid_t(line.trimmingCharacters(in: .whitespaces))
+        else { return nil }
+        return pid
+    }
+
+    /// A libpq connection string for `database` over this server's unix socket.
+    public func connectionString(database: String = EmbeddedPostgres.databaseName) -> String {
+        "host=\(Self.quote(socketDirectory)) port=5432 user=\(Self.userName) dbname=\(Self.quote(database))"
+    }
+
+    // MARK: Internals
+
+    private func pingString() -> String {
+        connectionString(database: "postgres") + " connect_timeout=2"
+    }
+
+    private func prepareDirectories() throws {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        // A cluster folder without PG_VERSION is a half-finished initdb: start over.
+        if manager.fileExists(atPath: clusterDirectory),
+            !manager.fileExists(atPath: clusterDirectory + "/PG_VERSION")
+        {
+            try manager.removeItem(atPath: clusterDirectory)
+        }
+        try manager.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+        chmod(socketDirectory, 0o700)
+        // Others (the postgres user) must traverse the data folder, not list it.
+        chmod(dataDirectory, 0o711)
+    }
+
+    private func ensureSystemUser(_ user: String) throws {
+        if getpwnam(user) != nil { return }
+        let useradd = [String](["/usr/sbin/useradd", "/sbin/useradd"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/useradd"
+        try runToCompletion([useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
+        logger.info("Created system user for PostgreSQL", metadata: ["user": "\(user)"])
+    }
+
+    private func handOver(to user: String) throws {
+        let chown = [String](["/usr/bin/chown", "/bin/chown"]).first { access($0, X_OK) == 0 } ?? "/bin/chown"
+        try runToCompletion([chown, "-R", "\(user):\(user)", clusterDirectory, socketDirectory])
+        chmod(clusterDirectory, 0o700)
+        chmod(socketDirectory, 0o700)
+    }
+
+    private func initialize(binaries: PostgresBinaries, runAsUser: String?) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: clusterDirectory, withIntermediateDirectories: true)
+        chmod(clusterDirectory, 0o700)
+        if let runAsUser { try handOver(to: runAsUser) }
+        logger.info("Initializing PostgreSQL cluster", metadata: [StoreLogKey.event: "initdb"])
+        try runToCompletion(
+            asUser: runAsUser,
+            [
+                binaries.initdb, "-D", clusterDirectory, "--auth=trust", "-U", Self.userName, "--encoding=UTF8",
+                "--locale=C",
+            ]
+        )
+    }
+
+    /// Shuts down a server left running on this cluster by a previous (killed) process.
+    private func stopOrphan() throws {
+        guard let pid = postmasterPID() else { return }
+        switch Self.processState(pid) {
+        case nil:
+            return  // Gone: PostgreSQL treats the pid file as stale.
+        case "Z":
+            logger.info("Removing pid file of an unreaped PostgreSQL", metadata: [StoreLogKey.pid: "\(pid)"])
+            try? FileManager.default.removeItem(atPath: clusterDirectory + "/postmaster.pid")
+            return
+        default:
+            guard Self.commandLine(pid).contains("postgres") else { return }
+        }
+        logger.warning("Stopping an orphaned PostgreSQL on this data folder", metadata: [StoreLogKey.pid: "\(pid)"])
+        kill(pid, SIGINT)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let processState = Self.processState(pid)
+            if processState == nil || processState == "Z" { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        if Self.processState(pid) == "Z" {
+            try? FileManager.default.removeItem(atPath: clusterDirectory + "/postmaster.pid")
+        }
+    }
+
+    private func launch(binaries: PostgresBinaries, runAsUser: String?) throws -> pid_t {
+        var arguments = [binaries.postgres, "-D", clusterDirectory, "-k", socketDirectory]
+        let fixed = ["listen_addresses": "", "unix_socket_permissions": "0700", "port": "5432"]
+        for (key, value) in settings.merging(fixed, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
+            arguments += ["-c", "\(key)=\(value)"]
+        }
+        return try spawn(asUser: runAsUser, arguments, newProcessGroup: true)
+    }
+
+    private func waitUntilReady(child: pid_t) throws {
+        let deadline = ContinuousClock.now + startTimeout
+        let ping = pingString()
+        while ContinuousClock.now < deadline {
+            if let status = Self.reap(child) {
+                throw EmbeddedPostgresError.startFailed(reason: "postgres exited with status \(status)", logPath: logPath)
+            }
+            if PQping(ping) == PQPING_OK { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(postmasterPID() ?? child, SIGQUIT)
+        _ = waitForExit(child: child, seconds: 10)
+        throw EmbeddedPostgresError.startFailed(reason: "no connection within \(startTimeout)", logPath: logPath)
+    }
+
+    private func createDatabaseIfNeeded() throws {
+        let connection = try PostgresConnection(
+            connectionString: connectionString(database: "postgres"),
+            logger: logger
+        )
+        try connection.queue.sync {
+            defer { connection.close() }
+            let existing = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [.text(Self.databaseName)])
+            if existing.isEmpty {
+                do {
+                    try connection.executeScript("CREATE DATABASE \(Self.databaseName)")
+                } catch let error as PostgresError where error.sqlState == "42P04" {
+                    // Created concurrently: fine.
+                }
+            }
+        }
+    }
+
+    private func waitForExit(child: pid_t, seconds: Int) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if Self.reap(child) != nil { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return false
+    }
+
+    /// Reaps `pid` if it exited; returns its wait status, or nil while it runs.
+    private static func reap(_ pid: pid_t) -> Int32? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        if result == pid { return status }
+        if result < 0, errno == ECHILD { return -1 }
+        return nil
+    }
+
+    /// The state letter from `/proc/<pid>/stat` (`R`, `S`, `Z`, ...), or nil if there is no such process.
+    private static func processState(_ pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let rest = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces)
+        return rest.first.map { String($0) }
+    }
+
+    private static func commandLine(_ pid: pid_t) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+    }
+
+    private static func quote(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+    }
+
+    private func runToCompletion(asUser user: String? = nil, _ arguments: [String]) throws {
+        let pid = try spawn(asUser: user, arguments, newProcessGroup: false)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { break }
+        }
+        if status != 0 {
+            throw EmbeddedPostgresError.commandFailed(program: arguments[0], status: status, logPath: logPath)
+        }
+    }
+
+    /// Spawns a program with stdin from /dev/null and stdout/stderr appended to `postgres.log`, with default signal
+    /// dispositions and an empty signal mask (the server ignores SIGPIPE; postgres must not inherit that).
+    private func spawn(asUser user: String?, _ command: [String], newProcessGroup: Bool) throws -> pid_t {
+        var arguments = command
+        if let user {
+            let runuser = [String](["/usr/sbin/runuser", "/sbin/runuser"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/runuser"
+            arguments = [runuser, "-u", user, "--"] + command
+        }
+        let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
+        guard log >= 0 else { throw EmbeddedPostgresError.spawnFailed(program: logPath, errno: errno) }
+        defer { close(log) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, log, 1)
+        posix_spawn_file_actions_adddup2(&actions, log, 2)
+        // Do not leak the server's sockets (listeners may lack CLOEXEC) into postgres.
+        // (glibc ignores close actions for descriptors closed in the meantime.)
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 && descriptor != log {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
+            sigaddset(&defaults, signal)
+        }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if newProcessGroup {
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw EmbeddedPostgresError.spawnFailed(program: arguments[0], errno: result) }
+        return pid
+    }
+}
