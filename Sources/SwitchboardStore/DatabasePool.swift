@@ -65,6 +65,7 @@ public final class DatabasePool: Sendable {
     /// Runs `body` with a leased connection on that connection's worker queue.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``PostgresError/Kind/closed`` if the pool is closed.
+    @discardableResult
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
@@ -74,6 +75,7 @@ public final class DatabasePool: Sendable {
     }
 
     /// Runs `body` in a transaction (see ``PostgresConnection/transaction(_:)``) on a leased connection.
+    @discardableResult
     public func transaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
