@@ -235,7 +235,10 @@ public final class EmbeddedPostgres: Sendable {
             let postmaster = postmasterPID() ?? pid
             kill(postmaster, SIGINT)
             if waitForExit(child: pid, seconds: 30) { return }
-            logger.warning("PostgreSQL did not stop in 30 s; sending SIGQUIT", metadata: [StoreLogKey.pid: "\(postmaster)"])
+            logger.warning(
+                "PostgreSQL did not stop in 30 s; sending SIGQUIT",
+                metadata: [StoreLogKey.pid: "\(postmaster)"]
+            )
             kill(postmaster, SIGQUIT)
             if waitForExit(child: pid, seconds: 10) { return }
             kill(postmaster, SIGKILL)
@@ -281,7 +284,8 @@ public final class EmbeddedPostgres: Sendable {
 
     private func ensureSystemUser(_ user: String) throws {
         if getpwnam(user) != nil { return }
-        let useradd = [String](["/usr/sbin/useradd", "/sbin/useradd"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/useradd"
+        let useradd =
+            [String](["/usr/sbin/useradd", "/sbin/useradd"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/useradd"
         try runToCompletion([useradd, "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
         logger.info("Created system user for PostgreSQL", metadata: ["user": "\(user)"])
     }
@@ -337,7 +341,8 @@ public final class EmbeddedPostgres: Sendable {
     private func launch(binaries: PostgresBinaries, runAsUser: String?) throws -> pid_t {
         var arguments = [binaries.postgres, "-D", clusterDirectory, "-k", socketDirectory]
         let fixed = ["listen_addresses": "", "unix_socket_permissions": "0700", "port": "5432"]
-        for (key, value) in settings.merging(fixed, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key }) {
+        for (key, value) in settings.merging(fixed, uniquingKeysWith: { _, new in new }).sorted(by: { $0.key < $1.key })
+        {
             arguments += ["-c", "\(key)=\(value)"]
         }
         return try spawn(asUser: runAsUser, arguments, newProcessGroup: true)
@@ -348,7 +353,10 @@ public final class EmbeddedPostgres: Sendable {
         let ping = pingString()
         while ContinuousClock.now < deadline {
             if let status = Self.reap(child) {
-                throw EmbeddedPostgresError.startFailed(reason: "postgres exited with status \(status)", logPath: logPath)
+                throw EmbeddedPostgresError.startFailed(
+                    reason: "postgres exited with status \(status)",
+                    logPath: logPath
+                )
             }
             if PQping(ping) == PQPING_OK { return }
             Thread.sleep(forTimeInterval: 0.05)
@@ -365,7 +373,10 @@ public final class EmbeddedPostgres: Sendable {
         )
         try connection.queue.sync {
             defer { connection.close() }
-            let existing = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [.text(Self.databaseName)])
+            let existing = try connection.query(
+                "SELECT 1 FROM pg_database WHERE datname = $1",
+                [.text(Self.databaseName)]
+            )
             if existing.isEmpty {
                 do {
                     try connection.executeScript("CREATE DATABASE \(Self.databaseName)")
@@ -428,7 +439,8 @@ public final class EmbeddedPostgres: Sendable {
     private func spawn(asUser user: String?, _ command: [String], newProcessGroup: Bool) throws -> pid_t {
         var arguments = command
         if let user {
-            let runuser = [String](["/usr/sbin/runuser", "/sbin/runuser"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/runuser"
+            let runuser =
+                [String](["/usr/sbin/runuser", "/sbin/runuser"]).first { access($0, X_OK) == 0 } ?? "/usr/sbin/runuser"
             arguments = [runuser, "-u", user, "--"] + command
         }
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)

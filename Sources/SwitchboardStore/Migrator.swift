@@ -83,10 +83,15 @@ public enum Migrator {
                     )
                     """
                 )
-                let applied = Set(try connection.query("SELECT version FROM schema_migrations").compactMap { $0.int(0) })
+                let applied = Set(
+                    try connection.query("SELECT version FROM schema_migrations").compactMap { $0.int(0) }
+                )
                 let databaseVersion = applied.max() ?? 0
                 if databaseVersion > codeVersion {
-                    throw MigrationError.databaseNewerThanCode(databaseVersion: databaseVersion, codeVersion: codeVersion)
+                    throw MigrationError.databaseNewerThanCode(
+                        databaseVersion: databaseVersion,
+                        codeVersion: codeVersion
+                    )
                 }
                 guard let next = sorted.first(where: { !applied.contains($0.version) }) else {
                     return (nil, databaseVersion)

@@ -471,7 +471,10 @@ public final class PostgresConnection: @unchecked Sendable {
             let bytes = param.wireBytes
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
             bytes.withUnsafeBytes { raw in
-                UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: raw.count)
+                UnsafeMutableRawPointer(buffer).copyMemory(
+                    from: raw.baseAddress ?? UnsafeRawPointer(buffer),
+                    byteCount: raw.count
+                )
             }
             buffer[bytes.count] = 0
             types.append(param.typeOID)
@@ -485,15 +488,22 @@ public final class PostgresConnection: @unchecked Sendable {
             values.withUnsafeBufferPointer { values in
                 lengths.withUnsafeBufferPointer { lengths in
                     formats.withUnsafeBufferPointer { formats in
-                        body(Int32(params.count), types.baseAddress, values.baseAddress, lengths.baseAddress,
-                             formats.baseAddress)
+                        body(
+                            Int32(params.count),
+                            types.baseAddress,
+                            values.baseAddress,
+                            lengths.baseAddress,
+                            formats.baseAddress
+                        )
                     }
                 }
             }
         }
     }
 
-    private static func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    private static func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R)
+        -> R
+    {
         let copies: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) } + [nil]
         defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer($0) }

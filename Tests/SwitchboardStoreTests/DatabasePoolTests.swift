@@ -15,7 +15,11 @@ import Testing
 struct DatabasePoolTests {
     @Test("50 concurrent async queries through a pool of 4")
     func concurrentQueries() async throws {
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 4, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            size: 4,
+            logger: quietLogger()
+        )
         defer { pool.close() }
         try await pool.withConnection { try $0.query("CREATE TABLE hits (n int, backend int)") }
         let values = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -48,7 +52,11 @@ struct DatabasePoolTests {
     @Test("Pool transactions commit or roll back")
     func transactions() async throws {
         struct Boom: Error {}
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 2, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            size: 2,
+            logger: quietLogger()
+        )
         defer { pool.close() }
         try await pool.withConnection { try $0.query("CREATE TABLE t (x int)") }
         try await pool.transaction { try $0.query("INSERT INTO t VALUES (1)") }
@@ -64,7 +72,11 @@ struct DatabasePoolTests {
 
     @Test("The callback variant completes on the given queue without blocking it")
     func callbackVariant() throws {
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            size: 1,
+            logger: quietLogger()
+        )
         defer { pool.close() }
         let loop = DispatchQueue(label: "fake-loop")
         let key = DispatchSpecificKey<Int>()
@@ -85,7 +97,11 @@ struct DatabasePoolTests {
 
     @Test("A closed pool fails new work with .closed")
     func closedPool() async throws {
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            size: 1,
+            logger: quietLogger()
+        )
         pool.close()
         await #expect {
             try await pool.withConnection { try $0.query("SELECT 1") }

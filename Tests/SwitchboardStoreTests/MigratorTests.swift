@@ -8,15 +8,19 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardStore
+import Synchronization
 import Testing
 
 @Suite("Migrator")
 struct MigratorTests {
     /// Plain CREATE TABLE (no IF NOT EXISTS): applying any migration twice would fail.
     static let migrations = [
-        Migration(version: 1, name: "accounts", sql: "CREATE TABLE accounts (id bigserial PRIMARY KEY, name text NOT NULL);"),
+        Migration(
+            version: 1,
+            name: "accounts",
+            sql: "CREATE TABLE accounts (id bigserial PRIMARY KEY, name text NOT NULL);"
+        ),
         Migration(
             version: 2,
             name: "messages",
@@ -30,14 +34,23 @@ struct MigratorTests {
 
     @Test("Applies pending migrations in order, records them, and is idempotent")
     func appliesInOrder() throws {
-        let connection = try PostgresConnection(connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
+        let connection = try PostgresConnection(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            logger: quietLogger()
+        )
         let logs = CapturedLogs()
         let (first, second, recorded) = try on(connection) { connection -> (Int, Int, [String]) in
             // Given out of order on purpose.
-            let first = try Migrator.migrate(connection, migrations: Array(Self.migrations.prefix(2).reversed()), logger: logs.logger())
+            let first = try Migrator.migrate(
+                connection,
+                migrations: Array(Self.migrations.prefix(2).reversed()),
+                logger: logs.logger()
+            )
             let second = try Migrator.migrate(connection, migrations: Self.migrations, logger: logs.logger())
-            let recorded = try connection.query("SELECT version, name FROM schema_migrations ORDER BY applied_at, version")
-                .map { "\($0.int(0) ?? 0):\($0.string(1) ?? "")" }
+            let recorded = try connection.query(
+                "SELECT version, name FROM schema_migrations ORDER BY applied_at, version"
+            )
+            .map { "\($0.int(0) ?? 0):\($0.string(1) ?? "")" }
             return (first, second, recorded)
         }
         #expect(first == 2)
@@ -52,7 +65,8 @@ struct MigratorTests {
     func concurrentMigrators() throws {
         let url = try TestDatabase.shared.makeDatabase()
         // A slow first migration widens the race window.
-        let migrations = [Migration(version: 1, name: "slow", sql: "SELECT pg_sleep(0.3); CREATE TABLE slow (x int);")]
+        let migrations =
+            [Migration(version: 1, name: "slow", sql: "SELECT pg_sleep(0.3); CREATE TABLE slow (x int);")]
             + Self.migrations.map { Migration(version: $0.version + 1, name: $0.name, sql: $0.sql) }
         let connections = try (0..<2).map { index in
             try PostgresConnection(
@@ -84,7 +98,10 @@ struct MigratorTests {
 
     @Test("Refuses a database whose schema is newer than the code")
     func refusesNewerSchema() throws {
-        let connection = try PostgresConnection(connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
+        let connection = try PostgresConnection(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            logger: quietLogger()
+        )
         let error = try on(connection) { connection -> MigrationError? in
             try Migrator.migrate(connection, migrations: Self.migrations, logger: quietLogger())
             do {
@@ -100,10 +117,14 @@ struct MigratorTests {
 
     @Test("A failing migration is rolled back entirely and not recorded")
     func failingMigrationRollsBack() throws {
-        let connection = try PostgresConnection(connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
-        let broken = Self.migrations.prefix(1) + [
-            Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x int); SELECT no_such_function();")
-        ]
+        let connection = try PostgresConnection(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            logger: quietLogger()
+        )
+        let broken =
+            Self.migrations.prefix(1) + [
+                Migration(version: 2, name: "broken", sql: "CREATE TABLE half (x int); SELECT no_such_function();")
+            ]
         let (thrown, version, halfExists) = try on(connection) { connection -> (Bool, Int?, Int?) in
             let thrown = (try? Migrator.migrate(connection, migrations: Array(broken), logger: quietLogger())) == nil
             return (
@@ -119,7 +140,10 @@ struct MigratorTests {
 
     @Test("Rejects duplicate versions")
     func rejectsDuplicates() throws {
-        let connection = try PostgresConnection(connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
+        let connection = try PostgresConnection(
+            connectionString: try TestDatabase.shared.makeDatabase(),
+            logger: quietLogger()
+        )
         #expect(throws: MigrationError.invalidMigrationList(version: 1)) {
             try on(connection) {
                 try Migrator.migrate($0, migrations: Self.migrations + [Self.migrations[0]], logger: quietLogger())

@@ -50,7 +50,8 @@ struct PostgresConnectionTests {
         let date = Date(timeIntervalSince1970: 1_790_000_000.123456)
         let row = try on(connection) {
             try $0.query(
-                "SELECT $1::bigint AS big, $2::boolean AS flag, $3::float8 AS ratio, $4::timestamptz AS at, NULL::int AS nothing",
+                "SELECT $1::bigint AS big, $2::boolean AS flag, $3::float8 AS ratio, $4::timestamptz AS at, "
+                    + "NULL::int AS nothing",
                 [.int(Int64.min + 1), .bool(true), .double(0.1), .timestamp(date)]
             ).first
         }

@@ -8,8 +8,8 @@
 
 import Foundation
 import Logging
-import Synchronization
 import SwitchboardStore
+import Synchronization
 
 /// One PostgreSQL per test process: `SWITCHBOARD_TEST_DATABASE_URL` if set, else an ``EmbeddedPostgres`` in a
 /// temporary folder, stopped (and its folder removed) by an `atexit` hook.
