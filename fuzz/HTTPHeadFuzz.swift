@@ -1,0 +1,40 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// libFuzzer target: the HTTP request-head parser (fed in chunks whose sizes the input picks), the
+// response-head parser, and the WebSocket handshake on whatever head parses.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let chunk = Int(data[0] % 16) + 1
+    let input = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
+    var parser = HTTPHeadParser(limits: HTTPParserLimits(maxRequestLineLength: 512, maxHeaderBytes: 2048, maxHeaderCount: 20))
+    var offset = 0
+    loop: while offset < input.count {
+        let end = min(offset + chunk, input.count)
+        switch parser.feed(UnsafeRawBufferPointer(rebasing: input[offset..<end])) {
+        case .needMoreData:
+            offset = end
+        case .error(let error):
+            precondition([400, 414, 431, 505].contains(error.status))
+            break loop
+        case .head(let head, let consumed):
+            precondition(consumed > 0 && consumed <= end - offset)
+            var config = WebSocketHandshakeConfiguration()
+            config.supportedSubprotocols = ["switchboard.v1"]
+            config.allowedOrigins = ["https://a.example"]
+            _ = WebSocketHandshake.serverResponse(for: head, configuration: config)
+            offset += consumed
+            parser.reset()
+        }
+    }
+    var responseParser = HTTPResponseHeadParser()
+    _ = responseParser.feed(input)
+    return 0
+}

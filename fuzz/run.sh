@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fuzzes the WebSocket module's parsers with libFuzzer + ASan for a bounded time.
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz [SECONDS=60]
+# Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
+# crashes: fuzz/bin/crashes-TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?HTTPHeadFuzz or FrameDecoderFuzz}
+seconds=${2:-60}
+case "$target" in
+    HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
+    FrameDecoderFuzz) seeds=fuzz/seeds/frames ;;
+    *) echo "unknown target $target" >&2; exit 2 ;;
+esac
+mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
+swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWebSocket \
+    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+    -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+    -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
+    Sources/SwitchboardWebSocket/*.swift "fuzz/$target.swift" \
+    -o "fuzz/bin/$target" -lz -lssl -lcrypto
+exec "fuzz/bin/$target" -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+    -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
