@@ -190,6 +190,20 @@ struct PostgresConnectionTests {
         #expect(stored == 1000)
     }
 
+    @Test("A pipeline larger than the socket buffers in both directions does not deadlock")
+    func largePipeline() throws {
+        let connection = try connect()
+        let body = String(repeating: "x", count: 16 * 1024)
+        let rows: [[PostgresData?]] = (0..<1500).map { [.int($0), .text(body)] }
+        let results = try on(connection) { connection -> [PostgresRows] in
+            try connection.query("CREATE TABLE big (seq int, body text)")
+            return try connection.pipeline(sql: "INSERT INTO big VALUES ($1, $2) RETURNING seq, body", rows: rows)
+        }
+        #expect(results.count == 1500)
+        #expect(results.last?.first?.int(0) == 1499)
+        #expect(results.allSatisfy { $0.first?.string(1)?.utf8.count == body.utf8.count })
+    }
+
     @Test("An error mid-pipeline aborts the whole batch, inside or outside a transaction")
     func pipelineErrorAbortsBatch() throws {
         let connection = try connect()
