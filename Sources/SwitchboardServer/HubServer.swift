@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 public import Logging
+public import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
@@ -35,6 +36,8 @@ public final class HubServer: @unchecked Sendable {
     public let configuration: ServerConfiguration
     public let logger: Logger
     public let metrics: ServerMetrics
+    /// The durable store; nil only in transport-level tests.
+    public let database: DatabasePool?
     let group: EventLoopGroup
     let handshakeConfiguration: WebSocketHandshakeConfiguration
     let webSocketConfiguration: WebSocketConfiguration
@@ -54,8 +57,9 @@ public final class HubServer: @unchecked Sendable {
         case stopped
     }
 
-    public init(configuration: ServerConfiguration, logger: Logger) throws {
+    public init(configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil) throws {
         self.configuration = configuration
+        self.database = database
         self.logger = logger
         metrics = ServerMetrics(loopCount: configuration.loopCount)
         group = try EventLoopGroup(loopCount: configuration.loopCount, logger: logger)

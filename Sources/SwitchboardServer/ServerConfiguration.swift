@@ -77,6 +77,13 @@ public struct ServerConfiguration: Sendable {
     /// PEM private key for `wss://`.
     public var tlsPrivateKeyPath: String? = nil
 
+    /// libpq connection string or URL of the production database; nil runs the embedded PostgreSQL.
+    public var databaseURL: String? = nil
+    /// Folder for the server's own data (the embedded PostgreSQL lives in `<dataDirectory>/postgres`).
+    public var dataDirectory: String = "switchboard-data"
+    /// Connections in the database pool.
+    public var databasePoolSize: Int = 4
+
     /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
     public var enableEcho: Bool = false
     /// Seconds graceful shutdown waits for connections to close before exiting.

@@ -27,7 +27,7 @@ struct SwitchboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Switchboard: a real-time hub for messaging and call signalling.",
-        subcommands: [Serve.self, HealthCheck.self],
+        subcommands: [Serve.self, Migrate.self, HealthCheck.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -35,6 +35,8 @@ struct SwitchboardCommand: ParsableCommand {
 /// `switchboard serve`: parses flags (each with an environment variable) into a `ServerConfiguration` and runs.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server (the default subcommand).")
+
+    @OptionGroup var database: DatabaseOptions
 
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
@@ -158,6 +160,7 @@ struct Serve: ParsableCommand {
         c.tlsPrivateKeyPath = tlsKey.isEmpty ? nil : tlsKey
         c.enableEcho = enableEcho
         c.shutdownGracePeriod = shutdownGrace
+        database.apply(to: &c)
         return c
     }
 
@@ -171,5 +174,42 @@ struct Serve: ParsableCommand {
         let logger = Logger(label: "switchboard")
         let code = ServerRunner.run(configuration: makeConfiguration(), logger: logger)
         if code != 0 { throw ExitCode(code) }
+    }
+}
+
+/// Where the data lives: an operator's PostgreSQL, or the embedded one under the data folder.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "PostgreSQL connection URL or libpq string; without it the server runs its own PostgreSQL under --data-dir. [env: DATABASE_URL or SWITCHBOARD_DATABASE_URL]")
+    var databaseURL: String = env("SWITCHBOARD_DATABASE_URL") ?? env("DATABASE_URL") ?? ""
+
+    @Option(help: "Folder for the server's data (the embedded PostgreSQL lives in <data-dir>/postgres). [env: SWITCHBOARD_DATA_DIR]")
+    var dataDir: String = env("SWITCHBOARD_DATA_DIR") ?? "switchboard-data"
+
+    @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
+    var dbPoolSize: Int = env("SWITCHBOARD_DB_POOL_SIZE").flatMap(Int.init) ?? 4
+
+    func apply(to c: inout ServerConfiguration) {
+        c.databaseURL = databaseURL.isEmpty ? nil : databaseURL
+        c.dataDirectory = dataDir
+        c.databasePoolSize = max(1, dbPoolSize)
+    }
+}
+
+/// `switchboard migrate`: applies pending schema migrations and prints the schema version.
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and exit.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() throws {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        var configuration = ServerConfiguration()
+        database.apply(to: &configuration)
+        let opened = try Database.open(configuration: configuration, logger: Logger(label: "switchboard"))
+        opened.close()
     }
 }
