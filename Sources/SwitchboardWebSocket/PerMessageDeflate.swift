@@ -68,8 +68,10 @@ public enum PerMessageDeflateNegotiation {
         var serverWindowRequested: Int? = nil
         var clientWindowRequested: Int? = nil
         for part in parts.dropFirst() {
-            let kv = part.split(separator: "=", maxSplits: 1).map { trimOWS($0) }
-            let key = kv[0].lowercased()
+            let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { trimOWS($0) }
+            // An empty parameter (`permessage-deflate;;`) or a missing name (`=15`) makes the offer malformed.
+            guard let name = kv.first, !name.isEmpty else { return nil }
+            let key = name.lowercased()
             var value: String? = kv.count > 1 ? kv[1] : nil
             if let v = value, v.hasPrefix("\""), v.hasSuffix("\""), v.count >= 2 {
                 value = String(v.dropFirst().dropLast())

@@ -74,6 +74,9 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
         #expect(window10?.serverMaxWindowBits == 10 && window10?.clientMaxWindowBits == 12)
         #expect(window10?.headerValue == "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12")
         #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; foo"], configuration: config) == nil)
+        // Found by fuzz/HTTPHeadFuzz: empty parameters used to trap.
+        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate;;", "permessage-deflate; =15"], configuration: config) == nil)
+        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_max_window_bits="], configuration: config) == nil)
         #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_no_context_takeover; server_no_context_takeover"], configuration: config) == nil)
     }
 
