@@ -94,7 +94,9 @@ final class HTTPSession: ConnectionHandler {
                     return
                 case .error(let error):
                     server.metrics.httpRequests.increment()
-                    server.logger.debug("bad request", metadata: ["reason": "\(error.reason)", "status": "\(error.status)"])
+                    server.logger.debug(
+                        "bad request",
+                        metadata: ["connection": "\(connection.id)", "reason": "\(error.reason)", "status": "\(error.status)"])
                     respond(status: error.status, body: Array("\(error.reason)\n".utf8), keepAlive: false)
                     return
                 case .head(let head, let consumed):
@@ -242,7 +244,12 @@ final class HTTPSession: ConnectionHandler {
                 write(frame)
             case .closeReceived:
                 break
-            case .closed:
+            case .closed(let code):
+                if code != 1000 && code != 1001 && code != 1005 {
+                    server.logger.debug(
+                        "WebSocket closed on bad input",
+                        metadata: ["connection": "\(connection.id)", "code": "\(code)"])
+                }
                 connection.close(mode: .afterFlush)
             }
         }
