@@ -252,34 +252,31 @@ public final class Connection: @unchecked Sendable {
 
     /// Queues bytes; they are written at the end of the current batch (or now outside one).
     public func write(_ bytes: [UInt8]) {
-        loop.assertOnLoop()
-        guard isOpen, closingAfterFlush == nil, !bytes.isEmpty else { return }
-        if let tls {
-            do {
-                try bytes.withUnsafeBytes { try tls.send($0) }
-            } catch {
-                close(error: error)
-                return
-            }
-            queueTLSOutput(tls)
-            return
-        }
-        enqueue(.bytes(bytes))
+        write(chunk: .bytes(bytes))
     }
 
     /// Queues shared bytes without copying them (unless TLS must encrypt them).
     public func write(_ bytes: SharedBytes) {
+        write(chunk: .shared(bytes))
+    }
+
+    private func write(chunk: Chunk) {
         loop.assertOnLoop()
-        guard isOpen, closingAfterFlush == nil, bytes.count > 0 else { return }
-        if let tls {
-            do { try tls.send(bytes.bytes) } catch {
-                close(error: error)
-                return
-            }
-            queueTLSOutput(tls)
+        guard isOpen, closingAfterFlush == nil, chunk.count > 0 else { return }
+        guard let tls else {
+            enqueue(chunk)
             return
         }
-        enqueue(.shared(bytes))
+        do {
+            switch chunk {
+            case .bytes(let b): try b.withUnsafeBytes { try tls.send($0) }
+            case .shared(let s): try tls.send(s.bytes)
+            }
+        } catch {
+            close(error: error)
+            return
+        }
+        queueTLSOutput(tls)
     }
 
     private func enqueue(_ chunk: Chunk) {
