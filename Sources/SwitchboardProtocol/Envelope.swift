@@ -147,8 +147,10 @@ public enum ProtocolCodec {
     }
 
     /// `{"re": id, "error": {"code", "message", ...extra}}`; `id` nil when it could not be recovered.
-    public static func encodeError(id: RequestID?, code: ErrorCode, message: String, extra: [String: Int64] = [:]) -> [UInt8] {
-        encode(ErrorReply(re: id, error: ErrorBody(code: code, message: message, extra: extra)))
+    public static func encodeError(
+        id: RequestID?, code: ErrorCode, message: String, extra: [String: Int64] = [:], reason: String? = nil
+    ) -> [UInt8] {
+        encode(ErrorReply(re: id, error: ErrorBody(code: code, message: message, extra: extra, reason: reason)))
     }
 
     /// `{"ev": name, ...fields}` from an encodable event body whose keys become the event's fields.
@@ -186,6 +188,7 @@ struct ErrorBody: Encodable {
     var code: ErrorCode
     var message: String
     var extra: [String: Int64]
+    var reason: String? = nil
 
     struct Key: CodingKey {
         var stringValue: String
@@ -199,6 +202,7 @@ struct ErrorBody: Encodable {
         try container.encode(code, forKey: Key(stringValue: "code"))
         try container.encode(message, forKey: Key(stringValue: "message"))
         for (k, v) in extra { try container.encode(v, forKey: Key(stringValue: k)) }
+        if let reason { try container.encode(reason, forKey: Key(stringValue: "reason")) }
     }
 }
 

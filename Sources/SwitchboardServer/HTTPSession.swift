@@ -159,6 +159,8 @@ final class HTTPSession: ConnectionHandler {
                 body: server.metrics.render(), head: head, bodyLength: bodyLength)
         case "/echo" where server.configuration.enableEcho:
             upgrade(head, rest: rest, app: EchoApplication.shared)
+        case "/ws" where server.services != nil:
+            upgrade(head, rest: rest, app: ProtocolApplication(session: self, services: server.services!))
         default:
             respond(status: 404, body: Array("not found\n".utf8), head: head, bodyLength: bodyLength)
         }
@@ -274,6 +276,14 @@ final class HTTPSession: ConnectionHandler {
             write(frame)
         }
         connection.close(mode: .afterFlush)
+    }
+
+    /// Starts the closing handshake with `code` (no-op unless the WebSocket is open).
+    func closeWebSocket(code: UInt16, reason: String) {
+        guard case .websocket(let ws, _) = phase,
+            let frame = ws.close(code: code, reason: reason, now: EventLoop.now())
+        else { return }
+        write(frame)
     }
 
     /// Graceful shutdown: WebSockets get 1001, idle HTTP connections are closed.

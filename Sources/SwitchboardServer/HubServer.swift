@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 public import Logging
+import SwitchboardCore
 public import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
@@ -38,6 +39,8 @@ public final class HubServer: @unchecked Sendable {
     public let metrics: ServerMetrics
     /// The durable store; nil only in transport-level tests.
     public let database: DatabasePool?
+    /// The `/ws` protocol services; present when a database is.
+    let services: ProtocolServices?
     let group: EventLoopGroup
     let handshakeConfiguration: WebSocketHandshakeConfiguration
     let webSocketConfiguration: WebSocketConfiguration
@@ -60,6 +63,16 @@ public final class HubServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil) throws {
         self.configuration = configuration
         self.database = database
+        if let database {
+            let accounts = AccountService(
+                pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
+                defaultCountryCode: configuration.defaultCountryCode)
+            services = ProtocolServices(
+                accounts: accounts, friends: FriendService(pool: database, accounts: accounts),
+                authenticationTimeout: configuration.authenticationTimeout)
+        } else {
+            services = nil
+        }
         self.logger = logger
         metrics = ServerMetrics(loopCount: configuration.loopCount)
         group = try EventLoopGroup(loopCount: configuration.loopCount, logger: logger)

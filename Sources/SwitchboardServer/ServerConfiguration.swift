@@ -84,6 +84,13 @@ public struct ServerConfiguration: Sendable {
     /// Connections in the database pool.
     public var databasePoolSize: Int = 4
 
+    /// Seconds a `/ws` connection may stay unauthenticated (closed with 4002 after).
+    public var authenticationTimeout: Double = 10
+    /// Country calling code for phone numbers given without one (e.g. "1"); nil requires `+`.
+    public var defaultCountryCode: String? = nil
+    /// Concurrent Argon2id hashes (default: cores).
+    public var passwordHashers: Int = ServerConfiguration.coreCount
+
     /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
     public var enableEcho: Bool = false
     /// Seconds graceful shutdown waits for connections to close before exiting.

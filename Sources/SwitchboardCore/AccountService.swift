@@ -1,0 +1,277 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+public import Logging
+public import SwitchboardProtocol
+public import SwitchboardStore
+
+/// A refused account or friends operation: a wire error code and a human-readable message.
+public struct ServiceError: Error, Equatable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+    /// Extra integer fields of the error reply (`retry_after_ms`).
+    public var extra: [String: Int64]
+    /// A `weak_password` reason.
+    public var reason: String?
+
+    public init(_ code: ErrorCode, _ message: String, extra: [String: Int64] = [:], reason: String? = nil) {
+        self.code = code
+        self.message = message
+        self.extra = extra
+        self.reason = reason
+    }
+
+    /// Maps store failures: never leaks SQL or values.
+    static func from(_ error: any Error) -> ServiceError {
+        if let e = error as? ServiceError { return e }
+        if let e = error as? PostgresError, e.kind == .connectionFailed || e.kind == .connectionLost || e.kind == .closed {
+            return ServiceError(.unavailable, "the database is unavailable; retry shortly")
+        }
+        return ServiceError(.internal, "internal error")
+    }
+}
+
+/// A user's public profile.
+public struct Profile: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var displayName: String
+    public var phone: String?
+}
+
+/// One of a user's sessions (devices).
+public struct SessionInfo: Codable, Sendable, Equatable {
+    public var sessionId: Int64
+    public var device: String
+    public var createdAt: String
+    public var lastSeenAt: String
+    public var current: Bool
+}
+
+/// What register/login return.
+public struct Credentials: Codable, Sendable {
+    public var userId: Int64
+    public var sessionId: Int64
+    public var sessionToken: String
+}
+
+/// An authenticated connection's identity.
+public struct Identity: Sendable, Equatable {
+    public var userId: Int64
+    public var sessionId: Int64
+    public init(userId: Int64, sessionId: Int64) {
+        self.userId = userId
+        self.sessionId = sessionId
+    }
+}
+
+/// Accounts and sessions, backed by PostgreSQL. Every state change is one transaction; hashing runs on
+/// the hasher pool and database work on the store's worker queues, never on a loop queue.
+public final class AccountService: Sendable {
+    public let pool: DatabasePool
+    let hasher: PasswordHasherPool
+    let logger: Logger
+    /// Login attempts per phone number and per address.
+    let limiter: LoginLimiter
+    public let defaultCountryCode: String?
+    public static let maxDisplayNameLength = 64
+    public static let maxDeviceLength = 64
+
+    public init(pool: DatabasePool, hasher: PasswordHasherPool, logger: Logger, defaultCountryCode: String? = nil) {
+        self.pool = pool
+        self.hasher = hasher
+        self.logger = logger
+        self.defaultCountryCode = defaultCountryCode
+        limiter = LoginLimiter()
+    }
+
+    func normalizedPhone(_ raw: String) throws(ServiceError) -> String {
+        do {
+            return try PhoneNumber.normalize(raw, defaultCountryCode: defaultCountryCode)
+        } catch {
+            throw ServiceError(.invalidPhone, "not a valid phone number")
+        }
+    }
+
+    static func validName(_ raw: String, field: String, max: Int) throws(ServiceError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw ServiceError(.badRequest, "\(field) is empty") }
+        guard name.count <= max else { throw ServiceError(.badRequest, "\(field) is longer than \(max) characters") }
+        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ServiceError(.badRequest, "\(field) contains control characters")
+        }
+        return name
+    }
+
+    /// Creates an account and its first session.
+    public func register(phone rawPhone: String, password: String, displayName: String, device: String) async throws(ServiceError) -> Credentials {
+        let phone = try normalizedPhone(rawPhone)
+        let name = try Self.validName(displayName, field: "display_name", max: Self.maxDisplayNameLength)
+        let device = try Self.validName(device, field: "device", max: Self.maxDeviceLength)
+        guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.badRequest, "password too long") }
+        if let weakness = PasswordPolicy.check(password, phone: phone) {
+            throw ServiceError(.weakPassword, "the password is too weak: \(weakness.rawValue)", reason: weakness.rawValue)
+        }
+        let encoded: String
+        do { encoded = try await hasher.hash(password) } catch { throw ServiceError(.unavailable, "busy; retry shortly") }
+        let token = SessionToken.generate()
+        do {
+            return try await pool.transaction { db in
+                let inserted = try db.execute(
+                    cached: "INSERT INTO users (phone, password_hash, display_name) VALUES ($1, $2, $3) ON CONFLICT (phone) DO NOTHING RETURNING id",
+                    [.text(phone), .text(encoded), .text(name)])
+                guard let userId = inserted.first?.int64(0) else { throw ServiceError(.phoneTaken, "this phone number is already registered") }
+                let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
+                return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
+            }
+        } catch { throw ServiceError.from(error) }
+    }
+
+    static func insertSession(_ db: PostgresConnection, userId: Int64, token: SessionToken, device: String) throws -> Int64 {
+        let rows = try db.execute(
+            cached: "INSERT INTO sessions (user_id, token_hash, device) VALUES ($1, $2, $3) RETURNING id",
+            [.int(userId), .bytea(token.hash), .text(device)])
+        guard let id = rows.first?.int64(0) else { throw ServiceError(.internal, "internal error") }
+        return id
+    }
+
+    /// Checks the password and opens a session; rate-limited per phone number and per address.
+    public func login(phone rawPhone: String, password: String, device: String, address: String, now: UInt64) async throws(ServiceError) -> Credentials {
+        let phone = try normalizedPhone(rawPhone)
+        let device = try Self.validName(device, field: "device", max: Self.maxDeviceLength)
+        guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
+        if let retry = limiter.attempt(phone: phone, address: address, now: now) {
+            throw ServiceError(.rateLimited, "too many login attempts; retry later", extra: ["retry_after_ms": Int64(retry / 1_000_000)])
+        }
+        let row: (Int64, String)?
+        do {
+            row = try await pool.withConnection { db -> (Int64, String)? in
+                let rows = try db.execute(cached: "SELECT id, password_hash FROM users WHERE phone = $1", [.text(phone)])
+                guard let r = rows.first, let id = r.int64(0), let hash = r.string(1) else { return nil }
+                return (id, hash)
+            }
+        } catch { throw ServiceError.from(error) }
+        let valid: Bool
+        do {
+            if let (_, hash) = row {
+                valid = try await hasher.verify(password, encoded: hash)
+            } else {
+                try await hasher.dummyVerify(password)  // same time whether or not the phone is registered
+                valid = false
+            }
+        } catch { throw ServiceError(.unavailable, "busy; retry shortly") }
+        guard valid, let (userId, _) = row else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
+        let token = SessionToken.generate()
+        do {
+            let sessionId = try await pool.transaction { db in try Self.insertSession(db, userId: userId, token: token, device: device) }
+            return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// Resolves a session token.
+    public func authenticate(token: String) async throws(ServiceError) -> (Identity, Profile) {
+        guard let hash = SessionToken.hash(of: token) else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
+        do {
+            let found: (Identity, Profile)? = try await pool.withConnection { db -> (Identity, Profile)? in
+                let rows = try db.execute(
+                    cached: """
+                        UPDATE sessions s SET last_seen_at = now() FROM users u
+                        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id
+                        RETURNING s.id, u.id, u.display_name, u.phone
+                        """, [.bytea(hash)])
+                guard let r = rows.first, let sid = r.int64(0), let uid = r.int64(1), let name = r.string(2) else { return nil }
+                return (Identity(userId: uid, sessionId: sid), Profile(userId: uid, displayName: name, phone: r.string(3)))
+            }
+            guard let found else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
+            return found
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// Revokes one of the user's sessions; false when it is not theirs or already revoked.
+    public func revoke(sessionId: Int64, of userId: Int64) async throws(ServiceError) -> Bool {
+        do {
+            return try await pool.transaction { db in
+                try db.execute(
+                    cached: "UPDATE sessions SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+                    [.int(sessionId), .int(userId)]
+                ).affectedRows == 1
+            }
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// The user's active sessions, newest first.
+    public func sessions(of identity: Identity) async throws(ServiceError) -> [SessionInfo] {
+        do {
+            return try await pool.withConnection { db in
+                try db.execute(
+                    cached: """
+                        SELECT id, device, to_char(created_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                        FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC
+                        """, [.int(identity.userId)]
+                ).map { r in
+                    SessionInfo(
+                        sessionId: r.int64(0) ?? 0, device: r.string(1) ?? "", createdAt: r.string(2) ?? "",
+                        lastSeenAt: r.string(3) ?? "", current: r.int64(0) == identity.sessionId)
+                }
+            }
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// A profile: one's own (with phone), or a friend's.
+    public func profile(of userId: Int64, viewer: Int64) async throws(ServiceError) -> Profile {
+        do {
+            let found: Profile? = try await pool.withConnection { db -> Profile? in
+                let rows = try db.execute(
+                    cached: """
+                        SELECT u.id, u.display_name, u.phone FROM users u
+                        WHERE u.id = $1 AND ($1 = $2 OR EXISTS (
+                            SELECT 1 FROM friendships f WHERE f.user_low = LEAST($1, $2) AND f.user_high = GREATEST($1, $2)))
+                        """, [.int(userId), .int(viewer)])
+                guard let r = rows.first, let id = r.int64(0), let name = r.string(1) else { return nil }
+                return Profile(userId: id, displayName: name, phone: id == viewer ? r.string(2) : nil)
+            }
+            guard let found else { throw ServiceError(.notFound, "no such user among your friends") }
+            return found
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// Changes the display name.
+    public func updateProfile(of userId: Int64, displayName: String) async throws(ServiceError) -> Profile {
+        let name = try Self.validName(displayName, field: "display_name", max: Self.maxDisplayNameLength)
+        do {
+            return try await pool.transaction { db in
+                let rows = try db.execute(
+                    cached: "UPDATE users SET display_name = $2 WHERE id = $1 RETURNING phone", [.int(userId), .text(name)])
+                return Profile(userId: userId, displayName: name, phone: rows.first?.string(0))
+            }
+        } catch { throw ServiceError.from(error) }
+    }
+}
+
+/// Login attempt limits: per phone number (5 then one per 12 s) and per address (20 then one per 3 s).
+/// Thread-safe: a lock around two `RateLimiter`s.
+final class LoginLimiter: @unchecked Sendable {
+    // @unchecked Sendable: both limiters are only touched under `lock`.
+    private let lock = NSLock()
+    private var byPhone = RateLimiter<String>(capacity: 5, refillPerSecond: 1.0 / 12, maxKeys: 100_000)
+    private var byAddress = RateLimiter<String>(capacity: 20, refillPerSecond: 1.0 / 3, maxKeys: 100_000)
+
+    /// nil when allowed, else nanoseconds to wait.
+    func attempt(phone: String, address: String, now: UInt64) -> UInt64? {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .limited(let retry) = byAddress.attempt(address, now: now) { return retry }
+        if case .limited(let retry) = byPhone.attempt(phone, now: now) { return retry }
+        return nil
+    }
+}
+
+extension PostgresRow {
+    /// A bigint column.
+    func int64(_ column: Int) -> Int64? { int(column).map(Int64.init) }
+}

@@ -1,0 +1,369 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardTransport
+import SwitchboardWebSocket
+
+/// A reference to a loop-confined object that may travel to other queues but is only dereferenced on
+/// its loop (asserted).
+struct LoopBound<T: AnyObject>: @unchecked Sendable {
+    // @unchecked Sendable: `value` is only read on `loop.queue` (`withValue` asserts it).
+    let loop: EventLoop
+    private weak var value: T?
+    init(_ value: T, loop: EventLoop) {
+        self.value = value
+        self.loop = loop
+    }
+    /// Runs `body` on the loop if the object still exists.
+    func execute(_ body: @escaping @Sendable (T) -> Void) {
+        let me = self
+        loop.execute {
+            me.loop.assertOnLoop()
+            if let v = me.value { body(v) }
+        }
+    }
+}
+
+/// Which connections belong to which user and session, across loops; thread-safe.
+final class SessionRegistry: @unchecked Sendable {
+    // @unchecked Sendable: `byUser` is only touched under `lock`.
+    private let lock = NSLock()
+    private var byUser: [Int64: [ObjectIdentifier: (sessionId: Int64, app: LoopBound<ProtocolApplication>)]] = [:]
+
+    func add(_ app: ProtocolApplication, identity: Identity, loop: EventLoop) {
+        lock.lock()
+        byUser[identity.userId, default: [:]][ObjectIdentifier(app)] = (identity.sessionId, LoopBound(app, loop: loop))
+        lock.unlock()
+    }
+
+    func remove(_ app: ProtocolApplication, userId: Int64) {
+        lock.lock()
+        byUser[userId]?[ObjectIdentifier(app)] = nil
+        if byUser[userId]?.isEmpty == true { byUser[userId] = nil }
+        lock.unlock()
+    }
+
+    private func handles(users: [Int64]) -> [(sessionId: Int64, app: LoopBound<ProtocolApplication>)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(users).flatMap { byUser[$0].map { Array($0.values) } ?? [] }
+    }
+
+    /// Sends an encoded event to every connected device of these users.
+    func push(_ event: PushEvent) {
+        let shared = event.bytes
+        for handle in handles(users: event.users) {
+            handle.app.execute { $0.sendEvent(shared) }
+        }
+    }
+
+    /// Tells every connection of a session that it was revoked and closes it with 4001.
+    func revoke(sessionId: Int64, userId: Int64) {
+        for handle in handles(users: [userId]) where handle.sessionId == sessionId {
+            handle.app.execute { $0.sessionRevoked() }
+        }
+    }
+}
+
+/// The services behind `/ws`.
+final class ProtocolServices: Sendable {
+    let accounts: AccountService
+    let friends: FriendService
+    let registry = SessionRegistry()
+    /// Seconds an unauthenticated connection may stay open.
+    let authenticationTimeout: Double
+
+    init(accounts: AccountService, friends: FriendService, authenticationTimeout: Double) {
+        self.accounts = accounts
+        self.friends = friends
+        self.authenticationTimeout = authenticationTimeout
+    }
+}
+
+/// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
+/// come back to the loop to answer.
+final class ProtocolApplication: WebSocketApplication {
+    unowned let session: HTTPSession
+    let services: ProtocolServices
+    let openedAt: UInt64
+    // protected by the connection's loop queue
+    var identity: Identity?
+    // protected by the connection's loop queue
+    var authenticating = false
+    // protected by the connection's loop queue
+    var closed = false
+
+    init(session: HTTPSession, services: ProtocolServices) {
+        self.session = session
+        self.services = services
+        openedAt = EventLoop.now()
+    }
+
+    var loop: EventLoop { session.connection.loop }
+    var logger: Logger { session.server.logger }
+
+    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) {
+        session.send(.text, ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
+    }
+
+    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) {
+        let envelope: RequestEnvelope
+        switch ProtocolCodec.decodeEnvelope(bytes) {
+        case .failure(let error):
+            session.send(.text, ProtocolCodec.encodeError(id: error.id, code: error.code, message: error.message))
+            return
+        case .success(let e): envelope = e
+        }
+        guard let identity else {
+            handleUnauthenticated(envelope)
+            return
+        }
+        handle(envelope, identity: identity)
+    }
+
+    func sessionDidClose(_ session: HTTPSession) {
+        closed = true
+        if let identity { services.registry.remove(self, userId: identity.userId) }
+    }
+
+    func session(_ session: HTTPSession, sweepAt now: UInt64) {
+        if identity == nil && !authenticating && Double(now &- openedAt) >= services.authenticationTimeout * 1e9 {
+            session.closeWebSocket(code: 4002, reason: "authentication timeout")
+        }
+    }
+
+    // MARK: replies
+
+    func sendEvent(_ bytes: [UInt8]) { session.send(.text, bytes) }
+
+    func sessionRevoked() {
+        session.send(.text, ProtocolCodec.encodeEvent("session.revoked", ["session_id": identity?.sessionId ?? 0]))
+        session.closeWebSocket(code: 4001, reason: "session revoked")
+    }
+
+    /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop.
+    private func run<R: Encodable & Sendable>(
+        _ id: RequestID,
+        _ work: @escaping @Sendable () async throws(ServiceError) -> R,
+        then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
+    ) {
+        let me = LoopBound(self, loop: loop)
+        Task {
+            let result: Result<R, ServiceError>
+            do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
+            me.execute { app in
+                app.authenticating = false
+                guard !app.closed else { return }
+                switch result {
+                case .success(let value):
+                    then?(app, value)
+                    app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: value))
+                case .failure(let error):
+                    app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message, extra: error.extra, reason: error.reason))
+                }
+            }
+        }
+    }
+
+    private func fail(_ id: RequestID, _ error: ProtocolError) {
+        session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
+    }
+
+    private func params<P: Decodable>(_ type: P.Type, _ envelope: RequestEnvelope) -> P? {
+        switch ProtocolCodec.decodeParameters(type, from: envelope) {
+        case .success(let p): return p
+        case .failure(let e):
+            fail(envelope.id, e)
+            return nil
+        }
+    }
+
+    // MARK: before authentication
+
+    struct RegisterParams: Decodable {
+        var phone: String
+        var password: String
+        var displayName: String
+        var device: String
+    }
+    struct LoginParams: Decodable {
+        var phone: String
+        var password: String
+        var device: String
+    }
+    struct AuthenticateParams: Decodable { var token: String }
+    struct AuthenticateResult: Encodable, Sendable {
+        var userId: Int64
+        var sessionId: Int64
+        var profile: Profile
+    }
+
+    private func handleUnauthenticated(_ envelope: RequestEnvelope) {
+        let id = envelope.id
+        guard !authenticating else {
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .badRequest, message: "authentication in progress"))
+            return
+        }
+        let accounts = services.accounts
+        let address = session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
+        let becomeAuthenticated: @Sendable (ProtocolApplication, Credentials) -> Void = { app, c in
+            app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
+        }
+        switch envelope.op {
+        case "register":
+            guard let p = params(RegisterParams.self, envelope) else { return }
+            authenticating = true
+            run(id, { () async throws(ServiceError) -> Credentials in
+                try await accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device)
+            }, then: becomeAuthenticated)
+        case "login":
+            guard let p = params(LoginParams.self, envelope) else { return }
+            authenticating = true
+            run(id, { () async throws(ServiceError) -> Credentials in
+                try await accounts.login(phone: p.phone, password: p.password, device: p.device, address: address, now: EventLoop.now())
+            }, then: becomeAuthenticated)
+        case "authenticate":
+            guard let p = params(AuthenticateParams.self, envelope) else { return }
+            authenticating = true
+            run(id, { () async throws(ServiceError) -> AuthenticateResult in
+                let (identity, profile) = try await accounts.authenticate(token: p.token)
+                return AuthenticateResult(userId: identity.userId, sessionId: identity.sessionId, profile: profile)
+            }, then: { app, r in app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId)) })
+        case let op where Self.knownOps.contains(op):
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .notAuthenticated, message: "authenticate, log in or register first"))
+        default:
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
+        }
+    }
+
+    private func authenticated(_ identity: Identity) {
+        self.identity = identity
+        authenticating = false
+        services.registry.add(self, identity: identity, loop: loop)
+    }
+
+    static let knownOps: Set<String> = [
+        "register", "login", "authenticate", "logout", "ping", "sessions.list", "sessions.revoke", "profile.get",
+        "profile.update", "friends.request", "friends.accept", "friends.decline", "friends.cancel", "friends.remove",
+        "friends.list", "friends.requests", "contacts.match",
+    ]
+
+    // MARK: after authentication
+
+    struct SessionParams: Decodable { var sessionId: Int64 }
+    struct ProfileGetParams: Decodable { var userId: Int64? }
+    struct ProfileUpdateParams: Decodable { var displayName: String }
+    struct FriendRequestParams: Decodable {
+        var phone: String?
+        var userId: Int64?
+    }
+    struct RequestIDParams: Decodable { var requestId: Int64 }
+    struct UserParams: Decodable { var userId: Int64 }
+    struct ContactsParams: Decodable { var phones: [String] }
+    struct SessionsResult: Encodable, Sendable { var sessions: [SessionInfo] }
+    struct FriendsResult: Encodable, Sendable { var friends: [Friend] }
+    struct RequestsResult: Encodable, Sendable {
+        var incoming: [FriendRequest]
+        var outgoing: [FriendRequest]
+    }
+    struct MatchResult: Encodable, Sendable { var matches: [ContactMatch] }
+    struct FriendResult: Encodable, Sendable { var friend: Friend }
+    struct ProfileResult: Encodable, Sendable { var profile: Profile }
+
+    private func handle(_ envelope: RequestEnvelope, identity: Identity) {
+        let id = envelope.id
+        let accounts = services.accounts
+        let friends = services.friends
+        let registry = services.registry
+        let me = identity.userId
+        switch envelope.op {
+        case "register", "login", "authenticate":
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .alreadyAuthenticated, message: "this connection is already authenticated"))
+        case "ping":
+            session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
+        case "logout":
+            run(id, { () async throws(ServiceError) -> Empty in
+                _ = try await accounts.revoke(sessionId: identity.sessionId, of: me)
+                return Empty()
+            }, then: { app, _ in
+                let identity = app.identity
+                // After the reply (queued next on this loop): close with 1000.
+                LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
+                // Other connections of the same session (same token) are revoked too.
+                if let identity { registry.revoke(sessionId: identity.sessionId, userId: identity.userId) }
+            })
+        case "sessions.list":
+            run(id, { () async throws(ServiceError) -> SessionsResult in SessionsResult(sessions: try await accounts.sessions(of: identity)) })
+        case "sessions.revoke":
+            guard let p = params(SessionParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> Empty in
+                guard try await accounts.revoke(sessionId: p.sessionId, of: me) else {
+                    throw ServiceError(.notFound, "no such active session of yours")
+                }
+                registry.revoke(sessionId: p.sessionId, userId: me)
+                return Empty()
+            })
+        case "profile.get":
+            guard let p = params(ProfileGetParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> ProfileResult in ProfileResult(profile: try await accounts.profile(of: p.userId ?? me, viewer: me)) })
+        case "profile.update":
+            guard let p = params(ProfileUpdateParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> ProfileResult in
+                let profile = try await accounts.updateProfile(of: me, displayName: p.displayName)
+                let friendIds = try await friends.friends(of: me).map(\.userId)
+                var public_ = profile
+                public_.phone = nil
+                registry.push(PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent("profile.updated", ["profile": public_])))
+                return ProfileResult(profile: profile)
+            })
+        case "friends.request":
+            guard let p = params(FriendRequestParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> FriendRequestResult in
+                let (result, events) = try await friends.request(from: me, phone: p.phone, userId: p.userId)
+                events.forEach(registry.push)
+                return result
+            })
+        case "friends.accept":
+            guard let p = params(RequestIDParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> FriendResult in
+                let (friend, events) = try await friends.accept(requestId: p.requestId, me: me)
+                events.forEach(registry.push)
+                return FriendResult(friend: friend)
+            })
+        case "friends.decline", "friends.cancel":
+            guard let p = params(RequestIDParams.self, envelope) else { return }
+            let decline = envelope.op == "friends.decline"
+            run(id, { () async throws(ServiceError) -> Empty in
+                try await friends.settle(requestId: p.requestId, me: me, decline: decline).forEach(registry.push)
+                return Empty()
+            })
+        case "friends.remove":
+            guard let p = params(UserParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> Empty in
+                try await friends.remove(friend: p.userId, me: me).forEach(registry.push)
+                return Empty()
+            })
+        case "friends.list":
+            run(id, { () async throws(ServiceError) -> FriendsResult in FriendsResult(friends: try await friends.friends(of: me)) })
+        case "friends.requests":
+            run(id, { () async throws(ServiceError) -> RequestsResult in
+                let (incoming, outgoing) = try await friends.requests(of: me)
+                return RequestsResult(incoming: incoming, outgoing: outgoing)
+            })
+        case "contacts.match":
+            guard let p = params(ContactsParams.self, envelope) else { return }
+            run(id, { () async throws(ServiceError) -> MatchResult in MatchResult(matches: try await friends.match(phones: p.phones, me: me)) })
+        default:
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
+        }
+    }
+}
