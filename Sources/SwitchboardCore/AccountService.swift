@@ -82,12 +82,15 @@ public final class AccountService: Sendable {
     public static let maxDisplayNameLength = 64
     public static let maxDeviceLength = 64
 
-    public init(pool: DatabasePool, hasher: PasswordHasherPool, logger: Logger, defaultCountryCode: String? = nil) {
+    public init(
+        pool: DatabasePool, hasher: PasswordHasherPool, logger: Logger, defaultCountryCode: String? = nil,
+        loginLimits: LoginLimits = LoginLimits()
+    ) {
         self.pool = pool
         self.hasher = hasher
         self.logger = logger
         self.defaultCountryCode = defaultCountryCode
-        limiter = LoginLimiter()
+        limiter = LoginLimiter(loginLimits)
     }
 
     func normalizedPhone(_ raw: String) throws(ServiceError) -> String {
@@ -253,13 +256,28 @@ public final class AccountService: Sendable {
     }
 }
 
-/// Login attempt limits: per phone number (5 then one per 12 s) and per address (20 then one per 3 s).
-/// Thread-safe: a lock around two `RateLimiter`s.
+/// Login attempt limits (token buckets): a burst, then one attempt per interval.
+public struct LoginLimits: Sendable {
+    public var perPhoneBurst = 5
+    public var perPhoneIntervalSeconds = 12.0
+    public var perAddressBurst = 20
+    public var perAddressIntervalSeconds = 3.0
+    public init() {}
+}
+
+/// Login attempt limits per phone number and per address. Thread-safe: a lock around two `RateLimiter`s.
 final class LoginLimiter: @unchecked Sendable {
     // @unchecked Sendable: both limiters are only touched under `lock`.
     private let lock = NSLock()
-    private var byPhone = RateLimiter<String>(capacity: 5, refillPerSecond: 1.0 / 12, maxKeys: 100_000)
-    private var byAddress = RateLimiter<String>(capacity: 20, refillPerSecond: 1.0 / 3, maxKeys: 100_000)
+    private var byPhone: RateLimiter<String>
+    private var byAddress: RateLimiter<String>
+
+    init(_ limits: LoginLimits) {
+        byPhone = RateLimiter(
+            capacity: Double(limits.perPhoneBurst), refillPerSecond: 1 / max(limits.perPhoneIntervalSeconds, 0.000_001), maxKeys: 100_000)
+        byAddress = RateLimiter(
+            capacity: Double(limits.perAddressBurst), refillPerSecond: 1 / max(limits.perAddressIntervalSeconds, 0.000_001), maxKeys: 100_000)
+    }
 
     /// nil when allowed, else nanoseconds to wait.
     func attempt(phone: String, address: String, now: UInt64) -> UInt64? {

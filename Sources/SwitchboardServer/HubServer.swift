@@ -66,7 +66,7 @@ public final class HubServer: @unchecked Sendable {
         if let database {
             let accounts = AccountService(
                 pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
-                defaultCountryCode: configuration.defaultCountryCode)
+                defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits)
             services = ProtocolServices(
                 accounts: accounts, friends: FriendService(pool: database, accounts: accounts),
                 authenticationTimeout: configuration.authenticationTimeout)

@@ -88,6 +88,8 @@ public struct ServerConfiguration: Sendable {
     public var authenticationTimeout: Double = 10
     /// Country calling code for phone numbers given without one (e.g. "1"); nil requires `+`.
     public var defaultCountryCode: String? = nil
+    /// Login attempt limits per phone number and per client address.
+    public var loginLimits = LoginLimits()
     /// Concurrent Argon2id hashes (default: cores).
     public var passwordHashers: Int = ServerConfiguration.coreCount
 
@@ -104,6 +106,8 @@ public struct ServerConfiguration: Sendable {
         max(1, sysconfCores())
     }
 }
+
+public import SwitchboardCore
 
 #if canImport(Glibc)
 import Glibc

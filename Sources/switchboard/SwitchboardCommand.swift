@@ -89,6 +89,27 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds an idle keep-alive HTTP connection is kept. [env: SWITCHBOARD_KEEP_ALIVE_TIMEOUT]")
     var keepAliveTimeout: Double = env("SWITCHBOARD_KEEP_ALIVE_TIMEOUT").flatMap(Double.init) ?? 30
 
+    @Option(help: "Seconds a /ws connection may stay unauthenticated (then close 4002). [env: SWITCHBOARD_AUTH_TIMEOUT]")
+    var authTimeout: Double = env("SWITCHBOARD_AUTH_TIMEOUT").flatMap(Double.init) ?? 10
+
+    @Option(help: "Country calling code for phone numbers without one, e.g. 1; empty requires +. [env: SWITCHBOARD_DEFAULT_COUNTRY_CODE]")
+    var defaultCountryCode: String = env("SWITCHBOARD_DEFAULT_COUNTRY_CODE") ?? ""
+
+    @Option(help: "Login attempts per phone number before the limit. [env: SWITCHBOARD_LOGIN_BURST_PER_PHONE]")
+    var loginBurstPerPhone: Int = env("SWITCHBOARD_LOGIN_BURST_PER_PHONE").flatMap(Int.init) ?? 5
+
+    @Option(help: "Seconds per further login attempt per phone number. [env: SWITCHBOARD_LOGIN_INTERVAL_PER_PHONE]")
+    var loginIntervalPerPhone: Double = env("SWITCHBOARD_LOGIN_INTERVAL_PER_PHONE").flatMap(Double.init) ?? 12
+
+    @Option(help: "Login attempts per client address before the limit. [env: SWITCHBOARD_LOGIN_BURST_PER_ADDRESS]")
+    var loginBurstPerAddress: Int = env("SWITCHBOARD_LOGIN_BURST_PER_ADDRESS").flatMap(Int.init) ?? 20
+
+    @Option(help: "Seconds per further login attempt per address. [env: SWITCHBOARD_LOGIN_INTERVAL_PER_ADDRESS]")
+    var loginIntervalPerAddress: Double = env("SWITCHBOARD_LOGIN_INTERVAL_PER_ADDRESS").flatMap(Double.init) ?? 3
+
+    @Option(help: "Concurrent Argon2id hashes. [env: SWITCHBOARD_PASSWORD_HASHERS]")
+    var passwordHashers: Int = env("SWITCHBOARD_PASSWORD_HASHERS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
     var deflate: Bool = env("SWITCHBOARD_DEFLATE").map { !["0", "false", "no", "off"].contains($0.lowercased()) } ?? true
 
@@ -160,6 +181,13 @@ struct Serve: ParsableCommand {
         c.tlsPrivateKeyPath = tlsKey.isEmpty ? nil : tlsKey
         c.enableEcho = enableEcho
         c.shutdownGracePeriod = shutdownGrace
+        c.authenticationTimeout = authTimeout
+        c.defaultCountryCode = defaultCountryCode.isEmpty ? nil : defaultCountryCode
+        c.loginLimits.perPhoneBurst = loginBurstPerPhone
+        c.loginLimits.perPhoneIntervalSeconds = loginIntervalPerPhone
+        c.loginLimits.perAddressBurst = loginBurstPerAddress
+        c.loginLimits.perAddressIntervalSeconds = loginIntervalPerAddress
+        c.passwordHashers = max(1, passwordHashers)
         database.apply(to: &c)
         return c
     }
