@@ -178,14 +178,12 @@ final class HTTPSession: ConnectionHandler {
         let keepAlive = head.keepAlive
         var headers = headers
         if !keepAlive { headers.append(("Connection", "close")) }
-        let bytes = HTTPResponse.encode(status: status, headers: headers, body: head.method == "HEAD" ? [] : body)
-        // HEAD: Content-Length states the GET body's length.
         if head.method == "HEAD" {
-            var h = headers
-            h.append(("Content-Length", String(body.count)))
-            write(HTTPResponse.encode(status: status, headers: h, body: []))
+            // Content-Length states the length the GET body would have.
+            headers.append(("Content-Length", String(body.count)))
+            write(HTTPResponse.encode(status: status, headers: headers, body: []))
         } else {
-            write(bytes)
+            write(HTTPResponse.encode(status: status, headers: headers, body: body))
         }
         if bodyLength > 0 {
             phase = .skippingBody(remaining: bodyLength, keepAlive: keepAlive)

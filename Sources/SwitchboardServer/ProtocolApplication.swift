@@ -109,7 +109,6 @@ final class ProtocolApplication: WebSocketApplication {
     }
 
     var loop: EventLoop { session.connection.loop }
-    var logger: Logger { session.server.logger }
 
     func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) {
         session.send(.text, ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
