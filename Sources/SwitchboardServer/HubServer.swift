@@ -98,6 +98,34 @@ public final class HubServer: @unchecked Sendable {
     public var isReady: Bool {
         lock.lock()
         defer { lock.unlock() }
+        return phase == .running && databaseHealthy
+    }
+
+    // protected by lock
+    private var databaseHealthy = true
+    private let healthQueue = DispatchQueue(label: "switchboard.health")
+
+    /// Every 2 s, `SELECT 1` on the pool (never on a loop queue): `/readyz` answers 503 while it fails.
+    private func scheduleDatabaseCheck() {
+        guard let database else { return }
+        healthQueue.asyncAfter(deadline: .now() + 2) { [weak self] in
+            guard let self, self.isRunning else { return }
+            database.withConnection(on: self.healthQueue, { db in try db.query("SELECT 1").count }) { [weak self] result in
+                guard let self else { return }
+                let healthy = (try? result.get()) == 1
+                self.lock.lock()
+                let changed = self.databaseHealthy != healthy
+                self.databaseHealthy = healthy
+                self.lock.unlock()
+                if changed { self.logger.warning("database health changed", metadata: ["healthy": "\(healthy)"]) }
+                self.scheduleDatabaseCheck()
+            }
+        }
+    }
+
+    private var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
         return phase == .running
     }
 
@@ -150,6 +178,7 @@ public final class HubServer: @unchecked Sendable {
         self.contexts = contexts
         phase = .running
         lock.unlock()
+        scheduleDatabaseCheck()
         logger.info(
             "listening",
             metadata: [
