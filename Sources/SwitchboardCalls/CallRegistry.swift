@@ -101,21 +101,16 @@ public struct CallRegistry: Sendable {
             throw .tooLarge(limit: self.configuration.maxSDPBytes)
         }
         if let callID, self.calls[callID] != nil { throw .duplicateCallID }
+        if self.hasActiveCall(caller) { throw .alreadyInCall }
         let callerCalls = self.liveCalls(of: caller, now: now)
-        for call in callerCalls {
-            if case .active = call.state { throw .alreadyInCall }
-            if call.caller == caller { throw .alreadyInCall }
-        }
+        if callerCalls.contains(where: { $0.caller == caller }) { throw .alreadyInCall }
         // Glare: the callee is ringing us; join that call from the inviting device.
         if let existing = callerCalls.first(where: { $0.caller == callee && $0.callee == caller }) {
             let effects = self.acceptRinging(existing.id, device: callerDevice, answer: nil, now: now)
             return InviteOutcome(call: self.calls[existing.id]!, disposition: .joinedExisting, effects: effects)
         }
         let id = callID ?? CallID.random()
-        let calleeBusy = self.liveCalls(of: callee, now: now).contains { call in
-            if case .active = call.state { return true }
-            return false
-        }
+        let calleeBusy = self.hasActiveCall(callee)
         let ringing: Set<DeviceID> = calleeBusy ? [] : calleeOnlineDevices
         let call = Call(
             id: id, caller: caller, callerDevice: callerDevice, callee: callee, media: media, offer: offer,
@@ -156,10 +151,8 @@ public struct CallRegistry: Sendable {
         if let answer, answer.utf8.count > self.configuration.maxSDPBytes {
             throw .tooLarge(limit: self.configuration.maxSDPBytes)
         }
+        if self.hasActiveCall(user) { throw .alreadyInCall }
         let others = self.liveCalls(of: user, now: now).filter { $0.id != callID }
-        for other in others {
-            if case .active = other.state { throw .alreadyInCall }
-        }
         var effects: [CallEffect] = []
         for other in others where other.caller == user {
             effects += self.end(other.id, reason: .cancelled, now: now)
@@ -402,6 +395,15 @@ public struct CallRegistry: Sendable {
         case .ringing: now >= call.ringDeadline
         case .active: call.graceDeadlines.values.contains { $0 <= now }
         case .ended: true
+        }
+    }
+
+    /// Whether the user is in an active call. A call past its grace deadline counts until `tick` ends
+    /// it, so that a user is never in two active calls.
+    private func hasActiveCall(_ user: UserID) -> Bool {
+        (self.callsByUser[user] ?? []).contains { id in
+            if case .active = self.calls[id]?.state { return true }
+            return false
         }
     }
 

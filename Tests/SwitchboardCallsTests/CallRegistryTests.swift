@@ -380,6 +380,29 @@ struct DeadlineTests {
         #expect(error { try registry.hangup(callA, device: a1, user: alice, now: 62 * second) } == .notFound)
     }
 
+    @Test("A call past its grace deadline still makes its parties busy until the tick ends it")
+    func expiredGraceStillBusy() throws {
+        var registry = try activeRegistry()
+        _ = registry.deviceDisconnected(b1, user: bob, now: second)
+        let busy = try registry.invite(
+            callID: callB, caller: carol, callerDevice: c1, callee: bob, media: .voice, calleeOnlineDevices: [b2],
+            offer: nil, now: 11 * second
+        )
+        #expect(busy.disposition == .busy)
+        #expect(
+            error {
+                try registry.invite(
+                    callID: CallID("call-c"), caller: alice, callerDevice: a1, callee: carol, media: .voice,
+                    calleeOnlineDevices: [c1], offer: nil, now: 11 * second)
+            } == .alreadyInCall)
+        #expect(ending(registry.tick(now: 11 * second))?.reason == .connectionLost)
+        let rings = try registry.invite(
+            callID: CallID("call-d"), caller: carol, callerDevice: c1, callee: bob, media: .voice,
+            calleeOnlineDevices: [b2], offer: nil, now: 12 * second
+        )
+        #expect(rings.disposition == .ringing)
+    }
+
     @Test("nextDeadline is the earliest ring, grace or purge deadline")
     func nextDeadline() throws {
         var registry = try activeRegistry()
