@@ -81,7 +81,8 @@ struct CallRegistryPropertyTests {
                 case .ring(let devices, let call):
                     #expect(devices.allSatisfy { Self.owner(of: $0) == call.callee })
                 case .ended(let call, _, let notify, _):
-                    #expect(notify.allSatisfy { Self.owner(of: $0) == call.caller || Self.owner(of: $0) == call.callee })
+                    #expect(
+                        notify.allSatisfy { Self.owner(of: $0) == call.caller || Self.owner(of: $0) == call.callee })
                 case .answeredElsewhere(let id, let devices):
                     #expect(devices.allSatisfy { Self.owner(of: $0) == registry.call(id)?.callee })
                 case .accepted, .ringing, .peerConnectionLost, .peerReconnected, .resumed:
@@ -102,7 +103,8 @@ struct CallRegistryPropertyTests {
                 switch Int.random(in: 0..<12, using: &rng) {
                 case 0, 1:
                     let callee = Self.users.randomElement(using: &rng)!
-                    let calleeDevices = Set(Self.devices(of: callee).filter { online.contains($0) && Bool.random(using: &rng) })
+                    let calleeDevices = Set(
+                        Self.devices(of: callee).filter { online.contains($0) && Bool.random(using: &rng) })
                     let outcome = try registry.invite(
                         caller: user, callerDevice: device, callee: callee, media: .voice,
                         calleeOnlineDevices: calleeDevices, offer: "o", now: now
@@ -119,7 +121,9 @@ struct CallRegistryPropertyTests {
                 case 6, 7:
                     let kind = CallSignalKind.allCases.randomElement(using: &rng)!
                     let payload = kind == .media ? "video" : "x"
-                    check(try registry.signal(callID, fromDevice: device, user: user, kind: kind, payload: payload, now: now))
+                    check(
+                        try registry.signal(
+                            callID, fromDevice: device, user: user, kind: kind, payload: payload, now: now))
                 case 8:
                     online.remove(device)
                     check(registry.deviceDisconnected(device, user: user, now: now))
@@ -147,7 +151,8 @@ struct CallRegistryPropertyTests {
                 let active = registry.calls(involving: other).filter {
                     if case .active = $0.state { true } else { false }
                 }
-                #expect(active.count <= 1, "\(other) is in \(active.count) active calls at \(now): \(active.map { "\($0) grace \($0.graceDeadlines)" })")
+                let detail = active.map { "\($0) grace \($0.graceDeadlines)" }
+                #expect(active.count <= 1, "\(other) is in \(active.count) active calls at \(now): \(detail)")
             }
         }
         check(registry.shutdown(now: now))

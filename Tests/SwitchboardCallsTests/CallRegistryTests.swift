@@ -106,7 +106,8 @@ struct InviteTests {
         #expect(registry.liveCallCount == 2)
     }
 
-    @Test("Refused invites change nothing: self call, duplicate id, caller already calling or in a call, oversized offer")
+    @Test(
+        "Refused invites change nothing: self call, duplicate id, caller already calling or in a call, oversized offer")
     func refused() throws {
         var registry = try ringingRegistry()
         let before = registry.calls(involving: alice)
@@ -169,7 +170,8 @@ struct AnswerTests {
         #expect(call.answeredAt == 3 * second && call.acceptedDevice == b2)
         #expect(registry.nextDeadline == nil)
         // The second device loses the race.
-        #expect(error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: 3 * second) } == .invalidState)
+        #expect(
+            error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: 3 * second) } == .invalidState)
         #expect(error { try registry.decline(callA, device: b1, user: bob, now: 3 * second) } == .invalidState)
         #expect(error { try registry.cancel(callA, device: a1, user: alice, now: 3 * second) } == .invalidState)
         #expect(registry.call(callA) == call)
@@ -264,7 +266,9 @@ struct AnswerTests {
         #expect(registry.nextDeadline == 120 * second)
     }
 
-    @Test("Accepting while the callee's own outgoing call rings cancels that call; accepting during an active call is refused")
+    @Test(
+        "Accepting while one's own outgoing call rings cancels it; a callee of an active call is busy"
+    )
     func acceptWithOtherCalls() throws {
         var registry = try ringingRegistry()
         // Bob calls carol while alice's call rings on his devices.
@@ -331,12 +335,16 @@ struct DeadlineTests {
     func deadlineIsInclusive() throws {
         var registry = try ringingRegistry()
         let deadline = 120 * second
-        #expect(error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: deadline) } == .invalidState)
+        #expect(
+            error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: deadline) } == .invalidState)
         #expect(error { try registry.decline(callA, device: b1, user: bob, now: deadline) } == .invalidState)
         #expect(error { try registry.cancel(callA, device: a1, user: alice, now: deadline) } == .invalidState)
         #expect(error { try registry.hangup(callA, device: a1, user: alice, now: deadline) } == .invalidState)
         #expect(
-            error { try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: deadline) }
+            error {
+                try registry.signal(
+                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: deadline)
+            }
                 == .invalidState)
         #expect(registry.deviceDisconnected(a1, user: alice, now: deadline).isEmpty)
         let effects = registry.tick(now: deadline)
@@ -360,7 +368,9 @@ struct DeadlineTests {
         var cancelFirst = try ringingRegistry()
         let effects = try cancelFirst.cancel(callA, device: a1, user: alice, now: 5 * second)
         #expect(records(effects).count == 1)
-        #expect(error { try cancelFirst.accept(callA, device: b1, user: bob, answer: nil, now: 5 * second) } == .invalidState)
+        #expect(
+            error { try cancelFirst.accept(callA, device: b1, user: bob, answer: nil, now: 5 * second) }
+                == .invalidState)
         #expect(cancelFirst.call(callA)?.state == .ended(reason: .cancelled))
     }
 
@@ -370,7 +380,9 @@ struct DeadlineTests {
         _ = try registry.hangup(callA, device: a1, user: alice, now: second)
         #expect(registry.nextDeadline == 61 * second)
         #expect(
-            error { try registry.signal(callA, fromDevice: a1, user: alice, kind: .offer, payload: "x", now: 2 * second) }
+            error {
+                try registry.signal(callA, fromDevice: a1, user: alice, kind: .offer, payload: "x", now: 2 * second)
+            }
                 == .invalidState)
         #expect(error { try registry.hangup(callA, device: b1, user: bob, now: 2 * second) } == .invalidState)
         #expect(error { try registry.hangup(callA, device: c1, user: carol, now: 2 * second) } == .notFound)
@@ -545,7 +557,8 @@ struct SignallingTests {
         #expect(flushed.map(\.payload) == ["cand-1", "cand-2"])
         #expect(flushed.allSatisfy { $0.kind == .iceCandidate })
         // The buffer is empty afterwards: the next candidate is relayed directly.
-        let next = try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "cand-3", now: 5)
+        let next = try registry.signal(
+            callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "cand-3", now: 5)
         #expect(relays(next).map(\.payload) == ["cand-3"])
     }
 
@@ -557,7 +570,9 @@ struct SignallingTests {
                 callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c\(index)", now: UInt64(index))
         }
         #expect(
-            error { try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c3", now: 9) }
+            error {
+                try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c3", now: 9)
+            }
                 == .candidateBufferFull)
         let effects = try registry.accept(callA, device: b1, user: bob, answer: nil, now: 10)
         #expect(relays(effects).map(\.payload) == ["c0", "c1", "c2"])
@@ -567,23 +582,30 @@ struct SignallingTests {
     func sizeLimits() throws {
         var registry = try activeRegistry()
         let sdp = String(repeating: "s", count: 16 * 1024)
-        #expect(relays(try registry.signal(callA, fromDevice: a1, user: alice, kind: .offer, payload: sdp, now: 1)).count == 1)
+        #expect(
+            relays(try registry.signal(callA, fromDevice: a1, user: alice, kind: .offer, payload: sdp, now: 1)).count
+                == 1)
         #expect(
             error { try registry.signal(callA, fromDevice: a1, user: alice, kind: .answer, payload: sdp + "s", now: 1) }
                 == .tooLarge(limit: 16 * 1024))
         let candidate = String(repeating: "c", count: 1024)
         #expect(
-            relays(try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: candidate, now: 1))
-                .count == 1)
+            relays(
+                try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: candidate, now: 1)
+            )
+            .count == 1)
         #expect(
             error {
-                try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: candidate + "c", now: 1)
+                try registry.signal(
+                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: candidate + "c", now: 1)
             } == .tooLarge(limit: 1024))
         // Multi-byte characters count in UTF-8 bytes.
         #expect(
             error {
                 try registry.signal(
-                    callA, fromDevice: a1, user: alice, kind: .hold, payload: String(repeating: "é", count: 513), now: 1)
+                    callA, fromDevice: a1, user: alice, kind: .hold,
+                    payload: String(repeating: "é", count: 513), now: 1
+                )
             } == .tooLarge(limit: 1024))
 
         var small = try activeRegistry(configuration: CallConfiguration(maxSDPBytes: 10, maxICECandidateBytes: 4))
@@ -603,7 +625,9 @@ struct SignallingTests {
             _ = try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start)
         }
         #expect(
-            error { try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start) }
+            error {
+                try registry.signal(callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start)
+            }
                 == .rateLimited(retryAfterNanoseconds: 20 * millisecond))
         // The other device has its own bucket.
         #expect(
@@ -613,12 +637,14 @@ struct SignallingTests {
         #expect(
             error {
                 try registry.signal(
-                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start + 10 * millisecond)
+                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start + 10 * millisecond
+                )
             } == .rateLimited(retryAfterNanoseconds: 10 * millisecond))
         #expect(
             relays(
                 try registry.signal(
-                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start + 20 * millisecond)
+                    callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: "c", now: start + 20 * millisecond
+                )
             ).count == 1)
         // A refused signal (too large) does not take a token.
         var fresh = try activeRegistry(configuration: CallConfiguration(signalsPerSecond: 1, signalBurst: 1))
@@ -627,7 +653,8 @@ struct SignallingTests {
                 callA, fromDevice: a1, user: alice, kind: .iceCandidate, payload: String(repeating: "x", count: 2000),
                 now: 1)
         }
-        #expect(relays(try fresh.signal(callA, fromDevice: a1, user: alice, kind: .hold, payload: "", now: 1)).count == 1)
+        #expect(
+            relays(try fresh.signal(callA, fromDevice: a1, user: alice, kind: .hold, payload: "", now: 1)).count == 1)
         #expect(
             error { try fresh.signal(callA, fromDevice: a1, user: alice, kind: .unhold, payload: "", now: 2) }
                 == .rateLimited(retryAfterNanoseconds: second - 1))
@@ -722,11 +749,18 @@ struct ConnectionTests {
     @Test("A ringing callee device disconnecting stops ringing there; the call rings on until its deadline")
     func ringingDeviceDisconnects() throws {
         var registry = try ringingRegistry()
-        #expect(registry.deviceDisconnected(b1, user: bob, now: second) == [.ringing(callID: callA, to: a1, ringingDevices: 1)])
-        #expect(registry.deviceDisconnected(b2, user: bob, now: second) == [.ringing(callID: callA, to: a1, ringingDevices: 0)])
+        #expect(
+            registry.deviceDisconnected(b1, user: bob, now: second) == [
+                .ringing(callID: callA, to: a1, ringingDevices: 1)
+            ])
+        #expect(
+            registry.deviceDisconnected(b2, user: bob, now: second) == [
+                .ringing(callID: callA, to: a1, ringingDevices: 0)
+            ])
         #expect(registry.call(callA)?.ringingDevices == [])
         #expect(registry.tick(now: 60 * second).isEmpty)
-        #expect(error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: 60 * second) } == .forbidden)
+        #expect(
+            error { try registry.accept(callA, device: b1, user: bob, answer: nil, now: 60 * second) } == .forbidden)
         // The device comes back and rings again; it may now answer.
         let back = registry.deviceReconnected(b1, user: bob, now: 61 * second)
         let call = try #require(registry.call(callA))

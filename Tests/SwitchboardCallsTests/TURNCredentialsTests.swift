@@ -15,7 +15,8 @@ import Testing
 struct TURNCredentialsTests {
     @Test("Username is expiry:user and the password is base64(HMAC-SHA1(secret, username)) (known vector)")
     func knownVector() {
-        // Vector computed independently: printf '1700086400:42' | openssl dgst -sha1 -hmac north-sea-secret -binary | base64
+        // Vector computed independently:
+        // printf '1700086400:42' | openssl dgst -sha1 -hmac north-sea-secret -binary | base64
         let credentials = TURNCredentials.make(
             sharedSecret: "north-sea-secret", userID: UserID(42), ttl: 86_400, now: 1_700_000_000,
             uris: ["turn:127.0.0.1:3478?transport=udp"]
@@ -36,11 +37,16 @@ struct TURNCredentialsTests {
         #expect(credentials.password == "6NENMB2BeXOWC67DmwUglHjrKQg=")
     }
 
-    @Test("Matches Python's hmac module for several secrets, users and times", arguments: [
-        ("s", Int64(1), Int64(600), Int64(1_800_000_000)),
-        ("a much longer shared secret than the sixty-four byte HMAC block size of SHA-1, to hash the key", 987_654, 3_600, 0),
-        ("ünïcødé-secret", 7, 86_400, 1_234_567_890),
-    ])
+    @Test(
+        "Matches Python's hmac module for several secrets, users and times",
+        arguments: [
+            ("s", Int64(1), Int64(600), Int64(1_800_000_000)),
+            (
+                "a much longer shared secret than the sixty-four byte HMAC block size of SHA-1, to hash the key",
+                987_654, 3_600, 0
+            ),
+            ("ünïcødé-secret", 7, 86_400, 1_234_567_890),
+        ])
     func matchesPython(secret: String, user: Int64, ttl: Int64, now: Int64) throws {
         let credentials = TURNCredentials.make(
             sharedSecret: secret, userID: UserID(user), ttl: ttl, now: now, uris: []
@@ -57,7 +63,8 @@ struct TURNCredentialsTests {
         process.arguments = [
             "python3", "-c",
             "import hmac,hashlib,base64,sys;"
-                + "print(base64.b64encode(hmac.new(sys.argv[1].encode(),sys.argv[2].encode(),hashlib.sha1).digest()).decode())",
+                + "mac=hmac.new(sys.argv[1].encode(),sys.argv[2].encode(),hashlib.sha1);"
+                + "print(base64.b64encode(mac.digest()).decode())",
             secret, message,
         ]
         let pipe = Pipe()
