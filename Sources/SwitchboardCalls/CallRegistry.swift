@@ -24,6 +24,11 @@ public struct CallRegistry: Sendable {
     private var calls: [CallID: Call] = [:]
     /// The calls each user takes part in (as caller or callee).
     private var callsByUser: [UserID: Set<CallID>] = [:]
+    /// Every ring, grace and purge deadline set; its top is always current (stale entries are pruned
+    /// after each input).
+    private var deadlines = DeadlineHeap()
+    /// The number of calls that have not ended.
+    private var liveCount = 0
 
     private let ringTimeoutNs: UInt64
     private let graceNs: UInt64
@@ -49,22 +54,11 @@ public struct CallRegistry: Sendable {
     }
 
     /// The number of calls that have not ended.
-    public var liveCallCount: Int { self.calls.values.reduce(0) { $0 + ($1.isEnded ? 0 : 1) } }
+    public var liveCallCount: Int { self.liveCount }
 
     /// The earliest time at which `tick(now:)` has work (a ring deadline, a grace deadline or the purge
-    /// of an ended call), or nil when there is none. O(number of calls).
-    public var nextDeadline: UInt64? {
-        var earliest: UInt64?
-        func consider(_ t: UInt64) { earliest = min(earliest ?? t, t) }
-        for call in self.calls.values {
-            switch call.state {
-            case .ringing: consider(call.ringDeadline)
-            case .active: for deadline in call.graceDeadlines.values { consider(deadline) }
-            case .ended: if let purgeAt = call.purgeAt { consider(purgeAt) }
-            }
-        }
-        return earliest
-    }
+    /// of an ended call), or nil when there is none. O(1): arm one timer for it after each input.
+    public var nextDeadline: UInt64? { self.deadlines.top?.deadline }
 
     // MARK: - Requests
 
@@ -96,6 +90,7 @@ public struct CallRegistry: Sendable {
         offer: String?,
         now: UInt64
     ) throws(CallError) -> InviteOutcome {
+        defer { self.pruneDeadlines() }
         guard caller != callee else { throw .selfCall }
         if let offer, offer.utf8.count > self.configuration.maxSDPBytes {
             throw .tooLarge(limit: self.configuration.maxSDPBytes)
@@ -119,6 +114,7 @@ public struct CallRegistry: Sendable {
         self.calls[id] = call
         self.callsByUser[caller, default: []].insert(id)
         self.callsByUser[callee, default: []].insert(id)
+        self.liveCount += 1
         if calleeBusy {
             let effects = self.end(id, reason: .busy, now: now)
             return InviteOutcome(call: self.calls[id]!, disposition: .busy, effects: effects)
@@ -127,6 +123,7 @@ public struct CallRegistry: Sendable {
             let effects = self.end(id, reason: .unavailable, now: now)
             return InviteOutcome(call: self.calls[id]!, disposition: .unavailable, effects: effects)
         }
+        self.deadlines.push(DeadlineHeap.Entry(deadline: call.ringDeadline, callID: id))
         let effects: [CallEffect] = [
             .ring(devices: ringing, call: call),
             .ringing(callID: id, to: callerDevice, ringingDevices: ringing.count),
@@ -144,6 +141,7 @@ public struct CallRegistry: Sendable {
     public mutating func accept(
         _ callID: CallID, device: DeviceID, user: UserID, answer: String?, now: UInt64
     ) throws(CallError) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
         guard user == call.callee else { throw .forbidden }
         guard case .ringing(_, let ringing) = call.state else { throw .invalidState }
@@ -167,6 +165,7 @@ public struct CallRegistry: Sendable {
     public mutating func decline(
         _ callID: CallID, device: DeviceID, user: UserID, now: UInt64
     ) throws(CallError) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
         guard user == call.callee else { throw .forbidden }
         guard case .ringing(_, let ringing) = call.state else { throw .invalidState }
@@ -180,6 +179,7 @@ public struct CallRegistry: Sendable {
     public mutating func cancel(
         _ callID: CallID, device: DeviceID, user: UserID, now: UInt64
     ) throws(CallError) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
         guard user == call.caller, device == call.callerDevice else { throw .forbidden }
         guard case .ringing = call.state else { throw .invalidState }
@@ -192,6 +192,7 @@ public struct CallRegistry: Sendable {
     public mutating func hangup(
         _ callID: CallID, device: DeviceID, user: UserID, now: UInt64
     ) throws(CallError) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
         switch call.state {
         case .ringing(_, let ringing):
@@ -286,6 +287,7 @@ public struct CallRegistry: Sendable {
     /// - A party device of an active call: the grace period starts; the other device gets
     ///   `call.peer_connection_lost`; `tick` ends the call as `connection_lost` at the grace deadline.
     public mutating func deviceDisconnected(_ device: DeviceID, user: UserID, now: UInt64) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         var effects: [CallEffect] = []
         for var call in self.liveCalls(of: user, now: now) {
             switch call.state {
@@ -304,6 +306,7 @@ public struct CallRegistry: Sendable {
                 let deadline = now.addingClamped(self.graceNs)
                 call.graceDeadlines[device] = deadline
                 self.calls[call.id] = call
+                self.deadlines.push(DeadlineHeap.Entry(deadline: deadline, callID: call.id))
                 if call.graceDeadlines[peer] == nil {
                     effects.append(.peerConnectionLost(callID: call.id, to: peer, graceDeadline: deadline))
                 }
@@ -318,6 +321,7 @@ public struct CallRegistry: Sendable {
     /// `call.peer_reconnected` to the other device); and if the user is the callee of ringing calls,
     /// the device starts ringing too (as `calleeDeviceCameOnline`).
     public mutating func deviceReconnected(_ device: DeviceID, user: UserID, now: UInt64) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         var effects: [CallEffect] = []
         for var call in self.liveCalls(of: user, now: now) {
             guard case .active = call.state, call.graceDeadlines.removeValue(forKey: device) != nil,
@@ -353,18 +357,20 @@ public struct CallRegistry: Sendable {
 
     /// Acts on every deadline at or before `now`: ringing calls end as `timeout`, active calls with an
     /// expired grace period end as `connection_lost`, ended calls past their retention are forgotten.
+    /// Calls whose deadlines fall at the same instant are handled in call id order. O(k log n) for k
+    /// deadlines due.
     public mutating func tick(now: UInt64) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         var effects: [CallEffect] = []
-        for call in self.calls.values.sorted(by: Self.order) {
+        while let entry = self.deadlines.top, entry.deadline <= now {
+            self.deadlines.pop()
+            guard let call = self.calls[entry.callID], Self.currentDeadline(of: call) == entry.deadline else {
+                continue
+            }
             switch call.state {
-            case .ringing:
-                if now >= call.ringDeadline { effects += self.end(call.id, reason: .timeout, now: now) }
-            case .active:
-                if call.graceDeadlines.values.contains(where: { $0 <= now }) {
-                    effects += self.end(call.id, reason: .connectionLost, now: now)
-                }
-            case .ended:
-                if let purgeAt = call.purgeAt, purgeAt <= now { self.forget(call) }
+            case .ringing: effects += self.end(call.id, reason: .timeout, now: now)
+            case .active: effects += self.end(call.id, reason: .connectionLost, now: now)
+            case .ended: self.forget(call)
             }
         }
         return effects
@@ -372,6 +378,7 @@ public struct CallRegistry: Sendable {
 
     /// Ends every call in progress as `server_shutdown` (one record each).
     public mutating func shutdown(now: UInt64) -> [CallEffect] {
+        defer { self.pruneDeadlines() }
         var effects: [CallEffect] = []
         for call in self.calls.values.sorted(by: Self.order) where !call.isEnded {
             effects += self.end(call.id, reason: .serverShutdown, now: now)
@@ -387,6 +394,23 @@ public struct CallRegistry: Sendable {
 
     private func sortedCalls(of user: UserID) -> [Call] {
         (self.callsByUser[user] ?? []).compactMap { self.calls[$0] }.sorted(by: Self.order)
+    }
+
+    /// The deadline at which `tick` next acts on the call.
+    private static func currentDeadline(of call: Call) -> UInt64? {
+        switch call.state {
+        case .ringing: call.ringDeadline
+        case .active: call.graceDeadlines.values.min()
+        case .ended: call.purgeAt
+        }
+    }
+
+    /// Pops heap entries that no longer apply (the call moved on or was forgotten) until the top is current.
+    private mutating func pruneDeadlines() {
+        while let entry = self.deadlines.top {
+            if let call = self.calls[entry.callID], Self.currentDeadline(of: call) == entry.deadline { return }
+            self.deadlines.pop()
+        }
     }
 
     /// Whether a deadline of the call has passed (it awaits `tick`).
@@ -457,10 +481,13 @@ public struct CallRegistry: Sendable {
         notify.subtract(excluding)
         call.state = .ended(reason: reason)
         call.endedAt = now
-        call.purgeAt = now.addingClamped(self.retentionNs)
+        let purgeAt = now.addingClamped(self.retentionNs)
+        call.purgeAt = purgeAt
         call.bufferedCandidates = []
         call.buckets = [:]
         self.calls[id] = call
+        self.liveCount -= 1
+        self.deadlines.push(DeadlineHeap.Entry(deadline: purgeAt, callID: id))
         let duration = call.answeredAt.map { now >= $0 ? now - $0 : 0 } ?? 0
         let record = CallRecord(
             callID: id, caller: call.caller, callerDevice: call.callerDevice, callee: call.callee,

@@ -147,6 +147,22 @@ struct CallRegistryPropertyTests {
                 refusals += 1
                 #expect(Self.snapshot(registry) == before, "a refused request changed the registry")
             }
+            // The O(1) deadline and count agree with a scan of every call.
+            var expectedDeadline: UInt64?
+            var expectedLive = 0
+            for id in knownIDs {
+                guard let call = registry.call(id) else { continue }
+                let deadline: UInt64?
+                switch call.state {
+                case .ringing: deadline = call.ringDeadline
+                case .active: deadline = call.graceDeadlines.values.min()
+                case .ended: deadline = call.purgeAt
+                }
+                if !call.isEnded { expectedLive += 1 }
+                if let deadline { expectedDeadline = min(expectedDeadline ?? deadline, deadline) }
+            }
+            #expect(registry.nextDeadline == expectedDeadline)
+            #expect(registry.liveCallCount == expectedLive)
             for other in Self.users {
                 let active = registry.calls(involving: other).filter {
                     if case .active = $0.state { true } else { false }
@@ -161,5 +177,26 @@ struct CallRegistryPropertyTests {
         #expect(recorded.values.allSatisfy { $0 == 1 })
         #expect(created.count > 50)
         #expect(refusals > 100)
+    }
+}
+
+@Suite("Deadline heap")
+struct DeadlineHeapTests {
+    @Test("Pops entries in (deadline, call id) order")
+    func popsInOrder() {
+        var rng = SeededGenerator(seed: 7)
+        var heap = DeadlineHeap()
+        var entries: [DeadlineHeap.Entry] = []
+        for index in 0..<500 {
+            let entry = DeadlineHeap.Entry(
+                deadline: UInt64.random(in: 0..<50, using: &rng), callID: CallID("c\(index % 37)")
+            )
+            entries.append(entry)
+            heap.push(entry)
+        }
+        var popped: [DeadlineHeap.Entry] = []
+        while let entry = heap.pop() { popped.append(entry) }
+        #expect(popped == entries.sorted(by: <))
+        #expect(heap.count == 0 && heap.top == nil)
     }
 }
