@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Dispatch
 import Foundation
 import Logging
 import SwitchboardCore
@@ -74,11 +75,31 @@ final class SessionRegistry: @unchecked Sendable {
     }
 }
 
+/// Runs the server's request tasks on a Dispatch queue instead of the shared cooperative pool, so
+/// protocol work never waits behind unrelated code that blocks a cooperative thread (in tests, blocking
+/// clients in the same process; in embedders, anything). Jobs are short: awaiting the database or the
+/// hasher suspends them on continuations resumed from those queues.
+final class DispatchTaskExecutor: TaskExecutor {
+    let queue: DispatchQueue
+
+    init(label: String) {
+        queue = DispatchQueue(label: label, attributes: .concurrent)
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
 /// The services behind `/ws`.
 final class ProtocolServices: Sendable {
     let accounts: AccountService
     let friends: FriendService
     let registry = SessionRegistry()
+    /// Where request tasks run.
+    let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
     let authenticationTimeout: Double
 
@@ -156,7 +177,7 @@ final class ProtocolApplication: WebSocketApplication {
         then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
     ) {
         let me = LoopBound(self, loop: loop)
-        Task {
+        Task(executorPreference: services.executor) {
             let result: Result<R, ServiceError>
             do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
             me.execute { app in
