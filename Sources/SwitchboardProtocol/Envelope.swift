@@ -13,7 +13,9 @@ public let switchboardSubprotocol = "switchboard.v1"
 
 /// A request id: clients choose a string or an integer; replies echo it unchanged.
 public enum RequestID: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// An integer id.
     case int(Int64)
+    /// A string id of at most 64 UTF-8 bytes.
     case string(String)
 
     public init(from decoder: any Decoder) throws {
@@ -45,32 +47,80 @@ public enum RequestID: Hashable, Sendable, Codable, CustomStringConvertible {
 
 /// Every error code a reply can carry (documented in docs/protocol.md).
 public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+    /// Malformed JSON, a missing or mistyped field (the message names it), or an invalid value.
     case badRequest = "bad_request"
+    /// No such op.
     case unknownOp = "unknown_op"
+    /// The op needs an authenticated connection.
     case notAuthenticated = "not_authenticated"
+    /// `register`, `login` or `authenticate` on a connection that is already authenticated.
     case alreadyAuthenticated = "already_authenticated"
+    /// Not a valid phone number.
     case invalidPhone = "invalid_phone"
+    /// The password is refused; `reason` says why.
     case weakPassword = "weak_password"
+    /// The phone number is already registered.
     case phoneTaken = "phone_taken"
+    /// Wrong phone number or password (one answer for both).
     case invalidCredentials = "invalid_credentials"
+    /// Unknown, malformed or revoked session token.
     case invalidToken = "invalid_token"
+    /// Too many attempts; `retry_after_ms` says when to retry.
     case rateLimited = "rate_limited"
+    /// No such object visible to the caller.
     case notFound = "not_found"
+    /// The caller may not do this.
     case forbidden = "forbidden"
+    /// The op needs a friendship.
     case notFriends = "not_friends"
+    /// A pending friend request to this user exists already.
     case alreadyRequested = "already_requested"
+    /// A friend request to oneself.
     case selfRequest = "self_request"
+    /// A list longer than allowed.
     case tooMany = "too_many"
+    /// The request is larger than allowed.
     case payloadTooLarge = "payload_too_large"
+    /// A server fault (no details are given).
     case `internal` = "internal"
+    /// The database or the password hasher is temporarily unavailable; retry.
     case unavailable = "unavailable"
+}
+
+/// The WebSocket close codes the server sends (docs/protocol.md).
+public enum ProtocolCloseCode: UInt16, Sendable, CaseIterable {
+    /// Normal closure: the reply to the client's close, or after `logout`.
+    case normal = 1000
+    /// Going away: server shutdown or idle timeout.
+    case goingAway = 1001
+    /// WebSocket protocol error.
+    case protocolError = 1002
+    /// Invalid UTF-8 in a text message or close reason, or undecodable compressed data.
+    case invalidPayload = 1007
+    /// Policy violation: a slow consumer, when the backpressure policy is `close-1008`.
+    case policyViolation = 1008
+    /// A frame or message larger than the limits.
+    case messageTooBig = 1009
+    /// Internal server error.
+    case internalError = 1011
+    /// Try again later: the client did not read fast enough (outbound limit).
+    case tryAgainLater = 1013
+    /// The connection's session was revoked (after a `session.revoked` event).
+    case sessionRevoked = 4001
+    /// The connection did not authenticate in time (default 10 s).
+    case authenticationTimeout = 4002
+    /// Backpressure: the client is a slow consumer (application-level variant of 1013).
+    case slowConsumer = 4003
 }
 
 /// A request that could not be decoded; `id` is set whenever it could be recovered, so the error reply
 /// can reference it.
 public struct ProtocolError: Error, Equatable, Sendable {
+    /// The request's id, when it could be read.
     public var id: RequestID?
+    /// The error code of the reply (`bad_request`, `unknown_op` or `payload_too_large`).
     public var code: ErrorCode
+    /// A human-readable message naming the problem (never echoes a password or token).
     public var message: String
     public init(id: RequestID?, code: ErrorCode, message: String) {
         self.id = id
@@ -80,8 +130,11 @@ public struct ProtocolError: Error, Equatable, Sendable {
 }
 
 /// A decoded request envelope: its id, its op and the whole JSON object for the op's own decoder.
+/// (`ProtocolCodec.decodeRequest` decodes the typed `ClientRequest` in one pass instead.)
 public struct RequestEnvelope: Sendable {
+    /// The request's id.
     public var id: RequestID
+    /// The op name as sent.
     public var op: String
     /// The request's JSON bytes (decode the op's parameters from them).
     public var json: [UInt8]
@@ -127,17 +180,9 @@ public enum ProtocolCodec {
     /// Decodes an op's parameters from the request; a missing or mistyped field is `bad_request` naming it.
     public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<P, ProtocolError> {
         do {
-            let decoder = JSONDecoder()
-            decoder.keyDecodingStrategy = .convertFromSnakeCase
-            return .success(try decoder.decode(P.self, from: Data(envelope.json)))
-        } catch DecodingError.keyNotFound(let key, let context) {
-            let path = (context.codingPath + [key]).map(\.stringValue).joined(separator: ".")
-            return .failure(ProtocolError(id: envelope.id, code: .badRequest, message: "missing field \(snake(path))"))
-        } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context) {
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return .failure(ProtocolError(id: envelope.id, code: .badRequest, message: "field \(snake(path)) has the wrong type"))
+            return .success(try requestDecoder().decode(P.self, from: Data(envelope.json)))
         } catch {
-            return .failure(ProtocolError(id: envelope.id, code: .badRequest, message: "malformed parameters"))
+            return .failure(parameterError(error, id: envelope.id))
         }
     }
 

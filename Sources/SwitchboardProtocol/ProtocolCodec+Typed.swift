@@ -1,0 +1,268 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+
+/// A JSON object key given by name.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension ProtocolCodec {
+    /// Decodes a request frame into its id and typed request in one JSON parse: the envelope's `id` and
+    /// `op` are read first, then only that op's parameters. Unknown fields are ignored.
+    ///
+    /// Failures, each with the request id whenever it could be read (so the error reply can echo it):
+    /// - `payload_too_large`: more than `maxRequestBytes`;
+    /// - `bad_request`: malformed JSON, not an object, missing or bad `id`, missing `op`, a missing or
+    ///   mistyped parameter (the message names the field, snake_case), or a broken parameter rule;
+    /// - `unknown_op`: an op this version does not know.
+    public static func decodeRequest(_ bytes: [UInt8]) -> Result<(id: RequestID, request: ClientRequest), ProtocolError> {
+        guard bytes.count <= maxRequestBytes else {
+            return .failure(ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
+        }
+        let frame: RequestFrame
+        do {
+            frame = try requestDecoder().decode(RequestFrame.self, from: Data(bytes))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(ProtocolError(id: nil, code: .badRequest, message: "a request is a JSON object"))
+        } catch {
+            return .failure(ProtocolError(id: nil, code: .badRequest, message: "malformed JSON"))
+        }
+        switch frame.outcome {
+        case .success(let request):
+            // `outcome` is a success only when the id was read.
+            guard let id = frame.id else { return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id")) }
+            return .success((id: id, request: request))
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
+    /// Encodes a request: `{"id": id, "op": name, ...parameters}` (for clients).
+    public static func encodeRequest(id: RequestID, _ request: ClientRequest) -> [UInt8] {
+        encode(RequestFrameOut(id: id, request: request))
+    }
+
+    /// Encodes a typed event: `{"ev": name, ...fields}`.
+    public static func encodeEvent(_ event: ServerEvent) -> [UInt8] {
+        encode(EventFrameOut(event: event))
+    }
+
+    /// Decodes a frame from the server (for clients): a reply, an error reply or an event. Events this
+    /// version does not know decode as `ServerEvent.unknown`.
+    public static func decodeServerMessage(_ bytes: [UInt8]) -> Result<ServerMessage, ProtocolError> {
+        let frame: ServerFrame
+        do {
+            frame = try requestDecoder().decode(ServerFrame.self, from: Data(bytes))
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty {
+            return .failure(ProtocolError(id: nil, code: .badRequest, message: "malformed JSON"))
+        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
+            return .failure(ProtocolError(id: nil, code: .badRequest, message: "a server frame is a JSON object"))
+        } catch {
+            return .failure(parameterError(error, id: nil))
+        }
+        switch frame.kind {
+        case .event(let event): return .success(.event(event))
+        case .error(let id, let error): return .success(.error(id: id, error: error))
+        case .reply(let id): return .success(.reply(id: id, result: ReplyResult(frame: bytes)))
+        }
+    }
+
+    /// A decoder whose key strategy maps the wire's snake_case onto Swift's camelCase.
+    static func requestDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
+    /// Maps a parameter decoding failure to `bad_request`, naming the field in snake_case.
+    static func parameterError(_ error: any Error, id: RequestID?) -> ProtocolError {
+        let message: String
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            message = "missing field \(fieldPath(context.codingPath + [key]))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            message = "field \(fieldPath(context.codingPath)) has the wrong type"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            message = "field \(fieldPath(context.codingPath)) is invalid"
+        case ParameterRule.violated(let rule):
+            message = rule
+        default:
+            // The JSON text was already parsed, so what remains is a number that does not fit its field
+            // (1.5 or 1e30 for an integer): Foundation reports it without a coding path (as an internal
+            // error type when nested, as `dataCorrupted` at the top level).
+            message = "a field has an invalid value (integers must be whole and fit in 64 bits)"
+        }
+        return ProtocolError(id: id, code: .badRequest, message: message)
+    }
+
+    /// `phones[3]`, `profile.display_name`.
+    static func fieldPath(_ path: [any CodingKey]) -> String {
+        var out = ""
+        for key in path {
+            if let index = key.intValue {
+                out += "[\(index)]"
+            } else {
+                if !out.isEmpty { out += "." }
+                out += snake(key.stringValue)
+            }
+        }
+        return out
+    }
+}
+
+/// The request object as decoded by `decodeRequest`: never throws past the envelope, so the id survives
+/// a failure of the op or its parameters.
+private struct RequestFrame: Decodable {
+    var id: RequestID?
+    var outcome: Result<ClientRequest, ProtocolError>
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        let idKey = AnyKey("id")
+        let opKey = AnyKey("op")
+        guard container.contains(idKey) else {
+            id = nil
+            outcome = .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
+            return
+        }
+        guard let id = try? container.decode(RequestID.self, forKey: idKey) else {
+            self.id = nil
+            outcome = .failure(ProtocolError(id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
+            return
+        }
+        self.id = id
+        guard container.contains(opKey) else {
+            outcome = .failure(ProtocolError(id: id, code: .badRequest, message: "missing field op"))
+            return
+        }
+        guard let name = try? container.decode(String.self, forKey: opKey) else {
+            outcome = .failure(ProtocolError(id: id, code: .badRequest, message: "field op has the wrong type"))
+            return
+        }
+        guard let op = ClientRequest.Op(rawValue: name) else {
+            outcome = .failure(ProtocolError(id: id, code: .unknownOp, message: "unknown op \(name.prefix(64))"))
+            return
+        }
+        do {
+            outcome = .success(try ClientRequest.decode(op, from: decoder))
+        } catch {
+            outcome = .failure(ProtocolCodec.parameterError(error, id: id))
+        }
+    }
+}
+
+private struct RequestFrameOut: Encodable {
+    var id: RequestID
+    var request: ClientRequest
+
+    func encode(to encoder: any Encoder) throws {
+        try request.encodeParameters(to: encoder)
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(id, forKey: AnyKey("id"))
+        try container.encode(request.op.rawValue, forKey: AnyKey("op"))
+    }
+}
+
+private struct EventFrameOut: Encodable {
+    var event: ServerEvent
+
+    func encode(to encoder: any Encoder) throws {
+        try event.encodeFields(to: encoder)
+        var container = encoder.container(keyedBy: AnyKey.self)
+        try container.encode(event.name, forKey: AnyKey("ev"))
+    }
+}
+
+// MARK: - Frames from the server (client side)
+
+/// A frame from the server, as a client sees it.
+public enum ServerMessage: Sendable, Equatable {
+    /// `{"re": id, "ok": {...}}`: decode the result with `result.decode(_:)` as the op's result type.
+    case reply(id: RequestID, result: ReplyResult)
+    /// `{"re": id, "error": {...}}`; `id` is nil when the server could not read the request's id.
+    case error(id: RequestID?, error: ReplyError)
+    /// `{"ev": name, ...}`.
+    case event(ServerEvent)
+}
+
+/// The `ok` object of a reply, decoded on demand as the type the op returns.
+public struct ReplyResult: Sendable, Equatable {
+    /// The whole reply frame.
+    let frame: [UInt8]
+
+    /// Decodes `ok` as `type` (e.g. `SessionCredentials` for `login`, `Empty` for `ping`).
+    /// - Throws: `ProtocolError` (`bad_request`) naming the missing or mistyped field.
+    public func decode<T: Decodable>(_ type: T.Type) throws(ProtocolError) -> T {
+        do {
+            return try ProtocolCodec.requestDecoder().decode(OkBox<T>.self, from: Data(frame)).ok
+        } catch {
+            throw ProtocolCodec.parameterError(error, id: nil)
+        }
+    }
+
+    private struct OkBox<T: Decodable>: Decodable {
+        var ok: T
+    }
+}
+
+/// The `error` object of a reply: `{code, message, retry_after_ms?, reason?}`.
+public struct ReplyError: Codable, Sendable, Equatable, Error {
+    /// The error code as sent (see `ErrorCode`; a later server may send codes this version lacks).
+    public var code: String
+    /// A human-readable message (English; for logs and fallback display, not for program logic).
+    public var message: String
+    /// With `rate_limited`: milliseconds to wait before retrying.
+    public var retryAfterMs: Int64?
+    /// With `weak_password`: `too_short`, `single_character`, `sequence`, `common` or `contains_phone`.
+    public var reason: String?
+
+    public init(code: String, message: String, retryAfterMs: Int64? = nil, reason: String? = nil) {
+        self.code = code
+        self.message = message
+        self.retryAfterMs = retryAfterMs
+        self.reason = reason
+    }
+
+    /// The code, when this version knows it.
+    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
+}
+
+private struct ServerFrame: Decodable {
+    enum Kind {
+        case reply(RequestID)
+        case error(RequestID?, ReplyError)
+        case event(ServerEvent)
+    }
+
+    var kind: Kind
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: AnyKey.self)
+        if container.contains(AnyKey("ev")) {
+            let name = try container.decode(String.self, forKey: AnyKey("ev"))
+            kind = .event(try ServerEvent.decode(name: name, from: decoder))
+            return
+        }
+        let re = AnyKey("re")
+        guard container.contains(re) else { throw ParameterRule.violated("a server frame has re or ev") }
+        let id = try container.decodeNil(forKey: re) ? nil : try container.decode(RequestID.self, forKey: re)
+        if container.contains(AnyKey("error")) {
+            kind = .error(id, try container.decode(ReplyError.self, forKey: AnyKey("error")))
+        } else if container.contains(AnyKey("ok")), let id {
+            kind = .reply(id)
+        } else {
+            throw ParameterRule.violated("a reply has ok (with an id) or error")
+        }
+    }
+}
