@@ -11,12 +11,19 @@ import COpenSSL
 import Dispatch
 import Foundation
 
-/// Argon2id parameters (OWASP's recommendation: 19 MiB, 2 passes, 1 lane).
+/// Argon2id parameters. The defaults are OWASP's recommendation for Argon2id (Password Storage Cheat
+/// Sheet: m = 19 MiB, t = 2, p = 1), with a 16-byte salt and a 32-byte hash. They are written into
+/// every PHC string, so raising them later only makes `needsRehash` true for older hashes.
 public struct PasswordHashParameters: Sendable, Equatable {
+    /// Memory per hash in KiB (19,456 = 19 MiB).
     public var memoryKiB: UInt32 = 19_456
+    /// Passes over the memory.
     public var iterations: UInt32 = 2
+    /// Lanes (threads per hash; one, since the pool runs hashes side by side).
     public var parallelism: UInt32 = 1
+    /// Random salt bytes per hash.
     public var saltLength = 16
+    /// Hash output bytes.
     public var hashLength = 32
     public init() {}
 }
@@ -25,65 +32,86 @@ public struct PasswordHashParameters: Sendable, Equatable {
 public enum PasswordHasherError: Error, Equatable, Sendable {
     /// Too many hashes waiting: answer `unavailable` and let the client retry.
     case overloaded
-    /// libargon2 failed (`argon2_error_message` code).
+    /// libargon2 failed (an `Argon2_ErrorCodes` value).
     case argon2(Int32)
+    /// The random generator failed (no salt).
+    case randomUnavailable
 }
 
-/// Argon2id (libargon2) on a bounded set of worker queues; never on a loop queue or the Swift
-/// concurrency pool (callers await a continuation resumed from the worker).
+/// Argon2id (libargon2) on a bounded pool: `workers` serial Dispatch queues take jobs from one FIFO of at
+/// most `maxWaiting` waiting jobs; beyond that, calls throw `overloaded` at once. Hashing never runs on a
+/// loop queue or a thread of the Swift concurrency pool: callers await a continuation that a worker
+/// resumes.
 public final class PasswordHasherPool: Sendable {
+    /// The parameters new hashes use.
     public let parameters: PasswordHashParameters
-    private let queues: [DispatchQueue]
-    private let admission: AdmissionCounter
+    let scheduler: HashScheduler
+    /// The default number of workers: the number of active processors.
+    public static var defaultWorkerCount: Int { ProcessInfo.processInfo.activeProcessorCount }
     /// PHC string of a random password, verified against for unknown users (equal timing).
     private let dummy: String
 
     /// - Parameters:
-    ///   - workers: concurrent hashes.
-    ///   - maxWaiting: hashes queued beyond the running ones before `overloaded`.
-    public init(workers: Int, maxWaiting: Int = 64, parameters: PasswordHashParameters = PasswordHashParameters()) {
+    ///   - workers: hashes running at once (default: the number of active processors).
+    ///   - maxWaiting: hashes queued beyond the running ones before `overloaded` (default 64).
+    ///   - parameters: Argon2id parameters for new hashes.
+    public init(
+        workers: Int = PasswordHasherPool.defaultWorkerCount, maxWaiting: Int = 64,
+        parameters: PasswordHashParameters = PasswordHashParameters()
+    ) {
         self.parameters = parameters
-        queues = (0..<max(1, workers)).map { DispatchQueue(label: "switchboard.argon2.\($0)") }
-        admission = AdmissionCounter(limit: max(1, workers) + maxWaiting)
+        scheduler = HashScheduler(workers: max(1, workers), maxWaiting: max(0, maxWaiting))
         dummy = (try? Self.hashNow("dummy-\(UUID().uuidString)", parameters: parameters)) ?? ""
     }
 
-    /// The PHC-encoded Argon2id hash (`$argon2id$v=19$m=19456,t=2,p=1$...`).
+    /// Hashes a password with a fresh random salt.
+    /// - Returns: the PHC-encoded Argon2id hash (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`).
+    /// - Throws: `PasswordHasherError.overloaded` when the queue is full; `.argon2` or
+    ///   `.randomUnavailable` when hashing fails.
     public func hash(_ password: String) async throws -> String {
         let parameters = self.parameters
         return try await run { try Self.hashNow(password, parameters: parameters) }
     }
 
-    /// Constant-time verification through libargon2.
+    /// Checks a password against a stored PHC string (constant-time comparison inside libargon2). A
+    /// malformed `encoded` string verifies as false.
+    /// - Throws: `PasswordHasherError.overloaded` when the queue is full.
     public func verify(_ password: String, encoded: String) async throws -> Bool {
         try await run { Self.verifyNow(password, encoded: encoded) }
     }
 
-    /// Spends the time of one verification (for unknown phone numbers).
+    /// Spends the time of one verification against a random hash, for unknown phone numbers, so that
+    /// timing does not reveal which numbers are registered.
+    /// - Throws: `PasswordHasherError.overloaded` when the queue is full.
     public func dummyVerify(_ password: String) async throws {
         let dummy = self.dummy
         _ = try await run { Self.verifyNow(password, encoded: dummy) }
     }
 
-    /// Whether a stored hash used other parameters than the current ones.
+    /// Whether a stored hash was made with other parameters than `parameters` (or is not an Argon2id
+    /// PHC string): rehash it after the next successful login.
     public func needsRehash(_ encoded: String) -> Bool {
-        !encoded.hasPrefix("$argon2id$v=19$m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)$")
+        Self.needsRehash(encoded, parameters: parameters)
+    }
+
+    static func needsRehash(_ encoded: String, parameters p: PasswordHashParameters) -> Bool {
+        let parts = encoded.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0].isEmpty, parts[1] == "argon2id", parts[2] == "v=19" else { return true }
+        guard parts[3] == "m=\(p.memoryKiB),t=\(p.iterations),p=\(p.parallelism)" else { return true }
+        // Unpadded base64 of n bytes has (4n + 2) / 3 characters.
+        return parts[4].utf8.count != (4 * p.saltLength + 2) / 3 || parts[5].utf8.count != (4 * p.hashLength + 2) / 3
     }
 
     private func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        guard let slot = admission.enter() else { throw PasswordHasherError.overloaded }
-        let queue = queues[slot % queues.count]
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                defer { self.admission.leave() }
-                continuation.resume(with: Result { try work() })
-            }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let admitted = scheduler.submit { continuation.resume(with: Result { try work() }) }
+            if !admitted { continuation.resume(throwing: PasswordHasherError.overloaded) }
         }
     }
 
     static func hashNow(_ password: String, parameters p: PasswordHashParameters) throws -> String {
         var salt = [UInt8](repeating: 0, count: p.saltLength)
-        guard RAND_bytes(&salt, Int32(salt.count)) == 1 else { throw PasswordHasherError.argon2(-1) }
+        guard RAND_bytes(&salt, Int32(salt.count)) == 1 else { throw PasswordHasherError.randomUnavailable }
         let length = argon2_encodedlen(p.iterations, p.memoryKiB, p.parallelism, UInt32(p.saltLength), UInt32(p.hashLength), Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
         let pwd = Array(password.utf8)
@@ -99,26 +127,73 @@ public final class PasswordHasherPool: Sendable {
     }
 }
 
-/// Counts admitted jobs against a limit; thread-safe.
-final class AdmissionCounter: @unchecked Sendable {
-    // @unchecked Sendable: `count` and `next` are only touched under `lock`.
+/// A bounded FIFO of jobs served by a fixed set of serial worker queues. Thread-safe.
+final class HashScheduler: @unchecked Sendable {
+    // @unchecked Sendable: `idle`, `waiting` and `head` are only touched under `lock`; `queues` and
+    // `maxWaiting` are immutable.
+    typealias Job = @Sendable () -> Void
+
     private let lock = NSLock()
-    private var count = 0
-    private var next = 0
-    let limit: Int
-    init(limit: Int) { self.limit = limit }
-    /// A slot number (for queue choice), or nil when full.
-    func enter() -> Int? {
+    private let queues: [DispatchQueue]
+    let maxWaiting: Int
+    // protected by lock
+    private var idle: [Int]
+    // protected by lock
+    private var waiting: [Job] = []
+    // protected by lock: index of the oldest waiting job in `waiting`
+    private var head = 0
+
+    init(workers: Int, maxWaiting: Int) {
+        queues = (0..<workers).map { DispatchQueue(label: "switchboard.argon2.\($0)", qos: .userInitiated) }
+        idle = Array((0..<workers).reversed())
+        self.maxWaiting = maxWaiting
+    }
+
+    /// Jobs waiting for a worker.
+    var waitingCount: Int {
         lock.lock()
         defer { lock.unlock() }
-        guard count < limit else { return nil }
-        count += 1
-        next &+= 1
-        return next
+        return waiting.count - head
     }
-    func leave() {
+
+    /// Runs `job` on an idle worker, or queues it. Returns false (and drops `job`) when the queue is full.
+    func submit(_ job: @escaping Job) -> Bool {
         lock.lock()
-        count -= 1
+        if let worker = idle.popLast() {
+            lock.unlock()
+            queues[worker].async { self.work(worker, first: job) }
+            return true
+        }
+        guard waiting.count - head < maxWaiting else {
+            lock.unlock()
+            return false
+        }
+        waiting.append(job)
         lock.unlock()
+        return true
+    }
+
+    /// Runs `first`, then waiting jobs in order, until none is left; then the worker is idle again.
+    private func work(_ worker: Int, first: Job) {
+        dispatchPrecondition(condition: .onQueue(queues[worker]))
+        var job = first
+        while true {
+            job()
+            lock.lock()
+            guard head < waiting.count else {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+                idle.append(worker)
+                lock.unlock()
+                return
+            }
+            job = waiting[head]
+            head += 1
+            if head >= 64 && head * 2 >= waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
+            lock.unlock()
+        }
     }
 }

@@ -8,13 +8,17 @@
 
 import COpenSSL
 
-/// A session token: 256 random bits, given to the client as 43 base64url characters; only its SHA-256
-/// is stored.
-public struct SessionToken: Sendable {
+/// A session token: 256 random bits (`RAND_bytes`), given to the client as 43 base64url characters
+/// without padding; only the SHA-256 of the 32 token bytes is stored, so a database leak reveals no
+/// usable token.
+public struct SessionToken: Sendable, CustomStringConvertible {
     /// What the client keeps.
     public let string: String
     /// SHA-256 of the 32 token bytes: what the database keeps.
     public let hash: [UInt8]
+
+    /// Redacts the token.
+    public var description: String { "SessionToken(<redacted>)" }
 
     /// A new random token.
     public static func generate() -> SessionToken {
@@ -23,7 +27,8 @@ public struct SessionToken: Sendable {
         return SessionToken(string: base64url(bytes), hash: sha256(bytes))
     }
 
-    /// The stored hash for a token string, or nil when it is not a well-formed token.
+    /// The stored hash for a token string, or nil when it is not a well-formed token (not exactly 43
+    /// characters of the base64url alphabet in canonical form).
     public static func hash(of token: String) -> [UInt8]? {
         guard let bytes = decodeBase64url(token), bytes.count == 32 else { return nil }
         return sha256(bytes)
