@@ -112,7 +112,8 @@ public final class PasswordHasherPool: Sendable {
     static func hashNow(_ password: String, parameters p: PasswordHashParameters) throws -> String {
         var salt = [UInt8](repeating: 0, count: p.saltLength)
         guard RAND_bytes(&salt, Int32(salt.count)) == 1 else { throw PasswordHasherError.randomUnavailable }
-        let length = argon2_encodedlen(p.iterations, p.memoryKiB, p.parallelism, UInt32(p.saltLength), UInt32(p.hashLength), Argon2_id)
+        let length = argon2_encodedlen(
+            p.iterations, p.memoryKiB, p.parallelism, UInt32(p.saltLength), UInt32(p.hashLength), Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
         let pwd = Array(password.utf8)
         let rc = argon2id_hash_encoded(

@@ -52,7 +52,8 @@ public enum PasswordPolicy {
             let phoneDigits = phone.unicodeScalars.filter { ("0"..."9").contains($0) }
             if phoneDigits.count >= phoneDigitsChecked {
                 // Separators inside the password do not hide the number: compare digits only.
-                let passwordDigits = String(String.UnicodeScalarView(password.unicodeScalars.filter { ("0"..."9").contains($0) }))
+                let passwordDigits = String(
+                    String.UnicodeScalarView(password.unicodeScalars.filter { ("0"..."9").contains($0) }))
                 if passwordDigits.contains(String(String.UnicodeScalarView(phoneDigits.suffix(phoneDigitsChecked)))) {
                     return .containsPhone
                 }
@@ -67,7 +68,9 @@ public enum PasswordPolicy {
         let scalars = s.unicodeScalars.map(\.value)
         if scalars.count >= 2, scalars.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) {
             let step = Int64(scalars[1]) - Int64(scalars[0])
-            if abs(step) == 1 && zip(scalars, scalars.dropFirst()).allSatisfy({ Int64($1) - Int64($0) == step }) { return true }
+            if abs(step) == 1 && zip(scalars, scalars.dropFirst()).allSatisfy({ Int64($1) - Int64($0) == step }) {
+                return true
+            }
         }
         for row in keyboardRows {
             if row.contains(s) || String(row.reversed()).contains(s) { return true }

@@ -102,7 +102,9 @@ public enum ClientRequest: Sendable, Equatable, CustomStringConvertible {
     /// The op name and parameters, with passwords and tokens redacted (safe to log).
     public var description: String {
         switch self {
-        case .register(let p): return "register(phone: \(p.phone), displayName: \(p.displayName), device: \(p.device), password: <redacted>)"
+        case .register(let p):
+            return
+                "register(phone: \(p.phone), displayName: \(p.displayName), device: \(p.device), password: <redacted>)"
         case .login(let p): return "login(phone: \(p.phone), device: \(p.device), password: <redacted>)"
         case .authenticate: return "authenticate(token: <redacted>)"
         case .logout, .ping, .sessionsList, .friendsList, .friendsRequests: return op.rawValue
@@ -111,7 +113,8 @@ public enum ClientRequest: Sendable, Equatable, CustomStringConvertible {
         case .profileUpdate(let p): return "profile.update(displayName: \(p.displayName))"
         case .friendsRequest(let p):
             return "friends.request(" + (p.phone.map { "phone: \($0)" } ?? p.userId.map { "userId: \($0)" } ?? "") + ")"
-        case .friendsAccept(let p), .friendsDecline(let p), .friendsCancel(let p): return "\(op.rawValue)(requestId: \(p.requestId))"
+        case .friendsAccept(let p), .friendsDecline(let p), .friendsCancel(let p):
+            return "\(op.rawValue)(requestId: \(p.requestId))"
         case .friendsRemove(let p): return "friends.remove(userId: \(p.userId))"
         case .contactsMatch(let p): return "contacts.match(\(p.phones.count) phones)"
         }
@@ -140,7 +143,9 @@ extension ClientRequest {
         }
 
         /// Redacts the password.
-        public var description: String { "RegisterParams(phone: \(phone), displayName: \(displayName), device: \(device), password: <redacted>)" }
+        public var description: String {
+            "RegisterParams(phone: \(phone), displayName: \(displayName), device: \(device), password: <redacted>)"
+        }
     }
 
     /// Parameters of `login`.
@@ -249,7 +254,9 @@ extension ClientRequest {
         case .profileUpdate: return .profileUpdate(try ProfileUpdateParams(from: decoder))
         case .friendsRequest:
             let p = try FriendsRequestParams(from: decoder)
-            guard (p.phone == nil) != (p.userId == nil) else { throw ParameterRule.violated("give exactly one of phone and user_id") }
+            guard (p.phone == nil) != (p.userId == nil) else {
+                throw ParameterRule.violated("give exactly one of phone and user_id")
+            }
             return .friendsRequest(p)
         case .friendsAccept: return .friendsAccept(try FriendRequestIDParams(from: decoder))
         case .friendsDecline: return .friendsDecline(try FriendRequestIDParams(from: decoder))

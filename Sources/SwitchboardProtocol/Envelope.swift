@@ -25,7 +25,8 @@ public enum RequestID: Hashable, Sendable, Codable, CustomStringConvertible {
         } else if let s = try? container.decode(String.self), s.utf8.count <= 64 {
             self = .string(s)
         } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "id must be an integer or a string of at most 64 bytes")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "id must be an integer or a string of at most 64 bytes")
         }
     }
 
@@ -153,7 +154,8 @@ public enum ProtocolCodec {
     /// Decodes `{id, op, ...}`. Malformed JSON, a missing id or op, or a non-object is `bad_request`.
     public static func decodeEnvelope(_ bytes: [UInt8]) -> Result<RequestEnvelope, ProtocolError> {
         guard bytes.count <= maxRequestBytes else {
-            return .failure(ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
+            return .failure(
+                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
         }
         let head: EnvelopeHead
         do {
@@ -161,7 +163,9 @@ public enum ProtocolCodec {
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             return .failure(ProtocolError(id: nil, code: .badRequest, message: "a request is a JSON object"))
         } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
-            return .failure(ProtocolError(id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
+            return .failure(
+                ProtocolError(
+                    id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
         } catch DecodingError.typeMismatch(_, let context) {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             return .failure(ProtocolError(id: nil, code: .badRequest, message: "field \(field) has the wrong type"))
@@ -178,7 +182,9 @@ public enum ProtocolCodec {
     }
 
     /// Decodes an op's parameters from the request; a missing or mistyped field is `bad_request` naming it.
-    public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<P, ProtocolError> {
+    public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<
+        P, ProtocolError
+    > {
         do {
             return .success(try requestDecoder().decode(P.self, from: Data(envelope.json)))
         } catch {

@@ -113,7 +113,9 @@ public struct SessionCredentials: Codable, Sendable, Equatable, CustomStringConv
     }
 
     /// Redacts the token.
-    public var description: String { "SessionCredentials(userId: \(userId), sessionId: \(sessionId), sessionToken: <redacted>)" }
+    public var description: String {
+        "SessionCredentials(userId: \(userId), sessionId: \(sessionId), sessionToken: <redacted>)"
+    }
 }
 
 /// Result of `authenticate`: `{user_id, session_id, profile}`.

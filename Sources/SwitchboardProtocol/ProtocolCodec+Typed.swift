@@ -26,9 +26,11 @@ extension ProtocolCodec {
     /// - `bad_request`: malformed JSON, not an object, missing or bad `id`, missing `op`, a missing or
     ///   mistyped parameter (the message names the field, snake_case), or a broken parameter rule;
     /// - `unknown_op`: an op this version does not know.
-    public static func decodeRequest(_ bytes: [UInt8]) -> Result<(id: RequestID, request: ClientRequest), ProtocolError> {
+    public static func decodeRequest(_ bytes: [UInt8]) -> Result<(id: RequestID, request: ClientRequest), ProtocolError>
+    {
         guard bytes.count <= maxRequestBytes else {
-            return .failure(ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
+            return .failure(
+                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
         }
         let frame: RequestFrame
         do {
@@ -41,7 +43,9 @@ extension ProtocolCodec {
         switch frame.outcome {
         case .success(let request):
             // `outcome` is a success only when the id was read.
-            guard let id = frame.id else { return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id")) }
+            guard let id = frame.id else {
+                return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
+            }
             return .success((id: id, request: request))
         case .failure(let error):
             return .failure(error)
@@ -138,7 +142,9 @@ private struct RequestFrame: Decodable {
         }
         guard let id = try? container.decode(RequestID.self, forKey: idKey) else {
             self.id = nil
-            outcome = .failure(ProtocolError(id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
+            outcome = .failure(
+                ProtocolError(
+                    id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
             return
         }
         self.id = id

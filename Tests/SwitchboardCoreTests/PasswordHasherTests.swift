@@ -68,7 +68,9 @@ func eventually(_ condition: () -> Bool) async throws {
         var longerHash = cheapParameters()
         longerHash.hashLength = 64
         #expect(PasswordHasherPool.needsRehash(old, parameters: longerHash))
-        for garbage in ["", "$argon2i$v=19$m=1024,t=1,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaA", "$argon2id$v=16$m=1024,t=1,p=1$a$b"] {
+        for garbage in [
+            "", "$argon2i$v=19$m=1024,t=1,p=1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaA", "$argon2id$v=16$m=1024,t=1,p=1$a$b",
+        ] {
             #expect(cheap.needsRehash(garbage))
         }
     }
@@ -113,10 +115,11 @@ func eventually(_ condition: () -> Bool) async throws {
         let order = Mutex<[Int]>([])
         #expect(scheduler.submit { release.wait() })
         for i in 1...3 {
-            #expect(scheduler.submit {
-                order.withLock { $0.append(i) }
-                done.signal()
-            })
+            #expect(
+                scheduler.submit {
+                    order.withLock { $0.append(i) }
+                    done.signal()
+                })
         }
         #expect(scheduler.waitingCount == 3)
         #expect(!scheduler.submit { Issue.record("a refused job ran") })

@@ -28,7 +28,8 @@ import Testing
 
     @Test func sequences() {
         for p in [
-            "123456", "1234567890", "234567", "987654", "9876543210", "abcdef", "ABCDEFGH", "fedcba", "uvwxyz", "zyxwvu",
+            "123456", "1234567890", "234567", "987654", "9876543210", "abcdef", "ABCDEFGH", "fedcba", "uvwxyz",
+            "zyxwvu",
             "qwerty", "QWERTY", "qwertyuiop", "poiuytrewq", "asdfgh", "asdfghjkl", "zxcvbnm", "mnbvcx", "ytrewq",
             "qwertz", "azerty", "1qaz2wsx3edc",
         ] {
@@ -41,7 +42,9 @@ import Testing
     }
 
     @Test func commonPasswordsCaseInsensitively() {
-        for p in ["password", "PassWord1", "iloveyou", "DRAGON", "Football", "letmein", "monkey123", "trustno1", "Sunshine"] {
+        for p in [
+            "password", "PassWord1", "iloveyou", "DRAGON", "Football", "letmein", "monkey123", "trustno1", "Sunshine",
+        ] {
             #expect(PasswordPolicy.check(p, phone: nil) == .common, "\(p)")
         }
         #expect(CommonPasswords.set.count >= 1_000)
@@ -63,13 +66,19 @@ import Testing
     }
 
     @Test func acceptable() {
-        for p in ["correct horse 42", "Tr0ub4dor&3", "k9#Lm2", "ünïcödé-pässwörd", "パスワードです", String(repeating: "ab", count: 512)] {
+        for p in [
+            "correct horse 42", "Tr0ub4dor&3", "k9#Lm2", "ünïcödé-pässwörd", "パスワードです",
+            String(repeating: "ab", count: 512),
+        ] {
             #expect(PasswordPolicy.check(p, phone: "+15551234567") == nil, "\(p)")
         }
         #expect(PasswordPolicy.maxLength == 1024 && PasswordPolicy.minLength == 6)
     }
 
     @Test func reasonsAreTheWireNames() {
-        #expect(PasswordWeakness.allCases.map(\.rawValue) == ["too_short", "single_character", "sequence", "common", "contains_phone"])
+        #expect(
+            PasswordWeakness.allCases.map(\.rawValue) == [
+                "too_short", "single_character", "sequence", "common", "contains_phone",
+            ])
     }
 }

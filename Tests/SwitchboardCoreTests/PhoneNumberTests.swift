@@ -66,7 +66,9 @@ import Testing
 
     @Test func invalidNumbers() {
         for (input, country, error) in Self.invalid {
-            #expect(throws: error, "\(input.debugDescription)") { try PhoneNumber.normalize(input, defaultCountryCode: country) }
+            #expect(throws: error, "\(input.debugDescription)") {
+                try PhoneNumber.normalize(input, defaultCountryCode: country)
+            }
         }
     }
 

@@ -32,7 +32,8 @@ let second: UInt64 = 1_000_000_000
         #expect(limiter.attempt("+15551234567", now: start) == .limited(retryAfterNanoseconds: 12 * second))
         #expect(limiter.attempt("+15551234567", now: start + 6 * second) == .limited(retryAfterNanoseconds: 6 * second))
         #expect(limiter.attempt("+15551234567", now: start + 12 * second) == .allowed)
-        #expect(limiter.attempt("+15551234567", now: start + 12 * second) == .limited(retryAfterNanoseconds: 12 * second))
+        #expect(
+            limiter.attempt("+15551234567", now: start + 12 * second) == .limited(retryAfterNanoseconds: 12 * second))
     }
 
     @Test func idleTimeRefillsOnlyToCapacity() {

@@ -29,7 +29,8 @@ import Testing
         // 32 zero bytes are 43 "A"s; SHA-256 of 32 zero bytes is a known vector.
         let zeros = String(repeating: "A", count: 43)
         let expected = "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
-        #expect(SessionToken.hash(of: zeros).map { $0.map { String($0, radix: 16).leftPadded(2) }.joined() } == expected)
+        #expect(
+            SessionToken.hash(of: zeros).map { $0.map { String($0, radix: 16).leftPadded(2) }.joined() } == expected)
         #expect(SessionToken.base64url([0xFB, 0xFF, 0xBF]) == "-_-_")
         #expect(SessionToken.base64url([0xFB, 0xFF]) == "-_8")
         #expect(SessionToken.base64url([0xFB]) == "-w")

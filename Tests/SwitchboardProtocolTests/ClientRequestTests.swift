@@ -64,10 +64,12 @@ func failure(_ json: String) -> ProtocolError? {
     }
 
     @Test func wireFormIsSnakeCase() {
-        let register = ClientRequest.register(.init(phone: "+15551234567", password: "pw", displayName: "Ann", device: "cli"))
+        let register = ClientRequest.register(
+            .init(phone: "+15551234567", password: "pw", displayName: "Ann", device: "cli"))
         #expect(
             text(ProtocolCodec.encodeRequest(id: .int(1), register))
-                == #"{"device":"cli","display_name":"Ann","id":1,"op":"register","password":"pw","phone":"+15551234567"}"#)
+                == #"{"device":"cli","display_name":"Ann","id":1,"op":"register","password":"pw","phone":"+15551234567"}"#
+        )
         #expect(text(ProtocolCodec.encodeRequest(id: .string("p"), .ping)) == #"{"id":"p","op":"ping"}"#)
         #expect(
             text(ProtocolCodec.encodeRequest(id: .int(2), .friendsAccept(.init(requestId: 3))))
@@ -79,14 +81,22 @@ func failure(_ json: String) -> ProtocolError? {
             #"{"id": 1, "op": "register", "phone": "+1 555 123 4567", "password": "correct horse", "display_name": "Ann", "device": "cli", "extra": [1, {"x": null}]}"#
         ).get()
         #expect(r.id == .int(1))
-        #expect(r.request == .register(.init(phone: "+1 555 123 4567", password: "correct horse", displayName: "Ann", device: "cli")))
+        #expect(
+            r.request
+                == .register(
+                    .init(phone: "+1 555 123 4567", password: "correct horse", displayName: "Ann", device: "cli")))
         #expect(try decodeRequest(#"{"op":"profile.get","id":"a"}"#).get().request == .profileGet(.init(userId: nil)))
-        #expect(try decodeRequest(#"{"id":2,"op":"profile.get","user_id":null}"#).get().request == .profileGet(.init(userId: nil)))
-        #expect(try decodeRequest(#"{"id":3,"op":"friends.request","user_id":12}"#).get().request == .friendsRequest(.init(userId: 12)))
+        #expect(
+            try decodeRequest(#"{"id":2,"op":"profile.get","user_id":null}"#).get().request
+                == .profileGet(.init(userId: nil)))
+        #expect(
+            try decodeRequest(#"{"id":3,"op":"friends.request","user_id":12}"#).get().request
+                == .friendsRequest(.init(userId: 12)))
         // Parameters of ops without any are ignored.
         #expect(try decodeRequest(#"{"id":4,"op":"ping","anything":true}"#).get().request == .ping)
         // Whitespace and key order do not matter; large ids keep their value.
-        #expect(try decodeRequest(" {\n\"op\" : \"logout\" ,\t\"id\" : 9223372036854775807 } ").get().id == .int(Int64.max))
+        #expect(
+            try decodeRequest(" {\n\"op\" : \"logout\" ,\t\"id\" : 9223372036854775807 } ").get().id == .int(Int64.max))
     }
 
     @Test func envelopeErrors() {
@@ -101,10 +111,15 @@ func failure(_ json: String) -> ProtocolError? {
             #expect(e?.code == .badRequest && e?.id == nil, "id \(badID)")
         }
         #expect(failure(#"{"id":7}"#) == ProtocolError(id: .int(7), code: .badRequest, message: "missing field op"))
-        #expect(failure(#"{"id":7,"op":3}"#) == ProtocolError(id: .int(7), code: .badRequest, message: "field op has the wrong type"))
-        #expect(failure(#"{"id":"x","op":"messages.send"}"#) == ProtocolError(id: .string("x"), code: .unknownOp, message: "unknown op messages.send"))
+        #expect(
+            failure(#"{"id":7,"op":3}"#)
+                == ProtocolError(id: .int(7), code: .badRequest, message: "field op has the wrong type"))
+        #expect(
+            failure(#"{"id":"x","op":"messages.send"}"#)
+                == ProtocolError(id: .string("x"), code: .unknownOp, message: "unknown op messages.send"))
         #expect(failure(#"{"id":"x","op":""}"#)?.code == .unknownOp)
-        let big = #"{"id":1,"op":"ping","pad":""# + String(repeating: "a", count: ProtocolCodec.maxRequestBytes) + #""}"#
+        let big =
+            #"{"id":1,"op":"ping","pad":""# + String(repeating: "a", count: ProtocolCodec.maxRequestBytes) + #""}"#
         #expect(failure(big)?.code == .payloadTooLarge)
     }
 
@@ -124,14 +139,23 @@ func failure(_ json: String) -> ProtocolError? {
         #expect(
             failure(#"{"id":5,"op":"friends.accept","request_id":1.5}"#)
                 == ProtocolError(
-                    id: .int(5), code: .badRequest, message: "a field has an invalid value (integers must be whole and fit in 64 bits)"))
-        #expect(failure(#"{"id":6,"op":"authenticate"}"#) == ProtocolError(id: .int(6), code: .badRequest, message: "missing field token"))
-        for both in [#"{"id":7,"op":"friends.request"}"#, #"{"id":7,"op":"friends.request","phone":"+1555","user_id":3}"#] {
-            #expect(failure(both) == ProtocolError(id: .int(7), code: .badRequest, message: "give exactly one of phone and user_id"))
+                    id: .int(5), code: .badRequest,
+                    message: "a field has an invalid value (integers must be whole and fit in 64 bits)"))
+        #expect(
+            failure(#"{"id":6,"op":"authenticate"}"#)
+                == ProtocolError(id: .int(6), code: .badRequest, message: "missing field token"))
+        for both in [
+            #"{"id":7,"op":"friends.request"}"#, #"{"id":7,"op":"friends.request","phone":"+1555","user_id":3}"#,
+        ] {
+            #expect(
+                failure(both)
+                    == ProtocolError(id: .int(7), code: .badRequest, message: "give exactly one of phone and user_id"))
         }
         // Injection-shaped strings are only strings.
         let odd = #"{"id":8,"op":"login","phone":"'; DROP TABLE users; --","password":"\u0000","device":"<script>"}"#
-        #expect((try? decodeRequest(odd).get().request) == .login(.init(phone: "'; DROP TABLE users; --", password: "\u{0}", device: "<script>")))
+        #expect(
+            (try? decodeRequest(odd).get().request)
+                == .login(.init(phone: "'; DROP TABLE users; --", password: "\u{0}", device: "<script>")))
     }
 
     @Test func descriptionsRedactSecrets() {
@@ -146,13 +170,18 @@ func failure(_ json: String) -> ProtocolError? {
             #expect(!String(describing: r).contains(secret))
             #expect("\(r)".hasPrefix(r.op.rawValue))
         }
-        #expect(!"\(ClientRequest.RegisterParams(phone: "+1", password: secret, displayName: "A", device: "d"))".contains(secret))
+        #expect(
+            !"\(ClientRequest.RegisterParams(phone: "+1", password: secret, displayName: "A", device: "d"))".contains(
+                secret))
         #expect(!"\(ClientRequest.LoginParams(phone: "+1", password: secret, device: "d"))".contains(secret))
         #expect(!"\(ClientRequest.AuthenticateParams(token: secret))".contains(secret))
         #expect(!"\(SessionCredentials(userId: 1, sessionId: 2, sessionToken: secret))".contains(secret))
     }
 
     @Test func closeCodes() {
-        #expect(ProtocolCloseCode.allCases.map(\.rawValue) == [1000, 1001, 1002, 1007, 1008, 1009, 1011, 1013, 4001, 4002, 4003])
+        #expect(
+            ProtocolCloseCode.allCases.map(\.rawValue) == [
+                1000, 1001, 1002, 1007, 1008, 1009, 1011, 1013, 4001, 4002, 4003,
+            ])
     }
 }

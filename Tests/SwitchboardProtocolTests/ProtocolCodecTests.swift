@@ -39,7 +39,10 @@ struct Profile: Encodable {
         #expect(decode(#"{"op": "ping"}"#).failureCode == .badRequest)
         #expect(decode(#"{"id": true, "op": "ping"}"#).failureCode == .badRequest)
         // The id is recovered when the op is missing, so the error reply can reference it.
-        guard case .failure(let e) = decode(#"{"id": 3}"#) else { Issue.record("accepted"); return }
+        guard case .failure(let e) = decode(#"{"id": 3}"#) else {
+            Issue.record("accepted")
+            return
+        }
         #expect(e.id == .int(3) && e.message == "missing field op")
         let big = "{\"id\":1,\"op\":\"x\",\"pad\":\"" + String(repeating: "a", count: 70_000) + "\"}"
         #expect(decode(big).failureCode == .payloadTooLarge)
@@ -47,24 +50,40 @@ struct Profile: Encodable {
 
     @Test func parametersNameTheMissingField() throws {
         let envelope = try decode(#"{"id": 1, "op": "login", "phone": "+1555", "device": "cli"}"#).get()
-        guard case .failure(let e) = ProtocolCodec.decodeParameters(LoginParams.self, from: envelope) else { Issue.record("decoded"); return }
+        guard case .failure(let e) = ProtocolCodec.decodeParameters(LoginParams.self, from: envelope) else {
+            Issue.record("decoded")
+            return
+        }
         #expect(e.code == .badRequest && e.message == "missing field password" && e.id == .int(1))
         let typed = try decode(#"{"id": 1, "op": "login", "phone": 5, "password": "x", "device": "cli"}"#).get()
-        guard case .failure(let t) = ProtocolCodec.decodeParameters(LoginParams.self, from: typed) else { Issue.record("decoded"); return }
+        guard case .failure(let t) = ProtocolCodec.decodeParameters(LoginParams.self, from: typed) else {
+            Issue.record("decoded")
+            return
+        }
         #expect(t.message == "field phone has the wrong type")
         // SQL-injection-shaped input is just a string.
-        let odd = try decode(#"{"id": 2, "op": "login", "phone": "'; DROP TABLE users; --", "password": "x", "device": "cli"}"#).get()
-        #expect(try ProtocolCodec.decodeParameters(LoginParams.self, from: odd).get().phone == "'; DROP TABLE users; --")
+        let odd = try decode(
+            #"{"id": 2, "op": "login", "phone": "'; DROP TABLE users; --", "password": "x", "device": "cli"}"#
+        ).get()
+        #expect(
+            try ProtocolCodec.decodeParameters(LoginParams.self, from: odd).get().phone == "'; DROP TABLE users; --")
     }
 
     @Test func encodings() {
-        let reply = String(decoding: ProtocolCodec.encodeReply(id: .string("a"), result: Profile(userId: 5, displayName: "Ann")), as: UTF8.self)
+        let reply = String(
+            decoding: ProtocolCodec.encodeReply(id: .string("a"), result: Profile(userId: 5, displayName: "Ann")),
+            as: UTF8.self)
         #expect(reply == #"{"ok":{"display_name":"Ann","user_id":5},"re":"a"}"#)
-        let error = String(decoding: ProtocolCodec.encodeError(id: .int(9), code: .rateLimited, message: "slow down", extra: ["retry_after_ms": 1500]), as: UTF8.self)
+        let error = String(
+            decoding: ProtocolCodec.encodeError(
+                id: .int(9), code: .rateLimited, message: "slow down", extra: ["retry_after_ms": 1500]), as: UTF8.self)
         #expect(error == #"{"error":{"code":"rate_limited","message":"slow down","retry_after_ms":1500},"re":9}"#)
-        let anonymous = String(decoding: ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "malformed JSON"), as: UTF8.self)
+        let anonymous = String(
+            decoding: ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "malformed JSON"), as: UTF8.self)
         #expect(anonymous == #"{"error":{"code":"bad_request","message":"malformed JSON"},"re":null}"#)
-        let event = String(decoding: ProtocolCodec.encodeEvent("profile.updated", Profile(userId: 5, displayName: "Ann")), as: UTF8.self)
+        let event = String(
+            decoding: ProtocolCodec.encodeEvent("profile.updated", Profile(userId: 5, displayName: "Ann")),
+            as: UTF8.self)
         #expect(event == #"{"display_name":"Ann","ev":"profile.updated","user_id":5}"#)
     }
 

@@ -46,12 +46,20 @@ func serverMessage(_ bytes: [UInt8]) throws -> ServerMessage {
         #expect(
             text(ProtocolCodec.encodeEvent(.friendRequestDeclined(.init(requestId: 11, fromUserId: 1, toUserId: 2))))
                 == #"{"ev":"friend.request.declined","from_user_id":1,"request_id":11,"to_user_id":2}"#)
-        #expect(text(ProtocolCodec.encodeEvent(.sessionRevoked(.init(sessionId: 5)))) == #"{"ev":"session.revoked","session_id":5}"#)
+        #expect(
+            text(ProtocolCodec.encodeEvent(.sessionRevoked(.init(sessionId: 5))))
+                == #"{"ev":"session.revoked","session_id":5}"#)
         // The untyped encoder the server uses for ad-hoc bodies decodes as the typed event.
-        #expect(try serverMessage(ProtocolCodec.encodeEvent("friend.removed", ["user_ids": [3, 4]])) == .event(.friendRemoved(.init(userIds: [3, 4]))))
-        #expect(try serverMessage(ProtocolCodec.encodeEvent("session.revoked", ["session_id": 8])) == .event(.sessionRevoked(.init(sessionId: 8))))
+        #expect(
+            try serverMessage(ProtocolCodec.encodeEvent("friend.removed", ["user_ids": [3, 4]]))
+                == .event(.friendRemoved(.init(userIds: [3, 4]))))
+        #expect(
+            try serverMessage(ProtocolCodec.encodeEvent("session.revoked", ["session_id": 8]))
+                == .event(.sessionRevoked(.init(sessionId: 8))))
         // Events from a later server version are not errors.
-        #expect(try serverMessage(Array(#"{"ev":"message.new","conversation_id":1}"#.utf8)) == .event(.unknown(name: "message.new")))
+        #expect(
+            try serverMessage(Array(#"{"ev":"message.new","conversation_id":1}"#.utf8))
+                == .event(.unknown(name: "message.new")))
         #expect(text(ProtocolCodec.encodeEvent(.unknown(name: "x.y"))) == #"{"ev":"x.y"}"#)
     }
 
@@ -73,7 +81,8 @@ func serverMessage(_ bytes: [UInt8]) throws -> ServerMessage {
         }
 
         let requests = FriendsRequestsResult(incoming: [pending], outgoing: [])
-        guard case .reply(_, let r2) = try serverMessage(ProtocolCodec.encodeReply(id: .int(3), result: requests)) else {
+        guard case .reply(_, let r2) = try serverMessage(ProtocolCodec.encodeReply(id: .int(3), result: requests))
+        else {
             Issue.record("not a reply")
             return
         }
@@ -84,24 +93,34 @@ func serverMessage(_ bytes: [UInt8]) throws -> ServerMessage {
         }
         #expect(try r3.decode(Empty.self) == Empty())
         let friendOnly = FriendsRequestResult(friend: bob)
-        #expect(text(ProtocolCodec.encodeReply(id: .int(5), result: friendOnly)) == #"{"ok":{"friend":{"display_name":"Bob","user_id":2}},"re":5}"#)
+        #expect(
+            text(ProtocolCodec.encodeReply(id: .int(5), result: friendOnly))
+                == #"{"ok":{"friend":{"display_name":"Bob","user_id":2}},"re":5}"#)
     }
 
     @Test func errorReplies() throws {
-        let limited = ProtocolCodec.encodeError(id: .int(9), code: .rateLimited, message: "slow down", extra: ["retry_after_ms": 1500])
+        let limited = ProtocolCodec.encodeError(
+            id: .int(9), code: .rateLimited, message: "slow down", extra: ["retry_after_ms": 1500])
         #expect(
             try serverMessage(limited)
-                == .error(id: .int(9), error: ReplyError(code: "rate_limited", message: "slow down", retryAfterMs: 1500)))
-        let weak = ProtocolCodec.encodeError(id: .string("a"), code: .weakPassword, message: "too common", reason: "common")
+                == .error(
+                    id: .int(9), error: ReplyError(code: "rate_limited", message: "slow down", retryAfterMs: 1500)))
+        let weak = ProtocolCodec.encodeError(
+            id: .string("a"), code: .weakPassword, message: "too common", reason: "common")
         guard case .error(_, let e) = try serverMessage(weak) else {
             Issue.record("not an error")
             return
         }
         #expect(e.errorCode == .weakPassword && e.reason == "common" && e.retryAfterMs == nil)
         let anonymous = ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "malformed JSON")
-        #expect(try serverMessage(anonymous) == .error(id: nil, error: ReplyError(code: "bad_request", message: "malformed JSON")))
+        #expect(
+            try serverMessage(anonymous)
+                == .error(id: nil, error: ReplyError(code: "bad_request", message: "malformed JSON")))
         // A code from a later server version still decodes.
-        guard case .error(_, let future) = try serverMessage(Array(#"{"re":1,"error":{"code":"new_code","message":"m"}}"#.utf8)) else {
+        guard
+            case .error(_, let future) = try serverMessage(
+                Array(#"{"re":1,"error":{"code":"new_code","message":"m"}}"#.utf8))
+        else {
             Issue.record("not an error")
             return
         }
@@ -109,7 +128,9 @@ func serverMessage(_ bytes: [UInt8]) throws -> ServerMessage {
     }
 
     @Test func malformedServerFrames() {
-        for frame in ["", "[]", "{}", #"{"re":null,"ok":{}}"#, #"{"re":1}"#, #"{"ev":5}"#, #"{"re":1,"error":{"code":"x"}}"#] {
+        for frame in [
+            "", "[]", "{}", #"{"re":null,"ok":{}}"#, #"{"re":1}"#, #"{"ev":5}"#, #"{"re":1,"error":{"code":"x"}}"#,
+        ] {
             guard case .failure(let e) = ProtocolCodec.decodeServerMessage(Array(frame.utf8)) else {
                 Issue.record("accepted \(frame)")
                 continue
