@@ -10,7 +10,8 @@
 ///
 /// Accepted input: ASCII digits with spaces, dashes, dots, parentheses and no-break spaces between
 /// them; a leading `+` or `00` for the international prefix. A number without one is national: with a
-/// `defaultCountryCode` its trunk `0` (if any) is dropped and the country code put in front; without
+/// `defaultCountryCode` its trunk `0` (if any; `1` for 11-digit numbers with country code `1`, as every
+/// North American number has 10 national digits) is dropped and the country code put in front; without
 /// one it is refused. Letters (vanity numbers), other digits (e.g. Arabic-Indic) and any other
 /// character are refused. The result is what the server stores and compares.
 public enum PhoneNumber {
@@ -63,7 +64,11 @@ public enum PhoneNumber {
             guard let country = defaultCountryCode, (1...3).contains(country.utf8.count),
                 country.utf8.allSatisfy({ (0x30...0x39).contains($0) }), country.utf8.first != 0x30
             else { throw .noCountryCode }
-            if digits.first == 0x30 { digits.removeFirst() }  // national trunk prefix
+            if digits.first == 0x30 {
+                digits.removeFirst()  // national trunk prefix
+            } else if country == "1" && digits.count == 11 && digits.first == 0x31 {
+                digits.removeFirst()  // North America: the trunk prefix is 1 and national numbers have 10 digits
+            }
             digits = Array(country.utf8) + digits
         }
         guard (8...15).contains(digits.count), digits.first != 0x30 else { throw .length }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Synchronization
+
 /// What a rate limiter decided.
 public enum RateDecision: Equatable, Sendable {
     /// The attempt may proceed (a token was taken).
@@ -119,5 +121,30 @@ public struct RateLimiter<Key: Hashable> {
         let entries = self.entries
         order = order[head...].filter { entries[$0.key]?.stamp == $0.stamp }
         head = 0
+    }
+}
+
+/// A `RateLimiter` behind a mutex, for limits shared by several queues (login attempts per phone number
+/// arrive on every loop). Per-connection limits (typing, signalling) are better kept in a plain
+/// `RateLimiter` owned by the connection's loop queue.
+public final class SharedRateLimiter<Key: Hashable & Sendable>: Sendable {
+    private let limiter: Mutex<RateLimiter<Key>>
+
+    /// - Parameters: as `RateLimiter.init(capacity:refillPerSecond:maxKeys:)`.
+    public init(capacity: Double, refillPerSecond: Double, maxKeys: Int = 100_000) {
+        limiter = Mutex(RateLimiter(capacity: capacity, refillPerSecond: refillPerSecond, maxKeys: maxKeys))
+    }
+
+    /// Number of keys held.
+    public var count: Int { limiter.withLock { $0.count } }
+
+    /// As `RateLimiter.attempt(_:now:cost:)`, under the lock.
+    public func attempt(_ key: Key, now: UInt64, cost: Double = 1) -> RateDecision {
+        limiter.withLock { $0.attempt(key, now: now, cost: cost) }
+    }
+
+    /// As `RateLimiter.removeFull(now:)`, under the lock.
+    public func removeFull(now: UInt64) {
+        limiter.withLock { $0.removeFull(now: now) }
     }
 }

@@ -29,6 +29,8 @@ import Testing
         ("07911 123456", "44", "+447911123456"),
         ("+49 30 1234567", "1", "+49301234567"),  // an explicit prefix wins over the default
         ("0049 30 1234567", "44", "+49301234567"),
+        ("1-555-123-4567", "1", "+15551234567"),  // North American trunk 1
+        ("1 555 123 456", "1", "+11555123456"),  // 10 digits: no trunk prefix to drop
     ]
 
     @Test func validNumbers() throws {

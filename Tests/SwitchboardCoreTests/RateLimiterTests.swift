@@ -101,4 +101,22 @@ let second: UInt64 = 1_000_000_000
         #expect(limiter.count == 0)
         #expect(limiter.attempt(5, now: 2 * second) == .allowed)
     }
+
+    @Test func sharedLimiterUnderConcurrency() async {
+        let shared = SharedRateLimiter<String>(capacity: 100, refillPerSecond: 1)
+        let allowed = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var n = 0
+                    for _ in 0..<50 where shared.attempt("k", now: 0) == .allowed { n += 1 }
+                    return n
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(allowed == 100)  // exactly the burst, no lost updates
+        #expect(shared.count == 1)
+        shared.removeFull(now: 200 * second)
+        #expect(shared.count == 0)
+    }
 }
