@@ -69,7 +69,7 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
-                "SwitchboardCore",
+                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -68,8 +68,8 @@ public final class HubServer: @unchecked Sendable {
                 pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits)
             services = ProtocolServices(
-                accounts: accounts, friends: FriendService(pool: database, accounts: accounts),
-                authenticationTimeout: configuration.authenticationTimeout)
+                accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
+                configuration: configuration, logger: logger)
         } else {
             services = nil
         }
@@ -201,6 +201,8 @@ public final class HubServer: @unchecked Sendable {
         lock.unlock()
         logger.info("shutting down", metadata: ["connections": "\(transport.connectionCount)"])
         transport.stopAccepting()
+        // Calls in progress end with server_shutdown (their parties are told, their records written).
+        services?.calls.shutdown()
         transport.forEachConnection { connection in
             (connection.handler as? HTTPSession)?.beginShutdown()
         }

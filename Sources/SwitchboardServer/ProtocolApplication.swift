@@ -11,102 +11,32 @@ import Foundation
 import Logging
 import SwitchboardCore
 import SwitchboardProtocol
+import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
-
-/// A reference to a loop-confined object that may travel to other queues but is only dereferenced on
-/// its loop (asserted).
-struct LoopBound<T: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only read on `loop.queue` (`withValue` asserts it).
-    let loop: EventLoop
-    private weak var value: T?
-    init(_ value: T, loop: EventLoop) {
-        self.value = value
-        self.loop = loop
-    }
-    /// Runs `body` on the loop if the object still exists.
-    func execute(_ body: @escaping @Sendable (T) -> Void) {
-        let me = self
-        loop.execute {
-            me.loop.assertOnLoop()
-            if let v = me.value { body(v) }
-        }
-    }
-}
-
-/// Which connections belong to which user and session, across loops; thread-safe.
-final class SessionRegistry: @unchecked Sendable {
-    // @unchecked Sendable: `byUser` is only touched under `lock`.
-    private let lock = NSLock()
-    private var byUser: [Int64: [ObjectIdentifier: (sessionId: Int64, app: LoopBound<ProtocolApplication>)]] = [:]
-
-    func add(_ app: ProtocolApplication, identity: Identity, loop: EventLoop) {
-        lock.lock()
-        byUser[identity.userId, default: [:]][ObjectIdentifier(app)] = (identity.sessionId, LoopBound(app, loop: loop))
-        lock.unlock()
-    }
-
-    func remove(_ app: ProtocolApplication, userId: Int64) {
-        lock.lock()
-        byUser[userId]?[ObjectIdentifier(app)] = nil
-        if byUser[userId]?.isEmpty == true { byUser[userId] = nil }
-        lock.unlock()
-    }
-
-    private func handles(users: [Int64]) -> [(sessionId: Int64, app: LoopBound<ProtocolApplication>)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Set(users).flatMap { byUser[$0].map { Array($0.values) } ?? [] }
-    }
-
-    /// Sends an encoded event to every connected device of these users.
-    func push(_ event: PushEvent) {
-        let shared = event.bytes
-        for handle in handles(users: event.users) {
-            handle.app.execute { $0.sendEvent(shared) }
-        }
-    }
-
-    /// Tells every connection of a session that it was revoked and closes it with 4001.
-    func revoke(sessionId: Int64, userId: Int64) {
-        for handle in handles(users: [userId]) where handle.sessionId == sessionId {
-            handle.app.execute { $0.sessionRevoked() }
-        }
-    }
-}
-
-/// Runs the server's request tasks on a Dispatch queue instead of the shared cooperative pool, so
-/// protocol work never waits behind unrelated code that blocks a cooperative thread (in tests, blocking
-/// clients in the same process; in embedders, anything). Jobs are short: awaiting the database or the
-/// hasher suspends them on continuations resumed from those queues.
-final class DispatchTaskExecutor: TaskExecutor {
-    let queue: DispatchQueue
-
-    init(label: String) {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
-    }
-}
 
 /// The services behind `/ws`.
 final class ProtocolServices: Sendable {
     let accounts: AccountService
     let friends: FriendService
-    let registry = SessionRegistry()
+    let registry: SessionRegistry
+    /// Call signalling.
+    let calls: CallService
     /// Where request tasks run.
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
     let authenticationTimeout: Double
 
-    init(accounts: AccountService, friends: FriendService, authenticationTimeout: Double) {
+    init(
+        accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
+        logger: Logger
+    ) {
         self.accounts = accounts
         self.friends = friends
-        self.authenticationTimeout = authenticationTimeout
+        let registry = SessionRegistry()
+        self.registry = registry
+        self.calls = CallService(registry: registry, configuration: configuration.calls, pool: pool, logger: logger)
+        self.authenticationTimeout = configuration.authenticationTimeout
     }
 }
 
@@ -152,7 +82,10 @@ final class ProtocolApplication: WebSocketApplication {
 
     func sessionDidClose(_ session: HTTPSession) {
         closed = true
-        if let identity { services.registry.remove(self, userId: identity.userId) }
+        if let identity {
+            services.registry.remove(self, userId: identity.userId)
+            callConnectionClosed(identity)
+        }
     }
 
     func session(_ session: HTTPSession, sweepAt now: UInt64) {
@@ -269,13 +202,14 @@ final class ProtocolApplication: WebSocketApplication {
         self.identity = identity
         authenticating = false
         services.registry.add(self, identity: identity, loop: loop)
+        callConnectionOpened(identity)
     }
 
-    static let knownOps: Set<String> = [
+    static let knownOps: Set<String> = Set<String>([
         "register", "login", "authenticate", "logout", "ping", "sessions.list", "sessions.revoke", "profile.get",
         "profile.update", "friends.request", "friends.accept", "friends.decline", "friends.cancel", "friends.remove",
         "friends.list", "friends.requests", "contacts.match",
-    ]
+    ]).union(callOps)
 
     // MARK: after authentication
 
@@ -382,6 +316,8 @@ final class ProtocolApplication: WebSocketApplication {
         case "contacts.match":
             guard let p = params(ContactsParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> MatchResult in MatchResult(matches: try await friends.match(phones: p.phones, me: me)) })
+        case let op where op.hasPrefix("call."):
+            handleCall(envelope, identity: identity)
         default:
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
         }

@@ -95,6 +95,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
     public var enableEcho: Bool = false
+    /// Call signalling settings.
+    public var calls = CallConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
 
