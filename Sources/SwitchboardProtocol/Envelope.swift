@@ -82,6 +82,20 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case tooMany = "too_many"
     /// The request is larger than allowed.
     case payloadTooLarge = "payload_too_large"
+    /// The caller is not a member of the conversation (or it does not exist).
+    case notMember = "not_member"
+    /// A text message longer than the limit, or containing control characters; the message says which.
+    case invalidText = "invalid_text"
+    /// The call is not in a state that allows this (already answered, not yet answered, or ended).
+    case invalidState = "invalid_state"
+    /// A user may not call itself.
+    case selfCall = "self_call"
+    /// The caller already has a call in progress.
+    case alreadyInCall = "already_in_call"
+    /// A client-supplied call id is already in use.
+    case duplicateCallId = "duplicate_call_id"
+    /// The caller sent more ICE candidates while ringing than the server buffers.
+    case candidateBufferFull = "candidate_buffer_full"
     /// A server fault (no details are given).
     case `internal` = "internal"
     /// The database or the password hasher is temporarily unavailable; retry.
