@@ -28,7 +28,7 @@ public struct ServiceError: Error, Equatable, Sendable {
     }
 
     /// Maps store failures: never leaks SQL or values.
-    static func from(_ error: any Error) -> ServiceError {
+    public static func from(_ error: any Error) -> ServiceError {
         if let e = error as? ServiceError { return e }
         if let e = error as? PostgresError, e.kind == .connectionFailed || e.kind == .connectionLost || e.kind == .closed {
             return ServiceError(.unavailable, "the database is unavailable; retry shortly")
@@ -291,5 +291,5 @@ final class LoginLimiter: @unchecked Sendable {
 
 extension PostgresRow {
     /// A bigint column.
-    func int64(_ column: Int) -> Int64? { int(column).map(Int64.init) }
+    public func int64(_ column: Int) -> Int64? { int(column).map(Int64.init) }
 }

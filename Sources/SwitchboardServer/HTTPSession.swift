@@ -16,10 +16,13 @@ protocol WebSocketApplication: AnyObject {
     func sessionDidClose(_ session: HTTPSession)
     /// Once per sweep while the WebSocket is open.
     func session(_ session: HTTPSession, sweepAt now: UInt64)
+    /// The outbound queue drained after having backed up.
+    func sessionDidDrain(_ session: HTTPSession)
 }
 
 extension WebSocketApplication {
     func session(_ session: HTTPSession, sweepAt now: UInt64) {}
+    func sessionDidDrain(_ session: HTTPSession) {}
 }
 
 /// `/echo`: sends every message back (conformance testing and benchmarks).
@@ -72,6 +75,10 @@ final class HTTPSession: ConnectionHandler {
             app.sessionDidClose(self)
         }
         phase = .closing
+    }
+
+    func connectionDidDrain(_ connection: Connection) {
+        if case .websocket(_, let app) = phase { app.sessionDidDrain(self) }
     }
 
     func connectionDidReadEOF(_ connection: Connection) {
@@ -260,6 +267,20 @@ final class HTTPSession: ConnectionHandler {
         guard case .websocket(let ws, _) = phase, let frame = ws.makeMessage(opcode, payload: payload) else { return }
         context.traffic.framesOut += 1
         write(frame)
+        checkBackpressure(ws)
+    }
+
+    /// Sends a message event encoded once for many connections: the shared frame as is when this
+    /// connection does not compress, else a frame of its own.
+    func sendShared(_ message: OutboundMessage) {
+        guard case .websocket(let ws, _) = phase else { return }
+        guard ws.acceptsSharedFrames else {
+            send(.text, message.payload)
+            return
+        }
+        context.traffic.framesOut += 1
+        context.traffic.bytesOut += message.frame.count
+        connection.write(message.frame)
         checkBackpressure(ws)
     }
 

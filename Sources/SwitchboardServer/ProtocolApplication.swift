@@ -22,6 +22,14 @@ final class ProtocolServices: Sendable {
     let registry: SessionRegistry
     /// Call signalling.
     let calls: CallService
+    /// Conversations and messages.
+    let messages: MessageHub
+    /// Presence.
+    let presence: PresenceHub
+    /// Bytes a connection may queue (the transport's outbound limit).
+    let outboundLimit: Int
+    /// Requests a connection may send while its authentication runs (processed after it, in order).
+    let maxQueuedDuringAuthentication = 32
     /// Where request tasks run.
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
@@ -36,6 +44,9 @@ final class ProtocolServices: Sendable {
         let registry = SessionRegistry()
         self.registry = registry
         self.calls = CallService(registry: registry, configuration: configuration.calls, pool: pool, logger: logger)
+        self.messages = MessageHub(registry: registry, pool: pool, configuration: configuration.messaging, logger: logger)
+        self.presence = PresenceHub(registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, logger: logger)
+        self.outboundLimit = configuration.maxOutboundBytes
         self.authenticationTimeout = configuration.authenticationTimeout
     }
 }
@@ -52,6 +63,10 @@ final class ProtocolApplication: WebSocketApplication {
     var authenticating = false
     // protected by the connection's loop queue
     var closed = false
+    // protected by the connection's loop queue: requests that arrived while authenticating
+    var queued: [RequestEnvelope] = []
+    // protected by the connection's loop queue
+    var messaging = ConnectionMessaging()
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session
@@ -73,6 +88,19 @@ final class ProtocolApplication: WebSocketApplication {
             return
         case .success(let e): envelope = e
         }
+        dispatch(envelope)
+    }
+
+    private func dispatch(_ envelope: RequestEnvelope) {
+        if authenticating {
+            // Pipelined behind an authentication: processed after it, in order.
+            guard queued.count < services.maxQueuedDuringAuthentication else {
+                session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .rateLimited, message: "too many requests during authentication"))
+                return
+            }
+            queued.append(envelope)
+            return
+        }
         guard let identity else {
             handleUnauthenticated(envelope)
             return
@@ -80,12 +108,26 @@ final class ProtocolApplication: WebSocketApplication {
         handle(envelope, identity: identity)
     }
 
+    /// Processes requests that waited for an authentication.
+    private func processQueued() {
+        while !authenticating && !queued.isEmpty && !closed {
+            dispatch(queued.removeFirst())
+        }
+    }
+
     func sessionDidClose(_ session: HTTPSession) {
         closed = true
         if let identity {
+            let device = self.device
             services.registry.remove(self, userId: identity.userId)
+            if let device { services.presence.deviceDisconnected(device) }
             callConnectionClosed(identity)
         }
+        outboundDrained(open: false)
+    }
+
+    func sessionDidDrain(_ session: HTTPSession) {
+        outboundDrained(open: true)
     }
 
     func session(_ session: HTTPSession, sweepAt now: UInt64) {
@@ -104,34 +146,48 @@ final class ProtocolApplication: WebSocketApplication {
     }
 
     /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop.
-    private func run<R: Encodable & Sendable>(
+    func run<R: Encodable & Sendable>(
         _ id: RequestID,
         _ work: @escaping @Sendable () async throws(ServiceError) -> R,
         then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
+    ) {
+        run(id, work, replyWith: { app, value in
+            then?(app, value)
+            app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: value))
+        })
+    }
+
+    /// Runs `work` off the loop; on success `replyWith` runs on the loop and is responsible for the reply, on
+    /// failure the typed error is the reply.
+    func run<R: Sendable>(
+        _ id: RequestID,
+        _ work: @escaping @Sendable () async throws(ServiceError) -> R,
+        replyWith: @escaping @Sendable (ProtocolApplication, R) -> Void
     ) {
         let me = LoopBound(self, loop: loop)
         Task(executorPreference: services.executor) {
             let result: Result<R, ServiceError>
             do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
             me.execute { app in
+                let wasAuthenticating = app.authenticating
                 app.authenticating = false
                 guard !app.closed else { return }
                 switch result {
                 case .success(let value):
-                    then?(app, value)
-                    app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: value))
+                    replyWith(app, value)
                 case .failure(let error):
                     app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message, extra: error.extra, reason: error.reason))
                 }
+                if wasAuthenticating { app.processQueued() }
             }
         }
     }
 
-    private func fail(_ id: RequestID, _ error: ProtocolError) {
+    func fail(_ id: RequestID, _ error: ProtocolError) {
         session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
     }
 
-    private func params<P: Decodable>(_ type: P.Type, _ envelope: RequestEnvelope) -> P? {
+    func params<P: Decodable>(_ type: P.Type, _ envelope: RequestEnvelope) -> P? {
         switch ProtocolCodec.decodeParameters(type, from: envelope) {
         case .success(let p): return p
         case .failure(let e):
@@ -153,7 +209,11 @@ final class ProtocolApplication: WebSocketApplication {
         var password: String
         var device: String
     }
-    struct AuthenticateParams: Decodable { var token: String }
+    struct AuthenticateParams: Decodable {
+        var token: String
+        /// The client will send `sync` next: live messages are held from authentication until that sync ends.
+        var resume: Bool?
+    }
     struct AuthenticateResult: Encodable, Sendable {
         var userId: Int64
         var sessionId: Int64
@@ -162,10 +222,6 @@ final class ProtocolApplication: WebSocketApplication {
 
     private func handleUnauthenticated(_ envelope: RequestEnvelope) {
         let id = envelope.id
-        guard !authenticating else {
-            session.send(.text, ProtocolCodec.encodeError(id: id, code: .badRequest, message: "authentication in progress"))
-            return
-        }
         let accounts = services.accounts
         let address = session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
         let becomeAuthenticated: @Sendable (ProtocolApplication, Credentials) -> Void = { app, c in
@@ -190,7 +246,10 @@ final class ProtocolApplication: WebSocketApplication {
             run(id, { () async throws(ServiceError) -> AuthenticateResult in
                 let (identity, profile) = try await accounts.authenticate(token: p.token)
                 return AuthenticateResult(userId: identity.userId, sessionId: identity.sessionId, profile: profile)
-            }, then: { app, r in app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId)) })
+            }, then: { app, r in
+                if p.resume == true { app.messaging.holding = true }
+                app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId))
+            })
         case let op where Self.knownOps.contains(op):
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .notAuthenticated, message: "authenticate, log in or register first"))
         default:
@@ -202,6 +261,7 @@ final class ProtocolApplication: WebSocketApplication {
         self.identity = identity
         authenticating = false
         services.registry.add(self, identity: identity, loop: loop)
+        if let device { services.presence.deviceConnected(device) }
         callConnectionOpened(identity)
     }
 
@@ -209,7 +269,7 @@ final class ProtocolApplication: WebSocketApplication {
         "register", "login", "authenticate", "logout", "ping", "sessions.list", "sessions.revoke", "profile.get",
         "profile.update", "friends.request", "friends.accept", "friends.decline", "friends.cancel", "friends.remove",
         "friends.list", "friends.requests", "contacts.match",
-    ]).union(callOps)
+    ]).union(callOps).union(messagingOps)
 
     // MARK: after authentication
 
@@ -238,6 +298,7 @@ final class ProtocolApplication: WebSocketApplication {
         let accounts = services.accounts
         let friends = services.friends
         let registry = services.registry
+        let presence = services.presence
         let me = identity.userId
         switch envelope.op {
         case "register", "login", "authenticate":
@@ -284,6 +345,7 @@ final class ProtocolApplication: WebSocketApplication {
             run(id, { () async throws(ServiceError) -> FriendRequestResult in
                 let (result, events) = try await friends.request(from: me, phone: p.phone, userId: p.userId)
                 events.forEach(registry.push)
+                if let friend = result.friend, !events.isEmpty { presence.friendshipChanged(me, friend.userId, friends: true) }
                 return result
             })
         case "friends.accept":
@@ -291,6 +353,7 @@ final class ProtocolApplication: WebSocketApplication {
             run(id, { () async throws(ServiceError) -> FriendResult in
                 let (friend, events) = try await friends.accept(requestId: p.requestId, me: me)
                 events.forEach(registry.push)
+                presence.friendshipChanged(me, friend.userId, friends: true)
                 return FriendResult(friend: friend)
             })
         case "friends.decline", "friends.cancel":
@@ -304,6 +367,7 @@ final class ProtocolApplication: WebSocketApplication {
             guard let p = params(UserParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> Empty in
                 try await friends.remove(friend: p.userId, me: me).forEach(registry.push)
+                presence.friendshipChanged(me, p.userId, friends: false)
                 return Empty()
             })
         case "friends.list":
@@ -318,6 +382,8 @@ final class ProtocolApplication: WebSocketApplication {
             run(id, { () async throws(ServiceError) -> MatchResult in MatchResult(matches: try await friends.match(phones: p.phones, me: me)) })
         case let op where op.hasPrefix("call."):
             handleCall(envelope, identity: identity)
+        case let op where Self.messagingOps.contains(op):
+            handleMessaging(envelope, identity: identity)
         default:
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
         }

@@ -97,6 +97,8 @@ public struct ServerConfiguration: Sendable {
     public var enableEcho: Bool = false
     /// Call signalling settings.
     public var calls = CallConfiguration()
+    /// Messaging, presence and typing settings.
+    public var messaging = MessagingConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
 

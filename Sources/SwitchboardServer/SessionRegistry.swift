@@ -28,6 +28,13 @@ struct LoopBound<T: AnyObject>: @unchecked Sendable {
             if let v = me.valueOnLoop { body(v) }
         }
     }
+    /// Runs `body` on the loop if the object still exists, `orElse` (on the loop) if it is gone.
+    func execute(_ body: @escaping @Sendable (T) -> Void, orElse: @escaping @Sendable () -> Void) {
+        let me = self
+        loop.execute {
+            if let v = me.valueOnLoop { body(v) } else { orElse() }
+        }
+    }
     /// The object, if it still exists; only on its loop.
     var valueOnLoop: T? {
         loop.assertOnLoop()

@@ -54,6 +54,9 @@ final class TestSocket {
 
     deinit { Glibc.close(fd) }
 
+    /// Drops the connection as a vanished client would (the server sees EOF/reset).
+    func shutdownBoth() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Sets the receive buffer size (small values make a slow reader).
     func setReceiveBuffer(_ bytes: Int32) {
         var v = bytes

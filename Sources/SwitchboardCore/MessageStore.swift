@@ -1,0 +1,443 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import SwitchboardStore
+
+/// A member's visible range of a conversation: messages with `joinedSeq < seq`, up to `leftSeq` once it left.
+public struct MemberRange: Sendable, Equatable {
+    public var joinedSeq: Int64
+    public var leftSeq: Int64?
+    public init(joinedSeq: Int64, leftSeq: Int64? = nil) {
+        self.joinedSeq = joinedSeq
+        self.leftSeq = leftSeq
+    }
+    public var isActive: Bool { leftSeq == nil }
+    public func sees(_ seq: Int64) -> Bool { seq > joinedSeq && (leftSeq.map { seq <= $0 } ?? true) }
+}
+
+/// What the message writer keeps in memory per conversation: kind, members and the last sequence number.
+/// Only the conversation's writer changes it (see `MessageHub`).
+public struct ConversationState: Sendable, Equatable {
+    public var id: Int64
+    public var isGroup: Bool
+    public var members: [Int64: MemberRange]
+    public var lastSeq: Int64
+    public var name: String?
+
+    public init(id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?) {
+        self.id = id
+        self.isGroup = isGroup
+        self.members = members
+        self.lastSeq = lastSeq
+        self.name = name
+    }
+
+    /// Users who are members now.
+    public var activeMembers: [Int64] { members.filter { $0.value.isActive }.map(\.key) }
+
+    public func isActiveMember(_ userId: Int64) -> Bool { members[userId]?.isActive == true }
+}
+
+/// A message about to be inserted (its seq is assigned by the writer).
+public struct NewMessage: Sendable {
+    public var conversationId: Int64
+    public var seq: Int64
+    public var senderId: Int64?
+    public var kind: ChatMessage.Kind
+    public var body: String?
+    public var clientId: String?
+    public init(conversationId: Int64, seq: Int64, senderId: Int64?, kind: ChatMessage.Kind, body: String?, clientId: String?) {
+        self.conversationId = conversationId
+        self.seq = seq
+        self.senderId = senderId
+        self.kind = kind
+        self.body = body
+        self.clientId = clientId
+    }
+}
+
+/// The SQL of messaging. Every function runs on a leased connection's queue (blocking libpq calls).
+public enum MessageStore {
+    /// `timestamptz` as ISO 8601 UTC with milliseconds (the session runs with TimeZone=UTC).
+    static func ts(_ column: String) -> String { "to_char(\(column), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')" }
+
+    /// A PostgreSQL array literal of bigints.
+    public static func bigintArray(_ values: some Sequence<Int64?>) -> String {
+        "{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
+    }
+
+    /// A PostgreSQL array literal of texts (each element quoted and escaped; nil is NULL).
+    public static func textArray(_ values: some Sequence<String?>) -> String {
+        var out = "{"
+        var first = true
+        for value in values {
+            if !first { out += "," }
+            first = false
+            guard let value else {
+                out += "NULL"
+                continue
+            }
+            out += "\""
+            for ch in value.unicodeScalars {
+                if ch == "\"" || ch == "\\" { out += "\\" }
+                out.unicodeScalars.append(ch)
+            }
+            out += "\""
+        }
+        return out + "}"
+    }
+
+    static let messageColumns = """
+        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(ts("m.created_at")), m.deleted_at IS NOT NULL
+        """
+
+    /// Decodes a row of `messageColumns` (starting at `offset`).
+    static func message(_ r: PostgresRow, offset: Int = 0) -> ChatMessage {
+        let kind = ChatMessage.Kind(rawValue: r.string(offset + 4) ?? "") ?? .text
+        let deleted = r.bool(offset + 8) ?? false
+        let body = r.string(offset + 5)
+        var message = ChatMessage(
+            id: r.int64(offset + 0) ?? 0, conversationId: r.int64(offset + 1) ?? 0, seq: r.int64(offset + 2) ?? 0,
+            senderId: r.int64(offset + 3), kind: kind, clientId: r.string(offset + 6), ts: r.string(offset + 7) ?? "",
+            deleted: deleted ? true : nil)
+        if let body, !deleted || kind == .system {
+            switch kind {
+            case .text: message.text = body
+            case .voice: message.voice = VoiceAttachment.parse(body)
+            case .system: message.system = SystemEvent.parse(body)
+            }
+        }
+        return message
+    }
+
+    // MARK: conversation state
+
+    /// Loads the writer's state of these conversations (missing ids are absent from the result).
+    public static func loadStates(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: ConversationState] {
+        guard !ids.isEmpty else { return [:] }
+        var states: [Int64: ConversationState] = [:]
+        for r in try db.execute(
+            cached: "SELECT id, kind, last_seq, name FROM conversations WHERE id = ANY($1::bigint[])", [.text(bigintArray(ids))])
+        {
+            guard let id = r.int64(0) else { continue }
+            states[id] = ConversationState(
+                id: id, isGroup: r.string(1) == "group", members: [:], lastSeq: r.int64(2) ?? 0, name: r.string(3))
+        }
+        for r in try db.execute(
+            cached: "SELECT conversation_id, user_id, joined_seq, left_seq FROM members WHERE conversation_id = ANY($1::bigint[])",
+            [.text(bigintArray(ids))])
+        {
+            guard let c = r.int64(0), let u = r.int64(1) else { continue }
+            states[c]?.members[u] = MemberRange(joinedSeq: r.int64(2) ?? 0, leftSeq: r.int64(3))
+        }
+        return states
+    }
+
+    /// Which of these unordered pairs are friends.
+    public static func friendPairs(_ db: PostgresConnection, pairs: Set<Pair>) throws -> Set<Pair> {
+        guard !pairs.isEmpty else { return [] }
+        let list = Array(pairs)
+        let rows = try db.execute(
+            cached: """
+                SELECT f.user_low, f.user_high FROM friendships f
+                JOIN unnest($1::bigint[], $2::bigint[]) AS p(l, h) ON f.user_low = p.l AND f.user_high = p.h
+                """, [.text(bigintArray(list.map(\.low))), .text(bigintArray(list.map(\.high)))])
+        return Set(rows.compactMap { r in r.int64(0).flatMap { l in r.int64(1).map { Pair(l, $0) } } })
+    }
+
+    /// An unordered pair of users.
+    public struct Pair: Hashable, Sendable {
+        public let low: Int64
+        public let high: Int64
+        public init(_ a: Int64, _ b: Int64) {
+            low = min(a, b)
+            high = max(a, b)
+        }
+    }
+
+    // MARK: creating conversations
+
+    /// The direct conversation of two users, created when missing. Returns its id.
+    public static func directConversation(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Int64 {
+        let pair = Pair(a, b)
+        if let id = try db.execute(
+            cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2", [.int(pair.low), .int(pair.high)]
+        ).first?.int64(0) {
+            return id
+        }
+        return try db.transaction { db in
+            let inserted = try db.execute(
+                cached: """
+                    INSERT INTO conversations (kind, direct_low, direct_high, created_by) VALUES ('direct', $1, $2, $3)
+                    ON CONFLICT (direct_low, direct_high) DO NOTHING RETURNING id
+                    """, [.int(pair.low), .int(pair.high), .int(a)])
+            if let id = inserted.first?.int64(0) {
+                try db.execute(
+                    cached: "INSERT INTO members (conversation_id, user_id, joined_seq) VALUES ($1, $2, 0), ($1, $3, 0)",
+                    [.int(id), .int(pair.low), .int(pair.high)])
+                return id
+            }
+            // Created concurrently by the other user.
+            guard
+                let id = try db.execute(
+                    cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2",
+                    [.int(pair.low), .int(pair.high)]
+                ).first?.int64(0)
+            else { throw ServiceError(.internal, "internal error") }
+            return id
+        }
+    }
+
+    /// Creates a group with its members and its first (system) message, in the caller's transaction.
+    public static func createGroup(
+        _ db: PostgresConnection, creator: Int64, name: String?, members: [Int64]
+    ) throws -> ChatMessage {
+        guard
+            let id = try db.execute(
+                cached: "INSERT INTO conversations (kind, name, created_by, last_seq) VALUES ('group', $1, $2, 1) RETURNING id",
+                [name.map { .text($0) }, .int(creator)]
+            ).first?.int64(0)
+        else { throw ServiceError(.internal, "internal error") }
+        let everyone = [creator] + members.filter { $0 != creator }
+        try db.execute(
+            cached: """
+                INSERT INTO members (conversation_id, user_id, joined_seq, read_seq)
+                SELECT $1, u, 0, CASE WHEN u = $3 THEN 1 ELSE 0 END FROM unnest($2::bigint[]) AS u
+                """, [.int(id), .text(bigintArray(everyone)), .int(creator)])
+        let event = SystemEvent(event: "created", actorId: creator, userIds: everyone, name: name)
+        let rows = try insert(db, [NewMessage(conversationId: id, seq: 1, senderId: nil, kind: .system, body: event.json, clientId: nil)])
+        guard let message = rows.first else { throw ServiceError(.internal, "internal error") }
+        return message
+    }
+
+    // MARK: writing messages
+
+    /// Inserts messages in one statement; returns them as stored (in the input's order).
+    public static func insert(_ db: PostgresConnection, _ messages: [NewMessage]) throws -> [ChatMessage] {
+        guard !messages.isEmpty else { return [] }
+        let rows = try db.execute(
+            cached: """
+                INSERT INTO messages AS m (conversation_id, seq, sender_id, kind, body, client_id)
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+                RETURNING \(messageColumns)
+                """,
+            [
+                .text(bigintArray(messages.map(\.conversationId))), .text(bigintArray(messages.map(\.seq))),
+                .text(bigintArray(messages.map(\.senderId))), .text(textArray(messages.map(\.kind.rawValue))),
+                .text(textArray(messages.map(\.body))), .text(textArray(messages.map(\.clientId))),
+            ])
+        struct Key: Hashable {
+            var conversationId: Int64
+            var seq: Int64
+        }
+        var byKey: [Key: ChatMessage] = [:]
+        for r in rows {
+            let m = message(r)
+            byKey[Key(conversationId: m.conversationId, seq: m.seq)] = m
+        }
+        return try messages.map { n in
+            guard let m = byKey[Key(conversationId: n.conversationId, seq: n.seq)] else {
+                throw ServiceError(.internal, "internal error")
+            }
+            return m
+        }
+    }
+
+    /// Earlier messages with these idempotency keys: (conversation, sender, client id) -> the stored message.
+    public static func existing(
+        _ db: PostgresConnection, keys: [(conversationId: Int64, senderId: Int64, clientId: String)]
+    ) throws -> [ClientKey: ChatMessage] {
+        guard !keys.isEmpty else { return [:] }
+        let rows = try db.execute(
+            cached: """
+                SELECT \(messageColumns) FROM messages m
+                JOIN unnest($1::bigint[], $2::bigint[], $3::text[]) AS k(c, s, cid)
+                  ON m.conversation_id = k.c AND m.sender_id = k.s AND m.client_id = k.cid
+                """,
+            [
+                .text(bigintArray(keys.map(\.conversationId))), .text(bigintArray(keys.map(\.senderId))),
+                .text(textArray(keys.map(\.clientId))),
+            ])
+        var result: [ClientKey: ChatMessage] = [:]
+        for r in rows {
+            let m = message(r)
+            if let s = m.senderId, let c = m.clientId { result[ClientKey(conversationId: m.conversationId, senderId: s, clientId: c)] = m }
+        }
+        return result
+    }
+
+    /// A sender's idempotency key.
+    public struct ClientKey: Hashable, Sendable {
+        public var conversationId: Int64
+        public var senderId: Int64
+        public var clientId: String
+        public init(conversationId: Int64, senderId: Int64, clientId: String) {
+            self.conversationId = conversationId
+            self.senderId = senderId
+            self.clientId = clientId
+        }
+    }
+
+    /// Sets conversations' last seq and activity time.
+    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws {
+        guard !lastSeqs.isEmpty else { return }
+        let ids = Array(lastSeqs.keys)
+        try db.execute(
+            cached: """
+                UPDATE conversations c SET last_seq = v.seq, last_activity_at = now()
+                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id
+                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))])
+    }
+
+    /// Moves read markers forward (never back).
+    public static func markRead(_ db: PostgresConnection, marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
+        guard !marks.isEmpty else { return }
+        try db.execute(
+            cached: """
+                UPDATE members mb SET read_seq = GREATEST(mb.read_seq, v.seq)
+                FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(c, u, seq)
+                WHERE mb.conversation_id = v.c AND mb.user_id = v.u
+                """,
+            [
+                .text(bigintArray(marks.map(\.conversationId))), .text(bigintArray(marks.map(\.userId))),
+                .text(bigintArray(marks.map(\.seq))),
+            ])
+    }
+
+    /// Adds (or re-adds) a member whose visible range starts after `joinedSeq`.
+    public static func addMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {
+        try db.execute(
+            cached: """
+                INSERT INTO members (conversation_id, user_id, joined_seq, read_seq) VALUES ($1, $2, $3, $3)
+                ON CONFLICT (conversation_id, user_id) DO UPDATE SET joined_seq = $3, left_seq = NULL, read_seq = $3
+                """, [.int(conversationId), .int(userId), .int(joinedSeq)])
+    }
+
+    /// Ends a membership at `leftSeq` (the member's leave message).
+    public static func removeMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, leftSeq: Int64) throws {
+        try db.execute(
+            cached: "UPDATE members SET left_seq = $3, read_seq = GREATEST(read_seq, $3) WHERE conversation_id = $1 AND user_id = $2",
+            [.int(conversationId), .int(userId), .int(leftSeq)])
+    }
+
+    public static func rename(_ db: PostgresConnection, conversationId: Int64, name: String) throws {
+        try db.execute(cached: "UPDATE conversations SET name = $2 WHERE id = $1", [.int(conversationId), .text(name)])
+    }
+
+    /// Marks a message deleted for everyone and clears its content.
+    public static func markDeleted(_ db: PostgresConnection, messageId: Int64) throws {
+        try db.execute(cached: "UPDATE messages SET deleted_at = now(), body = NULL WHERE id = $1", [.int(messageId)])
+    }
+
+    /// A message's conversation, sender, kind and whether it is deleted.
+    public static func messageInfo(_ db: PostgresConnection, messageId: Int64) throws -> (
+        conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool
+    )? {
+        guard
+            let r = try db.execute(
+                cached: "SELECT conversation_id, seq, sender_id, kind, deleted_at IS NOT NULL FROM messages WHERE id = $1",
+                [.int(messageId)]
+            ).first, let c = r.int64(0), let s = r.int64(1)
+        else { return nil }
+        return (c, s, r.int64(2), r.string(3) ?? "", r.bool(4) ?? false)
+    }
+
+    // MARK: reading
+
+    /// A member's range in a conversation, or nil when it never was a member.
+    public static func membership(_ db: PostgresConnection, conversationId: Int64, userId: Int64) throws -> MemberRange? {
+        guard
+            let r = try db.execute(
+                cached: "SELECT joined_seq, left_seq FROM members WHERE conversation_id = $1 AND user_id = $2",
+                [.int(conversationId), .int(userId)]
+            ).first
+        else { return nil }
+        return MemberRange(joinedSeq: r.int64(0) ?? 0, leftSeq: r.int64(1))
+    }
+
+    /// Messages of a conversation visible to `userId` with `after < seq <= upTo` (ascending), or with
+    /// `seq < before` (descending, newest first); hidden ones excluded. At most `limit`.
+    public static func messages(
+        _ db: PostgresConnection, conversationId: Int64, userId: Int64, range: MemberRange, after: Int64? = nil,
+        upTo: Int64? = nil, before: Int64? = nil, limit: Int
+    ) throws -> [ChatMessage] {
+        let low = max(range.joinedSeq, after ?? range.joinedSeq)
+        var high = range.leftSeq ?? Int64.max
+        if let upTo { high = min(high, upTo) }
+        if let before { high = min(high, before - 1) }
+        guard high > low else { return [] }
+        let ascending = before == nil
+        let sql = """
+            SELECT \(messageColumns) FROM messages m
+            WHERE m.conversation_id = $1 AND m.seq > $2 AND m.seq <= $3
+              AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = $4 AND h.message_id = m.id)
+            ORDER BY m.seq \(ascending ? "ASC" : "DESC") LIMIT $5
+            """
+        return try db.execute(cached: sql, [.int(conversationId), .int(low), .int(high), .int(userId), .int(Int64(limit))]).map {
+            message($0)
+        }
+    }
+
+    /// Every conversation `userId` belongs to or has left: id, range and last seq.
+    public static func memberships(_ db: PostgresConnection, userId: Int64) throws -> [(id: Int64, range: MemberRange, lastSeq: Int64)] {
+        try db.execute(
+            cached: """
+                SELECT mb.conversation_id, mb.joined_seq, mb.left_seq, c.last_seq FROM members mb
+                JOIN conversations c ON c.id = mb.conversation_id WHERE mb.user_id = $1 ORDER BY mb.conversation_id
+                """, [.int(userId)]
+        ).map { r in (r.int64(0) ?? 0, MemberRange(joinedSeq: r.int64(1) ?? 0, leftSeq: r.int64(2)), r.int64(3) ?? 0) }
+    }
+
+    /// Conversations of `userId`, most recent activity first (or just `only`).
+    public static func summaries(_ db: PostgresConnection, userId: Int64, only: Int64? = nil, limit: Int) throws -> [ConversationSummary] {
+        let rows = try db.execute(
+            cached: """
+                SELECT c.id, c.kind, c.name, c.last_seq, \(ts("c.last_activity_at")), mb.read_seq, mb.joined_seq, mb.left_seq,
+                  (SELECT count(*) FROM messages m
+                    WHERE m.conversation_id = c.id AND m.seq > GREATEST(mb.read_seq, mb.joined_seq)
+                      AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
+                      AND m.kind <> 'system' AND m.sender_id IS DISTINCT FROM $1 AND m.deleted_at IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = $1 AND h.message_id = m.id)),
+                  last.*
+                FROM members mb JOIN conversations c ON c.id = mb.conversation_id
+                LEFT JOIN LATERAL (
+                  SELECT \(messageColumns) FROM messages m
+                  WHERE m.conversation_id = c.id AND m.seq > mb.joined_seq AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
+                    AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = $1 AND h.message_id = m.id)
+                  ORDER BY m.seq DESC LIMIT 1) last ON true
+                WHERE mb.user_id = $1 AND ($2::bigint IS NULL OR c.id = $2)
+                ORDER BY c.last_activity_at DESC, c.id DESC LIMIT $3
+                """, [.int(userId), only.map { .int($0) }, .int(Int64(limit))])
+        guard !rows.isEmpty else { return [] }
+        let ids = rows.compactMap { $0.int64(0) }
+        var members: [Int64: [ConversationMember]] = [:]
+        for r in try db.execute(
+            cached: """
+                SELECT mb.conversation_id, u.id, u.display_name, mb.read_seq FROM members mb JOIN users u ON u.id = mb.user_id
+                WHERE mb.conversation_id = ANY($1::bigint[]) AND mb.left_seq IS NULL ORDER BY mb.conversation_id, u.id
+                """, [.text(bigintArray(ids))])
+        {
+            guard let c = r.int64(0) else { continue }
+            members[c, default: []].append(
+                ConversationMember(userId: r.int64(1) ?? 0, displayName: r.string(2) ?? "", readSeq: r.int64(3) ?? 0))
+        }
+        return rows.map { r in
+            let id = r.int64(0) ?? 0
+            let isGroup = r.string(1) == "group"
+            let list = members[id] ?? []
+            let others = list.filter { $0.userId != userId }.map(\.displayName)
+            let name = (isGroup ? r.string(2) : nil) ?? (others.isEmpty ? "" : others.joined(separator: ", "))
+            var last: ChatMessage? = r.isNull(9) ? nil : message(r, offset: 9)
+            if let text = last?.text, text.count > 100 { last?.text = String(text.prefix(100)) }
+            return ConversationSummary(
+                conversationId: id, kind: isGroup ? "group" : "direct", name: name, members: list,
+                lastSeq: r.int64(3) ?? 0, lastActivityAt: r.string(4) ?? "", readSeq: r.int64(5) ?? 0,
+                unreadCount: r.int64(8) ?? 0, lastMessage: last, active: r.isNull(7))
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// A user's or a device's availability. Ordered: `offline < away < online`.
+public enum PresenceStatus: String, Codable, Sendable, Comparable {
+    case offline, away, online
+
+    var rank: Int {
+        switch self {
+        case .offline: 0
+        case .away: 1
+        case .online: 2
+        }
+    }
+
+    public static func < (a: PresenceStatus, b: PresenceStatus) -> Bool { a.rank < b.rank }
+}
+
+/// Presence of every user with devices, as a pure state machine with an injected monotonic clock
+/// (nanoseconds).
+///
+/// A user's presence is the most available status of its devices. When its last device goes, the user
+/// stays at its last status for `grace` nanoseconds, so a quick reconnect does not flap; only a `tick` at or
+/// after that deadline publishes `offline`. Each input returns the published changes.
+public struct PresenceTracker: Sendable {
+    /// A published change of a user's presence.
+    public struct Change: Sendable, Equatable {
+        public var userId: Int64
+        public var status: PresenceStatus
+        public init(userId: Int64, status: PresenceStatus) {
+            self.userId = userId
+            self.status = status
+        }
+    }
+
+    struct UserState: Sendable {
+        var devices: [UInt64: PresenceStatus] = [:]
+        var published: PresenceStatus = .offline
+        /// Set while the user has no device but is still published as available.
+        var offlineAt: UInt64?
+    }
+
+    /// Nanoseconds a user without devices still counts as available.
+    public let grace: UInt64
+    private var users: [Int64: UserState] = [:]
+    /// Pending offline deadlines (user ids by deadline); stale entries are skipped.
+    private var deadlines: [(at: UInt64, userId: Int64)] = []
+
+    public init(grace: UInt64) {
+        self.grace = grace
+    }
+
+    /// The published status of a user.
+    public func status(of userId: Int64) -> PresenceStatus { users[userId]?.published ?? .offline }
+
+    /// The number of users published as online or away.
+    public var availableCount: Int { users.values.count { $0.published != .offline } }
+
+    /// The earliest pending offline deadline.
+    public var nextDeadline: UInt64? { deadlines.lazy.filter { self.users[$0.userId]?.offlineAt == $0.at }.map(\.at).min() }
+
+    /// A device connected (as `online`).
+    public mutating func connect(userId: Int64, device: UInt64, now: UInt64) -> [Change] {
+        update(userId) { $0.devices[device] = .online }
+    }
+
+    /// A device set its status (`online` or `away`; `offline` is treated as `away`: a connected device is
+    /// never offline).
+    public mutating func set(userId: Int64, device: UInt64, status: PresenceStatus, now: UInt64) -> [Change] {
+        guard users[userId]?.devices[device] != nil else { return [] }
+        return update(userId) { $0.devices[device] = status == .offline ? .away : status }
+    }
+
+    /// A device disconnected. The user's last device starts the grace period.
+    public mutating func disconnect(userId: Int64, device: UInt64, now: UInt64) -> [Change] {
+        guard var state = users[userId], state.devices.removeValue(forKey: device) != nil else { return [] }
+        if state.devices.isEmpty {
+            if state.published == .offline {
+                users[userId] = nil
+                return []
+            }
+            let at = now &+ grace
+            state.offlineAt = at
+            deadlines.append((at, userId))
+            users[userId] = state
+            return []
+        }
+        users[userId] = state
+        return update(userId) { _ in }
+    }
+
+    /// Publishes `offline` for users whose grace period is over (at or after the deadline).
+    public mutating func tick(now: UInt64) -> [Change] {
+        var changes: [Change] = []
+        var remaining: [(at: UInt64, userId: Int64)] = []
+        for entry in deadlines {
+            guard let state = users[entry.userId], state.offlineAt == entry.at else { continue }
+            if entry.at <= now {
+                users[entry.userId] = nil
+                changes.append(Change(userId: entry.userId, status: .offline))
+            } else {
+                remaining.append(entry)
+            }
+        }
+        deadlines = remaining
+        return changes.sorted { $0.userId < $1.userId }
+    }
+
+    private mutating func update(_ userId: Int64, _ body: (inout UserState) -> Void) -> [Change] {
+        var state = users[userId] ?? UserState()
+        body(&state)
+        if !state.devices.isEmpty { state.offlineAt = nil }
+        let aggregate = state.devices.values.max() ?? state.published
+        defer { users[userId] = state }
+        if aggregate != state.published {
+            state.published = aggregate
+            return [Change(userId: userId, status: aggregate)]
+        }
+        return []
+    }
+}
+
+/// Typing and recording indicators as a pure state machine with an injected monotonic clock: each
+/// indicator expires `ttl` nanoseconds after its last refresh unless stopped first.
+public struct TypingTracker: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var conversationId: Int64
+        public var userId: Int64
+        /// `typing` or `recording`.
+        public var activity: String
+        public init(conversationId: Int64, userId: Int64, activity: String) {
+            self.conversationId = conversationId
+            self.userId = userId
+            self.activity = activity
+        }
+    }
+
+    public let ttl: UInt64
+    private var expiries: [Key: UInt64] = [:]
+
+    public init(ttl: UInt64) {
+        self.ttl = ttl
+    }
+
+    /// Starts or refreshes an indicator; returns true when it was not active (announce it).
+    public mutating func start(_ key: Key, now: UInt64) -> Bool {
+        let wasActive = expiries[key] != nil
+        expiries[key] = now &+ ttl
+        return !wasActive
+    }
+
+    /// Stops an indicator; returns true when it was active (announce the stop).
+    public mutating func stop(_ key: Key) -> Bool {
+        expiries.removeValue(forKey: key) != nil
+    }
+
+    /// Stops every indicator of a user in a conversation (it sent a message); returns the stopped ones.
+    public mutating func stopAll(conversationId: Int64, userId: Int64) -> [Key] {
+        let keys = expiries.keys.filter { $0.conversationId == conversationId && $0.userId == userId }
+        for key in keys { expiries[key] = nil }
+        return keys.sorted { $0.activity < $1.activity }
+    }
+
+    /// The indicators that expired at or before `now` (removed).
+    public mutating func tick(now: UInt64) -> [Key] {
+        let due = expiries.filter { $0.value <= now }.map(\.key)
+        for key in due { expiries[key] = nil }
+        return due.sorted { ($0.conversationId, $0.userId, $0.activity) < ($1.conversationId, $1.userId, $1.activity) }
+    }
+
+    public var activeCount: Int { expiries.count }
+
+    public var nextDeadline: UInt64? { expiries.values.min() }
+}

@@ -1,0 +1,616 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Logging
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardStore
+import SwitchboardTransport
+import SwitchboardWebSocket
+
+/// Messaging settings (every limit configurable; see README).
+public struct MessagingConfiguration: Sendable {
+    /// Longest text message in characters.
+    public var maxTextCharacters = 4096
+    /// Longest client message id in bytes.
+    public var maxClientIdBytes = 64
+    /// Most members of a group.
+    public var maxGroupMembers = 5000
+    /// Longest group name in characters.
+    public var maxGroupNameCharacters = 128
+    /// Most writes committed in one transaction (group commit).
+    public var maxBatch = 1024
+    /// Writes waiting per writer before new ones are refused with `unavailable`.
+    public var maxPendingWrites = 50_000
+    /// Writers (each owns the conversations with `id % writers` equal to its index).
+    public var writers = 2
+    /// Conversation states kept in memory per writer (reloaded from the database when evicted).
+    public var maxCachedConversations = 50_000
+    /// Messages per history page by default, and at most.
+    public var historyDefaultLimit = 10
+    public var historyMaxLimit = 100
+    /// Messages per database read while resuming.
+    public var syncChunk = 500
+    /// Live messages held for a connection while it resumes; beyond this it is closed (1013) and resumes again.
+    public var maxHeldDuringSync = 20_000
+    /// Most conversations in `conversations.list`.
+    public var maxConversationsListed = 500
+    /// Seconds a user stays available after its last device goes.
+    public var presenceGrace: Double = 5
+    /// Seconds a typing or recording indicator lives without a refresh.
+    public var typingTTL: Double = 6
+    /// Typing updates per user: burst and per second.
+    public var typingBurst: Double = 10
+    public var typingPerSecond: Double = 4
+    /// Bytes a connection may have queued before presence and typing events to it are conflated (only the
+    /// latest per source is kept until it drains).
+    public var conflateAboveBytes = 64 * 1024
+
+    public init() {}
+}
+
+/// A message event encoded once and shared by every recipient: the JSON payload and, for connections
+/// without compression, the complete WebSocket frame.
+final class OutboundMessage: Sendable {
+    let conversationId: Int64
+    let seq: Int64
+    let payload: [UInt8]
+    let frame: SharedBytes
+
+    init(_ message: ChatMessage) {
+        conversationId = message.conversationId
+        seq = message.seq
+        payload = message.eventJSON
+        frame = SharedBytes(WebSocketFrameEncoder.encode(opcode: .text, payload: payload))
+    }
+}
+
+/// A change to one conversation, executed by the conversation's writer in order with all others.
+struct WriteRequest: Sendable {
+    enum Action: Sendable {
+        /// A text or voice message (`body` is the text or the voice attachment's JSON).
+        case send(kind: ChatMessage.Kind, body: String, clientId: String?)
+        case add(userId: Int64)
+        case leave
+        case rename(String)
+        case delete(messageId: Int64)
+        /// A system message from the server (call records); no membership check.
+        case system(SystemEvent)
+        /// A message stored already (a new group's first message): only delivered.
+        case announce(ChatMessage)
+    }
+
+    var conversationId: Int64
+    var actor: Int64
+    var action: Action
+    /// The requesting connection: it gets the reply and not the message event.
+    var origin: Device?
+    /// Called on the origin's loop (with the connection) after the commit, before the message is delivered.
+    var reply: (@Sendable (ProtocolApplication, Result<ChatMessage, ServiceError>) -> Void)?
+    /// Called on the writer's queue after the commit (server-originated writes).
+    var completion: (@Sendable (Result<ChatMessage, ServiceError>) -> Void)?
+}
+
+/// The messaging engine: writers with group commit, the conversation cache, fan-out and typing.
+final class MessageHub: Sendable {
+    let writers: [MessageWriter]
+    let registry: SessionRegistry
+    let pool: DatabasePool
+    let configuration: MessagingConfiguration
+    let typingLimiter: SharedRateLimiter<Int64>
+
+    init(registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, logger: Logger) {
+        self.registry = registry
+        self.pool = pool
+        self.configuration = configuration
+        typingLimiter = SharedRateLimiter(capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
+        writers = (0..<max(1, configuration.writers)).map {
+            MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, logger: logger)
+        }
+    }
+
+    func writer(for conversationId: Int64) -> MessageWriter {
+        writers[Int(UInt64(bitPattern: conversationId) % UInt64(writers.count))]
+    }
+
+    func submit(_ request: WriteRequest) {
+        writer(for: request.conversationId).submit(request)
+    }
+
+    /// Appends a system message to the direct conversation of two users (created if needed); for call
+    /// records. `completion` runs on a writer queue.
+    func recordCall(
+        between a: Int64, and b: Int64, event: SystemEvent,
+        completion: @escaping @Sendable (Result<ChatMessage, ServiceError>) -> Void
+    ) {
+        pool.withConnection(
+            on: writers[0].queue, { db in try MessageStore.directConversation(db, a, b) },
+            completion: { [self] result in
+                switch result {
+                case .success(let id):
+                    submit(WriteRequest(conversationId: id, actor: a, action: .system(event), completion: completion))
+                case .failure(let error):
+                    completion(.failure(ServiceError.from(error)))
+                }
+            })
+    }
+
+    /// The current typing count (metrics, tests).
+    var activeTypingCount: Int { writers.reduce(0) { $0 + $1.activeTypingCount } }
+}
+
+/// One writer: a serial queue owning the states of its conversations, the queue of pending writes and
+/// the typing indicators. One batch is in flight at a time; writes arriving meanwhile form the next batch,
+/// so under load many messages share one commit.
+final class MessageWriter: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field below is only touched on `queue` (asserted).
+    let queue: DispatchQueue
+    let index: Int
+    let registry: SessionRegistry
+    let pool: DatabasePool
+    let configuration: MessagingConfiguration
+    let logger: Logger
+    // protected by queue
+    private var states: [Int64: ConversationState] = [:]
+    // protected by queue
+    private var pending: [WriteRequest] = []
+    // protected by queue
+    private var inFlight = false
+    // protected by queue
+    private var typing: TypingTracker
+    // protected by queue
+    private var typingTimer: (any DispatchSourceTimer)?
+    // protected by queue
+    private var typingDeadline: UInt64?
+    // protected by queue: conversations whose state is being loaded for typing, with the waiting work
+    private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
+
+    init(index: Int, registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, logger: Logger) {
+        self.index = index
+        self.registry = registry
+        self.pool = pool
+        self.configuration = configuration
+        self.logger = logger
+        queue = DispatchQueue(label: "switchboard.messages.\(index)")
+        typing = TypingTracker(ttl: UInt64(configuration.typingTTL * 1e9))
+    }
+
+    private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
+
+    var activeTypingCount: Int { queue.sync { typing.activeCount } }
+
+    // MARK: writes
+
+    func submit(_ request: WriteRequest) {
+        queue.async { [self] in
+            // Announcements (stored already) are delivered in order with everything else of this writer.
+            let isAnnouncement = if case .announce = request.action { true } else { false }
+            if !isAnnouncement && pending.count >= configuration.maxPendingWrites {
+                finish([request], [.failure(ServiceError(.unavailable, "the server is busy; retry shortly"))], stored: [])
+                return
+            } else {
+                pending.append(request)
+            }
+            if !inFlight { startBatch() }
+        }
+    }
+
+    private func startBatch() {
+        assertOnQueue()
+        guard !pending.isEmpty else { return }
+        let count = min(pending.count, configuration.maxBatch)
+        let batch = Array(pending[0..<count])
+        pending.removeFirst(count)
+        // A batch of announcements only (stored already) needs no database work.
+        if batch.allSatisfy({ if case .announce = $0.action { true } else { false } }) {
+            finish(batch, batch.map { r in if case .announce(let m) = r.action { .success(m) } else { .failure(ServiceError(.internal, "internal error")) } }, stored: [])
+            startBatch()
+            return
+        }
+        inFlight = true
+        var known: [Int64: ConversationState] = [:]
+        for request in batch { if let s = states[request.conversationId] { known[request.conversationId] = s } }
+        let configuration = configuration
+        let knownStates = known
+        pool.withConnection(
+            on: queue,
+            { db in try db.transaction { db in try Self.execute(batch, known: knownStates, configuration: configuration, db) } },
+            completion: { [self] result in
+                inFlight = false
+                switch result {
+                case .success(let outcome):
+                    for (id, state) in outcome.states { states[id] = state }
+                    finish(batch, outcome.results, stored: outcome.stored)
+                case .failure(let error):
+                    // Nothing was committed: forget the states (they are reloaded), fail every request.
+                    for request in batch { states[request.conversationId] = nil }
+                    let failure = ServiceError.from(error)
+                    if failure.code == .internal {
+                        logger.error("message batch failed", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                    }
+                    finish(batch, batch.map { _ in .failure(failure) }, stored: [])
+                }
+                evictIfNeeded()
+                startBatch()
+            })
+    }
+
+    private func evictIfNeeded() {
+        guard states.count > configuration.maxCachedConversations else { return }
+        // Any state can be reloaded; drop an arbitrary quarter.
+        for key in states.keys.prefix(states.count / 4) { states[key] = nil }
+    }
+
+    struct Outcome: Sendable {
+        var results: [Result<ChatMessage, ServiceError>]
+        var states: [Int64: ConversationState]
+        /// Per request index: whether its message is new (to deliver) rather than an earlier duplicate.
+        var stored: [Bool]
+    }
+
+    /// Runs a batch in one transaction on a leased connection. Pure with respect to the writer: it reads
+    /// the known states and returns the new ones.
+    static func execute(
+        _ batch: [WriteRequest], known: [Int64: ConversationState], configuration: MessagingConfiguration, _ db: PostgresConnection
+    ) throws -> Outcome {
+        var states = known
+        let missing = Set(batch.map(\.conversationId)).subtracting(known.keys)
+        for (id, state) in try MessageStore.loadStates(db, ids: Array(missing)) { states[id] = state }
+
+        // Friendships needed: direct sends and group additions.
+        var pairs = Set<MessageStore.Pair>()
+        var keys: [MessageStore.ClientKey] = []
+        for request in batch {
+            guard let state = states[request.conversationId] else { continue }
+            switch request.action {
+            case .send(_, _, let clientId):
+                if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
+                    pairs.insert(MessageStore.Pair(request.actor, other))
+                }
+                if let clientId {
+                    keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
+                }
+            case .add(let user):
+                pairs.insert(MessageStore.Pair(request.actor, user))
+            default: break
+            }
+        }
+        let friends = try MessageStore.friendPairs(db, pairs: pairs)
+        let existing = try MessageStore.existing(
+            db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
+
+        var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
+        var stored = Array(repeating: false, count: batch.count)
+        var inserts: [NewMessage] = []
+        var insertOwners: [Int] = []
+        var firstWithKey: [MessageStore.ClientKey: Int] = [:]
+        var duplicateOf: [Int: Int] = [:]
+        var lastSeqs: [Int64: Int64] = [:]
+        var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
+
+        func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
+
+        for (i, request) in batch.enumerated() {
+            if case .announce(let m) = request.action {
+                results[i] = .success(m)
+                continue
+            }
+            let conversationId = request.conversationId
+            guard var state = states[conversationId] else {
+                fail(i, .notMember, "you are not a member of this conversation")
+                continue
+            }
+            let actor = request.actor
+            var system: SystemEvent?
+            switch request.action {
+            case .send(let kind, let body, let clientId):
+                guard state.isActiveMember(actor) else {
+                    fail(i, .notMember, "you are not a member of this conversation")
+                    continue
+                }
+                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
+                    !friends.contains(MessageStore.Pair(actor, other))
+                {
+                    fail(i, .notFriends, "you can only message friends")
+                    continue
+                }
+                if let clientId {
+                    let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
+                    if let earlier = existing[key] {
+                        results[i] = .success(earlier)
+                        continue
+                    }
+                    if let j = firstWithKey[key] {
+                        duplicateOf[i] = j
+                        continue
+                    }
+                    firstWithKey[key] = i
+                }
+                state.lastSeq += 1
+                inserts.append(
+                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId))
+                insertOwners.append(i)
+                readMarks.append((conversationId, actor, state.lastSeq))
+            case .add(let user):
+                guard state.isGroup else {
+                    fail(i, .badRequest, "members are added to groups only")
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    fail(i, .notMember, "you are not a member of this group")
+                    continue
+                }
+                guard !state.isActiveMember(user) else {
+                    fail(i, .badRequest, "this user is a member already")
+                    continue
+                }
+                guard friends.contains(MessageStore.Pair(actor, user)) else {
+                    fail(i, .notFriends, "you can add your own friends only")
+                    continue
+                }
+                guard state.activeMembers.count < configuration.maxGroupMembers else {
+                    fail(i, .tooMany, "a group has at most \(configuration.maxGroupMembers) members")
+                    continue
+                }
+                state.lastSeq += 1
+                state.members[user] = MemberRange(joinedSeq: state.lastSeq - 1)
+                try MessageStore.addMember(db, conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
+                system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
+            case .leave:
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups can be left")
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    fail(i, .notMember, "you are not a member of this group")
+                    continue
+                }
+                state.lastSeq += 1
+                state.members[actor]?.leftSeq = state.lastSeq
+                try MessageStore.removeMember(db, conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
+                system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
+            case .rename(let name):
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups have names")
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    fail(i, .notMember, "you are not a member of this group")
+                    continue
+                }
+                state.lastSeq += 1
+                state.name = name
+                try MessageStore.rename(db, conversationId: conversationId, name: name)
+                system = SystemEvent(event: "renamed", actorId: actor, name: name)
+            case .delete(let messageId):
+                guard state.isActiveMember(actor) else {
+                    fail(i, .notMember, "you are not a member of this conversation")
+                    continue
+                }
+                guard let info = try MessageStore.messageInfo(db, messageId: messageId), info.conversationId == conversationId,
+                    info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
+                else {
+                    fail(i, .notFound, "no such message")
+                    continue
+                }
+                guard info.senderId == actor else {
+                    fail(i, .forbidden, "only the sender can delete a message for everyone")
+                    continue
+                }
+                state.lastSeq += 1
+                try MessageStore.markDeleted(db, messageId: messageId)
+                system = SystemEvent(event: "message_deleted", actorId: actor, messageId: messageId)
+            case .system(let event):
+                state.lastSeq += 1
+                system = event
+            case .announce:
+                continue
+            }
+            if let system {
+                inserts.append(
+                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system, body: system.json, clientId: nil))
+                insertOwners.append(i)
+            }
+            states[conversationId] = state
+            lastSeqs[conversationId] = state.lastSeq
+        }
+        let rows = try MessageStore.insert(db, inserts)
+        for (k, message) in rows.enumerated() {
+            results[insertOwners[k]] = .success(message)
+            stored[insertOwners[k]] = true
+        }
+        for (i, j) in duplicateOf { results[i] = results[j] }
+        try MessageStore.advance(db, lastSeqs: lastSeqs)
+        try MessageStore.markRead(db, marks: readMarks)
+        // Only the touched and loaded states go back to the cache.
+        var touched: [Int64: ConversationState] = [:]
+        for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
+        return Outcome(
+            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored)
+    }
+
+    /// Replies to every request, then delivers every new message to the online devices of the members who
+    /// see it, one batch per loop, in order.
+    private func finish(_ batch: [WriteRequest], _ results: [Result<ChatMessage, ServiceError>], stored: [Bool]) {
+        assertOnQueue()
+        var plan = DeliveryPlan()
+        for (i, request) in batch.enumerated() {
+            let result = results[i]
+            if let origin = request.origin, let reply = request.reply { plan.reply(origin, result, reply) }
+            request.completion?(result)
+            guard i < stored.count, stored[i], case .success(let message) = result else {
+                if case .announce(let m) = request.action {
+                    plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.key)
+                }
+                continue
+            }
+            guard let state = states[message.conversationId] else { continue }
+            let recipients = state.members.compactMap { $0.value.sees(message.seq) ? $0.key : nil }
+            plan.deliver(OutboundMessage(message), to: registry.devices(ofUsers: recipients), except: request.origin?.key)
+            if let sender = message.senderId {
+                for key in typing.stopAll(conversationId: message.conversationId, userId: sender) {
+                    broadcastTyping(key, active: false, state: state, plan: &plan)
+                }
+            }
+        }
+        plan.run()
+    }
+
+    // MARK: typing
+
+    /// A typing or recording indicator from a member (already rate-limited). `reply` runs on the origin's loop.
+    func typing(
+        conversationId: Int64, userId: Int64, activity: String, active: Bool, origin: Device,
+        reply: @escaping @Sendable (ProtocolApplication, ServiceError?) -> Void
+    ) {
+        queue.async { [self] in
+            withState(conversationId) { [self] state in
+                assertOnQueue()
+                var plan = DeliveryPlan()
+                guard let state, state.isActiveMember(userId) else {
+                    plan.reply(origin, ServiceError(.notMember, "you are not a member of this conversation"), reply)
+                    plan.run()
+                    return
+                }
+                let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
+                let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
+                plan.reply(origin, nil, reply)
+                // A refresh is announced too, so late joiners and expiring clients stay in step.
+                if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
+                plan.run()
+                armTypingTimer()
+            }
+        }
+    }
+
+    /// Runs `body` with the conversation's state, loading it first if needed (nil: no such conversation).
+    private func withState(_ id: Int64, _ body: @escaping @Sendable (ConversationState?) -> Void) {
+        assertOnQueue()
+        if let state = states[id] {
+            body(state)
+            return
+        }
+        if loading[id] != nil {
+            loading[id]!.append(body)
+            return
+        }
+        loading[id] = [body]
+        pool.withConnection(
+            on: queue, { db in try MessageStore.loadStates(db, ids: [id])[id] },
+            completion: { [self] result in
+                let waiting = loading.removeValue(forKey: id) ?? []
+                var state: ConversationState?
+                if case .success(let loaded) = result {
+                    // A batch may have cached a newer state meanwhile.
+                    if states[id] == nil, let loaded { states[id] = loaded }
+                    state = states[id]
+                }
+                for body in waiting { body(state) }
+            })
+    }
+
+    private func broadcastTyping(_ key: TypingTracker.Key, active: Bool, state: ConversationState, plan: inout DeliveryPlan) {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("activity")
+        w.string(key.activity)
+        w.key("active")
+        w.raw(active ? "true" : "false")
+        w.key("conversation_id")
+        w.int(key.conversationId)
+        w.key("ev")
+        w.string("typing")
+        w.key("expires_in_ms")
+        w.int(active ? Int64(configuration.typingTTL * 1000) : 0)
+        w.key("user_id")
+        w.int(key.userId)
+        w.endObject()
+        let recipients = state.activeMembers.filter { $0 != key.userId }
+        plan.ephemeral(
+            w.bytes, source: "t:\(key.conversationId):\(key.userId):\(key.activity)", to: registry.devices(ofUsers: recipients))
+    }
+
+    private func armTypingTimer() {
+        assertOnQueue()
+        guard let deadline = typing.nextDeadline else {
+            typingTimer?.cancel()
+            typingTimer = nil
+            typingDeadline = nil
+            return
+        }
+        if typingDeadline == deadline, typingTimer != nil { return }
+        typingTimer?.cancel()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        let now = EventLoop.now()
+        timer.schedule(deadline: .now() + .nanoseconds(Int(deadline > now ? deadline - now : 0)))
+        timer.setEventHandler { [weak self] in self?.typingTick() }
+        timer.resume()
+        typingTimer = timer
+        typingDeadline = deadline
+    }
+
+    private func typingTick() {
+        assertOnQueue()
+        typingTimer = nil
+        typingDeadline = nil
+        var plan = DeliveryPlan()
+        for key in typing.tick(now: EventLoop.now()) {
+            if let state = states[key.conversationId] { broadcastTyping(key, active: false, state: state, plan: &plan) }
+        }
+        plan.run()
+        armTypingTimer()
+    }
+}
+
+/// Work for the loops, grouped so that each loop gets one `execute` with its part, in order.
+struct DeliveryPlan {
+    enum Action: Sendable {
+        case reply(LoopBound<ProtocolApplication>, @Sendable (ProtocolApplication) -> Void)
+        case message(LoopBound<ProtocolApplication>, OutboundMessage)
+        case ephemeral(LoopBound<ProtocolApplication>, [UInt8], String)
+    }
+
+    private var byLoop: [ObjectIdentifier: (loop: EventLoop, actions: [Action])] = [:]
+
+    private mutating func add(_ loop: EventLoop, _ action: Action) {
+        let key = ObjectIdentifier(loop)
+        if byLoop[key] == nil { byLoop[key] = (loop, []) }
+        byLoop[key]!.actions.append(action)
+    }
+
+    mutating func reply<R: Sendable>(_ origin: Device, _ result: R, _ body: @escaping @Sendable (ProtocolApplication, R) -> Void) {
+        add(origin.app.loop, .reply(origin.app, { body($0, result) }))
+    }
+
+    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ObjectIdentifier?) {
+        for device in devices where device.key != except { add(device.app.loop, .message(device.app, message)) }
+    }
+
+    mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
+        for device in devices { add(device.app.loop, .ephemeral(device.app, bytes, source)) }
+    }
+
+    func run() {
+        for (_, entry) in byLoop {
+            let actions = entry.actions
+            entry.loop.execute {
+                for action in actions {
+                    switch action {
+                    case .reply(let app, let body):
+                        if let app = app.valueOnLoop { body(app) }
+                    case .message(let app, let message):
+                        app.valueOnLoop?.deliverMessage(message)
+                    case .ephemeral(let app, let bytes, let source):
+                        app.valueOnLoop?.sendEphemeral(bytes, source: source)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardStore
+import SwitchboardTransport
+
+/// Presence: which users are online, away or offline, told to their friends only.
+///
+/// One serial queue owns the `PresenceTracker`, the friend lists of users with devices and the grace timer.
+/// On a user's first device the friend list is loaded (with the friends' last-seen times) and the device
+/// gets a `presence.snapshot`; every published change goes to the friends' devices as a `presence` event
+/// (conflated per user on slow connections).
+final class PresenceHub: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field below is only touched on `queue` (asserted).
+    let queue = DispatchQueue(label: "switchboard.presence")
+    let registry: SessionRegistry
+    let pool: DatabasePool
+    let logger: Logger
+    // protected by queue
+    private var tracker: PresenceTracker
+    // protected by queue: friends of users with devices (or in their grace period)
+    private var friends: [Int64: Set<Int64>] = [:]
+    // protected by queue: users whose friend list is being loaded, with work waiting for it
+    private var loading: [Int64: [() -> Void]] = [:]
+    // protected by queue: last-seen times (ISO 8601) learned from the database or from going offline
+    private var lastSeen: [Int64: String] = [:]
+    // protected by queue
+    private var timer: (any DispatchSourceTimer)?
+    // protected by queue
+    private var timerDeadline: UInt64?
+
+    init(registry: SessionRegistry, pool: DatabasePool, grace: Double, logger: Logger) {
+        self.registry = registry
+        self.pool = pool
+        self.logger = logger
+        tracker = PresenceTracker(grace: UInt64(grace * 1e9))
+    }
+
+    private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
+
+    static func deviceKey(_ device: Device) -> UInt64 { UInt64(UInt(bitPattern: device.key.hashValue)) }
+
+    /// The number of users published as available (metrics).
+    var availableCount: Int { queue.sync { tracker.availableCount } }
+
+    /// A device authenticated: publish, and send it its friends' presence.
+    func deviceConnected(_ device: Device) {
+        queue.async { [self] in
+            withFriends(of: device.userId) { [self] in
+                let changes = tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: EventLoop.now())
+                sendSnapshot(to: device)
+                publish(changes)
+            }
+        }
+    }
+
+    /// A device's connection closed.
+    func deviceDisconnected(_ device: Device) {
+        queue.async { [self] in
+            let run = { [self] in
+                publish(tracker.disconnect(userId: device.userId, device: Self.deviceKey(device), now: EventLoop.now()))
+                armTimer()
+            }
+            // A disconnect racing with the friend list load waits for it (the connect is queued there too).
+            if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+        }
+    }
+
+    /// A device set itself online or away.
+    func set(_ device: Device, status: PresenceStatus) {
+        queue.async { [self] in
+            let run = { [self] in
+                publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: EventLoop.now()))
+            }
+            if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+        }
+    }
+
+    /// Two users became friends or stopped being friends.
+    func friendshipChanged(_ a: Int64, _ b: Int64, friends areFriends: Bool) {
+        queue.async { [self] in
+            for (user, other) in [(a, b), (b, a)] {
+                guard friends[user] != nil else { continue }
+                if areFriends { friends[user]!.insert(other) } else { friends[user]!.remove(other) }
+            }
+            guard areFriends else { return }
+            // Each learns the other's presence at once.
+            for (user, other) in [(a, b), (b, a)] {
+                let status = tracker.status(of: user)
+                guard status != .offline || lastSeen[user] != nil else { continue }
+                registry.forEach(registry.devices(ofUser: other)) { [bytes = event(user, status)] app in
+                    app.sendEphemeral(bytes, source: "p:\(user)")
+                }
+            }
+        }
+    }
+
+    // MARK: internals
+
+    private func withFriends(of userId: Int64, _ body: @escaping () -> Void) {
+        assertOnQueue()
+        if friends[userId] != nil {
+            body()
+            return
+        }
+        if loading[userId] != nil {
+            loading[userId]!.append(body)
+            return
+        }
+        loading[userId] = [body]
+        pool.withConnection(
+            on: queue,
+            { db in
+                try db.execute(
+                    cached: """
+                        SELECT u.id, to_char(u.last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM friendships f
+                        JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
+                        WHERE f.user_low = $1 OR f.user_high = $1
+                        """, [.int(userId)]
+                ).map { ($0.int64(0) ?? 0, $0.string(1)) }
+            },
+            completion: { [self] result in
+                switch result {
+                case .success(let rows):
+                    friends[userId] = Set(rows.map(\.0))
+                    for (id, seen) in rows where lastSeen[id] == nil { if let seen { lastSeen[id] = seen } }
+                case .failure(let error):
+                    // Presence degrades to no friends for this device; messaging is unaffected.
+                    logger.warning("presence: friend list unavailable", metadata: ["error": "\(error)"])
+                    friends[userId] = []
+                }
+                for work in loading.removeValue(forKey: userId) ?? [] { work() }
+            })
+    }
+
+    private func event(_ userId: Int64, _ status: PresenceStatus) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ev")
+        w.string("presence")
+        if status == .offline, let seen = lastSeen[userId] {
+            w.key("last_seen")
+            w.string(seen)
+        }
+        w.key("status")
+        w.string(status.rawValue)
+        w.key("user_id")
+        w.int(userId)
+        w.endObject()
+        return w.bytes
+    }
+
+    private func sendSnapshot(to device: Device) {
+        assertOnQueue()
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ev")
+        w.string("presence.snapshot")
+        w.key("presence")
+        w.beginArray()
+        for friend in (friends[device.userId] ?? []).sorted() {
+            let status = tracker.status(of: friend)
+            w.beginObject()
+            if status == .offline, let seen = lastSeen[friend] {
+                w.key("last_seen")
+                w.string(seen)
+            }
+            w.key("status")
+            w.string(status.rawValue)
+            w.key("user_id")
+            w.int(friend)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        let bytes = w.bytes
+        device.app.execute { $0.sendEvent(bytes) }
+    }
+
+    private func publish(_ changes: [PresenceTracker.Change]) {
+        assertOnQueue()
+        guard !changes.isEmpty else { return }
+        var wentOffline: [Int64] = []
+        for change in changes {
+            if change.status == .offline {
+                lastSeen[change.userId] = Self.isoNow()
+                wentOffline.append(change.userId)
+            }
+            let bytes = event(change.userId, change.status)
+            let source = "p:\(change.userId)"
+            registry.forEach(registry.devices(ofUsers: friends[change.userId] ?? [])) { $0.sendEphemeral(bytes, source: source) }
+            if change.status == .offline { friends[change.userId] = nil }
+        }
+        if !wentOffline.isEmpty {
+            let ids = MessageStore.bigintArray(wentOffline)
+            pool.withConnection(
+                on: queue, { db in try db.execute(cached: "UPDATE users SET last_seen_at = now() WHERE id = ANY($1::bigint[])", [.text(ids)]) },
+                completion: { [logger] result in
+                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: ["error": "\(error)"]) }
+                })
+        }
+    }
+
+    static func isoNow() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date())
+    }
+
+    private func armTimer() {
+        assertOnQueue()
+        guard let deadline = tracker.nextDeadline else { return }
+        if let current = timerDeadline, current <= deadline, timer != nil { return }
+        timer?.cancel()
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        let now = EventLoop.now()
+        t.schedule(deadline: .now() + .nanoseconds(Int(deadline > now ? deadline - now : 0)))
+        t.setEventHandler { [weak self] in self?.tick() }
+        t.resume()
+        timer = t
+        timerDeadline = deadline
+    }
+
+    private func tick() {
+        assertOnQueue()
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        publish(tracker.tick(now: EventLoop.now()))
+        armTimer()
+    }
+}
