@@ -38,6 +38,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    @OptionGroup(title: "Messaging") var messaging: MessagingOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -189,6 +191,7 @@ struct Serve: ParsableCommand {
         c.loginLimits.perAddressIntervalSeconds = loginIntervalPerAddress
         c.passwordHashers = max(1, passwordHashers)
         database.apply(to: &c)
+        messaging.apply(to: &c)
         return c
     }
 

@@ -1,0 +1,64 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import SwitchboardServer
+
+/// Messaging, presence and typing limits of `serve`.
+struct MessagingOptions: ParsableArguments {
+    @Option(help: "Longest text message in characters. [env: SWITCHBOARD_MAX_TEXT_CHARACTERS]")
+    var maxTextCharacters: Int = env("SWITCHBOARD_MAX_TEXT_CHARACTERS").flatMap(Int.init) ?? 4096
+
+    @Option(help: "Most members of a group. [env: SWITCHBOARD_MAX_GROUP_MEMBERS]")
+    var maxGroupMembers: Int = env("SWITCHBOARD_MAX_GROUP_MEMBERS").flatMap(Int.init) ?? 5000
+
+    @Option(help: "Most writes committed in one transaction. [env: SWITCHBOARD_MESSAGE_BATCH]")
+    var messageBatch: Int = env("SWITCHBOARD_MESSAGE_BATCH").flatMap(Int.init) ?? 1024
+
+    @Option(help: "Writes waiting per writer before new ones get `unavailable`. [env: SWITCHBOARD_MAX_PENDING_WRITES]")
+    var maxPendingWrites: Int = env("SWITCHBOARD_MAX_PENDING_WRITES").flatMap(Int.init) ?? 50_000
+
+    @Option(help: "Message writers (conversations are split among them by id). [env: SWITCHBOARD_MESSAGE_WRITERS]")
+    var messageWriters: Int = env("SWITCHBOARD_MESSAGE_WRITERS").flatMap(Int.init) ?? 2
+
+    @Option(help: "Messages per history page at most. [env: SWITCHBOARD_HISTORY_MAX_LIMIT]")
+    var historyMaxLimit: Int = env("SWITCHBOARD_HISTORY_MAX_LIMIT").flatMap(Int.init) ?? 100
+
+    @Option(help: "Live messages held per connection while it resumes. [env: SWITCHBOARD_MAX_HELD_DURING_SYNC]")
+    var maxHeldDuringSync: Int = env("SWITCHBOARD_MAX_HELD_DURING_SYNC").flatMap(Int.init) ?? 20_000
+
+    @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
+    var presenceGrace: Double = env("SWITCHBOARD_PRESENCE_GRACE").flatMap(Double.init) ?? 5
+
+    @Option(help: "Seconds a typing indicator lives without a refresh. [env: SWITCHBOARD_TYPING_TTL]")
+    var typingTTL: Double = env("SWITCHBOARD_TYPING_TTL").flatMap(Double.init) ?? 6
+
+    @Option(help: "Typing updates per user per second (burst 10). [env: SWITCHBOARD_TYPING_RATE]")
+    var typingRate: Double = env("SWITCHBOARD_TYPING_RATE").flatMap(Double.init) ?? 4
+
+    func validate() throws {
+        guard maxTextCharacters >= 1, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
+            historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0
+        else {
+            throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.messaging.maxTextCharacters = maxTextCharacters
+        c.messaging.maxGroupMembers = maxGroupMembers
+        c.messaging.maxBatch = messageBatch
+        c.messaging.maxPendingWrites = maxPendingWrites
+        c.messaging.writers = messageWriters
+        c.messaging.historyMaxLimit = historyMaxLimit
+        c.messaging.maxHeldDuringSync = maxHeldDuringSync
+        c.messaging.presenceGrace = presenceGrace
+        c.messaging.typingTTL = typingTTL
+        c.messaging.typingPerSecond = typingRate
+    }
+}

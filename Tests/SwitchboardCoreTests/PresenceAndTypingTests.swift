@@ -1,0 +1,139 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Testing
+
+@testable import SwitchboardCore
+
+private let oneSecond: UInt64 = 1_000_000_000
+
+@Suite("Presence tracker (injected clock)")
+struct PresenceTrackerTests {
+    @Test func mostAvailableDeviceWinsAndChangesArePublishedOnce() {
+        var p = PresenceTracker(grace: 5 * oneSecond)
+        #expect(p.connect(userId: 1, device: 10, now: 0) == [.init(userId: 1, status: .online)])
+        #expect(p.connect(userId: 1, device: 11, now: 1).isEmpty)
+        #expect(p.set(userId: 1, device: 10, status: .away, now: 2).isEmpty)  // device 11 is still online
+        #expect(p.set(userId: 1, device: 11, status: .away, now: 3) == [.init(userId: 1, status: .away)])
+        #expect(p.set(userId: 1, device: 10, status: .online, now: 4) == [.init(userId: 1, status: .online)])
+        // A device that closes takes its status with it.
+        #expect(p.disconnect(userId: 1, device: 10, now: 5) == [.init(userId: 1, status: .away)])
+        #expect(p.status(of: 1) == .away)
+        // Setting the status of an unknown device changes nothing.
+        #expect(p.set(userId: 1, device: 99, status: .online, now: 6).isEmpty)
+    }
+
+    @Test func offlineWaitsForTheGraceDeadlineInclusive() {
+        var p = PresenceTracker(grace: 5 * oneSecond)
+        _ = p.connect(userId: 1, device: 10, now: 0)
+        #expect(p.disconnect(userId: 1, device: 10, now: 10 * oneSecond).isEmpty)
+        #expect(p.status(of: 1) == .online)
+        #expect(p.nextDeadline == 15 * oneSecond)
+        #expect(p.tick(now: 15 * oneSecond - 1).isEmpty)
+        #expect(p.tick(now: 15 * oneSecond) == [.init(userId: 1, status: .offline)])
+        #expect(p.status(of: 1) == .offline)
+        #expect(p.nextDeadline == nil)
+        #expect(p.availableCount == 0)
+    }
+
+    @Test func aQuickReconnectDoesNotFlap() {
+        var p = PresenceTracker(grace: 5 * oneSecond)
+        _ = p.connect(userId: 1, device: 10, now: 0)
+        _ = p.disconnect(userId: 1, device: 10, now: oneSecond)
+        #expect(p.connect(userId: 1, device: 11, now: 2 * oneSecond).isEmpty)  // still online: nothing to publish
+        #expect(p.tick(now: 100 * oneSecond).isEmpty)  // the stale deadline is ignored
+        #expect(p.status(of: 1) == .online)
+        // An away user reconnecting comes back online (a new device starts online).
+        _ = p.set(userId: 1, device: 11, status: .away, now: 3 * oneSecond)
+        _ = p.disconnect(userId: 1, device: 11, now: 4 * oneSecond)
+        #expect(p.connect(userId: 1, device: 12, now: 5 * oneSecond) == [.init(userId: 1, status: .online)])
+    }
+
+    @Test func manyUsersExpireInIdOrder() {
+        var p = PresenceTracker(grace: oneSecond)
+        for u in (1...5).reversed() {
+            _ = p.connect(userId: Int64(u), device: UInt64(u), now: 0)
+            _ = p.disconnect(userId: Int64(u), device: UInt64(u), now: 0)
+        }
+        #expect(p.tick(now: oneSecond).map(\.userId) == [1, 2, 3, 4, 5])
+    }
+}
+
+@Suite("Typing tracker (injected clock)")
+struct TypingTrackerTests {
+    let key = TypingTracker.Key(conversationId: 7, userId: 1, activity: "typing")
+
+    @Test func startRefreshStopAndExpiry() {
+        var t = TypingTracker(ttl: 6 * oneSecond)
+        let started = t.start(key, now: 0)
+        let refreshedIsNew = t.start(key, now: 2 * oneSecond)  // a refresh
+        #expect(started && !refreshedIsNew)
+        #expect(t.nextDeadline == 8 * oneSecond)
+        #expect(t.tick(now: 8 * oneSecond - 1).isEmpty)
+        #expect(t.tick(now: 8 * oneSecond) == [key])
+        let stoppedExpired = t.stop(key)
+        let restarted = t.start(key, now: 9 * oneSecond)
+        let stopped = t.stop(key)
+        #expect(!stoppedExpired && restarted && stopped)
+        #expect(t.activeCount == 0)
+    }
+
+    @Test func aMessageStopsEveryIndicatorOfItsSenderInThatConversation() {
+        var t = TypingTracker(ttl: oneSecond)
+        let recording = TypingTracker.Key(conversationId: 7, userId: 1, activity: "recording")
+        let other = TypingTracker.Key(conversationId: 8, userId: 1, activity: "typing")
+        _ = t.start(key, now: 0)
+        _ = t.start(recording, now: 0)
+        _ = t.start(other, now: 0)
+        #expect(t.stopAll(conversationId: 7, userId: 1) == [recording, key])
+        #expect(t.activeCount == 1)
+    }
+}
+
+@Suite("Message text and JSON")
+struct MessageTextTests {
+    @Test func textRules() {
+        #expect(MessageText.problem("hello\nworld\ttab", maxCharacters: 20) == nil)
+        #expect(MessageText.problem("", maxCharacters: 20) != nil)
+        #expect(MessageText.problem("   \n ", maxCharacters: 20) != nil)
+        #expect(MessageText.problem("a\u{0}b", maxCharacters: 20) != nil)
+        #expect(MessageText.problem("a\u{1B}[31m", maxCharacters: 20) != nil)
+        #expect(MessageText.problem("a\u{85}", maxCharacters: 20) != nil)
+        // Characters, not bytes or scalars: a family emoji is one character.
+        #expect(MessageText.problem("👨‍👩‍👧" + String(repeating: "é", count: 3), maxCharacters: 4) == nil)
+        #expect(MessageText.problem(String(repeating: "x", count: 5), maxCharacters: 4) != nil)
+    }
+
+    @Test func theHandWrittenEventMatchesTheProtocolEncoder() throws {
+        let message = ChatMessage(
+            id: 42, conversationId: 7, seq: 3, senderId: nil, kind: .system,
+            system: SystemEvent(event: "member_added", actorId: 1, userIds: [2]), ts: "2026-11-23T10:00:00.123Z")
+        let text = ChatMessage(
+            id: 43, conversationId: 7, seq: 4, senderId: 1, kind: .text, text: "quote \" backslash \\ newline \n tab \t bell \u{7} é 👍",
+            clientId: "c-1", ts: "2026-11-23T10:00:00.124Z")
+        for m in [message, text] {
+            let handWritten = try JSONSerialization.jsonObject(with: Data(m.eventJSON)) as? NSDictionary
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            let viaCodable = try JSONSerialization.jsonObject(with: encoder.encode(["message": m])) as? NSDictionary
+            #expect(handWritten?["ev"] as? String == "message")
+            #expect(handWritten?["message"] as? NSDictionary == viaCodable?["message"] as? NSDictionary)
+        }
+        // Decodes back.
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        struct Event: Decodable { var message: ChatMessage }
+        #expect(try decoder.decode(Event.self, from: Data(text.eventJSON)).message == text)
+    }
+
+    @Test func arrayLiterals() {
+        #expect(MessageStore.bigintArray([1, nil, -3]) == "{1,NULL,-3}")
+        #expect(MessageStore.textArray(["a", nil, "q\"b\\c", "{x,y}"]) == #"{"a",NULL,"q\"b\\c","{x,y}"}"#)
+    }
+}
