@@ -86,4 +86,124 @@ struct CrashRecoveryTests {
         let friends = try #require(ok(try again.call("friends.list"))?["friends"] as? [[String: Any]])
         #expect(friends.map { $0["display_name"] as? String } == ["Bob"])
     }
+
+    /// `kill -9` during a sustained send load from many clients: after a restart every acknowledged message
+    /// is in history exactly once, with the sequence number of its acknowledgement, and sequence numbers
+    /// have no gaps.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
+    func killDashNineDuringSendLoadKeepsEveryAcknowledgedMessageExactlyOnce() throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-crash-msg-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let port = freePort()
+        let first = try launchServer(dataDir: dataDir, port: port)
+        let users = try (0..<6).map { try makeUser(port, "user\($0)") }
+        // Three direct pairs and one group of everyone.
+        for i in 0..<3 { try befriend(users[i], users[i + 3]) }
+        for i in 1..<6 where i != 3 { try befriend(users[0], users[i]) }
+        let group = try #require(
+            (ok(try users[0].client.call("groups.create", ["member_ids": users.dropFirst().map(\.id)]))?["conversation"] as? [String: Any])?[
+                "conversation_id"] as? Int)
+        var conversations: [Int] = []
+        for i in 0..<3 {
+            conversations.append(
+                try #require(ok(try users[i].client.call("conversations.direct", ["user_id": users[i + 3].id]))?["conversation"] as? [String: Any])[
+                    "conversation_id"] as! Int)
+        }
+        // Six senders on their own connections, each with a window of 16 unacknowledged sends.
+        struct Ack: Hashable {
+            var conversation: Int
+            var clientId: String
+            var seq: Int
+            var messageId: Int
+        }
+        let acks = Unchecked(NSMutableSet())
+        let lock = NSLock()
+        let group_ = DispatchGroup()
+        for (index, user) in users.enumerated() {
+            let client = Unchecked(try reconnect(port, user))
+            let target = index < 3 ? conversations[index] : group
+            group_.enter()
+            // A thread of its own: blocking reads on Dispatch's global queue would starve (2 threads here).
+            Thread {
+                defer { group_.leave() }
+                let c = client.value
+                c.setTimeout(3)
+                var inFlight: [Int: String] = [:]
+                var n = 0
+                let deadline = Date().addingTimeInterval(20)
+                while Date() < deadline {
+                    while inFlight.count < 16 {
+                        n += 1
+                        let clientId = "u\(index)-\(n)"
+                        guard let id = try? c.send("messages.send", ["conversation_id": target, "client_id": clientId, "text": "load \(n)"]) else { return }
+                        inFlight[id] = clientId
+                    }
+                    guard let message = try? c.next() else { return }
+                    guard let re = message["re"] as? Int, let clientId = inFlight.removeValue(forKey: re) else { continue }
+                    if let code = errorCode(message) {
+                        lock.lock()
+                        acks.value.add("error \(code) from user \(index)")
+                        lock.unlock()
+                    }
+                    if let ack = message["ok"] as? [String: Any], let seq = ack["seq"] as? Int, let mid = ack["message_id"] as? Int {
+                        lock.lock()
+                        acks.value.add(Ack(conversation: target, clientId: clientId, seq: seq, messageId: mid))
+                        lock.unlock()
+                    }
+                }
+            }.start()
+        }
+        // Let the load run, then kill the server without any chance to clean up.
+        let started = Date()
+        while Date().timeIntervalSince(started) < 10 {
+            usleep(100_000)
+            lock.lock()
+            let count = acks.value.count
+            lock.unlock()
+            if count >= 3000 && Date().timeIntervalSince(started) > 1.5 { break }
+        }
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        group_.wait()
+        lock.lock()
+        let acknowledged = acks.value.allObjects.compactMap { $0 as? Ack }
+        let errors = acks.value.allObjects.compactMap { $0 as? String }
+        lock.unlock()
+        #expect(errors.isEmpty, "\(errors)")
+        print("crash test: \(acknowledged.count) messages acknowledged before kill -9")
+        #expect(acknowledged.count > 500, "the load should have produced acknowledgements before the kill")
+
+        let second = try launchServer(dataDir: dataDir, port: port)
+        defer {
+            second.terminate()
+            second.waitUntilExit()
+        }
+        // One member of each conversation reads its whole history.
+        for (conversation, member) in zip(conversations + [group], [users[0], users[1], users[2], users[0]]) {
+            let client = try reconnect(port, member)
+            var history: [[String: Any]] = []
+            var before: Int? = nil
+            repeat {
+                var params: [String: Any] = ["conversation_id": conversation, "limit": 100]
+                if let before { params["before"] = before }
+                let page = try #require(ok(try client.call("messages.history", params)))
+                let messages = try #require(page["messages"] as? [[String: Any]])
+                history.append(contentsOf: messages)
+                before = (page["has_more"] as? Bool == true) ? messages.last?["seq"] as? Int : nil
+            } while before != nil
+            let seqs = history.compactMap { $0["seq"] as? Int }.sorted()
+            let acked = acknowledged.filter { $0.conversation == conversation }.count
+            #expect(acked > 0, "conversation \(conversation) had acknowledged sends (history: \(seqs.count))")
+            #expect(seqs == Array(1...max(1, seqs.last ?? 1)), "sequence numbers without gaps or duplicates")
+            var byClientId: [String: [[String: Any]]] = [:]
+            for m in history { if let c = m["client_id"] as? String { byClientId[c, default: []].append(m) } }
+            #expect(byClientId.values.allSatisfy { $0.count == 1 }, "no client message id stored twice")
+            for ack in acknowledged where ack.conversation == conversation {
+                let stored = byClientId[ack.clientId]
+                #expect(stored?.count == 1, "acknowledged \(ack.clientId) is in history once")
+                #expect(stored?.first?["seq"] as? Int == ack.seq)
+                #expect(stored?.first?["id"] as? Int == ack.messageId)
+            }
+        }
+    }
 }

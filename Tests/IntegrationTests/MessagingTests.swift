@@ -330,13 +330,13 @@ struct MessagingTests {
         let total = 600
         let sender = Unchecked(ann.client)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread {
             for i in 201...total {
                 _ = try? sender.value.send("messages.send", ["conversation_id": conversation, "client_id": "live\(i)", "text": "live \(i)"])
                 if i % 50 == 0 { usleep(2_000) }
             }
             done.signal()
-        }
+        }.start()
         // authenticate with resume, then sync: live messages are held from the authentication until the
         // catch-up is sent.
         let back = try ProtocolClient(port: port)
