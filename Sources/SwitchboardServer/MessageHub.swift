@@ -599,7 +599,7 @@ struct DeliveryPlan {
     func run() {
         for (_, entry) in byLoop {
             let actions = entry.actions
-            entry.loop.execute {
+            entry.loop.executeBatch {
                 for action in actions {
                     switch action {
                     case .reply(let app, let body):

@@ -171,9 +171,7 @@ extension ProtocolApplication {
             switch result {
             case .success(let m):
                 if ack {
-                    app.session.send(
-                        .text,
-                        ProtocolCodec.encodeReply(id: id, result: SendAck(messageId: m.id, conversationId: m.conversationId, seq: m.seq, ts: m.ts)))
+                    app.session.send(.text, Self.ackJSON(id, m))
                 } else {
                     app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
                 }
@@ -181,6 +179,31 @@ extension ProtocolApplication {
                 app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
             }
         }
+    }
+
+    /// `{"ok":{"conversation_id","message_id","seq","ts"},"re":id}` without `JSONEncoder` (the hot path; a
+    /// unit test compares it with `ProtocolCodec.encodeReply`).
+    static func ackJSON(_ id: RequestID, _ m: ChatMessage) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ok")
+        w.beginObject()
+        w.key("conversation_id")
+        w.int(m.conversationId)
+        w.key("message_id")
+        w.int(m.id)
+        w.key("seq")
+        w.int(m.seq)
+        w.key("ts")
+        w.string(m.ts)
+        w.endObject()
+        w.key("re")
+        switch id {
+        case .int(let i): w.int(i)
+        case .string(let s): w.string(s)
+        }
+        w.endObject()
+        return w.bytes
     }
 
     func handleMessaging(_ envelope: RequestEnvelope, identity: Identity) {

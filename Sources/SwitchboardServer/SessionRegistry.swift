@@ -129,7 +129,7 @@ final class SessionRegistry: @unchecked Sendable {
         for device in devices { byLoop[ObjectIdentifier(device.app.loop), default: []].append(device) }
         for (_, list) in byLoop {
             let loop = list[0].app.loop
-            loop.execute {
+            loop.executeBatch {
                 for device in list { if let app = device.app.valueOnLoop { body(app) } }
             }
         }

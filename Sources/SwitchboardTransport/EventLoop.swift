@@ -99,6 +99,21 @@ public final class EventLoop: @unchecked Sendable {
     /// Runs `work` on this loop's queue.
     public func execute(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
 
+    /// Runs `work` on this loop's queue as one batch: writes it queues on many connections are flushed once
+    /// per connection at its end (a fan-out of many messages costs one `writev` per connection).
+    public func executeBatch(_ work: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            if inBatch {
+                work()
+                return
+            }
+            inBatch = true
+            work()
+            flushPending()
+            inBatch = false
+        }
+    }
+
     /// Traps unless called on this loop's queue.
     @inline(__always)
     public func assertOnLoop() { dispatchPrecondition(condition: .onQueue(queue)) }
