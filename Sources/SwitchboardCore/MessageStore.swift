@@ -51,13 +51,19 @@ public struct NewMessage: Sendable {
     public var kind: ChatMessage.Kind
     public var body: String?
     public var clientId: String?
-    public init(conversationId: Int64, seq: Int64, senderId: Int64?, kind: ChatMessage.Kind, body: String?, clientId: String?) {
+    /// The voice clip of a voice message.
+    public var voiceId: Int64?
+    public init(
+        conversationId: Int64, seq: Int64, senderId: Int64?, kind: ChatMessage.Kind, body: String?, clientId: String?,
+        voiceId: Int64? = nil
+    ) {
         self.conversationId = conversationId
         self.seq = seq
         self.senderId = senderId
         self.kind = kind
         self.body = body
         self.clientId = clientId
+        self.voiceId = voiceId
     }
 }
 
@@ -222,14 +228,15 @@ public enum MessageStore {
         guard !messages.isEmpty else { return [] }
         let rows = try db.execute(
             cached: """
-                INSERT INTO messages AS m (conversation_id, seq, sender_id, kind, body, client_id)
-                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[])
+                INSERT INTO messages AS m (conversation_id, seq, sender_id, kind, body, client_id, voice_id)
+                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[])
                 RETURNING \(messageColumns)
                 """,
             [
                 .text(bigintArray(messages.map(\.conversationId))), .text(bigintArray(messages.map(\.seq))),
                 .text(bigintArray(messages.map(\.senderId))), .text(textArray(messages.map(\.kind.rawValue))),
                 .text(textArray(messages.map(\.body))), .text(textArray(messages.map(\.clientId))),
+                .text(bigintArray(messages.map(\.voiceId))),
             ])
         struct Key: Hashable {
             var conversationId: Int64

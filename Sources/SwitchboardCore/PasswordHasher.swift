@@ -129,10 +129,15 @@ public final class PasswordHasherPool: Sendable {
 }
 
 /// A bounded FIFO of jobs served by a fixed set of serial worker queues. Thread-safe.
-final class HashScheduler: @unchecked Sendable {
+/// The Argon2 pool's scheduler (a `WorkerPool`).
+typealias HashScheduler = WorkerPool
+
+/// A bounded pool of worker queues with one FIFO of waiting jobs: password hashing and voice transcoding
+/// run here, never on a loop queue.
+public final class WorkerPool: @unchecked Sendable {
     // @unchecked Sendable: `idle`, `waiting` and `head` are only touched under `lock`; `queues` and
     // `maxWaiting` are immutable.
-    typealias Job = @Sendable () -> Void
+    public typealias Job = @Sendable () -> Void
 
     private let lock = NSLock()
     private let queues: [DispatchQueue]
@@ -144,21 +149,21 @@ final class HashScheduler: @unchecked Sendable {
     // protected by lock: index of the oldest waiting job in `waiting`
     private var head = 0
 
-    init(workers: Int, maxWaiting: Int) {
-        queues = (0..<workers).map { DispatchQueue(label: "switchboard.argon2.\($0)", qos: .userInitiated) }
-        idle = Array((0..<workers).reversed())
+    public init(workers: Int, maxWaiting: Int, label: String = "switchboard.argon2") {
+        queues = (0..<max(1, workers)).map { DispatchQueue(label: "\(label).\($0)", qos: .userInitiated) }
+        idle = Array((0..<max(1, workers)).reversed())
         self.maxWaiting = maxWaiting
     }
 
     /// Jobs waiting for a worker.
-    var waitingCount: Int {
+    public var waitingCount: Int {
         lock.lock()
         defer { lock.unlock() }
         return waiting.count - head
     }
 
     /// Runs `job` on an idle worker, or queues it. Returns false (and drops `job`) when the queue is full.
-    func submit(_ job: @escaping Job) -> Bool {
+    public func submit(_ job: @escaping Job) -> Bool {
         lock.lock()
         if let worker = idle.popLast() {
             lock.unlock()

@@ -14,6 +14,7 @@ public enum Schema {
     public static let migrations: [Migration] = [
         Migration(version: 1, name: "accounts, sessions and friends", sql: accountsAndFriends),
         Migration(version: 2, name: "conversations and messages", sql: messaging),
+        Migration(version: 4, name: "voice clips", sql: voice),
     ]
 
     /// The newest version this build knows.
@@ -108,5 +109,23 @@ CREATE TABLE hidden_messages (
     message_id BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
     PRIMARY KEY (user_id, message_id)
 );
+"""
+
+    /// Transcoded voice recordings (deduplicated per uploader by hash) and the messages that reference them.
+    /// (Version 3 is the calls migration.)
+    static let voice = """
+CREATE TABLE voice_clips (
+    id          BIGSERIAL PRIMARY KEY,
+    uploader_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    sha256      BYTEA NOT NULL,
+    audio       BYTEA NOT NULL,
+    duration_ms INT NOT NULL,
+    waveform    BYTEA NOT NULL,
+    size        INT NOT NULL,
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    UNIQUE (uploader_id, sha256)
+);
+ALTER TABLE messages ADD COLUMN voice_id BIGINT REFERENCES voice_clips (id);
+CREATE INDEX messages_voice ON messages (voice_id) WHERE voice_id IS NOT NULL;
 """
 }

@@ -42,6 +42,10 @@ final class HTTPSession: ConnectionHandler {
         /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
         case skippingBody(remaining: Int, keepAlive: Bool)
         case websocket(WebSocketConnection, any WebSocketApplication)
+        /// Receiving a voice upload's body.
+        case uploading(head: HTTPRequestHead, body: [UInt8], remaining: Int)
+        /// A voice request is being processed off the loop; reading is paused.
+        case processing(keepAlive: Bool)
         case closing
     }
 
@@ -53,6 +57,8 @@ final class HTTPSession: ConnectionHandler {
     private var lastActivity: UInt64
     // protected by connection.loop.queue
     private var servedRequests = 0
+    // protected by connection.loop.queue: this connection holds one of the voice service's upload slots
+    var holdsUploadSlot = false
 
     init(connection: Connection, context: LoopContext) {
         self.connection = connection
@@ -69,6 +75,7 @@ final class HTTPSession: ConnectionHandler {
 
     func connectionDidClose(_ connection: Connection, error: (any Error)?) {
         server.metrics.connectionsOpen.decrement()
+        releaseUploadSlot()
         if case .websocket(_, let app) = phase {
             server.metrics.websocketsOpen.decrement()
             phase = .closing
@@ -110,7 +117,12 @@ final class HTTPSession: ConnectionHandler {
                     input = UnsafeRawBufferPointer(rebasing: input[consumed...])
                     phase = .http(parser)
                     handle(head, rest: input)
-                    if case .websocket = phase { input = UnsafeRawBufferPointer(start: nil, count: 0) }
+                    switch phase {
+                    case .websocket, .uploading, .processing:
+                        // The handler consumed `input` (frames, or the body it started with).
+                        input = UnsafeRawBufferPointer(start: nil, count: 0)
+                    default: break
+                    }
                     continue
                 }
             case .skippingBody(let remaining, let keepAlive):
@@ -125,6 +137,21 @@ final class HTTPSession: ConnectionHandler {
             case .websocket(let ws, let app):
                 receiveFrames(ws, app, input)
                 return
+            case .uploading(let head, var body, let remaining):
+                lastActivity = EventLoop.now()
+                phase = .closing  // no copy-on-write of the body while it is out
+                let n = min(remaining, input.count)
+                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<n]))
+                input = UnsafeRawBufferPointer(rebasing: input[n...])
+                if remaining - n > 0 {
+                    phase = .uploading(head: head, body: body, remaining: remaining - n)
+                } else {
+                    // Bytes pipelined behind an upload are not served: the response closes the connection.
+                    startUpload(head, body: body, keepAlive: head.keepAlive && input.isEmpty)
+                    return
+                }
+            case .processing:
+                return
             case .closing:
                 return
             }
@@ -136,6 +163,10 @@ final class HTTPSession: ConnectionHandler {
     private func handle(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
         server.metrics.httpRequests.increment()
         servedRequests += 1
+        if head.path == "/voice" || head.path.hasPrefix("/voice/"), server.services != nil {
+            handleVoice(head, rest: rest)
+            return
+        }
         if head.isChunked {
             respond(status: 411, body: Array("chunked request bodies are not accepted here\n".utf8), keepAlive: false)
             return
@@ -179,7 +210,7 @@ final class HTTPSession: ConnectionHandler {
         return false
     }
 
-    private func respond(
+    func respond(
         status: Int, headers: [(String, String)] = [], body: [UInt8], head: HTTPRequestHead, bodyLength: Int
     ) {
         let keepAlive = head.keepAlive
@@ -200,7 +231,7 @@ final class HTTPSession: ConnectionHandler {
         }
     }
 
-    private func respond(status: Int, headers: [(String, String)] = [], body: [UInt8], keepAlive: Bool) {
+    func respond(status: Int, headers: [(String, String)] = [], body: [UInt8], keepAlive: Bool) {
         var headers = headers
         headers.append(("Content-Type", "text/plain"))
         if !keepAlive { headers.append(("Connection", "close")) }
@@ -211,7 +242,7 @@ final class HTTPSession: ConnectionHandler {
         }
     }
 
-    private func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8]) {
         context.traffic.bytesOut += bytes.count
         connection.write(bytes)
     }
@@ -338,6 +369,13 @@ final class HTTPSession: ConnectionHandler {
             if Double(now &- lastActivity) >= server.configuration.handshakeTimeout * 1e9 {
                 connection.close(mode: .immediately)
             }
+        case .uploading:
+            if Double(now &- lastActivity) >= server.configuration.handshakeTimeout * 1e9 {
+                releaseUploadSlot()
+                respond(status: 408, body: Array("request timeout\n".utf8), keepAlive: false)
+            }
+        case .processing:
+            break
         case .websocket(let ws, let app):
             switch ws.tick(now: now) {
             case .none: app.session(self, sweepAt: now)

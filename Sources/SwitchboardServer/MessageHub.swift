@@ -75,7 +75,7 @@ final class OutboundMessage: Sendable {
 struct WriteRequest: Sendable {
     enum Action: Sendable {
         /// A text or voice message (`body` is the text or the voice attachment's JSON).
-        case send(kind: ChatMessage.Kind, body: String, clientId: String?)
+        case send(kind: ChatMessage.Kind, body: String, clientId: String?, voiceId: Int64?)
         case add(userId: Int64)
         case leave
         case rename(String)
@@ -269,7 +269,7 @@ final class MessageWriter: @unchecked Sendable {
         for request in batch {
             guard let state = states[request.conversationId] else { continue }
             switch request.action {
-            case .send(_, _, let clientId):
+            case .send(_, _, let clientId, _):
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
                     pairs.insert(MessageStore.Pair(request.actor, other))
                 }
@@ -309,7 +309,7 @@ final class MessageWriter: @unchecked Sendable {
             let actor = request.actor
             var system: SystemEvent?
             switch request.action {
-            case .send(let kind, let body, let clientId):
+            case .send(let kind, let body, let clientId, let voiceId):
                 guard state.isActiveMember(actor) else {
                     fail(i, .notMember, "you are not a member of this conversation")
                     continue
@@ -334,7 +334,9 @@ final class MessageWriter: @unchecked Sendable {
                 }
                 state.lastSeq += 1
                 inserts.append(
-                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId))
+                    NewMessage(
+                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId,
+                        voiceId: voiceId))
                 insertOwners.append(i)
                 readMarks.append((conversationId, actor, state.lastSeq))
             case .add(let user):

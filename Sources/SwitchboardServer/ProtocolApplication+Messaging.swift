@@ -220,31 +220,46 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "client_id must be 1 to \(config.maxClientIdBytes) bytes"))
                 return
             }
-            guard let text = p.text else {
-                fail(id, ProtocolError(id: id, code: .badRequest, message: "missing field text"))
+            let kind: ChatMessage.Kind
+            switch (p.text, p.voiceId) {
+            case (let text?, nil):
+                if let problem = MessageText.problem(text, maxCharacters: config.maxTextCharacters) {
+                    session.send(.text, ProtocolCodec.encodeError(id: id, code: .invalidText, message: problem))
+                    return
+                }
+                kind = .text
+            case (nil, _?):
+                kind = .voice
+            default:
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "give text or voice_id (one of them)"))
                 return
             }
-            if let problem = MessageText.problem(text, maxCharacters: config.maxTextCharacters) {
-                session.send(.text, ProtocolCodec.encodeError(id: id, code: .invalidText, message: problem))
-                return
-            }
-            let submit: @Sendable (Int64) -> Void = { conversationId in
+            let text = p.text ?? ""
+            // A voice message carries its clip's metadata; the clip must be the sender's own upload.
+            let submitWith: @Sendable (Int64, String, Int64?) -> Void = { conversationId, body, voiceId in
                 hub.submit(
                     WriteRequest(
-                        conversationId: conversationId, actor: me, action: .send(kind: .text, body: text, clientId: p.clientId),
-                        origin: device, reply: Self.replyMessage(id, ack: true)))
+                        conversationId: conversationId, actor: me,
+                        action: .send(kind: kind, body: body, clientId: p.clientId, voiceId: voiceId), origin: device,
+                        reply: Self.replyMessage(id, ack: true)))
             }
-            if let conversationId = p.conversationId {
-                submit(conversationId)
-            } else if let other = p.userId {
-                run(id, { () async throws(ServiceError) -> Int64 in
-                    try await Self.direct(pool, me, other)
-                }, replyWith: { app, conversationId in
-                    submit(conversationId)
-                    _ = app
-                })
+            let resolve: @Sendable () async throws(ServiceError) -> (Int64, String, Int64?) = { () async throws(ServiceError) in
+                var conversationId = p.conversationId
+                if conversationId == nil, let other = p.userId { conversationId = try await Self.direct(pool, me, other) }
+                guard let conversationId else { throw ServiceError(.badRequest, "give conversation_id or user_id") }
+                guard let voiceId = p.voiceId else { return (conversationId, text, nil) }
+                let clip: VoiceClip?
+                do {
+                    clip = try await pool.withConnection({ db in try VoiceStore.owned(db, id: voiceId, by: me) })
+                } catch { throw ServiceError.from(error) }
+                guard let clip else { throw ServiceError(.notFound, "no such voice clip of yours") }
+                return (conversationId, clip.attachment.json, voiceId)
+            }
+            if kind == .text, let conversationId = p.conversationId {
+                // The hot path: no database round trip before the writer.
+                submitWith(conversationId, text, nil)
             } else {
-                fail(id, ProtocolError(id: id, code: .badRequest, message: "give conversation_id or user_id"))
+                run(id, resolve, replyWith: { _, r in submitWith(r.0, r.1, r.2) })
             }
         case "conversations.list":
             let limit = config.maxConversationsListed

@@ -26,6 +26,8 @@ final class ProtocolServices: Sendable {
     let messages: MessageHub
     /// Presence.
     let presence: PresenceHub
+    /// Voice uploads and downloads over HTTP.
+    let voice: VoiceService
     /// Bytes a connection may queue (the transport's outbound limit).
     let outboundLimit: Int
     /// Requests a connection may send while its authentication runs (processed after it, in order).
@@ -47,6 +49,7 @@ final class ProtocolServices: Sendable {
         self.messages = MessageHub(registry: registry, pool: pool, configuration: configuration.messaging, logger: logger)
         self.presence = PresenceHub(registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, logger: logger)
         self.outboundLimit = configuration.maxOutboundBytes
+        self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
     }
 }

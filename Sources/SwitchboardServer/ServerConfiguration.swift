@@ -99,6 +99,8 @@ public struct ServerConfiguration: Sendable {
     public var calls = CallConfiguration()
     /// Messaging, presence and typing settings.
     public var messaging = MessagingConfiguration()
+    /// Voice upload, transcoding and download settings.
+    public var voice = VoiceConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
 

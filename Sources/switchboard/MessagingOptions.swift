@@ -62,3 +62,45 @@ struct MessagingOptions: ParsableArguments {
         c.messaging.typingPerSecond = typingRate
     }
 }
+
+/// Voice upload limits and transcoding settings of `serve`.
+struct VoiceOptions: ParsableArguments {
+    @Option(help: "Largest voice upload in bytes. [env: SWITCHBOARD_MAX_UPLOAD_BYTES]")
+    var maxUploadBytes: Int = env("SWITCHBOARD_MAX_UPLOAD_BYTES").flatMap(Int.init) ?? 10 * 1024 * 1024
+
+    @Option(help: "Longest voice recording in seconds. [env: SWITCHBOARD_MAX_AUDIO_SECONDS]")
+    var maxAudioSeconds: Double = env("SWITCHBOARD_MAX_AUDIO_SECONDS").flatMap(Double.init) ?? 300
+
+    @Option(help: "Opus bitrate of voice messages in bit/s (VBR). [env: SWITCHBOARD_VOICE_BITRATE]")
+    var voiceBitrate: Int = env("SWITCHBOARD_VOICE_BITRATE").flatMap(Int.init) ?? 24_000
+
+    @Option(help: "Opus encoder complexity 0-10. [env: SWITCHBOARD_VOICE_COMPLEXITY]")
+    var voiceComplexity: Int = env("SWITCHBOARD_VOICE_COMPLEXITY").flatMap(Int.init) ?? 10
+
+    @Option(help: "Transcodes running at once. [env: SWITCHBOARD_TRANSCODERS]")
+    var transcoders: Int = env("SWITCHBOARD_TRANSCODERS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+
+    @Option(help: "Transcodes waiting before uploads get 503. [env: SWITCHBOARD_TRANSCODE_QUEUE]")
+    var transcodeQueue: Int = env("SWITCHBOARD_TRANSCODE_QUEUE").flatMap(Int.init) ?? 8
+
+    @Option(help: "Uploads received or processed at once before 503. [env: SWITCHBOARD_MAX_CONCURRENT_UPLOADS]")
+    var maxConcurrentUploads: Int = env("SWITCHBOARD_MAX_CONCURRENT_UPLOADS").flatMap(Int.init) ?? 32
+
+    func validate() throws {
+        guard maxUploadBytes >= 1024, maxAudioSeconds > 0, (6_000...510_000).contains(voiceBitrate), (0...10).contains(voiceComplexity),
+            transcoders >= 1, transcodeQueue >= 0, maxConcurrentUploads >= 1
+        else {
+            throw ValidationError("voice limits: upload at least 1024 bytes, bitrate 6000-510000, complexity 0-10, positive counts")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.voice.maxUploadBytes = maxUploadBytes
+        c.voice.maxDurationSeconds = maxAudioSeconds
+        c.voice.bitrate = voiceBitrate
+        c.voice.complexity = voiceComplexity
+        c.voice.workers = transcoders
+        c.voice.maxWaiting = transcodeQueue
+        c.voice.maxConcurrentUploads = maxConcurrentUploads
+    }
+}

@@ -40,6 +40,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Messaging") var messaging: MessagingOptions
 
+    @OptionGroup(title: "Voice") var voice: VoiceOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -192,6 +194,7 @@ struct Serve: ParsableCommand {
         c.passwordHashers = max(1, passwordHashers)
         database.apply(to: &c)
         messaging.apply(to: &c)
+        voice.apply(to: &c)
         return c
     }
 

@@ -1,0 +1,86 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import SwitchboardStore
+
+/// A stored voice clip's metadata.
+public struct VoiceClip: Sendable, Equatable {
+    public var id: Int64
+    public var uploaderId: Int64
+    public var durationMs: Int64
+    public var waveform: [Int]
+    public var size: Int64
+    public var sha256Hex: String
+
+    public var attachment: VoiceAttachment {
+        VoiceAttachment(voiceId: id, durationMs: durationMs, waveform: waveform, size: size, mimeType: "audio/ogg")
+    }
+}
+
+/// The SQL of voice clips. Runs on a leased connection's queue.
+public enum VoiceStore {
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits: [Character] = Array("0123456789abcdef")
+        var s = ""
+        s.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            s.append(digits[Int(b >> 4)])
+            s.append(digits[Int(b & 0xF)])
+        }
+        return s
+    }
+
+    static func clip(_ r: PostgresRow) -> VoiceClip {
+        VoiceClip(
+            id: r.int64(0) ?? 0, uploaderId: r.int64(1) ?? 0, durationMs: r.int64(2) ?? 0,
+            waveform: (r.bytes(3) ?? []).map(Int.init), size: r.int64(4) ?? 0, sha256Hex: hex(r.bytes(5) ?? []))
+    }
+
+    static let columns = "id, uploader_id, duration_ms, waveform, size, sha256"
+
+    /// Stores a clip, or returns the uploader's existing clip with the same hash.
+    public static func store(
+        _ db: PostgresConnection, uploader: Int64, audio: [UInt8], sha256: [UInt8], durationMs: Int, waveform: [UInt8]
+    ) throws -> VoiceClip {
+        let inserted = try db.execute(
+            cached: """
+                INSERT INTO voice_clips (uploader_id, sha256, audio, duration_ms, waveform, size) VALUES ($1, $2, $3, $4, $5, $6)
+                ON CONFLICT (uploader_id, sha256) DO NOTHING RETURNING \(columns)
+                """, [.int(uploader), .bytea(sha256), .bytea(audio), .int(durationMs), .bytea(waveform), .int(audio.count)])
+        if let r = inserted.first { return clip(r) }
+        guard
+            let r = try db.execute(
+                cached: "SELECT \(columns) FROM voice_clips WHERE uploader_id = $1 AND sha256 = $2", [.int(uploader), .bytea(sha256)]
+            ).first
+        else { throw ServiceError(.internal, "internal error") }
+        return clip(r)
+    }
+
+    /// A clip's metadata if `userId` uploaded it.
+    public static func owned(_ db: PostgresConnection, id: Int64, by userId: Int64) throws -> VoiceClip? {
+        try db.execute(cached: "SELECT \(columns) FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(id), .int(userId)])
+            .first.map(clip)
+    }
+
+    /// A clip with its audio if `userId` may fetch it: its uploader, or a member of a conversation with a
+    /// message referencing it that the member sees (not deleted, not hidden by nobody's business: hiding is
+    /// per user and only hides the message).
+    public static func fetch(_ db: PostgresConnection, id: Int64, for userId: Int64) throws -> (VoiceClip, [UInt8])? {
+        guard
+            let r = try db.execute(
+                cached: """
+                    SELECT \(columns), audio FROM voice_clips v WHERE v.id = $1 AND (v.uploader_id = $2 OR EXISTS (
+                      SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = $2
+                      WHERE m.voice_id = v.id AND m.deleted_at IS NULL AND m.seq > mb.joined_seq
+                        AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)))
+                    """, [.int(id), .int(userId)]
+            ).first
+        else { return nil }
+        return (clip(r), r.bytes(6) ?? [])
+    }
+}

@@ -1,0 +1,225 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Logging
+import Synchronization
+import SwitchboardCore
+import SwitchboardMedia
+import SwitchboardStore
+
+/// Voice upload and download settings (see docs/voice.md).
+public struct VoiceConfiguration: Sendable {
+    /// Largest upload in bytes.
+    public var maxUploadBytes = 10 * 1024 * 1024
+    /// Longest recording in seconds.
+    public var maxDurationSeconds: Double = 300
+    /// Target Opus bitrate (VBR), bit/s.
+    public var bitrate = 24_000
+    /// Opus encoder complexity 0-10.
+    public var complexity = 10
+    /// Transcodes running at once.
+    public var workers = ServerConfiguration.coreCount
+    /// Transcodes waiting for a worker before uploads get 503.
+    public var maxWaiting = 8
+    /// Uploads being received or processed at once (each holds its body in memory) before 503.
+    public var maxConcurrentUploads = 32
+
+    public init() {}
+}
+
+/// The outcome of an HTTP voice request: status, headers and body.
+struct HTTPResult: Error, Sendable {
+    var status: Int
+    var headers: [(String, String)]
+    var body: [UInt8]
+
+    static func json(_ status: Int, _ object: [String: any Sendable], headers: [(String, String)] = []) -> HTTPResult {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return HTTPResult(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(data))
+    }
+
+    static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult {
+        json(status, ["error": ["code": code, "message": message]], headers: headers)
+    }
+}
+
+/// Voice clips over HTTP: authenticated uploads transcoded on a bounded worker pool (never on a loop
+/// queue) and stored in PostgreSQL, and authorized downloads with ranges.
+final class VoiceService: Sendable {
+    let configuration: VoiceConfiguration
+    let workers: WorkerPool
+    let accounts: AccountService
+    let pool: DatabasePool
+    let logger: Logger
+    private let uploads = Mutex(0)
+
+    init(configuration: VoiceConfiguration, accounts: AccountService, pool: DatabasePool, logger: Logger) {
+        self.configuration = configuration
+        self.accounts = accounts
+        self.pool = pool
+        self.logger = logger
+        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode")
+    }
+
+    /// Takes an upload slot (false: too many uploads at once).
+    func beginUpload() -> Bool {
+        uploads.withLock { count in
+            guard count < configuration.maxConcurrentUploads else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func endUpload() { uploads.withLock { $0 -= 1 } }
+
+    static func bearer(_ authorization: String?) -> String? {
+        guard let authorization else { return nil }
+        let parts = authorization.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    private func identity(_ authorization: String?) async -> Result<Identity, HTTPResult> {
+        guard let token = Self.bearer(authorization) else {
+            return .failure(HTTPResult.error(401, "not_authenticated", "send the session token as Authorization: Bearer <token>", headers: [("WWW-Authenticate", "Bearer")]))
+        }
+        do throws(ServiceError) {
+            return .success(try await accounts.authenticate(token: token).0)
+        } catch {
+            if error.code == .invalidToken {
+                return .failure(HTTPResult.error(401, "invalid_token", error.message, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
+            }
+            return .failure(HTTPResult.error(503, error.code.rawValue, error.message, headers: [("Retry-After", "2")]))
+        }
+    }
+
+    /// `POST /voice`: authenticate, transcode, store; 201 with the clip's metadata.
+    func upload(body: [UInt8], contentType: String?, authorization: String?) async -> HTTPResult {
+        let me: Identity
+        switch await identity(authorization) {
+        case .failure(let result): return result
+        case .success(let identity): me = identity
+        }
+        let options = TranscodeOptions(
+            bitrate: configuration.bitrate, complexity: configuration.complexity,
+            maxDurationMs: Int(configuration.maxDurationSeconds * 1000), maxInputBytes: configuration.maxUploadBytes)
+        let started = ContinuousClock.now
+        let transcoded: Result<TranscodedVoice, VoiceError>? = await withCheckedContinuation { continuation in
+            let accepted = workers.submit {
+                continuation.resume(returning: Result { () throws(VoiceError) in
+                    try VoiceTranscoder.transcode(body, declaredType: contentType, options: options)
+                })
+            }
+            if !accepted { continuation.resume(returning: nil) }
+        }
+        guard let transcoded else {
+            return .error(503, "unavailable", "too many recordings are being transcoded; retry shortly", headers: [("Retry-After", "2")])
+        }
+        let voice: TranscodedVoice
+        switch transcoded {
+        case .failure(let error):
+            return .error(error.httpStatus, error.wireCode, Self.describe(error, options))
+        case .success(let v): voice = v
+        }
+        let elapsed = ContinuousClock.now - started
+        do {
+            let clip = try await pool.withConnection { db in
+                try VoiceStore.store(
+                    db, uploader: me.userId, audio: voice.ogg, sha256: voice.sha256, durationMs: voice.durationMs, waveform: voice.waveform)
+            }
+            logger.debug(
+                "voice stored",
+                metadata: [
+                    "voice_id": "\(clip.id)", "duration_ms": "\(clip.durationMs)", "bytes": "\(clip.size)",
+                    "transcode": "\(elapsed)", "format": "\(voice.inputFormat)",
+                ])
+            return .json(
+                201,
+                [
+                    "voice_id": clip.id, "duration_ms": clip.durationMs, "waveform": clip.waveform, "size": clip.size,
+                    "sha256": clip.sha256Hex, "mime_type": "audio/ogg",
+                ], headers: [("Location", "/voice/\(clip.id)")])
+        } catch {
+            let e = ServiceError.from(error)
+            return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
+        }
+    }
+
+    static func describe(_ error: VoiceError, _ options: TranscodeOptions) -> String {
+        switch error {
+        case .unsupportedType: "send WAV (PCM 16/24-bit or float), Ogg/Opus or WebM/Opus"
+        case .malformed(let reason): "the audio is malformed: \(reason)"
+        case .tooLarge: "the upload is larger than \(options.maxInputBytes) bytes"
+        case .tooLong(let ms): "the recording is longer than the limit of \(options.maxDurationMs / 1000) s (\(ms / 1000) s or more)"
+        case .empty: "the recording has no audio"
+        case .encoderFailure: "the recording could not be transcoded"
+        }
+    }
+
+    /// `GET`/`HEAD /voice/{id}`: the clip for its uploader and for members of a conversation that holds a
+    /// message referencing it (everyone else: 404), with `ETag`, `If-None-Match` and single `Range`s.
+    func download(id: Int64?, authorization: String?, range: String?, ifNoneMatch: String?) async -> HTTPResult {
+        let me: Identity
+        switch await identity(authorization) {
+        case .failure(let result): return result
+        case .success(let identity): me = identity
+        }
+        let notFound = HTTPResult.error(404, "not_found", "no such voice clip")
+        guard let id else { return notFound }
+        let found: (VoiceClip, [UInt8])?
+        do {
+            found = try await pool.withConnection { db in try VoiceStore.fetch(db, id: id, for: me.userId) }
+        } catch {
+            let e = ServiceError.from(error)
+            return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
+        }
+        guard let (clip, audio) = found else { return notFound }
+        let etag = "\"\(clip.sha256Hex)\""
+        var headers: [(String, String)] = [
+            ("Content-Type", "audio/ogg"), ("Accept-Ranges", "bytes"), ("ETag", etag), ("Cache-Control", "private, max-age=86400"),
+        ]
+        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            return HTTPResult(status: 304, headers: headers, body: [])
+        }
+        switch Self.parseRange(range, size: audio.count) {
+        case .none:
+            return HTTPResult(status: 200, headers: headers, body: audio)
+        case .unsatisfiable:
+            return HTTPResult(status: 416, headers: [("Content-Range", "bytes */\(audio.count)")], body: [])
+        case .range(let r):
+            headers.append(("Content-Range", "bytes \(r.lowerBound)-\(r.upperBound)/\(audio.count)"))
+            return HTTPResult(status: 206, headers: headers, body: Array(audio[r]))
+        }
+    }
+
+    enum RangeRequest: Equatable {
+        case none
+        case unsatisfiable
+        case range(ClosedRange<Int>)
+    }
+
+    /// One `bytes=` range (RFC 9110 §14.1.2); several ranges or a malformed header are ignored (200).
+    static func parseRange(_ header: String?, size: Int) -> RangeRequest {
+        guard let header, header.hasPrefix("bytes=") else { return .none }
+        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
+        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .none }
+        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
+        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
+        if first.isEmpty {
+            guard let suffix = Int(last), suffix >= 0 else { return .none }
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
+            return .range(max(0, size - suffix)...(size - 1))
+        }
+        guard let start = Int(first), start >= 0 else { return .none }
+        guard start < size else { return .unsatisfiable }
+        if last.isEmpty { return .range(start...(size - 1)) }
+        guard let end = Int(last), end >= start else { return .none }
+        return .range(start...min(end, size - 1))
+    }
+}
