@@ -40,6 +40,15 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "msg-bench",
+            dependencies: [
+                .product(name: "SwitchboardTransport", package: "switchboard"),
+                .product(name: "SwitchboardWebSocket", package: "switchboard"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ]
+        ),
+        .executableTarget(
             name: "ws-idle",
             dependencies: [
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Messaging benchmarks (issue 4): the release server pinned to core 0 on a fresh data dir with its embedded
+# PostgreSQL, msg-bench (setup, then a scenario) pinned to core 1. Builds nothing.
+#
+# Usage: loadtest/msg-bench.sh fanout|direct|storm [extra msg-bench options for the scenario...]
+#   fanout: setup 1,000 users in one group; a peak run (window mode), then a run paced at half the peak
+#           message rate (the latency goal); prints both JSON results.
+#   direct: setup PAIRS pairs of friends (default 200); one run.
+#   storm:  setup USERS users in pairs (default 5,000); all connect and authenticate within the ramp (10 s).
+# Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
+# 5000), PG_CORES (cores the embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
+# during setup only: registration is Argon2id-bound; default 0,1), SERVER_ARGS (extra serve flags),
+# KEEP_USERS=file (copy the users file there).
+# Every step is bounded (setup --timeout, scenario durations, drain timeouts); the server is stopped by PID.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scenario=${1:?fanout, direct or storm}
+shift || true
+lt=loadtest/.build-lt/release
+bin=${SWITCHBOARD_BIN:-}
+if [[ -z "$bin" ]]; then
+    if [[ -x .build-rel/release/switchboard ]]; then bin=.build-rel/release/switchboard; else bin=.build/release/switchboard; fi
+fi
+[[ -x "$bin" ]] || { echo "no server binary at $bin (swift build -c release --scratch-path .build-rel)" >&2; exit 2; }
+[[ -x $lt/msg-bench ]] || { echo "no $lt/msg-bench (swift build -c release --package-path loadtest --scratch-path loadtest/.build-lt)" >&2; exit 2; }
+pg_cores=${PG_CORES:-0,1}
+setup_cores=${SETUP_CORES:-0,1}
+port=$((30000 + RANDOM % 10000))
+work=$(mktemp -d /tmp/msg-bench.XXXXXX)
+chmod 755 "$work"
+users_file="$work/users.json"
+server_pid=""
+
+descendants() { # all descendants of $1
+    local p
+    for p in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$p"; descendants "$p"; done
+}
+cleanup() {
+    if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
+        local kids
+        kids=$(descendants "$server_pid" | tr '\n' ' ')
+        kill "$server_pid" 2>/dev/null || true
+        for _ in $(seq 150); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+        if kill -0 "$server_pid" 2>/dev/null; then
+            echo "server $server_pid did not stop in 15 s: kill -9" >&2
+            kill -9 "$server_pid" 2>/dev/null || true
+            for k in $kids; do kill -9 "$k" 2>/dev/null || true; done
+        fi
+        wait "$server_pid" 2>/dev/null || true
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# shellcheck disable=SC2086
+taskset -c 0 "$bin" serve --host 127.0.0.1 --port "$port" --loops 1 --data-dir "$work/data" --log-level warning \
+    --max-connections 30000 ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 600); do
+    (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null || { echo "server exited:" >&2; cat "$work/server.log" >&2; exit 1; }
+    sleep 0.1
+done
+(echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo "server not listening after 60 s" >&2; cat "$work/server.log" >&2; exit 1; }
+# The embedded PostgreSQL inherited core 0 from the server: let it use $pg_cores.
+for p in $(descendants "$server_pid"); do taskset -a -p -c "$pg_cores" "$p" >/dev/null 2>&1 || true; done
+echo "server pid $server_pid on core 0 (port $port), PostgreSQL on cores $pg_cores: $(descendants "$server_pid" | wc -l) processes" >&2
+
+setup() {
+    taskset -a -p -c "$setup_cores" "$server_pid" >/dev/null
+    taskset -c 1 "$lt/msg-bench" setup --port "$port" --output "$users_file" --timeout 900 "$@" >&2
+    taskset -a -p -c 0 "$server_pid" >/dev/null
+    [[ -z "${KEEP_USERS:-}" ]] || cp "$users_file" "$KEEP_USERS"
+    sleep 6 # presence grace of the setup connections passes
+}
+bench() {
+    taskset -c 1 "$lt/msg-bench" "$@" --users "$users_file" --server-pid "$server_pid" --json
+}
+
+case "$scenario" in
+    fanout)
+        size=${GROUP_SIZE:-1000}
+        setup --users "$size" --group-size "$size"
+        peak=$(bench fanout "$@")
+        echo "$peak"
+        rate=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["messages_per_second"] // 2)' "$peak")
+        bench fanout --rate "$rate" --window 64 "$@"
+        ;;
+    direct)
+        pairs=${PAIRS:-200}
+        setup --users $((2 * pairs)) --pairs
+        bench direct "$@"
+        ;;
+    storm)
+        users=${USERS:-5000}
+        setup --users "$users" --pairs
+        taskset -c 1 "$lt/msg-bench" storm --users "$users_file" --server-pid "$server_pid" --json "$@"
+        ;;
+    *) echo "usage: $0 fanout|direct|storm [msg-bench options]" >&2; exit 2 ;;
+esac
+if grep -qiE "error|critical" "$work/server.log"; then
+    echo "server log errors:" >&2
+    grep -iE "error|critical" "$work/server.log" | head -20 >&2
+fi
