@@ -35,6 +35,13 @@ struct RunOptions: ParsableArguments {
     @Flag var json = false
 }
 
+/// CPU seconds (user + system) of this process so far.
+func ownCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
 func seconds(_ ns: UInt64) -> Double { Double(ns) / 1e9 }
 func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
@@ -60,6 +67,7 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
     loop.queue.sync { run.startSending() }
     Thread.sleep(forTimeInterval: options.warmup)
     let cpu0 = CPUSample.take(options.serverPid)
+    let own0 = ownCPUSeconds()
     let t0 = loop.queue.sync { () -> UInt64 in
         run.measuring = true
         return EventLoop.now()
@@ -72,6 +80,7 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
         return EventLoop.now()
     }
     let cpu1 = CPUSample.take(options.serverPid)
+    let own1 = ownCPUSeconds()
     let window = seconds(t1 - t0)
     // Drain: every acknowledged message must reach every recipient.
     let drainDeadline = Date().addingTimeInterval(options.drainTimeout)
@@ -108,6 +117,7 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
         result["drain_seconds"] = round2(drainSeconds)
         result["errors"] = run.errors
         if !run.firstErrors.isEmpty { result["first_errors"] = run.firstErrors }
+        result["generator_cpu_percent"] = Int((own1 - own0) / window * 100)
         if let cpu0, let cpu1 {
             let server = cpu1.server - cpu0.server
             let children = cpu1.children - cpu0.children

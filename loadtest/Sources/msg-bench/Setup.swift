@@ -50,7 +50,7 @@ struct Setup: ParsableCommand {
     @Option(help: "Server address (numeric, 127.0.0.1 only).") var host = "127.0.0.1"
     @Option var port: Int
     @Option(help: "Users to register.") var users = 1000
-    @Option(help: "Befriend users 2i and 2i+1 and create their direct conversation.") var pairs = false
+    @Flag(help: "Befriend users 2i and 2i+1 and create their direct conversation.") var pairs = false
     @Option(help: "Group of the first N users (user 0 befriends the others and creates it); 0: none.") var groupSize = 0
     @Option(help: "Concurrent registrations (connections).") var concurrency = 48
     @Option(help: "Output file.") var output = "msg-bench-users.json"
