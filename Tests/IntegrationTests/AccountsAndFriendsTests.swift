@@ -292,5 +292,7 @@ struct AccountsAndFriendsTests {
         let result = try runProcess("/usr/bin/env", ["python3", script, "ws://127.0.0.1:\(port)/ws", freshPhone(), freshPhone()])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("ok befriended"))
+        #expect(result.output.contains("ok messages"))
+        #expect(result.output.contains("ok resumed"))
     }
 }

@@ -58,5 +58,36 @@ async def main(url, phone_a, phone_b):
         assert ra["user_id"] > 0
         print("ok befriended")
 
+        # Messaging: B's Python client (with permessage-deflate, so it gets its own compressed frames) receives
+        # A's messages live, then resumes after a reconnect with authenticate(resume) + sync pipelined.
+        ack = await a.call("messages.send", user_id=ra_b_id(friends), text="hello from Python \u00e9\U0001F44D", client_id="py-1")
+        ev = await b.event("message")
+        assert ev["message"]["text"] == "hello from Python \u00e9\U0001F44D", ev
+        assert ev["message"]["seq"] == ack["seq"] == 1, (ev, ack)
+        again = await a.call("messages.send", conversation_id=ack["conversation_id"], text="hello from Python \u00e9\U0001F44D", client_id="py-1")
+        assert again == ack, (again, ack)
+        print("ok messages")
+    async with websockets.connect(url, subprotocols=sub) as wa:
+        a = Client(wa)
+        await a.call("login", phone=phone_a, password="python rocks 1", device="py3")
+        for i in range(2, 6):
+            await a.call("messages.send", conversation_id=ack["conversation_id"], text=f"missed {i}", client_id=f"py-{i}")
+        async with websockets.connect(url, subprotocols=sub) as wb:
+            b = Client(wb)
+            await b.call("login", phone=phone_b, password="python rolls 2", device="py4")
+            synced = await b.call("sync", since={str(ack["conversation_id"]): 1})
+            got = []
+            while len(got) < 4:
+                got.append((await b.event("message"))["message"])
+            assert [m["seq"] for m in got] == [2, 3, 4, 5], got
+            assert synced["messages"] == 4, synced
+            history = await b.call("messages.history", conversation_id=ack["conversation_id"], limit=3)
+            assert [m["seq"] for m in history["messages"]] == [5, 4, 3] and history["has_more"], history
+        print("ok resumed")
+
+
+def ra_b_id(friends):
+    return friends["friends"][0]["user_id"]
+
 
 asyncio.run(asyncio.wait_for(main(*sys.argv[1:4]), 60))
