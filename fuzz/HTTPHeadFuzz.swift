@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 // libFuzzer target: the HTTP request-head parser (fed in chunks whose sizes the input picks), the
-// response-head parser, and the WebSocket handshake on whatever head parses.
+// response-head parser, the WebSocket handshake on whatever head parses, and the Range header parser.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -36,5 +36,17 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     var responseParser = HTTPResponseHeadParser()
     _ = responseParser.feed(input)
+    fuzzRange(input)
     return 0
+}
+
+/// The `Range` parser on the same input read as text (called from `fuzzHTTPHead`).
+func fuzzRange(_ input: UnsafeRawBufferPointer) {
+    let text = String(decoding: input, as: UTF8.self)
+    for size in [0, 1, 100, Int(input.first ?? 0) * 1000] {
+        switch HTTPRange.parse(text, size: size) {
+        case .range(let r): precondition(r.lowerBound >= 0 && r.upperBound < size && r.lowerBound <= r.upperBound)
+        case .none, .unsatisfiable: break
+        }
+    }
 }

@@ -12,6 +12,7 @@ import Synchronization
 import SwitchboardCore
 import SwitchboardMedia
 import SwitchboardStore
+import SwitchboardWebSocket
 
 /// Voice upload and download settings (see docs/voice.md).
 public struct VoiceConfiguration: Sendable {
@@ -187,7 +188,7 @@ final class VoiceService: Sendable {
         if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
             return HTTPResult(status: 304, headers: headers, body: [])
         }
-        switch Self.parseRange(range, size: audio.count) {
+        switch HTTPRange.parse(range, size: audio.count) {
         case .none:
             return HTTPResult(status: 200, headers: headers, body: audio)
         case .unsatisfiable:
@@ -196,30 +197,5 @@ final class VoiceService: Sendable {
             headers.append(("Content-Range", "bytes \(r.lowerBound)-\(r.upperBound)/\(audio.count)"))
             return HTTPResult(status: 206, headers: headers, body: Array(audio[r]))
         }
-    }
-
-    enum RangeRequest: Equatable {
-        case none
-        case unsatisfiable
-        case range(ClosedRange<Int>)
-    }
-
-    /// One `bytes=` range (RFC 9110 §14.1.2); several ranges or a malformed header are ignored (200).
-    static func parseRange(_ header: String?, size: Int) -> RangeRequest {
-        guard let header, header.hasPrefix("bytes=") else { return .none }
-        let spec = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return .none }
-        let first = spec[..<dash].trimmingCharacters(in: .whitespaces)
-        let last = spec[spec.index(after: dash)...].trimmingCharacters(in: .whitespaces)
-        if first.isEmpty {
-            guard let suffix = Int(last), suffix >= 0 else { return .none }
-            guard suffix > 0, size > 0 else { return .unsatisfiable }
-            return .range(max(0, size - suffix)...(size - 1))
-        }
-        guard let start = Int(first), start >= 0 else { return .none }
-        guard start < size else { return .unsatisfiable }
-        if last.isEmpty { return .range(start...(size - 1)) }
-        guard let end = Int(last), end >= start else { return .none }
-        return .range(start...min(end, size - 1))
     }
 }
