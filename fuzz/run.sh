@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes the WebSocket module's parsers with libFuzzer + ASan for a bounded time.
-#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz [SECONDS=60]
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz [SECONDS=60]
 # Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
 # crashes: fuzz/bin/crashes-TARGET/.
 set -euo pipefail
@@ -10,9 +10,17 @@ seconds=${2:-60}
 case "$target" in
     HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
     FrameDecoderFuzz) seeds=fuzz/seeds/frames ;;
+    ProtocolFuzz) seeds=fuzz/seeds/protocol ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
+if [[ "$target" == ProtocolFuzz ]]; then
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardProtocol \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        Sources/SwitchboardProtocol/*.swift fuzz/ProtocolFuzz.swift -o fuzz/bin/ProtocolFuzz
+    exec fuzz/bin/ProtocolFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
+fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWebSocket \
     -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
     -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \

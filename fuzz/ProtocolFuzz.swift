@@ -1,0 +1,35 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// libFuzzer target: protocol v1 decoding of client requests (envelope, typed request, an op's parameters
+// with nested and optional fields such as messages.send and sync) and of server messages (client side).
+
+struct FuzzSendParams: Decodable {
+    var conversationId: Int64?
+    var userId: Int64?
+    var clientId: String?
+    var text: String?
+    var voiceId: Int64?
+}
+
+struct FuzzSyncParams: Decodable { var since: [String: Int64]? }
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    switch ProtocolCodec.decodeEnvelope(bytes) {
+    case .success(let envelope):
+        _ = ProtocolCodec.decodeParameters(FuzzSendParams.self, from: envelope)
+        _ = ProtocolCodec.decodeParameters(FuzzSyncParams.self, from: envelope)
+    case .failure(let error):
+        precondition([.badRequest, .unknownOp, .payloadTooLarge].contains(error.code))
+    }
+    _ = ProtocolCodec.decodeRequest(bytes)
+    _ = ProtocolCodec.decodeServerMessage(bytes)
+    return 0
+}
