@@ -3,8 +3,8 @@
 # PostgreSQL, msg-bench (setup, then a scenario) pinned to core 1. Builds nothing.
 #
 # Usage: loadtest/msg-bench.sh fanout|direct|storm [extra msg-bench options for the scenario...]
-#   fanout: setup 1,000 users in one group; a peak run (window mode), then a run paced at half the peak
-#           message rate (the latency goal); prints both JSON results.
+#   fanout: setup 1,000 users in one group; a peak run (4 senders, 64 unacknowledged sends each), then a
+#           run paced at half the peak message rate (the latency goal); prints both JSON results.
 #   direct: setup PAIRS pairs of friends (default 200); one run.
 #   storm:  setup USERS users in pairs (default 5,000); all connect and authenticate within the ramp (10 s).
 # Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
@@ -81,15 +81,15 @@ case "$scenario" in
     fanout)
         size=${GROUP_SIZE:-1000}
         setup --users "$size" --group-size "$size"
-        peak=$(bench fanout "$@")
+        peak=$(bench fanout --senders 4 --window 64 "$@")
         echo "$peak"
         rate=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["messages_per_second"] // 2)' "$peak")
-        bench fanout --rate "$rate" --window 64 "$@"
+        bench fanout --senders 4 --window 64 "$@" --rate "$rate"
         ;;
     direct)
         pairs=${PAIRS:-200}
         setup --users $((2 * pairs)) --pairs
-        bench direct "$@"
+        bench direct --window 16 "$@"
         ;;
     storm)
         users=${USERS:-5000}
