@@ -14,6 +14,7 @@ public enum Schema {
     public static let migrations: [Migration] = [
         Migration(version: 1, name: "accounts, sessions and friends", sql: accountsAndFriends),
         Migration(version: 2, name: "conversations and messages", sql: messaging),
+        Migration(version: 3, name: "calls", sql: calls),
         Migration(version: 4, name: "voice clips", sql: voice),
     ]
 
@@ -127,5 +128,23 @@ CREATE TABLE voice_clips (
 );
 ALTER TABLE messages ADD COLUMN voice_id BIGINT REFERENCES voice_clips (id);
 CREATE INDEX messages_voice ON messages (voice_id) WHERE voice_id IS NOT NULL;
+"""
+
+    /// One row per ended call (the call history); the one-to-one conversation also gets a system message.
+    static let calls = """
+CREATE TABLE calls (
+    id          TEXT PRIMARY KEY,
+    caller_id   BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    callee_id   BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    media       TEXT NOT NULL CHECK (media IN ('voice', 'video')),
+    outcome     TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    started_at  TIMESTAMPTZ NOT NULL,
+    answered_at TIMESTAMPTZ,
+    ended_at    TIMESTAMPTZ NOT NULL,
+    duration_ms BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX calls_by_caller ON calls (caller_id, ended_at DESC);
+CREATE INDEX calls_by_callee ON calls (callee_id, ended_at DESC);
 """
 }

@@ -6,28 +6,366 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Dispatch
+import Foundation
 import Logging
+import SwitchboardCalls
+import SwitchboardCore
+import SwitchboardProtocol
 import SwitchboardStore
+import SwitchboardTransport
 
 /// Call signalling settings (see docs/calls.md).
-public struct CallConfiguration: Sendable {
+public struct CallSettings: Sendable {
+    /// Seconds a call rings before it ends as a timeout (missed).
+    public var ringTimeout: Double = 120
+    /// Seconds a party's device may be disconnected from an active call before it ends as connection_lost.
+    public var reconnectGrace: Double = 10
+    /// Largest SDP in bytes.
+    public var maxSDPBytes = 16 * 1024
+    /// Largest ICE candidate (or other small signal) in bytes.
+    public var maxICECandidateBytes = 1024
+    /// Signals per device: per second and burst.
+    public var signalsPerSecond: Double = 50
+    public var signalBurst = 100
+    /// ICE candidates held while ringing.
+    public var maxBufferedCandidates = 64
+    /// STUN/TURN URIs handed out by `call.turn`.
+    public var turnURIs: [String] = []
+    /// coturn's `static-auth-secret` (`use-auth-secret`); without it `call.turn` returns the URIs only.
+    public var turnSecret: String?
+    /// Seconds TURN credentials stay valid.
+    public var turnTTL: Int64 = 3600
+
     public init() {}
+
+    var registryConfiguration: CallConfiguration {
+        CallConfiguration(
+            ringTimeout: .milliseconds(Int64(ringTimeout * 1000)), reconnectGrace: .milliseconds(Int64(reconnectGrace * 1000)),
+            maxSDPBytes: maxSDPBytes, maxICECandidateBytes: maxICECandidateBytes, signalsPerSecond: signalsPerSecond,
+            signalBurst: signalBurst, maxBufferedCandidates: maxBufferedCandidates)
+    }
 }
 
 /// Drives the `SwitchboardCalls` state machine for the `/ws` protocol.
-final class CallService: Sendable {
+///
+/// One serial queue owns the `CallRegistry` and the deadline timer; every input runs there with
+/// `EventLoop.now()` and each returned effect becomes one event to the devices it names (a device is a
+/// session) or one record (a `calls` row and a system message in the one-to-one conversation).
+final class CallService: @unchecked Sendable {
+    // @unchecked Sendable: `calls`, `names`, `timer` and `timerDeadline` are only touched on `queue` (asserted).
+    let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
-    let configuration: CallConfiguration
+    let settings: CallSettings
     let pool: DatabasePool
     let logger: Logger
+    /// Set by the services once messaging exists (call records as system messages).
+    let messages: MessageHub
+    // protected by queue
+    private var calls: CallRegistry
+    // protected by queue: display names of callers, for the ring event
+    private var names: [Int64: String] = [:]
+    // protected by queue
+    private var timer: (any DispatchSourceTimer)?
+    // protected by queue
+    private var timerDeadline: UInt64?
 
-    init(registry: SessionRegistry, configuration: CallConfiguration, pool: DatabasePool, logger: Logger) {
+    init(registry: SessionRegistry, settings: CallSettings, pool: DatabasePool, messages: MessageHub, logger: Logger) {
         self.registry = registry
-        self.configuration = configuration
+        self.settings = settings
         self.pool = pool
+        self.messages = messages
         self.logger = logger
+        calls = CallRegistry(configuration: settings.registryConfiguration)
     }
 
-    /// Ends calls in progress (server shutdown).
-    func shutdown() {}
+    private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
+
+    /// Calls ringing or active (metrics, tests).
+    var liveCallCount: Int { queue.sync { calls.liveCallCount } }
+
+    /// Runs a registry input on the queue, applies its effects, and answers on the origin's loop.
+    func perform<R: Sendable>(
+        origin: Device, reply: @escaping @Sendable (ProtocolApplication, Result<R, ServiceError>) -> Void,
+        _ input: @escaping @Sendable (inout CallRegistry, UInt64) throws(CallError) -> (R, [CallEffect])
+    ) {
+        queue.async { [self] in
+            let result: Result<R, ServiceError>
+            var effects: [CallEffect] = []
+            do throws(CallError) {
+                let (value, e) = try input(&calls, EventLoop.now())
+                effects = e
+                result = .success(value)
+            } catch {
+                result = .failure(Self.serviceError(error))
+            }
+            // The reply first, then the events (both on the origin's loop in this order).
+            origin.app.execute { app in reply(app, result) }
+            apply(effects)
+            armTimer()
+        }
+    }
+
+    /// Remembers a caller's display name for ring events.
+    func setName(_ name: String, of userId: Int64) {
+        queue.async { [self] in names[userId] = name }
+    }
+
+    static func serviceError(_ error: CallError) -> ServiceError {
+        switch error {
+        case .notFound: ServiceError(.notFound, "no such call of yours")
+        case .forbidden: ServiceError(.forbidden, "this device or party may not do that")
+        case .invalidState: ServiceError(.invalidState, "the call is not in a state that allows this")
+        case .selfCall: ServiceError(.selfCall, "you cannot call yourself")
+        case .alreadyInCall: ServiceError(.alreadyInCall, "you already have a call in progress")
+        case .duplicateCallID: ServiceError(.duplicateCallId, "this call id is in use")
+        case .tooLarge(let limit): ServiceError(.payloadTooLarge, "the payload is larger than \(limit) bytes")
+        case .rateLimited(let ns):
+            ServiceError(.rateLimited, "too many signals", extra: ["retry_after_ms": Int64((ns + 999_999) / 1_000_000)])
+        case .candidateBufferFull: ServiceError(.candidateBufferFull, "too many ICE candidates before the answer")
+        case .invalidPayload: ServiceError(.badRequest, "a media signal's payload is voice or video")
+        }
+    }
+
+    // MARK: devices
+
+    /// A connection authenticated: if it is its session's first, the device is back (active calls resume;
+    /// a ringing call to this user rings here too).
+    func connectionOpened(_ device: Device) {
+        queue.async { [self] in
+            guard registry.devices(ofSession: device.sessionId).count == 1 else { return }
+            let now = EventLoop.now()
+            let id = DeviceID(device.sessionId)
+            let user = UserID(device.userId)
+            apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
+            armTimer()
+        }
+    }
+
+    /// A connection closed: if its session has no other, the device is gone.
+    func connectionClosed(_ device: Device) {
+        queue.async { [self] in
+            guard registry.devices(ofSession: device.sessionId).isEmpty else { return }
+            apply(calls.deviceDisconnected(DeviceID(device.sessionId), user: UserID(device.userId), now: EventLoop.now()))
+            armTimer()
+        }
+    }
+
+    /// Ends every call in progress as `server_shutdown`: the parties are told and the records are written
+    /// (waits up to 5 s for the database).
+    func shutdown() {
+        let done = DispatchGroup()
+        queue.sync {
+            timer?.cancel()
+            timer = nil
+            apply(calls.shutdown(now: EventLoop.now()), group: done)
+        }
+        _ = done.wait(timeout: .now() + 5)
+    }
+
+    // MARK: effects
+
+    private func apply(_ effects: [CallEffect], group: DispatchGroup? = nil) {
+        assertOnQueue()
+        for effect in effects {
+            switch effect {
+            case .ring(let devices, let call):
+                send(Self.event("call.ring") { w in
+                    w.key("call_id")
+                    w.string(call.id.rawValue)
+                    w.key("caller")
+                    w.beginObject()
+                    w.key("display_name")
+                    w.string(names[call.caller.rawValue] ?? "")
+                    w.key("user_id")
+                    w.int(call.caller.rawValue)
+                    w.endObject()
+                    w.key("media")
+                    w.string(call.media.rawValue)
+                    if let offer = call.offer {
+                        w.key("offer")
+                        w.string(offer)
+                    }
+                }, to: devices)
+            case .ringing(let id, let to, let count):
+                send(Self.event("call.ringing") { w in
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                    w.key("devices")
+                    w.int(Int64(count))
+                }, to: [to])
+            case .answeredElsewhere(let id, let devices):
+                send(Self.event("call.answered_elsewhere") { w in
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                }, to: devices)
+            case .accepted(let id, let to, _, let answer):
+                send(Self.event("call.accepted") { w in
+                    if let answer {
+                        w.key("answer")
+                        w.string(answer)
+                    }
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                }, to: [to])
+            case .relay(let id, let to, _, let signal):
+                send(Self.event("call.signal") { w in
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                    w.key("kind")
+                    w.string(signal.kind.rawValue)
+                    w.key("payload")
+                    w.string(signal.payload)
+                }, to: [to])
+            case .peerConnectionLost(let id, let to, let deadline):
+                let now = EventLoop.now()
+                send(Self.event("call.peer_connection_lost") { w in
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                    w.key("grace_ms")
+                    w.int(Int64((deadline > now ? deadline - now : 0) / 1_000_000))
+                }, to: [to])
+            case .peerReconnected(let id, let to):
+                send(Self.event("call.peer_reconnected") { w in
+                    w.key("call_id")
+                    w.string(id.rawValue)
+                }, to: [to])
+            case .resumed(let call, let to):
+                send(Self.event("call.resumed") { w in
+                    w.key("call")
+                    Self.write(call, &w)
+                }, to: [to])
+            case .ended(let call, let reason, let notify, let duration):
+                send(Self.event("call.ended") { w in
+                    w.key("call_id")
+                    w.string(call.id.rawValue)
+                    w.key("duration_ms")
+                    w.int(Int64(duration / 1_000_000))
+                    w.key("reason")
+                    w.string(reason.rawValue)
+                }, to: notify)
+            case .record(let record):
+                store(record, group: group)
+            }
+        }
+    }
+
+    static func event(_ name: String, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ev")
+        w.string(name)
+        body(&w)
+        w.endObject()
+        return w.bytes
+    }
+
+    static func write(_ call: Call, _ w: inout JSONWriter) {
+        w.beginObject()
+        w.key("call_id")
+        w.string(call.id.rawValue)
+        w.key("callee_id")
+        w.int(call.callee.rawValue)
+        w.key("caller_id")
+        w.int(call.caller.rawValue)
+        w.key("media")
+        w.string(call.media.rawValue)
+        if let offer = call.offer {
+            w.key("offer")
+            w.string(offer)
+        }
+        w.key("state")
+        switch call.state {
+        case .ringing: w.string("ringing")
+        case .active: w.string("active")
+        case .ended(let reason):
+            w.string("ended")
+            w.key("reason")
+            w.string(reason.rawValue)
+        }
+        w.endObject()
+    }
+
+    static func json(_ call: Call) -> [UInt8] {
+        var w = JSONWriter()
+        write(call, &w)
+        return w.bytes
+    }
+
+    private func send(_ bytes: [UInt8], to devices: Set<DeviceID>) {
+        var targets: [Device] = []
+        for device in devices { targets += registry.devices(ofSession: device.rawValue) }
+        registry.send(bytes, to: targets)
+    }
+
+    /// Wall-clock time of a monotonic instant.
+    private static func wallClock(_ monotonic: UInt64) -> Date {
+        let now = EventLoop.now()
+        return Date().addingTimeInterval(-Double(now > monotonic ? now - monotonic : 0) / 1e9)
+    }
+
+    private func store(_ record: CallRecord, group: DispatchGroup?) {
+        let started = Self.wallClock(record.startedAt)
+        let answered = record.answeredAt.map(Self.wallClock)
+        let ended = Self.wallClock(record.endedAt)
+        group?.enter()
+        group?.enter()
+        pool.withConnection(
+            on: queue,
+            { db in
+                try db.execute(
+                    cached: """
+                        INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at, duration_ms)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
+                        """,
+                    [
+                        .text(record.callID.rawValue), .int(record.caller.rawValue), .int(record.callee.rawValue),
+                        .text(record.media.rawValue), .text(record.outcome.rawValue), .text(record.reason.rawValue),
+                        .timestamp(started), answered.map { .timestamp($0) }, .timestamp(ended), .int(record.durationMilliseconds),
+                    ])
+            },
+            completion: { [logger] result in
+                if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }
+                group?.leave()
+            })
+        let event = SystemEvent(
+            event: "call", actorId: record.caller.rawValue, callId: record.callID.rawValue, media: record.media.rawValue,
+            outcome: record.outcome.rawValue, durationMs: record.durationMilliseconds)
+        messages.recordCall(between: record.caller.rawValue, and: record.callee.rawValue, event: event) { [logger] result in
+            if case .failure(let error) = result {
+                logger.warning("call system message not stored", metadata: ["error": "\(error.message)"])
+            }
+            group?.leave()
+        }
+    }
+
+    // MARK: the deadline timer
+
+    private func armTimer() {
+        assertOnQueue()
+        guard let deadline = calls.nextDeadline else {
+            timer?.cancel()
+            timer = nil
+            timerDeadline = nil
+            return
+        }
+        if timerDeadline == deadline, timer != nil { return }
+        timer?.cancel()
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        let now = EventLoop.now()
+        t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))
+        t.setEventHandler { [weak self] in self?.tick() }
+        t.resume()
+        timer = t
+        timerDeadline = deadline
+    }
+
+    private func tick() {
+        assertOnQueue()
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        apply(calls.tick(now: EventLoop.now()))
+        armTimer()
+    }
 }

@@ -6,21 +6,254 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import SwitchboardCalls
 import SwitchboardCore
 import SwitchboardProtocol
+import SwitchboardStore
 
 extension ProtocolApplication {
     /// The `call.*` ops (routed here by `handle`).
-    static let callOps: Set<String> = []
+    static let callOps: Set<String> = [
+        "call.invite", "call.accept", "call.decline", "call.cancel", "call.hangup", "call.signal", "call.turn", "call.history",
+    ]
+
+    struct InviteParams: Decodable {
+        var calleeId: Int64
+        var media: String?
+        var callId: String?
+        var offer: String?
+    }
+    struct CallIDParams: Decodable { var callId: String }
+    struct AcceptParams: Decodable {
+        var callId: String
+        var answer: String?
+    }
+    struct SignalParams: Decodable {
+        var callId: String
+        var kind: String
+        var payload: String
+    }
+    struct CallHistoryParams: Decodable {
+        var before: String?
+        var limit: Int?
+    }
+    struct CallHistoryEntry: Encodable, Sendable {
+        var callId: String
+        var callerId: Int64
+        var calleeId: Int64
+        var media: String
+        var outcome: String
+        var reason: String
+        var startedAt: String
+        var answeredAt: String?
+        var endedAt: String
+        var durationMs: Int64
+    }
+    struct CallHistoryResult: Encodable, Sendable {
+        var calls: [CallHistoryEntry]
+        var hasMore: Bool
+    }
+
+    /// A reply made of raw JSON for `ok`.
+    static func rawReply(_ id: RequestID, _ ok: [UInt8]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("ok")
+        w.raw(ok)
+        w.key("re")
+        switch id {
+        case .int(let i): w.int(i)
+        case .string(let s): w.string(s)
+        }
+        w.endObject()
+        return w.bytes
+    }
+
+    static func answer(_ id: RequestID) -> @Sendable (ProtocolApplication, Result<[UInt8], ServiceError>) -> Void {
+        { app, result in
+            switch result {
+            case .success(let ok): app.session.send(.text, rawReply(id, ok))
+            case .failure(let e): app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
+            }
+        }
+    }
 
     /// Handles one `call.*` request of an authenticated connection. Runs on the connection's loop.
     func handleCall(_ envelope: RequestEnvelope, identity: Identity) {
-        session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
+        let id = envelope.id
+        let me = identity.userId
+        let calls = services.calls
+        let registry = services.registry
+        let pool = services.accounts.pool
+        guard let device else { return }
+        let deviceID = DeviceID(identity.sessionId)
+        let user = UserID(me)
+        let empty: [UInt8] = Array("{}".utf8)
+        switch envelope.op {
+        case "call.invite":
+            guard let p = params(InviteParams.self, envelope) else { return }
+            guard let media = CallMedia(rawValue: p.media ?? "voice") else {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "media must be voice or video"))
+                return
+            }
+            if let callId = p.callId, callId.isEmpty || callId.utf8.count > 64 {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "call_id must be 1 to 64 bytes"))
+                return
+            }
+            let callee = p.calleeId
+            guard callee != me else {
+                session.send(.text, ProtocolCodec.encodeError(id: id, code: .selfCall, message: "you cannot call yourself"))
+                return
+            }
+            // Friendship and the caller's name from the database, then the state machine.
+            run(id, { () async throws(ServiceError) -> String in
+                do {
+                    return try await pool.withConnection { db in
+                        guard try !db.execute(
+                            cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2",
+                            [.int(min(me, callee)), .int(max(me, callee))]
+                        ).isEmpty else { throw ServiceError(.notFriends, "you can only call friends") }
+                        return try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(me)]).first?.string(0) ?? ""
+                    }
+                } catch { throw ServiceError.from(error) }
+            }, replyWith: { _, name in
+                calls.setName(name, of: me)
+                let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
+                calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                    let outcome = try registry.invite(
+                        callID: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
+                        calleeOnlineDevices: online, offer: p.offer, now: now)
+                    var w = JSONWriter()
+                    w.beginObject()
+                    w.key("call")
+                    CallService.write(registry.call(outcome.call.id) ?? outcome.call, &w)
+                    w.key("disposition")
+                    switch outcome.disposition {
+                    case .ringing: w.string("ringing")
+                    case .unavailable: w.string("unavailable")
+                    case .busy: w.string("busy")
+                    case .joinedExisting: w.string("joined")
+                    }
+                    w.endObject()
+                    return (w.bytes, outcome.effects)
+                }
+            })
+        case "call.accept":
+            guard let p = params(AcceptParams.self, envelope) else { return }
+            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("call")
+                if let call = registry.call(CallID(p.callId)) { CallService.write(call, &w) } else { w.raw("null") }
+                w.endObject()
+                return (w.bytes, effects)
+            }
+        case "call.decline", "call.cancel", "call.hangup":
+            guard let p = params(CallIDParams.self, envelope) else { return }
+            let op = envelope.op
+            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let callId = CallID(p.callId)
+                let effects: [CallEffect]
+                switch op {
+                case "call.decline": effects = try registry.decline(callId, device: deviceID, user: user, now: now)
+                case "call.cancel": effects = try registry.cancel(callId, device: deviceID, user: user, now: now)
+                default: effects = try registry.hangup(callId, device: deviceID, user: user, now: now)
+                }
+                return (empty, effects)
+            }
+        case "call.signal":
+            guard let p = params(SignalParams.self, envelope) else { return }
+            guard let kind = CallSignalKind(rawValue: p.kind) else {
+                fail(
+                    id,
+                    ProtocolError(
+                        id: id, code: .badRequest,
+                        message: "kind must be one of \(CallSignalKind.allCases.map(\.rawValue).joined(separator: ", "))"))
+                return
+            }
+            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
+                return (empty, effects)
+            }
+        case "call.turn":
+            guard let p = params(CallIDParams.self, envelope) else { return }
+            let settings = calls.settings
+            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                guard let call = registry.call(CallID(p.callId)), call.involves(user), !call.isEnded else { throw .notFound }
+                let credentials = settings.turnSecret.map {
+                    TURNCredentials.make(
+                        sharedSecret: $0, userID: user, ttl: settings.turnTTL, now: Int64(Date().timeIntervalSince1970),
+                        uris: settings.turnURIs)
+                }
+                var w = JSONWriter()
+                w.beginObject()
+                if let credentials {
+                    w.key("expires_at")
+                    w.int(credentials.expiresAt)
+                    w.key("password")
+                    w.string(credentials.password)
+                    w.key("ttl")
+                    w.int(credentials.ttl)
+                }
+                w.key("uris")
+                w.beginArray()
+                for uri in settings.turnURIs { w.string(uri) }
+                w.endArray()
+                if let credentials {
+                    w.key("username")
+                    w.string(credentials.username)
+                }
+                w.endObject()
+                return (w.bytes, [])
+            }
+        case "call.history":
+            guard let p = params(CallHistoryParams.self, envelope) else { return }
+            let limit = p.limit ?? 20
+            guard (1...100).contains(limit) else {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "limit must be 1 to 100"))
+                return
+            }
+            run(id, { () async throws(ServiceError) -> CallHistoryResult in
+                do {
+                    let rows = try await pool.withConnection { db in
+                        try db.execute(
+                            cached: """
+                                SELECT id, caller_id, callee_id, media, outcome, reason,
+                                  to_char(started_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), to_char(answered_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                  to_char(ended_at, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), duration_ms
+                                FROM calls WHERE (caller_id = $1 OR callee_id = $1)
+                                  AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
+                                ORDER BY ended_at DESC LIMIT $3
+                                """, [.int(me), p.before.map { .text($0) }, .int(Int64(limit + 1))])
+                    }
+                    let entries = rows.map { r in
+                        CallHistoryEntry(
+                            callId: r.string(0) ?? "", callerId: r.int64(1) ?? 0, calleeId: r.int64(2) ?? 0, media: r.string(3) ?? "",
+                            outcome: r.string(4) ?? "", reason: r.string(5) ?? "", startedAt: r.string(6) ?? "", answeredAt: r.string(7),
+                            endedAt: r.string(8) ?? "", durationMs: r.int64(9) ?? 0)
+                    }
+                    return CallHistoryResult(calls: Array(entries.prefix(limit)), hasMore: entries.count > limit)
+                } catch {
+                    if p.before != nil, (error as? PostgresError)?.sqlState?.hasPrefix("22") == true {
+                        throw ServiceError(.badRequest, "before must be an ended_at from an earlier page")
+                    }
+                    throw ServiceError.from(error)
+                }
+            })
+        default:
+            session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
+        }
     }
 
     /// This connection authenticated (on its loop).
-    func callConnectionOpened(_ identity: Identity) {}
+    func callConnectionOpened(_ identity: Identity) {
+        if let device { services.calls.connectionOpened(device) }
+    }
 
-    /// This authenticated connection closed (on its loop).
-    func callConnectionClosed(_ identity: Identity) {}
+    /// This authenticated connection closed (on its loop; already removed from the session registry).
+    func callConnectionClosed(_ identity: Identity) {
+        if let device { services.calls.connectionClosed(device) }
+    }
 }

@@ -45,8 +45,9 @@ final class ProtocolServices: Sendable {
         self.friends = friends
         let registry = SessionRegistry()
         self.registry = registry
-        self.calls = CallService(registry: registry, configuration: configuration.calls, pool: pool, logger: logger)
-        self.messages = MessageHub(registry: registry, pool: pool, configuration: configuration.messaging, logger: logger)
+        let messages = MessageHub(registry: registry, pool: pool, configuration: configuration.messaging, logger: logger)
+        self.messages = messages
+        self.calls = CallService(registry: registry, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
         self.presence = PresenceHub(registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, logger: logger)
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, logger: logger)

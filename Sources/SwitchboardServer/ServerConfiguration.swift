@@ -96,7 +96,7 @@ public struct ServerConfiguration: Sendable {
     /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
     public var enableEcho: Bool = false
     /// Call signalling settings.
-    public var calls = CallConfiguration()
+    public var calls = CallSettings()
     /// Messaging, presence and typing settings.
     public var messaging = MessagingConfiguration()
     /// Voice upload, transcoding and download settings.

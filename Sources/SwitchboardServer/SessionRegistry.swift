@@ -59,6 +59,8 @@ final class SessionRegistry: @unchecked Sendable {
     // @unchecked Sendable: `byUser` is only touched under `lock`.
     private let lock = NSLock()
     private var byUser: [Int64: [ObjectIdentifier: Device]] = [:]
+    // protected by lock
+    private var bySession: [Int64: [ObjectIdentifier: Device]] = [:]
 
     /// Registers an authenticated connection; returns whether it is the user's first device.
     @discardableResult
@@ -69,6 +71,7 @@ final class SessionRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         let first = byUser[identity.userId] == nil
         byUser[identity.userId, default: [:]][key] = device
+        bySession[identity.sessionId, default: [:]][key] = device
         return first
     }
 
@@ -77,6 +80,10 @@ final class SessionRegistry: @unchecked Sendable {
     func remove(_ app: ProtocolApplication, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        if let sessionId = byUser[userId]?[ObjectIdentifier(app)]?.sessionId {
+            bySession[sessionId]?[ObjectIdentifier(app)] = nil
+            if bySession[sessionId]?.isEmpty == true { bySession[sessionId] = nil }
+        }
         byUser[userId]?[ObjectIdentifier(app)] = nil
         if byUser[userId]?.isEmpty == true {
             byUser[userId] = nil
@@ -102,6 +109,20 @@ final class SessionRegistry: @unchecked Sendable {
             if let devices = byUser[user] { result.append(contentsOf: devices.values) }
         }
         return result
+    }
+
+    /// Every connection of a session (a device may reconnect before its old connection is gone).
+    func devices(ofSession sessionId: Int64) -> [Device] {
+        lock.lock()
+        defer { lock.unlock() }
+        return bySession[sessionId].map { Array($0.values) } ?? []
+    }
+
+    /// The sessions (devices) of a user with at least one connection.
+    func sessions(ofUser userId: Int64) -> Set<Int64> {
+        lock.lock()
+        defer { lock.unlock() }
+        return Set(byUser[userId]?.values.map(\.sessionId) ?? [])
     }
 
     /// Whether the user has a connected device.

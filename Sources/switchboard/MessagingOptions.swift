@@ -104,3 +104,44 @@ struct VoiceOptions: ParsableArguments {
         c.voice.maxConcurrentUploads = maxConcurrentUploads
     }
 }
+
+/// Call signalling settings of `serve`.
+struct CallOptions: ParsableArguments {
+    @Option(help: "Seconds a call rings before it ends as missed. [env: SWITCHBOARD_RING_TIMEOUT]")
+    var ringTimeout: Double = env("SWITCHBOARD_RING_TIMEOUT").flatMap(Double.init) ?? 120
+
+    @Option(help: "Seconds a party may be disconnected from a call before it ends. [env: SWITCHBOARD_CALL_RECONNECT_GRACE]")
+    var callReconnectGrace: Double = env("SWITCHBOARD_CALL_RECONNECT_GRACE").flatMap(Double.init) ?? 10
+
+    @Option(help: "Largest SDP in bytes. [env: SWITCHBOARD_MAX_SDP_BYTES]")
+    var maxSDPBytes: Int = env("SWITCHBOARD_MAX_SDP_BYTES").flatMap(Int.init) ?? 16 * 1024
+
+    @Option(help: "Call signals per device per second (burst twice that). [env: SWITCHBOARD_SIGNAL_RATE]")
+    var signalRate: Double = env("SWITCHBOARD_SIGNAL_RATE").flatMap(Double.init) ?? 50
+
+    @Option(help: "Comma-separated STUN/TURN URIs for call.turn. [env: SWITCHBOARD_TURN_URIS]")
+    var turnURIs: String = env("SWITCHBOARD_TURN_URIS") ?? ""
+
+    @Option(help: "Shared secret of the TURN server (coturn static-auth-secret); prefer the environment. [env: SWITCHBOARD_TURN_SECRET]")
+    var turnSecret: String = env("SWITCHBOARD_TURN_SECRET") ?? ""
+
+    @Option(help: "Seconds TURN credentials stay valid. [env: SWITCHBOARD_TURN_TTL]")
+    var turnTTL: Int64 = env("SWITCHBOARD_TURN_TTL").flatMap(Int64.init) ?? 3600
+
+    func validate() throws {
+        guard ringTimeout > 0, callReconnectGrace >= 0, maxSDPBytes >= 256, signalRate > 0, turnTTL > 0 else {
+            throw ValidationError("call settings must be positive (SDP at least 256 bytes)")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.calls.ringTimeout = ringTimeout
+        c.calls.reconnectGrace = callReconnectGrace
+        c.calls.maxSDPBytes = maxSDPBytes
+        c.calls.signalsPerSecond = signalRate
+        c.calls.signalBurst = max(1, Int(signalRate * 2))
+        c.calls.turnURIs = turnURIs.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        c.calls.turnSecret = turnSecret.isEmpty ? nil : turnSecret
+        c.calls.turnTTL = turnTTL
+    }
+}

@@ -42,6 +42,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Voice") var voice: VoiceOptions
 
+    @OptionGroup(title: "Calls") var calls: CallOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -195,6 +197,7 @@ struct Serve: ParsableCommand {
         database.apply(to: &c)
         messaging.apply(to: &c)
         voice.apply(to: &c)
+        calls.apply(to: &c)
         return c
     }
 

@@ -1,0 +1,253 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import SwitchboardServer
+import SwitchboardStore
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Ann (devices a1, a2) and Bob (b1, b2), friends; Zed is a stranger to both.
+struct CallCast {
+    let ann: TestUser
+    let a2: ProtocolClient
+    let bob: TestUser
+    let b2: ProtocolClient
+    let zed: TestUser
+    var a1: ProtocolClient { ann.client }
+    var b1: ProtocolClient { bob.client }
+
+    init(_ port: Int) throws {
+        ann = try makeUser(port, "Ann")
+        bob = try makeUser(port, "Bob")
+        zed = try makeUser(port, "Zed")
+        try befriend(ann, bob)
+        a2 = try secondDevice(port, ann, "ann-2")
+        b2 = try secondDevice(port, bob, "bob-2")
+    }
+
+    func invite(video: Bool = false, offer: String? = "v=0 offer") throws -> (id: String, reply: [String: Any]) {
+        var params: [String: Any] = ["callee_id": bob.id, "media": video ? "video" : "voice"]
+        if let offer { params["offer"] = offer }
+        let reply = try #require(ok(try a1.call("call.invite", params)))
+        let call = try #require(reply["call"] as? [String: Any])
+        return (try #require(call["call_id"] as? String), reply)
+    }
+}
+
+@Suite("Calls over the real protocol", .serialized)
+struct CallsTests {
+    @Test func ringAcceptRelayHangupAndRecord() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        let (callId, reply) = try c.invite(video: true)
+        #expect(reply["disposition"] as? String == "ringing")
+        // Every callee device rings with the caller's profile, the media and the offer.
+        for device in [c.b1, c.b2] {
+            let ring = try device.event("call.ring")
+            #expect(ring["call_id"] as? String == callId)
+            #expect(ring["media"] as? String == "video")
+            #expect(ring["offer"] as? String == "v=0 offer")
+            #expect((ring["caller"] as? [String: Any])?["display_name"] as? String == "Ann")
+        }
+        #expect((try c.a1.event("call.ringing"))["devices"] as? Int == 2)
+        // The caller cannot accept; a stranger cannot see the call.
+        #expect(errorCode(try c.a2.call("call.accept", ["call_id": callId])) != nil)
+        #expect(errorCode(try c.zed.client.call("call.accept", ["call_id": callId])) == "not_found")
+        // Candidates sent while ringing are held for the accepting device.
+        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "cand-early"])))
+        // The first accept wins; the other device is told.
+        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": callId, "answer": "v=0 answer"])))
+        #expect(errorCode(try c.b2.call("call.accept", ["call_id": callId])) == "invalid_state")
+        #expect((try c.b2.event("call.answered_elsewhere"))["call_id"] as? String == callId)
+        let accepted = try c.a1.event("call.accepted")
+        #expect(accepted["answer"] as? String == "v=0 answer")
+        #expect((try c.b1.event("call.signal"))["payload"] as? String == "cand-early")
+        // Relay only between a1 and b1, both ways.
+        _ = try #require(ok(try c.b1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "cand-b"])))
+        let relayed = try c.a1.event("call.signal")
+        #expect(relayed["kind"] as? String == "ice_candidate")
+        #expect(relayed["payload"] as? String == "cand-b")
+        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "offer", "payload": "v=0 renegotiate"])))
+        #expect((try c.b1.event("call.signal"))["kind"] as? String == "offer")
+        // Isolation: the other callee device, the caller's other device and a stranger can neither send nor receive.
+        #expect(errorCode(try c.b2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "forbidden")
+        #expect(errorCode(try c.a2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "forbidden")
+        #expect(errorCode(try c.zed.client.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "not_found")
+        #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "smoke", "payload": "x"])) == "bad_request")
+        #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "offer", "payload": String(repeating: "x", count: 20_000)])) == "payload_too_large")
+        for device in [c.b2, c.a2, c.zed.client] { #expect(device.noEvent("call.signal", within: 0.2)) }
+        // TURN credentials for a party of a live call only.
+        #expect(ok(try c.b1.call("call.turn", ["call_id": callId])) != nil)
+        #expect(errorCode(try c.zed.client.call("call.turn", ["call_id": callId])) == "not_found")
+        // Hang up: the other party is told with the duration.
+        usleep(50_000)
+        _ = try #require(ok(try c.b1.call("call.hangup", ["call_id": callId])))
+        let ended = try c.a1.event("call.ended")
+        #expect(ended["reason"] as? String == "hangup")
+        #expect((ended["duration_ms"] as? Int ?? 0) >= 50)
+        #expect(errorCode(try c.a1.call("call.hangup", ["call_id": callId])) == "invalid_state")
+        // The record: a row in the call history and a system message in the one-to-one conversation.
+        var history: [[String: Any]] = []
+        for _ in 0..<50 where history.isEmpty {
+            history = ok(try c.a1.call("call.history"))?["calls"] as? [[String: Any]] ?? []
+            if history.isEmpty { usleep(20_000) }
+        }
+        #expect(history.first?["outcome"] as? String == "completed")
+        #expect(history.first?["media"] as? String == "video")
+        let message = try #require(try c.b2.messages(count: 1).first)
+        #expect((message["system"] as? [String: Any])?["event"] as? String == "call")
+        #expect((message["system"] as? [String: Any])?["outcome"] as? String == "completed")
+    }
+
+    @Test func declineCancelBusyUnavailableAndGlare() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        // Decline from any ringing device stops every device and tells the caller.
+        let (declined, _) = try c.invite()
+        _ = try c.b1.event("call.ring")
+        _ = try c.b2.event("call.ring")
+        _ = try #require(ok(try c.b2.call("call.decline", ["call_id": declined])))
+        #expect((try c.a1.event("call.ended"))["reason"] as? String == "declined")
+        #expect((try c.b1.event("call.ended"))["reason"] as? String == "declined")
+        // Cancel by the caller before an answer.
+        let (cancelled, _) = try c.invite()
+        #expect(errorCode(try c.b1.call("call.cancel", ["call_id": cancelled])) == "forbidden")
+        _ = try #require(ok(try c.a1.call("call.cancel", ["call_id": cancelled])))
+        for device in [c.b1, c.b2] {
+            let ended = try device.event("call.ended")
+            if ended["call_id"] as? String == cancelled { #expect(ended["reason"] as? String == "cancelled") }
+        }
+        // Busy: Bob is in a call with Ann; Carol's call to Bob ends at once.
+        let carol = try makeUser(port, "Carol")
+        try befriend(carol, c.bob)
+        let (active, _) = try c.invite()
+        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": active])))
+        let busy = try #require(ok(try carol.client.call("call.invite", ["callee_id": c.bob.id])))
+        #expect(busy["disposition"] as? String == "busy")
+        #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id])) == "already_in_call")
+        _ = try #require(ok(try c.a1.call("call.hangup", ["call_id": active])))
+        // Not friends, and calling oneself.
+        #expect(errorCode(try c.zed.client.call("call.invite", ["callee_id": c.bob.id])) == "not_friends")
+        #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.ann.id])) == "self_call")
+        // Glare: Bob calls Ann while Ann's call to Bob rings: one call, accepted from Bob's inviting device.
+        let (first, _) = try c.invite()
+        let glare = try #require(ok(try c.b2.call("call.invite", ["callee_id": c.ann.id])))
+        #expect(glare["disposition"] as? String == "joined")
+        #expect((glare["call"] as? [String: Any])?["call_id"] as? String == first)
+        var accepted: [String: Any] = [:]
+        repeat { accepted = try c.a1.event("call.accepted") } while accepted["call_id"] as? String != first
+        _ = try #require(ok(try c.b2.call("call.hangup", ["call_id": first])))
+        // Unavailable: a callee without devices; recorded as missed.
+        let dan = try makeUser(port, "Dan")
+        try befriend(c.ann, dan)
+        dan.client.socket.shutdownBoth()
+        usleep(200_000)
+        let missed = try #require(ok(try c.a1.call("call.invite", ["callee_id": dan.id])))
+        #expect(missed["disposition"] as? String == "unavailable")
+    }
+
+    @Test func timeoutAndConnectionLossAndVanishingCaller() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.ringTimeout = 0.6
+            $0.calls.reconnectGrace = 0.4
+        }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        // Nobody answers: at the ring timeout the caller and every ringing device are told.
+        let started = Date()
+        let (timedOut, _) = try c.invite()
+        for device in [c.a1, c.b1, c.b2] {
+            var ended: [String: Any] = [:]
+            repeat { ended = try device.event("call.ended") } while ended["call_id"] as? String != timedOut
+            #expect(ended["reason"] as? String == "timeout")
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.6)
+        #expect(errorCode(try c.b1.call("call.accept", ["call_id": timedOut])) == "invalid_state")
+        // A party's device vanishes during the call: the other is told, and after the grace period the call ends.
+        let (lost, _) = try c.invite()
+        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": lost])))
+        c.b1.socket.shutdownBoth()
+        let gone = try c.a1.event("call.peer_connection_lost")
+        #expect(gone["call_id"] as? String == lost)
+        var ended: [String: Any] = [:]
+        repeat { ended = try c.a1.event("call.ended") } while ended["call_id"] as? String != lost
+        #expect(ended["reason"] as? String == "connection_lost")
+        // Coming back within the grace period resumes the call.
+        let (resumed, _) = try c.invite()
+        _ = try #require(ok(try c.b2.call("call.accept", ["call_id": resumed])))
+        c.b2.socket.shutdownBoth()
+        _ = try c.a1.event("call.peer_connection_lost")
+        let back = try ProtocolClient(port: port)
+        _ = try #require(ok(try back.call("login", ["phone": c.bob.phone, "password": c.bob.password, "device": "bob-3"])))
+        // A new login is a new device: the call still ends, since bob-2's session did not come back.
+        var outcome: [String: Any] = [:]
+        repeat { outcome = try c.a1.event("call.ended") } while outcome["call_id"] as? String != resumed
+        #expect(outcome["reason"] as? String == "connection_lost")
+        // The caller vanishing while ringing cancels the call.
+        let (vanished, _) = try c.invite()
+        _ = try back.event("call.ring")
+        c.a1.socket.shutdownBoth()
+        var cancelled: [String: Any] = [:]
+        repeat { cancelled = try back.event("call.ended") } while cancelled["call_id"] as? String != vanished
+        #expect(cancelled["reason"] as? String == "cancelled")
+    }
+
+    @Test func reconnectingTheSameSessionResumesTheCall() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.ringTimeout = 30
+            $0.calls.reconnectGrace = 3
+        }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        let (callId, _) = try c.invite()
+        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": callId])))
+        c.b1.socket.shutdownBoth()
+        _ = try c.a1.event("call.peer_connection_lost")
+        let back = try reconnect(port, c.bob)  // the same session token: the same device
+        let resumed = try back.event("call.resumed")
+        #expect((resumed["call"] as? [String: Any])?["state"] as? String == "active")
+        _ = try c.a1.event("call.peer_reconnected")
+        _ = try #require(ok(try back.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "again"])))
+        #expect((try c.a1.event("call.signal"))["payload"] as? String == "again")
+    }
+
+    @Test func shutdownEndsCallsAndWritesTheirRecords() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        let c = try CallCast(port)
+        let (callId, _) = try c.invite()
+        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": callId])))
+        stop(server)
+        defer { database.close() }
+        #expect((try c.a1.event("call.ended"))["reason"] as? String == "server_shutdown")
+        let rows = try database.pool.connectionForTests { db in
+            try db.execute(cached: "SELECT outcome FROM calls WHERE id = $1", [.text(callId)]).map { $0.string(0) ?? "" }
+        }
+        #expect(rows == ["server_shutdown"])
+    }
+}
+
+extension DatabasePool {
+    /// Runs `body` on a leased connection and waits (tests only).
+    func connectionForTests<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = Unchecked(NSMutableArray())
+        withConnection(on: DispatchQueue.global(), body) { result in
+            box.value.add(result)
+            done.signal()
+        }
+        done.wait()
+        guard let result = box.value.firstObject as? Result<T, any Error> else { throw TestSocketError.eof }
+        return try result.get()
+    }
+}
