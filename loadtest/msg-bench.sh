@@ -10,7 +10,7 @@
 # Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
 # 5000), PG_CORES (cores the embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
 # during setup only: registration is Argon2id-bound; default 0,1), SERVER_ARGS (extra serve flags),
-# KEEP_USERS=file (copy the users file there).
+# KEEP_USERS=file (copy the users file there), RATES="20 100" (fanout: more paced runs at these messages/s).
 # Every step is bounded (setup --timeout, scenario durations, drain timeouts); the server is stopped by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ fi
 [[ -x $lt/msg-bench ]] || { echo "no $lt/msg-bench (swift build -c release --package-path loadtest --scratch-path loadtest/.build-lt)" >&2; exit 2; }
 pg_cores=${PG_CORES:-0,1}
 setup_cores=${SETUP_CORES:-0,1}
-port=$((30000 + RANDOM % 10000))
+port=$((20000 + RANDOM % 10000)) # below the ephemeral range (32768-60999): thousands of client sockets use it
 work=$(mktemp -d /tmp/msg-bench.XXXXXX)
 chmod 755 "$work"
 users_file="$work/users.json"
@@ -85,6 +85,7 @@ case "$scenario" in
         echo "$peak"
         rate=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["messages_per_second"] // 2)' "$peak")
         bench fanout --senders 4 --window 64 "$@" --rate "$rate"
+        for r in ${RATES:-}; do bench fanout --senders 4 --window 64 "$@" --rate "$r"; done
         ;;
     direct)
         pairs=${PAIRS:-200}
