@@ -63,18 +63,19 @@ public final class HubServer: @unchecked Sendable {
     public init(configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil) throws {
         self.configuration = configuration
         self.database = database
+        let metrics = ServerMetrics(loopCount: configuration.loopCount)
+        self.metrics = metrics
         if let database {
             let accounts = AccountService(
                 pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits)
             services = ProtocolServices(
                 accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
-                configuration: configuration, logger: logger)
+                configuration: configuration, metrics: metrics, logger: logger)
         } else {
             services = nil
         }
         self.logger = logger
-        metrics = ServerMetrics(loopCount: configuration.loopCount)
         group = try EventLoopGroup(loopCount: configuration.loopCount, logger: logger)
         var handshake = WebSocketHandshakeConfiguration()
         handshake.supportedSubprotocols = ["switchboard.v1"]

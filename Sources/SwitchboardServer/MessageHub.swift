@@ -104,14 +104,18 @@ final class MessageHub: Sendable {
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let typingLimiter: SharedRateLimiter<Int64>
+    let metrics: ServerMetrics
 
-    init(registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, logger: Logger) {
+    init(
+        registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
+    ) {
         self.registry = registry
         self.pool = pool
         self.configuration = configuration
+        self.metrics = metrics
         typingLimiter = SharedRateLimiter(capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
         writers = (0..<max(1, configuration.writers)).map {
-            MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, logger: logger)
+            MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, metrics: metrics, logger: logger)
         }
     }
 
@@ -155,6 +159,7 @@ final class MessageWriter: @unchecked Sendable {
     let registry: SessionRegistry
     let pool: DatabasePool
     let configuration: MessagingConfiguration
+    let metrics: ServerMetrics
     let logger: Logger
     // protected by queue
     private var states: [Int64: ConversationState] = [:]
@@ -171,8 +176,12 @@ final class MessageWriter: @unchecked Sendable {
     // protected by queue: conversations whose state is being loaded for typing, with the waiting work
     private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
 
-    init(index: Int, registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, logger: Logger) {
+    init(
+        index: Int, registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics,
+        logger: Logger
+    ) {
         self.index = index
+        self.metrics = metrics
         self.registry = registry
         self.pool = pool
         self.configuration = configuration
@@ -225,6 +234,9 @@ final class MessageWriter: @unchecked Sendable {
                 inFlight = false
                 switch result {
                 case .success(let outcome):
+                    metrics.messageBatches.increment()
+                    let stored = outcome.stored.count { $0 }
+                    if stored > 0 { metrics.messagesStored.increment(by: stored) }
                     for (id, state) in outcome.states { states[id] = state }
                     finish(batch, outcome.results, stored: outcome.stored)
                 case .failure(let error):
@@ -454,7 +466,9 @@ final class MessageWriter: @unchecked Sendable {
             }
             guard let state = states[message.conversationId] else { continue }
             let recipients = state.members.compactMap { $0.value.sees(message.seq) ? $0.key : nil }
-            plan.deliver(OutboundMessage(message), to: registry.devices(ofUsers: recipients), except: request.origin?.key)
+            let devices = registry.devices(ofUsers: recipients)
+            metrics.messageDeliveries.increment(by: devices.count)
+            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.key)
             if let sender = message.senderId {
                 for key in typing.stopAll(conversationId: message.conversationId, userId: sender) {
                     broadcastTyping(key, active: false, state: state, plan: &plan)

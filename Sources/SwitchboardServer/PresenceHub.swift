@@ -25,6 +25,7 @@ final class PresenceHub: @unchecked Sendable {
     let registry: SessionRegistry
     let pool: DatabasePool
     let logger: Logger
+    let metrics: ServerMetrics
     // protected by queue
     private var tracker: PresenceTracker
     // protected by queue: friends of users with devices (or in their grace period)
@@ -38,8 +39,9 @@ final class PresenceHub: @unchecked Sendable {
     // protected by queue
     private var timerDeadline: UInt64?
 
-    init(registry: SessionRegistry, pool: DatabasePool, grace: Double, logger: Logger) {
+    init(registry: SessionRegistry, pool: DatabasePool, grace: Double, metrics: ServerMetrics, logger: Logger) {
         self.registry = registry
+        self.metrics = metrics
         self.pool = pool
         self.logger = logger
         tracker = PresenceTracker(grace: UInt64(grace * 1e9))
@@ -189,6 +191,7 @@ final class PresenceHub: @unchecked Sendable {
     private func publish(_ changes: [PresenceTracker.Change]) {
         assertOnQueue()
         guard !changes.isEmpty else { return }
+        metrics.usersAvailable.record(tracker.availableCount)
         var wentOffline: [Int64] = []
         for change in changes {
             if change.status == .offline {

@@ -39,18 +39,20 @@ final class ProtocolServices: Sendable {
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
-        logger: Logger
+        metrics: ServerMetrics, logger: Logger
     ) {
         self.accounts = accounts
         self.friends = friends
         let registry = SessionRegistry()
         self.registry = registry
-        let messages = MessageHub(registry: registry, pool: pool, configuration: configuration.messaging, logger: logger)
+        let messages = MessageHub(
+            registry: registry, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
         self.calls = CallService(registry: registry, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
-        self.presence = PresenceHub(registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, logger: logger)
+        self.presence = PresenceHub(
+            registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
         self.outboundLimit = configuration.maxOutboundBytes
-        self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, logger: logger)
+        self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
     }
 }

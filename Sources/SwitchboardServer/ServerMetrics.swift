@@ -47,6 +47,19 @@ public final class ServerMetrics: Sendable {
     let httpRequests: CoreMetrics.Counter
     let backpressureCloses: CoreMetrics.Counter
     let loopLag: [CoreMetrics.Gauge]
+    /// Messages (text, voice, system) committed.
+    let messagesStored: CoreMetrics.Counter
+    /// Message-writer transactions (stored / batches = writes per commit).
+    let messageBatches: CoreMetrics.Counter
+    /// Message events handed to connections.
+    let messageDeliveries: CoreMetrics.Counter
+    /// Users published as online or away.
+    let usersAvailable: CoreMetrics.Gauge
+    /// Calls ended, by nothing else (reasons are in the call history).
+    let callsEnded: CoreMetrics.Counter
+    /// Voice uploads by HTTP status class.
+    let voiceUploadsOK: CoreMetrics.Counter
+    let voiceUploadsRefused: CoreMetrics.Counter
     private let handshakeFailures: [String: CoreMetrics.Counter]
 
     /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
@@ -75,6 +88,14 @@ public final class ServerMetrics: Sendable {
         loopLag = (0..<max(1, loopCount)).map {
             CoreMetrics.Gauge(label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
         }
+        messagesStored = CoreMetrics.Counter(label: "switchboard_messages_stored_total", factory: factory)
+        messageBatches = CoreMetrics.Counter(label: "switchboard_message_batches_total", factory: factory)
+        messageDeliveries = CoreMetrics.Counter(label: "switchboard_message_deliveries_total", factory: factory)
+        usersAvailable = CoreMetrics.Gauge(label: "switchboard_users_available", factory: factory)
+        callsEnded = CoreMetrics.Counter(label: "switchboard_calls_ended_total", factory: factory)
+        voiceUploadsOK = CoreMetrics.Counter(label: "switchboard_voice_uploads_total", dimensions: [("result", "stored")], factory: factory)
+        voiceUploadsRefused = CoreMetrics.Counter(
+            label: "switchboard_voice_uploads_total", dimensions: [("result", "refused")], factory: factory)
         var failures: [String: CoreMetrics.Counter] = [:]
         for reason in Self.handshakeFailureReasons {
             failures[reason] = CoreMetrics.Counter(

@@ -58,10 +58,12 @@ final class VoiceService: Sendable {
     let accounts: AccountService
     let pool: DatabasePool
     let logger: Logger
+    let metrics: ServerMetrics
     private let uploads = Mutex(0)
 
-    init(configuration: VoiceConfiguration, accounts: AccountService, pool: DatabasePool, logger: Logger) {
+    init(configuration: VoiceConfiguration, accounts: AccountService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
+        self.metrics = metrics
         self.accounts = accounts
         self.pool = pool
         self.logger = logger
@@ -102,6 +104,12 @@ final class VoiceService: Sendable {
 
     /// `POST /voice`: authenticate, transcode, store; 201 with the clip's metadata.
     func upload(body: [UInt8], contentType: String?, authorization: String?) async -> HTTPResult {
+        let result = await storeUpload(body: body, contentType: contentType, authorization: authorization)
+        (result.status == 201 ? metrics.voiceUploadsOK : metrics.voiceUploadsRefused).increment()
+        return result
+    }
+
+    private func storeUpload(body: [UInt8], contentType: String?, authorization: String?) async -> HTTPResult {
         let me: Identity
         switch await identity(authorization) {
         case .failure(let result): return result

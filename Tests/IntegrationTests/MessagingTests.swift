@@ -225,6 +225,13 @@ struct MessagingTests {
         let annHistory = try #require(ok(try ann.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"] as? [[String: Any]])
         #expect(annHistory.contains { $0["id"] as? Int == hideTarget })
         #expect(errorCode(try stranger.client.call("messages.hide", ["message_id": hideTarget])) == "not_found")
+
+        // Observability: the messaging counters move.
+        let metrics = String(decoding: try http(port, "GET", "/metrics").body, as: UTF8.self)
+        let stored = metrics.split(separator: "\n").first { $0.hasPrefix("switchboard_messages_stored_total ") }
+        #expect((stored?.split(separator: " ").last).flatMap { Double($0) } ?? 0 >= 14)
+        #expect(metrics.contains("switchboard_message_deliveries_total"))
+        #expect(metrics.contains("switchboard_users_available"))
     }
 
     @Test func groupsCreateAddLeaveRenameAndVisibility() throws {
