@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import SwitchboardProtocol
 public import SwitchboardStore
 
 /// A member's visible range of a conversation: messages with `joinedSeq < seq`, up to `leftSeq` once it left.

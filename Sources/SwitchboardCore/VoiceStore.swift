@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import SwitchboardProtocol
 public import SwitchboardStore
 
 /// A stored voice clip's metadata.

@@ -56,7 +56,7 @@ public struct CallSettings: Sendable {
 /// `EventLoop.now()` and each returned effect becomes one event to the devices it names (a device is a
 /// session) or one record (a `calls` row and a system message in the one-to-one conversation).
 final class CallService: @unchecked Sendable {
-    // @unchecked Sendable: `calls`, `names`, `timer` and `timerDeadline` are only touched on `queue` (asserted).
+    // @unchecked Sendable: `calls` and `names` are only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
     let settings: CallSettings
@@ -68,10 +68,7 @@ final class CallService: @unchecked Sendable {
     private var calls: CallRegistry
     // protected by queue: display names of callers, for the ring event
     private var names: [Int64: String] = [:]
-    // protected by queue
-    private var timer: (any DispatchSourceTimer)?
-    // protected by queue
-    private var timerDeadline: UInt64?
+    private let timer: DeadlineTimer
 
     init(registry: SessionRegistry, settings: CallSettings, pool: DatabasePool, messages: MessageHub, logger: Logger) {
         self.registry = registry
@@ -80,6 +77,7 @@ final class CallService: @unchecked Sendable {
         self.messages = messages
         self.logger = logger
         calls = CallRegistry(configuration: settings.registryConfiguration)
+        timer = DeadlineTimer(queue: queue)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -159,8 +157,7 @@ final class CallService: @unchecked Sendable {
     func shutdown() {
         let done = DispatchGroup()
         queue.sync {
-            timer?.cancel()
-            timer = nil
+            timer.cancel()
             apply(calls.shutdown(now: EventLoop.now()), group: done)
         }
         _ = done.wait(timeout: .now() + 5)
@@ -347,28 +344,11 @@ final class CallService: @unchecked Sendable {
 
     private func armTimer() {
         assertOnQueue()
-        guard let deadline = calls.nextDeadline else {
-            timer?.cancel()
-            timer = nil
-            timerDeadline = nil
-            return
-        }
-        if timerDeadline == deadline, timer != nil { return }
-        timer?.cancel()
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        let now = EventLoop.now()
-        t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))
-        t.setEventHandler { [weak self] in self?.tick() }
-        t.resume()
-        timer = t
-        timerDeadline = deadline
+        timer.arm(calls.nextDeadline) { [weak self] in self?.tick() }
     }
 
     private func tick() {
         assertOnQueue()
-        timer?.cancel()
-        timer = nil
-        timerDeadline = nil
         apply(calls.tick(now: EventLoop.now()))
         armTimer()
     }

@@ -169,10 +169,7 @@ final class MessageWriter: @unchecked Sendable {
     private var inFlight = false
     // protected by queue
     private var typing: TypingTracker
-    // protected by queue
-    private var typingTimer: (any DispatchSourceTimer)?
-    // protected by queue
-    private var typingDeadline: UInt64?
+    private let typingTimer: DeadlineTimer
     // protected by queue: conversations whose state is being loaded for typing, with the waiting work
     private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
 
@@ -188,6 +185,7 @@ final class MessageWriter: @unchecked Sendable {
         self.logger = logger
         queue = DispatchQueue(label: "switchboard.messages.\(index)")
         typing = TypingTracker(ttl: UInt64(configuration.typingTTL * 1e9))
+        typingTimer = DeadlineTimer(queue: queue)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -554,27 +552,11 @@ final class MessageWriter: @unchecked Sendable {
 
     private func armTypingTimer() {
         assertOnQueue()
-        guard let deadline = typing.nextDeadline else {
-            typingTimer?.cancel()
-            typingTimer = nil
-            typingDeadline = nil
-            return
-        }
-        if typingDeadline == deadline, typingTimer != nil { return }
-        typingTimer?.cancel()
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        let now = EventLoop.now()
-        timer.schedule(deadline: .now() + .nanoseconds(Int(deadline > now ? deadline - now : 0)))
-        timer.setEventHandler { [weak self] in self?.typingTick() }
-        timer.resume()
-        typingTimer = timer
-        typingDeadline = deadline
+        typingTimer.arm(typing.nextDeadline) { [weak self] in self?.typingTick() }
     }
 
     private func typingTick() {
         assertOnQueue()
-        typingTimer = nil
-        typingDeadline = nil
         var plan = DeliveryPlan()
         for key in typing.tick(now: EventLoop.now()) {
             if let state = states[key.conversationId] { broadcastTyping(key, active: false, state: state, plan: &plan) }

@@ -10,6 +10,7 @@ import Dispatch
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardProtocol
 import SwitchboardStore
 import SwitchboardTransport
 
@@ -34,10 +35,7 @@ final class PresenceHub: @unchecked Sendable {
     private var loading: [Int64: [() -> Void]] = [:]
     // protected by queue: last-seen times (ISO 8601) learned from the database or from going offline
     private var lastSeen: [Int64: String] = [:]
-    // protected by queue
-    private var timer: (any DispatchSourceTimer)?
-    // protected by queue
-    private var timerDeadline: UInt64?
+    private let timer: DeadlineTimer
 
     init(registry: SessionRegistry, pool: DatabasePool, grace: Double, metrics: ServerMetrics, logger: Logger) {
         self.registry = registry
@@ -45,6 +43,7 @@ final class PresenceHub: @unchecked Sendable {
         self.pool = pool
         self.logger = logger
         tracker = PresenceTracker(grace: UInt64(grace * 1e9))
+        timer = DeadlineTimer(queue: queue)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -222,23 +221,11 @@ final class PresenceHub: @unchecked Sendable {
 
     private func armTimer() {
         assertOnQueue()
-        guard let deadline = tracker.nextDeadline else { return }
-        if let current = timerDeadline, current <= deadline, timer != nil { return }
-        timer?.cancel()
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        let now = EventLoop.now()
-        t.schedule(deadline: .now() + .nanoseconds(Int(deadline > now ? deadline - now : 0)))
-        t.setEventHandler { [weak self] in self?.tick() }
-        t.resume()
-        timer = t
-        timerDeadline = deadline
+        timer.arm(tracker.nextDeadline) { [weak self] in self?.tick() }
     }
 
     private func tick() {
         assertOnQueue()
-        timer?.cancel()
-        timer = nil
-        timerDeadline = nil
         publish(tracker.tick(now: EventLoop.now()))
         armTimer()
     }

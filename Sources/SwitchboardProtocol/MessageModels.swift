@@ -194,6 +194,12 @@ public struct ConversationMember: Codable, Sendable, Equatable {
     public var displayName: String
     /// The member's read marker: the highest seq it has read.
     public var readSeq: Int64
+
+    public init(userId: Int64, displayName: String, readSeq: Int64) {
+        self.userId = userId
+        self.displayName = displayName
+        self.readSeq = readSeq
+    }
 }
 
 /// A conversation as `conversations.list` and `conversations.get` show it.
@@ -215,6 +221,22 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var lastMessage: ChatMessage?
     /// False once I have left the group (I still see its history up to my leaving).
     public var active: Bool
+
+    public init(
+        conversationId: Int64, kind: String, name: String, members: [ConversationMember], lastSeq: Int64, lastActivityAt: String,
+        readSeq: Int64, unreadCount: Int64, lastMessage: ChatMessage?, active: Bool
+    ) {
+        self.conversationId = conversationId
+        self.kind = kind
+        self.name = name
+        self.members = members
+        self.lastSeq = lastSeq
+        self.lastActivityAt = lastActivityAt
+        self.readSeq = readSeq
+        self.unreadCount = unreadCount
+        self.lastMessage = lastMessage
+        self.active = active
+    }
 }
 
 /// The reply to `messages.send`: the acknowledgement.
