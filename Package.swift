@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "SwitchboardWebSocket", targets: ["SwitchboardWebSocket"]),
         .library(name: "SwitchboardTransport", targets: ["SwitchboardTransport"]),
         .library(name: "SwitchboardProtocol", targets: ["SwitchboardProtocol"]),
+        .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -76,6 +77,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "SwitchboardClient",
+            dependencies: [
+                "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "switchboard",
             dependencies: [
@@ -97,7 +106,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "SwitchboardServer", "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol",
-                .product(name: "Logging", package: "swift-log"),
+                "SwitchboardClient", .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["python"],
             swiftSettings: strict

@@ -1,0 +1,208 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+public import SwitchboardProtocol
+
+/// Where the client's connection stands.
+public enum ConnectionState: Sendable, Equatable {
+    /// Not connected and not trying (before `connect()`, or a drop without a session to resume).
+    case disconnected
+    /// A connection attempt is under way.
+    case connecting
+    /// The WebSocket is open but no session is authenticated on it.
+    case connected
+    /// Re-authenticating with the stored token (and resuming) on a new connection.
+    case authenticating
+    /// A session is authenticated on the connection.
+    case authenticated(userId: Int64)
+    /// The connection dropped; attempt `attempt` starts after `delay` seconds.
+    case reconnecting(attempt: Int, delay: Double)
+    /// The client stopped for good.
+    case closed(CloseReason)
+}
+
+/// What the client reports on its `events` stream, in the order it happened.
+public enum ClientEvent: Sendable {
+    /// The connection state changed.
+    case state(ConnectionState)
+    /// The connection dropped (the text says how: close code or error); reconnecting follows when possible.
+    case disconnected(reason: String)
+    /// A message, live or from a catch-up; each (conversation, seq) exactly once, in seq order per conversation.
+    case message(ChatMessage)
+    /// A catch-up finished (after a reconnect, or `authenticate(token:resumeFrom:)`).
+    case resumed(SyncSummary)
+    /// `conversation.read`.
+    case conversationRead(ReadReceipt)
+    /// `message.hidden`.
+    case messageHidden(HiddenMessage)
+    /// `presence`.
+    case presence(PresenceUpdate)
+    /// `presence.snapshot`, right after authenticating.
+    case presenceSnapshot([PresenceUpdate])
+    /// `typing`.
+    case typing(TypingUpdate)
+    /// An account event of protocol v1 (friend requests, profile updates, `session.revoked`).
+    case account(ServerEvent)
+    /// Any other event (calls, and events of later versions): its name and the whole frame.
+    case other(RawEvent)
+}
+
+/// An event the client does not model: decode its fields with `decode(_:)`.
+public struct RawEvent: Sendable, Equatable {
+    /// The event name (`ev`).
+    public let name: String
+    /// The whole frame (UTF-8 JSON).
+    public let frame: [UInt8]
+
+    /// Decodes the event's fields (snake_case keys become camelCase properties).
+    public func decode<T: Decodable>(_ type: T.Type) throws(SwitchboardClientError) -> T {
+        do {
+            return try WireCoding.decoder().decode(T.self, from: Data(frame))
+        } catch {
+            throw .invalidMessage("event \(name): \(error)")
+        }
+    }
+
+    /// The frame as a JSON object.
+    public func jsonObject() -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(frame))) as? [String: Any] ?? [:]
+    }
+}
+
+/// The `ok` object of a successful reply.
+public struct ReplyPayload: Sendable, Equatable {
+    /// The whole reply frame (UTF-8 JSON).
+    public let frame: [UInt8]
+
+    /// Decodes `ok` as `type` (snake_case keys become camelCase properties).
+    public func decode<T: Decodable>(_ type: T.Type) throws(SwitchboardClientError) -> T {
+        do {
+            return try WireCoding.decoder().decode(OkBox<T>.self, from: Data(frame)).ok
+        } catch {
+            throw .invalidMessage("reply: \(error)")
+        }
+    }
+
+    /// `ok` as a JSON object.
+    public func jsonObject() -> [String: Any] {
+        let object = (try? JSONSerialization.jsonObject(with: Data(frame))) as? [String: Any]
+        return object?["ok"] as? [String: Any] ?? [:]
+    }
+
+    private struct OkBox<T: Decodable>: Decodable {
+        var ok: T
+    }
+}
+
+/// A frame from the server, classified with one JSON parse.
+enum IncomingFrame {
+    /// A successful reply.
+    case reply(id: RequestID, payload: ReplyPayload)
+    /// An error reply (`id` nil when the server could not read the request's id).
+    case error(id: RequestID?, ServerError)
+    /// An event.
+    case event(ClientEvent)
+
+    static func decode(_ bytes: [UInt8]) throws -> IncomingFrame {
+        try WireCoding.decoder().decode(Decoded.self, from: Data(bytes)).frame(bytes)
+    }
+
+    private struct Decoded: Decodable {
+        enum Kind {
+            case reply(RequestID)
+            case error(RequestID?, ServerError)
+            case event(ClientEvent?)
+        }
+
+        var kind: Kind
+
+        func frame(_ bytes: [UInt8]) -> IncomingFrame {
+            switch kind {
+            case .reply(let id): return .reply(id: id, payload: ReplyPayload(frame: bytes))
+            case .error(let id, let e): return .error(id: id, e)
+            case .event(let event):
+                return .event(event ?? .other(RawEvent(name: Self.name(bytes), frame: bytes)))
+            }
+        }
+
+        static func name(_ bytes: [UInt8]) -> String {
+            struct Name: Decodable { var ev: String }
+            return (try? JSONDecoder().decode(Name.self, from: Data(bytes)).ev) ?? ""
+        }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: WireKey.self)
+            if let name = try c.decodeIfPresent(String.self, forKey: WireKey("ev")) {
+                kind = .event(try Self.event(name, c, decoder))
+                return
+            }
+            let re = WireKey("re")
+            let id = try c.decodeNil(forKey: re) ? nil : try c.decode(RequestID.self, forKey: re)
+            if c.contains(WireKey("error")) {
+                kind = .error(id, ServerError(try c.decode(ReplyError.self, forKey: WireKey("error"))))
+            } else if let id, c.contains(WireKey("ok")) {
+                kind = .reply(id)
+            } else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: [], debugDescription: "a server frame has ev, ok or error"))
+            }
+        }
+
+        /// The typed event, or nil for one the client passes on raw.
+        static func event(
+            _ name: String, _ c: KeyedDecodingContainer<WireKey>, _ decoder: any Decoder
+        ) throws -> ClientEvent? {
+            switch name {
+            case "message": return .message(try c.decode(ChatMessage.self, forKey: WireKey("message")))
+            case "conversation.read": return .conversationRead(try ReadReceipt(from: decoder))
+            case "message.hidden": return .messageHidden(try HiddenMessage(from: decoder))
+            case "presence": return .presence(try PresenceUpdate(from: decoder))
+            case "presence.snapshot": return .presenceSnapshot(try PresenceSnapshot(from: decoder).presence)
+            case "typing": return .typing(try TypingUpdate(from: decoder))
+            case ServerEvent.Name.friendRequestReceived.rawValue:
+                return .account(.friendRequestReceived(try .init(from: decoder)))
+            case ServerEvent.Name.friendRequestAccepted.rawValue:
+                return .account(.friendRequestAccepted(try .init(from: decoder)))
+            case ServerEvent.Name.friendRequestDeclined.rawValue:
+                return .account(.friendRequestDeclined(try .init(from: decoder)))
+            case ServerEvent.Name.friendRequestCancelled.rawValue:
+                return .account(.friendRequestCancelled(try .init(from: decoder)))
+            case ServerEvent.Name.friendRemoved.rawValue: return .account(.friendRemoved(try .init(from: decoder)))
+            case ServerEvent.Name.profileUpdated.rawValue: return .account(.profileUpdated(try .init(from: decoder)))
+            case ServerEvent.Name.sessionRevoked.rawValue: return .account(.sessionRevoked(try .init(from: decoder)))
+            default: return nil
+            }
+        }
+    }
+}
+
+/// A JSON object key given by name.
+struct WireKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+/// The JSON conventions of the wire: snake_case keys, camelCase in Swift.
+enum WireCoding {
+    static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return decoder
+    }
+
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,134 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import SwitchboardProtocol
+
+// Typed methods for the account, session, profile and friend ops of protocol v1. Each throws
+// `SwitchboardClientError` (`.server` carries the op's error codes, listed in docs/protocol.md).
+extension SwitchboardClient {
+    // MARK: Sessions
+
+    /// `register`: creates an account and authenticates the connection; the client keeps the session token
+    /// for re-authentication after reconnects.
+    @discardableResult
+    public func register(phone: String, password: String, displayName: String, device: String) async throws(SwitchboardClientError)
+        -> SessionCredentials
+    {
+        try await request(
+            .register(.init(phone: phone, password: password, displayName: displayName, device: device)),
+            as: SessionCredentials.self)
+    }
+
+    /// `login`: authenticates the connection with a phone number and password; the client keeps the token.
+    @discardableResult
+    public func login(phone: String, password: String, device: String) async throws(SwitchboardClientError)
+        -> SessionCredentials
+    {
+        try await request(.login(.init(phone: phone, password: password, device: device)), as: SessionCredentials.self)
+    }
+
+    /// `authenticate`: authenticates the connection with a stored session token; the client keeps it.
+    /// The message stream starts now (see `ClientConfiguration.establishBaseline`).
+    @discardableResult
+    public func authenticate(token: String) async throws(SwitchboardClientError) -> AuthenticateResult {
+        try await request(.authenticate(.init(token: token)), as: AuthenticateResult.self)
+    }
+
+    /// `authenticate {token, resume: true}` and, right behind it, `sync {since: points}`: continues the
+    /// message stream of an earlier process from its saved `resumePoints` (conversations not listed come
+    /// from the joining). The catch-up arrives as `message` events, then `.resumed`.
+    @discardableResult
+    public func authenticate(token: String, resumeFrom points: [Int64: Int64], timeout: Double? = nil) async throws(
+        SwitchboardClientError
+    ) -> AuthenticateResult {
+        try await submitAuthenticateAndResume(token: token, points: points, timeout: timeout)
+            .decode(AuthenticateResult.self)
+    }
+
+    /// `logout`: revokes the session; the server closes the connection and the client stops
+    /// (`ConnectionState.closed(.loggedOut)`).
+    public func logout() async throws(SwitchboardClientError) {
+        try await request(.logout)
+    }
+
+    /// `ping`: a round trip.
+    public func ping(timeout: Double? = nil) async throws(SwitchboardClientError) {
+        try await request(.ping, timeout: timeout)
+    }
+
+    /// `sessions.list`: the user's sessions, newest first.
+    public func sessions() async throws(SwitchboardClientError) -> [DeviceSession] {
+        try await request(.sessionsList, as: SessionsListResult.self).sessions
+    }
+
+    /// `sessions.revoke`: ends one of the user's sessions (its connections get close 4001).
+    public func revokeSession(_ sessionId: Int64) async throws(SwitchboardClientError) {
+        try await request(.sessionsRevoke(.init(sessionId: sessionId)))
+    }
+
+    // MARK: Profiles
+
+    /// `profile.get`: one's own profile (nil) or a friend's.
+    public func profile(userId: Int64? = nil) async throws(SwitchboardClientError) -> UserProfile {
+        try await request(.profileGet(.init(userId: userId)), as: ProfileResult.self).profile
+    }
+
+    /// `profile.update`: a new display name.
+    @discardableResult
+    public func updateProfile(displayName: String) async throws(SwitchboardClientError) -> UserProfile {
+        try await request(.profileUpdate(.init(displayName: displayName)), as: ProfileResult.self).profile
+    }
+
+    // MARK: Friends
+
+    /// `friends.request` by phone number: a pending request, or a friend when it was accepted at once.
+    public func requestFriend(phone: String) async throws(SwitchboardClientError) -> FriendsRequestResult {
+        try await request(.friendsRequest(.init(phone: phone)), as: FriendsRequestResult.self)
+    }
+
+    /// `friends.request` by user id.
+    public func requestFriend(userId: Int64) async throws(SwitchboardClientError) -> FriendsRequestResult {
+        try await request(.friendsRequest(.init(userId: userId)), as: FriendsRequestResult.self)
+    }
+
+    /// `friends.accept`.
+    @discardableResult
+    public func acceptFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) -> UserSummary {
+        try await request(.friendsAccept(.init(requestId: requestId)), as: FriendResult.self).friend
+    }
+
+    /// `friends.decline`.
+    public func declineFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) {
+        try await request(.friendsDecline(.init(requestId: requestId)))
+    }
+
+    /// `friends.cancel`.
+    public func cancelFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) {
+        try await request(.friendsCancel(.init(requestId: requestId)))
+    }
+
+    /// `friends.remove`.
+    public func removeFriend(_ userId: Int64) async throws(SwitchboardClientError) {
+        try await request(.friendsRemove(.init(userId: userId)))
+    }
+
+    /// `friends.list`: by display name, then id.
+    public func friends() async throws(SwitchboardClientError) -> [UserSummary] {
+        try await request(.friendsList, as: FriendsListResult.self).friends
+    }
+
+    /// `friends.requests`: incoming and outgoing pending requests.
+    public func friendRequests() async throws(SwitchboardClientError) -> FriendsRequestsResult {
+        try await request(.friendsRequests, as: FriendsRequestsResult.self)
+    }
+
+    /// `contacts.match`: which of these numbers are registered.
+    public func matchContacts(_ phones: [String]) async throws(SwitchboardClientError) -> [RegisteredContact] {
+        try await request(.contactsMatch(.init(phones: phones)), as: ContactsMatchResult.self).matches
+    }
+}
