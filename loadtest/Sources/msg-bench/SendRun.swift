@@ -219,6 +219,18 @@ final class SendRun: @unchecked Sendable {
 struct CPUSample {
     var server: Double
     var children: Double
+    /// Busy CPU seconds of the whole machine (all cores), from /proc/stat.
+    var machine: Double
+
+    static func machineBusy() -> Double {
+        guard let text = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+            let line = text.split(separator: "\n").first
+        else { return 0 }
+        let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+        guard v.count >= 5 else { return 0 }
+        let total = v.prefix(8).reduce(0, +)
+        return (total - v[3] - v[4]) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 
     static func take(_ pid: Int32?) -> CPUSample? {
         guard let pid else { return nil }
@@ -251,6 +263,6 @@ struct CPUSample {
             }
             if q == pid { children += c }
         }
-        return CPUSample(server: own.cpu, children: children)
+        return CPUSample(server: own.cpu, children: children, machine: machineBusy())
     }
 }

@@ -190,6 +190,7 @@ struct Storm: ParsableCommand {
             if let cpu0, let cpu1 {
                 result["server_cpu_seconds"] = round2(cpu1.server - cpu0.server)
                 result["postgres_cpu_seconds"] = round2(cpu1.children - cpu0.children)
+                result["machine_busy_cpu_seconds"] = round2(cpu1.machine - cpu0.machine)
             }
             result["wall_seconds"] = round2(wall)
             run.closeAll()
