@@ -34,7 +34,7 @@ public enum ClientEvent: Sendable {
     /// The connection dropped (the text says how: close code or error); reconnecting follows when possible.
     case disconnected(reason: String)
     /// A message, live or from a catch-up; each (conversation, seq) exactly once, in seq order per conversation.
-    case message(ChatMessage)
+    case message(Message)
     /// A catch-up finished (after a reconnect, or `authenticate(token:resumeFrom:)`).
     case resumed(SyncSummary)
     /// `conversation.read`.
@@ -159,7 +159,7 @@ enum IncomingFrame {
             _ name: String, _ c: KeyedDecodingContainer<WireKey>, _ decoder: any Decoder
         ) throws -> ClientEvent? {
             switch name {
-            case "message": return .message(try c.decode(ChatMessage.self, forKey: WireKey("message")))
+            case "message": return .message(try c.decode(Message.self, forKey: WireKey("message")))
             case "conversation.read": return .conversationRead(try ReadReceipt(from: decoder))
             case "message.hidden": return .messageHidden(try HiddenMessage(from: decoder))
             case "presence": return .presence(try PresenceUpdate(from: decoder))

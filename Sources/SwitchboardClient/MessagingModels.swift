@@ -10,7 +10,7 @@
 // camelCase; the wire's snake_case keys are converted when decoding.
 
 /// What a system message says.
-public struct SystemEvent: Codable, Sendable, Equatable {
+public struct SystemNotice: Codable, Sendable, Equatable {
     /// `created`, `member_added`, `member_left`, `renamed`, `message_deleted` or `call`.
     public var event: String
     /// Who did it.
@@ -29,7 +29,7 @@ public struct SystemEvent: Codable, Sendable, Equatable {
 }
 
 /// The audio of a voice message (fetched over HTTP as `GET /voice/{voiceId}`).
-public struct VoiceAttachment: Codable, Sendable, Equatable {
+public struct VoiceNote: Codable, Sendable, Equatable {
     public var voiceId: Int64
     public var durationMs: Int64
     /// 100 values 0-31.
@@ -39,7 +39,7 @@ public struct VoiceAttachment: Codable, Sendable, Equatable {
 }
 
 /// A message: `{id, conversation_id, seq, sender_id, kind, text?, voice?, system?, client_id?, ts, deleted?}`.
-public struct ChatMessage: Codable, Sendable, Equatable {
+public struct Message: Codable, Sendable, Equatable {
     /// `text`, `voice` or `system`.
     public enum Kind: String, Codable, Sendable {
         case text, voice, system
@@ -53,8 +53,8 @@ public struct ChatMessage: Codable, Sendable, Equatable {
     public var senderId: Int64?
     public var kind: Kind
     public var text: String?
-    public var voice: VoiceAttachment?
-    public var system: SystemEvent?
+    public var voice: VoiceNote?
+    public var system: SystemNotice?
     /// The sender's idempotency key.
     public var clientId: String?
     /// Server time, ISO 8601 UTC with milliseconds.
@@ -64,7 +64,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
 }
 
 /// A member of a conversation.
-public struct ConversationMember: Codable, Sendable, Equatable {
+public struct Member: Codable, Sendable, Equatable {
     public var userId: Int64
     public var displayName: String
     /// The member's read marker.
@@ -78,7 +78,7 @@ public struct Conversation: Codable, Sendable, Equatable {
     public var kind: String
     /// The group's name, or the other members' names.
     public var name: String
-    public var members: [ConversationMember]
+    public var members: [Member]
     public var lastSeq: Int64
     public var lastActivityAt: String
     /// My read marker.
@@ -86,7 +86,7 @@ public struct Conversation: Codable, Sendable, Equatable {
     /// Messages from others after my read marker.
     public var unreadCount: Int64
     /// The newest message I see (text cut to 100 characters).
-    public var lastMessage: ChatMessage?
+    public var lastMessage: Message?
     /// False once I left the group.
     public var active: Bool
 }
@@ -101,7 +101,7 @@ public struct SendAcknowledgement: Codable, Sendable, Equatable {
 
 /// A page of `messages.history`, newest first.
 public struct HistoryPage: Codable, Sendable, Equatable {
-    public var messages: [ChatMessage]
+    public var messages: [Message]
     /// Whether older messages exist (ask again with `before` = the oldest seq of this page).
     public var hasMore: Bool
 }
@@ -162,7 +162,7 @@ struct ConversationResult: Decodable {
 }
 
 struct MessageResult: Decodable {
-    var message: ChatMessage
+    var message: Message
 }
 
 struct ReadResult: Decodable {

@@ -15,7 +15,7 @@ public enum MessageTarget: Sendable, Equatable {
 }
 
 /// `online` or `away` (`offline` is the server's to say).
-public enum PresenceStatus: String, Sendable {
+public enum Availability: String, Sendable {
     case online
     case away
 }
@@ -58,7 +58,7 @@ extension SwitchboardClient {
 
     /// `groups.add`: returns the system message `member_added`.
     @discardableResult
-    public func addToGroup(_ conversationId: Int64, userId: Int64) async throws(SwitchboardClientError) -> ChatMessage {
+    public func addToGroup(_ conversationId: Int64, userId: Int64) async throws(SwitchboardClientError) -> Message {
         try await request(
             op: "groups.add", params: MemberParams(conversationId: conversationId, userId: userId),
             as: MessageResult.self
@@ -67,7 +67,7 @@ extension SwitchboardClient {
 
     /// `groups.leave`: returns the system message `member_left`.
     @discardableResult
-    public func leaveGroup(_ conversationId: Int64) async throws(SwitchboardClientError) -> ChatMessage {
+    public func leaveGroup(_ conversationId: Int64) async throws(SwitchboardClientError) -> Message {
         try await request(
             op: "groups.leave", params: ConversationParams(conversationId: conversationId), as: MessageResult.self
         ).message
@@ -75,7 +75,7 @@ extension SwitchboardClient {
 
     /// `groups.rename`: returns the system message `renamed`.
     @discardableResult
-    public func renameGroup(_ conversationId: Int64, name: String) async throws(SwitchboardClientError) -> ChatMessage {
+    public func renameGroup(_ conversationId: Int64, name: String) async throws(SwitchboardClientError) -> Message {
         try await request(
             op: "groups.rename", params: RenameParams(conversationId: conversationId, name: name),
             as: MessageResult.self
@@ -117,7 +117,7 @@ extension SwitchboardClient {
 
     /// `messages.delete`: deletes an own message for everyone; returns the tombstone (system `message_deleted`).
     @discardableResult
-    public func deleteMessage(_ messageId: Int64) async throws(SwitchboardClientError) -> ChatMessage {
+    public func deleteMessage(_ messageId: Int64) async throws(SwitchboardClientError) -> Message {
         try await request(op: "messages.delete", params: MessageIDParams(messageId: messageId), as: MessageResult.self)
             .message
     }
@@ -152,7 +152,7 @@ extension SwitchboardClient {
     // MARK: Presence and typing
 
     /// `presence.set`.
-    public func setPresence(_ status: PresenceStatus) async throws(SwitchboardClientError) {
+    public func setPresence(_ status: Availability) async throws(SwitchboardClientError) {
         try await request(op: "presence.set", params: PresenceParams(status: status.rawValue))
     }
 
