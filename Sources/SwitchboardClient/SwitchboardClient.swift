@@ -270,6 +270,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         resumeFrom: [Int64: Int64]? = nil
     ) async throws(SwitchboardClientError) -> ReplyPayload {
         let timeout = timeout ?? configuration.requestTimeout
+        if Task.isCancelled { throw .cancelled }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<ReplyPayload, SwitchboardClientError>, Never>) in

@@ -491,6 +491,15 @@ struct ClientLibraryTests {
         let started = Date()
         await #expect(throws: SwitchboardClientError.timeout(op: "ping")) { try await client.ping(timeout: 0.3) }
         #expect(Date().timeIntervalSince(started) < 2)
+        // A cancelled task's request fails at once with .cancelled.
+        let waiting = Task { try await client.ping(timeout: 20) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        waiting.cancel()
+        if case .failure(let error) = await waiting.result {
+            #expect(error as? SwitchboardClientError == .cancelled)
+        } else {
+            Issue.record("a cancelled ping succeeded")
+        }
         proxy.setPaused(false)
         try await client.ping()
         // A late reply to the timed-out request is ignored; the next requests match their own replies.
@@ -765,7 +774,14 @@ struct ClientLibraryTests {
             #expect(Set(seqs).count == seqs.count, "conversation \(c) has duplicates")
         }
         #expect(bobEvents.count(.authenticated(userId: bobUser.id)) >= 4)
-        #expect(bobEvents.all.contains { if case .resumed = $0 { return true } else { return false } })
+        let resumes = bobEvents.all.compactMap { if case .resumed(let s) = $0 { return s } else { return nil } }
+        #expect(resumes.count >= 3)
+        // The cuts fell while messages flowed: the catch-ups brought some (what the server sent again and the
+        // client had already given is counted as dropped duplicates).
+        let caughtUp = resumes.reduce(0) { $0 + $1.messages }
+        #expect(caughtUp > 0)
+        let duplicates = await bob.duplicatesDropped
+        print("client resume: \(resumes.count) resumes, \(caughtUp) messages caught up, \(duplicates) duplicates dropped")
         #expect(proxy.acceptedCount >= 4)
         await ann.close()
         await bob.close()
@@ -797,6 +813,14 @@ struct ClientLibraryTests {
         try await ann.sendText("live", to: .user(bobUser.id))
         #expect(await againEvents.wait { _ in againEvents.messages.last?.text == "live" })
         #expect(againEvents.messages.count == 8)
+        // A catch-up on demand from the start repeats what this client has given: it drops all of it.
+        let direct = try #require(againEvents.messages.first?.conversationId)
+        let summary = try await again.sync(since: [direct: 0])
+        #expect(summary.messages >= 12)
+        #expect(await again.duplicatesDropped >= 12)
+        try await ann.sendText("after", to: .user(bobUser.id))
+        #expect(await againEvents.wait { _ in againEvents.messages.last?.text == "after" })
+        #expect(againEvents.messages.map(\.text) == (5..<12).map { "m\($0)" } + ["live", "after"])
         await ann.close()
         await again.close()
     }
