@@ -22,8 +22,10 @@ public struct VoiceConfiguration: Sendable {
     public var maxDurationSeconds: Double = 300
     /// Target Opus bitrate (VBR), bit/s.
     public var bitrate = 24_000
-    /// Opus encoder complexity 0-10.
-    public var complexity = 10
+    /// Opus encoder complexity 0-10. 5 rather than libopus's 10: about twice as fast (a 30 s recording in
+    /// ~250 ms instead of ~600 ms on this machine's cores) with speech at 24 kbit/s still well above the
+    /// quality checks (docs/benchmarks.md, Voice).
+    public var complexity = 5
     /// Transcodes running at once.
     public var workers = ServerConfiguration.coreCount
     /// Transcodes waiting for a worker before uploads get 503.

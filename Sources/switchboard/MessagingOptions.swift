@@ -75,7 +75,7 @@ struct VoiceOptions: ParsableArguments {
     var voiceBitrate: Int = env("SWITCHBOARD_VOICE_BITRATE").flatMap(Int.init) ?? 24_000
 
     @Option(help: "Opus encoder complexity 0-10. [env: SWITCHBOARD_VOICE_COMPLEXITY]")
-    var voiceComplexity: Int = env("SWITCHBOARD_VOICE_COMPLEXITY").flatMap(Int.init) ?? 10
+    var voiceComplexity: Int = env("SWITCHBOARD_VOICE_COMPLEXITY").flatMap(Int.init) ?? 5
 
     @Option(help: "Transcodes running at once. [env: SWITCHBOARD_TRANSCODERS]")
     var transcoders: Int = env("SWITCHBOARD_TRANSCODERS").flatMap(Int.init) ?? ServerConfiguration.coreCount

@@ -107,6 +107,13 @@ struct TranscodeTests {
         #expect(a.ogg == b.ogg)
     }
 
+    @Test("The server's default complexity (5) still gives a valid stream that follows the input")
+    func complexityFiveMatchesTheInput() throws {
+        let input = try fixtures.bytes("speech.wav")
+        let voice = try VoiceTranscoder.transcode(input, declaredType: "audio/wav", options: TranscodeOptions(complexity: 5))
+        try verifyWithReferenceTools(voice, reference: try readWAV(input))
+    }
+
     @Test func bitrateOptionChangesSize() throws {
         let input = try fixtures.bytes("speech.wav")
         let low = try VoiceTranscoder.transcode(input, declaredType: nil, options: TranscodeOptions(bitrate: 12_000))
