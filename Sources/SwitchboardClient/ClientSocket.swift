@@ -159,9 +159,11 @@ final class ClientSocket: ConnectionHandler, @unchecked Sendable {
         switch ws.tick(now: now) {
         case .none: break
         case .sendPing(let frame): connection.write(frame)
-        case .sendClose(let frame):
+        case .sendClose:
+            // Silence past the idle timeout: the connection is dead or stalled, and a close frame would wait
+            // for an answer that does not come. Drop it; the owner reconnects.
             failure = "no input from the server for too long"
-            connection.write(frame)
+            connection.close(mode: .immediately)
         case .abort: connection.close(mode: .immediately)
         }
     }

@@ -561,6 +561,59 @@ struct ClientLibraryTests {
         await client.close()
     }
 
+    @Test func aSilentConnectionIsGivenUpAndReplaced() async throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let proxy = try DropProxy(targetPort: port)
+        defer { proxy.stop() }
+        let client = try makeClient(port: proxy.port) {
+            $0.pingInterval = 0.3
+            $0.idleTimeout = 1
+        }
+        let events = EventLog(client)
+        let user = try await registerUser(client, "Ida")
+        // Idle but healthy: the client's pings keep it open.
+        try await Task.sleep(nanoseconds: 2_500_000_000)
+        #expect(events.count(.authenticated(userId: user.id)) == 1)
+        // The network goes silent without closing: the client gives the connection up and, once the network
+        // is back, reconnects and re-authenticates.
+        proxy.setPaused(true)
+        #expect(await events.wait(8) { all in
+            all.contains { if case .disconnected = $0 { return true } else { return false } }
+        })
+        proxy.setPaused(false)
+        #expect(await events.wait(10) { _ in events.count(.authenticated(userId: user.id)) == 2 })
+        #expect(try await client.profile().userId == user.id)
+        await client.close()
+    }
+
+    @Test func manyClientsShareOneEventLoop() async throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        var configuration = ClientConfiguration(endpoint: ServerEndpoint(host: "127.0.0.1", port: port))
+        configuration.establishBaseline = false
+        let clients = try (0..<20).map { _ in try SwitchboardClient(configuration: configuration, loop: group.loops[0]) }
+        try await withThrowingTaskGroup(of: Int64.self) { tasks in
+            for (i, client) in clients.enumerated() {
+                tasks.addTask {
+                    let user = try await registerUser(client, "U\(i)")
+                    try await client.ping()
+                    return try await client.profile().userId == user.id ? 1 : 0
+                }
+            }
+            var ok: Int64 = 0
+            for try await r in tasks { ok += r }
+            #expect(ok == 20)
+        }
+        for client in clients { await client.close() }
+        // The shared loop outlives its clients.
+        let late = try SwitchboardClient(configuration: configuration, loop: group.loops[0])
+        try await late.connect()
+        await late.close()
+    }
+
     @Test func reconnectsAfterTheServerRestarts() async throws {
         let (server, port, database) = try startProtocolServer()
         defer { database.close() }
