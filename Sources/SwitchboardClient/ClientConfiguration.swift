@@ -132,7 +132,8 @@ public struct ClientConfiguration: Sendable {
     public var offerCompression: Bool = true
     /// Seconds without input after which the client pings the server.
     public var pingInterval: Double = 20
-    /// Seconds without input after which the client considers the connection dead and reconnects.
+    /// Seconds without input after which the client considers the connection dead and reconnects (at least
+    /// `pingInterval` + 2: both are checked once a second).
     public var idleTimeout: Double = 60
     /// Largest message accepted from the server, in bytes.
     public var maxMessageSize: Int = 4 << 20

@@ -122,8 +122,11 @@ public final class SwitchboardClient: @unchecked Sendable {
         var ws = WebSocketConfiguration()
         ws.maxFrameSize = configuration.maxMessageSize
         ws.maxMessageSize = configuration.maxMessageSize
-        ws.pingInterval = UInt64(max(configuration.pingInterval, 0.1) * 1e9)
-        ws.idleTimeout = UInt64(max(configuration.idleTimeout, 0.2) * 1e9)
+        // Timers are checked at the loop's sweep (once a second): the idle timeout leaves room for a ping
+        // sent at one sweep and its pong to arrive before the next two.
+        let pingInterval = max(configuration.pingInterval, 0.1)
+        ws.pingInterval = UInt64(pingInterval * 1e9)
+        ws.idleTimeout = UInt64(max(configuration.idleTimeout, pingInterval + 2) * 1e9)
         webSocketConfiguration = ws
     }
 

@@ -568,12 +568,12 @@ struct ClientLibraryTests {
         defer { proxy.stop() }
         let client = try makeClient(port: proxy.port) {
             $0.pingInterval = 0.3
-            $0.idleTimeout = 1
+            $0.idleTimeout = 2.3
         }
         let events = EventLog(client)
         let user = try await registerUser(client, "Ida")
         // Idle but healthy: the client's pings keep it open.
-        try await Task.sleep(nanoseconds: 2_500_000_000)
+        try await Task.sleep(nanoseconds: 4_000_000_000)
         #expect(events.count(.authenticated(userId: user.id)) == 1)
         // The network goes silent without closing: the client gives the connection up and, once the network
         // is back, reconnects and re-authenticates.
