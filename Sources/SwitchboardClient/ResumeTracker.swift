@@ -9,10 +9,11 @@
 /// Which messages the application has been given, per conversation, so a resume asks for exactly the rest
 /// and a message that arrives twice (once live, once in a catch-up) is given once.
 ///
-/// Per conversation it keeps a `floor` (every seq up to it is accounted for: given, sent by this device or
-/// older than the session's baseline) and the seqs above the floor that were seen. The floor moves up when
-/// the seqs above it fill in, and jumps to `last_seq` when a `sync` (or the baseline's `conversations.list`)
-/// reports it. A resume asks for everything after the floor; what comes back and was already seen is dropped.
+/// Per conversation it keeps a `floor` (every seq up to it is accounted for: given, or sent by this device)
+/// and the seqs above the floor that were seen. The floor moves up when the seqs above it fill in, and jumps
+/// to `last_seq` when a `sync` reports it. A resume asks for everything after the floor; what comes back and
+/// was already seen is dropped. Before a conversation's first event, the session's baseline (its `last_seq`
+/// when the session began) says where a resume starts.
 ///
 /// Why not just the highest seq: the sending connection gets only the acknowledgement of its own message, and
 /// an acknowledgement for seq 8 can arrive before the event of someone else's seq 7 committed in the same
@@ -28,6 +29,11 @@ public struct ResumeTracker: Sendable, Equatable {
     }
 
     private var windows: [Int64: Window] = [:]
+    /// The session's starting point per conversation (`conversations.list` right after authenticating):
+    /// where a resume starts for a conversation that had no message event yet. Unlike a floor it does not
+    /// make later events at or below it duplicates: one committed just before the list was read may still be
+    /// on its way, and it is new to the application.
+    private var baselines: [Int64: Int64] = [:]
     /// Message events dropped because they had been given before.
     public private(set) var duplicatesDropped = 0
 
@@ -70,8 +76,14 @@ public struct ResumeTracker: Sendable, Equatable {
         windows[c] = w
     }
 
-    /// Everything up to `lastSeq` is accounted for: a `sync` reply (its catch-up was sent before it) or the
-    /// session's baseline.
+    /// The session starts at `lastSeq` in this conversation (its `last_seq` in `conversations.list` read
+    /// right after authenticating): a resume before any message event of it asks for what came after.
+    public mutating func setBaseline(conversationId c: Int64, lastSeq: Int64) {
+        baselines[c] = max(baselines[c] ?? lastSeq, lastSeq)
+    }
+
+    /// Everything up to `lastSeq` is accounted for: a `sync` reply (its catch-up was sent before it), or
+    /// saved resume points.
     public mutating func advance(conversationId c: Int64, to lastSeq: Int64) {
         var w = windows[c] ?? Window()
         w.floor = max(w.floor ?? lastSeq, lastSeq)
@@ -80,14 +92,21 @@ public struct ResumeTracker: Sendable, Equatable {
     }
 
     /// `sync {since}`: per known conversation, the seq after which everything is wanted. Conversations not
-    /// listed come from the caller's joining (new ones, or ones this session never heard of).
+    /// listed come from the caller's joining (new ones, or ones this session knows nothing about).
+    ///
+    /// A conversation in which this client only sent (acknowledgements, no event yet) resumes from its
+    /// baseline; without one it is left out: someone else's message committed just before ours may still
+    /// have been on its way, so starting after our first own seq could lose it.
     public var resumePoints: [Int64: Int64] {
         var since: [Int64: Int64] = [:]
+        for (c, seq) in baselines { since[c] = seq }
         for (c, w) in windows {
             if let floor = w.floor {
                 since[c] = floor
-            } else if let first = w.seen.min() {
-                since[c] = first - 1
+            } else if let baseline = baselines[c] {
+                since[c] = min(baseline, (w.seen.min() ?? baseline + 1) - 1)
+            } else {
+                since[c] = nil
             }
         }
         return since
@@ -96,6 +115,7 @@ public struct ResumeTracker: Sendable, Equatable {
     /// Forgets everything (a new session).
     public mutating func reset() {
         windows = [:]
+        baselines = [:]
     }
 
     /// Seqs held above floors (a measure of gaps; small in practice).

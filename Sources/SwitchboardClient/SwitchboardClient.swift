@@ -669,7 +669,7 @@ public final class SwitchboardClient: @unchecked Sendable {
             }
         case .baseline:
             guard case .success(let payload) = result, let list = try? payload.decode(BaselineResult.self) else { return }
-            for entry in list.conversations { tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq) }
+            for entry in list.conversations { tracker.setBaseline(conversationId: entry.conversationId, lastSeq: entry.lastSeq) }
         }
     }
 

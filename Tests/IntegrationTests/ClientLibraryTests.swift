@@ -350,9 +350,21 @@ struct ClientLibraryUnitTests {
         #expect(t.resumePoints == [3: 20, 4: 2])
         r = t.observe(conversationId: 3, seq: 15)
         #expect(!r)
-        // Only our own message is known in a conversation: resume from just before it.
+        // Only our own message is known in a conversation: without a baseline it is left out (from the
+        // joining), with one it resumes from the baseline, since earlier messages may be on their way.
         t.acknowledge(conversationId: 5, seq: 8)
-        #expect(t.resumePoints[5] == 7)
+        #expect(t.resumePoints[5] == nil)
+        t.setBaseline(conversationId: 5, lastSeq: 6)
+        #expect(t.resumePoints[5] == 6)
+        // The baseline does not make an event below it a duplicate (it was on its way when the list was read).
+        t.setBaseline(conversationId: 6, lastSeq: 10)
+        #expect(t.resumePoints[6] == 10)
+        r = t.observe(conversationId: 6, seq: 9)
+        #expect(r)
+        #expect(t.resumePoints[6] == 9)
+        r = t.observe(conversationId: 5, seq: 7)
+        #expect(r)
+        #expect(t.resumePoints[5] == 8)
         t.reset()
         #expect(t.resumePoints.isEmpty)
     }
