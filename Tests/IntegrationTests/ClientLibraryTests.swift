@@ -640,10 +640,31 @@ struct ClientLibraryTests {
         #expect(await events.wait { _ in
             events.states.filter { if case .reconnecting(let attempt, _) = $0 { return attempt >= 3 } else { return false } }.count >= 1
         })
+        // A request while the server is down waits for the connection, then times out.
+        await #expect(throws: SwitchboardClientError.timeout(op: "ping")) { try await client.ping(timeout: 0.3) }
         let (restarted, _, database2) = try startProtocolServer { $0.port = port }
         defer { stop(restarted); database2.close() }
         #expect(await events.wait(15) { _ in events.count(.authenticated(userId: user.id)) == 2 })
         #expect(try await client.profile().userId == user.id)
+        await client.close()
+    }
+
+    @Test func anUnauthenticatedConnectionClosedByTheServerIsReopenedOnDemand() async throws {
+        let (server, port, database) = try startProtocolServer { $0.authenticationTimeout = 0.3 }
+        defer { stop(server); database.close() }
+        let client = try makeClient(port: port)
+        let events = EventLog(client)
+        try await client.connect()
+        // No session: after the server's 4002 the client does not reconnect by itself...
+        #expect(await events.wait { all in
+            all.contains { if case .disconnected(let reason) = $0 { return reason.contains("4002") } else { return false } }
+        })
+        #expect(await events.wait { _ in events.states.last == .disconnected })
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(events.states.last == .disconnected)
+        // ...but the next request opens a connection.
+        let user = try await registerUser(client, "Otto")
+        #expect(await client.state == .authenticated(userId: user.id))
         await client.close()
     }
 
