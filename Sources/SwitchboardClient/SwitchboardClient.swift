@@ -393,7 +393,10 @@ public final class SwitchboardClient: @unchecked Sendable {
             self.socket?.abort(reason: "\(op) timed out")
         }
         pending.timer = timer
-        loop.queue.asyncAfter(deadline: .now() + configuration.requestTimeout, execute: timer)
+        // A catch-up of many messages takes longer than a request; each one that does not finish still
+        // moves the resume points forward.
+        let limit = kind == .sync ? configuration.requestTimeout * 4 : configuration.requestTimeout
+        loop.queue.asyncAfter(deadline: .now() + limit, execute: timer)
         send(pending, on: socket)
     }
 
