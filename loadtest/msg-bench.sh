@@ -7,6 +7,8 @@
 #           run paced at half the peak message rate (the latency goal); prints both JSON results.
 #   direct: setup PAIRS pairs of friends (default 200); one run.
 #   storm:  setup USERS users in pairs (default 5,000); all connect and authenticate within the ramp (10 s).
+#   calls:  setup PAIRS pairs (default 2,000); every pair sets up a call at once (--ramp seconds, default 1):
+#           half declined, half accepted with 3 ICE candidates and hung up.
 # Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
 # 5000), PG_CORES (cores the embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
 # during setup only: registration is Argon2id-bound; default 0,1), SERVER_ARGS (extra serve flags),
@@ -14,7 +16,7 @@
 # Every step is bounded (setup --timeout, scenario durations, drain timeouts); the server is stopped by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scenario=${1:?fanout, direct or storm}
+scenario=${1:?fanout, direct, storm or calls}
 shift || true
 lt=loadtest/.build-lt/release
 bin=${SWITCHBOARD_BIN:-}
@@ -92,12 +94,17 @@ case "$scenario" in
         setup --users $((2 * pairs)) --pairs
         bench direct --window 16 "$@"
         ;;
+    calls)
+        pairs=${PAIRS:-2000}
+        setup --users $((2 * pairs)) --pairs
+        bench calls "$@"
+        ;;
     storm)
         users=${USERS:-5000}
         setup --users "$users" --pairs
         taskset -c 1 "$lt/msg-bench" storm --users "$users_file" --server-pid "$server_pid" --json "$@"
         ;;
-    *) echo "usage: $0 fanout|direct|storm [msg-bench options]" >&2; exit 2 ;;
+    *) echo "usage: $0 fanout|direct|storm|calls [msg-bench options]" >&2; exit 2 ;;
 esac
 if grep -qiE "error|critical" "$work/server.log"; then
     echo "server log errors:" >&2
