@@ -49,7 +49,9 @@ final class HTTPSession: ConnectionHandler {
         case closing
     }
 
-    unowned let connection: Connection
+    /// Strong: a write that fails closes (and would free) the connection in the middle of a call here. The
+    /// cycle with `Connection.handler` is broken when the connection closes (it drops its handler).
+    let connection: Connection
     let context: LoopContext
     // protected by connection.loop.queue
     var phase: Phase

@@ -83,7 +83,7 @@ extension ProtocolApplication {
             let events = messaging.conflated
             messaging.conflated = [:]
             messaging.conflatedOrder = []
-            for source in order { if let bytes = events[source] { session.send(.text, bytes) } }
+            for source in order where !closed { if let bytes = events[source] { session.send(.text, bytes) } }
         }
         let waiters = messaging.drainWaiters
         messaging.drainWaiters = []
@@ -555,6 +555,8 @@ extension ProtocolApplication {
 
     private func sendCatchUp(_ messages: [OutboundMessage]) {
         for m in messages {
+            // A failed write closes the connection in the middle of the page.
+            guard !closed else { return }
             let c = m.conversationId
             if let range = messaging.live[c], range.contains(m.seq) { continue }
             messaging.maxSent[c] = max(messaging.maxSent[c] ?? 0, m.seq)

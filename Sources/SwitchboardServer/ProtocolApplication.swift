@@ -60,7 +60,12 @@ final class ProtocolServices: Sendable {
 /// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
 /// come back to the loop to answer.
 final class ProtocolApplication: WebSocketApplication {
-    unowned let session: HTTPSession
+    /// Strong: a reply or delivery loop may outlive the connection by a few calls (a write that fails closes it),
+    /// and the session's `send` is a no-op once closed. The cycle (the session's phase holds this application)
+    /// is broken when the connection closes and the session drops its phase.
+    let session: HTTPSession
+    /// The connection's loop (kept: the connection may be gone while a task still hops back here).
+    let loop: EventLoop
     let services: ProtocolServices
     let openedAt: UInt64
     // protected by the connection's loop queue
@@ -78,9 +83,9 @@ final class ProtocolApplication: WebSocketApplication {
         self.session = session
         self.services = services
         openedAt = EventLoop.now()
+        loop = session.connection.loop
     }
 
-    var loop: EventLoop { session.connection.loop }
 
     func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) {
         session.send(.text, ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
