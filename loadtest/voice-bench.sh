@@ -32,7 +32,15 @@ for _ in $(seq 600); do
     kill -0 "$server_pid" 2>/dev/null || { echo "the server exited" >&2; exit 1; }
     sleep 0.1
 done
+cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
+tck=$(getconf CLK_TCK)
 for f in voice30.wav voice30.webm; do
     echo "== $f ($(stat -c %s "$work/$f") bytes)"
+    c0=$(cpu)
     taskset -c 1 python3 loadtest/voice-bench.py "127.0.0.1:$port" "$work/$f" "$n" "$recipients"
+    c1=$(cpu)
+    # Server CPU per upload (transcode + HTTP + the rest; its PostgreSQL is a separate process): robust on a
+    # shared machine, unlike wall-clock latency.
+    python3 -c "import sys; c=(float(sys.argv[2])-float(sys.argv[1]))/float(sys.argv[3]); n=int(sys.argv[4]); print(f'server CPU {c/n*1000:.0f} ms per 30 s upload: {30/(c/n):.0f}x realtime per core')" "$c0" "$c1" "$tck" "$n"
 done
+uptime
