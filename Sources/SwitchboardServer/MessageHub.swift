@@ -597,17 +597,30 @@ struct DeliveryPlan {
     func run() {
         for (_, entry) in byLoop {
             let actions = entry.actions
-            entry.loop.executeBatch {
-                for action in actions {
-                    switch action {
-                    case .reply(let app, let body):
-                        if let app = app.valueOnLoop { body(app) }
-                    case .message(let app, let message):
-                        app.valueOnLoop?.deliverMessage(message)
-                    case .ephemeral(let app, let bytes, let source):
-                        app.valueOnLoop?.sendEphemeral(bytes, source: source)
-                    }
-                }
+            // Replies (acknowledgements) first, in a batch of their own so they are flushed before the fan-out
+            // of the same commit is written: a sender is not kept waiting behind a thousand deliveries. (A
+            // connection may therefore get the acknowledgement of its own seq 8 before the event of another
+            // member's seq 7 from the same commit; clients order by seq.)
+            let replies = actions.filter { if case .reply = $0 { true } else { false } }
+            if !replies.isEmpty && replies.count < actions.count {
+                entry.loop.executeBatch { Self.perform(replies) }
+                let rest = actions.filter { if case .reply = $0 { false } else { true } }
+                entry.loop.executeBatch { Self.perform(rest) }
+            } else {
+                entry.loop.executeBatch { Self.perform(actions) }
+            }
+        }
+    }
+
+    private static func perform(_ actions: [Action]) {
+        for action in actions {
+            switch action {
+            case .reply(let app, let body):
+                if let app = app.valueOnLoop { body(app) }
+            case .message(let app, let message):
+                app.valueOnLoop?.deliverMessage(message)
+            case .ephemeral(let app, let bytes, let source):
+                app.valueOnLoop?.sendEphemeral(bytes, source: source)
             }
         }
     }
