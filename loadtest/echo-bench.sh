@@ -10,7 +10,7 @@ connections=${2:-100}
 seconds=${3:-10}
 size=${4:-64}
 warmup=2
-port=$((30000 + RANDOM % 10000))
+port=$((20000 + RANDOM % 10000)) # below the ephemeral range (32768-60999)
 lt=loadtest/.build-lt/release
 bin=${SWITCHBOARD_BIN:-}
 if [[ -z "$bin" ]]; then

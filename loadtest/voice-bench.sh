@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20}
 recipients=${2:-3}
-port=$((30000 + RANDOM % 10000))
+port=$((20000 + RANDOM % 10000)) # below the ephemeral range (32768-60999)
 bin=${SWITCHBOARD_BIN:-.build-rel/release/switchboard}
 [[ -x "$bin" ]] || { echo "no server binary at $bin (swift build -c release --scratch-path .build-rel)" >&2; exit 2; }
 work=$(mktemp -d)
