@@ -45,6 +45,9 @@ public struct MessagingConfiguration: Sendable {
     public var presenceGrace: Double = 5
     /// Seconds a typing or recording indicator lives without a refresh.
     public var typingTTL: Double = 6
+    /// Messages a user may send (all devices together): burst and per second.
+    public var sendBurst: Double = 1000
+    public var sendsPerSecond: Double = 500
     /// Typing updates per user: burst and per second.
     public var typingBurst: Double = 10
     public var typingPerSecond: Double = 4
@@ -104,6 +107,7 @@ final class MessageHub: Sendable {
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let typingLimiter: SharedRateLimiter<Int64>
+    let sendLimiter: SharedRateLimiter<Int64>
     let metrics: ServerMetrics
 
     init(
@@ -114,6 +118,7 @@ final class MessageHub: Sendable {
         self.configuration = configuration
         self.metrics = metrics
         typingLimiter = SharedRateLimiter(capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
+        sendLimiter = SharedRateLimiter(capacity: configuration.sendBurst, refillPerSecond: configuration.sendsPerSecond)
         writers = (0..<max(1, configuration.writers)).map {
             MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, metrics: metrics, logger: logger)
         }

@@ -220,6 +220,12 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "client_id must be 1 to \(config.maxClientIdBytes) bytes"))
                 return
             }
+            if let retryAfter = hub.sendLimiter.attempt(me, now: EventLoop.now()).retryAfterMilliseconds {
+                session.send(
+                    .text,
+                    ProtocolCodec.encodeError(id: id, code: .rateLimited, message: "too many messages", extra: ["retry_after_ms": retryAfter]))
+                return
+            }
             let kind: ChatMessage.Kind
             switch (p.text, p.voiceId) {
             case (let text?, nil):

@@ -32,6 +32,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Live messages held per connection while it resumes. [env: SWITCHBOARD_MAX_HELD_DURING_SYNC]")
     var maxHeldDuringSync: Int = env("SWITCHBOARD_MAX_HELD_DURING_SYNC").flatMap(Int.init) ?? 20_000
 
+    @Option(help: "Messages per user per second (burst twice that). [env: SWITCHBOARD_SEND_RATE]")
+    var sendRate: Double = env("SWITCHBOARD_SEND_RATE").flatMap(Double.init) ?? 500
+
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
     var presenceGrace: Double = env("SWITCHBOARD_PRESENCE_GRACE").flatMap(Double.init) ?? 5
 
@@ -43,7 +46,7 @@ struct MessagingOptions: ParsableArguments {
 
     func validate() throws {
         guard maxTextCharacters >= 1, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
-            historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0
+            historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0
         else {
             throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
         }
@@ -60,6 +63,8 @@ struct MessagingOptions: ParsableArguments {
         c.messaging.presenceGrace = presenceGrace
         c.messaging.typingTTL = typingTTL
         c.messaging.typingPerSecond = typingRate
+        c.messaging.sendsPerSecond = sendRate
+        c.messaging.sendBurst = sendRate * 2
     }
 }
 

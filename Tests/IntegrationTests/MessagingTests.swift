@@ -432,4 +432,27 @@ struct MessagingTests {
         }
         #expect(limited)
     }
+
+    @Test func sendsAreRateLimitedPerUser() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.messaging.sendBurst = 5
+            $0.messaging.sendsPerSecond = 1
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        try befriend(ann, bob)
+        let ann2 = try secondDevice(port, ann, "ann-2")
+        var codes: [String?] = []
+        for i in 0..<6 {
+            let client = i % 2 == 0 ? ann.client : ann2  // the limit is per user, over all devices
+            codes.append(errorCode(try client.call("messages.send", ["user_id": bob.id, "text": "m\(i)"])))
+        }
+        #expect(codes.prefix(5).allSatisfy { $0 == nil })
+        let limited = try ann2.call("messages.send", ["user_id": bob.id, "text": "one too many"])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        // Bob is not affected.
+        #expect(errorCode(try bob.client.call("messages.send", ["user_id": ann.id, "text": "fine"])) == nil)
+    }
 }
