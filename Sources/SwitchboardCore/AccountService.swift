@@ -149,7 +149,7 @@ public final class AccountService: Sendable {
         let device = try Self.validName(device, field: "device", max: Self.maxDeviceLength)
         guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
         if let retry = limiter.attempt(phone: phone, address: address, now: now) {
-            throw ServiceError(.rateLimited, "too many login attempts; retry later", extra: ["retry_after_ms": Int64(retry / 1_000_000)])
+            throw ServiceError(.rateLimited, "too many login attempts; retry later", extra: ["retry_after_ms": Int64((retry + 999_999) / 1_000_000)])  // rounded up: retrying at the given time succeeds
         }
         let row: (Int64, String)?
         do {
