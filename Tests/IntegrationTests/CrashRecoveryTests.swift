@@ -38,10 +38,11 @@ func freePort() -> Int {
 }
 
 /// Starts the real executable on its embedded PostgreSQL and waits for /readyz.
-func launchServer(dataDir: String, port: Int) throws -> Process {
+func launchServer(dataDir: String, port: Int, extraArguments: [String] = []) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: serverBinary)
-    process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
+    process.arguments =
+        ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + extraArguments
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     let deadline = Date().addingTimeInterval(60)
@@ -95,7 +96,9 @@ struct CrashRecoveryTests {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-crash-msg-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let port = freePort()
-        let first = try launchServer(dataDir: dataDir, port: port)
+        // Each sender sends thousands of messages a second: above the default per-user send rate.
+        let unlimited = ["--send-rate", "1000000"]
+        let first = try launchServer(dataDir: dataDir, port: port, extraArguments: unlimited)
         let users = try (0..<6).map { try makeUser(port, "user\($0)") }
         // Three direct pairs and one group of everyone.
         for i in 0..<3 { try befriend(users[i], users[i + 3]) }
@@ -173,7 +176,7 @@ struct CrashRecoveryTests {
         print("crash test: \(acknowledged.count) messages acknowledged before kill -9")
         #expect(acknowledged.count > 500, "the load should have produced acknowledgements before the kill")
 
-        let second = try launchServer(dataDir: dataDir, port: port)
+        let second = try launchServer(dataDir: dataDir, port: port, extraArguments: unlimited)
         defer {
             second.terminate()
             second.waitUntilExit()
