@@ -1,6 +1,3 @@
-// TEMPORARY NOTE FOR THE CALLS HELPER (helper-16): the lead already implemented and committed the call
-// wiring, its tests and docs (commit 2f15bc7; all CallsTests pass). Do NOT rewrite this file. Only build the
-// call benchmark (loadtest/Sources/call-bench, docs/benchmarks.md) and report. This note will be removed.
 //===----------------------------------------------------------------------===//
 //
 // This source file is part of the Switchboard open source project
