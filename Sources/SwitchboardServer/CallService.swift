@@ -66,6 +66,9 @@ final class CallService: @unchecked Sendable {
     // protected by queue: display names of callers, for the ring event
     private var names: [Int64: String] = [:]
     private let timer: DeadlineTimer
+    /// Every record write in flight (a calls row and a system message each); `shutdown` waits for them, so
+    /// a call that ended just before the shutdown keeps its records too.
+    private let pendingRecords = DispatchGroup()
 
     init(registry: SessionRegistry, settings: CallSettings, pool: DatabasePool, messages: MessageHub, logger: Logger) {
         self.registry = registry
@@ -152,17 +155,16 @@ final class CallService: @unchecked Sendable {
     /// Ends every call in progress as `server_shutdown`: the parties are told and the records are written
     /// (waits up to 5 s for the database).
     func shutdown() {
-        let done = DispatchGroup()
         queue.sync {
             timer.cancel()
-            apply(calls.shutdown(now: EventLoop.now()), group: done)
+            apply(calls.shutdown(now: EventLoop.now()))
         }
-        _ = done.wait(timeout: .now() + 5)
+        _ = pendingRecords.wait(timeout: .now() + 5)
     }
 
     // MARK: effects
 
-    private func apply(_ effects: [CallEffect], group: DispatchGroup? = nil) {
+    private func apply(_ effects: [CallEffect]) {
         assertOnQueue()
         for effect in effects {
             switch effect {
@@ -243,7 +245,7 @@ final class CallService: @unchecked Sendable {
                 }, to: notify)
             case .record(let record):
                 messages.metrics.callsEnded.increment()
-                store(record, group: group)
+                store(record)
             }
         }
     }
@@ -302,12 +304,13 @@ final class CallService: @unchecked Sendable {
         return Date().addingTimeInterval(-Double(now > monotonic ? now - monotonic : 0) / 1e9)
     }
 
-    private func store(_ record: CallRecord, group: DispatchGroup?) {
+    private func store(_ record: CallRecord) {
         let started = Self.wallClock(record.startedAt)
         let answered = record.answeredAt.map(Self.wallClock)
         let ended = Self.wallClock(record.endedAt)
-        group?.enter()
-        group?.enter()
+        let group = pendingRecords
+        group.enter()
+        group.enter()
         pool.withConnection(
             on: queue,
             { db in
@@ -324,7 +327,7 @@ final class CallService: @unchecked Sendable {
             },
             completion: { [logger] result in
                 if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }
-                group?.leave()
+                group.leave()
             })
         let event = SystemEvent(
             event: "call", actorId: record.caller.rawValue, callId: record.callID.rawValue, media: record.media.rawValue,
@@ -333,7 +336,7 @@ final class CallService: @unchecked Sendable {
             if case .failure(let error) = result {
                 logger.warning("call system message not stored", metadata: ["error": "\(error.message)"])
             }
-            group?.leave()
+            group.leave()
         }
     }
 
