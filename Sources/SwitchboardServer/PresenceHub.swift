@@ -86,6 +86,16 @@ final class PresenceHub: @unchecked Sendable {
         }
     }
 
+    /// Whether `other` is a friend of `userId`, answered from the friend list of a user with devices
+    /// (nil while that list is not loaded: ask the database).
+    func friendship(_ userId: Int64, _ other: Int64) async -> Bool? {
+        await withCheckedContinuation { continuation in
+            queue.async { [self] in
+                continuation.resume(returning: loading[userId] == nil ? friends[userId].map { $0.contains(other) } : nil)
+            }
+        }
+    }
+
     /// Two users became friends or stopped being friends.
     func friendshipChanged(_ a: Int64, _ b: Int64, friends areFriends: Bool) {
         queue.async { [self] in

@@ -107,7 +107,14 @@ extension ProtocolApplication {
                 return
             }
             // Friendship and the caller's name from the database, then the state machine.
+            let presence = services.presence
             run(id, { () async throws(ServiceError) -> String in
+                // The caller is online, so its friend list is usually in the presence hub and its name in the
+                // call service: then the database is not on the invite's path.
+                if let friends = await presence.friendship(me, callee), let name = await calls.name(of: me) {
+                    guard friends else { throw ServiceError(.notFriends, "you can only call friends") }
+                    return name
+                }
                 do {
                     return try await pool.withConnection { db in
                         guard try !db.execute(

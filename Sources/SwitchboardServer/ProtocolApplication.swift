@@ -310,6 +310,7 @@ final class ProtocolApplication: WebSocketApplication {
         let friends = services.friends
         let registry = services.registry
         let presence = services.presence
+        let calls = services.calls
         let me = identity.userId
         switch envelope.op {
         case "register", "login", "authenticate":
@@ -345,6 +346,7 @@ final class ProtocolApplication: WebSocketApplication {
             guard let p = params(ProfileUpdateParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> ProfileResult in
                 let profile = try await accounts.updateProfile(of: me, displayName: p.displayName)
+                calls.setName(profile.displayName, of: me)
                 let friendIds = try await friends.friends(of: me).map(\.userId)
                 var public_ = profile
                 public_.phone = nil

@@ -107,6 +107,15 @@ struct CallsTests {
         let message = try #require(try c.b2.messages(count: 1).first)
         #expect((message["system"] as? [String: Any])?["event"] as? String == "call")
         #expect((message["system"] as? [String: Any])?["outcome"] as? String == "completed")
+        // A new name shows in the next ring; after unfriending, calls are refused (friend lists kept in memory).
+        _ = try #require(ok(try c.a1.call("profile.update", ["display_name": "Annie"])))
+        let (second, _) = try c.invite()
+        var ring: [String: Any] = [:]
+        repeat { ring = try c.b1.event("call.ring") } while ring["call_id"] as? String != second
+        #expect((ring["caller"] as? [String: Any])?["display_name"] as? String == "Annie")
+        _ = try #require(ok(try c.a1.call("call.cancel", ["call_id": second])))
+        _ = try #require(ok(try c.b1.call("friends.remove", ["user_id": c.ann.id])))
+        #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id])) == "not_friends")
     }
 
     @Test func declineCancelBusyUnavailableAndGlare() throws {
