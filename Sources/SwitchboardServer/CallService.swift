@@ -107,13 +107,6 @@ final class CallService: @unchecked Sendable {
         }
     }
 
-    /// A caller's display name remembered from an earlier invite.
-    func name(of userId: Int64) async -> String? {
-        await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: names[userId]) }
-        }
-    }
-
     /// Remembers a caller's display name for ring events.
     func setName(_ name: String, of userId: Int64) {
         queue.async { [self] in names[userId] = name }

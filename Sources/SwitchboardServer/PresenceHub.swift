@@ -33,6 +33,8 @@ final class PresenceHub: @unchecked Sendable {
     private var friends: [Int64: Set<Int64>] = [:]
     // protected by queue: users whose friend list is being loaded, with work waiting for it
     private var loading: [Int64: [() -> Void]] = [:]
+    // protected by queue: display names of users with a loaded friend list (for call invitations)
+    private var names: [Int64: String] = [:]
     // protected by queue: last-seen times (ISO 8601) learned from the database or from going offline
     private var lastSeen: [Int64: String] = [:]
     private let timer: DeadlineTimer
@@ -86,14 +88,23 @@ final class PresenceHub: @unchecked Sendable {
         }
     }
 
-    /// Whether `other` is a friend of `userId`, answered from the friend list of a user with devices
-    /// (nil while that list is not loaded: ask the database).
-    func friendship(_ userId: Int64, _ other: Int64) async -> Bool? {
+    /// Whether `other` is a friend of `userId`, and `userId`'s display name, from the memory of a user with
+    /// devices (nil while its friend list is not loaded or failed to load: ask the database).
+    func caller(_ userId: Int64, friendOf other: Int64) async -> (friends: Bool, name: String)? {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
-                continuation.resume(returning: loading[userId] == nil ? friends[userId].map { $0.contains(other) } : nil)
+                guard loading[userId] == nil, let list = friends[userId], let name = names[userId] else {
+                    continuation.resume(returning: nil)
+                    return
+                }
+                continuation.resume(returning: (list.contains(other), name))
             }
         }
+    }
+
+    /// A user renamed itself.
+    func setName(_ name: String, of userId: Int64) {
+        queue.async { [self] in if names[userId] != nil { names[userId] = name } }
     }
 
     /// Two users became friends or stopped being friends.
@@ -131,23 +142,28 @@ final class PresenceHub: @unchecked Sendable {
         pool.withConnection(
             on: queue,
             { db in
-                try db.execute(
+                let rows = try db.execute(
                     cached: """
                         SELECT u.id, to_char(u.last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM friendships f
                         JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
                         WHERE f.user_low = $1 OR f.user_high = $1
                         """, [.int(userId)]
                 ).map { ($0.int64(0) ?? 0, $0.string(1)) }
+                let name = try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(userId)]).first?.string(0)
+                return (rows, name)
             },
             completion: { [self] result in
                 switch result {
-                case .success(let rows):
+                case .success(let (rows, name)):
                     friends[userId] = Set(rows.map(\.0))
+                    names[userId] = name
                     for (id, seen) in rows where lastSeen[id] == nil { if let seen { lastSeen[id] = seen } }
                 case .failure(let error):
-                    // Presence degrades to no friends for this device; messaging is unaffected.
+                    // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
+                    // the database: no name is known).
                     logger.warning("presence: friend list unavailable", metadata: ["error": "\(error)"])
                     friends[userId] = []
+                    names[userId] = nil
                 }
                 for work in loading.removeValue(forKey: userId) ?? [] { work() }
             })
@@ -210,7 +226,10 @@ final class PresenceHub: @unchecked Sendable {
             let bytes = event(change.userId, change.status)
             let source = "p:\(change.userId)"
             registry.forEach(registry.devices(ofUsers: friends[change.userId] ?? [])) { $0.sendEphemeral(bytes, source: source) }
-            if change.status == .offline { friends[change.userId] = nil }
+            if change.status == .offline {
+                friends[change.userId] = nil
+                names[change.userId] = nil
+            }
         }
         if !wentOffline.isEmpty {
             let ids = MessageStore.bigintArray(wentOffline)

@@ -111,9 +111,9 @@ extension ProtocolApplication {
             run(id, { () async throws(ServiceError) -> String in
                 // The caller is online, so its friend list is usually in the presence hub and its name in the
                 // call service: then the database is not on the invite's path.
-                if let friends = await presence.friendship(me, callee), let name = await calls.name(of: me) {
-                    guard friends else { throw ServiceError(.notFriends, "you can only call friends") }
-                    return name
+                if let known = await presence.caller(me, friendOf: callee) {
+                    guard known.friends else { throw ServiceError(.notFriends, "you can only call friends") }
+                    return known.name
                 }
                 do {
                     return try await pool.withConnection { db in

@@ -347,6 +347,7 @@ final class ProtocolApplication: WebSocketApplication {
             run(id, { () async throws(ServiceError) -> ProfileResult in
                 let profile = try await accounts.updateProfile(of: me, displayName: p.displayName)
                 calls.setName(profile.displayName, of: me)
+                presence.setName(profile.displayName, of: me)
                 let friendIds = try await friends.friends(of: me).map(\.userId)
                 var public_ = profile
                 public_.phone = nil
