@@ -58,8 +58,8 @@ public struct PresenceTracker: Sendable {
     /// The published status of a user.
     public func status(of userId: Int64) -> PresenceStatus { users[userId]?.published ?? .offline }
 
-    /// The number of users published as online or away.
-    public var availableCount: Int { users.values.count { $0.published != .offline } }
+    /// The number of users published as online or away (kept up to date: O(1)).
+    public private(set) var availableCount = 0
 
     /// The earliest pending offline deadline.
     public var nextDeadline: UInt64? { deadlines.lazy.filter { self.users[$0.userId]?.offlineAt == $0.at }.map(\.at).min() }
@@ -102,6 +102,7 @@ public struct PresenceTracker: Sendable {
             guard let state = users[entry.userId], state.offlineAt == entry.at else { continue }
             if entry.at <= now {
                 users[entry.userId] = nil
+                availableCount -= 1
                 changes.append(Change(userId: entry.userId, status: .offline))
             } else {
                 remaining.append(entry)
@@ -118,6 +119,7 @@ public struct PresenceTracker: Sendable {
         let aggregate = state.devices.values.max() ?? state.published
         defer { users[userId] = state }
         if aggregate != state.published {
+            if state.published == .offline { availableCount += 1 } else if aggregate == .offline { availableCount -= 1 }
             state.published = aggregate
             return [Change(userId: userId, status: aggregate)]
         }

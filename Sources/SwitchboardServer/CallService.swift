@@ -82,8 +82,6 @@ final class CallService: @unchecked Sendable {
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
-    /// Calls ringing or active (metrics, tests).
-    var liveCallCount: Int { queue.sync { calls.liveCallCount } }
 
     /// Runs a registry input on the queue, applies its effects, and answers on the origin's loop.
     func perform<R: Sendable>(

@@ -150,8 +150,6 @@ final class MessageHub: Sendable {
             })
     }
 
-    /// The current typing count (metrics, tests).
-    var activeTypingCount: Int { writers.reduce(0) { $0 + $1.activeTypingCount } }
 }
 
 /// One writer: a serial queue owning the states of its conversations, the queue of pending writes and
@@ -195,7 +193,6 @@ final class MessageWriter: @unchecked Sendable {
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
-    var activeTypingCount: Int { queue.sync { typing.activeCount } }
 
     // MARK: writes
 

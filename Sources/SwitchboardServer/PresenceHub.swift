@@ -52,8 +52,6 @@ final class PresenceHub: @unchecked Sendable {
 
     static func deviceKey(_ device: Device) -> UInt64 { UInt64(UInt(bitPattern: device.key.hashValue)) }
 
-    /// The number of users published as available (metrics).
-    var availableCount: Int { queue.sync { tracker.availableCount } }
 
     /// A device authenticated: publish, and send it its friends' presence.
     func deviceConnected(_ device: Device) {

@@ -25,6 +25,7 @@ struct PresenceTrackerTests {
         // A device that closes takes its status with it.
         #expect(p.disconnect(userId: 1, device: 10, now: 5) == [.init(userId: 1, status: .away)])
         #expect(p.status(of: 1) == .away)
+        #expect(p.availableCount == 1)
         // Setting the status of an unknown device changes nothing.
         #expect(p.set(userId: 1, device: 99, status: .online, now: 6).isEmpty)
     }
@@ -61,7 +62,9 @@ struct PresenceTrackerTests {
             _ = p.connect(userId: Int64(u), device: UInt64(u), now: 0)
             _ = p.disconnect(userId: Int64(u), device: UInt64(u), now: 0)
         }
+        #expect(p.availableCount == 5)
         #expect(p.tick(now: oneSecond).map(\.userId) == [1, 2, 3, 4, 5])
+        #expect(p.availableCount == 0)
     }
 }
 
