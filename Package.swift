@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // C: system libraries behind a shim header, and the syscalls Glibc does not export to Swift.
@@ -95,6 +96,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The latency-budget load tester (loadtest/): its pure parts (budgets, verdict, delivery ledger, pacing,
+        // synthetic speech) and the executable that drives a server through SwitchboardClient.
+        .target(
+            name: "SwitchboardLoadKit",
+            dependencies: [.product(name: "Histogram", package: "hdrhistogram-swift")],
+            path: "loadtest/SwitchboardLoadKit",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "switchboard-load",
+            dependencies: [
+                "SwitchboardLoadKit", "SwitchboardClient", "SwitchboardTransport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "loadtest/switchboard-load",
+            swiftSettings: strict
+        ),
+
+        .testTarget(name: "SwitchboardLoadKitTests", dependencies: ["SwitchboardLoadKit"], swiftSettings: strict),
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket"], swiftSettings: strict),
         .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
         .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),

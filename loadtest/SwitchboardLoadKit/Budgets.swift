@@ -1,0 +1,178 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The latency ceiling of one measured operation.
+public struct LatencyBudget: Codable, Sendable, Equatable {
+    /// The 50th percentile may not exceed this (milliseconds); nil: not checked.
+    public var p50Ms: Double?
+    /// The 99th percentile may not exceed this (milliseconds).
+    public var p99Ms: Double
+    /// The apps' end-to-end ceiling from ../shared/REQUIREMENTS.md (milliseconds), for the record.
+    public var endToEndMs: Double?
+    /// Where the numbers come from.
+    public var why: String
+
+    public init(p50Ms: Double? = nil, p99Ms: Double, endToEndMs: Double? = nil, why: String) {
+        self.p50Ms = p50Ms
+        self.p99Ms = p99Ms
+        self.endToEndMs = endToEndMs
+        self.why = why
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case p50Ms = "p50_ms", p99Ms = "p99_ms", endToEndMs = "end_to_end_ms", why
+    }
+}
+
+/// What a run must meet to pass: latency ceilings per operation, an error ceiling, the share of the
+/// planned load actually offered, and the share of dropped clients that recovered every message.
+public struct Budgets: Codable, Sendable, Equatable {
+    /// Latency ceilings by metric name (`send_to_ack`, `send_to_delivery`, ...).
+    public var latency: [String: LatencyBudget]
+    /// Failed operations over all operations; 0 means no error is allowed.
+    public var maxErrorRate: Double
+    /// Operations started over operations planned (a generator that falls behind fails the run).
+    public var minThroughputRatio: Double
+    /// Clients whose connection was dropped and that got every message afterwards, over those dropped.
+    public var minRecoveryRatio: Double
+    /// Metrics that must have at least this many samples to be judged (fewer: FAIL, "too few samples").
+    public var minSamples: Int
+
+    public init(
+        latency: [String: LatencyBudget], maxErrorRate: Double, minThroughputRatio: Double,
+        minRecoveryRatio: Double, minSamples: Int
+    ) {
+        self.latency = latency
+        self.maxErrorRate = maxErrorRate
+        self.minThroughputRatio = minThroughputRatio
+        self.minRecoveryRatio = minRecoveryRatio
+        self.minSamples = minSamples
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case latency, maxErrorRate = "max_error_rate", minThroughputRatio = "min_throughput_ratio"
+        case minRecoveryRatio = "min_recovery_ratio", minSamples = "min_samples"
+    }
+
+    /// The defaults: the apps' end-to-end ceilings of ../shared/REQUIREMENTS.md, of which the hub may use a
+    /// tenth (its "small fraction"), tightened to the server-side goals of docs/benchmarks.md where that file
+    /// sets one that was met (calls: p99 under 5 ms for invite to ring and decline to caller told, measured on
+    /// a quiet machine with a lean generator; this generator decodes every event with Foundation, so it gets
+    /// 4x that; voice: upload to delivered p95 under 300 ms for a 30 s recording).
+    public static let defaults = Budgets(
+        latency: [
+            Metric.sendToAck: LatencyBudget(
+                p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
+                why: "REQUIREMENTS: a sent message shown to the sender as sent within 1 s; the hub's share a tenth"),
+            Metric.sendToDelivery: LatencyBudget(
+                p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
+                why: "REQUIREMENTS: delivered to online recipients within 1 s; the hub's share a tenth"),
+            Metric.historyPage: LatencyBudget(
+                p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
+                why: "REQUIREMENTS: chat page and history within 1 s; the hub's share a tenth"),
+            Metric.login: LatencyBudget(
+                p50Ms: 100, p99Ms: 300, endToEndMs: 3000,
+                why: "REQUIREMENTS: login within 3 s; the hub's share a tenth (one Argon2id verification is ~20 ms of a core)"),
+            Metric.inviteToRing: LatencyBudget(
+                p50Ms: 5, p99Ms: 20, endToEndMs: 1000,
+                why: "docs/benchmarks.md: invite to ring p99 under 5 ms server-side (met); x4 for this generator's decoding"),
+            Metric.declineToCallerTold: LatencyBudget(
+                p50Ms: 5, p99Ms: 20, endToEndMs: 1000,
+                why: "REQUIREMENTS: call declined, caller told within 1 s; docs/benchmarks.md: p99 under 5 ms server-side (met); x4"),
+            Metric.acceptToCallerTold: LatencyBudget(
+                p50Ms: 5, p99Ms: 20, endToEndMs: 5000,
+                why: "REQUIREMENTS: voice call connected within 5 s of the accept; docs/benchmarks.md: p99 under 5 ms (met); x4"),
+            Metric.hangupToPeerTold: LatencyBudget(
+                p50Ms: 5, p99Ms: 20, endToEndMs: 1000,
+                why: "docs/benchmarks.md: hang-up to the other side p99 under 5 ms (met); x4"),
+            Metric.signalRelay: LatencyBudget(
+                p50Ms: 5, p99Ms: 20, endToEndMs: 5000,
+                why: "ICE candidates relayed: part of the 5 s call set-up; docs/benchmarks.md p99 under 5 ms (met); x4"),
+            Metric.timeoutToCallerTold: LatencyBudget(
+                p50Ms: 50, p99Ms: 100, endToEndMs: 1000,
+                why: "REQUIREMENTS: call timed out, caller told within 1 s; the hub's share a tenth (measured past the ring timeout)"),
+            Metric.uploadToDelivery: LatencyBudget(
+                p50Ms: 150, p99Ms: 300, endToEndMs: 1000,
+                why: "docs/benchmarks.md: upload to delivered p95 under 300 ms for 30 s of speech; here p99 for shorter clips"),
+            Metric.typingToPeer: LatencyBudget(
+                p50Ms: 10, p99Ms: 100, endToEndMs: 1000,
+                why: "typing indicators are live like messages (1 s); the hub's share a tenth"),
+            Metric.presenceToFriend: LatencyBudget(
+                p50Ms: 10, p99Ms: 100, endToEndMs: 1000,
+                why: "presence is pushed on change like messages (1 s); the hub's share a tenth"),
+        ],
+        maxErrorRate: 0, minThroughputRatio: 0.95, minRecoveryRatio: 1.0, minSamples: 1)
+
+    /// The defaults with the entries of `overrides` (a budgets file may name only some metrics) on top.
+    public func merging(_ overrides: PartialBudgets) -> Budgets {
+        var merged = self
+        for (name, budget) in overrides.latency ?? [:] { merged.latency[name] = budget }
+        if let v = overrides.maxErrorRate { merged.maxErrorRate = v }
+        if let v = overrides.minThroughputRatio { merged.minThroughputRatio = v }
+        if let v = overrides.minRecoveryRatio { merged.minRecoveryRatio = v }
+        if let v = overrides.minSamples { merged.minSamples = v }
+        return merged
+    }
+}
+
+/// A budgets file: any subset of `Budgets`' fields.
+public struct PartialBudgets: Codable, Sendable {
+    public var latency: [String: LatencyBudget]?
+    public var maxErrorRate: Double?
+    public var minThroughputRatio: Double?
+    public var minRecoveryRatio: Double?
+    public var minSamples: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case latency, maxErrorRate = "max_error_rate", minThroughputRatio = "min_throughput_ratio"
+        case minRecoveryRatio = "min_recovery_ratio", minSamples = "min_samples"
+    }
+}
+
+/// The names of the measured operations.
+public enum Metric {
+    /// `messages.send` to its acknowledgement (the message is stored).
+    public static let sendToAck = "send_to_ack"
+    /// `messages.send` to the `message` event at each online recipient (live deliveries only).
+    public static let sendToDelivery = "send_to_delivery"
+    /// `messages.send` to a message that reached a dropped client through its resume (reported, not judged).
+    public static let recoveredDelivery = "recovered_delivery"
+    /// `messages.history` (a page of 10) to its reply.
+    public static let historyPage = "history_page"
+    /// `login` (one Argon2id verification and a session) to its reply.
+    public static let login = "login"
+    /// `call.invite` to `call.ring` at the callee.
+    public static let inviteToRing = "invite_to_ring"
+    /// `call.decline` to `call.ended` (declined) at the caller.
+    public static let declineToCallerTold = "decline_to_caller_told"
+    /// `call.accept` to `call.accepted` at the caller.
+    public static let acceptToCallerTold = "accept_to_caller_told"
+    /// `call.hangup` to `call.ended` at the other party.
+    public static let hangupToPeerTold = "hangup_to_peer_told"
+    /// `call.signal` (an ICE candidate) to `call.signal` at the other party.
+    public static let signalRelay = "signal_relay"
+    /// The ring deadline (invite sent + ring timeout) to `call.ended` (timeout) at the caller.
+    public static let timeoutToCallerTold = "timeout_to_caller_told"
+    /// `POST /voice` to its 201 (transcoded and stored).
+    public static let upload = "upload"
+    /// The start of `POST /voice` to the voice message at its recipient.
+    public static let uploadToDelivery = "upload_to_delivery"
+    /// `typing` to the `typing` event at the other member.
+    public static let typingToPeer = "typing_to_peer"
+    /// `presence.set` to the `presence` event at a friend.
+    public static let presenceToFriend = "presence_to_friend"
+    /// `authenticate` with a stored token (idle mode and reconnects) to its reply.
+    public static let authenticate = "authenticate"
+
+    /// The order of the report's rows.
+    public static let order: [String] = [
+        sendToAck, sendToDelivery, recoveredDelivery, historyPage, login, authenticate, typingToPeer,
+        presenceToFriend, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
+        declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery,
+    ]
+}

@@ -1,0 +1,45 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// An open-loop schedule: operation k of a kind with rate r starts at start + k/r, whatever happened to
+/// the earlier ones (so a slow server does not slow the offered load; it shows as latency or as operations
+/// that could not start). Pure: the caller passes the clock's time in.
+public struct Pacer: Sendable, Equatable {
+    /// Operations per second.
+    public let rate: Double
+    /// Start of the schedule (nanoseconds, monotonic).
+    public let start: UInt64
+    /// End of the schedule (nanoseconds): nothing is due at or after it.
+    public let end: UInt64
+    /// Operations handed out so far.
+    public private(set) var issued = 0
+
+    public init(rate: Double, start: UInt64, duration: Double) {
+        self.rate = rate
+        self.start = start
+        self.end = start + UInt64(max(duration, 0) * 1e9)
+    }
+
+    /// How many operations the whole schedule holds.
+    public var planned: Int {
+        guard rate > 0 else { return 0 }
+        return Int((Double(end - start) / 1e9 * rate).rounded(.up))
+    }
+
+    /// The time operation `k` is due.
+    public func due(_ k: Int) -> UInt64 { start + UInt64(Double(k) / rate * 1e9) }
+
+    /// The operations due by `now` that were not handed out yet (their indexes), and when the next one is
+    /// due (nil: the schedule is over).
+    public mutating func take(now: UInt64) -> (due: Range<Int>, next: UInt64?) {
+        guard rate > 0 else { return (issued..<issued, nil) }
+        let first = issued
+        while issued < planned && due(issued) <= now { issued += 1 }
+        return (first..<issued, issued < planned ? due(issued) : nil)
+    }
+}

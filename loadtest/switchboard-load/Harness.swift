@@ -1,0 +1,414 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import SwitchboardClient
+import SwitchboardLoadKit
+import SwitchboardTransport
+
+/// Monotonic nanoseconds (one clock for the whole process, so a send time carried in a message's client id
+/// can be compared with the receipt time at another client of the same process).
+func now() -> UInt64 { EventLoop.now() }
+
+/// Writes a line to stderr (progress; the report goes to stdout).
+func note(_ text: String) {
+    let line = text + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
+
+/// One registered user of the run and its client.
+struct LoadUser: Sendable {
+    let index: Int
+    let userId: Int64
+    let phone: String
+    let password: String
+    let token: String
+}
+
+/// A conversation of the run.
+struct LoadConversation: Sendable {
+    let id: Int64
+    /// Client indexes.
+    let members: [Int]
+    let isGroup: Bool
+}
+
+/// How a call of the mix is meant to end.
+enum CallOutcome: String, Sendable, CaseIterable {
+    case answered, declined, timeout
+}
+
+/// One call of the mix, from the invitation to its end.
+struct CallPlan: Sendable {
+    let callId: String
+    let caller: Int
+    let callee: Int
+    let outcome: CallOutcome
+    let invited: UInt64
+    var rung = false
+    var acceptSent: UInt64 = 0
+    var declineSent: UInt64 = 0
+    var hangupSent: UInt64 = 0
+    var signalsSent: [UInt64] = []
+    var signalsReceived = 0
+    var callerEnded = false
+    var calleeEnded = false
+}
+
+/// Everything the run's tasks and the clients' event handlers share. Every mutable piece sits in a `Locked`.
+final class Harness: Sendable {
+    let clients: [SwitchboardClient]
+    let users: [LoadUser]
+    let userIndex: [Int64: Int]
+    let conversations: [LoadConversation]
+    /// Client index -> indexes into `conversations`.
+    let conversationsOf: [[Int]]
+    let recorder = LatencyRecorder()
+    let ledger: Locked<DeliveryLedger>
+    let operations = Locked([String: OperationCount]())
+    let errors = Locked([String: Int]())
+    /// Errors kept for the report (the first 20).
+    let errorSamples = Locked([String]())
+    let calls = Locked([String: CallPlan]())
+    /// Clients in a call (either side) or with an invitation on the way.
+    let inCall = Locked(Set<Int>())
+    /// (conversation, user) -> when the typing request was sent.
+    let typingSent = Locked([TypingKey: UInt64]())
+    /// user id -> (status, when presence.set was sent).
+    let presenceSent = Locked([Int64: PresenceMark]())
+    /// Client index -> when its connection was dropped; removed when its resume finished.
+    let recovering = Locked([Int: UInt64]())
+    /// Client index -> when its connection was last dropped (kept after it recovered).
+    let lastDrop = Locked([Int: UInt64]())
+    /// Operations started and not finished.
+    let inFlight = Locked(0)
+    let ringTimeout: Double
+    let callHold: Double
+
+    struct TypingKey: Hashable, Sendable {
+        let conversationId: Int64
+        let userId: Int64
+    }
+
+    struct PresenceMark: Sendable {
+        let status: String
+        let sent: UInt64
+        /// Distinguishes marks, so each friend takes one mark's event once.
+        let serial: Int
+    }
+
+    /// (friend client, user id) -> the serial of the last presence mark that friend's event was matched to:
+    /// a later event with the same status (a login device of that user coming and going) is not the mark's.
+    let presenceTaken = Locked([PresenceKey: Int]())
+    let presenceSerial = Locked(0)
+
+    struct PresenceKey: Hashable, Sendable {
+        let client: Int
+        let userId: Int64
+    }
+
+    init(
+        clients: [SwitchboardClient], users: [LoadUser], conversations: [LoadConversation], baselines: [Int64: Int64],
+        ringTimeout: Double, callHold: Double
+    ) {
+        self.clients = clients
+        self.users = users
+        var index: [Int64: Int] = [:]
+        for u in users { index[u.userId] = u.index }
+        userIndex = index
+        self.conversations = conversations
+        var of = [[Int]](repeating: [], count: users.count)
+        var ledger = DeliveryLedger()
+        for (k, c) in conversations.enumerated() {
+            for m in c.members { of[m].append(k) }
+            ledger.add(conversationId: c.id, members: c.members, baseline: baselines[c.id] ?? 0)
+        }
+        conversationsOf = of
+        self.ledger = Locked(ledger)
+        self.ringTimeout = ringTimeout
+        self.callHold = callHold
+    }
+
+    // MARK: bookkeeping
+
+    func planned(_ op: String, _ count: Int) { operations.withLock { $0[op, default: OperationCount()].planned += count } }
+
+    func started(_ op: String) {
+        operations.withLock { $0[op, default: OperationCount()].started += 1 }
+        inFlight.withLock { $0 += 1 }
+    }
+
+    func succeeded(_ op: String) {
+        operations.withLock { $0[op, default: OperationCount()].succeeded += 1 }
+        inFlight.withLock { $0 -= 1 }
+    }
+
+    func failed(_ op: String, code: String, detail: String) {
+        operations.withLock { $0[op, default: OperationCount()].failed += 1 }
+        inFlight.withLock { $0 -= 1 }
+        errors.withLock { $0["\(op): \(code)", default: 0] += 1 }
+        errorSamples.withLock { if $0.count < 20 { $0.append("\(op): \(detail)") } }
+    }
+
+    func failed(_ op: String, _ error: SwitchboardClientError) {
+        failed(op, code: Self.code(of: error), detail: "\(error)")
+    }
+
+    static func code(of error: SwitchboardClientError) -> String {
+        switch error {
+        case .server(let e): return e.code
+        case .timeout: return "timeout"
+        case .connectionLost: return "connection_lost"
+        case .connectFailed: return "connect_failed"
+        case .closed: return "closed"
+        case .tooManyQueuedRequests: return "too_many_queued"
+        case .invalidMessage: return "invalid_message"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// Records a latency unless the client's connection was dropped while the operation ran (its reply then
+    /// waited for the reconnect: that is recovery time, not the server's latency).
+    func record(_ metric: String, client: Int, since start: UInt64) {
+        if let droppedAt = lastDrop.withLock({ $0[client] }), droppedAt >= start { return }
+        recorder.record(metric, nanoseconds: now() &- start)
+    }
+
+    /// Whether a client may act now (not recovering from a drop).
+    func isAvailable(_ client: Int) -> Bool { recovering.withLock { $0[client] == nil } }
+
+    // MARK: events
+
+    /// Consumes a client's events until its stream ends.
+    func consumeEvents(of client: Int) async {
+        for await event in clients[client].events {
+            handle(event, client: client)
+        }
+    }
+
+    func handle(_ event: ClientEvent, client: Int) {
+        switch event {
+        case .message(let m):
+            ledger.withLock { $0.delivered(client: client, conversationId: m.conversationId, seq: m.seq) }
+            guard let cid = m.clientId, let (kind, sent) = Self.parseClientId(cid) else { return }
+            let t = now()
+            if recovering.withLock({ $0[client] != nil }) {
+                recorder.record(Metric.recoveredDelivery, nanoseconds: t &- sent)
+            } else {
+                recorder.record(kind == "lv" ? Metric.uploadToDelivery : Metric.sendToDelivery, nanoseconds: t &- sent)
+            }
+        case .resumed:
+            recovering.withLock { _ = $0.removeValue(forKey: client) }
+        case .typing(let u) where u.active:
+            if let sent = typingSent.withLock({ $0[TypingKey(conversationId: u.conversationId, userId: u.userId)] }) {
+                recorder.record(Metric.typingToPeer, nanoseconds: now() &- sent)
+            }
+        case .presence(let p):
+            guard let mark = presenceSent.withLock({ $0[p.userId] }), mark.status == p.status else { return }
+            let fresh = presenceTaken.withLock { taken -> Bool in
+                let key = PresenceKey(client: client, userId: p.userId)
+                if taken[key] == mark.serial { return false }
+                taken[key] = mark.serial
+                return true
+            }
+            if fresh { recorder.record(Metric.presenceToFriend, nanoseconds: now() &- mark.sent) }
+        case .other(let raw) where raw.name.hasPrefix("call."):
+            handleCallEvent(raw, client: client)
+        default:
+            break
+        }
+    }
+
+    /// `lt.<send time ns>.<n>` (text) or `lv.<upload start ns>.<n>` (voice).
+    static func parseClientId(_ id: String) -> (String, UInt64)? {
+        let parts = id.split(separator: ".")
+        guard parts.count == 3, parts[0] == "lt" || parts[0] == "lv", let t = UInt64(parts[1]) else { return nil }
+        return (String(parts[0]), t)
+    }
+
+    // MARK: calls
+
+    private struct CallEventFields: Decodable {
+        var callId: String
+        var reason: String?
+        var kind: String?
+        var payload: String?
+    }
+
+    func handleCallEvent(_ raw: RawEvent, client: Int) {
+        guard let fields = try? raw.decode(CallEventFields.self),
+            calls.withLock({ $0[fields.callId] != nil })
+        else { return }
+        let t = now()
+        let id = fields.callId
+        switch raw.name {
+        case "call.ring":
+            guard let plan = calls.withLock({ p -> CallPlan? in
+                guard p[id]?.callee == client, p[id]?.rung == false else { return nil }
+                p[id]!.rung = true
+                return p[id]
+            }) else { return }
+            recorder.record(Metric.inviteToRing, nanoseconds: t &- plan.invited)
+            switch plan.outcome {
+            case .answered:
+                Task { await self.accept(id, callee: client) }
+            case .declined:
+                Task { await self.decline(id, callee: client) }
+            case .timeout:
+                break
+            }
+        case "call.accepted":
+            guard let plan = calls.withLock({ $0[id] }), plan.caller == client else { return }
+            record(Metric.acceptToCallerTold, client: client, since: plan.acceptSent)
+            Task { await self.sendCandidates(id, caller: client) }
+        case "call.signal":
+            guard fields.kind == "ice_candidate", let payload = fields.payload,
+                let k = payload.split(separator: " ").last.flatMap({ Int($0) })
+            else { return }
+            let (sentAt, done) = calls.withLock { p -> (UInt64?, Bool) in
+                guard var plan = p[id], plan.callee == client, k < plan.signalsSent.count else { return (nil, false) }
+                plan.signalsReceived += 1
+                p[id] = plan
+                return (plan.signalsSent[k], plan.signalsReceived == 2)
+            }
+            if let sentAt { recorder.record(Metric.signalRelay, nanoseconds: t &- sentAt) }
+            if done { Task { await self.hangUp(id) } }
+        case "call.ended":
+            let reason = fields.reason ?? "?"
+            let (plan, finished) = calls.withLock { p -> (CallPlan?, Bool) in
+                guard var plan = p[id] else { return (nil, false) }
+                if plan.caller == client { plan.callerEnded = true }
+                if plan.callee == client { plan.calleeEnded = true }
+                p[id] = plan
+                return (plan, plan.callerEnded && (plan.calleeEnded || plan.outcome != .answered))
+            }
+            guard let plan else { return }
+            if client == plan.callee && plan.outcome == .answered && reason == "hangup" {
+                record(Metric.hangupToPeerTold, client: client, since: plan.hangupSent)
+            }
+            if client == plan.caller {
+                switch (plan.outcome, reason) {
+                case (.declined, "declined"):
+                    record(Metric.declineToCallerTold, client: client, since: plan.declineSent)
+                case (.timeout, "timeout"):
+                    let deadline = plan.invited + UInt64(ringTimeout * 1e9)
+                    if t > deadline { recorder.record(Metric.timeoutToCallerTold, nanoseconds: t - deadline) }
+                case (.answered, "hangup"):
+                    break
+                default:
+                    // Ended otherwise than planned: the call failed.
+                    calls.withLock { _ = $0.removeValue(forKey: id) }
+                    inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+                    failed("call", code: "ended_\(reason)", detail: "call \(id) (\(plan.outcome.rawValue)) ended: \(reason)")
+                    return
+                }
+            }
+            if finished {
+                calls.withLock { _ = $0.removeValue(forKey: id) }
+                inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+                succeeded("call")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Starts a call of the mix between two friends.
+    func invite(caller: Int, callee: Int, outcome: CallOutcome, n: Int) async {
+        let id = "lc-\(n)-\(UInt32.random(in: 0...UInt32.max))"
+        let plan = CallPlan(callId: id, caller: caller, callee: callee, outcome: outcome, invited: now())
+        calls.withLock { $0[id] = plan }
+        started("call")
+        do {
+            let reply = try await clients[caller].request(
+                op: "call.invite",
+                params: [
+                    "callee_id": .int(users[callee].userId), "media": "voice", "call_id": .string(id),
+                    "offer": .string(SDP.offer(sessionId: UInt64(n))),
+                ] as JSONValue)
+            let disposition = reply.jsonObject()["disposition"] as? String ?? "?"
+            if disposition != "ringing" {
+                endFailed(id, code: "disposition_\(disposition)", detail: "call \(id): disposition \(disposition)")
+            }
+        } catch {
+            endFailed(id, code: Self.code(of: error), detail: "call.invite: \(error)")
+        }
+    }
+
+    private func endFailed(_ id: String, code: String, detail: String) {
+        guard let plan = calls.withLock({ $0.removeValue(forKey: id) }) else { return }
+        inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+        failed("call", code: code, detail: detail)
+    }
+
+    private func accept(_ id: String, callee: Int) async {
+        calls.withLock { $0[id]?.acceptSent = now() }
+        do {
+            try await clients[callee].request(
+                op: "call.accept", params: ["call_id": .string(id), "answer": .string(SDP.answer(sessionId: 1))] as JSONValue)
+        } catch {
+            endFailed(id, code: Self.code(of: error), detail: "call.accept: \(error)")
+        }
+    }
+
+    private func decline(_ id: String, callee: Int) async {
+        calls.withLock { $0[id]?.declineSent = now() }
+        do {
+            try await clients[callee].request(op: "call.decline", params: ["call_id": .string(id)] as JSONValue)
+        } catch {
+            endFailed(id, code: Self.code(of: error), detail: "call.decline: \(error)")
+        }
+    }
+
+    private func sendCandidates(_ id: String, caller: Int) async {
+        for k in 0..<2 {
+            calls.withLock { $0[id]?.signalsSent.append(now()) }
+            do {
+                try await clients[caller].request(
+                    op: "call.signal",
+                    params: [
+                        "call_id": .string(id), "kind": "ice_candidate",
+                        "payload": .string("candidate:\(k + 1) 1 udp 2122260223 192.0.2.\(k + 1) \(50000 + k) typ host \(k)"),
+                    ] as JSONValue)
+            } catch {
+                endFailed(id, code: Self.code(of: error), detail: "call.signal: \(error)")
+                return
+            }
+        }
+    }
+
+    private func hangUp(_ id: String) async {
+        try? await Task.sleep(nanoseconds: UInt64(callHold * 1e9))
+        guard let caller = calls.withLock({ p -> Int? in
+            p[id]?.hangupSent = now()
+            return p[id]?.caller
+        }) else { return }
+        do {
+            try await clients[caller].request(op: "call.hangup", params: ["call_id": .string(id)] as JSONValue)
+        } catch {
+            endFailed(id, code: Self.code(of: error), detail: "call.hangup: \(error)")
+        }
+    }
+}
+
+/// Well-formed SDP for signalling without media (the server relays it; nobody negotiates media here).
+enum SDP {
+    static func offer(sessionId: UInt64) -> String { body(sessionId: sessionId, setup: "actpass") }
+    static func answer(sessionId: UInt64) -> String { body(sessionId: sessionId, setup: "active") }
+
+    private static func body(sessionId: UInt64, setup: String) -> String {
+        [
+            "v=0", "o=- \(sessionId) 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+            "a=msid-semantic: WMS", "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
+            "a=ice-ufrag:lt\(sessionId % 10000)", "a=ice-pwd:loadtesterpassword0123456",
+            "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
+            "a=setup:\(setup)", "a=mid:0", "a=sendrecv", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
+            "a=fmtp:111 minptime=10;useinbandfec=1", "",
+        ].joined(separator: "\r\n")
+    }
+}

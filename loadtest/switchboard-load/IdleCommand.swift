@@ -1,0 +1,267 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import SwitchboardClient
+import SwitchboardLoadKit
+import SwitchboardTransport
+
+/// `switchboard-load idle`: holds N authenticated, idle connections and reports the server's memory per
+/// connection. One process holds at most ~19,900 sockets on this machine (open-files limit 20,000), so the
+/// connections are spread over worker processes (`idle-worker`), and more than that many connections need
+/// several server processes sharing the port (`serve --reuse-port`, one PostgreSQL): give all their PIDs.
+struct IdleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idle",
+        abstract: "Hold N idle authenticated connections; report the server's memory per connection.",
+        discussion: "Exit status: 0 PASS, 1 FAIL, 2 the run could not be set up.")
+
+    @Option(help: "The server's WebSocket URL (127.0.0.1 only).") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "Connections to hold.") var connections = 10_000
+    @Option(help: "Users to register; the connections authenticate with their tokens in turn (devices of a session).")
+    var users = 500
+    @Option(help: "Worker processes (each holds at most 15,000 connections).") var processes: Int?
+    @Option(help: "Connections opened per second (all workers together).") var rampRate = 2000.0
+    @Option(help: "Seconds to hold the connections after all are open.") var hold = 10.0
+    @Option(help: "PIDs of the server processes (their summed RSS is measured).") var serverPid: [Int32] = []
+    @Option(help: "Budget: the server's bytes per idle connection.") var maxBytesPerConnection = 16_384
+    @Option(help: "Budget: authenticate p99 in milliseconds while connecting.") var maxAuthenticateP99Ms = 100.0
+    @Option(help: "Write the JSON report to this file.") var report: String?
+    @Option(help: "Concurrent registrations during setup.") var concurrency = 32
+
+    func validate() throws {
+        guard let c = ClientConfiguration(url: url), c.endpoint.host == "127.0.0.1" || c.endpoint.host == "localhost" else {
+            throw ValidationError("--url must be ws://127.0.0.1:PORT/ws")
+        }
+        guard connections >= 1, users >= 2, rampRate > 0, hold >= 0, hold <= 3600 else {
+            throw ValidationError("--connections >= 1, --users >= 2, --ramp-rate > 0, 0 <= --hold <= 3600")
+        }
+    }
+
+    func run() async throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        var configuration = ClientConfiguration(url: url)!
+        configuration.offerCompression = false
+        let base = configuration
+        let setup: Population.Result
+        do {
+            setup = try await Population(users: users, friends: 2, groups: 0, groupSizes: [3], concurrency: concurrency)
+                .create { _ in try SwitchboardClient(configuration: base, loop: group.loops[0]) }
+        } catch {
+            note("switchboard-load idle: setup failed: \(error)")
+            throw ExitCode(2)
+        }
+        for client in setup.clients { await client.close() }
+        let tokensFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-load-tokens-\(getpid()).json")
+        try JSONEncoder().encode(setup.users.map(\.token)).write(to: tokensFile)
+        defer { try? FileManager.default.removeItem(at: tokensFile) }
+        try await Task.sleep(nanoseconds: 3_000_000_000)  // the setup connections are gone
+        let before = ProcessStats.read(pids: serverPid)
+
+        let workerCount = processes ?? max(1, (connections + 14_999) / 15_000)
+        var workers: [(process: Process, input: Pipe, output: Pipe)] = []
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        for w in 0..<workerCount {
+            let first = connections * w / workerCount
+            let count = connections * (w + 1) / workerCount - first
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = [
+                "idle-worker", "--url", url, "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
+                "--ramp-rate", "\(rampRate / Double(workerCount))",
+            ]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+            workers.append((process, input, output))
+        }
+        note("idle: \(workerCount) worker process(es) opening \(connections) connections")
+        // Each worker prints one JSON line when all its connections are open (or failed).
+        var ready: [WorkerReport] = []
+        for worker in workers {
+            guard let line = readLine(worker.output), let report = try? JSONDecoder().decode(WorkerReport.self, from: Data(line.utf8)) else {
+                note("idle: a worker ended before reporting")
+                for w in workers { w.process.terminate() }
+                throw ExitCode(2)
+            }
+            ready.append(report)
+        }
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        let after = ProcessStats.read(pids: serverPid)
+        note("idle: holding for \(hold) s")
+        try await Task.sleep(nanoseconds: UInt64(hold * 1e9))
+        let afterHold = ProcessStats.read(pids: serverPid)
+        // Closing a worker's stdin ends it: it reports how many of its connections are still open, then exits.
+        var stillOpen = 0
+        for worker in workers {
+            try? worker.input.fileHandleForWriting.close()
+            if let line = readLine(worker.output), let end = try? JSONDecoder().decode(WorkerEnd.self, from: Data(line.utf8)) {
+                stillOpen += end.open
+            }
+            worker.process.waitUntilExit()
+        }
+        let opened = ready.reduce(0) { $0 + $1.opened }
+        let failed = ready.reduce(0) { $0 + $1.failed }
+        let p99 = ready.map(\.authenticateP99Ms).max() ?? 0
+        let p50 = ready.map(\.authenticateP50Ms).max() ?? 0
+        let openSeconds = ready.map(\.seconds).max() ?? 0
+        var rows: [VerdictRow] = [
+            VerdictRow(
+                check: "connections", measured: "\(opened) of \(connections) authenticated in \(String(format: "%.1f", openSeconds)) s, \(failed) failed",
+                budget: "all", pass: opened == connections && failed == 0),
+            VerdictRow(
+                check: "held", measured: "\(stillOpen) still open after \(hold) s", budget: "all", pass: stillOpen == connections),
+            VerdictRow(
+                check: "authenticate", measured: "p50 \(p50) p99 \(p99) (worst worker)",
+                budget: "p99 <= \(maxAuthenticateP99Ms)", pass: p99 <= maxAuthenticateP99Ms),
+        ]
+        var perConnection: Int?
+        if let before, let after, let afterHold, opened > 0 {
+            let bytes = (after.rssBytes - before.rssBytes) / opened
+            perConnection = bytes
+            rows.append(
+                VerdictRow(
+                    check: "server memory",
+                    measured: "RSS \(before.rssBytes / 1_048_576) -> \(after.rssBytes / 1_048_576) MiB (\(afterHold.rssBytes / 1_048_576) MiB after the hold): \(bytes) bytes per connection",
+                    budget: "<= \(maxBytesPerConnection) bytes", pass: bytes <= maxBytesPerConnection))
+        } else if !serverPid.isEmpty {
+            rows.append(VerdictRow(check: "server memory", measured: "a server process is gone", budget: "-", pass: false))
+        }
+        print("idle: \(connections) connections over \(workerCount) client process(es), \(serverPid.count) server process(es), \(users) users")
+        print(Verdict.table(rows))
+        if let path = report {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            let out = IdleReport(
+                result: Verdict.passed(rows) ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
+                connections: connections, opened: opened, failed: failed, stillOpen: stillOpen, users: users,
+                serverPids: serverPid, rssBytesBefore: before?.rssBytes, rssBytesAfter: after?.rssBytes,
+                bytesPerConnection: perConnection, authenticateP50Ms: p50, authenticateP99Ms: p99, rows: rows)
+            try encoder.encode(out).write(to: URL(fileURLWithPath: path))
+        }
+        if !Verdict.passed(rows) { throw ExitCode(1) }
+    }
+
+    private func readLine(_ pipe: Pipe) -> String? {
+        var bytes: [UInt8] = []
+        let handle = pipe.fileHandleForReading
+        while true {
+            let chunk = handle.readData(ofLength: 1)
+            guard let byte = chunk.first else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}
+
+struct WorkerReport: Codable, Sendable {
+    var opened: Int
+    var failed: Int
+    var seconds: Double
+    var authenticateP50Ms: Double
+    var authenticateP99Ms: Double
+    var firstError: String?
+}
+
+struct WorkerEnd: Codable, Sendable {
+    var open: Int
+}
+
+struct IdleReport: Codable, Sendable {
+    var result: String
+    var date: String
+    var connections, opened, failed, stillOpen, users: Int
+    var serverPids: [Int32]
+    var rssBytesBefore: Int?
+    var rssBytesAfter: Int?
+    var bytesPerConnection: Int?
+    var authenticateP50Ms: Double
+    var authenticateP99Ms: Double
+    var rows: [VerdictRow]
+}
+
+/// `switchboard-load idle-worker`: one process's share of the idle connections (started by `idle`).
+struct IdleWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "idle-worker", abstract: "Internal: holds a share of `idle`'s connections.", shouldDisplay: false)
+
+    @Option var url: String
+    @Option var tokens: String
+    @Option var first: Int
+    @Option var count: Int
+    @Option var rampRate: Double
+
+    func run() async throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let tokenList = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: tokens)))
+        var configuration = ClientConfiguration(url: url)!
+        configuration.offerCompression = false
+        configuration.reconnect = .disabled
+        configuration.establishBaseline = false
+        configuration.resumeMessages = false
+        configuration.requestTimeout = 30
+        let group = try EventLoopGroup(loopCount: 1)
+        let recorder = LatencyRecorder()
+        let clients = Locked([SwitchboardClient]())
+        let failures = Locked((0, String?.none))
+        let started = now()
+        var pacer = Pacer(rate: rampRate, start: started, duration: Double(count) / rampRate)
+        await withTaskGroup(of: Void.self) { tasks in
+            while true {
+                let (due, next) = pacer.take(now: now())
+                for k in due where k < count {
+                    let configuration = configuration
+                    tasks.addTask {
+                        do {
+                            let client = try SwitchboardClient(configuration: configuration, loop: group.loops[0])
+                            Task { for await _ in client.events {} }
+                            let t0 = now()
+                            _ = try await client.authenticate(token: tokenList[(first + k) % tokenList.count])
+                            recorder.record(Metric.authenticate, nanoseconds: now() - t0)
+                            clients.withLock { $0.append(client) }
+                        } catch {
+                            failures.withLock { f in
+                                f.0 += 1
+                                if f.1 == nil { f.1 = "\(error)" }
+                            }
+                        }
+                    }
+                }
+                guard let next else { break }
+                let t = now()
+                if next > t { try? await Task.sleep(nanoseconds: next - t) }
+            }
+        }
+        let summary = recorder.summaries()[Metric.authenticate]
+        let (failed, firstError) = failures.withLock { $0 }
+        let report = WorkerReport(
+            opened: clients.withLock { $0.count }, failed: failed, seconds: Double(now() - started) / 1e9,
+            authenticateP50Ms: summary?.p50Ms ?? 0, authenticateP99Ms: summary?.p99Ms ?? 0, firstError: firstError)
+        print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+        fflushStdout()
+        // Hold until the parent closes stdin.
+        _ = FileHandle.standardInput.readDataToEndOfFile()
+        var open = 0
+        for client in clients.withLock({ $0 }) {
+            if case .authenticated = await client.state { open += 1 }
+        }
+        print(String(decoding: try JSONEncoder().encode(WorkerEnd(open: open)), as: UTF8.self))
+        fflushStdout()
+        for client in clients.withLock({ $0 }) { await client.close() }
+        group.shutdown()
+    }
+}
+
+/// Flushes stdout (a pipe is block-buffered).
+func fflushStdout() { fflush(nil) }

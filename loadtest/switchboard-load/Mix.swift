@@ -1,0 +1,319 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import SwitchboardClient
+import SwitchboardLoadKit
+import SwitchboardTransport
+
+/// The scenario mix: one open-loop schedule per kind of operation, and the mid-run drop.
+final class Mix: Sendable {
+    let harness: Harness
+    let options: RunOptions
+    let loginConfiguration: ClientConfiguration
+    let group: EventLoopGroup
+    /// Operations that failed only because the drop cut their connection (not counted as errors).
+    let interrupted = Locked([String: Int]())
+    /// Client index -> whether its device is set away.
+    private let away = Locked(Set<Int>())
+    /// Users with a login under way (lock order: `away`, then `loggingIn`).
+    private let loggingIn = Locked(Set<Int>())
+    private let voiceClips: [[UInt8]]
+
+    /// The options of `run` that the mix needs.
+    struct RunOptions: Sendable {
+        var duration, directRate, groupRate, historyRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
+        var voiceSeconds, ringTimeout, dropShare, dropAt: Double
+        var textSize: Int
+    }
+
+    init(harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup) {
+        self.harness = harness
+        options = RunOptions(
+            duration: command.duration, directRate: command.directRate, groupRate: command.groupRate,
+            historyRate: command.historyRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
+            loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
+            voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
+            dropAt: command.dropAt, textSize: command.textSize)
+        var configuration = loginConfiguration
+        configuration.reconnect = .disabled
+        configuration.establishBaseline = false
+        configuration.resumeMessages = false
+        self.loginConfiguration = configuration
+        self.group = group
+        // A few distinct recordings; each upload still changes one sample so none is deduplicated.
+        voiceClips = command.voiceRate > 0 ? (0..<4).map { SyntheticSpeech.wav(seconds: command.voiceSeconds, variant: $0) } : []
+    }
+
+    /// The metrics this mix is meant to produce (a budgeted one with no samples fails the run).
+    var expectedMetrics: Set<String> {
+        var m = Set<String>()
+        if options.directRate > 0 || options.groupRate > 0 { m.formUnion([Metric.sendToAck, Metric.sendToDelivery]) }
+        if options.historyRate > 0 { m.insert(Metric.historyPage) }
+        if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
+        if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
+        if options.loginRate > 0 { m.insert(Metric.login) }
+        if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
+        let calls = Int(options.callRate * options.duration)
+        if calls >= 1 { m.insert(Metric.inviteToRing) }
+        if calls >= 1 { m.formUnion([Metric.acceptToCallerTold, Metric.signalRelay, Metric.hangupToPeerTold]) }
+        if calls >= 2 { m.insert(Metric.declineToCallerTold) }
+        if calls >= 3 && options.ringTimeout > 0 { m.insert(Metric.timeoutToCallerTold) }
+        return m
+    }
+
+    /// Runs every schedule from `start` for the duration.
+    func run(start: UInt64) async {
+        let o = options
+        await withTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { await self.schedule("send_direct", rate: o.directRate, start: start) { await self.sendText($0, group: false) } }
+            tasks.addTask { await self.schedule("send_group", rate: o.groupRate, start: start) { await self.sendText($0, group: true) } }
+            tasks.addTask { await self.schedule("history", rate: o.historyRate, start: start) { await self.history($0) } }
+            tasks.addTask { await self.schedule("typing", rate: o.typingRate, start: start) { await self.typing($0) } }
+            tasks.addTask { await self.schedule("presence", rate: o.presenceRate, start: start) { await self.presence($0) } }
+            tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
+            tasks.addTask { await self.schedule("call", rate: o.callRate, start: start) { await self.call($0) } }
+            tasks.addTask { await self.schedule("voice", rate: o.voiceRate, start: start) { await self.voice($0) } }
+            if o.dropShare > 0 {
+                tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
+            }
+        }
+    }
+
+    /// Starts `action(k)` for every operation k when it is due (open loop: each in its own task).
+    private func schedule(_ op: String, rate: Double, start: UInt64, action: @escaping @Sendable (Int) async -> Void) async {
+        guard rate > 0 else { return }
+        var pacer = Pacer(rate: rate, start: start, duration: options.duration)
+        harness.planned(op, pacer.planned)
+        while true {
+            let (due, next) = pacer.take(now: now())
+            for k in due { Task { await action(k) } }
+            guard let next else { return }
+            let t = now()
+            if next > t { try? await Task.sleep(nanoseconds: next - t) }
+        }
+    }
+
+    // MARK: picking clients
+
+    /// A random client that may act now (not recovering from a drop).
+    private func pickClient(where condition: (Int) -> Bool = { _ in true }) -> Int? {
+        for _ in 0..<50 {
+            let i = Int.random(in: 0..<harness.clients.count)
+            if harness.isAvailable(i) && condition(i) { return i }
+        }
+        return nil
+    }
+
+    /// Records a failure; one whose connection the drop cut counts as interrupted instead.
+    private func fail(_ op: String, client: Int, since start: UInt64, _ error: SwitchboardClientError) {
+        if let dropped = harness.lastDrop.withLock({ $0[client] }), dropped >= start {
+            harness.inFlight.withLock { $0 -= 1 }
+            interrupted.withLock { $0[op, default: 0] += 1 }
+            return
+        }
+        harness.failed(op, error)
+    }
+
+    // MARK: operations
+
+    private func sendText(_ k: Int, group: Bool) async {
+        let op = group ? "send_group" : "send_direct"
+        let candidates = harness.conversations.indices
+        guard let (client, conversation) = pickConversation(group: group, candidates: candidates) else { return }
+        let t0 = now()
+        harness.started(op)
+        let text = "m\(k) " + String(repeating: "x", count: max(1, options.textSize - 8))
+        do {
+            let ack = try await harness.clients[client].sendText(
+                text, to: .conversation(conversation.id), clientId: "lt.\(t0).\(k)")
+            harness.record(Metric.sendToAck, client: client, since: t0)
+            harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
+            harness.succeeded(op)
+        } catch {
+            fail(op, client: client, since: t0, error)
+        }
+    }
+
+    private func pickConversation(group: Bool, candidates: Range<Int>) -> (Int, LoadConversation)? {
+        for _ in 0..<50 {
+            if group {
+                let groups = harness.conversations.filter(\.isGroup)
+                guard let c = groups.randomElement(), let m = c.members.randomElement() else { return nil }
+                if harness.isAvailable(m) { return (m, c) }
+            } else {
+                guard let client = pickClient() else { return nil }
+                let mine = harness.conversationsOf[client].map { harness.conversations[$0] }.filter { !$0.isGroup }
+                if let c = mine.randomElement() { return (client, c) }
+            }
+        }
+        return nil
+    }
+
+    private func history(_ k: Int) async {
+        guard let client = pickClient(), let index = harness.conversationsOf[client].randomElement() else { return }
+        let t0 = now()
+        harness.started("history")
+        do {
+            _ = try await harness.clients[client].history(harness.conversations[index].id, limit: 10)
+            harness.record(Metric.historyPage, client: client, since: t0)
+            harness.succeeded("history")
+        } catch {
+            fail("history", client: client, since: t0, error)
+        }
+    }
+
+    private func typing(_ k: Int) async {
+        guard let client = pickClient(), let index = harness.conversationsOf[client].randomElement() else { return }
+        let conversation = harness.conversations[index].id
+        let t0 = now()
+        harness.typingSent.withLock {
+            $0[Harness.TypingKey(conversationId: conversation, userId: harness.users[client].userId)] = t0
+        }
+        harness.started("typing")
+        do {
+            try await harness.clients[client].setTyping(conversation)
+            harness.succeeded("typing")
+        } catch {
+            fail("typing", client: client, since: t0, error)
+        }
+    }
+
+    private func presence(_ k: Int) async {
+        // Pick a client without a login under way and toggle it, under the same locks as `login`'s choice.
+        var picked: (client: Int, goAway: Bool)?
+        for _ in 0..<10 where picked == nil {
+            guard let client = pickClient() else { return }
+            picked = away.withLock { set -> (Int, Bool)? in
+                if loggingIn.withLock({ $0.contains(client) }) { return nil }
+                if set.contains(client) {
+                    set.remove(client)
+                    return (client, false)
+                }
+                set.insert(client)
+                return (client, true)
+            }
+        }
+        guard let (client, goAway) = picked else { return }
+        let status: Availability = goAway ? .away : .online
+        let t0 = now()
+        let serial = harness.presenceSerial.withLock { s -> Int in
+            s += 1
+            return s
+        }
+        harness.presenceSent.withLock {
+            $0[harness.users[client].userId] = Harness.PresenceMark(status: status.rawValue, sent: t0, serial: serial)
+        }
+        harness.started("presence")
+        do {
+            try await harness.clients[client].setPresence(status)
+            harness.succeeded("presence")
+        } catch {
+            fail("presence", client: client, since: t0, error)
+        }
+    }
+
+    private func login(_ k: Int) async {
+        // A user whose device is online (so the login's own device, online too, changes nothing its friends
+        // see), kept out of the presence churn until the login's device is gone.
+        let n = harness.users.count
+        guard let index = away.withLock({ away -> Int? in
+            loggingIn.withLock { busy -> Int? in
+                for j in 0..<n where !away.contains((k + j) % n) && !busy.contains((k + j) % n) {
+                    busy.insert((k + j) % n)
+                    return (k + j) % n
+                }
+                return nil
+            }
+        }) else { return }
+        defer { loggingIn.withLock { _ = $0.remove(index) } }
+        let user = harness.users[index]
+        let client: SwitchboardClient
+        do {
+            client = try SwitchboardClient(configuration: loginConfiguration, loop: group.loops[k % group.loops.count])
+        } catch {
+            harness.started("login")
+            harness.failed("login", code: "client", detail: "\(error)")
+            return
+        }
+        harness.started("login")
+        do {
+            try await client.connect()
+            let t0 = now()
+            _ = try await client.login(phone: user.phone, password: user.password, device: "switchboard-load login")
+            harness.recorder.record(Metric.login, nanoseconds: now() - t0)
+            try await client.logout()
+            harness.succeeded("login")
+        } catch {
+            harness.failed("login", error)
+        }
+        await client.close()
+    }
+
+    private func call(_ k: Int) async {
+        // Caller and callee: ring neighbours (friends), neither in a call nor recovering.
+        let pair = harness.inCall.withLock { busy -> (Int, Int)? in
+            for _ in 0..<50 {
+                let a = Int.random(in: 0..<harness.clients.count)
+                let b = (a + 1) % harness.clients.count
+                if !busy.contains(a) && !busy.contains(b) && harness.isAvailable(a) && harness.isAvailable(b) {
+                    busy.insert(a)
+                    busy.insert(b)
+                    return (a, b)
+                }
+            }
+            return nil
+        }
+        guard let (caller, callee) = pair else { return }
+        let outcomes: [CallOutcome] = options.ringTimeout > 0 ? [.answered, .declined, .timeout] : [.answered, .declined]
+        await harness.invite(caller: caller, callee: callee, outcome: outcomes[k % outcomes.count], n: k)
+    }
+
+    private func voice(_ k: Int) async {
+        guard let (client, conversation) = pickConversation(group: false, candidates: harness.conversations.indices) else {
+            return
+        }
+        var clip = voiceClips[k % voiceClips.count]
+        // Change one sample (past the 44-byte header) so the upload is never deduplicated.
+        let at = 44 + 2 * (k % ((clip.count - 44) / 2))
+        clip[at] = UInt8(truncatingIfNeeded: k)
+        clip[at + 1] = UInt8(truncatingIfNeeded: k >> 8)
+        let t0 = now()
+        harness.started("voice")
+        do {
+            let uploaded = try await harness.clients[client].uploadVoice(clip, contentType: "audio/wav", timeout: 30)
+            harness.record(Metric.upload, client: client, since: t0)
+            let ack = try await harness.clients[client].sendVoice(
+                voiceId: uploaded.voiceId, to: .conversation(conversation.id), clientId: "lv.\(t0).\(k)")
+            harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
+            harness.succeeded("voice")
+        } catch {
+            fail("voice", client: client, since: t0, error)
+        }
+    }
+
+    /// The recovery check: drops the connection of a share of the clients (none in a call) at `at`.
+    private func drop(at: UInt64) async {
+        let t = now()
+        if at > t { try? await Task.sleep(nanoseconds: at - t) }
+        let count = Int((Double(harness.clients.count) * options.dropShare).rounded())
+        let chosen = harness.inCall.withLock { busy -> [Int] in
+            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) }.shuffled().prefix(count)
+            let t = now()
+            harness.recovering.withLock { for i in candidates { $0[i] = t } }
+            harness.lastDrop.withLock { for i in candidates { $0[i] = t } }
+            return Array(candidates)
+        }
+        harness.presenceSent.withLock { marks in for i in chosen { marks[harness.users[i].userId] = nil } }
+        away.withLock { for i in chosen { $0.remove(i) } }
+        note("run: dropping \(chosen.count) connections")
+        await withTaskGroup(of: Void.self) { tasks in
+            for i in chosen { tasks.addTask { await self.harness.clients[i].dropConnection() } }
+        }
+    }
+}

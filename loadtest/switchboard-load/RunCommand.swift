@@ -1,0 +1,260 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import SwitchboardClient
+import SwitchboardLoadKit
+import SwitchboardTransport
+
+/// `switchboard-load run`: a population through the real protocol, then a scenario mix at target rates for
+/// a duration, measured against budgets.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Create users, friends and groups, run a scenario mix at target rates, judge it against budgets.",
+        discussion: """
+            Exit status: 0 PASS, 1 FAIL (a budget missed), 2 the run could not be set up.
+            The server should allow this many logins from one address (serve --login-burst-per-address),
+            and, for calls left to time out, run with a short test ring timeout (serve --ring-timeout S,
+            given here as --ring-timeout S); without it no call of the mix is left to time out.
+            """)
+
+    @Option(help: "The server's WebSocket URL (127.0.0.1 only).") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "Users to register (each holds one connection during the run).") var users = 2000
+    @Option(help: "Each user befriends the next N users (a ring) and chats with them one-to-one.") var friends = 2
+    @Option(help: "Groups (default: one per 20 users).") var groups: Int?
+    @Option(help: "Group sizes, used in turn (comma-separated).") var groupSizes = "5,10,50"
+    @Option(help: "Seconds of the measured mix.") var duration = 60.0
+    @Option(help: "One-to-one text messages per second.") var directRate = 100.0
+    @Option(help: "Group text messages per second.") var groupRate = 20.0
+    @Option(help: "History pages per second.") var historyRate = 20.0
+    @Option(help: "Typing indicators per second.") var typingRate = 20.0
+    @Option(help: "Presence changes (away/online) per second.") var presenceRate = 5.0
+    @Option(help: "Logins (new sessions) per second.") var loginRate = 2.0
+    @Option(help: "Call invitations per second (answered, declined, or left to time out, in turn).") var callRate = 2.0
+    @Option(help: "Voice uploads sent as messages per second.") var voiceRate = 0.5
+    @Option(help: "Length of each voice recording in seconds.") var voiceSeconds = 3.0
+    @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
+    var ringTimeout = 0.0
+    @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
+    @Option(help: "Share of the clients whose connection is dropped mid-run (the recovery check).") var dropShare = 0.1
+    @Option(help: "When to drop them, as a share of the duration.") var dropAt = 0.5
+    @Option(help: "Characters per text message.") var textSize = 32
+    @Option(help: "Event loops of the generator's clients.") var loops = 1
+    @Option(help: "Concurrent registrations during setup.") var concurrency = 32
+    @Option(help: "Seconds to wait for in-flight operations and deliveries after the mix.") var drainTimeout = 20.0
+    @Option(help: "A budgets file (JSON, any subset of the defaults; see `switchboard-load budgets`).") var budgets: String?
+    @Option(help: "Write the JSON report to this file.") var report: String?
+    @Option(help: "PIDs of the server processes, for their memory and CPU in the report.") var serverPid: [Int32] = []
+    @Flag(help: "Offer permessage-deflate.") var compression = false
+    @Flag(help: "Print the JSON report on stdout instead of the table.") var json = false
+
+    func validate() throws {
+        guard let c = ClientConfiguration(url: url), c.endpoint.host == "127.0.0.1" || c.endpoint.host == "localhost" else {
+            throw ValidationError("--url must be ws://127.0.0.1:PORT/ws (load goes to this machine only)")
+        }
+        guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
+            throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
+        }
+        guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
+            throw ValidationError("--group-sizes: comma-separated sizes of at least 3")
+        }
+    }
+
+    func parsedGroupSizes() -> [Int] { groupSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+
+    func loadBudgets() throws -> Budgets {
+        guard let budgets else { return .defaults }
+        let data = try Data(contentsOf: URL(fileURLWithPath: budgets))
+        return Budgets.defaults.merging(try JSONDecoder().decode(PartialBudgets.self, from: data))
+    }
+
+    func run() async throws {
+        let budgets: Budgets
+        do { budgets = try loadBudgets() } catch {
+            note("switchboard-load: cannot read the budgets file: \(error)")
+            throw ExitCode(2)
+        }
+        var base = ClientConfiguration(url: url)!
+        base.offerCompression = compression
+        base.requestTimeout = 15
+        let group = try EventLoopGroup(loopCount: loops)
+        defer { group.shutdown() }
+        let baseConfiguration = base
+        let population = Population(
+            users: users, friends: friends, groups: groups ?? max(1, users / 20), groupSizes: parsedGroupSizes(),
+            concurrency: concurrency)
+        let setup: Population.Result
+        do {
+            setup = try await population.create { i in
+                try SwitchboardClient(configuration: baseConfiguration, loop: group.loops[i % group.loops.count])
+            }
+        } catch {
+            note("switchboard-load: setup failed: \(error)")
+            throw ExitCode(2)
+        }
+        let harness = Harness(
+            clients: setup.clients, users: setup.users, conversations: setup.conversations, baselines: setup.baselines,
+            ringTimeout: ringTimeout, callHold: callHold)
+        for i in 0..<setup.clients.count {
+            Task { await harness.consumeEvents(of: i) }
+        }
+        try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
+        let serverBefore = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+        let start = now() + 50_000_000
+        note(String(format: "run: %.0f s mix with %d users", duration, users))
+
+        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group)
+        await mix.run(start: start)
+        let mixEnd = now()
+        let serverAfter = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+
+        // Drain: operations still running (calls end, sends resend after reconnects), then deliveries.
+        let drainDeadline = now() + UInt64((drainTimeout + ringTimeout + callHold) * 1e9)
+        while harness.inFlight.withLock({ $0 }) > 0 && now() < drainDeadline {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        let unfinished = harness.inFlight.withLock { $0 }
+        if unfinished > 0 {
+            harness.operations.withLock { ops in
+                // Operations that never completed count as failed.
+                ops["unfinished", default: OperationCount()].failed += unfinished
+                ops["unfinished", default: OperationCount()].started += unfinished
+            }
+            harness.errors.withLock { $0["unfinished operations", default: 0] += unfinished }
+        }
+        while now() < drainDeadline {
+            let missing = harness.ledger.withLock { $0.shortfalls() }
+            let resuming = harness.recovering.withLock { $0.count }
+            if missing.isEmpty && resuming == 0 { break }
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        let droppedSet = Set(harness.lastDrop.withLock { $0.keys })
+        let shortfalls = harness.ledger.withLock { $0.shortfalls() }
+        let incomplete = Set(shortfalls.map(\.client))
+        let recovery = RecoveryResult(
+            dropped: droppedSet.count, recovered: droppedSet.subtracting(incomplete).count,
+            othersIncomplete: incomplete.subtracting(droppedSet).count)
+        var duplicatesDropped = 0
+        for client in setup.clients { duplicatesDropped += await client.duplicatesDropped }
+
+        // Verdict.
+        let latencies = harness.recorder.summaries()
+        let operations = harness.operations.withLock { $0 }
+        let rows = Verdict.evaluate(
+            latencies: latencies, operations: operations, errorsByCode: harness.errors.withLock { $0 },
+            recovery: recovery, budgets: budgets, expected: mix.expectedMetrics)
+        let passed = Verdict.passed(rows)
+        let measuredSeconds = Double(mixEnd - start) / 1e9
+        var server: ServerReport?
+        if let serverBefore, let serverAfter {
+            server = ServerReport(
+                pids: serverPid, rssBytesBefore: serverBefore.rssBytes, rssBytesAfter: serverAfter.rssBytes,
+                cpuSecondsDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) * 100).rounded() / 100,
+                cpuPercentDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / measuredSeconds * 1000).rounded() / 10)
+        }
+        let report = RunReport(
+            result: passed ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
+            configuration: [
+                "url": url, "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
+                "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
+                "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "typing_rate": "\(typingRate)",
+                "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
+                "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "ring_timeout_s": "\(ringTimeout)",
+                "drop_share": "\(dropShare)", "compression": "\(compression)", "loops": "\(loops)",
+            ],
+            setup: SetupReport(
+                users: users, friendships: setup.friendships, conversations: setup.conversations.count,
+                registerSeconds: (setup.registerSeconds * 10).rounded() / 10, seconds: (setup.seconds * 10).rounded() / 10),
+            measuredSeconds: (measuredSeconds * 100).rounded() / 100,
+            latencies: latencies, operations: operations, errors: harness.errors.withLock { $0 },
+            errorSamples: harness.errorSamples.withLock { $0 }, interrupted: mix.interrupted.withLock { $0 },
+            recovery: recovery, shortfalls: shortfalls.prefix(20).map(\.description),
+            messagesStored: harness.ledger.withLock { $0.storedDuringRun }, duplicatesDroppedByClients: duplicatesDropped,
+            server: server, budgets: budgets, rows: rows)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data = try encoder.encode(report)
+        if let path = self.report { try data.write(to: URL(fileURLWithPath: path)) }
+        if json {
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(summaryLine(report))
+            print(Verdict.table(rows))
+        }
+        for client in setup.clients { await client.close() }
+        if !passed { throw ExitCode(1) }
+    }
+
+    func summaryLine(_ r: RunReport) -> String {
+        var s = String(
+            format: "%d users, %.1f s measured: %lld messages stored, %d dropped clients", users, r.measuredSeconds,
+            r.messagesStored, r.recovery.dropped)
+        if let server = r.server {
+            s += String(
+                format: "; server CPU %.1f%% of a core, RSS %.0f -> %.0f MiB", server.cpuPercentDuringMix,
+                Double(server.rssBytesBefore) / 1_048_576, Double(server.rssBytesAfter) / 1_048_576)
+        }
+        if !r.errorSamples.isEmpty { s += "\nfirst errors:\n  " + r.errorSamples.prefix(5).joined(separator: "\n  ") }
+        if !r.shortfalls.isEmpty { s += "\nincomplete clients:\n  " + r.shortfalls.prefix(5).joined(separator: "\n  ") }
+        return s
+    }
+}
+
+struct ServerReport: Codable, Sendable {
+    var pids: [Int32]
+    var rssBytesBefore: Int
+    var rssBytesAfter: Int
+    var cpuSecondsDuringMix: Double
+    var cpuPercentDuringMix: Double
+
+    enum CodingKeys: String, CodingKey {
+        case pids, rssBytesBefore = "rss_bytes_before", rssBytesAfter = "rss_bytes_after"
+        case cpuSecondsDuringMix = "cpu_seconds_during_mix", cpuPercentDuringMix = "cpu_percent_of_a_core"
+    }
+}
+
+struct SetupReport: Codable, Sendable {
+    var users: Int
+    var friendships: Int
+    var conversations: Int
+    var registerSeconds: Double
+    var seconds: Double
+
+    enum CodingKeys: String, CodingKey {
+        case users, friendships, conversations, registerSeconds = "register_seconds", seconds
+    }
+}
+
+struct RunReport: Codable, Sendable {
+    var result: String
+    var date: String
+    var configuration: [String: String]
+    var setup: SetupReport
+    var measuredSeconds: Double
+    var latencies: [String: LatencySummary]
+    var operations: [String: OperationCount]
+    var errors: [String: Int]
+    var errorSamples: [String]
+    var interrupted: [String: Int]
+    var recovery: RecoveryResult
+    var shortfalls: [String]
+    var messagesStored: Int64
+    var duplicatesDroppedByClients: Int
+    var server: ServerReport?
+    var budgets: Budgets
+    var rows: [VerdictRow]
+
+    enum CodingKeys: String, CodingKey {
+        case result, date, configuration, setup, measuredSeconds = "measured_seconds", latencies, operations, errors
+        case errorSamples = "error_samples", interrupted = "interrupted_by_drop", recovery, shortfalls
+        case messagesStored = "messages_stored", duplicatesDroppedByClients = "duplicates_dropped_by_clients", server
+        case budgets, rows
+    }
+}
