@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SwitchboardTransport", targets: ["SwitchboardTransport"]),
         .library(name: "SwitchboardProtocol", targets: ["SwitchboardProtocol"]),
         .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
+        .executable(name: "switchboard-cli", targets: ["switchboard-cli"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -115,6 +116,22 @@ let package = Package(
         ),
 
         .testTarget(name: "SwitchboardLoadKitTests", dependencies: ["SwitchboardLoadKit"], swiftSettings: strict),
+
+        // The terminal client: commands and their pure parts in a library, argument parsing in the executable.
+        .target(
+            name: "SwitchboardCLIKit",
+            dependencies: ["SwitchboardClient", "SwitchboardProtocol", "SwitchboardTransport"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "switchboard-cli",
+            dependencies: [
+                "SwitchboardCLIKit", "SwitchboardClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket"], swiftSettings: strict),
         .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
         .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),
@@ -122,6 +139,9 @@ let package = Package(
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),
+        .testTarget(
+            name: "SwitchboardCLIKitTests", dependencies: ["SwitchboardCLIKit", "SwitchboardClient", "SwitchboardProtocol"],
+            swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

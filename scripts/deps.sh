@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Switchboard need on Debian/Ubuntu, skipping what is there.
 #   scripts/deps.sh          runtime + build libraries and the PostgreSQL server
-#   scripts/deps.sh --test   also the test tools (Python websockets, openssl CLI, audio tools)
+#   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools)
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev
@@ -23,7 +23,7 @@ if ((${#missing[@]})); then
 fi
 
 if [[ "${1:-}" == "--test" ]]; then
-    for mod in websockets:websockets yaml:pyyaml; do
+    for mod in websockets:websockets yaml:pyyaml pexpect:pexpect; do
         if ! python3 -c "import ${mod%%:*}" 2>/dev/null; then
             echo "deps: installing Python ${mod#*:}" >&2
             python3 -m pip install -q "${mod#*:}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${mod#*:}"

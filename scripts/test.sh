@@ -32,6 +32,9 @@ echo "== swift test"
 swift test --skip-build --disable-xctest --skip ClientLibraryTests
 swift test --skip-build --disable-xctest --filter ClientLibraryTests
 
+echo "== terminal client (pseudo-terminal)"
+python3 Tests/cli/test_cli.py
+
 echo "== WebSocket conformance (Autobahn)"
 swift build -c release --product switchboard 2>&1 | tail -1
 port=$((20000 + RANDOM % 20000))

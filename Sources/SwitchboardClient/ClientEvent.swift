@@ -60,6 +60,12 @@ public struct RawEvent: Sendable, Equatable {
     /// The whole frame (UTF-8 JSON).
     public let frame: [UInt8]
 
+    /// An event as received (tests and tools build them to feed code that handles events).
+    public init(name: String, frame: [UInt8]) {
+        self.name = name
+        self.frame = frame
+    }
+
     /// Decodes the event's fields (snake_case keys become camelCase properties).
     public func decode<T: Decodable>(_ type: T.Type) throws(SwitchboardClientError) -> T {
         do {

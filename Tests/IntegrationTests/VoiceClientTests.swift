@@ -10,8 +10,10 @@ import Foundation
 import SwitchboardClient
 import Testing
 
+// Named so that scripts/test.sh's `--filter ClientLibraryTests` runs it with the client library's suite, away
+// from the blocking socket tests that can occupy the cooperative pool it awaits on.
 @Suite("Client library: voice over HTTP", .serialized)
-struct VoiceClientTests {
+struct VoiceClientLibraryTests {
     @Test func uploadSendDownloadRangesAndTypedErrors() async throws {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }

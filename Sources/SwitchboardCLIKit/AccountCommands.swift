@@ -1,0 +1,112 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import SwitchboardClient
+import SwitchboardProtocol
+
+// register, login, logout, whoami: the session lives in the profile file.
+extension CLIContext {
+    /// The device name sent with `register`/`login`: `switchboard-cli@<host>`.
+    public static func defaultDevice() -> String {
+        let host = ProcessInfo.processInfo.hostName
+        return String("switchboard-cli@\(host.isEmpty ? "terminal" : host)".prefix(64))
+    }
+
+    /// `register`: creates the account and saves the session.
+    public func register(phone: String, name: String, password: String, device: String?) async throws(CLIError) {
+        try await startSession(action: "registering", phone: phone) { client throws(SwitchboardClientError) in
+            try await client.register(phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice())
+        }
+    }
+
+    /// `login`: logs in and saves the session (replacing the profile's previous one, which stays valid on
+    /// the server until it is revoked).
+    public func login(phone: String, password: String, device: String?) async throws(CLIError) {
+        try await startSession(action: "logging in", phone: phone) { client throws(SwitchboardClientError) in
+            try await client.login(phone: phone, password: password, device: device ?? Self.defaultDevice())
+        }
+    }
+
+    private func startSession(
+        action: String, phone: String,
+        _ body: (SwitchboardClient) async throws(SwitchboardClientError) -> SessionCredentials
+    ) async throws(CLIError) {
+        let url = serverURL(for: try? store.load())
+        let client = try makeClient(url: url, interactive: false)
+        let credentials: SessionCredentials
+        let profileResult: UserProfile
+        do throws(SwitchboardClientError) {
+            try await client.connect()
+            credentials = try await body(client)
+            profileResult = try await client.profile()
+        } catch {
+            await client.close()
+            throw CLIError(error, while: action, server: url)
+        }
+        await client.close()
+        let saved = Profile(
+            server: url, token: credentials.sessionToken, userId: credentials.userId, sessionId: credentials.sessionId,
+            phone: profileResult.phone ?? phone, displayName: profileResult.displayName)
+        try store.save(saved)
+        printer.emit(
+            OutputRecord(
+                action == "registering" ? "registered" : "logged_in",
+                [
+                    "user_id": .int(saved.userId), "session_id": .int(saved.sessionId), "display_name": .string(profileResult.displayName),
+                    "phone": .string(saved.phone ?? phone), "server": .string(url), "profile": .string(store.profile),
+                    "config_file": .string(store.path),
+                ],
+                text: "\(action == "registering" ? "registered" : "logged in") as \(profileResult.displayName) "
+                    + "(user \(saved.userId), \(saved.phone ?? phone)) on \(url); session saved in \(store.path)",
+                style: .success))
+    }
+
+    /// `logout`: revokes the session on the server and deletes the profile's files. A session the server no
+    /// longer knows is deleted locally too.
+    public func logout() async throws(CLIError) {
+        guard let profile = try store.load() else {
+            throw CLIError("not logged in (profile \"\(store.profile)\", no \(store.path))", exitCode: .notLoggedIn)
+        }
+        let url = serverURL(for: profile)
+        let client = try makeClient(url: url, interactive: false)
+        var note = "session revoked on the server"
+        do throws(SwitchboardClientError) {
+            try await client.connect()
+            try await client.authenticate(token: profile.token)
+            try await client.logout()
+        } catch .server(let e) where e.code == "invalid_token" {
+            note = "the server no longer knew the session"
+        } catch {
+            await client.close()
+            throw CLIError(error, while: "logging out", server: url)
+        }
+        await client.close()
+        try store.delete()
+        printer.emit(
+            OutputRecord(
+                "logged_out", ["user_id": .int(profile.userId), "profile": .string(store.profile)],
+                text: "logged out (\(note)); deleted \(store.path)", style: .success))
+    }
+
+    /// `whoami`: the profile as the server sees it.
+    public func whoami() async throws(CLIError) {
+        let session = try await authenticated()
+        await session.client.close()
+        let p = session.me.profile
+        printer.emit(
+            OutputRecord(
+                "whoami",
+                [
+                    "user_id": .int(p.userId), "display_name": .string(p.displayName), "phone": p.phone.map { .string($0) } ?? .null,
+                    "session_id": .int(session.me.sessionId), "server": .string(session.url), "profile": .string(store.profile),
+                ],
+                text: "\(p.displayName) (user \(p.userId), \(p.phone ?? "no phone")), session \(session.me.sessionId) on \(session.url)"
+                    + " [profile \(store.profile)]"))
+    }
+}

@@ -1,0 +1,229 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+public import SwitchboardClient
+import SwitchboardProtocol
+
+/// `listen`: shows every event; an incoming call asks to answer (`a`) or decline (`d`) (or does so by itself
+/// with `--auto-answer` / `--auto-decline`); `h` hangs up; `/quit` or Ctrl-C ends (hanging up first).
+public struct ListenSession: Sendable {
+    /// What to do with incoming calls.
+    public enum Policy: Sendable {
+        case ask
+        case autoAnswer
+        case autoDecline
+    }
+
+    public let context: CLIContext
+    public let policy: Policy
+    public let presence: Availability?
+    /// Generated ICE candidates sent after answering.
+    public let candidates: Int
+
+    public init(context: CLIContext, policy: Policy, presence: Availability? = nil, candidates: Int = 2) {
+        self.context = context
+        self.policy = policy
+        self.presence = presence
+        self.candidates = candidates
+    }
+
+    private struct CurrentCall {
+        var ring: CallRing
+        var active: Bool
+        var busy: Bool
+    }
+
+    public func run() async throws(CLIError) -> CLIExitCode {
+        try await context.withSession(interactive: true) { session throws(CLIError) in try await listen(session) }
+    }
+
+    private func listen(_ session: AuthenticatedSession) async throws(CLIError) -> CLIExitCode {
+        let client = session.client
+        let printer = context.printer
+        let store = context.store
+        let inputs = SessionInputs(client: client)
+        var names = NameBook(selfId: session.me.userId)
+        do {
+            for f in try await client.friends() { names.learn(f) }
+            if let presence { try await client.setPresence(presence) }
+        } catch {
+            throw context.fail(error, "starting to listen", session.url)
+        }
+        printer.emit(
+            OutputRecord(
+                "listening", ["user_id": .int(session.me.userId), "display_name": .string(session.me.profile.displayName)],
+                text: "listening as \(session.me.profile.displayName) (user \(session.me.userId)); /quit or Ctrl-C to stop",
+                style: .success))
+        var current: CurrentCall?
+        var quitting = false
+        defer { store.recordCurrentCall(nil) }
+
+        for await input in inputs.stream {
+            switch input {
+            case .event(.other(let raw)) where raw.name == "call.ring":
+                guard let ring = try? raw.decode(CallRing.self) else { continue }
+                names.names[ring.caller.userId] = ring.caller.displayName
+                if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
+                if current != nil {
+                    printer.hint("already in a call; the new one keeps ringing until it times out (d to decline is for the current one)")
+                    continue
+                }
+                current = CurrentCall(ring: ring, active: false, busy: false)
+                store.recordCurrentCall(ring.callId)
+                switch policy {
+                case .ask:
+                    printer.emit(OutputRecord("prompt", ["call_id": .string(ring.callId)], text: "answer with a, decline with d (then Enter)", style: .warning))
+                case .autoAnswer:
+                    current?.busy = true
+                    answer(client, inputs, ring)
+                case .autoDecline:
+                    current?.busy = true
+                    decline(client, inputs, ring.callId)
+                }
+            case .event(.other(let raw)) where raw.name.hasPrefix("call."):
+                if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
+                if raw.name == "call.ended" || raw.name == "call.answered_elsewhere",
+                    let ref = try? raw.decode(CallReference.self), ref.callId == current?.ring.callId
+                {
+                    current = nil
+                    store.recordCurrentCall(nil)
+                    if quitting { return .ok }
+                }
+            case .event(.state(.closed(let reason))):
+                printer.error("the connection ended: \(reason)")
+                return reason == .sessionRevoked ? .notLoggedIn : .connection
+            case .event(let other):
+                if let r = EventFormatter.event(other, names: names) { printer.emit(r) }
+            case .eventsEnded:
+                return .connection
+            case .line(let raw):
+                let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
+                switch line {
+                case "":
+                    continue
+                case "/quit", "/exit":
+                    guard let call = current else { return .ok }
+                    quitting = true
+                    end(client, inputs, call)
+                case "a", "/answer":
+                    guard var call = current, !call.active, !call.busy else {
+                        printer.hint(current == nil ? "no call is ringing" : "already answering or in the call")
+                        continue
+                    }
+                    call.busy = true
+                    current = call
+                    answer(client, inputs, call.ring)
+                case "d", "/decline":
+                    guard var call = current, !call.active, !call.busy else {
+                        printer.hint(current == nil ? "no call is ringing" : "in the call: h hangs up")
+                        continue
+                    }
+                    call.busy = true
+                    current = call
+                    decline(client, inputs, call.ring.callId)
+                case "h", "/hangup":
+                    guard let call = current else {
+                        printer.hint("no call in progress")
+                        continue
+                    }
+                    end(client, inputs, call)
+                default:
+                    printer.hint(current == nil ? "waiting for calls; /quit to stop" : "a: answer, d: decline, h: hang up")
+                }
+            case .interrupt:
+                if quitting { return .interrupted }
+                guard let call = current else { return .ok }
+                quitting = true
+                end(client, inputs, call)
+                inputs.schedule("quit", after: 5)
+            case .endOfInput:
+                // Scripts may close stdin (--auto-answer < /dev/null): keep listening until Ctrl-C.
+                continue
+            case .record(let r):
+                printer.emit(r)
+            case .requestFinished(let tag, let ok):
+                if tag.hasPrefix("accept:") {
+                    let id = String(tag.dropFirst("accept:".count))
+                    if ok, current?.ring.callId == id {
+                        current?.active = true
+                        current?.busy = false
+                    } else if !ok, current?.ring.callId == id {
+                        current = nil
+                        store.recordCurrentCall(nil)
+                    }
+                }
+            case .deadline(let tag):
+                if tag == "quit" && quitting { return .ok }
+            }
+        }
+        return .ok
+    }
+
+    private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing) {
+        var rng = SystemRandomNumberGenerator()
+        let answerSDP = SDPGenerator.answer(to: ring.offer, using: &rng)
+        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng)
+        let continuation = inputs.continuation
+        let callId = ring.callId
+        let caller = ring.caller.displayName
+        Task {
+            do {
+                _ = try await client.request(op: "call.accept", params: CallAcceptParams(callId: callId, answer: answerSDP), as: CallReply.self)
+                continuation.yield(.requestFinished(tag: "accept:\(callId)", ok: true))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "call.answered", ["call_id": .string(callId), "caller": .string(caller)],
+                            text: "answered: connected with \(caller) (h and Enter hangs up)", style: .success)))
+            } catch {
+                continuation.yield(.requestFinished(tag: "accept:\(callId)", ok: false))
+                continuation.yield(.record(OutputRecord("call.answer_failed", ["call_id": .string(callId), "error": .string("\(error)")], text: "could not answer: \(error)", style: .failure)))
+                return
+            }
+            for candidate in candidates {
+                do {
+                    try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: "ice_candidate", payload: candidate))
+                    continuation.yield(
+                        .record(
+                            OutputRecord(
+                                "call.signal.sent", ["call_id": .string(callId), "kind": "ice_candidate", "payload": .string(candidate)],
+                                text: "signal sent: ice_candidate \(candidate)", style: .dim)))
+                } catch {
+                    continuation.yield(.record(OutputRecord("call.signal.failed", ["error": .string("\(error)")], text: "signal not sent: \(error)", style: .warning)))
+                }
+            }
+        }
+    }
+
+    private func decline(_ client: SwitchboardClient, _ inputs: SessionInputs, _ callId: String) {
+        let continuation = inputs.continuation
+        Task {
+            do {
+                try await client.request(op: "call.decline", params: CallIDParams(callId: callId))
+                continuation.yield(.record(OutputRecord("call.declined", ["call_id": .string(callId)], text: "declined", style: .dim)))
+            } catch {
+                continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "could not decline: \(error)", style: .failure)))
+            }
+        }
+    }
+
+    /// Hangs up an active call, declines a ringing one.
+    private func end(_ client: SwitchboardClient, _ inputs: SessionInputs, _ call: CurrentCall) {
+        context.printer.hint(call.active ? "hanging up…" : "declining…")
+        let continuation = inputs.continuation
+        let callId = call.ring.callId
+        Task {
+            do {
+                try await client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+            } catch {
+                continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
+            }
+        }
+    }
+}

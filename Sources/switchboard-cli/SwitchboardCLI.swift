@@ -1,0 +1,299 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import SwitchboardCLIKit
+import SwitchboardClient
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The terminal client. This file only parses arguments; the commands live in SwitchboardCLIKit.
+
+struct Global: ParsableArguments {
+    @Option(help: "Server URL (env SWITCHBOARD_URL; default: the profile's, else ws://127.0.0.1:8080/ws).")
+    var server: String?
+
+    @Option(help: "Config folder (env SWITCHBOARD_CONFIG_DIR; default $XDG_CONFIG_HOME/switchboard or ~/.config/switchboard).")
+    var configDir: String?
+
+    @Option(help: "Profile name: one saved session per profile (env SWITCHBOARD_PROFILE; default: default).")
+    var profile: String?
+
+    @Flag(help: "Print one JSON object per line instead of text.")
+    var json = false
+
+    func context() throws(CLIError) -> CLIContext {
+        try CLIContext(
+            options: GlobalOptions(server: server, configDir: configDir, profile: profile, json: json),
+            environment: ProcessInfo.processInfo.environment, stdoutIsTerminal: Terminal.stdoutIsTerminal)
+    }
+}
+
+/// Runs a command body and turns a `CLIError` into its message on stderr and its exit code.
+func perform(_ global: Global, _ body: (CLIContext) async throws(CLIError) -> CLIExitCode) async throws {
+    let code: CLIExitCode
+    do {
+        let context = try global.context()
+        do {
+            code = try await body(context)
+        } catch {
+            context.printer.error(error.message)
+            code = error.exitCode
+        }
+    } catch {
+        Printer(mode: .human(color: false)).error(error.message)
+        code = error.exitCode
+    }
+    if code != .ok { throw ExitCode(code.rawValue) }
+}
+
+@main
+struct SwitchboardCLI: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "switchboard-cli",
+        abstract: "A terminal client for Switchboard: accounts, friends, chat and calls.",
+        discussion: """
+            Exit codes: 0 ok, 1 the server refused, 2 usage (bad arguments, unknown friend or group), 3 not logged in \
+            or session invalid, 4 cannot connect / connection lost, 5 call not answered (declined, busy, unavailable, \
+            timeout, cancelled), 6 local file error, 130 interrupted twice. See docs/cli.md.
+            """,
+        subcommands: [
+            Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Call.self,
+            Listen.self, Hangup.self,
+        ])
+
+    /// Parses and runs, mapping parse errors to exit code 2 (usage) and help to 0.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? any AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+            Glibc.exit(0)
+        } catch let code as ExitCode {
+            Glibc.exit(code.rawValue)
+        } catch {
+            let status = exitCode(for: error)
+            if status == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Glibc.exit(CLIExitCode.usage.rawValue)
+        }
+    }
+}
+
+struct Register: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Create an account and save its session.")
+    @OptionGroup var global: Global
+    @Option(help: "Phone number (E.164, e.g. +15551234567).") var phone: String
+    @Option(help: "Display name.") var name: String
+    @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
+    var passwordStdin = false
+    @Option(help: "Device name shown in the session list.") var device: String?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: true)
+            try await context.register(phone: phone, name: name, password: password, device: device)
+            return .ok
+        }
+    }
+}
+
+struct Login: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Log in and save the session in the profile.")
+    @OptionGroup var global: Global
+    @Option(help: "Phone number.") var phone: String
+    @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
+    var passwordStdin = false
+    @Option(help: "Device name shown in the session list.") var device: String?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: false)
+            try await context.login(phone: phone, password: password, device: device)
+            return .ok
+        }
+    }
+}
+
+struct Logout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Revoke the session on the server and delete the profile's files.")
+    @OptionGroup var global: Global
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.logout()
+            return .ok
+        }
+    }
+}
+
+struct Whoami: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show who the saved session belongs to.")
+    @OptionGroup var global: Global
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.whoami()
+            return .ok
+        }
+    }
+}
+
+struct Friends: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List friends with their presence, or manage friend requests.",
+        subcommands: [List.self, Add.self, Accept.self, Decline.self, Requests.self], defaultSubcommand: List.self)
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Friends and their presence (default).")
+        @OptionGroup var global: Global
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.listFriends()
+                return .ok
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send a friend request to a phone number.")
+        @OptionGroup var global: Global
+        @Argument(help: "Phone number.") var phone: String
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.addFriend(phone: phone)
+                return .ok
+            }
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept an incoming friend request.")
+        @OptionGroup var global: Global
+        @Argument(help: "Request id, the requester's phone number or display name.") var request: String
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.answerFriendRequest(request, accept: true)
+                return .ok
+            }
+        }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decline an incoming friend request.")
+        @OptionGroup var global: Global
+        @Argument(help: "Request id, the requester's phone number or display name.") var request: String
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.answerFriendRequest(request, accept: false)
+                return .ok
+            }
+        }
+    }
+
+    struct Requests: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pending friend requests, incoming and outgoing.")
+        @OptionGroup var global: Global
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.listFriendRequests()
+                return .ok
+            }
+        }
+    }
+}
+
+struct Presence: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Without a status: friends' presence. With one: set it (for this command's connection).")
+    @OptionGroup var global: Global
+    @Argument(help: "online or away.") var status: String?
+
+    func validate() throws {
+        if let status, Availability(rawValue: status) == nil { throw ValidationError("status must be online or away") }
+    }
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.presence(status.flatMap(Availability.init(rawValue:)))
+            return .ok
+        }
+    }
+}
+
+struct Chat: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Chat with a friend or a group: history, live messages, /more, /voice FILE, /quit.")
+    @OptionGroup var global: Global
+    @Argument(help: "A friend's name or phone number, a group's name, or a conversation id (#N).") var target: String
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await ChatSession(context: context, target: target).run()
+        }
+    }
+}
+
+struct Call: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Call a friend: shows ringing and the outcome; h + Enter or Ctrl-C hangs up.")
+    @OptionGroup var global: Global
+    @Argument(help: "A friend's name, phone number or user id (#N).") var friend: String
+    @Flag(help: "A video call (the generated offer has a VP8 video section).") var video = false
+    @Option(help: "Send this SDP offer instead of a generated one.") var offer: String?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await CallSession(context: context, callee: friend, video: video, offerFile: offer).run()
+        }
+    }
+}
+
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show every event; answer (a) or decline (d) incoming calls; h hangs up; /quit or Ctrl-C stops.")
+    @OptionGroup var global: Global
+    @Flag(help: "Answer every incoming call.") var autoAnswer = false
+    @Flag(help: "Decline every incoming call.") var autoDecline = false
+    @Option(help: "Presence while listening: online or away.") var presence: String?
+
+    func validate() throws {
+        if autoAnswer && autoDecline { throw ValidationError("--auto-answer and --auto-decline exclude each other") }
+        if let presence, Availability(rawValue: presence) == nil { throw ValidationError("--presence must be online or away") }
+    }
+
+    func run() async throws {
+        let policy: ListenSession.Policy = autoAnswer ? .autoAnswer : autoDecline ? .autoDecline : .ask
+        try await perform(global) { context throws(CLIError) in
+            try await ListenSession(context: context, policy: policy, presence: presence.flatMap(Availability.init(rawValue:))).run()
+        }
+    }
+}
+
+struct Hangup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "End this profile's current call from another process (same session, so the same device).")
+    @OptionGroup var global: Global
+    @Argument(help: "The call id (default: the call a running `call` or `listen` of this profile is in).") var callId: String?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.hangup(callId: callId)
+            return .ok
+        }
+    }
+}

@@ -1,0 +1,444 @@
+#!/usr/bin/env python3
+# This source file is part of the Switchboard open source project
+# SPDX-License-Identifier: Apache-2.0
+"""Pseudo-terminal tests of switchboard-cli against a real server.
+
+Starts the debug server binary (.build/debug/switchboard serve) against the test PostgreSQL
+($SWITCHBOARD_TEST_DATABASE_URL, exported by scripts/test.sh), drives switchboard-cli in pseudo-terminals
+with pexpect, and checks what each screen shows and each exit code. Every wait is bounded.
+
+    SWITCHBOARD_TEST_DATABASE_URL=... python3 Tests/cli/test_cli.py [-k NAME]
+
+Prints one line per test and a closing "N passed, N failed"; exits 1 when a test failed.
+"""
+
+import json
+import math
+import os
+import random
+import re
+import shutil
+import socket
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import wave
+
+import pexpect
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVER = os.environ.get("SWITCHBOARD_SERVER_BIN", os.path.join(ROOT, ".build/debug/switchboard"))
+CLI = os.environ.get("SWITCHBOARD_CLI_BIN", os.path.join(ROOT, ".build/debug/switchboard-cli"))
+DATABASE_URL = os.environ.get("SWITCHBOARD_TEST_DATABASE_URL", "")
+WAIT = 20  # seconds any single expectation may take
+
+WORK = tempfile.mkdtemp(prefix="switchboard-cli-test.")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """The debug server on a free port; stopped by PID."""
+
+    def __init__(self, *extra):
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}/ws"
+        self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
+        args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+                "--db-pool-size", "2", "--loops", "2", "--presence-grace", "1", *extra]
+        if DATABASE_URL:
+            args += ["--database-url", DATABASE_URL]
+        else:
+            args += ["--data-dir", os.path.join(WORK, f"data-{self.port}")]
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}; see {self.log.name}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start listening within 60 s")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.log.close()
+
+
+def env_for(server, color=False):
+    env = dict(os.environ)
+    env["SWITCHBOARD_URL"] = server.url
+    env.pop("SWITCHBOARD_PASSWORD", None)
+    env.pop("SWITCHBOARD_CONFIG_DIR", None)
+    env.pop("SWITCHBOARD_PROFILE", None)
+    if color:
+        env.pop("NO_COLOR", None)
+        env["TERM"] = "xterm"
+    else:
+        env["NO_COLOR"] = "1"
+    return env
+
+
+class User:
+    """A person with their own config folder."""
+
+    def __init__(self, server, name):
+        self.server = server
+        self.name = name
+        self.phone = "+1555" + "".join(random.choice("0123456789") for _ in range(7))
+        self.password = f"{name} has a long pass 42"
+        self.config = os.path.join(WORK, f"{name}-{server.port}", "switchboard")
+
+    def run(self, *args, stdin=None, env_extra=None, timeout=30):
+        env = env_for(self.server)
+        env.update(env_extra or {})
+        p = subprocess.run([CLI, *args, "--config-dir", self.config], input=stdin, env=env,
+                           capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+
+    def spawn(self, *args, color=False):
+        child = pexpect.spawn(CLI, [*args, "--config-dir", self.config], env=env_for(self.server, color),
+                              encoding="utf-8", timeout=WAIT, dimensions=(50, 200))
+        child.logfile_read = open(os.path.join(WORK, f"{self.name}-{args[0]}-{time.time():.3f}.screen"), "w")
+        SPAWNED.append(child)
+        return child
+
+    def register(self):
+        rc, out, err = self.run("register", "--phone", self.phone, "--name", self.name, "--password-stdin",
+                                stdin=self.password + "\n")
+        check(rc == 0, f"register {self.name}: rc {rc}, {err}")
+        return out
+
+
+SPAWNED = []
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def screen(child):
+    """Everything the child has shown so far."""
+    child.logfile_read.flush()
+    with open(child.logfile_read.name) as f:
+        return f.read()
+
+
+def finish(child, code):
+    """Waits for the child's end and checks its exit code."""
+    child.expect(pexpect.EOF, timeout=WAIT)
+    child.close()
+    check(child.exitstatus == code, f"exit status {child.exitstatus}, expected {code}")
+
+
+def befriend(a, b):
+    rc, out, err = a.run("friends", "add", b.phone)
+    check(rc == 0 and "sent to" in out, f"friends add: {rc} {out} {err}")
+    rc, out, err = b.run("friends", "accept", a.phone)
+    check(rc == 0 and "now friends" in out, f"friends accept: {rc} {out} {err}")
+
+
+def tone_wav(path, seconds=1.0, rate=16000):
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        frames = bytearray()
+        for i in range(int(seconds * rate)):
+            frames += struct.pack("<h", int(12000 * math.sin(2 * math.pi * 440 * i / rate)))
+        w.writeframes(bytes(frames))
+
+
+# ---------------------------------------------------------------------------------------------------- tests
+
+def test_accounts_and_token_file(server):
+    ann = User(server, "Zoe")
+    out = ann.register()
+    check("registered as Zoe" in out, out)
+    path = os.path.join(ann.config, "default.json")
+    check(stat.S_IMODE(os.stat(path).st_mode) == 0o600, f"token file mode {oct(os.stat(path).st_mode)}")
+    check(stat.S_IMODE(os.stat(ann.config).st_mode) == 0o700, "config folder mode")
+    with open(path) as f:
+        saved = json.load(f)
+    check(saved["server"] == server.url and len(saved["token"]) > 20, saved)
+
+    rc, out, _ = ann.run("whoami")
+    check(rc == 0 and "Zoe" in out and ann.phone in out, out)
+    rc, out, _ = ann.run("whoami", "--json")
+    record = json.loads(out.strip().splitlines()[-1])
+    check(record["type"] == "whoami" and record["display_name"] == "Zoe" and record["phone"] == ann.phone, record)
+
+    # The password prompt does not echo; a second profile in the same folder keeps its own session.
+    child = ann.spawn("login", "--phone", ann.phone, "--profile", "second")
+    child.expect("Password: ")
+    child.sendline(ann.password)
+    child.expect("logged in as Zoe")
+    check(ann.password not in child.before, "the password was echoed")
+    finish(child, 0)
+    check(os.path.exists(os.path.join(ann.config, "second.json")), "second profile file")
+
+    # A wrong password: a clear error and exit code 1; no profile is written.
+    rc, out, err = ann.run("login", "--phone", ann.phone, "--password-stdin", "--profile", "third", stdin="wrong password 9\n")
+    check(rc == 1 and "wrong phone number or password" in err, f"{rc} {err}")
+    check(not os.path.exists(os.path.join(ann.config, "third.json")), "a failed login wrote a profile")
+
+    # Not logged in: exit 3.
+    rc, out, err = ann.run("whoami", "--profile", "nobody")
+    check(rc == 3 and "not logged in" in err, f"{rc} {err}")
+
+    # Logout revokes the session on the server and deletes the file; the old token no longer works.
+    token = saved["token"]
+    rc, out, err = ann.run("logout")
+    check(rc == 0 and "logged out" in out, f"{rc} {out} {err}")
+    check(not os.path.exists(path), "logout left the token file")
+    os.makedirs(ann.config, exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(dict(saved, token=token), f)
+    rc, out, err = ann.run("whoami")
+    check(rc == 3 and "no longer valid" in err, f"revoked token: {rc} {err}")
+
+    # Usage errors: exit 2. Nobody listening: exit 4.
+    rc, _, err = ann.run("friends", "add")
+    check(rc == 2, f"missing argument: {rc} {err}")
+    rc, _, err = ann.run("whoami", "--profile", "second", env_extra={"SWITCHBOARD_URL": f"ws://127.0.0.1:{free_port()}/ws"})
+    check(rc == 4 and "cannot connect" in err, f"no server: {rc} {err}")
+
+
+def test_friends_and_colour(server, ann, bob):
+    rc, out, _ = ann.run("friends", "--json")
+    friends = [json.loads(line) for line in out.splitlines()]
+    check(rc == 0 and any(f["display_name"] == "Bob" and f["type"] == "friend" for f in friends), out)
+    rc, out, _ = bob.run("friends")
+    check(rc == 0 and re.search(r"^Ann  #\d+  (online|away|offline)$", out, re.M), out)
+    # Already friends: the request answers with the friend at once; green on a terminal...
+    child = ann.spawn("friends", "add", bob.phone, color=True)
+    child.expect("Bob and you are now friends")
+    check("\x1b[32m" in child.before, f"no colour on a terminal: {child.before!r}")
+    finish(child, 0)
+    # ...and plain with NO_COLOR.
+    child = ann.spawn("friends", "add", bob.phone)
+    child.expect("Bob and you are now friends")
+    check("\x1b[" not in child.before, f"colour despite NO_COLOR: {child.before!r}")
+    finish(child, 0)
+    rc, out, err = ann.run("friends", "accept", "12345")
+    check(rc == 2 and "no incoming friend request #12345" in err, f"{rc} {err}")
+
+
+def test_call_answered_then_hangup(server, ann, bob):
+    callee = bob.spawn("listen")
+    callee.expect("listening as Bob")
+    caller = ann.spawn("call", "Bob")
+    caller.expect("calling Bob")
+    caller.expect(r"ringing on 1 device")
+    callee.expect("incoming voice call from Ann")
+    callee.expect("answer with a")
+    callee.sendline("a")
+    callee.expect("answered: connected with Ann")
+    caller.expect("accepted: connected")
+    # Relayed signalling both ways: each side's generated ICE candidates reach the other.
+    caller.expect("signal received: ice_candidate candidate:")
+    callee.expect("signal received: ice_candidate candidate:")
+    time.sleep(1.2)
+    caller.sendline("h")
+    caller.expect(r"call ended: hangup, duration (\d+)\.(\d) s")
+    seconds = int(caller.match.group(1))
+    check(seconds >= 1, f"duration {caller.match.group(0)}")
+    finish(caller, 0)
+    callee.expect(r"call ended: hangup, duration \d+\.\d s")
+    callee.sendline("/quit")
+    finish(callee, 0)
+
+
+def test_call_hangup_from_another_process_and_json(server, ann, bob):
+    callee = bob.spawn("listen", "--auto-answer", "--json")
+    callee.expect('"type":"listening"')
+    caller = ann.spawn("call", "Bob", "--video")
+    caller.expect("calling Bob")
+    callee.expect(r'"media":"video","type":"call.ring"')
+    caller.expect("accepted: connected \\(answer: audio\\+video\\)")
+    callee.expect('"type":"call.signal"')
+    # A separate process with the same saved session is the same device: it can end the call.
+    rc, out, err = ann.run("hangup")
+    check(rc == 0 and "hung up call" in out, f"hangup: {rc} {out} {err}")
+    caller.expect(r"call ended: hangup, duration")
+    finish(caller, 0)
+    callee.expect(r'\{"call_id":"[^"]+","duration_ms":\d+,"reason":"hangup","type":"call.ended"\}')
+    callee.sendintr()  # Ctrl-C stops listening cleanly
+    finish(callee, 0)
+    rc, out, err = ann.run("hangup")
+    check(rc == 2 and "no current call" in err, f"hangup without a call: {rc} {err}")
+
+
+def test_call_declined_and_cancelled(server, ann, bob):
+    callee = bob.spawn("listen", "--auto-decline")
+    callee.expect("listening as Bob")
+    caller = ann.spawn("call", "Bob")
+    caller.expect("call ended: declined")
+    finish(caller, 5)
+    callee.expect("call ended: declined")
+    callee.sendline("/quit")
+    finish(callee, 0)
+
+    # Ctrl-C while ringing cancels the call; the callee's screen shows it.
+    callee = bob.spawn("listen")
+    callee.expect("listening as Bob")
+    caller = ann.spawn("call", "Bob")
+    callee.expect("incoming voice call from Ann")
+    caller.expect("ringing on 1 device")
+    caller.sendintr()
+    caller.expect("call ended: cancelled")
+    finish(caller, 5)
+    callee.expect("call ended: cancelled")
+    callee.sendline("/quit")
+    finish(callee, 0)
+
+
+def test_call_times_out(short_server):
+    carol = User(short_server, "Carol")
+    dave = User(short_server, "Dave")
+    carol.register()
+    dave.register()
+    befriend(carol, dave)
+    callee = dave.spawn("listen")
+    callee.expect("listening as Dave")
+    caller = carol.spawn("call", "dave")
+    caller.expect("ringing on 1 device")
+    callee.expect("incoming voice call from Carol")
+    started = time.time()
+    caller.expect(r"call ended: timeout \(no answer before the ring timeout\)", timeout=15)
+    check(2.0 <= time.time() - started <= 12, f"timed out after {time.time() - started:.1f} s")
+    finish(caller, 5)
+    callee.expect("call ended: timeout")
+    callee.sendline("/quit")
+    finish(callee, 0)
+
+
+def test_chat_history_more_live_and_voice(server, ann, bob):
+    # Twelve messages from a script (stdin is a pipe): /quit waits for every acknowledgement.
+    lines = "".join(f"line {i:02d}\n" for i in range(1, 13)) + "/quit\n"
+    rc, out, err = ann.run("chat", "Bob", stdin=lines, timeout=60)
+    check(rc == 0 and out.count("delivered") == 12, f"scripted chat: {rc} {out[-500:]} {err}")
+
+    other = bob.spawn("chat", ann.phone)
+    other.expect("chat with Ann")
+    other.expect(r"Ann: line 03")
+    other.expect(r"Ann: line 12")
+    check("line 02" not in screen(other), "more than 10 messages of history")
+    other.sendline("/more")
+    other.expect(r"\d+ older message\(s\)")
+    other.expect(r"Ann: line 01")
+    other.expect(r"Ann: line 02")
+    other.expect("beginning of the conversation")
+
+    me = ann.spawn("chat", "bob")
+    me.expect("chat with Bob")
+    me.sendline("hello from ann")
+    me.expect(r"delivered \(#\d+\)")
+    other.expect(r"Ann: hello from ann")
+    other.sendline("hi ann")
+    other.expect("delivered")
+    me.expect(r"Bob: hi ann")
+
+    wav = os.path.join(WORK, "tone.wav")
+    tone_wav(wav, seconds=1.0)
+    me.sendline(f"/voice {wav}")
+    me.expect(r"voice message 1\.\d s .* delivered \(#\d+\)")
+    other.expect(r"Ann: voice message 1\.\d s")
+    me.sendline("/voice /nonexistent.wav")
+    me.expect("cannot read /nonexistent.wav")
+    me.sendline("/quit")
+    finish(me, 0)
+    other.sendline("/quit")
+    finish(other, 0)
+
+    rc, _, err = ann.run("chat", "Nobody")
+    check(rc == 2 and "no friend or group" in err, f"unknown chat target: {rc} {err}")
+
+
+# ---------------------------------------------------------------------------------------------------- runner
+
+def main():
+    only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+    for path in (SERVER, CLI):
+        if not os.access(path, os.X_OK):
+            print(f"missing {path}: run swift build first", file=sys.stderr)
+            return 2
+    passed, failed = 0, 0
+    servers = []
+
+    def run(name, fn, *args):
+        nonlocal passed, failed
+        if only and only not in name:
+            return
+        started = time.time()
+        try:
+            fn(*args)
+            passed += 1
+            print(f"PASS {name} ({time.time() - started:.1f} s)", flush=True)
+        except Exception as error:  # noqa: BLE001 - every failure is reported, then the next test runs
+            failed += 1
+            print(f"FAIL {name}: {error}", flush=True)
+            traceback.print_exc()
+            for child in SPAWNED:
+                if child.isalive():
+                    print(f"  screen of {child.logfile_read.name}:\n    {child.before[-800:] if child.before else ''!r}")
+        finally:
+            for child in SPAWNED:
+                if child.isalive():
+                    child.close(force=True)
+            SPAWNED.clear()
+
+    try:
+        server = Server()
+        servers.append(server)
+        ann, bob = User(server, "Ann"), User(server, "Bob")
+        ann.register()
+        bob.register()
+        befriend(ann, bob)
+        run("accounts_and_token_file", test_accounts_and_token_file, server)
+        run("friends_and_colour", test_friends_and_colour, server, ann, bob)
+        run("chat_history_more_live_and_voice", test_chat_history_more_live_and_voice, server, ann, bob)
+        run("call_answered_then_hangup", test_call_answered_then_hangup, server, ann, bob)
+        run("call_hangup_from_another_process_and_json", test_call_hangup_from_another_process_and_json, server, ann, bob)
+        run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
+        server.stop()
+        servers.remove(server)
+        if not only or "timeout" in only:
+            short = Server("--ring-timeout", "3")
+            servers.append(short)
+            run("call_times_out", test_call_times_out, short)
+    except Exception as error:  # noqa: BLE001 - set-up failures count as a failure
+        failed += 1
+        print(f"FAIL set-up: {error}", flush=True)
+        traceback.print_exc()
+    finally:
+        for s in servers:
+            s.stop()
+        if failed == 0:
+            shutil.rmtree(WORK, ignore_errors=True)
+        else:
+            print(f"screens and server logs kept in {WORK}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
