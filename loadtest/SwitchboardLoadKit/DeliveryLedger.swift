@@ -34,6 +34,14 @@ public struct DeliveryLedger: Sendable {
         /// Seqs it got more than once.
         public var duplicates: Int
 
+        public init(client: Int, conversationId: Int64, missing: [Int64], missingCount: Int, duplicates: Int) {
+            self.client = client
+            self.conversationId = conversationId
+            self.missing = missing
+            self.missingCount = missingCount
+            self.duplicates = duplicates
+        }
+
         public var description: String {
             "client \(client), conversation \(conversationId): \(missingCount) missing \(missing), \(duplicates) twice"
         }
