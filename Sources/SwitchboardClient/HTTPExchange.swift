@@ -115,7 +115,12 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
     ) {
         loop.assertOnLoop()
         self.completion = completion
-        let timer = DispatchWorkItem { [self] in fail(.timeout(op: what)) }
+        // Weak: the item stays queued until its deadline even when cancelled; the awaiting caller keeps the
+        // exchange alive until it completes.
+        let timer = DispatchWorkItem { [weak self] in
+            guard let self else { return }
+            fail(.timeout(op: what))
+        }
         self.timer = timer
         loop.queue.asyncAfter(deadline: .now() + max(timeout, 0), execute: timer)
         if HostResolver.isNumeric(endpoint.host) {
@@ -250,6 +255,7 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
     }
 
     private func complete(_ result: Result<HTTPExchangeResponse, SwitchboardClientError>) {
+        loop.assertOnLoop()
         guard let completion else { return }
         self.completion = nil
         timer?.cancel()

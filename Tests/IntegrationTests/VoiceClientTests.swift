@@ -8,6 +8,7 @@
 
 import Foundation
 import SwitchboardClient
+import SwitchboardTransport
 import Testing
 
 // Named so that scripts/test.sh's `--filter ClientLibraryTests` runs it with the client library's suite, away
@@ -111,5 +112,43 @@ struct VoiceClientLibraryTests {
         } catch {
             if case .connectFailed = error {} else { Issue.record("expected connectFailed, got \(error)") }
         }
+    }
+
+    @Test func voiceOverTLSUsesTheClientsTLSContext() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sb-voice-tls-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let cert = dir.appendingPathComponent("cert.pem").path
+        let key = dir.appendingPathComponent("key.pem").path
+        let made = try runProcess(
+            "/usr/bin/env",
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+             "-keyout", key, "-out", cert])
+        #expect(made.status == 0, "\(made.output)")
+        let (server, port, database) = try startProtocolServer {
+            $0.tlsCertificatePath = cert
+            $0.tlsPrivateKeyPath = key
+        }
+        defer { stop(server); database.close() }
+        let client = try makeClient(port: port, secure: true) { $0.tls = try? TLSContext(clientWithCAFile: cert, verify: true) }
+        _ = try await registerUser(client, "Tess")
+        let clip = try await client.uploadVoice(toneWAV(seconds: 1), contentType: "audio/wav")
+        let file = try await client.downloadVoice(clip.voiceId)
+        #expect(file.status == 200 && Int64(file.bytes.count) == clip.size)
+        // A TLS context that does not trust the certificate: the exchange fails to connect, typed.
+        let token = try #require(await client.sessionToken)
+        let untrusting = try TLSContext(clientWithCAFile: nil, verify: true)
+        do {
+            _ = try await SwitchboardClient.downloadVoice(
+                clip.voiceId, endpoint: ServerEndpoint(host: "127.0.0.1", port: port, secure: true), token: token,
+                tls: untrusting, loop: client.loop, timeout: 5)
+            Issue.record("an untrusted certificate was accepted")
+        } catch {
+            if case .connectFailed = error {} else if case .connectionLost = error {} else {
+                Issue.record("expected a connection failure, got \(error)")
+            }
+        }
+        await client.close()
     }
 }
