@@ -37,7 +37,8 @@ extension CLIContext {
         action: String, phone: String,
         _ body: (SwitchboardClient) async throws(SwitchboardClientError) -> SessionCredentials
     ) async throws(CLIError) {
-        let url = serverURL(for: try? store.load())
+        let previous = try? store.load()
+        let url = serverURL(for: previous)
         let client = try makeClient(url: url, interactive: false)
         let credentials: SessionCredentials
         let profileResult: UserProfile
@@ -54,6 +55,11 @@ extension CLIContext {
             server: url, token: credentials.sessionToken, userId: credentials.userId, sessionId: credentials.sessionId,
             phone: profileResult.phone ?? phone, displayName: profileResult.displayName)
         try store.save(saved)
+        if let previous, previous.token != saved.token {
+            printer.warning(
+                "replaced the saved session of profile \"\(store.profile)\" (user \(previous.userId)); it stays valid on the "
+                    + "server until revoked (`logout` revokes the current one)")
+        }
         printer.emit(
             OutputRecord(
                 action == "registering" ? "registered" : "logged_in",

@@ -194,6 +194,8 @@ def test_accounts_and_token_file(server):
     check(ann.password not in child.before, "the password was echoed")
     finish(child, 0)
     check(os.path.exists(os.path.join(ann.config, "second.json")), "second profile file")
+    rc, out, err = ann.run("login", "--phone", ann.phone, "--profile", "second", env_extra={"SWITCHBOARD_PASSWORD": ann.password})
+    check(rc == 0 and "replaced the saved session" in err, f"second login: {rc} {err}")
 
     # A wrong password: a clear error and exit code 1; no profile is written.
     rc, out, err = ann.run("login", "--phone", ann.phone, "--password-stdin", "--profile", "third", stdin="wrong password 9\n")
@@ -311,6 +313,42 @@ def test_call_declined_and_cancelled(server, ann, bob):
     finish(callee, 0)
 
 
+def test_call_with_offer_file_and_unavailable(server, ann, bob):
+    # The offer file's media sections travel to the callee, whose generated answer mirrors them.
+    offer = os.path.join(WORK, "offer.sdp")
+    with open(offer, "w", newline="") as f:
+        f.write("v=0\r\no=- 42 2 IN IP4 127.0.0.1\r\ns=pty-test\r\nt=0 0\r\na=group:BUNDLE a v\r\n"
+                "m=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ice-ufrag:abcd\r\na=ice-pwd:abcdefghijklmnopqrstuvwx\r\n"
+                "a=fingerprint:sha-256 " + ":".join(["AB"] * 32) + "\r\na=setup:actpass\r\na=mid:a\r\na=sendrecv\r\n"
+                "a=rtpmap:111 opus/48000/2\r\n"
+                "m=video 9 UDP/TLS/RTP/SAVPF 96\r\na=ice-ufrag:abcd\r\na=ice-pwd:abcdefghijklmnopqrstuvwx\r\n"
+                "a=fingerprint:sha-256 " + ":".join(["AB"] * 32) + "\r\na=setup:actpass\r\na=mid:v\r\na=sendrecv\r\n"
+                "a=rtpmap:96 VP8/90000\r\n")
+    callee = bob.spawn("listen", "--auto-answer")
+    callee.expect("listening as Bob")
+    caller = ann.spawn("call", "Bob", "--offer", offer)
+    caller.expect(r"accepted: connected \(answer: audio\+video\)")
+    check("does not look like" not in screen(caller), "a well-formed offer file was warned about")
+    caller.sendline("/hangup")
+    caller.expect("call ended: hangup")
+    finish(caller, 0)
+    callee.expect("call ended: hangup")
+    callee.sendline("/quit")
+    finish(callee, 0)
+
+    # A file that is not SDP is sent all the same, with a warning on stderr.
+    junk = os.path.join(WORK, "junk.sdp")
+    with open(junk, "w") as f:
+        f.write("hello\n")
+    # Nobody of Bob's is online now: the call ends at once as unavailable (exit 5).
+    caller = ann.spawn("call", "Bob", "--offer", junk)
+    caller.expect("does not look like a WebRTC offer")
+    caller.expect(r"call ended: unavailable \(no device online\)")
+    finish(caller, 5)
+    rc, _, err = ann.run("call", "Bob", "--offer", "/nonexistent.sdp")
+    check(rc == 6 and "cannot read the offer file" in err, f"missing offer file: {rc} {err}")
+
+
 def test_call_times_out(short_server):
     carol = User(short_server, "Carol")
     dave = User(short_server, "Dave")
@@ -419,6 +457,7 @@ def main():
         run("call_answered_then_hangup", test_call_answered_then_hangup, server, ann, bob)
         run("call_hangup_from_another_process_and_json", test_call_hangup_from_another_process_and_json, server, ann, bob)
         run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
+        run("call_with_offer_file_and_unavailable", test_call_with_offer_file_and_unavailable, server, ann, bob)
         server.stop()
         servers.remove(server)
         if not only or "timeout" in only:
