@@ -247,6 +247,15 @@ def test_friends_and_colour(server, ann, bob):
 def test_call_answered_then_hangup(server, ann, bob):
     callee = bob.spawn("listen")
     callee.expect("listening as Bob")
+    # listen shows the other events too: a message and a friend request.
+    rc, _, err = ann.run("chat", "Bob", stdin="ping from ann\n/quit\n")
+    check(rc == 0, f"chat: {rc} {err}")
+    callee.expect(r"Ann: ping from ann")
+    eve = User(server, "Eve")
+    eve.register()
+    rc, _, err = eve.run("friends", "add", bob.phone)
+    check(rc == 0, f"friends add: {rc} {err}")
+    callee.expect(r"friend request #\d+ from Eve")
     caller = ann.spawn("call", "Bob")
     caller.expect("calling Bob")
     caller.expect(r"ringing on 1 device")
