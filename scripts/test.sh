@@ -52,4 +52,23 @@ autobahn=${AUTOBAHN_CHECK:-../shared/tools/autobahn-check}
 [[ -x "$autobahn" ]] || autobahn=/work/shared/tools/autobahn-check
 "$autobahn" "${args[@]}" --timeout 3000 "ws://127.0.0.1:$port/echo"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+
+echo "== load tester: a five-second mix and 300 idle connections (smoke; speed is judged by loadtest/budget-*.sh)"
+swift build -c release --product switchboard-load 2>&1 | tail -1
+port=$((20000 + RANDOM % 10000))
+.build/release/switchboard serve --host 127.0.0.1 --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
+    --ring-timeout 2 --login-burst-per-address 100000 --log-level warning >"$work/load-server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+    (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
+    sleep 0.1
+done
+# The mix: every kind of operation (calls time out after the 2 s test ring timeout), 10% of the clients
+# dropped and resumed; judged against the apps' end-to-end ceilings only (loadtest/budgets-smoke.json).
+.build/release/switchboard-load run --url "ws://127.0.0.1:$port/ws" --users 40 --duration 5 --ring-timeout 2 \
+    --server-pid "$server_pid" --budgets loadtest/budgets-smoke.json --report "$work/load-report.json"
+# Idle mode through its worker process: every connection authenticated and held (memory not judged here).
+.build/release/switchboard-load idle --url "ws://127.0.0.1:$port/ws" --connections 300 --users 10 --hold 2 \
+    --ramp-rate 300 --server-pid "$server_pid" --max-bytes-per-connection 1048576 --max-authenticate-p99-ms 3000
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 echo "== all tests passed"
