@@ -53,6 +53,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Write the JSON report to this file.") var report: String?
     @Option(help: "PIDs of the server processes, for their memory and CPU in the report.") var serverPid: [Int32] = []
     @Flag(help: "Offer permessage-deflate.") var compression = false
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Resume after reconnects (--no-resume: a negative control; the dropped clients then miss messages and the recovery check fails).")
+    var resume = true
     @Flag(help: "Print the JSON report on stdout instead of the table.") var json = false
 
     func validate() throws {
@@ -83,6 +87,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         var base = ClientConfiguration(url: url)!
         base.offerCompression = compression
+        base.resumeMessages = resume
         base.requestTimeout = 15
         let group = try EventLoopGroup(loopCount: loops)
         defer { group.shutdown() }
@@ -107,6 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
         let serverBefore = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+        let generatorBefore = ProcessStats.read(pid: getpid())
         let start = now() + 50_000_000
         note(String(format: "run: %.0f s mix with %d users", duration, users))
 
@@ -114,6 +120,7 @@ struct RunCommand: AsyncParsableCommand {
         await mix.run(start: start)
         let mixEnd = now()
         let serverAfter = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+        let generatorAfter = ProcessStats.read(pid: getpid())
 
         // Drain: operations still running (calls end, sends resend after reconnects), then deliveries.
         let drainDeadline = now() + UInt64((drainTimeout + ringTimeout + callHold) * 1e9)
@@ -159,6 +166,9 @@ struct RunCommand: AsyncParsableCommand {
                 cpuSecondsDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) * 100).rounded() / 100,
                 cpuPercentDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / measuredSeconds * 1000).rounded() / 10)
         }
+        let generatorPercent = generatorBefore.flatMap { b in
+            generatorAfter.map { a in ((a.cpuSeconds - b.cpuSeconds) / measuredSeconds * 1000).rounded() / 10 }
+        }
         let report = RunReport(
             result: passed ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
             configuration: [
@@ -167,7 +177,7 @@ struct RunCommand: AsyncParsableCommand {
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "ring_timeout_s": "\(ringTimeout)",
-                "drop_share": "\(dropShare)", "compression": "\(compression)", "loops": "\(loops)",
+                "drop_share": "\(dropShare)", "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
             ],
             setup: SetupReport(
                 users: users, friendships: setup.friendships, conversations: setup.conversations.count,
@@ -177,7 +187,7 @@ struct RunCommand: AsyncParsableCommand {
             errorSamples: harness.errorSamples.withLock { $0 }, interrupted: mix.interrupted.withLock { $0 },
             recovery: recovery, shortfalls: shortfalls.prefix(20).map(\.description),
             messagesStored: harness.ledger.withLock { $0.storedDuringRun }, duplicatesDroppedByClients: duplicatesDropped,
-            server: server, budgets: budgets, rows: rows)
+            server: server, generatorCpuPercentOfACore: generatorPercent, budgets: budgets, rows: rows)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = try encoder.encode(report)
@@ -201,6 +211,7 @@ struct RunCommand: AsyncParsableCommand {
                 format: "; server CPU %.1f%% of a core, RSS %.0f -> %.0f MiB", server.cpuPercentDuringMix,
                 Double(server.rssBytesBefore) / 1_048_576, Double(server.rssBytesAfter) / 1_048_576)
         }
+        if let g = r.generatorCpuPercentOfACore { s += String(format: "; load tester CPU %.1f%%", g) }
         if !r.errorSamples.isEmpty { s += "\nfirst errors:\n  " + r.errorSamples.prefix(5).joined(separator: "\n  ") }
         if !r.shortfalls.isEmpty { s += "\nincomplete clients:\n  " + r.shortfalls.prefix(5).joined(separator: "\n  ") }
         return s
@@ -248,6 +259,7 @@ struct RunReport: Codable, Sendable {
     var messagesStored: Int64
     var duplicatesDroppedByClients: Int
     var server: ServerReport?
+    var generatorCpuPercentOfACore: Double?
     var budgets: Budgets
     var rows: [VerdictRow]
 
@@ -255,6 +267,7 @@ struct RunReport: Codable, Sendable {
         case result, date, configuration, setup, measuredSeconds = "measured_seconds", latencies, operations, errors
         case errorSamples = "error_samples", interrupted = "interrupted_by_drop", recovery, shortfalls
         case messagesStored = "messages_stored", duplicatesDroppedByClients = "duplicates_dropped_by_clients", server
+        case generatorCpuPercentOfACore = "generator_cpu_percent_of_a_core"
         case budgets, rows
     }
 }
