@@ -111,6 +111,7 @@ public struct ListenSession: Sendable {
                     guard let call = current else { return .ok }
                     quitting = true
                     end(client, inputs, call)
+                    inputs.schedule("quit", after: 5)
                 case "a", "/answer":
                     guard var call = current, !call.active, !call.busy else {
                         printer.hint(current == nil ? "no call is ringing" : "already answering or in the call")

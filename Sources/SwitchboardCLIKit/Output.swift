@@ -9,6 +9,10 @@
 import Foundation
 public import SwitchboardClient
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// How results and events are printed.
 public enum OutputMode: Sendable, Equatable {
     /// Lines for people; ANSI colours when `color` (stdout is a terminal and `NO_COLOR` is unset).
@@ -130,6 +134,12 @@ public final class Printer: @unchecked Sendable {
     private func write(_ line: String, to handle: FileHandle) {
         lock.lock()
         defer { lock.unlock() }
-        handle.write(Data(line.utf8))
+        do {
+            try handle.write(contentsOf: Data(line.utf8))
+        } catch {
+            // The reader went away (`switchboard-cli listen --json | head -1`): SIGPIPE is ignored (the
+            // transport sets SIG_IGN), so stop here as the signal would have, quietly.
+            if handle === FileHandle.standardOutput { exit(0) }
+        }
     }
 }

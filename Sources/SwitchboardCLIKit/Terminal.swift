@@ -47,7 +47,7 @@ public enum Terminal {
 
     /// Prompts on stderr and reads one line from the terminal with echo off.
     private static func prompt(_ text: String) throws(CLIError) -> String {
-        FileHandle.standardError.write(Data(text.utf8))
+        try? FileHandle.standardError.write(contentsOf: Data(text.utf8))
         var saved = termios()
         let haveTerminal = tcgetattr(0, &saved) == 0
         if haveTerminal {
@@ -57,7 +57,7 @@ public enum Terminal {
         }
         let line = readLine(strippingNewline: true)
         if haveTerminal { _ = tcsetattr(0, TCSANOW, &saved) }
-        FileHandle.standardError.write(Data("\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\n".utf8))
         guard let line, !line.isEmpty else { throw CLIError("no password entered", exitCode: .usage) }
         return line
     }

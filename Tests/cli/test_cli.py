@@ -37,6 +37,9 @@ DATABASE_URL = os.environ.get("SWITCHBOARD_TEST_DATABASE_URL", "")
 WAIT = 20  # seconds any single expectation may take
 
 WORK = tempfile.mkdtemp(prefix="switchboard-cli-test.")
+# Without a test database the server starts its embedded PostgreSQL in WORK; as root it runs it as an
+# unprivileged user, who must be able to traverse this folder.
+os.chmod(WORK, 0o711)
 
 
 def free_port():
@@ -57,7 +60,8 @@ class Server:
         if DATABASE_URL:
             args += ["--database-url", DATABASE_URL]
         else:
-            args += ["--data-dir", os.path.join(WORK, f"data-{self.port}")]
+            # The servers run one after the other: they share one embedded database (one initdb).
+            args += ["--data-dir", os.path.join(WORK, "data")]
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -430,6 +434,7 @@ def main():
             return 2
     passed, failed = 0, 0
     servers = []
+    print("database: " + ("SWITCHBOARD_TEST_DATABASE_URL" if DATABASE_URL else "the server's embedded PostgreSQL"), flush=True)
 
     def run(name, fn, *args):
         nonlocal passed, failed
