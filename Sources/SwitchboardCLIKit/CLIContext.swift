@@ -147,6 +147,11 @@ public enum SessionInput: Sendable {
 
 /// The merged input of an interactive session: the client's events, stdin lines (read on a thread), and
 /// Ctrl-C/SIGTERM. Keep it for the session's lifetime (it holds the signal sources).
+///
+/// Concurrency: a session's state (the call, pending sends, the oldest seq shown) lives in local variables of
+/// the one task that consumes `stream`; the tasks it starts for requests never touch that state, they report
+/// back through `continuation` (`.record`, `.requestFinished`). The client's own state stays on its loop
+/// queue (docs/client.md).
 public final class SessionInputs: Sendable {
     public let stream: AsyncStream<SessionInput>
     public let continuation: AsyncStream<SessionInput>.Continuation

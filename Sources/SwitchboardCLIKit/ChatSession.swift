@@ -99,7 +99,7 @@ public struct ChatSession: Sendable {
                 if memberIds.contains(p.userId) && p.userId != session.me.userId { printer.emit(EventFormatter.presence(p, names: names)) }
             case .event(.presenceSnapshot(let list)):
                 let relevant = list.filter { memberIds.contains($0.userId) && $0.userId != session.me.userId }
-                if let r = EventFormatter.event(.presenceSnapshot(relevant), names: names) { printer.emit(r) }
+                if !relevant.isEmpty, let r = EventFormatter.event(.presenceSnapshot(relevant), names: names) { printer.emit(r) }
             case .event(.state(.closed(let reason))):
                 printer.error("the connection ended: \(reason)")
                 return reason == .sessionRevoked ? .notLoggedIn : .connection
