@@ -283,8 +283,11 @@ def test_call_answered_then_hangup(server, ann, bob):
 
 
 def test_call_hangup_from_another_process_and_json(server, ann, bob):
-    callee = bob.spawn("listen", "--auto-answer", "--json")
+    callee = bob.spawn("listen", "--auto-answer", "--json", "--presence", "away")
     callee.expect('"type":"listening"')
+    # Presence from the snapshot: Bob's listening device is away.
+    rc, out, err = ann.run("friends")
+    check(rc == 0 and re.search(r"^Bob  #\d+  away$", out, re.M), f"friends while Bob is away: {rc} {out} {err}")
     caller = ann.spawn("call", "Bob", "--video")
     caller.expect("calling Bob")
     callee.expect(r'"media":"video","type":"call.ring"')
