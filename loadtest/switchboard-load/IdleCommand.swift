@@ -27,7 +27,7 @@ struct IdleCommand: AsyncParsableCommand {
     @Option(help: "Users to register; the connections authenticate with their tokens in turn (devices of a session).")
     var users = 500
     @Option(help: "Worker processes (each holds at most 15,000 connections).") var processes: Int?
-    @Option(help: "Connections opened per second (all workers together).") var rampRate = 2000.0
+    @Option(help: "Connections opened per second (all workers together; about 700/s saturates this 2-core machine with two servers).") var rampRate = 500.0
     @Option(help: "Seconds to hold the connections after all are open.") var hold = 10.0
     @Option(help: "PIDs of the server processes (their summed RSS is measured).") var serverPid: [Int32] = []
     @Option(help: "Budget: the server's bytes per idle connection.") var maxBytesPerConnection = 16_384
@@ -223,6 +223,7 @@ struct IdleWorkerCommand: AsyncParsableCommand {
         let recorder = LatencyRecorder()
         let clients = Locked([SwitchboardClient]())
         let failures = Locked((0, String?.none))
+        let slow = Locked([String]())
         let started = now()
         var pacer = Pacer(rate: rampRate, start: started, duration: Double(count) / rampRate)
         await withTaskGroup(of: Void.self) { tasks in
@@ -238,6 +239,9 @@ struct IdleWorkerCommand: AsyncParsableCommand {
                             try await client.connect()
                             let t1 = now()
                             recorder.record("connect", nanoseconds: t1 - t0)
+                            if t1 - t0 > 200_000_000 {
+                                slow.withLock { if $0.count < 40 { $0.append("k=\(k) at \((t0 - started) / 1_000_000) ms: connect \((t1 - t0) / 1_000_000) ms") } }
+                            }
                             _ = try await client.authenticate(token: tokenList[(first + k) % tokenList.count])
                             recorder.record(Metric.authenticate, nanoseconds: now() - t1)
                             clients.withLock { $0.append(client) }
@@ -264,6 +268,7 @@ struct IdleWorkerCommand: AsyncParsableCommand {
             connectP50Ms: connect?.p50Ms ?? 0, connectP99Ms: connect?.p99Ms ?? 0, firstError: firstError)
         print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
         fflushStdout()
+        for line in slow.withLock({ $0 }) { note("idle-worker \(first): slow \(line)") }
         // Hold until the parent closes stdin.
         _ = FileHandle.standardInput.readDataToEndOfFile()
         var open = 0
