@@ -23,6 +23,8 @@ final class Mix: Sendable {
     private let away = Locked(Set<Int>())
     /// Users with a login under way (lock order: `away`, then `loggingIn`).
     private let loggingIn = Locked(Set<Int>())
+    /// The next user to consider for a login (lock order: `away`, `loggingIn`, `loginCursor`).
+    private let loginCursor = Locked(0)
     private let voiceClips: [[UInt8]]
 
     /// The options of `run` that the mix needs.
@@ -221,14 +223,20 @@ final class Mix: Sendable {
     private func login(_ k: Int) async {
         // A user whose device is online (so the login's own device, online too, changes nothing its friends
         // see), kept out of the presence churn until the login's device is gone.
+        // A cursor moves past each chosen user, so no phone number logs in again before every other user had
+        // its turn (the server allows 5 logins per number, then one per 12 s).
         let n = harness.users.count
         guard let index = away.withLock({ away -> Int? in
             loggingIn.withLock { busy -> Int? in
-                for j in 0..<n where !away.contains((k + j) % n) && !busy.contains((k + j) % n) {
-                    busy.insert((k + j) % n)
-                    return (k + j) % n
+                loginCursor.withLock { cursor -> Int? in
+                    for j in 0..<n where !away.contains((cursor + j) % n) && !busy.contains((cursor + j) % n) {
+                        let chosen = (cursor + j) % n
+                        busy.insert(chosen)
+                        cursor = chosen + 1
+                        return chosen
+                    }
+                    return nil
                 }
-                return nil
             }
         }) else { return }
         defer { loggingIn.withLock { _ = $0.remove(index) } }
