@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Idle connections (issue 7): `switchboard-load idle` holds N authenticated WebSocket connections and reports
 # the servers' memory per connection. One process holds at most ~19,900 sockets here (open-files limit 20,000),
-# so SERVERS release server processes share the port (--reuse-port) and one PostgreSQL (started by
-# scripts/test-postgres.sh), and the load tester spreads its clients over worker processes (15,000 each).
+# so SERVERS release server processes share one PostgreSQL (started by scripts/test-postgres.sh), each on its
+# own loopback address (127.0.0.1, 127.0.0.2, ...: connections to one address beyond ~14,100 make every
+# connect() scan the ephemeral ports, see IdleCommand.swift), and the load tester spreads its clients over one
+# worker process per server (at most 15,000 each).
 #
 # Usage: loadtest/budget-idle.sh [connections=20000] [servers=2] [more switchboard-load idle options...]
 # Environment: SWITCHBOARD_BIN, LOAD_BIN, REPORT (copy the JSON report there).
@@ -29,17 +31,21 @@ cleanup() {
 trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)"
 eval "$(scripts/test-postgres.sh start "$work/pg")"
-for _ in $(seq "$servers"); do
-    "$bin" serve --host 127.0.0.1 --port "$port" --reuse-port --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
+args=()
+for i in $(seq "$servers"); do
+    "$bin" serve --host "127.0.0.$i" --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
         --max-connections 100000 --log-level warning >>"$work/server.log" 2>&1 &
     pids+=($!)
+    args+=(--server-pid "$!" --url "ws://127.0.0.$i:$port/ws")
 done
-for _ in $(seq 300); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+for i in $(seq "$servers"); do
+    for _ in $(seq 300); do (echo >/dev/tcp/127.0.0.$i/$port) 2>/dev/null && break; sleep 0.1; done
+done
 sleep 1
-args=()
-for p in "${pids[@]}"; do args+=(--server-pid "$p"); done
-echo "$servers server process(es) on port $port: ${pids[*]}" >&2
+echo "$servers server process(es) on 127.0.0.1-$servers port $port: ${pids[*]}" >&2
+workers=$(( (n + 14999) / 15000 ))
+(( workers < servers )) && workers=$servers
 status=0
-"$load" idle --url "ws://127.0.0.1:$port/ws" --connections "$n" "${args[@]}" --report "$work/report.json" "$@" || status=$?
+"$load" idle --connections "$n" --processes "$workers" "${args[@]}" --report "$work/report.json" "$@" || status=$?
 [[ -z "${REPORT:-}" ]] || cp "$work/report.json" "$REPORT" 2>/dev/null || true
 exit "$status"

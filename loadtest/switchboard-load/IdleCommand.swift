@@ -15,19 +15,24 @@ import SwitchboardTransport
 /// `switchboard-load idle`: holds N authenticated, idle connections and reports the server's memory per
 /// connection. One process holds at most ~19,900 sockets on this machine (open-files limit 20,000), so the
 /// connections are spread over worker processes (`idle-worker`), and more than that many connections need
-/// several server processes sharing the port (`serve --reuse-port`, one PostgreSQL): give all their PIDs.
+/// several server processes (one PostgreSQL): give all their PIDs. Give each server its own loopback address
+/// and pass every URL (`--url` once per server; worker w connects to URL w modulo their count): Linux takes the
+/// odd half of the ephemeral ports for `connect()` first (about 14,100 here) and, past that, scans the whole
+/// range on every connect, system-wide, which stalls all clients for hundreds of milliseconds at a time; ports
+/// are reused per destination, so spreading the connections over addresses keeps each under that half.
 struct IdleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "idle",
         abstract: "Hold N idle authenticated connections; report the server's memory per connection.",
         discussion: "Exit status: 0 PASS, 1 FAIL, 2 the run could not be set up.")
 
-    @Option(help: "The server's WebSocket URL (127.0.0.1 only).") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "The servers' WebSocket URLs (repeat for several; loopback addresses 127.0.0.0/8 only).")
+    var url: [String] = ["ws://127.0.0.1:8080/ws"]
     @Option(help: "Connections to hold.") var connections = 10_000
     @Option(help: "Users to register; the connections authenticate with their tokens in turn (devices of a session).")
     var users = 500
     @Option(help: "Worker processes (each holds at most 15,000 connections).") var processes: Int?
-    @Option(help: "Connections opened per second (all workers together; about 700/s saturates this 2-core machine with two servers).") var rampRate = 500.0
+    @Option(help: "Connections opened per second (all workers together).") var rampRate = 1000.0
     @Option(help: "Seconds to hold the connections after all are open.") var hold = 10.0
     @Option(help: "PIDs of the server processes (their summed RSS is measured).") var serverPid: [Int32] = []
     @Option(help: "Budget: the server's bytes per idle connection.") var maxBytesPerConnection = 16_384
@@ -36,8 +41,10 @@ struct IdleCommand: AsyncParsableCommand {
     @Option(help: "Concurrent registrations during setup.") var concurrency = 32
 
     func validate() throws {
-        guard let c = ClientConfiguration(url: url), c.endpoint.host == "127.0.0.1" || c.endpoint.host == "localhost" else {
-            throw ValidationError("--url must be ws://127.0.0.1:PORT/ws")
+        for u in url {
+            guard let c = ClientConfiguration(url: u), c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost" else {
+                throw ValidationError("--url must be ws://127.x.y.z:PORT/ws (load goes to this machine only)")
+            }
         }
         guard connections >= 1, users >= 2, rampRate > 0, hold >= 0, hold <= 3600 else {
             throw ValidationError("--connections >= 1, --users >= 2, --ramp-rate > 0, 0 <= --hold <= 3600")
@@ -47,7 +54,7 @@ struct IdleCommand: AsyncParsableCommand {
     func run() async throws {
         let group = try EventLoopGroup(loopCount: 1)
         defer { group.shutdown() }
-        var configuration = ClientConfiguration(url: url)!
+        var configuration = ClientConfiguration(url: url[0])!
         configuration.offerCompression = false
         let base = configuration
         let setup: Population.Result
@@ -74,7 +81,7 @@ struct IdleCommand: AsyncParsableCommand {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = [
-                "idle-worker", "--url", url, "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
+                "idle-worker", "--url", url[w % url.count], "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
                 "--ramp-rate", "\(rampRate / Double(workerCount))",
             ]
             let input = Pipe(), output = Pipe()
