@@ -81,6 +81,15 @@ public struct ChatSession: Sendable {
             throw context.fail(error, "reading the history", session.url)
         }
 
+        // Outgoing messages go through one sender, one after the other, so the server stores them in the order
+        // they were typed (concurrent requests could be stored in any order); results come back as input.
+        let (outbox, outboxInput) = AsyncStream.makeStream(of: OutgoingItem.self, bufferingPolicy: .unbounded)
+        defer { outboxInput.finish() }
+        let sender = ChatSender(
+            client: client, conversationId: conversationId, continuation: inputs.continuation, context: context, url: session.url)
+        Task {
+            for await item in outbox { await sender.deliver(item) }
+        }
         var pendingSends = 0
         var quitting = false
         for await input in inputs.stream {
@@ -131,7 +140,9 @@ public struct ChatSession: Sendable {
                     }
                 } else if line.hasPrefix("/voice") {
                     let path = line.dropFirst("/voice".count).trimmingCharacters(in: .whitespaces)
-                    await sendVoice(path: path, client: client, conversationId: conversationId, url: session.url)
+                    guard let item = voiceItem(path: path) else { continue }
+                    pendingSends += 1
+                    outboxInput.yield(item)
                 } else if line == "/help" {
                     printer.hint("/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /quit: leave")
                 } else if line.hasPrefix("/") {
@@ -140,28 +151,7 @@ public struct ChatSession: Sendable {
                     pendingSends += 1
                     let clientId = UUID().uuidString
                     printer.emit(OutputRecord("sending", ["client_id": .string(clientId), "text": .string(line)], text: "you: \(line)  (sending…)", style: .dim))
-                    let continuation = inputs.continuation
-                    let url = session.url
-                    let failure = context
-                    Task {
-                        do throws(SwitchboardClientError) {
-                            let ack = try await client.sendText(line, to: .conversation(conversationId), clientId: clientId)
-                            continuation.yield(
-                                .record(
-                                    OutputRecord(
-                                        "sent",
-                                        ["client_id": .string(clientId), "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq), "message_id": .int(ack.messageId), "ts": .string(ack.ts)],
-                                        text: "✓ delivered (#\(ack.seq))", style: .success)))
-                            continuation.yield(.requestFinished(tag: "send", ok: true))
-                        } catch {
-                            continuation.yield(
-                                .record(
-                                    OutputRecord(
-                                        "send_failed", ["client_id": .string(clientId), "error": .string(failure.fail(error, "sending", url).message)],
-                                        text: "✗ not sent: \(failure.fail(error, "sending", url).message)", style: .failure)))
-                            continuation.yield(.requestFinished(tag: "send", ok: false))
-                        }
-                    }
+                    outboxInput.yield(.text(line, clientId: clientId))
                 }
             case .record(let r):
                 printer.emit(r)
@@ -185,33 +175,77 @@ public struct ChatSession: Sendable {
         return .ok
     }
 
-    private func sendVoice(path: String, client: SwitchboardClient, conversationId: Int64, url: String) async {
+    /// Reads a recording for `/voice`; nil (with the reason shown) when there is nothing to send.
+    private func voiceItem(path: String) -> OutgoingItem? {
         let printer = context.printer
         guard !path.isEmpty else {
             printer.hint("usage: /voice FILE")
-            return
+            return nil
         }
         let expanded = (path as NSString).expandingTildeInPath
         guard let data = FileManager.default.contents(atPath: expanded) else {
             printer.error("cannot read \(expanded)")
-            return
+            return nil
         }
         let lower = expanded.lowercased()
         let type: String? =
             lower.hasSuffix(".wav") ? "audio/wav" : lower.hasSuffix(".ogg") || lower.hasSuffix(".opus") ? "audio/ogg"
             : lower.hasSuffix(".webm") ? "audio/webm" : nil
         printer.hint("uploading \(data.count) bytes…")
-        do {
-            let clip = try await client.uploadVoice(Array(data), contentType: type)
-            let ack = try await client.sendVoice(voiceId: clip.voiceId, to: .conversation(conversationId))
-            printer.emit(
-                OutputRecord(
-                    "sent",
-                    ["conversation_id": .int(ack.conversationId), "seq": .int(ack.seq), "message_id": .int(ack.messageId), "voice_id": .int(clip.voiceId), "duration_ms": .int(clip.durationMs)],
-                    text: "✓ voice message \(EventFormatter.seconds(clip.durationMs)) \(EventFormatter.sketch(clip.waveform)) delivered (#\(ack.seq))",
-                    style: .success))
+        return .voice(Array(data), contentType: type)
+    }
+}
+
+/// A message typed in a chat, waiting for the sender.
+enum OutgoingItem: Sendable {
+    case text(String, clientId: String)
+    case voice([UInt8], contentType: String?)
+}
+
+/// Sends a chat's messages one at a time and reports each result to the session's input.
+struct ChatSender: Sendable {
+    let client: SwitchboardClient
+    let conversationId: Int64
+    let continuation: AsyncStream<SessionInput>.Continuation
+    let context: CLIContext
+    let url: String
+
+    func deliver(_ item: OutgoingItem) async {
+        do throws(SwitchboardClientError) {
+            switch item {
+            case .text(let text, let clientId):
+                let ack = try await client.sendText(text, to: .conversation(conversationId), clientId: clientId)
+                report(
+                    OutputRecord(
+                        "sent",
+                        [
+                            "client_id": .string(clientId), "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq),
+                            "message_id": .int(ack.messageId), "ts": .string(ack.ts),
+                        ],
+                        text: "✓ delivered (#\(ack.seq))", style: .success))
+            case .voice(let audio, let contentType):
+                let clip = try await client.uploadVoice(audio, contentType: contentType)
+                let ack = try await client.sendVoice(voiceId: clip.voiceId, to: .conversation(conversationId))
+                report(
+                    OutputRecord(
+                        "sent",
+                        [
+                            "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq), "message_id": .int(ack.messageId),
+                            "voice_id": .int(clip.voiceId), "duration_ms": .int(clip.durationMs),
+                        ],
+                        text: "✓ voice message \(EventFormatter.seconds(clip.durationMs)) \(EventFormatter.sketch(clip.waveform)) "
+                            + "delivered (#\(ack.seq))",
+                        style: .success))
+            }
+            continuation.yield(.requestFinished(tag: "send", ok: true))
         } catch {
-            printer.error(context.fail(error, "sending the voice message", url).message)
+            let message = context.fail(error, "sending", url).message
+            var fields: [String: JSONValue] = ["error": .string(message)]
+            if case .text(_, let clientId) = item { fields["client_id"] = .string(clientId) }
+            report(OutputRecord("send_failed", fields, text: "✗ not sent: \(message)", style: .failure))
+            continuation.yield(.requestFinished(tag: "send", ok: false))
         }
     }
+
+    private func report(_ record: OutputRecord) { continuation.yield(.record(record)) }
 }

@@ -89,6 +89,8 @@ class Server:
 def env_for(server, color=False):
     env = dict(os.environ)
     env["SWITCHBOARD_URL"] = server.url
+    # A crash prints its backtrace and exits at once (on a terminal the backtracer would otherwise wait for a key).
+    env["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
     env.pop("SWITCHBOARD_PASSWORD", None)
     env.pop("SWITCHBOARD_CONFIG_DIR", None)
     env.pop("SWITCHBOARD_PROFILE", None)
@@ -453,8 +455,9 @@ def main():
             print(f"FAIL {name}: {error}", flush=True)
             traceback.print_exc()
             for child in SPAWNED:
-                if child.isalive():
-                    print(f"  screen of {child.logfile_read.name}:\n    {child.before[-800:] if child.before else ''!r}")
+                state = "running" if child.isalive() else f"exited {child.exitstatus}"
+                print(f"  --- screen of {os.path.basename(child.logfile_read.name)} ({state}):")
+                print("    " + screen(child)[-1500:].replace("\n", "\n    "))
         finally:
             for child in SPAWNED:
                 if child.isalive():
