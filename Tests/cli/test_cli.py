@@ -148,6 +148,19 @@ def screen(child):
         return f.read()
 
 
+def wait_screen(child, pattern, timeout=WAIT):
+    """Waits until the child's whole screen so far matches `pattern`, whatever was matched before (for lines
+    whose order is not fixed, such as a relayed signal and the reply to one's own request)."""
+    deadline = time.time() + timeout
+    while not re.search(pattern, screen(child)):
+        if time.time() > deadline:
+            raise AssertionError(f"{pattern!r} not on the screen within {timeout} s")
+        try:
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+        except pexpect.EOF:
+            pass
+
+
 def finish(child, code):
     """Waits for the child's end and checks its exit code."""
     child.expect(pexpect.EOF, timeout=WAIT)
@@ -270,9 +283,11 @@ def test_call_answered_then_hangup(server, ann, bob):
     callee.sendline("a")
     callee.expect("answered: connected with Ann")
     caller.expect("accepted: connected")
-    # Relayed signalling both ways: each side's generated ICE candidates reach the other.
+    # Relayed signalling both ways: each side's generated ICE candidates reach the other. The caller's may
+    # reach the callee before the reply to its accept, so the callee's screen is searched as a whole.
     caller.expect("signal received: ice_candidate candidate:")
-    callee.expect("signal received: ice_candidate candidate:")
+    wait_screen(callee, r"signal received: ice_candidate candidate:1 .*\n(.*\n)*.*signal received: ice_candidate candidate:2 ")
+    wait_screen(caller, r"signal received: ice_candidate candidate:2 ")
     time.sleep(1.2)
     caller.sendline("h")
     caller.expect(r"call ended: hangup, duration (\d+)\.(\d) s")
@@ -358,7 +373,15 @@ def test_call_with_offer_file_and_unavailable(server, ann, bob):
     junk = os.path.join(WORK, "junk.sdp")
     with open(junk, "w") as f:
         f.write("hello\n")
-    # Nobody of Bob's is online now: the call ends at once as unavailable (exit 5).
+    # Nobody of Bob's is online now (once the server has seen his listen go: presence offline after the
+    # 1 s grace): the call ends at once as unavailable (exit 5).
+    deadline = time.time() + WAIT
+    while True:
+        rc, out, _ = ann.run("friends")
+        if re.search(r"^Bob  #\d+  offline$", out, re.M):
+            break
+        check(time.time() < deadline, f"Bob still shown as present: {out}")
+        time.sleep(0.3)
     caller = ann.spawn("call", "Bob", "--offer", junk)
     caller.expect("does not look like a WebRTC offer")
     caller.expect(r"call ended: unavailable \(no device online\)")
