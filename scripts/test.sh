@@ -11,6 +11,8 @@ quick=0
 scripts/deps.sh --test
 
 work=$(mktemp -d /tmp/switchboard-test.XXXXXX)
+# As root, PostgreSQL runs as an unprivileged user that must reach $work/pg (mktemp makes the folder 0700).
+chmod 711 "$work"
 server_pid=""
 cleanup() {
     [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
@@ -21,6 +23,11 @@ trap cleanup EXIT
 
 echo "== PostgreSQL for the tests"
 eval "$(scripts/test-postgres.sh start "$work/pg")"
+if [[ -z "${SWITCHBOARD_TEST_DATABASE_URL:-}" ]]; then
+    echo "the test PostgreSQL did not start:" >&2
+    cat "$work/pg/initdb.log" "$work/pg/run/pg.log" 2>/dev/null >&2 || true
+    exit 1
+fi
 
 echo "== swift build"
 swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }

@@ -68,6 +68,8 @@ final class Harness: Sendable {
     let conversations: [LoadConversation]
     /// Client index -> indexes into `conversations`.
     let conversationsOf: [[Int]]
+    /// Indexes into `conversations` of the groups.
+    let groupIndexes: [Int]
     let recorder = LatencyRecorder()
     let ledger: Locked<DeliveryLedger>
     let operations = Locked([String: OperationCount]())
@@ -129,6 +131,7 @@ final class Harness: Sendable {
             ledger.add(conversationId: c.id, members: c.members, baseline: baselines[c.id] ?? 0)
         }
         conversationsOf = of
+        groupIndexes = conversations.indices.filter { conversations[$0].isGroup }
         self.ledger = Locked(ledger)
         self.ringTimeout = ringTimeout
         self.callHold = callHold

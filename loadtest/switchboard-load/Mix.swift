@@ -126,8 +126,7 @@ final class Mix: Sendable {
 
     private func sendText(_ k: Int, group: Bool) async {
         let op = group ? "send_group" : "send_direct"
-        let candidates = harness.conversations.indices
-        guard let (client, conversation) = pickConversation(group: group, candidates: candidates) else { return }
+        guard let (client, conversation) = pickConversation(group: group) else { return }
         let t0 = now()
         harness.started(op)
         let text = "m\(k) " + String(repeating: "x", count: max(1, options.textSize - 8))
@@ -142,11 +141,14 @@ final class Mix: Sendable {
         }
     }
 
-    private func pickConversation(group: Bool, candidates: Range<Int>) -> (Int, LoadConversation)? {
+    /// A client that may act and one of its conversations: a random group and one of its members, or a
+    /// random client and one of its one-to-one conversations.
+    private func pickConversation(group: Bool) -> (Int, LoadConversation)? {
         for _ in 0..<50 {
             if group {
-                let groups = harness.conversations.filter(\.isGroup)
-                guard let c = groups.randomElement(), let m = c.members.randomElement() else { return nil }
+                guard let index = harness.groupIndexes.randomElement() else { return nil }
+                let c = harness.conversations[index]
+                guard let m = c.members.randomElement() else { return nil }
                 if harness.isAvailable(m) { return (m, c) }
             } else {
                 guard let client = pickClient() else { return nil }
@@ -283,9 +285,7 @@ final class Mix: Sendable {
     }
 
     private func voice(_ k: Int) async {
-        guard let (client, conversation) = pickConversation(group: false, candidates: harness.conversations.indices) else {
-            return
-        }
+        guard let (client, conversation) = pickConversation(group: false) else { return }
         var clip = voiceClips[k % voiceClips.count]
         // Change one sample (past the 44-byte header) so the upload is never deduplicated.
         let at = 44 + 2 * (k % ((clip.count - 44) / 2))
