@@ -699,17 +699,8 @@ struct ClientLibraryTests {
     }
 
     @Test func secureWebSocketWithASelfSignedCertificate() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "sb-client-tls-\(getpid())-\(Int.random(in: 0..<1_000_000))")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (dir, cert, key) = try selfSignedCertificate(prefix: "sb-client-tls")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let cert = dir.appendingPathComponent("cert.pem").path
-        let key = dir.appendingPathComponent("key.pem").path
-        let made = try runProcess(
-            "/usr/bin/env",
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
-             "-keyout", key, "-out", cert])
-        #expect(made.status == 0, "\(made.output)")
         let (server, port, database) = try startProtocolServer {
             $0.tlsCertificatePath = cert
             $0.tlsPrivateKeyPath = key

@@ -213,3 +213,19 @@ let repositoryRoot: URL = {
     for _ in 0..<3 { url.deleteLastPathComponent() }
     return url
 }()
+
+/// A self-signed certificate for `localhost` (`openssl req -x509`) in a new temporary folder; the caller removes
+/// `folder` when done.
+func selfSignedCertificate(prefix: String) throws -> (folder: URL, certificate: String, key: String) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "\(prefix)-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let certificate = folder.appendingPathComponent("cert.pem").path
+    let key = folder.appendingPathComponent("key.pem").path
+    let made = try runProcess(
+        "/usr/bin/env",
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+         "-keyout", key, "-out", certificate])
+    #expect(made.status == 0, "\(made.output)")
+    return (folder, certificate, key)
+}
