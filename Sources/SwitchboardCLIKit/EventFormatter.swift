@@ -260,6 +260,14 @@ public enum EventFormatter {
         })
     }
 
+    /// A call record: `Ann's voice call: completed, 4.2 s`, `your video call: missed`.
+    static func callText(_ s: SystemNotice, names: NameBook) -> String {
+        let caller = names.name(s.actorId)
+        var text = "\(caller == "you" ? "your" : caller + "'s") \(s.media ?? "voice") call: \(s.outcome ?? "ended")"
+        if let ms = s.durationMs, ms > 0 { text += ", \(seconds(ms))" }
+        return text
+    }
+
     private static func systemText(_ s: SystemNotice?, names: NameBook) -> String {
         guard let s else { return "system message" }
         switch s.event {
@@ -267,7 +275,8 @@ public enum EventFormatter {
         case "member_left": return "\(names.name(s.actorId)) left"
         case "renamed": return "\(names.name(s.actorId)) renamed the group to \(s.name ?? "")"
         case "message_deleted": return "a message was deleted"
-        case "call": return "call"
+        case "created": return "\(names.name(s.actorId)) created \(s.name.map { "the group \($0)" } ?? "the conversation")"
+        case "call": return callText(s, names: names)
         default: return s.event
         }
     }

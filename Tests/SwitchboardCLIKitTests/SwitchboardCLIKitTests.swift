@@ -237,6 +237,17 @@ struct OutputTests {
         let mine = Message(id: 10, conversationId: 4, seq: 4, senderId: 1, kind: .text, text: "yo", ts: "2026-11-23T12:35:00Z")
         #expect(EventFormatter.message(mine, names: names).text == "[12:35] you: yo")
 
+        let record1 = Message(
+            id: 11, conversationId: 4, seq: 5, senderId: nil, kind: .system,
+            system: SystemNotice(event: "call", actorId: 2, callId: "c1", media: "video", outcome: "completed", durationMs: 4250),
+            ts: "2026-11-23T12:36:00Z")
+        #expect(EventFormatter.message(record1, names: names).text == "[12:36] * Bob's video call: completed, 4.2 s")
+        let missed = Message(
+            id: 12, conversationId: 4, seq: 6, senderId: nil, kind: .system,
+            system: SystemNotice(event: "call", actorId: 1, callId: "c2", media: "voice", outcome: "missed", durationMs: 0),
+            ts: "2026-11-23T12:37:00Z")
+        #expect(EventFormatter.message(missed, names: names).text.hasSuffix("* your voice call: missed"))
+
         let ended = RawEvent(name: "call.ended", frame: Array(#"{"ev":"call.ended","call_id":"c1","reason":"hangup","duration_ms":4250}"#.utf8))
         let endedRecord = try #require(EventFormatter.call(ended, names: names) as OutputRecord?)
         #expect(endedRecord.text == "call ended: hangup, duration 4.2 s")
