@@ -145,6 +145,27 @@ public enum SessionInput: Sendable {
     case deadline(tag: String)
 }
 
+extension SessionInput {
+    /// What every interactive session (chat, call, listen) does with the inputs it does not handle itself: a
+    /// connection that ended for good, or an event stream that finished, ends the session with its exit code;
+    /// any other client event is printed.
+    /// - Returns: the exit code to end the session with, or nil to go on.
+    public func handleAsOther(names: NameBook, printer: Printer) -> CLIExitCode? {
+        switch self {
+        case .event(.state(.closed(let reason))):
+            printer.error("the connection ended: \(reason)")
+            return reason == .sessionRevoked ? .notLoggedIn : .connection
+        case .event(let other):
+            if let r = EventFormatter.event(other, names: names) { printer.emit(r) }
+            return nil
+        case .eventsEnded:
+            return .connection
+        default:
+            return nil
+        }
+    }
+}
+
 /// The merged input of an interactive session: the client's events, stdin lines (read on a thread), and
 /// Ctrl-C/SIGTERM. Keep it for the session's lifetime (it holds the signal sources).
 ///

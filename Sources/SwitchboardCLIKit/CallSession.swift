@@ -128,13 +128,8 @@ public struct CallSession: Sendable {
                     break
                 }
                 if let record { printer.emit(record) }
-            case .event(.state(.closed(let reason))):
-                printer.error("the connection ended: \(reason)")
-                return reason == .sessionRevoked ? .notLoggedIn : .connection
-            case .event(let other):
-                if let r = EventFormatter.event(other, names: names) { printer.emit(r) }
-            case .eventsEnded:
-                return .connection
+            case .event, .eventsEnded:
+                if let code = input.handleAsOther(names: names, printer: printer) { return code }
             case .line(let raw):
                 let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 if line == "h" || line == "/hangup" || line == "/quit" {

@@ -109,13 +109,8 @@ public struct ChatSession: Sendable {
             case .event(.presenceSnapshot(let list)):
                 let relevant = list.filter { memberIds.contains($0.userId) && $0.userId != session.me.userId }
                 if !relevant.isEmpty, let r = EventFormatter.event(.presenceSnapshot(relevant), names: names) { printer.emit(r) }
-            case .event(.state(.closed(let reason))):
-                printer.error("the connection ended: \(reason)")
-                return reason == .sessionRevoked ? .notLoggedIn : .connection
-            case .event(let other):
-                if let r = EventFormatter.event(other, names: names) { printer.emit(r) }
-            case .eventsEnded:
-                return .connection
+            case .event, .eventsEnded:
+                if let code = input.handleAsOther(names: names, printer: printer) { return code }
             case .line(let raw):
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 if line.isEmpty || quitting { continue }

@@ -95,13 +95,8 @@ public struct ListenSession: Sendable {
                     store.recordCurrentCall(nil)
                     if quitting { return .ok }
                 }
-            case .event(.state(.closed(let reason))):
-                printer.error("the connection ended: \(reason)")
-                return reason == .sessionRevoked ? .notLoggedIn : .connection
-            case .event(let other):
-                if let r = EventFormatter.event(other, names: names) { printer.emit(r) }
-            case .eventsEnded:
-                return .connection
+            case .event, .eventsEnded:
+                if let code = input.handleAsOther(names: names, printer: printer) { return code }
             case .line(let raw):
                 let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 switch line {
