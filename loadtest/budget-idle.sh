@@ -34,7 +34,7 @@ eval "$(scripts/test-postgres.sh start "$work/pg")"
 args=()
 for i in $(seq "$servers"); do
     "$bin" serve --host "127.0.0.$i" --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
-        --max-connections 100000 --log-level warning >>"$work/server.log" 2>&1 &
+        --max-connections 100000 --register-burst-per-address 1000000 --log-level warning >>"$work/server.log" 2>&1 &
     pids+=($!)
     args+=(--server-pid "$!" --url "ws://127.0.0.$i:$port/ws")
 done

@@ -36,6 +36,8 @@ final class ProtocolServices: Sendable {
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
     let authenticationTimeout: Double
+    /// Registrations and contact look-ups per address and per account.
+    let discovery: DiscoveryLimiter
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -54,6 +56,7 @@ final class ProtocolServices: Sendable {
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
+        self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
     }
 }
 
@@ -234,7 +237,8 @@ final class ProtocolApplication: WebSocketApplication {
     private func handleUnauthenticated(_ envelope: RequestEnvelope) {
         let id = envelope.id
         let accounts = services.accounts
-        let address = session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
+        let discovery = services.discovery
+        let address = clientAddress
         let becomeAuthenticated: @Sendable (ProtocolApplication, Credentials) -> Void = { app, c in
             app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
         }
@@ -243,7 +247,8 @@ final class ProtocolApplication: WebSocketApplication {
             guard let p = params(RegisterParams.self, envelope) else { return }
             authenticating = true
             run(id, { () async throws(ServiceError) -> Credentials in
-                try await accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device)
+                if let refused = discovery.register(address: address, now: EventLoop.now()) { throw refused }
+                return try await accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device)
             }, then: becomeAuthenticated)
         case "login":
             guard let p = params(LoginParams.self, envelope) else { return }
@@ -266,6 +271,11 @@ final class ProtocolApplication: WebSocketApplication {
         default:
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
         }
+    }
+
+    /// The client's address without its port (the key of per-address limits).
+    var clientAddress: String {
+        session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
     }
 
     private func authenticated(_ identity: Identity) {
@@ -393,7 +403,17 @@ final class ProtocolApplication: WebSocketApplication {
             })
         case "contacts.match":
             guard let p = params(ContactsParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> MatchResult in MatchResult(matches: try await friends.match(phones: p.phones, me: me)) })
+            let discovery = services.discovery
+            let address = clientAddress
+            run(id, { () async throws(ServiceError) -> MatchResult in
+                // A list over the per-request maximum is refused (too_many) by the service without costing tokens.
+                if p.phones.count <= friends.maxContactsPerMatch,
+                    let refused = discovery.contacts(user: me, address: address, count: p.phones.count, now: EventLoop.now())
+                {
+                    throw refused
+                }
+                return MatchResult(matches: try await friends.match(phones: p.phones, me: me))
+            })
         case let op where op.hasPrefix("call."):
             handleCall(envelope, identity: identity)
         case let op where Self.messagingOps.contains(op):

@@ -90,6 +90,8 @@ public struct ServerConfiguration: Sendable {
     public var defaultCountryCode: String? = nil
     /// Login attempt limits per phone number and per client address.
     public var loginLimits = LoginLimits()
+    /// Registration and contact look-up limits per client address and per account.
+    public var discoveryLimits = DiscoveryLimits()
     /// Concurrent Argon2id hashes (default: cores).
     public var passwordHashers: Int = ServerConfiguration.coreCount
 

@@ -44,6 +44,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Calls") var calls: CallOptions
 
+    @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -198,6 +200,7 @@ struct Serve: ParsableCommand {
         messaging.apply(to: &c)
         voice.apply(to: &c)
         calls.apply(to: &c)
+        discovery.apply(to: &c)
         return c
     }
 

@@ -56,7 +56,8 @@ class Server:
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
         args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-                "--db-pool-size", "2", "--loops", "2", "--presence-grace", "1", *extra]
+                "--db-pool-size", "2", "--loops", "2", "--presence-grace", "1",
+                "--register-burst-per-address", "1000", *extra]
         if DATABASE_URL:
             args += ["--database-url", DATABASE_URL]
         else:
