@@ -33,6 +33,14 @@ echo "== swift build"
 swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
+echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz; do
+    fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
+    grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
+done
+fuzz/run-media.sh 15 >"$work/fuzz-media.log" 2>&1 || { tail -40 "$work/fuzz-media.log"; exit 1; }
+grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-media.log" | tr '\n' ' '; echo "(MediaFuzz)"
+
 echo "== swift test"
 # The client library's suite awaits on Swift's cooperative pool, which the blocking socket tests of the
 # other suites can occupy for tens of seconds on a 2-core machine: it runs on its own, after them.
@@ -64,7 +72,7 @@ echo "== load tester: a five-second mix and 300 idle connections (smoke; speed i
 swift build -c release --product switchboard-load 2>&1 | tail -1
 port=$((20000 + RANDOM % 10000))
 .build/release/switchboard serve --host 127.0.0.1 --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
-    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 --log-level warning >"$work/load-server.log" 2>&1 &
+    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 --login-burst-per-phone 100000 --log-level warning >"$work/load-server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do
     (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
@@ -77,5 +85,8 @@ done
 # Idle mode through its worker process: every connection authenticated and held (memory not judged here).
 .build/release/switchboard-load idle --url "ws://127.0.0.1:$port/ws" --connections 300 --users 10 --hold 2 \
     --ramp-rate 300 --server-pid "$server_pid" --max-bytes-per-connection 1048576 --max-authenticate-p99-ms 3000
+# Every op's decoder and handler with extreme values (an independent Python client; the server must answer each
+# request with a documented code other than `internal`, and stay up).
+python3 fuzz/ops_fuzz.py --url "ws://127.0.0.1:$port/ws" --seconds 30 --server-pid "$server_pid"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 echo "== all tests passed"
