@@ -158,6 +158,20 @@ public struct RequestEnvelope: Sendable {
 private struct EnvelopeHead: Decodable {
     var id: RequestID?
     var op: String?
+    /// `op` is present but not a string (answered with the id, which was readable).
+    var opHasWrongType = false
+
+    private enum CodingKeys: String, CodingKey { case id, op }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decodeIfPresent(RequestID.self, forKey: .id)
+        do {
+            op = try c.decodeIfPresent(String.self, forKey: .op)
+        } catch DecodingError.typeMismatch {
+            opHasWrongType = true
+        }
+    }
 }
 
 /// Encodes and decodes protocol v1 frames (JSON text).
@@ -188,6 +202,9 @@ public enum ProtocolCodec {
         }
         guard let id = head.id else {
             return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
+        }
+        guard !head.opHasWrongType else {
+            return .failure(ProtocolError(id: id, code: .badRequest, message: "field op has the wrong type"))
         }
         guard let op = head.op, !op.isEmpty else {
             return .failure(ProtocolError(id: id, code: .badRequest, message: "missing field op"))

@@ -45,6 +45,14 @@ struct Profile: Encodable {
             return
         }
         #expect(e.id == .int(3) && e.message == "missing field op")
+        // ... and when the op is not a string (it was answered with `re: null`).
+        for op in ["5", "[]", "{}", "true"] {
+            guard case .failure(let e) = decode(#"{"id": "r", "op": \#(op)}"#) else {
+                Issue.record("accepted op \(op)")
+                continue
+            }
+            #expect(e.id == .string("r") && e.message == "field op has the wrong type", "op \(op)")
+        }
         let big = "{\"id\":1,\"op\":\"x\",\"pad\":\"" + String(repeating: "a", count: 70_000) + "\"}"
         #expect(decode(big).failureCode == .payloadTooLarge)
     }
