@@ -275,7 +275,7 @@ class Fuzzer:
                         await ws.send(self.pick(["{", "[]", "\"x\"", "{\"id\":1}", "\u0000", "{\"id\":1,\"op\":\"ping\"" * 3]))
                         continue
                     text = encode(body)
-                    if len(text.encode("utf-8", "surrogatepass")) > 65536 or not isinstance(body.get("op"), str):
+                    if len(text.encode("utf-8", "surrogatepass")) > 65536:
                         rid = None                         # answered with `re: null` (documented)
                     await ws.send(text)
                     self.sent += 1
