@@ -97,10 +97,7 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "media must be voice or video"))
                 return
             }
-            if let callId = p.callId, callId.isEmpty || callId.utf8.count > 64 {
-                fail(id, ProtocolError(id: id, code: .badRequest, message: "call_id must be 1 to 64 bytes"))
-                return
-            }
+            if let callId = p.callId, !validCallID(callId, id) { return }
             let callee = p.calleeId
             guard callee != me else {
                 session.send(.text, ProtocolCodec.encodeError(id: id, code: .selfCall, message: "you cannot call yourself"))
@@ -129,7 +126,7 @@ extension ProtocolApplication {
                 let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
                 calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                     let outcome = try registry.invite(
-                        callID: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
+                        alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
                         calleeOnlineDevices: online, offer: p.offer, now: now)
                     var w = JSONWriter()
                     w.beginObject()
@@ -147,18 +144,18 @@ extension ProtocolApplication {
                 }
             })
         case "call.accept":
-            guard let p = params(AcceptParams.self, envelope) else { return }
+            guard let p = params(AcceptParams.self, envelope), validCallID(p.callId, id) else { return }
             calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
                 var w = JSONWriter()
                 w.beginObject()
                 w.key("call")
-                if let call = registry.call(CallID(p.callId)) { CallService.write(call, &w) } else { w.raw("null") }
+                if let call = registry.call(CallID(p.callId), for: user) { CallService.write(call, &w) } else { w.raw("null") }
                 w.endObject()
                 return (w.bytes, effects)
             }
         case "call.decline", "call.cancel", "call.hangup":
-            guard let p = params(CallIDParams.self, envelope) else { return }
+            guard let p = params(CallIDParams.self, envelope), validCallID(p.callId, id) else { return }
             let op = envelope.op
             calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let callId = CallID(p.callId)
@@ -171,7 +168,7 @@ extension ProtocolApplication {
                 return (empty, effects)
             }
         case "call.signal":
-            guard let p = params(SignalParams.self, envelope) else { return }
+            guard let p = params(SignalParams.self, envelope), validCallID(p.callId, id) else { return }
             guard let kind = CallSignalKind(rawValue: p.kind) else {
                 fail(
                     id,
@@ -185,10 +182,10 @@ extension ProtocolApplication {
                 return (empty, effects)
             }
         case "call.turn":
-            guard let p = params(CallIDParams.self, envelope) else { return }
+            guard let p = params(CallIDParams.self, envelope), validCallID(p.callId, id) else { return }
             let settings = calls.settings
             calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-                guard let call = registry.call(CallID(p.callId)), call.involves(user), !call.isEnded else { throw .notFound }
+                guard let call = registry.call(CallID(p.callId), for: user), !call.isEnded else { throw .notFound }
                 let credentials = settings.turnSecret.map {
                     TURNCredentials.make(
                         sharedSecret: $0, userID: user, ttl: settings.turnTTL, now: Int64(Date().timeIntervalSince1970),
@@ -252,6 +249,15 @@ extension ProtocolApplication {
         default:
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
         }
+    }
+
+    /// Whether `callId` is a valid call id (`CallID.isValid`); answers `bad_request` to `id` if not.
+    func validCallID(_ callId: String, _ id: RequestID) -> Bool {
+        guard CallID.isValid(callId) else {
+            fail(id, ProtocolError(id: id, code: .badRequest, message: "call_id must be 1 to 64 printable ASCII characters without spaces"))
+            return false
+        }
+        return true
     }
 
     /// This connection authenticated (on its loop).

@@ -231,6 +231,48 @@ struct CallsTests {
         #expect((try c.a1.event("call.signal"))["payload"] as? String == "again")
     }
 
+    /// Client-chosen call ids name a call for their caller only: another user's live call id (client-chosen or
+    /// the server's) never answers `duplicate_call_id`, and every call keeps its own record. Call ids with control
+    /// characters (U+0000 merged call records in PostgreSQL), spaces or over 64 bytes are refused.
+    @Test func callIdsAreScopedPerCallerAndValidated() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        let cleo = try makeUser(port, "Cleo")
+        try befriend(c.zed, cleo)
+        let annCall = try #require(ok(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": "shared-1"])))
+        let annReal = try #require((annCall["call"] as? [String: Any])?["call_id"] as? String)
+        // Zed (a stranger to Ann and Bob) picks Ann's id, then the id the server gave Ann's call: both are his own names.
+        let zedCall = try #require(ok(try c.zed.client.call("call.invite", ["callee_id": cleo.id, "call_id": "shared-1"])))
+        let zedReal = try #require((zedCall["call"] as? [String: Any])?["call_id"] as? String)
+        #expect(zedReal != annReal)
+        #expect(ok(try c.zed.client.call("call.cancel", ["call_id": "shared-1"])) != nil)
+        let zedAgain = try c.zed.client.call("call.invite", ["callee_id": cleo.id, "call_id": annReal])
+        #expect(ok(zedAgain) != nil, "\(zedAgain)")
+        #expect(errorCode(try c.zed.client.call("call.hangup", ["call_id": "shared-1"])) == "invalid_state")  // his own, ended
+        #expect(ok(try c.zed.client.call("call.hangup", ["call_id": annReal])) != nil)  // his own alias, not Ann's call
+        // Ann's call still rings; her own name works for her, a repeat of it is a duplicate of her own.
+        #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": "shared-1"])) == "duplicate_call_id")
+        #expect(errorCode(try c.b1.call("call.accept", ["call_id": "shared-1"])) == "not_found")  // Ann's name, not Bob's
+        #expect(ok(try c.b1.call("call.accept", ["call_id": annReal])) != nil)
+        #expect(ok(try c.a1.call("call.hangup", ["call_id": "shared-1"])) != nil)
+        // Invalid ids: refused before anything happens.
+        for bad in ["a\u{0}b", "\u{0}", "tab\there", "with space", "", String(repeating: "x", count: 65), "é"] {
+            #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": bad])) == "bad_request", "\(bad.debugDescription)")
+            #expect(errorCode(try c.a1.call("call.hangup", ["call_id": bad])) == "bad_request")
+        }
+        // Each call has its own history row.
+        var ids: Set<String> = []
+        for _ in 0..<50 where ids.count < 2 {
+            let rows = try database.pool.connectionForTests { db in
+                try db.execute(cached: "SELECT id FROM calls WHERE id = ANY($1::text[])", [.text("{\(annReal),\(zedReal)}")]).map { $0.string(0) ?? "" }
+            }
+            ids = Set(rows)
+            if ids.count < 2 { usleep(20_000) }
+        }
+        #expect(ids == [annReal, zedReal])
+    }
+
     @Test func shutdownEndsCallsAndWritesTheirRecords() throws {
         let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
         let c = try CallCast(port)

@@ -68,12 +68,13 @@ struct RequestOrderTests {
                 #expect(ok(reply) != nil, "attempt \(attempt): \(op) answered \(reply)")
             }
             #expect(ok(replies[0])?["disposition"] as? String == "ringing")
+            let realId = try #require((ok(replies[0])?["call"] as? [String: Any])?["call_id"] as? String)
             // The callee sees this call ring, then end as cancelled.
             var sawRing = false
             var ended: [String: Any] = [:]
             while ended.isEmpty {
                 let event = try bob.client.next()
-                guard event["call_id"] as? String == callId else { continue }
+                guard event["call_id"] as? String == realId else { continue }
                 switch event["ev"] as? String {
                 case "call.ring": sawRing = true
                 case "call.ended": ended = event
