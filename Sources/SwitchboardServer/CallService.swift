@@ -43,9 +43,16 @@ public struct CallSettings: Sendable {
 
     var registryConfiguration: CallConfiguration {
         CallConfiguration(
-            ringTimeout: .milliseconds(Int64(ringTimeout * 1000)), reconnectGrace: .milliseconds(Int64(reconnectGrace * 1000)),
+            ringTimeout: .milliseconds(Self.milliseconds(ringTimeout)), reconnectGrace: .milliseconds(Self.milliseconds(reconnectGrace)),
             maxSDPBytes: maxSDPBytes, maxICECandidateBytes: maxICECandidateBytes, signalsPerSecond: signalsPerSecond,
             signalBurst: signalBurst, maxBufferedCandidates: maxBufferedCandidates)
+    }
+
+    /// Seconds as whole milliseconds, clamped to 0...Int64.max / 1000 (no trap on huge or non-finite settings).
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        let ms = seconds * 1000
+        guard ms.isFinite else { return ms > 0 ? Int64.max / 1000 : 0 }
+        return Int64(min(max(ms, 0), Double(Int64.max / 1000)))
     }
 }
 

@@ -147,7 +147,7 @@ struct CallOptions: ParsableArguments {
         c.calls.reconnectGrace = callReconnectGrace
         c.calls.maxSDPBytes = maxSDPBytes
         c.calls.signalsPerSecond = signalRate
-        c.calls.signalBurst = max(1, Int(signalRate * 2))
+        c.calls.signalBurst = signalRate * 2 >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(signalRate * 2))
         c.calls.turnURIs = turnURIs.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.calls.turnSecret = turnSecret.isEmpty ? nil : turnSecret
         c.calls.turnTTL = turnTTL

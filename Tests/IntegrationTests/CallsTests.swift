@@ -144,6 +144,33 @@ struct CallsTests {
         #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id])) == "not_friends")
     }
 
+    /// Integers and cursors from clients (and extreme settings) are checked before any arithmetic: answered, never a
+    /// trap. (A signal bucket that never refills reported UInt64.max ns, and rounding it up to milliseconds trapped.)
+    @Test func extremeValuesAreAnsweredNotTrapped() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.ringTimeout = 30
+            $0.calls.signalsPerSecond = 1e-30
+            $0.calls.signalBurst = 1
+        }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        for limit in [Int64.min, -1, 0, 101, Int64.max] {
+            #expect(errorCode(try c.a1.call("call.history", ["limit": limit])) == "bad_request", "limit \(limit)")
+        }
+        for before in ["", "a\u{0}b", String(repeating: "9", count: 65), "99999999-01-01", "not a time"] {
+            #expect(errorCode(try c.a1.call("call.history", ["before": before])) == "bad_request", "before \(before.debugDescription)")
+        }
+        for before in ["-infinity", "infinity", "2026-11-24T00:00:00.000Z"] {
+            #expect(ok(try c.a1.call("call.history", ["before": before])) != nil, "before \(before)")
+        }
+        let (callId, _) = try c.invite()
+        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": testCandidate])))
+        let limited = try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": testCandidate])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        #expect(ok(try c.a1.call("ping")) != nil)
+    }
+
     /// `call.turn` is limited per user.
     @Test func turnCredentialsAreRateLimitedPerUser() throws {
         let (server, port, database) = try startProtocolServer {
