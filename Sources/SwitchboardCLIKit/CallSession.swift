@@ -160,7 +160,7 @@ public struct CallSession: Sendable {
     /// After the accept: a couple of generated ICE candidates (and, when joining, the answer).
     private func sendSignals(_ client: SwitchboardClient, _ inputs: SessionInputs, callId: String, answer: String?) {
         var rng = SystemRandomNumberGenerator()
-        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng)
+        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
         let continuation = inputs.continuation
         Task {
             var signals: [(String, String)] = []
@@ -169,7 +169,7 @@ public struct CallSession: Sendable {
             for (kind, payload) in signals {
                 do {
                     try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: kind, payload: payload))
-                    let shown: String = kind == "ice_candidate" ? payload : "(SDP)"
+                    let shown: String = kind == "ice_candidate" ? SDPGenerator.candidateLine(ofPayload: payload) ?? payload : "(SDP)"
                     let fields: [String: JSONValue] = ["call_id": .string(callId), "kind": .string(kind), "payload": .string(payload)]
                     let record = OutputRecord("call.signal.sent", fields, text: "signal sent: \(kind) \(shown)", style: .dim)
                     continuation.yield(.record(record))

@@ -233,11 +233,14 @@ public enum EventFormatter {
             text: "call ended: \(CallOutcome.describe(reason: e.reason)), duration \(seconds(e.durationMs))", style: style)
     }
 
-    /// A signal in a few words: the first candidate fields or the SDP's media.
+    /// A signal in a few words: the candidate line or the SDP's media.
     public static func summary(ofSignal s: CallSignal) -> String {
         switch s.kind {
         case "offer", "answer":
             return "(SDP: " + SDPGenerator.mediaKinds(in: s.payload).joined(separator: "+") + ")"
+        case "ice_candidate":
+            guard let line = SDPGenerator.candidateLine(ofPayload: s.payload) else { return String(s.payload.prefix(80)) }
+            return line.isEmpty ? "(end of candidates)" : String(line.prefix(80))
         default:
             return String(s.payload.prefix(80))
         }

@@ -164,7 +164,7 @@ public struct ListenSession: Sendable {
     private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing) {
         var rng = SystemRandomNumberGenerator()
         let answerSDP = SDPGenerator.answer(to: ring.offer, using: &rng)
-        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng)
+        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
         let continuation = inputs.continuation
         let callId = ring.callId
         let caller = ring.caller.displayName
@@ -189,7 +189,7 @@ public struct ListenSession: Sendable {
                         .record(
                             OutputRecord(
                                 "call.signal.sent", ["call_id": .string(callId), "kind": "ice_candidate", "payload": .string(candidate)],
-                                text: "signal sent: ice_candidate \(candidate)", style: .dim)))
+                                text: "signal sent: ice_candidate \(SDPGenerator.candidateLine(ofPayload: candidate) ?? candidate)", style: .dim)))
                 } catch {
                     continuation.yield(.record(OutputRecord("call.signal.failed", ["error": .string("\(error)")], text: "signal not sent: \(error)", style: .warning)))
                 }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+
 /// Well-formed WebRTC session descriptions and ICE candidates without any media behind them, so that call
 /// signalling can be exercised from a terminal. The shape follows what browsers send (RFC 8866 SDP with
 /// BUNDLE, ICE, DTLS-SRTP attributes of RFC 8829): Opus 48 kHz stereo for audio, VP8 for video. The
@@ -33,6 +35,29 @@ public enum SDPGenerator {
             let priority = 2_122_260_223 - i * 256
             return "candidate:\(i + 1) 1 udp \(priority) 192.0.2.\(10 + i) \(port) typ host generation 0"
         }
+    }
+
+    /// The payload of an `ice_candidate` signal, as browsers need it: the JSON text of an `RTCIceCandidateInit`
+    /// (`candidate`, `sdpMid`, `sdpMLineIndex`), which the receiver hands to `RTCPeerConnection.addIceCandidate`.
+    /// An empty `candidate` is the end of candidates. All candidates of a BUNDLE ride on the first section (mid `0`).
+    public static func candidatePayload(_ candidate: String, sdpMid: String = "0", sdpMLineIndex: Int = 0) -> String {
+        let value = CandidateInit(candidate: candidate, sdpMid: sdpMid, sdpMLineIndex: sdpMLineIndex)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The `candidate` line of an `ice_candidate` payload (`""`: the end of candidates), or nil if the payload is
+    /// not the JSON of an `RTCIceCandidateInit`.
+    public static func candidateLine(ofPayload payload: String) -> String? {
+        try? JSONDecoder().decode(CandidateInit.self, from: Data(payload.utf8)).candidate
+    }
+
+    /// `RTCIceCandidateInit` as browsers serialise it.
+    struct CandidateInit: Codable {
+        var candidate: String
+        var sdpMid: String?
+        var sdpMLineIndex: Int?
     }
 
     /// The kinds of the `m=` lines, in order (`audio`, `video`, ...).

@@ -111,6 +111,8 @@ public struct Call: Sendable, Equatable, CustomStringConvertible {
     var buckets: [DeviceID: TokenBucket] = [:]
     /// When an ended call is forgotten.
     var purgeAt: UInt64?
+    /// The client-chosen names of this call (forgotten with it).
+    var aliases: [CallAlias] = []
 
     init(
         id: CallID, caller: UserID, callerDevice: DeviceID, callee: UserID, media: CallMedia,
@@ -155,6 +157,14 @@ public struct Call: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "Call(\(self.id), \(self.caller)/\(self.callerDevice) -> \(self.callee), \(self.media.rawValue), \(self.state))"
     }
+}
+
+/// A client-chosen call id: a name of a call for one user only.
+struct CallAlias: Hashable, Sendable {
+    /// Who chose the name (the only user who may use it).
+    let user: UserID
+    /// The name.
+    let name: CallID
 }
 
 /// The row the server writes when a call ends (exactly one per call), plus the system message.

@@ -24,6 +24,9 @@ public struct CallRegistry: Sendable {
     private var calls: [CallID: Call] = [:]
     /// The calls each user takes part in (as caller or callee).
     private var callsByUser: [UserID: Set<CallID>] = [:]
+    /// Client-chosen call ids: each names one call for one user only (the user who chose it), so one user's
+    /// names never collide with, nor reveal, another's.
+    private var aliases: [CallAlias: CallID] = [:]
     /// Every ring, grace and purge deadline set; its top is always current (stale entries are pruned
     /// after each input).
     private var deadlines = DeadlineHeap()
@@ -46,6 +49,13 @@ public struct CallRegistry: Sendable {
 
     /// The call with this id (live or recently ended), whoever asks.
     public func call(_ id: CallID) -> Call? { self.calls[id] }
+
+    /// The call `user` names `id` (its id, or the user's own client-chosen id for it), if `user` is a party.
+    public func call(_ id: CallID, for user: UserID) -> Call? {
+        if let call = self.calls[id], call.involves(user) { return call }
+        if let real = self.aliases[CallAlias(user: user, name: id)], let call = self.calls[real] { return call }
+        return nil
+    }
 
     /// The calls `user` takes part in that have not ended, oldest first: the `active calls` snapshot a
     /// reconnecting device receives.
@@ -70,7 +80,9 @@ public struct CallRegistry: Sendable {
     /// active call makes the new call end at once as `busy`; a callee with no online device makes it
     /// end at once as `unavailable` (missed); otherwise every online device rings.
     /// - Parameters:
-    ///   - callID: the caller-supplied id, or nil to generate one.
+    ///   - callID: the call's id, or nil to generate one (a random UUID).
+    ///   - alias: a client-chosen id by which the caller (only) may name the call in its later requests, also
+    ///     when it joins the callee's call on glare; unique among the caller's own names and calls.
     ///   - caller: the inviting user.
     ///   - callerDevice: the device it invites from.
     ///   - callee: the invited user (the server checks friendship before).
@@ -79,9 +91,11 @@ public struct CallRegistry: Sendable {
     ///   - offer: the SDP offer delivered with the ring.
     ///   - now: monotonic nanoseconds.
     /// - Returns: the call, how the invite was resolved, and the effects.
-    /// - Throws: `selfCall`, `alreadyInCall`, `duplicateCallID`, `tooLarge`.
+    /// - Throws: `selfCall`, `alreadyInCall`, `duplicateCallID` (`callID` in use, or `alias` already names one of
+    ///   the caller's calls), `tooLarge`.
     public mutating func invite(
         callID: CallID? = nil,
+        alias: CallID? = nil,
         caller: UserID,
         callerDevice: DeviceID,
         callee: UserID,
@@ -96,12 +110,14 @@ public struct CallRegistry: Sendable {
             throw .tooLarge(limit: self.configuration.maxSDPBytes)
         }
         if let callID, self.calls[callID] != nil { throw .duplicateCallID }
+        if let alias, self.call(alias, for: caller) != nil { throw .duplicateCallID }
         if self.hasActiveCall(caller) { throw .alreadyInCall }
         let callerCalls = self.liveCalls(of: caller, now: now)
         if callerCalls.contains(where: { $0.caller == caller }) { throw .alreadyInCall }
         // Glare: the callee is ringing us; join that call from the inviting device.
         if let existing = callerCalls.first(where: { $0.caller == callee && $0.callee == caller }) {
             let effects = self.acceptRinging(existing.id, device: callerDevice, answer: nil, now: now)
+            if let alias { self.addAlias(alias, of: caller, for: existing.id) }
             return InviteOutcome(call: self.calls[existing.id]!, disposition: .joinedExisting, effects: effects)
         }
         let id = callID ?? CallID.random()
@@ -112,6 +128,7 @@ public struct CallRegistry: Sendable {
             createdAt: now, ringDeadline: now.addingClamped(self.ringTimeoutNs), ringingDevices: ringing
         )
         self.calls[id] = call
+        if let alias { self.addAlias(alias, of: caller, for: id) }
         self.callsByUser[caller, default: []].insert(id)
         self.callsByUser[callee, default: []].insert(id)
         self.liveCount += 1
@@ -143,6 +160,7 @@ public struct CallRegistry: Sendable {
     ) throws(CallError) -> [CallEffect] {
         defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
+        let callID = call.id
         guard user == call.callee else { throw .forbidden }
         guard case .ringing(_, let ringing) = call.state else { throw .invalidState }
         guard ringing.contains(device) else { throw .forbidden }
@@ -170,7 +188,7 @@ public struct CallRegistry: Sendable {
         guard user == call.callee else { throw .forbidden }
         guard case .ringing(_, let ringing) = call.state else { throw .invalidState }
         guard ringing.contains(device) else { throw .forbidden }
-        return self.end(callID, reason: .declined, now: now)
+        return self.end(call.id, reason: .declined, now: now)
     }
 
     /// Cancels a ringing call from the caller's device: the call ends as `cancelled`.
@@ -183,7 +201,7 @@ public struct CallRegistry: Sendable {
         let call = try self.liveCall(callID, user: user, now: now)
         guard user == call.caller, device == call.callerDevice else { throw .forbidden }
         guard case .ringing = call.state else { throw .invalidState }
-        return self.end(callID, reason: .cancelled, now: now)
+        return self.end(call.id, reason: .cancelled, now: now)
     }
 
     /// Hangs up: on an active call, from either party device, ends it as `hangup` (completed). On a
@@ -194,6 +212,7 @@ public struct CallRegistry: Sendable {
     ) throws(CallError) -> [CallEffect] {
         defer { self.pruneDeadlines() }
         let call = try self.liveCall(callID, user: user, now: now)
+        let callID = call.id
         switch call.state {
         case .ringing(_, let ringing):
             if user == call.caller && device == call.callerDevice {
@@ -225,6 +244,7 @@ public struct CallRegistry: Sendable {
         now: UInt64
     ) throws(CallError) -> [CallEffect] {
         var call = try self.liveCall(callID, user: user, now: now)
+        let callID = call.id
         let target: DeviceID?
         switch call.state {
         case .ringing:
@@ -436,9 +456,10 @@ public struct CallRegistry: Sendable {
         self.sortedCalls(of: user).filter { !Self.isExpired($0, now: now) }
     }
 
-    /// The call if `user` is a party and it is live; `notFound` or `invalidState` otherwise.
+    /// The call `user` names `id` (its id or the user's alias) if `user` is a party and it is live; `notFound`
+    /// or `invalidState` otherwise.
     private func liveCall(_ id: CallID, user: UserID, now: UInt64) throws(CallError) -> Call {
-        guard let call = self.calls[id], call.involves(user) else { throw .notFound }
+        guard let call = self.call(id, for: user) else { throw .notFound }
         guard !Self.isExpired(call, now: now) else { throw .invalidState }
         return call
     }
@@ -498,7 +519,14 @@ public struct CallRegistry: Sendable {
         return [.ended(call: call, reason: reason, notify: notify, durationNanoseconds: duration), .record(record)]
     }
 
+    private mutating func addAlias(_ name: CallID, of user: UserID, for id: CallID) {
+        let alias = CallAlias(user: user, name: name)
+        self.aliases[alias] = id
+        self.calls[id]?.aliases.append(alias)
+    }
+
     private mutating func forget(_ call: Call) {
+        for alias in self.calls[call.id]?.aliases ?? [] { self.aliases[alias] = nil }
         self.calls[call.id] = nil
         for user in [call.caller, call.callee] {
             self.callsByUser[user]?.remove(call.id)

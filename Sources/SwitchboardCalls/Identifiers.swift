@@ -48,6 +48,21 @@ public struct CallID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { self.rawValue }
 
+    /// Longest call id in bytes.
+    public static let maxBytes = 64
+
+    /// Whether `text` may be a call id on the wire: 1 to 64 bytes of printable ASCII without space
+    /// (`!` through `~`), so no control character (U+0000 included) ever reaches the database or a log.
+    public static func isValid(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            guard (0x21...0x7E).contains(byte) else { return false }
+            count += 1
+            if count > maxBytes { return false }
+        }
+        return count > 0
+    }
+
     /// A random version-4 UUID from OpenSSL's CSPRNG, in lowercase.
     public static func random() -> CallID {
         var bytes = [UInt8](repeating: 0, count: 16)

@@ -36,14 +36,23 @@ public struct CallSettings: Sendable {
     public var turnSecret: String?
     /// Seconds TURN credentials stay valid.
     public var turnTTL: Int64 = 3600
+    /// `call.turn` requests per user per minute (and the burst).
+    public var turnRequestsPerMinute: Double = 10
 
     public init() {}
 
     var registryConfiguration: CallConfiguration {
         CallConfiguration(
-            ringTimeout: .milliseconds(Int64(ringTimeout * 1000)), reconnectGrace: .milliseconds(Int64(reconnectGrace * 1000)),
+            ringTimeout: .milliseconds(Self.milliseconds(ringTimeout)), reconnectGrace: .milliseconds(Self.milliseconds(reconnectGrace)),
             maxSDPBytes: maxSDPBytes, maxICECandidateBytes: maxICECandidateBytes, signalsPerSecond: signalsPerSecond,
             signalBurst: signalBurst, maxBufferedCandidates: maxBufferedCandidates)
+    }
+
+    /// Seconds as whole milliseconds, clamped to 0...Int64.max / 1000 (no trap on huge or non-finite settings).
+    static func milliseconds(_ seconds: Double) -> Int64 {
+        let ms = seconds * 1000
+        guard ms.isFinite else { return ms > 0 ? Int64.max / 1000 : 0 }
+        return Int64(min(max(ms, 0), Double(Int64.max / 1000)))
     }
 }
 
@@ -66,6 +75,8 @@ final class CallService: @unchecked Sendable {
     // protected by queue: display names of callers, for the ring event
     private var names: [Int64: String] = [:]
     private let timer: DeadlineTimer
+    /// `call.turn` requests per user (thread-safe).
+    let turnLimiter: SharedRateLimiter<Int64>
     /// Every record write in flight (a calls row and a system message each); `shutdown` waits for them, so
     /// a call that ended just before the shutdown keeps its records too.
     private let pendingRecords = DispatchGroup()
@@ -78,6 +89,8 @@ final class CallService: @unchecked Sendable {
         self.logger = logger
         calls = CallRegistry(configuration: settings.registryConfiguration)
         timer = DeadlineTimer(queue: queue)
+        turnLimiter = SharedRateLimiter(
+            capacity: max(1, settings.turnRequestsPerMinute), refillPerSecond: settings.turnRequestsPerMinute / 60)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -120,7 +133,10 @@ final class CallService: @unchecked Sendable {
         case .duplicateCallID: ServiceError(.duplicateCallId, "this call id is in use")
         case .tooLarge(let limit): ServiceError(.payloadTooLarge, "the payload is larger than \(limit) bytes")
         case .rateLimited(let ns):
-            ServiceError(.rateLimited, "too many signals", extra: ["retry_after_ms": Int64((ns + 999_999) / 1_000_000)])
+            // Rounded up without overflow (a bucket that never refills reports UInt64.max).
+            ServiceError(
+                .rateLimited, "too many signals",
+                extra: ["retry_after_ms": Int64(clamping: ns / 1_000_000 + (ns % 1_000_000 == 0 ? 0 : 1))])
         case .candidateBufferFull: ServiceError(.candidateBufferFull, "too many ICE candidates before the answer")
         case .invalidPayload: ServiceError(.badRequest, "a media signal's payload is voice or video")
         }
@@ -164,6 +180,9 @@ final class CallService: @unchecked Sendable {
 
     private func apply(_ effects: [CallEffect]) {
         assertOnQueue()
+        // `call.ended` waits for its call's history row (the registry emits `.ended` then `.record`), so that a
+        // `call.history` sent on receiving it lists the call.
+        var endedEvents: [CallID: (bytes: [UInt8], devices: Set<DeviceID>)] = [:]
         for effect in effects {
             switch effect {
             case .ring(let devices, let call):
@@ -233,19 +252,24 @@ final class CallService: @unchecked Sendable {
                     Self.write(call, &w)
                 }, to: [to])
             case .ended(let call, let reason, let notify, let duration):
-                send(Self.event("call.ended") { w in
+                let bytes = Self.event("call.ended") { w in
                     w.key("call_id")
                     w.string(call.id.rawValue)
                     w.key("duration_ms")
                     w.int(Int64(duration / 1_000_000))
                     w.key("reason")
                     w.string(reason.rawValue)
-                }, to: notify)
+                }
+                endedEvents[call.id] = (bytes, notify)
             case .record(let record):
                 messages.metrics.callsEnded.increment()
-                store(record)
+                let ended = endedEvents.removeValue(forKey: record.callID)
+                store(record, rowWritten: { [self] in
+                    if let ended { send(ended.bytes, to: ended.devices) }
+                })
             }
         }
+        for ended in endedEvents.values { send(ended.bytes, to: ended.devices) }
     }
 
     static func event(_ name: String, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
@@ -258,7 +282,9 @@ final class CallService: @unchecked Sendable {
         return w.bytes
     }
 
-    static func write(_ call: Call, _ w: inout JSONWriter) {
+    /// A `call` object; the SDP offer only with `offer` (the callee's views: the ring's offer travels separately, and
+    /// the glare reply, whose device answers it).
+    static func write(_ call: Call, _ w: inout JSONWriter, offer includeOffer: Bool = false) {
         w.beginObject()
         w.key("call_id")
         w.string(call.id.rawValue)
@@ -268,7 +294,7 @@ final class CallService: @unchecked Sendable {
         w.int(call.caller.rawValue)
         w.key("media")
         w.string(call.media.rawValue)
-        if let offer = call.offer {
+        if includeOffer, let offer = call.offer {
             w.key("offer")
             w.string(offer)
         }
@@ -302,7 +328,9 @@ final class CallService: @unchecked Sendable {
         return Date().addingTimeInterval(-Double(now > monotonic ? now - monotonic : 0) / 1e9)
     }
 
-    private func store(_ record: CallRecord) {
+    /// Writes the calls row and the system message; `rowWritten` runs on `queue` once the row is committed (or its
+    /// write failed), before `shutdown` stops waiting.
+    private func store(_ record: CallRecord, rowWritten: @escaping @Sendable () -> Void) {
         let started = Self.wallClock(record.startedAt)
         let answered = record.answeredAt.map(Self.wallClock)
         let ended = Self.wallClock(record.endedAt)
@@ -325,6 +353,7 @@ final class CallService: @unchecked Sendable {
             },
             completion: { [logger] result in
                 if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }
+                rowWritten()
                 group.leave()
             })
         let event = SystemEvent(

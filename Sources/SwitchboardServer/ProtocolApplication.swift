@@ -32,6 +32,8 @@ final class ProtocolServices: Sendable {
     let outboundLimit: Int
     /// Requests a connection may send while its authentication runs (processed after it, in order).
     let maxQueuedDuringAuthentication = 32
+    /// State-changing requests that may wait in a connection's ordered lane (`rate_limited` beyond).
+    let maxWaitingRequests: Int
     /// Where request tasks run.
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
@@ -57,7 +59,31 @@ final class ProtocolServices: Sendable {
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
+        self.maxWaitingRequests = configuration.maxWaitingRequests
     }
+}
+
+/// Called by a step of the ordered lane once its effect is in the hands of the object's owner; on the
+/// connection's loop only (it asserts). A second call, or a call after the connection closed, does nothing.
+typealias LaneDone = @Sendable () -> Void
+
+/// The ordered lane of one connection: a FIFO of its state-changing requests (see
+/// `ProtocolApplication.ordered(_:)`). Protected by the connection's loop queue.
+struct OrderedLane {
+    /// A step started and has not called its `done` yet.
+    var busy = false
+    /// Numbers the steps: only the running step's `done` moves the lane on.
+    var ticket: UInt64 = 0
+    /// Steps waiting behind the running one, oldest first from `head`.
+    var waiting: [(@escaping LaneDone) -> Void] = []
+    var head = 0
+    /// `drain` runs (a step that finishes at once must not start the next one recursively).
+    var draining = false
+    /// The `done` of the step being started, until a `run` in it takes it over (`takeLaneDone`).
+    var unclaimed: LaneDone?
+
+    /// Steps waiting.
+    var count: Int { waiting.count - head }
 }
 
 /// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
@@ -81,6 +107,8 @@ final class ProtocolApplication: WebSocketApplication {
     var queued: [RequestEnvelope] = []
     // protected by the connection's loop queue
     var messaging = ConnectionMessaging()
+    // protected by the connection's loop queue
+    var lane = OrderedLane()
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session
@@ -131,6 +159,9 @@ final class ProtocolApplication: WebSocketApplication {
 
     func sessionDidClose(_ session: HTTPSession) {
         closed = true
+        // Waiting steps are never run (their requests get no reply, so the client cannot rely on them).
+        lane.waiting = []
+        lane.head = 0
         if let identity {
             let device = self.device
             services.registry.remove(self, userId: identity.userId)
@@ -179,6 +210,9 @@ final class ProtocolApplication: WebSocketApplication {
         replyWith: @escaping @Sendable (ProtocolApplication, R) -> Void
     ) {
         let me = LoopBound(self, loop: loop)
+        // Started by a step of the ordered lane: the lane waits for this work and its `replyWith` (which hands
+        // the effect on, e.g. to a conversation's writer or the call queue).
+        let done = takeLaneDone()
         Task(executorPreference: services.executor) {
             let result: Result<R, ServiceError>
             do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
@@ -192,8 +226,93 @@ final class ProtocolApplication: WebSocketApplication {
                 case .failure(let error):
                     app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message, extra: error.extra, reason: error.reason))
                 }
+                done?()
                 if wasAuthenticating { app.processQueued() }
             }
+        }
+    }
+
+    // MARK: the ordered lane
+
+    /// State-changing ops: they take effect in the order the connection sent them (`docs/protocol.md`,
+    /// Envelopes). Every other op is read-only and starts at once.
+    static let orderedOps: Set<String> = [
+        "logout", "sessions.revoke", "profile.update", "friends.request", "friends.accept", "friends.decline",
+        "friends.cancel", "friends.remove", "call.invite", "call.accept", "call.decline", "call.cancel", "call.hangup",
+        "call.signal", "messages.send", "messages.delete", "messages.hide", "conversations.read", "conversations.direct",
+        "groups.create", "groups.add", "groups.leave", "groups.rename", "typing", "presence.set",
+    ]
+
+    /// Runs `step` in the connection's ordered lane: at once and synchronously if no step is ahead of it,
+    /// otherwise after every earlier step has called its `done`. A step calls `done` (on the loop) once its
+    /// effect is in the hands of the object's owner: the conversation writer's queue, the call queue, the
+    /// presence queue, or a finished database write. Replies are not ordered by the lane.
+    ///
+    /// - Warning: the hot path (`messages.send` to a `conversation_id`) runs here: with nothing ahead it costs
+    ///   no hop.
+    func ordered(_ step: @escaping (@escaping LaneDone) -> Void) {
+        if lane.busy || lane.count > 0 {
+            lane.waiting.append(step)
+            return
+        }
+        start(step)
+    }
+
+    private func start(_ step: (@escaping LaneDone) -> Void) {
+        lane.busy = true
+        lane.ticket &+= 1
+        let ticket = lane.ticket
+        let me = LoopBound(self, loop: loop)
+        step({ me.valueOnLoop?.laneStepDone(ticket) })
+    }
+
+    private func laneStepDone(_ ticket: UInt64) {
+        guard lane.busy, lane.ticket == ticket else { return }
+        lane.busy = false
+        drainLane()
+    }
+
+    /// Starts waiting steps until one of them is still running.
+    private func drainLane() {
+        guard !lane.draining else { return }
+        lane.draining = true
+        defer { lane.draining = false }
+        while !lane.busy && lane.count > 0 && !closed {
+            let step = lane.waiting[lane.head]
+            lane.head += 1
+            if lane.head == lane.waiting.count {
+                lane.waiting.removeAll(keepingCapacity: true)
+                lane.head = 0
+            } else if lane.head >= 64 && lane.head * 2 >= lane.waiting.count {
+                lane.waiting.removeFirst(lane.head)
+                lane.head = 0
+            }
+            start(step)
+        }
+    }
+
+    /// The `done` of the lane step being started, for work that finishes later (`run`); nil outside a step.
+    /// Whoever takes it must call it; otherwise the step is done when its synchronous part returns.
+    func takeLaneDone() -> LaneDone? {
+        defer { lane.unclaimed = nil }
+        return lane.unclaimed
+    }
+
+    /// Handles a request of an authenticated connection as a step of the ordered lane: synchronous hand-offs
+    /// are done when `route` returns, work started with `run` when its reply has run on the loop.
+    private func handleOrdered(_ envelope: RequestEnvelope, identity: Identity) {
+        guard lane.count < services.maxWaitingRequests else {
+            session.send(
+                .text,
+                ProtocolCodec.encodeError(
+                    id: envelope.id, code: .rateLimited, message: "too many requests waiting on this connection",
+                    extra: ["retry_after_ms": 100]))
+            return
+        }
+        ordered { [self] done in
+            lane.unclaimed = done
+            route(envelope, identity: identity)
+            takeLaneDone()?()
         }
     }
 
@@ -315,6 +434,14 @@ final class ProtocolApplication: WebSocketApplication {
     struct ProfileResult: Encodable, Sendable { var profile: Profile }
 
     private func handle(_ envelope: RequestEnvelope, identity: Identity) {
+        if Self.orderedOps.contains(envelope.op) {
+            handleOrdered(envelope, identity: identity)
+        } else {
+            route(envelope, identity: identity)
+        }
+    }
+
+    private func route(_ envelope: RequestEnvelope, identity: Identity) {
         let id = envelope.id
         let accounts = services.accounts
         let friends = services.friends

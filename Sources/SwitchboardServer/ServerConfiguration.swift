@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable {
 
     /// Seconds a `/ws` connection may stay unauthenticated (closed with 4002 after).
     public var authenticationTimeout: Double = 10
+    /// State-changing requests one `/ws` connection may have waiting behind an earlier one (its ordered lane);
+    /// further ones answer `rate_limited`.
+    public var maxWaitingRequests: Int = 1024
     /// Country calling code for phone numbers given without one (e.g. "1"); nil requires `+`.
     public var defaultCountryCode: String? = nil
     /// Login attempt limits per phone number and per client address.

@@ -38,7 +38,7 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
     var presenceGrace: Double = env("SWITCHBOARD_PRESENCE_GRACE").flatMap(Double.init) ?? 5
 
-    @Option(help: "Seconds a typing indicator lives without a refresh. [env: SWITCHBOARD_TYPING_TTL]")
+    @Option(name: .customLong("typing-ttl"), help: "Seconds a typing indicator lives without a refresh. [env: SWITCHBOARD_TYPING_TTL]")
     var typingTTL: Double = env("SWITCHBOARD_TYPING_TTL").flatMap(Double.init) ?? 6
 
     @Option(help: "Typing updates per user per second (burst 10). [env: SWITCHBOARD_TYPING_RATE]")
@@ -118,23 +118,26 @@ struct CallOptions: ParsableArguments {
     @Option(help: "Seconds a party may be disconnected from a call before it ends. [env: SWITCHBOARD_CALL_RECONNECT_GRACE]")
     var callReconnectGrace: Double = env("SWITCHBOARD_CALL_RECONNECT_GRACE").flatMap(Double.init) ?? 10
 
-    @Option(help: "Largest SDP in bytes. [env: SWITCHBOARD_MAX_SDP_BYTES]")
+    @Option(name: .customLong("max-sdp-bytes"), help: "Largest SDP in bytes. [env: SWITCHBOARD_MAX_SDP_BYTES]")
     var maxSDPBytes: Int = env("SWITCHBOARD_MAX_SDP_BYTES").flatMap(Int.init) ?? 16 * 1024
 
     @Option(help: "Call signals per device per second (burst twice that). [env: SWITCHBOARD_SIGNAL_RATE]")
     var signalRate: Double = env("SWITCHBOARD_SIGNAL_RATE").flatMap(Double.init) ?? 50
 
-    @Option(help: "Comma-separated STUN/TURN URIs for call.turn. [env: SWITCHBOARD_TURN_URIS]")
+    @Option(name: .customLong("turn-uris"), help: "Comma-separated STUN/TURN URIs for call.turn. [env: SWITCHBOARD_TURN_URIS]")
     var turnURIs: String = env("SWITCHBOARD_TURN_URIS") ?? ""
 
     @Option(help: "Shared secret of the TURN server (coturn static-auth-secret); prefer the environment. [env: SWITCHBOARD_TURN_SECRET]")
     var turnSecret: String = env("SWITCHBOARD_TURN_SECRET") ?? ""
 
-    @Option(help: "Seconds TURN credentials stay valid. [env: SWITCHBOARD_TURN_TTL]")
+    @Option(name: .customLong("turn-ttl"), help: "Seconds TURN credentials stay valid. [env: SWITCHBOARD_TURN_TTL]")
     var turnTTL: Int64 = env("SWITCHBOARD_TURN_TTL").flatMap(Int64.init) ?? 3600
 
+    @Option(help: "call.turn requests per user per minute (and the burst). [env: SWITCHBOARD_TURN_RATE]")
+    var turnRate: Double = env("SWITCHBOARD_TURN_RATE").flatMap(Double.init) ?? 10
+
     func validate() throws {
-        guard ringTimeout > 0, callReconnectGrace >= 0, maxSDPBytes >= 256, signalRate > 0, turnTTL > 0 else {
+        guard ringTimeout > 0, callReconnectGrace >= 0, maxSDPBytes >= 256, signalRate > 0, turnTTL > 0, turnRate > 0 else {
             throw ValidationError("call settings must be positive (SDP at least 256 bytes)")
         }
     }
@@ -144,9 +147,10 @@ struct CallOptions: ParsableArguments {
         c.calls.reconnectGrace = callReconnectGrace
         c.calls.maxSDPBytes = maxSDPBytes
         c.calls.signalsPerSecond = signalRate
-        c.calls.signalBurst = max(1, Int(signalRate * 2))
+        c.calls.signalBurst = signalRate * 2 >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(signalRate * 2))
         c.calls.turnURIs = turnURIs.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         c.calls.turnSecret = turnSecret.isEmpty ? nil : turnSecret
         c.calls.turnTTL = turnTTL
+        c.calls.turnRequestsPerMinute = turnRate
     }
 }

@@ -100,6 +100,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a /ws connection may stay unauthenticated (then close 4002). [env: SWITCHBOARD_AUTH_TIMEOUT]")
     var authTimeout: Double = env("SWITCHBOARD_AUTH_TIMEOUT").flatMap(Double.init) ?? 10
 
+    @Option(help: "State-changing requests of one /ws connection that may wait behind an earlier one (then rate_limited). [env: SWITCHBOARD_MAX_WAITING_REQUESTS]")
+    var maxWaitingRequests: Int = env("SWITCHBOARD_MAX_WAITING_REQUESTS").flatMap(Int.init) ?? 1024
+
     @Option(help: "Country calling code for phone numbers without one, e.g. 1; empty requires +. [env: SWITCHBOARD_DEFAULT_COUNTRY_CODE]")
     var defaultCountryCode: String = env("SWITCHBOARD_DEFAULT_COUNTRY_CODE") ?? ""
 
@@ -155,6 +158,7 @@ struct Serve: ParsableCommand {
         guard tlsCert.isEmpty == tlsKey.isEmpty else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
+        guard maxWaitingRequests >= 0 else { throw ValidationError("--max-waiting-requests must not be negative") }
         guard loops >= 1, maxConnections >= 1, maxFrameSize >= 125, maxMessageSize >= 125 else {
             throw ValidationError("--loops, --max-connections must be positive; frame and message sizes at least 125")
         }
@@ -190,6 +194,7 @@ struct Serve: ParsableCommand {
         c.enableEcho = enableEcho
         c.shutdownGracePeriod = shutdownGrace
         c.authenticationTimeout = authTimeout
+        c.maxWaitingRequests = maxWaitingRequests
         c.defaultCountryCode = defaultCountryCode.isEmpty ? nil : defaultCountryCode
         c.loginLimits.perPhoneBurst = loginBurstPerPhone
         c.loginLimits.perPhoneIntervalSeconds = loginIntervalPerPhone

@@ -46,11 +46,26 @@ struct CallCast {
 @Suite("Calls over the real protocol", .serialized)
 struct CallsTests {
     @Test func ringAcceptRelayHangupAndRecord() throws {
-        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.ringTimeout = 30
+            $0.calls.turnURIs = ["stun:127.0.0.1:3478", "turn:127.0.0.1:3478?transport=udp"]
+            $0.calls.turnSecret = "s3cret"
+        }
         defer { stop(server); database.close() }
         let c = try CallCast(port)
+        // TURN credentials before any call (a browser creates its offer with its ICE servers), in RTCIceServer shape.
+        let turn = try #require(ok(try c.a1.call("call.turn")))
+        let servers = try #require(turn["ice_servers"] as? [[String: Any]])
+        #expect(servers.count == 2)
+        #expect(servers.first?["urls"] as? [String] == ["stun:127.0.0.1:3478"] && servers.first?["username"] == nil)
+        #expect(servers.last?["urls"] as? [String] == ["turn:127.0.0.1:3478?transport=udp"])
+        #expect((servers.last?["username"] as? String)?.hasSuffix(":\(c.ann.id)") == true)
+        #expect(servers.last?["credential"] as? String == turn["password"] as? String && turn["password"] != nil)
+        #expect(turn["ttl"] as? Int == 3600)
         let (callId, reply) = try c.invite(video: true)
         #expect(reply["disposition"] as? String == "ringing")
+        // The caller's own offer is not echoed back to it.
+        #expect((reply["call"] as? [String: Any])?["offer"] == nil)
         // Every callee device rings with the caller's profile, the media and the offer.
         for device in [c.b1, c.b2] {
             let ring = try device.event("call.ring")
@@ -64,29 +79,40 @@ struct CallsTests {
         #expect(errorCode(try c.a2.call("call.accept", ["call_id": callId])) != nil)
         #expect(errorCode(try c.zed.client.call("call.accept", ["call_id": callId])) == "not_found")
         // Candidates sent while ringing are held for the accepting device.
-        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "cand-early"])))
+        let early = #"{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 5000 typ host","sdpMid":"0","sdpMLineIndex":0}"#
+        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": early])))
         // The first accept wins; the other device is told.
-        _ = try #require(ok(try c.b1.call("call.accept", ["call_id": callId, "answer": "v=0 answer"])))
+        let acceptReply = try #require(ok(try c.b1.call("call.accept", ["call_id": callId, "answer": "v=0 answer"])))
+        #expect((acceptReply["call"] as? [String: Any])?["offer"] == nil)
         #expect(errorCode(try c.b2.call("call.accept", ["call_id": callId])) == "invalid_state")
         #expect((try c.b2.event("call.answered_elsewhere"))["call_id"] as? String == callId)
         let accepted = try c.a1.event("call.accepted")
         #expect(accepted["answer"] as? String == "v=0 answer")
-        #expect((try c.b1.event("call.signal"))["payload"] as? String == "cand-early")
-        // Relay only between a1 and b1, both ways.
-        _ = try #require(ok(try c.b1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "cand-b"])))
+        #expect((try c.b1.event("call.signal"))["payload"] as? String == early)
+        // Relay only between a1 and b1, both ways; the payload travels untouched. End of candidates: an empty candidate.
+        let endOfCandidates = #"{"candidate":"","sdpMid":"0","sdpMLineIndex":0}"#
+        _ = try #require(ok(try c.b1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": endOfCandidates])))
         let relayed = try c.a1.event("call.signal")
         #expect(relayed["kind"] as? String == "ice_candidate")
-        #expect(relayed["payload"] as? String == "cand-b")
+        #expect(relayed["payload"] as? String == endOfCandidates)
+        // A candidate payload must be the JSON of an RTCIceCandidateInit.
+        for bad in [
+            "candidate:1 1 udp 1 127.0.0.1 5000 typ host", "[]", #"{"candidate":1}"#, #"{"sdpMid":"0"}"#,
+            #"{"candidate":"c","sdpMLineIndex":70000}"#, #"{"candidate":"c","sdpMLineIndex":-9223372036854775808}"#,
+            #"{"candidate":"c","sdpMLineIndex":1e30}"#, #"{"candidate":"c","sdpMid":5}"#,
+        ] {
+            #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": bad])) == "bad_request", "\(bad)")
+        }
         _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "offer", "payload": "v=0 renegotiate"])))
         #expect((try c.b1.event("call.signal"))["kind"] as? String == "offer")
         // Isolation: the other callee device, the caller's other device and a stranger can neither send nor receive.
-        #expect(errorCode(try c.b2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "forbidden")
-        #expect(errorCode(try c.a2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "forbidden")
-        #expect(errorCode(try c.zed.client.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "x"])) == "not_found")
+        #expect(errorCode(try c.b2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": early])) == "forbidden")
+        #expect(errorCode(try c.a2.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": early])) == "forbidden")
+        #expect(errorCode(try c.zed.client.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": early])) == "not_found")
         #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "smoke", "payload": "x"])) == "bad_request")
         #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "offer", "payload": String(repeating: "x", count: 20_000)])) == "payload_too_large")
         for device in [c.b2, c.a2, c.zed.client] { #expect(device.noEvent("call.signal", within: 0.2)) }
-        // TURN credentials for a party of a live call only.
+        // TURN credentials for a call: a party of a live call only.
         #expect(ok(try c.b1.call("call.turn", ["call_id": callId])) != nil)
         #expect(errorCode(try c.zed.client.call("call.turn", ["call_id": callId])) == "not_found")
         // Hang up: the other party is told with the duration.
@@ -116,6 +142,68 @@ struct CallsTests {
         _ = try #require(ok(try c.a1.call("call.cancel", ["call_id": second])))
         _ = try #require(ok(try c.b1.call("friends.remove", ["user_id": c.ann.id])))
         #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id])) == "not_friends")
+    }
+
+    /// Integers and cursors from clients (and extreme settings) are checked before any arithmetic: answered, never a
+    /// trap. (A signal bucket that never refills reported UInt64.max ns, and rounding it up to milliseconds trapped.)
+    @Test func extremeValuesAreAnsweredNotTrapped() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.ringTimeout = 30
+            $0.calls.signalsPerSecond = 1e-30
+            $0.calls.signalBurst = 1
+        }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        for limit in [Int64.min, -1, 0, 101, Int64.max] {
+            #expect(errorCode(try c.a1.call("call.history", ["limit": limit])) == "bad_request", "limit \(limit)")
+        }
+        for before in ["", "a\u{0}b", String(repeating: "9", count: 65), "99999999-01-01", "not a time"] {
+            #expect(errorCode(try c.a1.call("call.history", ["before": before])) == "bad_request", "before \(before.debugDescription)")
+        }
+        for before in ["-infinity", "infinity", "2026-11-24T00:00:00.000Z"] {
+            #expect(ok(try c.a1.call("call.history", ["before": before])) != nil, "before \(before)")
+        }
+        let (callId, _) = try c.invite()
+        _ = try #require(ok(try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": testCandidate])))
+        let limited = try c.a1.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": testCandidate])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        #expect(ok(try c.a1.call("ping")) != nil)
+    }
+
+    /// `call.turn` is limited per user.
+    @Test func turnCredentialsAreRateLimitedPerUser() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.calls.turnURIs = ["turn:127.0.0.1:3478"]
+            $0.calls.turnRequestsPerMinute = 2
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "Ann")
+        let other = try makeUser(port, "Bob")
+        for _ in 0..<2 { #expect(ok(try ann.client.call("call.turn")) != nil) }
+        let refused = try ann.client.call("call.turn")
+        #expect(errorCode(refused) == "rate_limited")
+        #expect(((refused["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        // Without a secret: the URIs only, in one ICE server.
+        let turn = try #require(ok(try other.client.call("call.turn")))
+        #expect((turn["ice_servers"] as? [[String: Any]])?.first?["urls"] as? [String] == ["turn:127.0.0.1:3478"])
+        #expect(turn["username"] == nil)
+    }
+
+    /// A call's history row is written before its `call.ended` goes out: asked at once on receiving it, the
+    /// history lists the call (it lagged once by 68 ms).
+    @Test func historyListsTheCallOnceItsEndIsOut() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        for attempt in 0..<30 {
+            let (callId, _) = try c.invite()
+            _ = try #require(ok(try c.b1.call("call.decline", ["call_id": callId])))
+            var ended: [String: Any] = [:]
+            repeat { ended = try c.a1.event("call.ended") } while ended["call_id"] as? String != callId
+            let history = try #require(ok(try c.a1.call("call.history", ["limit": 1]))?["calls"] as? [[String: Any]])
+            #expect(history.first?["call_id"] as? String == callId, "attempt \(attempt)")
+        }
     }
 
     @Test func declineCancelBusyUnavailableAndGlare() throws {
@@ -153,6 +241,7 @@ struct CallsTests {
         let (first, _) = try c.invite()
         let glare = try #require(ok(try c.b2.call("call.invite", ["callee_id": c.ann.id])))
         #expect(glare["disposition"] as? String == "joined")
+        #expect((glare["call"] as? [String: Any])?["offer"] as? String == "v=0 offer")  // Bob's device answers it
         #expect((glare["call"] as? [String: Any])?["call_id"] as? String == first)
         var accepted: [String: Any] = [:]
         repeat { accepted = try c.a1.event("call.accepted") } while accepted["call_id"] as? String != first
@@ -227,8 +316,50 @@ struct CallsTests {
         let resumed = try back.event("call.resumed")
         #expect((resumed["call"] as? [String: Any])?["state"] as? String == "active")
         _ = try c.a1.event("call.peer_reconnected")
-        _ = try #require(ok(try back.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": "again"])))
-        #expect((try c.a1.event("call.signal"))["payload"] as? String == "again")
+        _ = try #require(ok(try back.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": testCandidate])))
+        #expect((try c.a1.event("call.signal"))["payload"] as? String == testCandidate)
+    }
+
+    /// Client-chosen call ids name a call for their caller only: another user's live call id (client-chosen or
+    /// the server's) never answers `duplicate_call_id`, and every call keeps its own record. Call ids with control
+    /// characters (U+0000 merged call records in PostgreSQL), spaces or over 64 bytes are refused.
+    @Test func callIdsAreScopedPerCallerAndValidated() throws {
+        let (server, port, database) = try startProtocolServer { $0.calls.ringTimeout = 30 }
+        defer { stop(server); database.close() }
+        let c = try CallCast(port)
+        let cleo = try makeUser(port, "Cleo")
+        try befriend(c.zed, cleo)
+        let annCall = try #require(ok(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": "shared-1"])))
+        let annReal = try #require((annCall["call"] as? [String: Any])?["call_id"] as? String)
+        // Zed (a stranger to Ann and Bob) picks Ann's id, then the id the server gave Ann's call: both are his own names.
+        let zedCall = try #require(ok(try c.zed.client.call("call.invite", ["callee_id": cleo.id, "call_id": "shared-1"])))
+        let zedReal = try #require((zedCall["call"] as? [String: Any])?["call_id"] as? String)
+        #expect(zedReal != annReal)
+        #expect(ok(try c.zed.client.call("call.cancel", ["call_id": "shared-1"])) != nil)
+        let zedAgain = try c.zed.client.call("call.invite", ["callee_id": cleo.id, "call_id": annReal])
+        #expect(ok(zedAgain) != nil, "\(zedAgain)")
+        #expect(errorCode(try c.zed.client.call("call.hangup", ["call_id": "shared-1"])) == "invalid_state")  // his own, ended
+        #expect(ok(try c.zed.client.call("call.hangup", ["call_id": annReal])) != nil)  // his own alias, not Ann's call
+        // Ann's call still rings; her own name works for her, a repeat of it is a duplicate of her own.
+        #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": "shared-1"])) == "duplicate_call_id")
+        #expect(errorCode(try c.b1.call("call.accept", ["call_id": "shared-1"])) == "not_found")  // Ann's name, not Bob's
+        #expect(ok(try c.b1.call("call.accept", ["call_id": annReal])) != nil)
+        #expect(ok(try c.a1.call("call.hangup", ["call_id": "shared-1"])) != nil)
+        // Invalid ids: refused before anything happens.
+        for bad in ["a\u{0}b", "\u{0}", "tab\there", "with space", "", String(repeating: "x", count: 65), "é"] {
+            #expect(errorCode(try c.a1.call("call.invite", ["callee_id": c.bob.id, "call_id": bad])) == "bad_request", "\(bad.debugDescription)")
+            #expect(errorCode(try c.a1.call("call.hangup", ["call_id": bad])) == "bad_request")
+        }
+        // Each call has its own history row.
+        var ids: Set<String> = []
+        for _ in 0..<50 where ids.count < 2 {
+            let rows = try database.pool.connectionForTests { db in
+                try db.execute(cached: "SELECT id FROM calls WHERE id = ANY($1::text[])", [.text("{\(annReal),\(zedReal)}")]).map { $0.string(0) ?? "" }
+            }
+            ids = Set(rows)
+            if ids.count < 2 { usleep(20_000) }
+        }
+        #expect(ids == [annReal, zedReal])
     }
 
     @Test func shutdownEndsCallsAndWritesTheirRecords() throws {

@@ -153,6 +153,24 @@ struct SDPGeneratorTests {
         }
         #expect(Set(candidates).count == 2)
     }
+
+    /// Candidates travel as the JSON of a browser's RTCIceCandidateInit, not as a bare `candidate:` line.
+    @Test func candidatePayloadsAreRTCIceCandidateInitJSON() throws {
+        let line = "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host generation 0"
+        let payload = SDPGenerator.candidatePayload(line)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])
+        #expect(object["candidate"] as? String == line)
+        #expect(object["sdpMid"] as? String == "0")
+        #expect(object["sdpMLineIndex"] as? Int == 0)
+        #expect(SDPGenerator.candidateLine(ofPayload: payload) == line)
+        #expect(SDPGenerator.candidateLine(ofPayload: line) == nil)
+        func signal(_ payload: String) throws -> CallSignal {
+            let json = try JSONSerialization.data(withJSONObject: ["callId": "c", "kind": "ice_candidate", "payload": payload])
+            return try JSONDecoder().decode(CallSignal.self, from: json)
+        }
+        #expect(EventFormatter.summary(ofSignal: try signal(SDPGenerator.candidatePayload(""))) == "(end of candidates)")
+        #expect(EventFormatter.summary(ofSignal: try signal(payload)) == line)
+    }
 }
 
 @Suite("Terminal client: config files")

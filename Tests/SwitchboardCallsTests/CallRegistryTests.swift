@@ -822,3 +822,52 @@ enum DeviceOwner {
     static let dave = UserID(4)
     static let erin = UserID(5)
 }
+
+@Suite("Client-chosen call ids")
+struct CallAliasTests {
+    /// A client-chosen id names the call for its caller only: another caller may choose the same name (no
+    /// `duplicateCallID`, which would reveal it), the callee cannot use it, and the caller's own repeat is a duplicate.
+    @Test func aliasesAreScopedPerCaller() throws {
+        var registry = CallRegistry()
+        let name = CallID("my-call")
+        let fromAlice = try registry.invite(
+            alias: name, caller: alice, callerDevice: a1, callee: bob, media: .voice, calleeOnlineDevices: [b1], offer: nil, now: 0)
+        #expect(fromAlice.call.id != name)
+        let fromCarol = try registry.invite(
+            alias: name, caller: carol, callerDevice: c1, callee: bob, media: .voice, calleeOnlineDevices: [b1], offer: nil, now: 0)
+        #expect(fromCarol.call.id != fromAlice.call.id)
+        // A stranger may even choose alice's real id as its own name.
+        let dave = UserID(4)
+        let fromDave = try registry.invite(
+            alias: fromAlice.call.id, caller: dave, callerDevice: DeviceID(41), callee: carol, media: .voice,
+            calleeOnlineDevices: [], offer: nil, now: 0)
+        #expect(fromDave.call.id != fromAlice.call.id)
+        #expect(registry.call(fromAlice.call.id, for: dave)?.id == fromDave.call.id)
+        #expect(registry.call(name, for: alice)?.id == fromAlice.call.id)
+        #expect(registry.call(name, for: carol)?.id == fromCarol.call.id)
+        #expect(registry.call(name, for: bob) == nil)
+        #expect(error { try registry.accept(name, device: b1, user: bob, answer: nil, now: 1) } == .notFound)
+        // Alice cancels by her name: her call ends, carol's still rings.
+        let effects = try registry.cancel(name, device: a1, user: alice, now: 1)
+        #expect(ending(effects)?.reason == .cancelled)
+        #expect(records(effects).first?.callID == fromAlice.call.id)
+        #expect(registry.call(fromCarol.call.id)?.isEnded == false)
+        // Her name stays taken (by her own ended call) until it is forgotten.
+        #expect(
+            error {
+                try registry.invite(
+                    alias: name, caller: alice, callerDevice: a1, callee: bob, media: .voice, calleeOnlineDevices: [b1],
+                    offer: nil, now: 2)
+            } == .duplicateCallID)
+        _ = registry.tick(now: registry.configuration.endedRetention.clampedNanoseconds + 10)
+        #expect(registry.call(name, for: alice) == nil)
+    }
+
+    @Test func callIdCharset() {
+        #expect(CallID.isValid("3f1c-AZ_az.09~!"))
+        #expect(CallID.isValid(String(repeating: "x", count: 64)))
+        for bad in ["", String(repeating: "x", count: 65), "a\u{0}b", "tab\t", "sp ace", "é", "\u{7F}"] {
+            #expect(!CallID.isValid(bad), "\(bad.debugDescription)")
+        }
+    }
+}

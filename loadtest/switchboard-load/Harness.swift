@@ -50,6 +50,8 @@ struct CallPlan: Sendable {
     let callee: Int
     let outcome: CallOutcome
     let invited: UInt64
+    /// The server's id of the call (`callId` is the caller's own name for it, which only the caller may use).
+    var serverId: String?
     var rung = false
     var acceptSent: UInt64 = 0
     var declineSent: UInt64 = 0
@@ -244,11 +246,17 @@ final class Harness: Sendable {
     }
 
     func handleCallEvent(_ raw: RawEvent, client: Int) {
-        guard let fields = try? raw.decode(CallEventFields.self),
-            calls.withLock({ $0[fields.callId] != nil })
-        else { return }
+        guard let fields = try? raw.decode(CallEventFields.self) else { return }
+        // Events carry the server's id; the plans are kept under the caller's name. A callee learns the server's id
+        // from its ring (each user is in at most one call at a time).
+        let isRing = raw.name == "call.ring"
+        guard let id = calls.withLock({ p -> String? in
+            if let key = p.first(where: { $0.value.serverId == fields.callId })?.key { return key }
+            guard isRing, let key = p.first(where: { $0.value.callee == client && $0.value.serverId == nil })?.key else { return nil }
+            p[key]!.serverId = fields.callId
+            return key
+        }) else { return }
         let t = now()
-        let id = fields.callId
         switch raw.name {
         case "call.ring":
             guard let plan = calls.withLock({ p -> CallPlan? in
@@ -270,9 +278,7 @@ final class Harness: Sendable {
             record(Metric.acceptToCallerTold, client: client, since: plan.acceptSent)
             Task { await self.sendCandidates(id, caller: client) }
         case "call.signal":
-            guard fields.kind == "ice_candidate", let payload = fields.payload,
-                let k = payload.split(separator: " ").last.flatMap({ Int($0) })
-            else { return }
+            guard fields.kind == "ice_candidate", let payload = fields.payload, let k = Self.candidateIndex(payload) else { return }
             let (sentAt, done) = calls.withLock { p -> (UInt64?, Bool) in
                 guard var plan = p[id], plan.callee == client, k < plan.signalsSent.count else { return (nil, false) }
                 plan.signalsReceived += 1
@@ -334,7 +340,11 @@ final class Harness: Sendable {
                     "callee_id": .int(users[callee].userId), "media": "voice", "call_id": .string(id),
                     "offer": .string(SDP.offer(sessionId: UInt64(n))),
                 ] as JSONValue)
-            let disposition = reply.jsonObject()["disposition"] as? String ?? "?"
+            let object = reply.jsonObject()
+            if let serverId = (object["call"] as? [String: Any])?["call_id"] as? String {
+                calls.withLock { p in if p[id] != nil, p[id]!.serverId == nil { p[id]!.serverId = serverId } }
+            }
+            let disposition = object["disposition"] as? String ?? "?"
             if disposition != "ringing" {
                 endFailed(id, code: "disposition_\(disposition)", detail: "call \(id): disposition \(disposition)")
             }
@@ -353,7 +363,7 @@ final class Harness: Sendable {
         calls.withLock { $0[id]?.acceptSent = now() }
         do {
             try await clients[callee].request(
-                op: "call.accept", params: ["call_id": .string(id), "answer": .string(SDP.answer(sessionId: 1))] as JSONValue)
+                op: "call.accept", params: ["call_id": .string(serverId(id)), "answer": .string(SDP.answer(sessionId: 1))] as JSONValue)
         } catch {
             endFailed(id, code: Self.code(of: error), detail: "call.accept: \(error)")
         }
@@ -362,7 +372,7 @@ final class Harness: Sendable {
     private func decline(_ id: String, callee: Int) async {
         calls.withLock { $0[id]?.declineSent = now() }
         do {
-            try await clients[callee].request(op: "call.decline", params: ["call_id": .string(id)] as JSONValue)
+            try await clients[callee].request(op: "call.decline", params: ["call_id": .string(serverId(id))] as JSONValue)
         } catch {
             endFailed(id, code: Self.code(of: error), detail: "call.decline: \(error)")
         }
@@ -376,13 +386,28 @@ final class Harness: Sendable {
                     op: "call.signal",
                     params: [
                         "call_id": .string(id), "kind": "ice_candidate",
-                        "payload": .string("candidate:\(k + 1) 1 udp 2122260223 192.0.2.\(k + 1) \(50000 + k) typ host \(k)"),
+                        "payload": .string(Self.candidate(k)),
                     ] as JSONValue)
             } catch {
                 endFailed(id, code: Self.code(of: error), detail: "call.signal: \(error)")
                 return
             }
         }
+    }
+
+    /// The server's id of the call the caller named `id` (the callee must use it).
+    private func serverId(_ id: String) -> String { calls.withLock { $0[id]?.serverId } ?? id }
+
+    /// ICE candidate `k` as the JSON of an `RTCIceCandidateInit` (what browsers send); `k` is its last field.
+    static func candidate(_ k: Int) -> String {
+        #"{"candidate":"candidate:\#(k + 1) 1 udp 2122260223 192.0.2.\#(k + 1) \#(50000 + k) typ host generation \#(k)","sdpMid":"0","sdpMLineIndex":0}"#
+    }
+
+    /// The `k` of `candidate(k)`, from a relayed payload.
+    static func candidateIndex(_ payload: String) -> Int? {
+        struct Init: Decodable { var candidate: String }
+        guard let line = try? JSONDecoder().decode(Init.self, from: Data(payload.utf8)).candidate else { return nil }
+        return line.split(separator: " ").last.flatMap { Int($0) }
     }
 
     private func hangUp(_ id: String) async {

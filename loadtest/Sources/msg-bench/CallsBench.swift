@@ -115,9 +115,10 @@ final class CallRun: @unchecked Sendable {
         }
     }
 
-    private func pair(of object: [String: Any]) -> Int? {
-        guard let id = object["call_id"] as? String, id.hasPrefix("bench-") else { return nil }
-        return Int(id.dropFirst(6))
+    /// The pair a client belongs to (clients 2i and 2i + 1 are pair i's caller and callee).
+    private func pair(of c: LoopClient) -> Int? {
+        let i = c.index / 2
+        return i < pairs.count ? i : nil
     }
 
     private func received(_ c: LoopClient, _ bytes: [UInt8]) {
@@ -136,10 +137,10 @@ final class CallRun: @unchecked Sendable {
             break
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let event = object["ev"] as? String, event.hasPrefix("call."), let i = pair(of: object)
+            let event = object["ev"] as? String, event.hasPrefix("call."), let i = pair(of: c),
+            let callId = object["call_id"] as? String  // the server's id (bench-i is only the caller's name for it)
         else { return }
         let isCaller = c.index % 2 == 0
-        let callId = "bench-\(i)"
         switch (event, isCaller) {
         case ("call.ring", false):
             _ = inviteToRing.record(now - invitedAt[i])
@@ -157,7 +158,7 @@ final class CallRun: @unchecked Sendable {
             _ = acceptToCallerTold.record(now - acceptedAt[i])
             for k in 0..<signals {
                 lastSignalSentAt[i] = EventLoop.now()
-                _ = c.request("\"op\":\"call.signal\",\"call_id\":\"\(callId)\",\"kind\":\"ice_candidate\",\"payload\":\"candidate:\(k) 1 udp 2122260223 127.0.0.1 5000\(k) typ host\"")
+                _ = c.request("\"op\":\"call.signal\",\"call_id\":\"\(callId)\",\"kind\":\"ice_candidate\",\"payload\":\"{\\\"candidate\\\":\\\"candidate:\(k) 1 udp 2122260223 127.0.0.1 5000\(k) typ host\\\",\\\"sdpMid\\\":\\\"0\\\",\\\"sdpMLineIndex\\\":0}\"")
             }
         case ("call.signal", false):
             signalsSeen[i] += 1
