@@ -369,7 +369,8 @@ public enum MessageStore {
     }
 
     /// Messages of a conversation visible to `userId` with `after < seq <= upTo` (ascending), or with
-    /// `seq < before` (descending, newest first); hidden ones excluded. At most `limit`.
+    /// `seq < before` (descending, newest first); hidden ones excluded. At most `limit` (at least 1).
+    /// Any `Int64` is accepted for the bounds (they come from clients): no arithmetic can overflow.
     public static func messages(
         _ db: PostgresConnection, conversationId: Int64, userId: Int64, range: MemberRange, after: Int64? = nil,
         upTo: Int64? = nil, before: Int64? = nil, limit: Int
@@ -377,8 +378,12 @@ public enum MessageStore {
         let low = max(range.joinedSeq, after ?? range.joinedSeq)
         var high = range.leftSeq ?? Int64.max
         if let upTo { high = min(high, upTo) }
-        if let before { high = min(high, before - 1) }
-        guard high > low else { return [] }
+        if let before {
+            // `before - 1` cannot overflow once `before > low` (so `before > Int64.min`).
+            guard before > low else { return [] }
+            high = min(high, before - 1)
+        }
+        guard high > low, limit > 0 else { return [] }
         let ascending = before == nil
         let sql = """
             SELECT \(messageColumns) FROM messages m

@@ -368,6 +368,11 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "limit must be 1 to \(config.historyMaxLimit)"))
                 return
             }
+            // Any Int64 is safe further down (no arithmetic overflows); a cursor below 1 is nonsense.
+            if let before = p.before, before < 1 {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "before must be a sequence number (1 or more)"))
+                return
+            }
             run(id, { () async throws(ServiceError) -> HistoryResult in
                 do {
                     return try await pool.withConnection { db in
@@ -405,6 +410,10 @@ extension ProtocolApplication {
             })
         case "conversations.read":
             guard let p = params(ReadParams.self, envelope) else { return }
+            guard p.seq >= 0 else {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "seq must be a sequence number (0 or more)"))
+                return
+            }
             let registry = services.registry
             let selfKey = ObjectIdentifier(self)
             run(id, { () async throws(ServiceError) -> ReadResult in
