@@ -16,14 +16,17 @@ import SwitchboardWebSocket
 
 /// Messaging settings (every limit configurable; see README).
 public struct MessagingConfiguration: Sendable {
-    /// Longest text message in characters.
+    /// Longest text message in characters (grapheme clusters).
     public var maxTextCharacters = 4096
-    /// Longest client message id in bytes.
+    /// Longest text message in UTF-8 bytes (a character can take many: combining marks, emoji sequences).
+    public var maxTextBytes = 16 * 1024
+    /// Longest client message id in bytes (1 or more; no control characters).
     public var maxClientIdBytes = 64
     /// Most members of a group.
     public var maxGroupMembers = 5000
-    /// Longest group name in characters.
+    /// Longest group name in characters, and in UTF-8 bytes.
     public var maxGroupNameCharacters = 128
+    public var maxGroupNameBytes = 512
     /// Most writes committed in one transaction (group commit).
     public var maxBatch = 1024
     /// Writes waiting per writer before new ones are refused with `unavailable`.
@@ -56,6 +59,17 @@ public struct MessagingConfiguration: Sendable {
     public var conflateAboveBytes = 64 * 1024
 
     public init() {}
+
+    /// The rule of message text (`invalid_text` names the rule broken).
+    var textRule: TextRule { MessageText.rule(maxCharacters: maxTextCharacters, maxBytes: maxTextBytes) }
+    /// The rule of client message ids: 1 to `maxClientIdBytes` bytes, no control characters.
+    var clientIdRule: TextRule {
+        TextRule(field: "client_id", maxCharacters: maxClientIdBytes, maxBytes: maxClientIdBytes, allowsBlank: true)
+    }
+    /// The rule of group names.
+    var groupNameRule: TextRule {
+        TextRule(field: "name", maxCharacters: maxGroupNameCharacters, maxBytes: maxGroupNameBytes)
+    }
 }
 
 /// A message event encoded once and shared by every recipient: the JSON payload and, for connections
@@ -170,6 +184,9 @@ final class MessageWriter: @unchecked Sendable {
     private var pending: [WriteRequest] = []
     // protected by queue
     private var inFlight = false
+    // protected by queue: parts of a batch the database refused for its data, each retried as a batch of its
+    // own (bisection) before anything of `pending`, so one bad write cannot fail the others
+    private var retries: [[WriteRequest]] = []
     // protected by queue
     private var typing: TypingTracker
     private let typingTimer: DeadlineTimer
@@ -212,10 +229,15 @@ final class MessageWriter: @unchecked Sendable {
 
     private func startBatch() {
         assertOnQueue()
-        guard !pending.isEmpty else { return }
-        let count = min(pending.count, configuration.maxBatch)
-        let batch = Array(pending[0..<count])
-        pending.removeFirst(count)
+        let batch: [WriteRequest]
+        if !retries.isEmpty {
+            batch = retries.removeFirst()
+        } else {
+            guard !pending.isEmpty else { return }
+            let count = min(pending.count, configuration.maxBatch)
+            batch = Array(pending[0..<count])
+            pending.removeFirst(count)
+        }
         // A batch of announcements only (stored already) needs no database work.
         if batch.allSatisfy({ if case .announce = $0.action { true } else { false } }) {
             finish(batch, batch.map { r in if case .announce(let m) = r.action { .success(m) } else { .failure(ServiceError(.internal, "internal error")) } }, stored: [])
@@ -239,6 +261,17 @@ final class MessageWriter: @unchecked Sendable {
                     if stored > 0 { metrics.messagesStored.increment(by: stored) }
                     for (id, state) in outcome.states { states[id] = state }
                     finish(batch, outcome.results, stored: outcome.stored)
+                case .failure(let error) where (error as? PostgresError)?.isDataProblem == true:
+                    // Nothing was committed, and the database refused some write's data (a value it rejects that
+                    // validation did not catch): bisect, so that the others commit and only the bad one fails.
+                    for request in batch { states[request.conversationId] = nil }
+                    if batch.count > 1 {
+                        let half = batch.count / 2
+                        retries.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
+                    } else {
+                        logger.warning("message write refused by the database", metadata: ["error": "\(error)"])
+                        finish(batch, [.failure(ServiceError(.badRequest, "the database refused this write's data"))], stored: [])
+                    }
                 case .failure(let error):
                     // Nothing was committed: forget the states (they are reloaded), fail every request.
                     for request in batch { states[request.conversationId] = nil }

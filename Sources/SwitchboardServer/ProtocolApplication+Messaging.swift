@@ -216,8 +216,8 @@ extension ProtocolApplication {
         switch envelope.op {
         case "messages.send":
             guard let p = params(SendParams.self, envelope) else { return }
-            if let clientId = p.clientId, clientId.isEmpty || clientId.utf8.count > config.maxClientIdBytes {
-                fail(id, ProtocolError(id: id, code: .badRequest, message: "client_id must be 1 to \(config.maxClientIdBytes) bytes"))
+            if let clientId = p.clientId, let problem = StoredText.problem(clientId, config.clientIdRule) {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: problem))
                 return
             }
             if let retryAfter = hub.sendLimiter.attempt(me, now: EventLoop.now()).retryAfterMilliseconds {
@@ -229,7 +229,7 @@ extension ProtocolApplication {
             let kind: ChatMessage.Kind
             switch (p.text, p.voiceId) {
             case (let text?, nil):
-                if let problem = MessageText.problem(text, maxCharacters: config.maxTextCharacters) {
+                if let problem = StoredText.problem(text, config.textRule) {
                     session.send(.text, ProtocolCodec.encodeError(id: id, code: .invalidText, message: problem))
                     return
                 }
@@ -487,7 +487,7 @@ extension ProtocolApplication {
     }
 
     static func nameProblem(_ name: String, _ config: MessagingConfiguration) -> String? {
-        MessageText.problem(name, maxCharacters: config.maxGroupNameCharacters).map { "name: " + $0 }
+        StoredText.problem(name, config.groupNameRule)
     }
 
     /// The direct conversation with a friend (created on first use).

@@ -14,6 +14,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Longest text message in characters. [env: SWITCHBOARD_MAX_TEXT_CHARACTERS]")
     var maxTextCharacters: Int = env("SWITCHBOARD_MAX_TEXT_CHARACTERS").flatMap(Int.init) ?? 4096
 
+    @Option(help: "Longest text message in UTF-8 bytes. [env: SWITCHBOARD_MAX_TEXT_BYTES]")
+    var maxTextBytes: Int = env("SWITCHBOARD_MAX_TEXT_BYTES").flatMap(Int.init) ?? 16 * 1024
+
     @Option(help: "Most members of a group. [env: SWITCHBOARD_MAX_GROUP_MEMBERS]")
     var maxGroupMembers: Int = env("SWITCHBOARD_MAX_GROUP_MEMBERS").flatMap(Int.init) ?? 5000
 
@@ -45,7 +48,7 @@ struct MessagingOptions: ParsableArguments {
     var typingRate: Double = env("SWITCHBOARD_TYPING_RATE").flatMap(Double.init) ?? 4
 
     func validate() throws {
-        guard maxTextCharacters >= 1, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
+        guard maxTextCharacters >= 1, maxTextBytes >= 4, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
             historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0
         else {
             throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
@@ -54,6 +57,7 @@ struct MessagingOptions: ParsableArguments {
 
     func apply(to c: inout ServerConfiguration) {
         c.messaging.maxTextCharacters = maxTextCharacters
+        c.messaging.maxTextBytes = maxTextBytes
         c.messaging.maxGroupMembers = maxGroupMembers
         c.messaging.maxBatch = messageBatch
         c.messaging.maxPendingWrites = maxPendingWrites

@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import SwitchboardServer
+import SwitchboardStore
 import Testing
 
 #if canImport(Glibc)
@@ -22,6 +23,22 @@ extension ProtocolClient {
         return try reply(id)
     }
 }
+
+/// Runs SQL on the test database (blocking the test's thread).
+func runSQL(_ database: Database, _ sql: String) throws {
+    let done = DispatchSemaphore(value: 0)
+    let result = Unchecked(NSMutableArray())
+    database.pool.withConnection(
+        on: DispatchQueue(label: "test.sql"), { db in try db.executeScript(sql) },
+        completion: { r in
+            if case .failure(let error) = r { result.value.add("\(error)") }
+            done.signal()
+        })
+    done.wait()
+    if let error = result.value.firstObject { throw TestSQLError(description: "\(error)") }
+}
+
+struct TestSQLError: Error, CustomStringConvertible { var description: String }
 
 /// Issue 13: hostile integers and strings, one bad write among good ones, and what strangers can learn.
 @Suite("Messaging hardening over the real protocol", .serialized)
@@ -96,5 +113,113 @@ struct MessagingHardeningTests {
         #expect(ok(try c.call("ping")) != nil)
         let fresh = try reconnect(port, bob)
         #expect(ok(try fresh.call("ping")) != nil)
+    }
+
+    /// Every string the server stores is checked before it reaches a query: no U+0000, no control characters in
+    /// one-line strings, and a byte limit besides the character limit. U+0000 in a `client_id` used to reach
+    /// PostgreSQL (22P02) and fail its whole batch with `internal`.
+    @Test func badStringsAreRefusedBeforeTheDatabase() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let zalgo = "a" + String(repeating: "\u{301}", count: 20_000)  // one character, 40 KB
+        #expect(zalgo.count == 1)
+        let fresh = try ProtocolClient(port: port)
+        func register(_ name: String, _ device: String, password: String = "a fine pass 42") throws -> [String: Any] {
+            try fresh.call("register", ["phone": freshPhone(), "password": password, "display_name": name, "device": device])
+        }
+        for (name, device) in [("a\u{0}b", "d"), ("ann", "d\u{0}"), (zalgo, "d"), ("ann", zalgo), ("a\u{1B}[31m", "d"), ("ann", "line\nbreak"),
+                               ("a\u{2028}b", "d"), (String(repeating: "\u{1F600}", count: 65), "d"), ("\u{0}", "d")] {
+            let reply = try register(name, device)
+            #expect(errorCode(reply) == "bad_request", "\(name.unicodeScalars.prefix(4)) / \(device.unicodeScalars.prefix(4))")
+        }
+        #expect(((try register(zalgo, "d"))["error"] as? [String: Any])?["message"] as? String == "display_name is longer than 256 bytes (UTF-8)")
+        #expect(((try register("a\u{0}b", "d"))["error"] as? [String: Any])?["message"] as? String == "display_name contains U+0000")
+        #expect(errorCode(try register("ann", "d", password: "a fine\u{0} pass 42")) == "bad_request")
+        // 64 characters of 4 bytes each is fine: 256 bytes.
+        let emoji = String(repeating: "\u{1F600}", count: 64)
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let cat = try makeUser(port, "cat")
+        try befriend(ann, bob)
+        try befriend(ann, cat)
+        #expect(ok(try ann.client.call("profile.update", ["display_name": emoji])) != nil)
+        #expect(errorCode(try ann.client.call("profile.update", ["display_name": zalgo])) == "bad_request")
+        #expect(errorCode(try ann.client.call("profile.update", ["display_name": "x\u{0}"])) == "bad_request")
+        let login = try ProtocolClient(port: port)
+        #expect(errorCode(try login.call("login", ["phone": ann.phone, "password": ann.password, "device": "d\u{0}"])) == "bad_request")
+
+        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
+        for clientId in ["a\u{0}", "\u{0}", "tab\there", "x\u{7F}", String(repeating: "é", count: 33)] {
+            let reply = try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": clientId, "text": "x"])
+            #expect(errorCode(reply) == "bad_request", "\(clientId.unicodeScalars.prefix(4))")
+        }
+        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "nul \u{0} inside"])) == "invalid_text")
+        let big = try ann.client.call("messages.send", ["conversation_id": conversation, "text": zalgo])
+        #expect(errorCode(big) == "invalid_text")
+        #expect((big["error"] as? [String: Any])?["message"] as? String == "text is longer than 16384 bytes (UTF-8)")
+        #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "a\u{0}"])) == "bad_request")
+        #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": zalgo])) == "bad_request")
+        let group = try #require((ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "Lunch"]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+        #expect(errorCode(try ann.client.call("groups.rename", ["conversation_id": group, "name": "tab\tname"])) == "bad_request")
+        #expect(errorCode(try ann.client.call("friends.request", ["phone": "+1555\u{0}1234567"])) == "invalid_phone")
+        #expect(ok(try ann.client.call("contacts.match", ["phones": ["+1\u{0}5551234567", bob.phone]]))?["matches"] as? [[String: Any]] != nil)
+        // Nothing above failed a write of someone else, and the server answers.
+        #expect(ok(try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "fine", "text": "still fine"])) != nil)
+    }
+
+    /// A write the database refuses (here a CHECK constraint the server does not know about, standing in for any
+    /// value only PostgreSQL rejects) among many concurrent good writes of other users in the same writer: the
+    /// batch is bisected, every good write is acknowledged and stored, the bad one gets `bad_request`. It used
+    /// to fail the whole batch with `internal`.
+    @Test func oneWriteTheDatabaseRefusesDoesNotFailTheOthersInItsBatch() throws {
+        let (server, port, database) = try startProtocolServer { $0.messaging.writers = 1 }
+        defer { stop(server); database.close() }
+        let poison = "poison-\(UInt64.random(in: 0...UInt64.max))"
+        let constraint = "test_no_poison_\(UInt32.random(in: 0...UInt32.max))"
+        try runSQL(database, "ALTER TABLE messages ADD CONSTRAINT \(constraint) CHECK (body IS DISTINCT FROM '\(poison)') NOT VALID")
+        defer { try? runSQL(database, "ALTER TABLE messages DROP CONSTRAINT IF EXISTS \(constraint)") }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let cat = try makeUser(port, "cat")
+        let dan = try makeUser(port, "dan")
+        try befriend(ann, bob)
+        try befriend(cat, dan)
+        let annConversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "start"]))?["conversation_id"] as? Int)
+        let catConversation = try #require(ok(try cat.client.call("messages.send", ["user_id": dan.id, "text": "start"]))?["conversation_id"] as? Int)
+        // Both pipeline their sends; Cat's stream carries the poison five times.
+        let count = 200
+        var annIds: [Int] = []
+        var catIds: [Int: Bool] = [:]  // request id -> is poison
+        for i in 0..<count {
+            annIds.append(try ann.client.send("messages.send", ["conversation_id": annConversation, "client_id": "a\(i)", "text": "ann \(i)"]))
+            let bad = i % 40 == 20
+            let id = try cat.client.send("messages.send", ["conversation_id": catConversation, "client_id": "c\(i)", "text": bad ? poison : "cat \(i)"])
+            catIds[id] = bad
+        }
+        var annCodes: [String?] = []
+        for id in annIds { annCodes.append(errorCode(try ann.client.reply(id))) }
+        #expect(annCodes.allSatisfy { $0 == nil }, "\(annCodes.compactMap { $0 })")
+        var poisonCodes: [String?] = []
+        var goodCodes: [String?] = []
+        for (id, bad) in catIds.sorted(by: { $0.key < $1.key }) {
+            let code = errorCode(try cat.client.reply(id))
+            if bad { poisonCodes.append(code) } else { goodCodes.append(code) }
+        }
+        #expect(goodCodes.allSatisfy { $0 == nil }, "\(goodCodes.compactMap { $0 })")
+        #expect(poisonCodes == Array(repeating: "bad_request", count: 5))
+        // Stored: every good write once, seqs without gaps.
+        for (client, conversation, expected) in [(bob.client, annConversation, count + 1), (dan.client, catConversation, count - 5 + 1)] {
+            var seqs: [Int] = []
+            var before = Int(Int64.max)
+            while true {
+                let page = try #require(ok(try client.call("messages.history", ["conversation_id": conversation, "limit": 100, "before": before])))
+                let messages = try #require(page["messages"] as? [[String: Any]])
+                seqs += messages.compactMap { $0["seq"] as? Int }
+                #expect(!messages.contains { $0["text"] as? String == poison })
+                guard page["has_more"] as? Bool == true, let last = messages.last?["seq"] as? Int else { break }
+                before = last
+            }
+            #expect(seqs.sorted() == Array(1...expected))
+        }
     }
 }
