@@ -44,6 +44,14 @@ public struct ConversationState: Sendable, Equatable {
     public func isActiveMember(_ userId: Int64) -> Bool { members[userId]?.isActive == true }
 }
 
+extension ServiceError {
+    /// The one answer for a conversation the caller cannot see, whether it exists or not: a stranger must not
+    /// learn which conversation ids exist (`not_member`, documented as "not a member, or no such conversation").
+    public static let notMember = ServiceError(.notMember, "not a member, or no such conversation")
+    /// The one answer for a message the caller cannot see, whether it exists or not.
+    public static let noSuchMessage = ServiceError(.notFound, "no such message")
+}
+
 /// A message about to be inserted (its seq is assigned by the writer).
 public struct NewMessage: Sendable {
     public var conversationId: Int64

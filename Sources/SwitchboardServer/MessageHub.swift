@@ -348,7 +348,7 @@ final class MessageWriter: @unchecked Sendable {
             }
             let conversationId = request.conversationId
             guard var state = states[conversationId] else {
-                fail(i, .notMember, "you are not a member of this conversation")
+                results[i] = .failure(.notMember)
                 continue
             }
             let actor = request.actor
@@ -356,7 +356,7 @@ final class MessageWriter: @unchecked Sendable {
             switch request.action {
             case .send(let kind, let body, let clientId, let voiceId):
                 guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this conversation")
+                    results[i] = .failure(.notMember)
                     continue
                 }
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
@@ -385,12 +385,13 @@ final class MessageWriter: @unchecked Sendable {
                 insertOwners.append(i)
                 readMarks.append((conversationId, actor, state.lastSeq))
             case .add(let user):
-                guard state.isGroup else {
-                    fail(i, .badRequest, "members are added to groups only")
+                // Membership first: a stranger learns nothing about the conversation (not even its kind).
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "members are added to groups only")
                     continue
                 }
                 guard !state.isActiveMember(user) else {
@@ -410,12 +411,12 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.addMember(db, conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
                 system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
             case .leave:
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups can be left")
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups can be left")
                     continue
                 }
                 state.lastSeq += 1
@@ -423,12 +424,12 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.removeMember(db, conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
                 system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
             case .rename(let name):
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups have names")
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups have names")
                     continue
                 }
                 state.lastSeq += 1
@@ -436,14 +437,15 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.rename(db, conversationId: conversationId, name: name)
                 system = SystemEvent(event: "renamed", actorId: actor, name: name)
             case .delete(let messageId):
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this conversation")
-                    continue
-                }
+                // A message the actor cannot see is answered exactly as one that does not exist.
                 guard let info = try MessageStore.messageInfo(db, messageId: messageId), info.conversationId == conversationId,
                     info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
                 else {
-                    fail(i, .notFound, "no such message")
+                    results[i] = .failure(.noSuchMessage)
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
                 guard info.senderId == actor else {
@@ -523,17 +525,44 @@ final class MessageWriter: @unchecked Sendable {
                 assertOnQueue()
                 var plan = DeliveryPlan()
                 guard let state, state.isActiveMember(userId) else {
-                    plan.reply(origin, ServiceError(.notMember, "you are not a member of this conversation"), reply)
+                    plan.reply(origin, ServiceError.notMember, reply)
                     plan.run()
                     return
                 }
-                let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
-                let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
-                plan.reply(origin, nil, reply)
-                // A refresh is announced too, so late joiners and expiring clients stay in step.
-                if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
-                plan.run()
-                armTypingTimer()
+                let proceed: @Sendable (ConversationState) -> Void = { [self] state in
+                    assertOnQueue()
+                    var plan = DeliveryPlan()
+                    let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
+                    let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
+                    plan.reply(origin, nil, reply)
+                    // A refresh is announced too, so late joiners and expiring clients stay in step.
+                    if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
+                    plan.run()
+                    armTypingTimer()
+                }
+                guard !state.isGroup, let other = state.members.keys.first(where: { $0 != userId }) else {
+                    proceed(state)
+                    return
+                }
+                // A direct conversation carries typing between friends only (as it carries messages): an
+                // ex-friend's indicator is refused, not delivered.
+                let pair = MessageStore.Pair(userId, other)
+                pool.withConnection(
+                    on: queue, { db in try MessageStore.friendPairs(db, pairs: [pair]) },
+                    completion: { [self] result in
+                        switch result {
+                        case .success(let friends) where friends.contains(pair):
+                            proceed(states[conversationId] ?? state)
+                        case .success:
+                            var plan = DeliveryPlan()
+                            plan.reply(origin, ServiceError(.notFriends, "you can only message friends"), reply)
+                            plan.run()
+                        case .failure(let error):
+                            var plan = DeliveryPlan()
+                            plan.reply(origin, ServiceError.from(error), reply)
+                            plan.run()
+                        }
+                    })
             }
         }
     }

@@ -351,7 +351,7 @@ extension ProtocolApplication {
             run(id, { () async throws(ServiceError) -> Int64 in
                 do {
                     guard let info = try await pool.withConnection({ db in try MessageStore.messageInfo(db, messageId: p.messageId) }) else {
-                        throw ServiceError(.notFound, "no such message")
+                        throw ServiceError.noSuchMessage
                     }
                     return info.conversationId
                 } catch { throw ServiceError.from(error) }
@@ -377,7 +377,7 @@ extension ProtocolApplication {
                 do {
                     return try await pool.withConnection { db in
                         guard let range = try MessageStore.membership(db, conversationId: p.conversationId, userId: me) else {
-                            throw ServiceError(.notMember, "you are not a member of this conversation")
+                            throw ServiceError.notMember
                         }
                         let page = try MessageStore.messages(
                             db, conversationId: p.conversationId, userId: me, range: range, before: p.before ?? Int64.max, limit: limit + 1)
@@ -394,7 +394,7 @@ extension ProtocolApplication {
                         guard let info = try MessageStore.messageInfo(db, messageId: p.messageId),
                             let range = try MessageStore.membership(db, conversationId: info.conversationId, userId: me),
                             range.sees(info.seq)
-                        else { throw ServiceError(.notFound, "no such message") }
+                        else { throw ServiceError.noSuchMessage }
                         try db.execute(
                             cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                             [.int(me), .int(p.messageId)])
@@ -427,7 +427,7 @@ extension ProtocolApplication {
                                     RETURNING mb.read_seq
                                     """, [.int(p.conversationId), .int(me), .int(p.seq)]
                             ).first, let readSeq = r.int64(0)
-                        else { throw ServiceError(.notMember, "you are not a member of this conversation") }
+                        else { throw ServiceError.notMember }
                         let members = try db.execute(
                             cached: "SELECT user_id FROM members WHERE conversation_id = $1 AND left_seq IS NULL", [.int(p.conversationId)]
                         ).compactMap { $0.int64(0) }
@@ -506,7 +506,7 @@ extension ProtocolApplication {
     static func summary(_ pool: DatabasePool, _ me: Int64, _ conversationId: Int64) async throws(ServiceError) -> ConversationResult {
         do {
             guard let summary = try await pool.withConnection({ db in try MessageStore.summaries(db, userId: me, only: conversationId, limit: 1) }).first
-            else { throw ServiceError(.notMember, "you are not a member of this conversation") }
+            else { throw ServiceError.notMember }
             return ConversationResult(conversation: summary)
         } catch { throw ServiceError.from(error) }
     }

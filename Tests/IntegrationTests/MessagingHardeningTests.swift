@@ -222,4 +222,85 @@ struct MessagingHardeningTests {
             #expect(seqs.sorted() == Array(1...expected))
         }
     }
+
+    /// A stranger gets byte-identical answers (except `re`) for an existing conversation or message id and for one
+    /// that does not exist, in every messaging op; it used to get `not_member` for one and `not_found` (or a
+    /// `bad_request` naming a direct conversation, or "of this group") for the other.
+    @Test func strangersCannotTellWhichConversationsAndMessagesExist() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let cat = try makeUser(port, "cat")
+        let zed = try makeUser(port, "zed")
+        try befriend(ann, bob)
+        try befriend(ann, cat)
+        try befriend(zed, bob)
+        let sent = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "private"])))
+        let direct = try #require(sent["conversation_id"] as? Int)
+        let messageId = try #require(sent["message_id"] as? Int)
+        let group = try #require((ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+        let groupMessage = try #require(ok(try ann.client.call("messages.send", ["conversation_id": group, "text": "group only"]))?["message_id"] as? Int)
+        let missingConversation = Int(Int64.max) - Int.random(in: 1..<1_000_000)
+        let missingMessage = Int(Int64.max) - Int.random(in: 1..<1_000_000)
+
+        /// The reply without `re`, as canonical JSON.
+        func answer(_ op: String, _ params: [String: Any]) throws -> String {
+            var reply = try zed.client.call(op, params)
+            reply["re"] = nil
+            return String(decoding: try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys]), as: UTF8.self)
+        }
+        let conversationOps: [(String, (Int) -> [String: Any])] = [
+            ("conversations.get", { ["conversation_id": $0] }),
+            ("messages.history", { ["conversation_id": $0] }),
+            ("messages.send", { ["conversation_id": $0, "text": "hello?"] }),
+            ("messages.send", { ["conversation_id": $0, "client_id": "probe", "text": "hello?"] }),
+            ("groups.add", { ["conversation_id": $0, "user_id": bob.id] }),
+            ("groups.leave", { ["conversation_id": $0] }),
+            ("groups.rename", { ["conversation_id": $0, "name": "mine"] }),
+            ("conversations.read", { ["conversation_id": $0, "seq": 1] }),
+            ("typing", { ["conversation_id": $0] }),
+        ]
+        for (op, params) in conversationOps {
+            let missing = try answer(op, params(missingConversation))
+            #expect(missing.contains("\"not_member\""), "\(op): \(missing)")
+            for existing in [direct, group] {
+                #expect(try answer(op, params(existing)) == missing, "\(op) on an existing conversation")
+            }
+        }
+        for op in ["messages.delete", "messages.hide"] {
+            let missing = try answer(op, ["message_id": missingMessage])
+            #expect(missing.contains("\"not_found\""), "\(op): \(missing)")
+            for existing in [messageId, groupMessage] {
+                #expect(try answer(op, ["message_id": existing]) == missing, "\(op) on an existing message")
+            }
+        }
+        // Nothing was changed by the probes.
+        let history = try #require(ok(try bob.client.call("messages.history", ["conversation_id": direct]))?["messages"] as? [[String: Any]])
+        #expect(history.compactMap { $0["text"] as? String } == ["private"])
+    }
+
+    /// After `friends.remove`, typing in the direct conversation is refused (`not_friends`) and not delivered;
+    /// so are messages. Typing used to reach the ex-friend.
+    @Test func typingDoesNotReachAnExFriend() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        try befriend(ann, bob)
+        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
+        _ = try bob.client.messages(count: 1)
+        // While friends, typing flows.
+        _ = try #require(ok(try ann.client.call("typing", ["conversation_id": conversation])))
+        #expect((try bob.client.event("typing"))["active"] as? Bool == true)
+        _ = try #require(ok(try ann.client.call("typing", ["conversation_id": conversation, "active": false])))
+        #expect((try bob.client.event("typing"))["active"] as? Bool == false)
+        _ = try #require(ok(try bob.client.call("friends.remove", ["user_id": ann.id])))
+        #expect(errorCode(try ann.client.call("typing", ["conversation_id": conversation])) == "not_friends")
+        #expect(errorCode(try ann.client.call("typing", ["conversation_id": conversation, "activity": "recording"])) == "not_friends")
+        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "still there?"])) == "not_friends")
+        #expect(errorCode(try bob.client.call("typing", ["conversation_id": conversation])) == "not_friends")
+        #expect(bob.client.noEvent("typing", within: 0.5))
+        #expect(bob.client.noEvent("message", within: 0.1))
+    }
 }
