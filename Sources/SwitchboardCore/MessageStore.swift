@@ -299,15 +299,25 @@ public enum MessageStore {
         }
     }
 
-    /// Sets conversations' last seq and activity time.
-    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws {
-        guard !lastSeqs.isEmpty else { return }
+    /// Sets conversations' last seq and activity time. Returns the id of the transaction it ran in
+    /// (`txid_current()`, so that a COMMIT whose answer was lost can be resolved with `commitStatus`), or nil
+    /// when there was nothing to set.
+    @discardableResult
+    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws -> Int64? {
+        guard !lastSeqs.isEmpty else { return nil }
         let ids = Array(lastSeqs.keys)
-        try db.execute(
+        return try db.execute(
             cached: """
                 UPDATE conversations c SET last_seq = v.seq, last_activity_at = now()
-                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id
-                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))])
+                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id RETURNING txid_current()
+                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))]
+        ).first?.int64(0)
+    }
+
+    /// What became of a transaction (`txid_status`): `committed`, `aborted`, `in progress`, or nil when it is
+    /// too old to know.
+    public static func commitStatus(_ db: PostgresConnection, transactionId: Int64) throws -> String? {
+        try db.execute(cached: "SELECT txid_status($1)", [.int(transactionId)]).first?.string(0)
     }
 
     /// Moves read markers forward (never back).

@@ -8,6 +8,7 @@
 
 import Dispatch
 import Logging
+import Synchronization
 import SwitchboardCore
 import SwitchboardProtocol
 import SwitchboardStore
@@ -57,6 +58,12 @@ public struct MessagingConfiguration: Sendable {
     /// Bytes a connection may have queued before presence and typing events to it are conflated (only the
     /// latest per source is kept until it drains).
     public var conflateAboveBytes = 64 * 1024
+    /// Seconds a writer keeps trying to learn whether a batch committed when the connection failed during its
+    /// COMMIT (the outcome is unknown); past it, the batch's writes are answered `unavailable`. 0: never try.
+    public var commitResolutionTimeout: Double = 30
+    /// Test only: SQL the writer runs on the batch's connection right after a COMMIT succeeded (a test makes the
+    /// commit's answer "lost" with `pg_terminate_backend(pg_backend_pid())`). nil in production.
+    public var sqlAfterCommitForTesting: (@Sendable () -> String?)?
 
     public init() {}
 
@@ -249,18 +256,30 @@ final class MessageWriter: @unchecked Sendable {
         for request in batch { if let s = states[request.conversationId] { known[request.conversationId] = s } }
         let configuration = configuration
         let knownStates = known
+        let prepared = PreparedOutcome()
         pool.withConnection(
             on: queue,
-            { db in try db.transaction { db in try Self.execute(batch, known: knownStates, configuration: configuration, db) } },
+            { db in
+                let outcome = try db.transaction { db in
+                    let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, db)
+                    // From here on a failure may be one of the COMMIT, whose outcome the server knows.
+                    prepared.set(outcome)
+                    return outcome
+                }
+                if let sql = configuration.sqlAfterCommitForTesting?() { try db.executeScript(sql) }
+                return outcome
+            },
             completion: { [self] result in
-                inFlight = false
                 switch result {
                 case .success(let outcome):
-                    metrics.messageBatches.increment()
-                    let stored = outcome.stored.count { $0 }
-                    if stored > 0 { metrics.messagesStored.increment(by: stored) }
-                    for (id, state) in outcome.states { states[id] = state }
-                    finish(batch, outcome.results, stored: outcome.stored)
+                    committed(batch, outcome)
+                case .failure(let error) where (error as? PostgresError)?.isConnectionProblem == true && prepared.value != nil:
+                    // The connection failed while (or after) the COMMIT was sent: it may have committed. Keep the
+                    // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
+                    logger.warning("message batch: commit outcome unknown; resolving", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                    let timeout = configuration.commitResolutionTimeout
+                    resolve(batch, prepared.value!, deadline: EventLoop.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
+                    return
                 case .failure(let error) where (error as? PostgresError)?.isDataProblem == true:
                     // Nothing was committed, and the database refused some write's data (a value it rejects that
                     // validation did not catch): bisect, so that the others commit and only the bad one fails.
@@ -281,8 +300,82 @@ final class MessageWriter: @unchecked Sendable {
                     }
                     finish(batch, batch.map { _ in .failure(failure) }, stored: [])
                 }
-                evictIfNeeded()
-                startBatch()
+                batchDone()
+            })
+    }
+
+    /// The batch in flight is settled: the next one may start.
+    private func batchDone() {
+        assertOnQueue()
+        inFlight = false
+        evictIfNeeded()
+        startBatch()
+    }
+
+    /// A batch committed: cache its states, reply and deliver.
+    private func committed(_ batch: [WriteRequest], _ outcome: Outcome) {
+        assertOnQueue()
+        metrics.messageBatches.increment()
+        let stored = outcome.stored.count { $0 }
+        if stored > 0 { metrics.messagesStored.increment(by: stored) }
+        for (id, state) in outcome.states { states[id] = state }
+        finish(batch, outcome.results, stored: outcome.stored)
+    }
+
+    /// A batch whose commit outcome stays unknown: every write is answered `unavailable` (a resend with the
+    /// same `client_id` gets the original acknowledgement if it did commit), the states are dropped.
+    private func giveUp(_ batch: [WriteRequest], _ why: String) {
+        assertOnQueue()
+        logger.error("message batch: commit outcome unresolved", metadata: ["why": "\(why)", "writes": "\(batch.count)"])
+        for request in batch { states[request.conversationId] = nil }
+        let failure = ServiceError(.unavailable, "the database failed during the commit; resend with the same client_id")
+        finish(batch, batch.map { _ in .failure(failure) }, stored: [])
+        batchDone()
+    }
+
+    /// Learns whether a batch whose COMMIT lost its answer committed (`txid_status` on another connection),
+    /// retrying with back-off while the database is unreachable or the old session still commits, until
+    /// `deadline`. Committed: replied and delivered as usual. Aborted, or still unknown at the deadline: every
+    /// write is answered `unavailable` and the states are dropped (reloaded from the database, so seqs stay
+    /// gapless); clients resend with the same `client_id` and get the original acknowledgement if it did commit.
+    private func resolve(_ batch: [WriteRequest], _ outcome: Outcome, deadline: UInt64, attempt: Int) {
+        assertOnQueue()
+        guard let transactionId = outcome.transactionId else {
+            // Nothing was written (duplicates and refusals only): the outcome holds either way.
+            committed(batch, outcome)
+            batchDone()
+            return
+        }
+        guard configuration.commitResolutionTimeout > 0 else {
+            giveUp(batch, "resolution disabled")
+            return
+        }
+        pool.withConnection(
+            on: queue, { db in try MessageStore.commitStatus(db, transactionId: transactionId) },
+            completion: { [self] result in
+                switch result {
+                case .success("committed"):
+                    logger.info("message batch: commit outcome resolved: committed", metadata: ["writes": "\(batch.count)"])
+                    committed(batch, outcome)
+                    batchDone()
+                case .success("aborted"):
+                    for request in batch { states[request.conversationId] = nil }
+                    let failure = ServiceError(.unavailable, "the database is unavailable; retry shortly")
+                    finish(batch, batch.map { _ in .failure(failure) }, stored: [])
+                    batchDone()
+                case .success(nil):
+                    giveUp(batch, "transaction too old")
+                default:
+                    // Unreachable database, or the old session is still committing: again, later.
+                    guard EventLoop.now() < deadline else {
+                        giveUp(batch, "timeout")
+                        return
+                    }
+                    let delay = min(0.05 * Double(1 << min(attempt, 5)), 1.0)
+                    queue.asyncAfter(deadline: .now() + delay) { [self] in
+                        resolve(batch, outcome, deadline: deadline, attempt: attempt + 1)
+                    }
+                }
             })
     }
 
@@ -297,6 +390,16 @@ final class MessageWriter: @unchecked Sendable {
         var states: [Int64: ConversationState]
         /// Per request index: whether its message is new (to deliver) rather than an earlier duplicate.
         var stored: [Bool]
+        /// The batch's transaction, when it wrote anything (to resolve a COMMIT whose answer was lost).
+        var transactionId: Int64?
+    }
+
+    /// A batch's outcome once its statements ran, before COMMIT: set on the connection's queue, read on the
+    /// writer's queue after the completion hop (a lock makes the hand-over explicit).
+    final class PreparedOutcome: Sendable {
+        private let storage = Mutex<Outcome?>(nil)
+        func set(_ outcome: Outcome) { storage.withLock { $0 = outcome } }
+        var value: Outcome? { storage.withLock { $0 } }
     }
 
     /// Runs a batch in one transaction on a leased connection. Pure with respect to the writer: it reads
@@ -475,13 +578,14 @@ final class MessageWriter: @unchecked Sendable {
             stored[insertOwners[k]] = true
         }
         for (i, j) in duplicateOf { results[i] = results[j] }
-        try MessageStore.advance(db, lastSeqs: lastSeqs)
+        let transactionId = try MessageStore.advance(db, lastSeqs: lastSeqs)
         try MessageStore.markRead(db, marks: readMarks)
         // Only the touched and loaded states go back to the cache.
         var touched: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
         return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored)
+            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
+            transactionId: transactionId)
     }
 
     /// Replies to every request, then delivers every new message to the online devices of the members who

@@ -20,11 +20,10 @@ struct ConnectionMessaging {
     /// A `sync` runs.
     var syncing = false
     var held: [OutboundMessage] = []
-    /// The highest seq sent on this connection per conversation.
-    var maxSent: [Int64: Int64] = [:]
-    /// The seqs sent live (not by a catch-up) per conversation: a contiguous range, since live delivery is
-    /// in order.
-    var live: [Int64: ClosedRange<Int64>] = [:]
+    /// Exactly the seqs sent on this connection per conversation, live or by a catch-up. Live delivery is in
+    /// seq order but can have gaps (a commit whose answer was lost and could not be resolved is not delivered
+    /// live), so a catch-up skips only what is recorded here.
+    var sent: [Int64: SentSeqs] = [:]
     /// Presence and typing events waiting for the connection to drain, latest per source.
     var conflated: [String: [UInt8]] = [:]
     var conflatedOrder: [String] = []
@@ -55,14 +54,8 @@ extension ProtocolApplication {
             }
             return
         }
-        let c = message.conversationId
-        if let sent = messaging.maxSent[c], message.seq <= sent { return }
-        messaging.maxSent[c] = message.seq
-        if let range = messaging.live[c] {
-            messaging.live[c] = range.lowerBound...message.seq
-        } else {
-            messaging.live[c] = message.seq...message.seq
-        }
+        // Not twice (a held event the catch-up sent already).
+        guard messaging.sent[message.conversationId, default: SentSeqs()].insert(message.seq) else { return }
         session.sendShared(message)
     }
 
@@ -572,9 +565,8 @@ extension ProtocolApplication {
         for m in messages {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
-            let c = m.conversationId
-            if let range = messaging.live[c], range.contains(m.seq) { continue }
-            messaging.maxSent[c] = max(messaging.maxSent[c] ?? 0, m.seq)
+            // Skip exactly what this connection was sent already (live, or by an earlier sync).
+            guard messaging.sent[m.conversationId, default: SentSeqs()].insert(m.seq) else { continue }
             session.sendShared(m)
         }
     }

@@ -10,6 +10,7 @@ import Dispatch
 import Foundation
 import SwitchboardServer
 import SwitchboardStore
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -36,6 +37,19 @@ func runSQL(_ database: Database, _ sql: String) throws {
         })
     done.wait()
     if let error = result.value.firstObject { throw TestSQLError(description: "\(error)") }
+}
+
+/// Makes the next batch's COMMIT answer "lost": once armed, the writer's connection terminates its own backend
+/// right after a COMMIT succeeded, so the writer sees a connection failure for a batch that did commit.
+final class LostCommitAnswer: Sendable {
+    private let armed = Atomic<Bool>(false)
+    func arm() { armed.store(true, ordering: .sequentiallyConsistent) }
+    var fired: Bool { !armed.load(ordering: .sequentiallyConsistent) }
+    var sql: @Sendable () -> String? {
+        { [self] in
+            armed.exchange(false, ordering: .sequentiallyConsistent) ? "SELECT pg_terminate_backend(pg_backend_pid())" : nil
+        }
+    }
 }
 
 struct TestSQLError: Error, CustomStringConvertible { var description: String }
@@ -302,5 +316,64 @@ struct MessagingHardeningTests {
         #expect(errorCode(try bob.client.call("typing", ["conversation_id": conversation])) == "not_friends")
         #expect(bob.client.noEvent("typing", within: 0.5))
         #expect(bob.client.noEvent("message", within: 0.1))
+    }
+
+    /// The database connection fails right after a batch's COMMIT succeeded (its answer is lost): the writer asks
+    /// the database whether the transaction committed (`txid_status`) before answering, so the sender gets its
+    /// acknowledgement, the other member gets the message live, and the next message takes the next seq. It used
+    /// to answer `unavailable` (or `internal`) for a stored message that was then never delivered live.
+    @Test func aCommitWhoseAnswerIsLostIsResolvedThenAcknowledgedAndDelivered() throws {
+        let lost = LostCommitAnswer()
+        let (server, port, database) = try startProtocolServer {
+            $0.messaging.writers = 1
+            $0.messaging.sqlAfterCommitForTesting = lost.sql
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        try befriend(ann, bob)
+        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?["conversation_id"] as? Int)
+        #expect(try bob.client.messages(count: 1).first?["seq"] as? Int == 1)
+        lost.arm()
+        let ack = try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"])
+        #expect(lost.fired)
+        #expect(ok(ack)?["seq"] as? Int == 2, "\(ack)")
+        let live = try bob.client.messages(count: 1)
+        #expect(live.compactMap { $0["seq"] as? Int } == [2])
+        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"] as? Int == 3)
+        #expect(try bob.client.messages(count: 1).compactMap { $0["seq"] as? Int } == [3])
+        let history = try #require(ok(try bob.client.call("messages.history", ["conversation_id": conversation]))?["messages"] as? [[String: Any]])
+        #expect(history.compactMap { $0["text"] as? String } == ["m3", "m2", "m1"])
+    }
+
+    /// When the outcome cannot be resolved (resolution disabled here, as after its timeout) the write is answered
+    /// `unavailable` although it committed, and is not delivered live: a later `sync` on the same connection must
+    /// still send it (the connection records exactly which seqs it was sent; it used to assume its live
+    /// deliveries were contiguous and skipped the gap), and a resend with the same `client_id` gets the
+    /// original acknowledgement.
+    @Test func aCommittedMessageThatMissedLiveDeliveryComesWithTheNextSync() throws {
+        let lost = LostCommitAnswer()
+        let (server, port, database) = try startProtocolServer {
+            $0.messaging.writers = 1
+            $0.messaging.commitResolutionTimeout = 0
+            $0.messaging.sqlAfterCommitForTesting = lost.sql
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        try befriend(ann, bob)
+        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?["conversation_id"] as? Int)
+        #expect(try bob.client.messages(count: 1).first?["seq"] as? Int == 1)
+        lost.arm()
+        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"])) == "unavailable")
+        #expect(lost.fired)
+        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"] as? Int == 3)
+        #expect(try bob.client.messages(count: 1).compactMap { $0["seq"] as? Int } == [3])
+        // Bob's connection was sent 1 and 3 live; its sync from 1 brings 2, and only 2.
+        _ = try #require(ok(try bob.client.call("sync", ["since": [String(conversation): 1]])))
+        #expect(try bob.client.messages(count: 1, within: 2).compactMap { $0["text"] as? String } == ["m2"])
+        #expect(bob.client.noEvent("message", within: 0.3))
+        // The resend finds the committed message.
+        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"]))?["seq"] as? Int == 2)
     }
 }
