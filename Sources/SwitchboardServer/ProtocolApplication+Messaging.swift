@@ -20,10 +20,14 @@ struct ConnectionMessaging {
     /// A `sync` runs.
     var syncing = false
     var held: [OutboundMessage] = []
-    /// Exactly the seqs sent on this connection per conversation, live or by a catch-up. Live delivery is in
-    /// seq order but can have gaps (a commit whose answer was lost and could not be resolved is not delivered
-    /// live), so a catch-up skips only what is recorded here.
+    /// Exactly the seqs sent on this connection per conversation, live or by a catch-up: a live event is not
+    /// sent twice (a held one the catch-up sent already).
     var sent: [Int64: SentSeqs] = [:]
+    /// Exactly the seqs sent live per conversation: a catch-up skips these and sends every other seq it reads
+    /// (a `sync` asked for again repeats its earlier catch-up; the client drops what it has). Live delivery is
+    /// in seq order but can have gaps (a commit whose answer was lost and could not be resolved is not
+    /// delivered live), so this is an exact record, not a range.
+    var live: [Int64: SentSeqs] = [:]
     /// Presence and typing events waiting for the connection to drain, latest per source.
     var conflated: [String: [UInt8]] = [:]
     var conflatedOrder: [String] = []
@@ -56,6 +60,7 @@ extension ProtocolApplication {
         }
         // Not twice (a held event the catch-up sent already).
         guard messaging.sent[message.conversationId, default: SentSeqs()].insert(message.seq) else { return }
+        messaging.live[message.conversationId, default: SentSeqs()].insert(message.seq)
         session.sendShared(message)
     }
 
@@ -565,8 +570,9 @@ extension ProtocolApplication {
         for m in messages {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
-            // Skip exactly what this connection was sent already (live, or by an earlier sync).
-            guard messaging.sent[m.conversationId, default: SentSeqs()].insert(m.seq) else { continue }
+            // Skip exactly what this connection was sent live.
+            if messaging.live[m.conversationId]?.contains(m.seq) == true { continue }
+            messaging.sent[m.conversationId, default: SentSeqs()].insert(m.seq)
             session.sendShared(m)
         }
     }
