@@ -30,7 +30,7 @@ public struct ServiceError: Error, Equatable, Sendable {
     /// Maps store failures: never leaks SQL or values.
     public static func from(_ error: any Error) -> ServiceError {
         if let e = error as? ServiceError { return e }
-        if let e = error as? PostgresError, e.kind == .connectionFailed || e.kind == .connectionLost || e.kind == .closed {
+        if let e = error as? PostgresError, e.isConnectionProblem {
             return ServiceError(.unavailable, "the database is unavailable; retry shortly")
         }
         return ServiceError(.internal, "internal error")
@@ -79,8 +79,10 @@ public final class AccountService: Sendable {
     /// Login attempts per phone number and per address.
     let limiter: LoginLimiter
     public let defaultCountryCode: String?
-    public static let maxDisplayNameLength = 64
-    public static let maxDeviceLength = 64
+    /// Display names: at most 64 characters and 256 UTF-8 bytes, one line, no control characters.
+    public static let displayNameRule = TextRule(field: "display_name", maxCharacters: 64, maxBytes: 256)
+    /// Device names: at most 64 characters and 256 UTF-8 bytes, one line, no control characters.
+    public static let deviceRule = TextRule(field: "device", maxCharacters: 64, maxBytes: 256)
 
     public init(
         pool: DatabasePool, hasher: PasswordHasherPool, logger: Logger, defaultCountryCode: String? = nil,
@@ -101,22 +103,26 @@ public final class AccountService: Sendable {
         }
     }
 
-    static func validName(_ raw: String, field: String, max: Int) throws(ServiceError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !name.isEmpty else { throw ServiceError(.badRequest, "\(field) is empty") }
-        guard name.count <= max else { throw ServiceError(.badRequest, "\(field) is longer than \(max) characters") }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ServiceError(.badRequest, "\(field) contains control characters")
+    /// A name as stored: white space around it trimmed, then checked against `rule` (`bad_request` naming the rule).
+    static func validName(_ raw: String, rule: TextRule) throws(ServiceError) -> String {
+        // The byte limit first: an oversized string is refused before any scan (4x: trimming removes little).
+        guard raw.utf8.count <= rule.maxBytes * 4 else {
+            throw ServiceError(.badRequest, "\(rule.field) is longer than \(rule.maxBytes) bytes (UTF-8)")
         }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let problem = StoredText.problem(name, rule) { throw ServiceError(.badRequest, problem) }
         return name
     }
 
     /// Creates an account and its first session.
     public func register(phone rawPhone: String, password: String, displayName: String, device: String) async throws(ServiceError) -> Credentials {
         let phone = try normalizedPhone(rawPhone)
-        let name = try Self.validName(displayName, field: "display_name", max: Self.maxDisplayNameLength)
-        let device = try Self.validName(device, field: "device", max: Self.maxDeviceLength)
+        let name = try Self.validName(displayName, rule: Self.displayNameRule)
+        let device = try Self.validName(device, rule: Self.deviceRule)
         guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.badRequest, "password too long") }
+        // Hashed, not stored, and hashed with its length (U+0000 would not cut it short); refused anyway, as
+        // other clients' C code would cut it.
+        guard !StoredText.containsNUL(password) else { throw ServiceError(.badRequest, "password contains U+0000") }
         if let weakness = PasswordPolicy.check(password, phone: phone) {
             throw ServiceError(.weakPassword, "the password is too weak: \(weakness.rawValue)", reason: weakness.rawValue)
         }
@@ -146,7 +152,7 @@ public final class AccountService: Sendable {
     /// Checks the password and opens a session; rate-limited per phone number and per address.
     public func login(phone rawPhone: String, password: String, device: String, address: String, now: UInt64) async throws(ServiceError) -> Credentials {
         let phone = try normalizedPhone(rawPhone)
-        let device = try Self.validName(device, field: "device", max: Self.maxDeviceLength)
+        let device = try Self.validName(device, rule: Self.deviceRule)
         guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
         if let retry = limiter.attempt(phone: phone, address: address, now: now) {
             throw ServiceError(.rateLimited, "too many login attempts; retry later", extra: ["retry_after_ms": Int64((retry + 999_999) / 1_000_000)])  // rounded up: retrying at the given time succeeds
@@ -245,7 +251,7 @@ public final class AccountService: Sendable {
 
     /// Changes the display name.
     public func updateProfile(of userId: Int64, displayName: String) async throws(ServiceError) -> Profile {
-        let name = try Self.validName(displayName, field: "display_name", max: Self.maxDisplayNameLength)
+        let name = try Self.validName(displayName, rule: Self.displayNameRule)
         do {
             return try await pool.transaction { db in
                 let rows = try db.execute(
@@ -286,6 +292,27 @@ final class LoginLimiter: @unchecked Sendable {
         if case .limited(let retry) = byAddress.attempt(address, now: now) { return retry }
         if case .limited(let retry) = byPhone.attempt(phone, now: now) { return retry }
         return nil
+    }
+}
+
+extension PostgresError {
+    /// The connection failed, broke or was closed, or the server ended the session (SQLSTATE class 08
+    /// connection exception, 57P01-57P05 shutdown, crash, cannot connect now, idle timeouts): a failure of the
+    /// database, not of the statement; whether a COMMIT sent just before took effect is unknown.
+    public var isConnectionProblem: Bool {
+        switch kind {
+        case .connectionFailed, .connectionLost, .closed: return true
+        case .server: return sqlState.map { $0.hasPrefix("08") || $0.hasPrefix("57P") } ?? false
+        default: return false
+        }
+    }
+
+    /// The statement was refused because of the data it carried (SQLSTATE class 22 data exception, 23
+    /// integrity constraint violation, 54 program limit exceeded such as an index row too large): retrying
+    /// other writes without it can succeed.
+    public var isDataProblem: Bool {
+        guard kind == .server, let sqlState else { return false }
+        return sqlState.hasPrefix("22") || sqlState.hasPrefix("23") || sqlState.hasPrefix("54")
     }
 }
 

@@ -44,6 +44,14 @@ public struct ConversationState: Sendable, Equatable {
     public func isActiveMember(_ userId: Int64) -> Bool { members[userId]?.isActive == true }
 }
 
+extension ServiceError {
+    /// The one answer for a conversation the caller cannot see, whether it exists or not: a stranger must not
+    /// learn which conversation ids exist (`not_member`, documented as "not a member, or no such conversation").
+    public static let notMember = ServiceError(.notMember, "not a member, or no such conversation")
+    /// The one answer for a message the caller cannot see, whether it exists or not.
+    public static let noSuchMessage = ServiceError(.notFound, "no such message")
+}
+
 /// A message about to be inserted (its seq is assigned by the writer).
 public struct NewMessage: Sendable {
     public var conversationId: Int64
@@ -291,15 +299,25 @@ public enum MessageStore {
         }
     }
 
-    /// Sets conversations' last seq and activity time.
-    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws {
-        guard !lastSeqs.isEmpty else { return }
+    /// Sets conversations' last seq and activity time. Returns the id of the transaction it ran in
+    /// (`txid_current()`, so that a COMMIT whose answer was lost can be resolved with `commitStatus`), or nil
+    /// when there was nothing to set.
+    @discardableResult
+    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws -> Int64? {
+        guard !lastSeqs.isEmpty else { return nil }
         let ids = Array(lastSeqs.keys)
-        try db.execute(
+        return try db.execute(
             cached: """
                 UPDATE conversations c SET last_seq = v.seq, last_activity_at = now()
-                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id
-                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))])
+                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id RETURNING txid_current()
+                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))]
+        ).first?.int64(0)
+    }
+
+    /// What became of a transaction (`txid_status`): `committed`, `aborted`, `in progress`, or nil when it is
+    /// too old to know.
+    public static func commitStatus(_ db: PostgresConnection, transactionId: Int64) throws -> String? {
+        try db.execute(cached: "SELECT txid_status($1)", [.int(transactionId)]).first?.string(0)
     }
 
     /// Moves read markers forward (never back).
@@ -369,7 +387,8 @@ public enum MessageStore {
     }
 
     /// Messages of a conversation visible to `userId` with `after < seq <= upTo` (ascending), or with
-    /// `seq < before` (descending, newest first); hidden ones excluded. At most `limit`.
+    /// `seq < before` (descending, newest first); hidden ones excluded. At most `limit` (at least 1).
+    /// Any `Int64` is accepted for the bounds (they come from clients): no arithmetic can overflow.
     public static func messages(
         _ db: PostgresConnection, conversationId: Int64, userId: Int64, range: MemberRange, after: Int64? = nil,
         upTo: Int64? = nil, before: Int64? = nil, limit: Int
@@ -377,8 +396,12 @@ public enum MessageStore {
         let low = max(range.joinedSeq, after ?? range.joinedSeq)
         var high = range.leftSeq ?? Int64.max
         if let upTo { high = min(high, upTo) }
-        if let before { high = min(high, before - 1) }
-        guard high > low else { return [] }
+        if let before {
+            // `before - 1` cannot overflow once `before > low` (so `before > Int64.min`).
+            guard before > low else { return [] }
+            high = min(high, before - 1)
+        }
+        guard high > low, limit > 0 else { return [] }
         let ascending = before == nil
         let sql = """
             SELECT \(messageColumns) FROM messages m

@@ -253,25 +253,18 @@ public struct SendAck: Codable, Sendable, Equatable {
     }
 }
 
-/// Text message rules.
+/// Text message rules (a `StoredText` rule for the field `text`).
 public enum MessageText {
-    /// Checks a text message: not empty, at most `maxCharacters` characters, no control characters other
-    /// than line feed, carriage return and tab. Returns the reason it is refused, or nil.
-    public static func problem(_ text: String, maxCharacters: Int) -> String? {
-        if text.isEmpty { return "the text is empty" }
-        var count = 0
-        for scalar in text.unicodeScalars {
-            let v = scalar.value
-            if (v < 0x20 && v != 0x0A && v != 0x0D && v != 0x09) || v == 0x7F || (v >= 0x80 && v < 0xA0) {
-                return "the text contains a control character (U+\(String(v, radix: 16, uppercase: true)))"
-            }
-        }
-        for _ in text {
-            count += 1
-            if count > maxCharacters { return "the text is longer than \(maxCharacters) characters" }
-        }
-        if text.allSatisfy(\.isWhitespace) { return "the text is only white space" }
-        return nil
+    /// The rule of a text message: 1 to `maxCharacters` characters and at most `maxBytes` UTF-8 bytes, not
+    /// only white space, no control characters other than line feed, carriage return and tab.
+    public static func rule(maxCharacters: Int, maxBytes: Int) -> TextRule {
+        TextRule(field: "text", maxCharacters: maxCharacters, maxBytes: maxBytes, controls: .lineBreaksAndTabs)
+    }
+
+    /// Checks a text message against `rule(maxCharacters:maxBytes:)` (no byte limit unless given). Returns
+    /// the reason it is refused, or nil.
+    public static func problem(_ text: String, maxCharacters: Int, maxBytes: Int = .max) -> String? {
+        StoredText.problem(text, rule(maxCharacters: maxCharacters, maxBytes: maxBytes))
     }
 }
 

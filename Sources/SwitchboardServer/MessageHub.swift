@@ -8,6 +8,7 @@
 
 import Dispatch
 import Logging
+import Synchronization
 import SwitchboardCore
 import SwitchboardProtocol
 import SwitchboardStore
@@ -16,14 +17,17 @@ import SwitchboardWebSocket
 
 /// Messaging settings (every limit configurable; see README).
 public struct MessagingConfiguration: Sendable {
-    /// Longest text message in characters.
+    /// Longest text message in characters (grapheme clusters).
     public var maxTextCharacters = 4096
-    /// Longest client message id in bytes.
+    /// Longest text message in UTF-8 bytes (a character can take many: combining marks, emoji sequences).
+    public var maxTextBytes = 16 * 1024
+    /// Longest client message id in bytes (1 or more; no control characters).
     public var maxClientIdBytes = 64
     /// Most members of a group.
     public var maxGroupMembers = 5000
-    /// Longest group name in characters.
+    /// Longest group name in characters, and in UTF-8 bytes.
     public var maxGroupNameCharacters = 128
+    public var maxGroupNameBytes = 512
     /// Most writes committed in one transaction (group commit).
     public var maxBatch = 1024
     /// Writes waiting per writer before new ones are refused with `unavailable`.
@@ -54,8 +58,25 @@ public struct MessagingConfiguration: Sendable {
     /// Bytes a connection may have queued before presence and typing events to it are conflated (only the
     /// latest per source is kept until it drains).
     public var conflateAboveBytes = 64 * 1024
+    /// Seconds a writer keeps trying to learn whether a batch committed when the connection failed during its
+    /// COMMIT (the outcome is unknown); past it, the batch's writes are answered `unavailable`. 0: never try.
+    public var commitResolutionTimeout: Double = 30
+    /// Test only: SQL the writer runs on the batch's connection right after a COMMIT succeeded (a test makes the
+    /// commit's answer "lost" with `pg_terminate_backend(pg_backend_pid())`). nil in production.
+    public var sqlAfterCommitForTesting: (@Sendable () -> String?)?
 
     public init() {}
+
+    /// The rule of message text (`invalid_text` names the rule broken).
+    var textRule: TextRule { MessageText.rule(maxCharacters: maxTextCharacters, maxBytes: maxTextBytes) }
+    /// The rule of client message ids: 1 to `maxClientIdBytes` bytes, no control characters.
+    var clientIdRule: TextRule {
+        TextRule(field: "client_id", maxCharacters: maxClientIdBytes, maxBytes: maxClientIdBytes, allowsBlank: true)
+    }
+    /// The rule of group names.
+    var groupNameRule: TextRule {
+        TextRule(field: "name", maxCharacters: maxGroupNameCharacters, maxBytes: maxGroupNameBytes)
+    }
 }
 
 /// A message event encoded once and shared by every recipient: the JSON payload and, for connections
@@ -170,6 +191,9 @@ final class MessageWriter: @unchecked Sendable {
     private var pending: [WriteRequest] = []
     // protected by queue
     private var inFlight = false
+    // protected by queue: parts of a batch the database refused for its data, each retried as a batch of its
+    // own (bisection) before anything of `pending`, so one bad write cannot fail the others
+    private var retries: [[WriteRequest]] = []
     // protected by queue
     private var typing: TypingTracker
     private let typingTimer: DeadlineTimer
@@ -212,10 +236,15 @@ final class MessageWriter: @unchecked Sendable {
 
     private func startBatch() {
         assertOnQueue()
-        guard !pending.isEmpty else { return }
-        let count = min(pending.count, configuration.maxBatch)
-        let batch = Array(pending[0..<count])
-        pending.removeFirst(count)
+        let batch: [WriteRequest]
+        if !retries.isEmpty {
+            batch = retries.removeFirst()
+        } else {
+            guard !pending.isEmpty else { return }
+            let count = min(pending.count, configuration.maxBatch)
+            batch = Array(pending[0..<count])
+            pending.removeFirst(count)
+        }
         // A batch of announcements only (stored already) needs no database work.
         if batch.allSatisfy({ if case .announce = $0.action { true } else { false } }) {
             finish(batch, batch.map { r in if case .announce(let m) = r.action { .success(m) } else { .failure(ServiceError(.internal, "internal error")) } }, stored: [])
@@ -227,18 +256,41 @@ final class MessageWriter: @unchecked Sendable {
         for request in batch { if let s = states[request.conversationId] { known[request.conversationId] = s } }
         let configuration = configuration
         let knownStates = known
+        let prepared = PreparedOutcome()
         pool.withConnection(
             on: queue,
-            { db in try db.transaction { db in try Self.execute(batch, known: knownStates, configuration: configuration, db) } },
+            { db in
+                let outcome = try db.transaction { db in
+                    let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, db)
+                    // From here on a failure may be one of the COMMIT, whose outcome the server knows.
+                    prepared.set(outcome)
+                    return outcome
+                }
+                if let sql = configuration.sqlAfterCommitForTesting?() { try db.executeScript(sql) }
+                return outcome
+            },
             completion: { [self] result in
-                inFlight = false
                 switch result {
                 case .success(let outcome):
-                    metrics.messageBatches.increment()
-                    let stored = outcome.stored.count { $0 }
-                    if stored > 0 { metrics.messagesStored.increment(by: stored) }
-                    for (id, state) in outcome.states { states[id] = state }
-                    finish(batch, outcome.results, stored: outcome.stored)
+                    committed(batch, outcome)
+                case .failure(let error) where (error as? PostgresError)?.isConnectionProblem == true && prepared.value != nil:
+                    // The connection failed while (or after) the COMMIT was sent: it may have committed. Keep the
+                    // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
+                    logger.warning("message batch: commit outcome unknown; resolving", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                    let timeout = configuration.commitResolutionTimeout
+                    resolve(batch, prepared.value!, deadline: EventLoop.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
+                    return
+                case .failure(let error) where (error as? PostgresError)?.isDataProblem == true:
+                    // Nothing was committed, and the database refused some write's data (a value it rejects that
+                    // validation did not catch): bisect, so that the others commit and only the bad one fails.
+                    for request in batch { states[request.conversationId] = nil }
+                    if batch.count > 1 {
+                        let half = batch.count / 2
+                        retries.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
+                    } else {
+                        logger.warning("message write refused by the database", metadata: ["error": "\(error)"])
+                        finish(batch, [.failure(ServiceError(.badRequest, "the database refused this write's data"))], stored: [])
+                    }
                 case .failure(let error):
                     // Nothing was committed: forget the states (they are reloaded), fail every request.
                     for request in batch { states[request.conversationId] = nil }
@@ -248,8 +300,82 @@ final class MessageWriter: @unchecked Sendable {
                     }
                     finish(batch, batch.map { _ in .failure(failure) }, stored: [])
                 }
-                evictIfNeeded()
-                startBatch()
+                batchDone()
+            })
+    }
+
+    /// The batch in flight is settled: the next one may start.
+    private func batchDone() {
+        assertOnQueue()
+        inFlight = false
+        evictIfNeeded()
+        startBatch()
+    }
+
+    /// A batch committed: cache its states, reply and deliver.
+    private func committed(_ batch: [WriteRequest], _ outcome: Outcome) {
+        assertOnQueue()
+        metrics.messageBatches.increment()
+        let stored = outcome.stored.count { $0 }
+        if stored > 0 { metrics.messagesStored.increment(by: stored) }
+        for (id, state) in outcome.states { states[id] = state }
+        finish(batch, outcome.results, stored: outcome.stored)
+    }
+
+    /// A batch whose commit outcome stays unknown: every write is answered `unavailable` (a resend with the
+    /// same `client_id` gets the original acknowledgement if it did commit), the states are dropped.
+    private func giveUp(_ batch: [WriteRequest], _ why: String) {
+        assertOnQueue()
+        logger.error("message batch: commit outcome unresolved", metadata: ["why": "\(why)", "writes": "\(batch.count)"])
+        for request in batch { states[request.conversationId] = nil }
+        let failure = ServiceError(.unavailable, "the database failed during the commit; resend with the same client_id")
+        finish(batch, batch.map { _ in .failure(failure) }, stored: [])
+        batchDone()
+    }
+
+    /// Learns whether a batch whose COMMIT lost its answer committed (`txid_status` on another connection),
+    /// retrying with back-off while the database is unreachable or the old session still commits, until
+    /// `deadline`. Committed: replied and delivered as usual. Aborted, or still unknown at the deadline: every
+    /// write is answered `unavailable` and the states are dropped (reloaded from the database, so seqs stay
+    /// gapless); clients resend with the same `client_id` and get the original acknowledgement if it did commit.
+    private func resolve(_ batch: [WriteRequest], _ outcome: Outcome, deadline: UInt64, attempt: Int) {
+        assertOnQueue()
+        guard let transactionId = outcome.transactionId else {
+            // Nothing was written (duplicates and refusals only): the outcome holds either way.
+            committed(batch, outcome)
+            batchDone()
+            return
+        }
+        guard configuration.commitResolutionTimeout > 0 else {
+            giveUp(batch, "resolution disabled")
+            return
+        }
+        pool.withConnection(
+            on: queue, { db in try MessageStore.commitStatus(db, transactionId: transactionId) },
+            completion: { [self] result in
+                switch result {
+                case .success("committed"):
+                    logger.info("message batch: commit outcome resolved: committed", metadata: ["writes": "\(batch.count)"])
+                    committed(batch, outcome)
+                    batchDone()
+                case .success("aborted"):
+                    for request in batch { states[request.conversationId] = nil }
+                    let failure = ServiceError(.unavailable, "the database is unavailable; retry shortly")
+                    finish(batch, batch.map { _ in .failure(failure) }, stored: [])
+                    batchDone()
+                case .success(nil):
+                    giveUp(batch, "transaction too old")
+                default:
+                    // Unreachable database, or the old session is still committing: again, later.
+                    guard EventLoop.now() < deadline else {
+                        giveUp(batch, "timeout")
+                        return
+                    }
+                    let delay = min(0.05 * Double(1 << min(attempt, 5)), 1.0)
+                    queue.asyncAfter(deadline: .now() + delay) { [self] in
+                        resolve(batch, outcome, deadline: deadline, attempt: attempt + 1)
+                    }
+                }
             })
     }
 
@@ -264,6 +390,16 @@ final class MessageWriter: @unchecked Sendable {
         var states: [Int64: ConversationState]
         /// Per request index: whether its message is new (to deliver) rather than an earlier duplicate.
         var stored: [Bool]
+        /// The batch's transaction, when it wrote anything (to resolve a COMMIT whose answer was lost).
+        var transactionId: Int64?
+    }
+
+    /// A batch's outcome once its statements ran, before COMMIT: set on the connection's queue, read on the
+    /// writer's queue after the completion hop (a lock makes the hand-over explicit).
+    final class PreparedOutcome: Sendable {
+        private let storage = Mutex<Outcome?>(nil)
+        func set(_ outcome: Outcome) { storage.withLock { $0 = outcome } }
+        var value: Outcome? { storage.withLock { $0 } }
     }
 
     /// Runs a batch in one transaction on a leased connection. Pure with respect to the writer: it reads
@@ -315,7 +451,7 @@ final class MessageWriter: @unchecked Sendable {
             }
             let conversationId = request.conversationId
             guard var state = states[conversationId] else {
-                fail(i, .notMember, "you are not a member of this conversation")
+                results[i] = .failure(.notMember)
                 continue
             }
             let actor = request.actor
@@ -323,7 +459,7 @@ final class MessageWriter: @unchecked Sendable {
             switch request.action {
             case .send(let kind, let body, let clientId, let voiceId):
                 guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this conversation")
+                    results[i] = .failure(.notMember)
                     continue
                 }
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
@@ -352,12 +488,13 @@ final class MessageWriter: @unchecked Sendable {
                 insertOwners.append(i)
                 readMarks.append((conversationId, actor, state.lastSeq))
             case .add(let user):
-                guard state.isGroup else {
-                    fail(i, .badRequest, "members are added to groups only")
+                // Membership first: a stranger learns nothing about the conversation (not even its kind).
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "members are added to groups only")
                     continue
                 }
                 guard !state.isActiveMember(user) else {
@@ -377,12 +514,12 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.addMember(db, conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
                 system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
             case .leave:
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups can be left")
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups can be left")
                     continue
                 }
                 state.lastSeq += 1
@@ -390,12 +527,12 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.removeMember(db, conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
                 system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
             case .rename(let name):
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups have names")
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this group")
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups have names")
                     continue
                 }
                 state.lastSeq += 1
@@ -403,14 +540,15 @@ final class MessageWriter: @unchecked Sendable {
                 try MessageStore.rename(db, conversationId: conversationId, name: name)
                 system = SystemEvent(event: "renamed", actorId: actor, name: name)
             case .delete(let messageId):
-                guard state.isActiveMember(actor) else {
-                    fail(i, .notMember, "you are not a member of this conversation")
-                    continue
-                }
+                // A message the actor cannot see is answered exactly as one that does not exist.
                 guard let info = try MessageStore.messageInfo(db, messageId: messageId), info.conversationId == conversationId,
                     info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
                 else {
-                    fail(i, .notFound, "no such message")
+                    results[i] = .failure(.noSuchMessage)
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
                     continue
                 }
                 guard info.senderId == actor else {
@@ -440,13 +578,14 @@ final class MessageWriter: @unchecked Sendable {
             stored[insertOwners[k]] = true
         }
         for (i, j) in duplicateOf { results[i] = results[j] }
-        try MessageStore.advance(db, lastSeqs: lastSeqs)
+        let transactionId = try MessageStore.advance(db, lastSeqs: lastSeqs)
         try MessageStore.markRead(db, marks: readMarks)
         // Only the touched and loaded states go back to the cache.
         var touched: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
         return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored)
+            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
+            transactionId: transactionId)
     }
 
     /// Replies to every request, then delivers every new message to the online devices of the members who
@@ -490,17 +629,44 @@ final class MessageWriter: @unchecked Sendable {
                 assertOnQueue()
                 var plan = DeliveryPlan()
                 guard let state, state.isActiveMember(userId) else {
-                    plan.reply(origin, ServiceError(.notMember, "you are not a member of this conversation"), reply)
+                    plan.reply(origin, ServiceError.notMember, reply)
                     plan.run()
                     return
                 }
-                let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
-                let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
-                plan.reply(origin, nil, reply)
-                // A refresh is announced too, so late joiners and expiring clients stay in step.
-                if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
-                plan.run()
-                armTypingTimer()
+                let proceed: @Sendable (ConversationState) -> Void = { [self] state in
+                    assertOnQueue()
+                    var plan = DeliveryPlan()
+                    let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
+                    let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
+                    plan.reply(origin, nil, reply)
+                    // A refresh is announced too, so late joiners and expiring clients stay in step.
+                    if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
+                    plan.run()
+                    armTypingTimer()
+                }
+                guard !state.isGroup, let other = state.members.keys.first(where: { $0 != userId }) else {
+                    proceed(state)
+                    return
+                }
+                // A direct conversation carries typing between friends only (as it carries messages): an
+                // ex-friend's indicator is refused, not delivered.
+                let pair = MessageStore.Pair(userId, other)
+                pool.withConnection(
+                    on: queue, { db in try MessageStore.friendPairs(db, pairs: [pair]) },
+                    completion: { [self] result in
+                        switch result {
+                        case .success(let friends) where friends.contains(pair):
+                            proceed(states[conversationId] ?? state)
+                        case .success:
+                            var plan = DeliveryPlan()
+                            plan.reply(origin, ServiceError(.notFriends, "you can only message friends"), reply)
+                            plan.run()
+                        case .failure(let error):
+                            var plan = DeliveryPlan()
+                            plan.reply(origin, ServiceError.from(error), reply)
+                            plan.run()
+                        }
+                    })
             }
         }
     }

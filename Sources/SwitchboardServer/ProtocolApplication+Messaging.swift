@@ -20,11 +20,14 @@ struct ConnectionMessaging {
     /// A `sync` runs.
     var syncing = false
     var held: [OutboundMessage] = []
-    /// The highest seq sent on this connection per conversation.
-    var maxSent: [Int64: Int64] = [:]
-    /// The seqs sent live (not by a catch-up) per conversation: a contiguous range, since live delivery is
-    /// in order.
-    var live: [Int64: ClosedRange<Int64>] = [:]
+    /// Exactly the seqs sent on this connection per conversation, live or by a catch-up: a live event is not
+    /// sent twice (a held one the catch-up sent already).
+    var sent: [Int64: SentSeqs] = [:]
+    /// Exactly the seqs sent live per conversation: a catch-up skips these and sends every other seq it reads
+    /// (a `sync` asked for again repeats its earlier catch-up; the client drops what it has). Live delivery is
+    /// in seq order but can have gaps (a commit whose answer was lost and could not be resolved is not
+    /// delivered live), so this is an exact record, not a range.
+    var live: [Int64: SentSeqs] = [:]
     /// Presence and typing events waiting for the connection to drain, latest per source.
     var conflated: [String: [UInt8]] = [:]
     var conflatedOrder: [String] = []
@@ -55,14 +58,9 @@ extension ProtocolApplication {
             }
             return
         }
-        let c = message.conversationId
-        if let sent = messaging.maxSent[c], message.seq <= sent { return }
-        messaging.maxSent[c] = message.seq
-        if let range = messaging.live[c] {
-            messaging.live[c] = range.lowerBound...message.seq
-        } else {
-            messaging.live[c] = message.seq...message.seq
-        }
+        // Not twice (a held event the catch-up sent already).
+        guard messaging.sent[message.conversationId, default: SentSeqs()].insert(message.seq) else { return }
+        messaging.live[message.conversationId, default: SentSeqs()].insert(message.seq)
         session.sendShared(message)
     }
 
@@ -216,8 +214,8 @@ extension ProtocolApplication {
         switch envelope.op {
         case "messages.send":
             guard let p = params(SendParams.self, envelope) else { return }
-            if let clientId = p.clientId, clientId.isEmpty || clientId.utf8.count > config.maxClientIdBytes {
-                fail(id, ProtocolError(id: id, code: .badRequest, message: "client_id must be 1 to \(config.maxClientIdBytes) bytes"))
+            if let clientId = p.clientId, let problem = StoredText.problem(clientId, config.clientIdRule) {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: problem))
                 return
             }
             if let retryAfter = hub.sendLimiter.attempt(me, now: EventLoop.now()).retryAfterMilliseconds {
@@ -229,7 +227,7 @@ extension ProtocolApplication {
             let kind: ChatMessage.Kind
             switch (p.text, p.voiceId) {
             case (let text?, nil):
-                if let problem = MessageText.problem(text, maxCharacters: config.maxTextCharacters) {
+                if let problem = StoredText.problem(text, config.textRule) {
                     session.send(.text, ProtocolCodec.encodeError(id: id, code: .invalidText, message: problem))
                     return
                 }
@@ -351,7 +349,7 @@ extension ProtocolApplication {
             run(id, { () async throws(ServiceError) -> Int64 in
                 do {
                     guard let info = try await pool.withConnection({ db in try MessageStore.messageInfo(db, messageId: p.messageId) }) else {
-                        throw ServiceError(.notFound, "no such message")
+                        throw ServiceError.noSuchMessage
                     }
                     return info.conversationId
                 } catch { throw ServiceError.from(error) }
@@ -368,11 +366,16 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "limit must be 1 to \(config.historyMaxLimit)"))
                 return
             }
+            // Any Int64 is safe further down (no arithmetic overflows); a cursor below 1 is nonsense.
+            if let before = p.before, before < 1 {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "before must be a sequence number (1 or more)"))
+                return
+            }
             run(id, { () async throws(ServiceError) -> HistoryResult in
                 do {
                     return try await pool.withConnection { db in
                         guard let range = try MessageStore.membership(db, conversationId: p.conversationId, userId: me) else {
-                            throw ServiceError(.notMember, "you are not a member of this conversation")
+                            throw ServiceError.notMember
                         }
                         let page = try MessageStore.messages(
                             db, conversationId: p.conversationId, userId: me, range: range, before: p.before ?? Int64.max, limit: limit + 1)
@@ -389,7 +392,7 @@ extension ProtocolApplication {
                         guard let info = try MessageStore.messageInfo(db, messageId: p.messageId),
                             let range = try MessageStore.membership(db, conversationId: info.conversationId, userId: me),
                             range.sees(info.seq)
-                        else { throw ServiceError(.notFound, "no such message") }
+                        else { throw ServiceError.noSuchMessage }
                         try db.execute(
                             cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
                             [.int(me), .int(p.messageId)])
@@ -405,6 +408,10 @@ extension ProtocolApplication {
             })
         case "conversations.read":
             guard let p = params(ReadParams.self, envelope) else { return }
+            guard p.seq >= 0 else {
+                fail(id, ProtocolError(id: id, code: .badRequest, message: "seq must be a sequence number (0 or more)"))
+                return
+            }
             let registry = services.registry
             let selfKey = ObjectIdentifier(self)
             run(id, { () async throws(ServiceError) -> ReadResult in
@@ -418,7 +425,7 @@ extension ProtocolApplication {
                                     RETURNING mb.read_seq
                                     """, [.int(p.conversationId), .int(me), .int(p.seq)]
                             ).first, let readSeq = r.int64(0)
-                        else { throw ServiceError(.notMember, "you are not a member of this conversation") }
+                        else { throw ServiceError.notMember }
                         let members = try db.execute(
                             cached: "SELECT user_id FROM members WHERE conversation_id = $1 AND left_seq IS NULL", [.int(p.conversationId)]
                         ).compactMap { $0.int64(0) }
@@ -478,7 +485,7 @@ extension ProtocolApplication {
     }
 
     static func nameProblem(_ name: String, _ config: MessagingConfiguration) -> String? {
-        MessageText.problem(name, maxCharacters: config.maxGroupNameCharacters).map { "name: " + $0 }
+        StoredText.problem(name, config.groupNameRule)
     }
 
     /// The direct conversation with a friend (created on first use).
@@ -497,7 +504,7 @@ extension ProtocolApplication {
     static func summary(_ pool: DatabasePool, _ me: Int64, _ conversationId: Int64) async throws(ServiceError) -> ConversationResult {
         do {
             guard let summary = try await pool.withConnection({ db in try MessageStore.summaries(db, userId: me, only: conversationId, limit: 1) }).first
-            else { throw ServiceError(.notMember, "you are not a member of this conversation") }
+            else { throw ServiceError.notMember }
             return ConversationResult(conversation: summary)
         } catch { throw ServiceError.from(error) }
     }
@@ -563,9 +570,9 @@ extension ProtocolApplication {
         for m in messages {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
-            let c = m.conversationId
-            if let range = messaging.live[c], range.contains(m.seq) { continue }
-            messaging.maxSent[c] = max(messaging.maxSent[c] ?? 0, m.seq)
+            // Skip exactly what this connection was sent live.
+            if messaging.live[m.conversationId]?.contains(m.seq) == true { continue }
+            messaging.sent[m.conversationId, default: SentSeqs()].insert(m.seq)
             session.sendShared(m)
         }
     }

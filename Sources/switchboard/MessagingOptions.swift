@@ -14,6 +14,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Longest text message in characters. [env: SWITCHBOARD_MAX_TEXT_CHARACTERS]")
     var maxTextCharacters: Int = env("SWITCHBOARD_MAX_TEXT_CHARACTERS").flatMap(Int.init) ?? 4096
 
+    @Option(help: "Longest text message in UTF-8 bytes. [env: SWITCHBOARD_MAX_TEXT_BYTES]")
+    var maxTextBytes: Int = env("SWITCHBOARD_MAX_TEXT_BYTES").flatMap(Int.init) ?? 16 * 1024
+
     @Option(help: "Most members of a group. [env: SWITCHBOARD_MAX_GROUP_MEMBERS]")
     var maxGroupMembers: Int = env("SWITCHBOARD_MAX_GROUP_MEMBERS").flatMap(Int.init) ?? 5000
 
@@ -44,8 +47,11 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Typing updates per user per second (burst 10). [env: SWITCHBOARD_TYPING_RATE]")
     var typingRate: Double = env("SWITCHBOARD_TYPING_RATE").flatMap(Double.init) ?? 4
 
+    @Option(help: "Seconds a writer tries to learn whether a commit whose answer was lost took effect (0: never). [env: SWITCHBOARD_COMMIT_RESOLUTION_TIMEOUT]")
+    var commitResolutionTimeout: Double = env("SWITCHBOARD_COMMIT_RESOLUTION_TIMEOUT").flatMap(Double.init) ?? 30
+
     func validate() throws {
-        guard maxTextCharacters >= 1, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
+        guard maxTextCharacters >= 1, maxTextBytes >= 4, commitResolutionTimeout >= 0, commitResolutionTimeout <= 86_400, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
             historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0
         else {
             throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
@@ -54,6 +60,8 @@ struct MessagingOptions: ParsableArguments {
 
     func apply(to c: inout ServerConfiguration) {
         c.messaging.maxTextCharacters = maxTextCharacters
+        c.messaging.maxTextBytes = maxTextBytes
+        c.messaging.commitResolutionTimeout = commitResolutionTimeout
         c.messaging.maxGroupMembers = maxGroupMembers
         c.messaging.maxBatch = messageBatch
         c.messaging.maxPendingWrites = maxPendingWrites

@@ -24,6 +24,30 @@ struct MessageTextTests {
         #expect(MessageText.problem(String(repeating: "x", count: 5), maxCharacters: 4) != nil)
     }
 
+    @Test func storedTextChecksBytesAsWellAsCharactersAndNamesTheRule() {
+        let name = TextRule(field: "display_name", maxCharacters: 4, maxBytes: 16)
+        #expect(StoredText.problem("Ann", name) == nil)
+        #expect(StoredText.problem("😀😀😀😀", name) == nil)  // 4 characters, 16 bytes
+        #expect(StoredText.problem("😀😀😀😀😀", name) == "display_name is longer than 16 bytes (UTF-8)")
+        // One character of 1 + 2 x 20,000 bytes: the byte limit catches it.
+        #expect(StoredText.problem("a" + String(repeating: "\u{301}", count: 20_000), name) == "display_name is longer than 16 bytes (UTF-8)")
+        #expect(StoredText.problem("abcde", name) == "display_name is longer than 4 characters")
+        #expect(StoredText.problem("", name) == "display_name is empty")
+        #expect(StoredText.problem("  ", name) == "display_name is only white space")
+        #expect(StoredText.problem("a\u{0}", name) == "display_name contains U+0000")
+        #expect(StoredText.problem("a\tb", name) == "display_name contains a control character (U+0009)")
+        #expect(StoredText.problem("a\u{2028}", name) == "display_name contains a control character (U+2028)")
+        #expect(StoredText.problem("a\u{9F}", name) == "display_name contains a control character (U+009F)")
+        let text = MessageText.rule(maxCharacters: 10, maxBytes: 40)
+        #expect(StoredText.problem("a\tb\r\nc", text) == nil)
+        #expect(StoredText.problem("a\u{0}", text) == "text contains U+0000")
+        let id = TextRule(field: "client_id", maxCharacters: 4, maxBytes: 4, allowsBlank: true)
+        #expect(StoredText.problem(" ", id) == nil)
+        #expect(StoredText.problem("ééé", id) == "client_id is longer than 4 bytes (UTF-8)")
+        #expect(StoredText.containsNUL("pass\u{0}word"))
+        #expect(!StoredText.containsNUL("password"))
+    }
+
     @Test func theHandWrittenEventMatchesTheProtocolEncoder() throws {
         let message = ChatMessage(
             id: 42, conversationId: 7, seq: 3, senderId: nil, kind: .system,
