@@ -272,7 +272,7 @@ class Fuzzer:
                     op, rid, body = self.request(next_id)
                     next_id += 1
                     if self.rng.random() < 0.01:
-                        await ws.send(self.pick(["{", "[]", "\"x\"", "{\"id\":1}", "\u0000", "{\"id\":1,\"op\":\"ping\"" * 3]))
+                        await ws.send(self.pick(["{", "[]", "\"x\"", "{\"id\":\"raw\"}", "\u0000", "{\"id\":\"raw\",\"op\":\"ping\"" * 3]))
                         continue
                     text = encode(body)
                     if len(text.encode("utf-8", "surrogatepass")) > 65536:
@@ -319,6 +319,8 @@ class Fuzzer:
             return                                           # an event
         rid = msg["re"]
         self.replies += 1
+        if rid == "raw":
+            return                                           # the answer to a hand-made malformed request
         if rid is not None and rid not in pending:
             self.finding("a reply to no request in flight (a second reply?)", msg)
             return
