@@ -136,6 +136,9 @@ public final class HubServer: @unchecked Sendable {
         return phase == .draining || phase == .stopped
     }
 
+    /// Voice uploads holding a slot (authenticated, body being received or processed).
+    public var voiceUploadsInProgress: Int { services?.voice.uploadsInProgress ?? 0 }
+
     /// Open TCP connections.
     public var connectionCount: Int {
         lock.lock()

@@ -74,8 +74,14 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest HTTP request body on plain endpoints, bytes. [env: SWITCHBOARD_MAX_BODY_BYTES]")
     var maxBodyBytes: Int = env("SWITCHBOARD_MAX_BODY_BYTES").flatMap(Int.init) ?? 65536
 
-    @Option(help: "Seconds to complete the HTTP head / upgrade. [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
+    @Option(help: "Seconds to send a whole HTTP request head (a deadline, not reset by each byte). [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
     var handshakeTimeout: Double = env("SWITCHBOARD_HANDSHAKE_TIMEOUT").flatMap(Double.init) ?? 10
+
+    @Option(help: "Seconds a request body (e.g. a voice upload) may take in total. [env: SWITCHBOARD_BODY_TIMEOUT]")
+    var bodyTimeout: Double = env("SWITCHBOARD_BODY_TIMEOUT").flatMap(Double.init) ?? 120
+
+    @Option(help: "Bytes per second a request body must average after the first --handshake-timeout seconds; 0: off. [env: SWITCHBOARD_MIN_BODY_RATE]")
+    var minBodyRate: Int = env("SWITCHBOARD_MIN_BODY_RATE").flatMap(Int.init) ?? 1024
 
     @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
     var maxFrameSize: Int = env("SWITCHBOARD_MAX_FRAME_SIZE").flatMap(Int.init) ?? 1 << 20
@@ -153,6 +159,9 @@ struct Serve: ParsableCommand {
         guard tlsCert.isEmpty == tlsKey.isEmpty else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
+        guard handshakeTimeout > 0, bodyTimeout > 0, minBodyRate >= 0 else {
+            throw ValidationError("--handshake-timeout and --body-timeout must be positive, --min-body-rate at least 0")
+        }
         guard loops >= 1, maxConnections >= 1, maxFrameSize >= 125, maxMessageSize >= 125 else {
             throw ValidationError("--loops, --max-connections must be positive; frame and message sizes at least 125")
         }
@@ -171,6 +180,8 @@ struct Serve: ParsableCommand {
         c.maxHeaderCount = maxHeaderCount
         c.maxRequestBodyBytes = maxBodyBytes
         c.handshakeTimeout = handshakeTimeout
+        c.bodyTimeout = bodyTimeout
+        c.minBodyRate = minBodyRate
         c.maxFrameSize = maxFrameSize
         c.maxMessageSize = maxMessageSize
         c.pingInterval = pingInterval
