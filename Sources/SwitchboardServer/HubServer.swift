@@ -176,7 +176,13 @@ public final class HubServer: @unchecked Sendable {
             metrics.connectionsAccepted.increment()
             return HTTPSession(connection: connection, context: contexts[connection.loop.index])
         }
-        let port = try transport.start()
+        let port: Int
+        do {
+            port = try transport.start()
+        } catch {
+            group.shutdown()
+            throw error
+        }
         lock.lock()
         self.transport = transport
         self.contexts = contexts

@@ -220,7 +220,14 @@ public final class EmbeddedPostgres: Sendable {
                 }
             }
             logger.info("Embedded PostgreSQL started", metadata: [StoreLogKey.pid: "\(child ?? 0)"])
-            try createDatabaseIfNeeded()
+            do {
+                try createDatabaseIfNeeded()
+            } catch {
+                // Not usable: do not leave it running behind a failed start.
+                if let pid = child { shutDown(child: pid) }
+                child = nil
+                throw error
+            }
             return connectionString()
         }
     }
@@ -228,24 +235,31 @@ public final class EmbeddedPostgres: Sendable {
     /// Fast shutdown (SIGINT), waits up to 30 s (then SIGQUIT, then SIGKILL) and reaps the child. Does nothing if
     /// this instance did not start a server.
     public func stop() {
-        state.withLock { child in
-            guard let pid = child else { return }
+        let stopped = state.withLock { child -> Bool in
+            guard let pid = child else { return false }
             child = nil
-            if Self.reap(pid) != nil { return }
-            let postmaster = postmasterPID() ?? pid
-            kill(postmaster, SIGINT)
-            if waitForExit(child: pid, seconds: 30) { return }
-            logger.warning(
-                "PostgreSQL did not stop in 30 s; sending SIGQUIT",
-                metadata: [StoreLogKey.pid: "\(postmaster)"]
-            )
-            kill(postmaster, SIGQUIT)
-            if waitForExit(child: pid, seconds: 10) { return }
-            kill(postmaster, SIGKILL)
-            kill(pid, SIGKILL)
-            _ = waitForExit(child: pid, seconds: 10)
+            shutDown(child: pid)
+            return true
         }
-        logger.info("Embedded PostgreSQL stopped", metadata: [StoreLogKey.event: "stopped"])
+        if stopped { logger.info("Embedded PostgreSQL stopped", metadata: [StoreLogKey.event: "stopped"]) }
+    }
+
+    /// Fast shutdown of `pid` (SIGINT, then SIGQUIT after 30 s, then SIGKILL after 10 s more) and reaps it.
+    /// Called with the state lock held.
+    private func shutDown(child pid: pid_t) {
+        if Self.reap(pid) != nil { return }
+        let postmaster = postmasterPID() ?? pid
+        kill(postmaster, SIGINT)
+        if waitForExit(child: pid, seconds: 30) { return }
+        logger.warning(
+            "PostgreSQL did not stop in 30 s; sending SIGQUIT",
+            metadata: [StoreLogKey.pid: "\(postmaster)"]
+        )
+        kill(postmaster, SIGQUIT)
+        if waitForExit(child: pid, seconds: 10) { return }
+        kill(postmaster, SIGKILL)
+        kill(pid, SIGKILL)
+        _ = waitForExit(child: pid, seconds: 10)
     }
 
     /// The postmaster's process id from `postmaster.pid`, if the file exists.
