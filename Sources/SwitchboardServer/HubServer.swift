@@ -198,8 +198,11 @@ public final class HubServer: @unchecked Sendable {
         return port
     }
 
-    /// Graceful shutdown: stop accepting, close WebSockets with 1001 and HTTP connections, wait up to the
-    /// grace period for them to finish, then drop the rest. `completion` runs on a private queue.
+    /// Graceful shutdown: close WebSockets with 1001 and idle HTTP connections, wait up to the grace period for
+    /// them to finish, then stop accepting and drop the rest. While draining, the listener stays open and every
+    /// new request (plain HTTP including `/readyz`, WebSocket upgrades, voice) is answered 503 with
+    /// `Retry-After` and `Connection: close`, so a load balancer sees the 503. `completion` runs on a private
+    /// queue.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         lock.lock()
         guard phase == .running, let transport else {
@@ -210,7 +213,6 @@ public final class HubServer: @unchecked Sendable {
         phase = .draining
         lock.unlock()
         logger.info("shutting down", metadata: ["connections": "\(transport.connectionCount)"])
-        transport.stopAccepting()
         // Calls in progress end with server_shutdown (their parties are told, their records written).
         services?.calls.shutdown()
         transport.forEachConnection { connection in
@@ -220,6 +222,7 @@ public final class HubServer: @unchecked Sendable {
         let queue = DispatchQueue(label: "switchboard.shutdown")
         @Sendable func poll() {
             if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
+                transport.stopAccepting()
                 let remaining = transport.connectionCount
                 if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: ["remaining": "\(remaining)"]) }
                 group.shutdown()
