@@ -60,9 +60,18 @@ public final class HubServer: @unchecked Sendable {
         case stopped
     }
 
-    public init(configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil) throws {
+    /// Creates a server (nothing listens until ``start()``).
+    /// - Parameters:
+    ///   - database: The durable store; nil only in transport-level tests.
+    ///   - databaseServerRunning: Whether the database server is up (the embedded PostgreSQL's supervisor);
+    ///     `/readyz` answers 503 while it says no, without waiting for the next database check.
+    public init(
+        configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil,
+        databaseServerRunning: (@Sendable () -> Bool)? = nil
+    ) throws {
         self.configuration = configuration
         self.database = database
+        self.databaseServerRunning = databaseServerRunning
         let metrics = ServerMetrics(loopCount: configuration.loopCount)
         self.metrics = metrics
         if let database {
@@ -95,12 +104,16 @@ public final class HubServer: @unchecked Sendable {
             maxHeaderCount: configuration.maxHeaderCount)
     }
 
-    /// Whether the server accepts work (`/readyz`).
+    /// Whether the server accepts work (`/readyz`): running, the last database check passed, and the database
+    /// server (when we supervise it) is up.
     public var isReady: Bool {
         lock.lock()
-        defer { lock.unlock() }
-        return phase == .running && databaseHealthy
+        let ready = phase == .running && databaseHealthy
+        lock.unlock()
+        return ready && (databaseServerRunning?() ?? true)
     }
+
+    private let databaseServerRunning: (@Sendable () -> Bool)?
 
     // protected by lock
     private var databaseHealthy = true

@@ -48,7 +48,12 @@ public enum ServerRunner {
             return 1
         }
         do {
-            let server = try HubServer(configuration: configuration, logger: logger, database: database.pool)
+            var serverRunning: (@Sendable () -> Bool)? = nil
+            if let embedded = database.embedded {
+                serverRunning = { embedded.isRunning }
+            }
+            let server = try HubServer(
+                configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning)
             try server.start()
             state.started(server, done: done)
         } catch {
@@ -123,6 +128,8 @@ public final class Database: Sendable {
             let pool = try DatabasePool(connectionString: connectionString, size: configuration.databasePoolSize, logger: logger)
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: ["version": "\(version)"])
+            // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
+            embedded?.supervise()
             return Database(pool: pool, embedded: embedded, logger: logger)
         } catch {
             embedded?.stop()
