@@ -91,6 +91,11 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String = "switchboard-data"
     /// Connections in the database pool.
     public var databasePoolSize: Int = 4
+    /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
+    /// doubles per failed attempt.
+    public var embeddedRestartBackoff: Double = 0.5
+    /// Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds.
+    public var embeddedRestartBackoffMax: Double = 30
 
     /// Seconds a `/ws` connection may stay unauthenticated (closed with 4002 after).
     public var authenticationTimeout: Double = 10

@@ -129,7 +129,8 @@ public final class Database: Sendable {
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: ["version": "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
-            embedded?.supervise()
+            embedded?.supervise(
+                initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
             return Database(pool: pool, embedded: embedded, logger: logger)
         } catch {
             embedded?.stop()

@@ -236,10 +236,24 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
     var dbPoolSize: Int = env("SWITCHBOARD_DB_POOL_SIZE").flatMap(Int.init) ?? 4
 
+    @Option(help: "Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: SWITCHBOARD_PG_RESTART_BACKOFF]")
+    var pgRestartBackoff: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF").flatMap(Double.init) ?? 0.5
+
+    @Option(help: "Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: SWITCHBOARD_PG_RESTART_BACKOFF_MAX]")
+    var pgRestartBackoffMax: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF_MAX").flatMap(Double.init) ?? 30
+
+    func validate() throws {
+        guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
+            throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
+        }
+    }
+
     func apply(to c: inout ServerConfiguration) {
         c.databaseURL = databaseURL.isEmpty ? nil : databaseURL
         c.dataDirectory = dataDir
         c.databasePoolSize = max(1, dbPoolSize)
+        c.embeddedRestartBackoff = pgRestartBackoff
+        c.embeddedRestartBackoffMax = pgRestartBackoffMax
     }
 }
 
