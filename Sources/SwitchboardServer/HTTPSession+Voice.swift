@@ -93,6 +93,10 @@ extension HTTPSession {
         if n == bodyLength {
             startUpload(head, uploader: uploader, body: body, keepAlive: head.keepAlive && pending.count == n)
         } else {
+            if pending.isEmpty, head.headers["expect"]?.lowercased() == "100-continue" {
+                // The client waits for this before sending the body (RFC 9110 10.1.1); refusals came above.
+                write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
             phase = .uploading(head: head, uploader: uploader, body: body, remaining: bodyLength - n)
             connection.resumeReading()
         }

@@ -115,6 +115,22 @@ struct SlowRequestTests {
         }
     }
 
+    /// A client that sends `Expect: 100-continue` gets `100 Continue` once its token is accepted, and sends the
+    /// body then.
+    @Test func expectContinueAfterTheTokenIsChecked() throws {
+        let (server, port, database) = try startProtocolServer { _ in }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let wav = toneWAV(seconds: 1)
+        let socket = try TestSocket(port: port, timeout: 10)
+        try socket.send(
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nExpect: 100-continue\r\nContent-Length: \(wav.count)\r\n\r\n")
+        let interim = try socket.readHead()
+        #expect(interim.hasPrefix("HTTP/1.1 100"))
+        try socket.send(wav)
+        #expect(try socket.readResponse().status == 201)
+    }
+
     /// A body slower than `--min-body-rate` is cut off with 408.
     @Test func slowBodyIsCutOff() throws {
         let (server, port, database) = try startProtocolServer {
