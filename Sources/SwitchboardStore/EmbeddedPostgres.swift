@@ -563,7 +563,8 @@ final class PostgresSupervisor: @unchecked Sendable {
     // @unchecked Sendable: the mutable fields are protected by `queue` (every method but `begin`/`stop` runs
     // on it, and those two hop onto it).
     private let queue = DispatchQueue(label: "switchboard.postgres.supervisor")
-    private unowned let postgres: EmbeddedPostgres
+    // Weak: the server owns its supervisor; set once in init, read on `queue`.
+    private weak var postgres: EmbeddedPostgres?
     private let logger: Logger
     private let checkInterval: Double
     private let initialBackoff: Double
@@ -600,11 +601,13 @@ final class PostgresSupervisor: @unchecked Sendable {
             guard !stopped, timer == nil else { return }
             let source = DispatchSource.makeTimerSource(queue: queue)
             source.schedule(deadline: .now() + checkInterval, repeating: checkInterval)
-            source.setEventHandler { [unowned self] in self.check() }
+            source.setEventHandler { [weak self] in self?.check() }
             timer = source
             source.resume()
         }
     }
+
+    deinit { timer?.cancel() }
 
     /// Ends the supervision; waits for a check in progress (a restart attempt) to finish.
     func stop() {
@@ -617,7 +620,7 @@ final class PostgresSupervisor: @unchecked Sendable {
 
     private func check() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !stopped else { return }
+        guard !stopped, let postgres else { return }
         if downSince == nil {
             guard let status = postgres.reapExitedChild() else { return }
             downSince = .now
