@@ -55,7 +55,9 @@ extension HTTPSession {
             respond(status: 400, body: Array("a download request has no body\n".utf8), keepAlive: false)
             return
         }
-        let id = Int64(head.path.dropFirst("/voice/".count))
+        // Digits only (no sign), at most 18 of them: never a trap, and "+1" is not clip 1.
+        let idText = head.path.dropFirst("/voice/".count)
+        let id = idText.count <= 18 && idText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int64(idText) : nil
         let authorization = head.headers["authorization"]
         let range = head.headers["range"]
         let ifNoneMatch = head.headers["if-none-match"]
