@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardCore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
@@ -32,19 +33,16 @@ extension HTTPSession {
                 finish(.error(422, "audio_empty", "the upload is empty"), keepAlive: head.keepAlive)
                 return
             }
-            guard voice.beginUpload() else {
-                finish(.error(503, "unavailable", "too many uploads at once; retry shortly", headers: [("Retry-After", "2")]), keepAlive: false)
-                return
-            }
-            holdsUploadSlot = true
-            var body: [UInt8] = []
-            body.reserveCapacity(bodyLength)
-            let n = min(bodyLength, rest.count)
-            body.append(contentsOf: UnsafeRawBufferPointer(rebasing: rest[..<n]))
-            if n == bodyLength {
-                startUpload(head, body: body, keepAlive: head.keepAlive && rest.count == n)
-            } else {
-                phase = .uploading(head: head, body: body, remaining: bodyLength - n)
+            // The token is checked before a byte of the body is read and before a slot is taken: a stranger's
+            // upload is answered 401 at once and holds nothing shared. Reading pauses while the check runs.
+            guard let executor = server.services?.executor else { return }
+            let authorization = head.headers["authorization"]
+            phase = .authorizing(pending: Array(rest))
+            connection.pauseReading()
+            let me = LoopBound(self, loop: connection.loop)
+            Task(executorPreference: executor) {
+                let identity = await voice.identity(authorization, countsAsUpload: true)
+                me.execute { session in session.authorized(identity, head: head) }
             }
             return
         }
@@ -57,7 +55,9 @@ extension HTTPSession {
             respond(status: 400, body: Array("a download request has no body\n".utf8), keepAlive: false)
             return
         }
-        let id = Int64(head.path.dropFirst("/voice/".count))
+        // Digits only (no sign), at most 18 of them: never a trap, and "+1" is not clip 1.
+        let idText = head.path.dropFirst("/voice/".count)
+        let id = idText.count <= 18 && idText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int64(idText) : nil
         let authorization = head.headers["authorization"]
         let range = head.headers["range"]
         let ifNoneMatch = head.headers["if-none-match"]
@@ -68,12 +68,47 @@ extension HTTPSession {
         }
     }
 
-    func startUpload(_ head: HTTPRequestHead, body: [UInt8], keepAlive: Bool) {
+    /// On the loop once the upload's token is checked: refuses (and closes), or takes a slot and reads the body.
+    private func authorized(_ identity: Result<Identity, HTTPResult>, head: HTTPRequestHead) {
+        guard case .authorizing(let pending) = phase, let voice = server.services?.voice else { return }
+        let uploader: Identity
+        switch identity {
+        case .failure(let refusal):
+            // The body is never read: the closing connection discards it.
+            finish(refusal, keepAlive: false)
+            return
+        case .success(let who): uploader = who
+        }
+        if let refusal = voice.beginUpload(userId: uploader.userId) {
+            server.metrics.voiceUploadsRefused.increment()
+            finish(VoiceService.busy(refusal), keepAlive: false)
+            return
+        }
+        uploadSlotUser = uploader.userId
+        let bodyLength = head.contentLength ?? 0
+        bodyStarted = EventLoop.now()
+        var body: [UInt8] = []
+        body.reserveCapacity(bodyLength)
+        let n = min(bodyLength, pending.count)
+        bodyReceived = n
+        body.append(contentsOf: pending[..<n])
+        if n == bodyLength {
+            startUpload(head, uploader: uploader, body: body, keepAlive: head.keepAlive && pending.count == n)
+        } else {
+            if pending.isEmpty, head.headers["expect"]?.lowercased() == "100-continue" {
+                // The client waits for this before sending the body (RFC 9110 10.1.1); refusals came above.
+                write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+            }
+            phase = .uploading(head: head, uploader: uploader, body: body, remaining: bodyLength - n)
+            connection.resumeReading()
+        }
+    }
+
+    func startUpload(_ head: HTTPRequestHead, uploader: Identity, body: [UInt8], keepAlive: Bool) {
         guard let voice = server.services?.voice else { return }
         let contentType = head.headers["content-type"]
-        let authorization = head.headers["authorization"]
         process(keepAlive: keepAlive, isHead: false) {
-            await voice.upload(body: body, contentType: contentType, authorization: authorization)
+            await voice.upload(body: body, contentType: contentType, uploader: uploader)
         }
     }
 
@@ -107,6 +142,7 @@ extension HTTPSession {
         }
         if keepAlive {
             phase = .http(HTTPHeadParser(limits: server.parserLimits))
+            markIdle()
         } else {
             phase = .closing
             connection.close(mode: .afterFlush)
@@ -114,8 +150,8 @@ extension HTTPSession {
     }
 
     func releaseUploadSlot() {
-        guard holdsUploadSlot else { return }
-        holdsUploadSlot = false
-        server.services?.voice.endUpload()
+        guard let user = uploadSlotUser else { return }
+        uploadSlotUser = nil
+        server.services?.voice.endUpload(userId: user)
     }
 }

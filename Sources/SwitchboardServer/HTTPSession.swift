@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardCore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
@@ -42,8 +43,11 @@ final class HTTPSession: ConnectionHandler {
         /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
         case skippingBody(remaining: Int, keepAlive: Bool)
         case websocket(WebSocketConnection, any WebSocketApplication)
-        /// Receiving a voice upload's body.
-        case uploading(head: HTTPRequestHead, body: [UInt8], remaining: Int)
+        /// A voice upload's token is being checked off the loop before its body is read; reading is paused.
+        /// `pending` holds body bytes that arrived with the head (or in TLS records decrypted with it).
+        case authorizing(pending: [UInt8])
+        /// Receiving a voice upload's body (its token checked, an upload slot held).
+        case uploading(head: HTTPRequestHead, uploader: Identity, body: [UInt8], remaining: Int)
         /// A voice request is being processed off the loop; reading is paused.
         case processing(keepAlive: Bool)
         case closing
@@ -55,18 +59,26 @@ final class HTTPSession: ConnectionHandler {
     let context: LoopContext
     // protected by connection.loop.queue
     var phase: Phase
-    // protected by connection.loop.queue
-    private var lastActivity: UInt64
+    // protected by connection.loop.queue: when the wait for the current request head began (the accept for the
+    // first request, the head's first byte for later ones): `handshakeTimeout` counts from here, whatever arrives.
+    private var headStarted: UInt64
+    // protected by connection.loop.queue: when the last response was written (keep-alive idle time counts from here).
+    private var idleSince: UInt64
+    // protected by connection.loop.queue: when the current request body began (the end of its head).
+    var bodyStarted: UInt64 = 0
+    // protected by connection.loop.queue: bytes of the current request body received so far.
+    var bodyReceived = 0
     // protected by connection.loop.queue
     private var servedRequests = 0
-    // protected by connection.loop.queue: this connection holds one of the voice service's upload slots
-    var holdsUploadSlot = false
+    // protected by connection.loop.queue: the user whose voice upload slot this connection holds, if any.
+    var uploadSlotUser: Int64?
 
     init(connection: Connection, context: LoopContext) {
         self.connection = connection
         self.context = context
         phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
-        lastActivity = EventLoop.now()
+        headStarted = EventLoop.now()
+        idleSince = headStarted
     }
 
     var server: HubServer { context.server }
@@ -101,7 +113,10 @@ final class HTTPSession: ConnectionHandler {
         while !input.isEmpty {
             switch phase {
             case .http(var parser):
-                lastActivity = EventLoop.now()
+                if parser.isIdle && servedRequests > 0 {
+                    // The first byte of a request on a kept-alive connection: its head's deadline starts now.
+                    headStarted = EventLoop.now()
+                }
                 phase = .closing  // no copy-on-write of the parser while it is out
                 let result = parser.feed(input)
                 switch result {
@@ -120,7 +135,7 @@ final class HTTPSession: ConnectionHandler {
                     phase = .http(parser)
                     handle(head, rest: input)
                     switch phase {
-                    case .websocket, .uploading, .processing:
+                    case .websocket, .uploading, .processing, .authorizing:
                         // The handler consumed `input` (frames, or the body it started with).
                         input = UnsafeRawBufferPointer(start: nil, count: 0)
                     default: break
@@ -129,9 +144,11 @@ final class HTTPSession: ConnectionHandler {
                 }
             case .skippingBody(let remaining, let keepAlive):
                 let n = min(remaining, input.count)
+                bodyReceived += n
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n == 0 {
                     phase = .http(HTTPHeadParser(limits: server.parserLimits))
+                    idleSince = EventLoop.now()
                     if !keepAlive { connection.close(mode: .afterFlush) }
                 } else {
                     phase = .skippingBody(remaining: remaining - n, keepAlive: keepAlive)
@@ -139,19 +156,25 @@ final class HTTPSession: ConnectionHandler {
             case .websocket(let ws, let app):
                 receiveFrames(ws, app, input)
                 return
-            case .uploading(let head, var body, let remaining):
-                lastActivity = EventLoop.now()
+            case .uploading(let head, let uploader, var body, let remaining):
                 phase = .closing  // no copy-on-write of the body while it is out
                 let n = min(remaining, input.count)
+                bodyReceived += n
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<n]))
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n > 0 {
-                    phase = .uploading(head: head, body: body, remaining: remaining - n)
+                    phase = .uploading(head: head, uploader: uploader, body: body, remaining: remaining - n)
                 } else {
                     // Bytes pipelined behind an upload are not served: the response closes the connection.
-                    startUpload(head, body: body, keepAlive: head.keepAlive && input.isEmpty)
+                    startUpload(head, uploader: uploader, body: body, keepAlive: head.keepAlive && input.isEmpty)
                     return
                 }
+            case .authorizing(var pending):
+                // Reading is paused; only bytes decrypted from input already read can arrive here.
+                phase = .closing
+                pending.append(contentsOf: input)
+                phase = .authorizing(pending: pending)
+                return
             case .processing:
                 return
             case .closing:
@@ -165,6 +188,16 @@ final class HTTPSession: ConnectionHandler {
     private func handle(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
         server.metrics.httpRequests.increment()
         servedRequests += 1
+        bodyStarted = EventLoop.now()
+        bodyReceived = 0
+        if server.isDraining {
+            // Every request while draining (plain, upgrade or voice) gets 503 and the connection closes; any body
+            // is discarded by the closing connection.
+            respond(
+                status: 503, headers: [("Retry-After", "5")],
+                body: Array("shutting down\n".utf8), keepAlive: false)
+            return
+        }
         if head.path == "/voice" || head.path.hasPrefix("/voice/"), server.services != nil {
             handleVoice(head, rest: rest)
             return
@@ -175,10 +208,6 @@ final class HTTPSession: ConnectionHandler {
         }
         if let length = head.contentLength, length > server.configuration.maxRequestBodyBytes {
             respond(status: 413, body: Array("request body too large\n".utf8), keepAlive: false)
-            return
-        }
-        if server.isDraining {
-            respond(status: 503, headers: [("Retry-After", "5")], body: Array("shutting down\n".utf8), keepAlive: false)
             return
         }
         let bodyLength = head.contentLength ?? 0
@@ -230,6 +259,8 @@ final class HTTPSession: ConnectionHandler {
         } else if !keepAlive {
             phase = .closing
             connection.close(mode: .afterFlush)
+        } else {
+            idleSince = EventLoop.now()
         }
     }
 
@@ -353,12 +384,30 @@ final class HTTPSession: ConnectionHandler {
         }
     }
 
+    /// A response is written and the connection waits for the next request (keep-alive idle time starts).
+    func markIdle() { idleSince = EventLoop.now() }
+
+    /// Whether the current request body has run past `bodyTimeout`, or below `minBodyRate` after the grace of
+    /// `handshakeTimeout` seconds.
+    private func bodyTooSlow(now: UInt64) -> Bool {
+        let elapsed = Double(now &- bodyStarted) / 1e9
+        let configuration = server.configuration
+        if elapsed >= configuration.bodyTimeout { return true }
+        let rated = elapsed - configuration.handshakeTimeout
+        return configuration.minBodyRate > 0 && rated > 0 && Double(bodyReceived) < Double(configuration.minBodyRate) * rated
+    }
+
     func connection(_ connection: Connection, sweepAt now: UInt64) {
         switch phase {
         case .http(let parser):
-            let limit = parser.isIdle && servedRequests > 0
-                ? server.configuration.httpKeepAliveTimeout : server.configuration.handshakeTimeout
-            if Double(now &- lastActivity) >= limit * 1e9 {
+            if parser.isIdle && servedRequests > 0 {
+                // Kept alive between requests.
+                if Double(now &- idleSince) >= server.configuration.httpKeepAliveTimeout * 1e9 {
+                    phase = .closing
+                    connection.close(mode: .immediately)
+                }
+            } else if Double(now &- headStarted) >= server.configuration.handshakeTimeout * 1e9 {
+                // A deadline for the whole head: bytes dribbled in do not extend it.
                 if !parser.isIdle {
                     server.metrics.handshakeFailed(reason: "timeout")
                     respond(status: 408, body: Array("request timeout\n".utf8), keepAlive: false)
@@ -368,15 +417,17 @@ final class HTTPSession: ConnectionHandler {
                 }
             }
         case .skippingBody:
-            if Double(now &- lastActivity) >= server.configuration.handshakeTimeout * 1e9 {
+            if bodyTooSlow(now: now) {
+                phase = .closing
                 connection.close(mode: .immediately)
             }
         case .uploading:
-            if Double(now &- lastActivity) >= server.configuration.handshakeTimeout * 1e9 {
+            if bodyTooSlow(now: now) {
+                server.metrics.voiceUploadsRefused.increment()
                 releaseUploadSlot()
-                respond(status: 408, body: Array("request timeout\n".utf8), keepAlive: false)
+                respond(status: 408, body: Array("request body too slow\n".utf8), keepAlive: false)
             }
-        case .processing:
+        case .processing, .authorizing:
             break
         case .websocket(let ws, let app):
             switch ws.tick(now: now) {

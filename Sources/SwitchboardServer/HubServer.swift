@@ -60,9 +60,18 @@ public final class HubServer: @unchecked Sendable {
         case stopped
     }
 
-    public init(configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil) throws {
+    /// Creates a server (nothing listens until ``start()``).
+    /// - Parameters:
+    ///   - database: The durable store; nil only in transport-level tests.
+    ///   - databaseServerRunning: Whether the database server is up (the embedded PostgreSQL's supervisor);
+    ///     `/readyz` answers 503 while it says no, without waiting for the next database check.
+    public init(
+        configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil,
+        databaseServerRunning: (@Sendable () -> Bool)? = nil
+    ) throws {
         self.configuration = configuration
         self.database = database
+        self.databaseServerRunning = databaseServerRunning
         let metrics = ServerMetrics(loopCount: configuration.loopCount)
         self.metrics = metrics
         if let database {
@@ -95,12 +104,16 @@ public final class HubServer: @unchecked Sendable {
             maxHeaderCount: configuration.maxHeaderCount)
     }
 
-    /// Whether the server accepts work (`/readyz`).
+    /// Whether the server accepts work (`/readyz`): running, the last database check passed, and the database
+    /// server (when we supervise it) is up.
     public var isReady: Bool {
         lock.lock()
-        defer { lock.unlock() }
-        return phase == .running && databaseHealthy
+        let ready = phase == .running && databaseHealthy
+        lock.unlock()
+        return ready && (databaseServerRunning?() ?? true)
     }
+
+    private let databaseServerRunning: (@Sendable () -> Bool)?
 
     // protected by lock
     private var databaseHealthy = true
@@ -135,6 +148,9 @@ public final class HubServer: @unchecked Sendable {
         defer { lock.unlock() }
         return phase == .draining || phase == .stopped
     }
+
+    /// Voice uploads holding a slot (authenticated, body being received or processed).
+    public var voiceUploadsInProgress: Int { services?.voice.uploadsInProgress ?? 0 }
 
     /// Open TCP connections.
     public var connectionCount: Int {
@@ -173,7 +189,13 @@ public final class HubServer: @unchecked Sendable {
             metrics.connectionsAccepted.increment()
             return HTTPSession(connection: connection, context: contexts[connection.loop.index])
         }
-        let port = try transport.start()
+        let port: Int
+        do {
+            port = try transport.start()
+        } catch {
+            group.shutdown()
+            throw error
+        }
         lock.lock()
         self.transport = transport
         self.contexts = contexts
@@ -189,8 +211,11 @@ public final class HubServer: @unchecked Sendable {
         return port
     }
 
-    /// Graceful shutdown: stop accepting, close WebSockets with 1001 and HTTP connections, wait up to the
-    /// grace period for them to finish, then drop the rest. `completion` runs on a private queue.
+    /// Graceful shutdown: close WebSockets with 1001 and idle HTTP connections, wait up to the grace period for
+    /// them to finish, then stop accepting and drop the rest. While draining, the listener stays open and every
+    /// new request (plain HTTP including `/readyz`, WebSocket upgrades, voice) is answered 503 with
+    /// `Retry-After` and `Connection: close`, so a load balancer sees the 503. `completion` runs on a private
+    /// queue.
     public func shutdown(completion: @escaping @Sendable () -> Void) {
         lock.lock()
         guard phase == .running, let transport else {
@@ -201,7 +226,6 @@ public final class HubServer: @unchecked Sendable {
         phase = .draining
         lock.unlock()
         logger.info("shutting down", metadata: ["connections": "\(transport.connectionCount)"])
-        transport.stopAccepting()
         // Calls in progress end with server_shutdown (their parties are told, their records written).
         services?.calls.shutdown()
         transport.forEachConnection { connection in
@@ -211,6 +235,7 @@ public final class HubServer: @unchecked Sendable {
         let queue = DispatchQueue(label: "switchboard.shutdown")
         @Sendable func poll() {
             if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
+                transport.stopAccepting()
                 let remaining = transport.connectionCount
                 if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: ["remaining": "\(remaining)"]) }
                 group.shutdown()

@@ -48,8 +48,16 @@ public struct ServerConfiguration: Sendable {
     public var maxHeaderCount: Int = 100
     /// Largest HTTP request body accepted on plain endpoints (413 past it).
     public var maxRequestBodyBytes: Int = 64 * 1024
-    /// Seconds a connection may take to send a complete HTTP head (and to finish an upgrade).
+    /// Seconds a connection may take to send a complete HTTP request head: a deadline counted from the accept
+    /// for the first request and from the first byte of the head for later ones on a kept-alive connection
+    /// (the idle wait before it is bounded by `httpKeepAliveTimeout`), not restarted by each byte.
     public var handshakeTimeout: Double = 10
+    /// Seconds a request body (a voice upload, or a body skipped after an answer) may take in total, counted
+    /// from the end of its head (408 and close past it).
+    public var bodyTimeout: Double = 120
+    /// Bytes per second a request body must average once `handshakeTimeout` seconds have passed since the end
+    /// of its head (408 and close below it); 0 turns the check off.
+    public var minBodyRate: Int = 1024
     /// Seconds an idle keep-alive HTTP connection is kept.
     public var httpKeepAliveTimeout: Double = 30
 
@@ -83,6 +91,11 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String = "switchboard-data"
     /// Connections in the database pool.
     public var databasePoolSize: Int = 4
+    /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
+    /// doubles per failed attempt.
+    public var embeddedRestartBackoff: Double = 0.5
+    /// Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds.
+    public var embeddedRestartBackoffMax: Double = 30
 
     /// Seconds a `/ws` connection may stay unauthenticated (closed with 4002 after).
     public var authenticationTimeout: Double = 10

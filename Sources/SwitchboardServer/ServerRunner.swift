@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
+import Foundation
 public import Logging
 import SwitchboardCore
 public import SwitchboardStore
@@ -18,19 +19,14 @@ import Glibc
 /// Runs a server until SIGTERM or SIGINT, then shuts it down gracefully.
 public enum ServerRunner {
     /// Starts the server, blocks until a signal has stopped it, returns the process exit code.
+    ///
+    /// Every path out of here after the embedded PostgreSQL started stops it again: a failed start (a port in
+    /// use, a bad certificate) closes the database before returning 1, and a SIGTERM/SIGINT that arrives while
+    /// starting is held until the start is over, then shuts down the same way.
     public static func run(configuration: ServerConfiguration, logger: Logger) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let server: HubServer
-        let database: Database
-        do {
-            database = try Database.open(configuration: configuration, logger: logger)
-            server = try HubServer(configuration: configuration, logger: logger, database: database.pool)
-            try server.start()
-        } catch {
-            logger.critical("could not start", metadata: ["error": "\(error)"])
-            return 1
-        }
         let done = DispatchSemaphore(value: 0)
+        let state = RunState()
         let signalQueue = DispatchQueue(label: "switchboard.signals")
         var sources: [any DispatchSourceSignal] = []
         for sig in [SIGTERM, SIGINT] {
@@ -38,15 +34,68 @@ public enum ServerRunner {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
                 logger.info("signal received", metadata: ["signal": "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
-                server.shutdown { done.signal() }
+                state.stop(done: done)
             }
             source.resume()
             sources.append(source)
         }
+        defer { withExtendedLifetime(sources) {} }
+        let database: Database
+        do {
+            database = try Database.open(configuration: configuration, logger: logger)
+        } catch {
+            logger.critical("could not start", metadata: ["error": "\(error)"])
+            return 1
+        }
+        do {
+            var serverRunning: (@Sendable () -> Bool)? = nil
+            if let embedded = database.embedded {
+                serverRunning = { embedded.isRunning }
+            }
+            let server = try HubServer(
+                configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning)
+            try server.start()
+            state.started(server, done: done)
+        } catch {
+            logger.critical("could not start", metadata: ["error": "\(error)"])
+            database.close()
+            return 1
+        }
         done.wait()
-        withExtendedLifetime(sources) {}
         database.close()
         return 0
+    }
+}
+
+/// The running server and whether a signal asked to stop before it was started.
+private final class RunState: @unchecked Sendable {
+    // @unchecked Sendable: both fields are protected by `lock`.
+    private let lock = NSLock()
+    // protected by lock
+    private var server: HubServer?
+    // protected by lock
+    private var stopRequested = false
+    // protected by lock: shutdown was called (a second signal does not call it again).
+    private var shuttingDown = false
+
+    /// A signal: shuts the server down (once), or remembers the request until it has started.
+    func stop(done: DispatchSemaphore) {
+        lock.lock()
+        stopRequested = true
+        let server = shuttingDown ? nil : self.server
+        if server != nil { shuttingDown = true }
+        lock.unlock()
+        server?.shutdown { done.signal() }
+    }
+
+    /// The server is listening; shuts it down at once if a signal came during the start.
+    func started(_ server: HubServer, done: DispatchSemaphore) {
+        lock.lock()
+        self.server = server
+        let stop = stopRequested && !shuttingDown
+        if stop { shuttingDown = true }
+        lock.unlock()
+        if stop { server.shutdown { done.signal() } }
     }
 }
 
@@ -79,6 +128,9 @@ public final class Database: Sendable {
             let pool = try DatabasePool(connectionString: connectionString, size: configuration.databasePoolSize, logger: logger)
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: ["version": "\(version)"])
+            // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
+            embedded?.supervise(
+                initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
             return Database(pool: pool, embedded: embedded, logger: logger)
         } catch {
             embedded?.stop()

@@ -30,8 +30,11 @@ public struct VoiceConfiguration: Sendable {
     public var workers = ServerConfiguration.coreCount
     /// Transcodes waiting for a worker before uploads get 503.
     public var maxWaiting = 8
-    /// Uploads being received or processed at once (each holds its body in memory) before 503.
+    /// Uploads being received or processed at once (each holds its body in memory) before 503. Only
+    /// authenticated uploads take one: the token is checked before the body is read.
     public var maxConcurrentUploads = 32
+    /// Uploads one user may have in progress at once (503 beyond), so one account cannot take every slot.
+    public var maxUploadsPerUser = 4
 
     public init() {}
 }
@@ -61,7 +64,21 @@ final class VoiceService: Sendable {
     let pool: DatabasePool
     let logger: Logger
     let metrics: ServerMetrics
-    private let uploads = Mutex(0)
+    /// Upload slots in use: in total and per user (protected by the mutex).
+    private let uploads = Mutex(UploadSlots())
+
+    struct UploadSlots {
+        var total = 0
+        var perUser: [Int64: Int] = [:]
+    }
+
+    /// Why ``beginUpload(userId:)`` refused a slot.
+    enum SlotRefusal: Error {
+        /// `maxConcurrentUploads` are in progress.
+        case serverBusy
+        /// This user has `maxUploadsPerUser` in progress.
+        case userBusy
+    }
 
     init(configuration: VoiceConfiguration, accounts: AccountService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
@@ -72,16 +89,39 @@ final class VoiceService: Sendable {
         workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode")
     }
 
-    /// Takes an upload slot (false: too many uploads at once).
-    func beginUpload() -> Bool {
-        uploads.withLock { count in
-            guard count < configuration.maxConcurrentUploads else { return false }
-            count += 1
-            return true
+    /// Takes an upload slot for an authenticated user, or says why not.
+    func beginUpload(userId: Int64) -> SlotRefusal? {
+        uploads.withLock { slots in
+            guard slots.total < configuration.maxConcurrentUploads else { return .serverBusy }
+            let mine = slots.perUser[userId, default: 0]
+            guard mine < configuration.maxUploadsPerUser else { return .userBusy }
+            slots.total += 1
+            slots.perUser[userId] = mine + 1
+            return nil
         }
     }
 
-    func endUpload() { uploads.withLock { $0 -= 1 } }
+    /// Upload slots in use.
+    var uploadsInProgress: Int { uploads.withLock { $0.total } }
+
+    /// Gives back a slot taken by ``beginUpload(userId:)``.
+    func endUpload(userId: Int64) {
+        uploads.withLock { slots in
+            slots.total -= 1
+            let mine = slots.perUser[userId, default: 1] - 1
+            slots.perUser[userId] = mine > 0 ? mine : nil
+        }
+    }
+
+    /// The 503 for a refused slot.
+    static func busy(_ refusal: SlotRefusal) -> HTTPResult {
+        switch refusal {
+        case .serverBusy:
+            return .error(503, "unavailable", "too many uploads at once; retry shortly", headers: [("Retry-After", "2")])
+        case .userBusy:
+            return .error(503, "unavailable", "too many uploads of yours at once; retry shortly", headers: [("Retry-After", "2")])
+        }
+    }
 
     static func bearer(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
@@ -90,7 +130,15 @@ final class VoiceService: Sendable {
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 
-    private func identity(_ authorization: String?) async -> Result<Identity, HTTPResult> {
+    /// Checks the bearer token (a database query: never call it on a loop queue). A refusal is counted as a
+    /// refused upload when `countsAsUpload`.
+    func identity(_ authorization: String?, countsAsUpload: Bool = false) async -> Result<Identity, HTTPResult> {
+        let result = await checkToken(authorization)
+        if countsAsUpload, case .failure = result { metrics.voiceUploadsRefused.increment() }
+        return result
+    }
+
+    private func checkToken(_ authorization: String?) async -> Result<Identity, HTTPResult> {
         guard let token = Self.bearer(authorization) else {
             return .failure(HTTPResult.error(401, "not_authenticated", "send the session token as Authorization: Bearer <token>", headers: [("WWW-Authenticate", "Bearer")]))
         }
@@ -104,19 +152,15 @@ final class VoiceService: Sendable {
         }
     }
 
-    /// `POST /voice`: authenticate, transcode, store; 201 with the clip's metadata.
-    func upload(body: [UInt8], contentType: String?, authorization: String?) async -> HTTPResult {
-        let result = await storeUpload(body: body, contentType: contentType, authorization: authorization)
+    /// `POST /voice` once the body is in (its token was checked before the body was read): transcode, store;
+    /// 201 with the clip's metadata.
+    func upload(body: [UInt8], contentType: String?, uploader me: Identity) async -> HTTPResult {
+        let result = await storeUpload(body: body, contentType: contentType, uploader: me)
         (result.status == 201 ? metrics.voiceUploadsOK : metrics.voiceUploadsRefused).increment()
         return result
     }
 
-    private func storeUpload(body: [UInt8], contentType: String?, authorization: String?) async -> HTTPResult {
-        let me: Identity
-        switch await identity(authorization) {
-        case .failure(let result): return result
-        case .success(let identity): me = identity
-        }
+    private func storeUpload(body: [UInt8], contentType: String?, uploader me: Identity) async -> HTTPResult {
         let options = TranscodeOptions(
             bitrate: configuration.bitrate, complexity: configuration.complexity,
             maxDurationMs: Int(configuration.maxDurationSeconds * 1000), maxInputBytes: configuration.maxUploadBytes)

@@ -73,7 +73,9 @@ public enum EmbeddedPostgresError: Error, Sendable, CustomStringConvertible {
 /// `runuser`; the cluster and socket folders belong to it with mode 0700 and the data folder is made 0711.
 ///
 /// ## Crashes
-/// - If `postgres` dies (even `kill -9`), the next ``start()`` reaps the old child and starts a new server; a
+/// - If `postgres` dies (even `kill -9`) while ``supervise(checkInterval:initialBackoff:maxBackoff:onChange:)``
+///   watches it, the child is reaped and the server restarted with back-off; ``isRunning`` says whether it is up.
+/// - Without supervision, the next ``start()`` reaps the old child and starts a new server; a
 ///   stale `postmaster.pid` is handled by PostgreSQL itself, and crash recovery replays the WAL (committed data
 ///   survives because `fsync` and `synchronous_commit` are on).
 /// - If *this* process is killed with `kill -9`, its `postgres` keeps running (own process group, no death
@@ -121,6 +123,11 @@ public final class EmbeddedPostgres: Sendable {
     private let startTimeout: Duration
     // protected by state's lock: the spawned child (postgres itself, or runuser when running as root).
     private let state = Mutex<pid_t?>(nil)
+    // protected by its own lock (never held long, so readiness checks on a loop queue do not wait for a start):
+    // the postmaster of the running server, nil while none runs.
+    private let livePostmaster = Mutex<pid_t?>(nil)
+    // protected by its own lock: the supervisor, once ``supervise(initialBackoff:maxBackoff:onChange:)`` ran.
+    private let supervisor = Mutex<PostgresSupervisor?>(nil)
 
     /// Describes an embedded server; nothing starts until ``start()``.
     /// - Parameters:
@@ -220,7 +227,16 @@ public final class EmbeddedPostgres: Sendable {
                 }
             }
             logger.info("Embedded PostgreSQL started", metadata: [StoreLogKey.pid: "\(child ?? 0)"])
-            try createDatabaseIfNeeded()
+            do {
+                try createDatabaseIfNeeded()
+            } catch {
+                // Not usable: do not leave it running behind a failed start.
+                if let pid = child { shutDown(child: pid) }
+                child = nil
+                throw error
+            }
+            let postmaster = postmasterPID() ?? child
+            livePostmaster.withLock { $0 = postmaster }
             return connectionString()
         }
     }
@@ -228,24 +244,73 @@ public final class EmbeddedPostgres: Sendable {
     /// Fast shutdown (SIGINT), waits up to 30 s (then SIGQUIT, then SIGKILL) and reaps the child. Does nothing if
     /// this instance did not start a server.
     public func stop() {
-        state.withLock { child in
-            guard let pid = child else { return }
+        supervisor.withLock { $0 }?.stop()
+        livePostmaster.withLock { $0 = nil }
+        let stopped = state.withLock { child -> Bool in
+            guard let pid = child else { return false }
             child = nil
-            if Self.reap(pid) != nil { return }
-            let postmaster = postmasterPID() ?? pid
-            kill(postmaster, SIGINT)
-            if waitForExit(child: pid, seconds: 30) { return }
-            logger.warning(
-                "PostgreSQL did not stop in 30 s; sending SIGQUIT",
-                metadata: [StoreLogKey.pid: "\(postmaster)"]
-            )
-            kill(postmaster, SIGQUIT)
-            if waitForExit(child: pid, seconds: 10) { return }
-            kill(postmaster, SIGKILL)
-            kill(pid, SIGKILL)
-            _ = waitForExit(child: pid, seconds: 10)
+            shutDown(child: pid)
+            return true
         }
-        logger.info("Embedded PostgreSQL stopped", metadata: [StoreLogKey.event: "stopped"])
+        if stopped { logger.info("Embedded PostgreSQL stopped", metadata: [StoreLogKey.event: "stopped"]) }
+    }
+
+    /// Fast shutdown of `pid` (SIGINT, then SIGQUIT after 30 s, then SIGKILL after 10 s more) and reaps it.
+    /// Called with the state lock held.
+    private func shutDown(child pid: pid_t) {
+        if Self.reap(pid) != nil { return }
+        let postmaster = postmasterPID() ?? pid
+        kill(postmaster, SIGINT)
+        if waitForExit(child: pid, seconds: 30) { return }
+        logger.warning(
+            "PostgreSQL did not stop in 30 s; sending SIGQUIT",
+            metadata: [StoreLogKey.pid: "\(postmaster)"]
+        )
+        kill(postmaster, SIGQUIT)
+        if waitForExit(child: pid, seconds: 10) { return }
+        kill(postmaster, SIGKILL)
+        kill(pid, SIGKILL)
+        _ = waitForExit(child: pid, seconds: 10)
+    }
+
+    /// Whether the server this instance started is running: started, not stopped, and its postmaster alive.
+    /// Never waits for a start in progress (cheap enough for every `/readyz`).
+    public var isRunning: Bool {
+        guard let pid = livePostmaster.withLock({ $0 }) else { return false }
+        return kill(pid, 0) == 0 && Self.processState(pid) != "Z"
+    }
+
+    /// Watches the server after ``start()``: when its process exits (a crash, `kill -9`), the child is reaped
+    /// (no zombie), and the server is started again, at once and then after `initialBackoff` seconds doubling
+    /// to `maxBackoff` while starts fail. Logs once per change of state (down, up again), not per attempt.
+    /// ``stop()`` ends the supervision. Runs on a private queue; calling it again does nothing.
+    /// - Parameter onChange: Called on that queue with `false` when the server went down and `true` when it is
+    ///   back.
+    public func supervise(
+        checkInterval: Double = 0.5, initialBackoff: Double = 0.5, maxBackoff: Double = 30,
+        onChange: @escaping @Sendable (Bool) -> Void = { _ in }
+    ) {
+        let created = supervisor.withLock { existing -> PostgresSupervisor? in
+            guard existing == nil else { return nil }
+            let new = PostgresSupervisor(
+                postgres: self, logger: logger, checkInterval: checkInterval, initialBackoff: initialBackoff,
+                maxBackoff: maxBackoff, onChange: onChange)
+            existing = new
+            return new
+        }
+        created?.begin()
+    }
+
+    /// Reaps the child if it exited; returns its wait status then (the server is down), nil while it runs or
+    /// when no server was started. Does not wait for a start in progress.
+    func reapExitedChild() -> Int32? {
+        guard let result = state.withLockIfAvailable({ child -> Int32? in
+            guard let pid = child, let status = Self.reap(pid) else { return nil }
+            child = nil
+            return status
+        }) else { return nil }
+        if result != nil { livePostmaster.withLock { $0 = nil } }
+        return result
     }
 
     /// The postmaster's process id from `postmaster.pid`, if the file exists.
@@ -489,5 +554,97 @@ public final class EmbeddedPostgres: Sendable {
         let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard result == 0 else { throw EmbeddedPostgresError.spawnFailed(program: arguments[0], errno: result) }
         return pid
+    }
+}
+
+/// Restarts an ``EmbeddedPostgres`` whose server died, with back-off; see
+/// ``EmbeddedPostgres/supervise(checkInterval:initialBackoff:maxBackoff:onChange:)``.
+final class PostgresSupervisor: @unchecked Sendable {
+    // @unchecked Sendable: the mutable fields are protected by `queue` (every method but `begin`/`stop` runs
+    // on it, and those two hop onto it).
+    private let queue = DispatchQueue(label: "switchboard.postgres.supervisor")
+    // Weak: the server owns its supervisor; set once in init, read on `queue`.
+    private weak var postgres: EmbeddedPostgres?
+    private let logger: Logger
+    private let checkInterval: Double
+    private let initialBackoff: Double
+    private let maxBackoff: Double
+    private let onChange: @Sendable (Bool) -> Void
+    // protected by queue
+    private var timer: (any DispatchSourceTimer)?
+    // protected by queue: when the server went down (nil while it runs).
+    private var downSince: ContinuousClock.Instant?
+    // protected by queue
+    private var nextAttempt = ContinuousClock.now
+    // protected by queue
+    private var backoff: Double
+    // protected by queue
+    private var attempts = 0
+    // protected by queue
+    private var stopped = false
+
+    init(
+        postgres: EmbeddedPostgres, logger: Logger, checkInterval: Double, initialBackoff: Double, maxBackoff: Double,
+        onChange: @escaping @Sendable (Bool) -> Void
+    ) {
+        self.postgres = postgres
+        self.logger = logger
+        self.checkInterval = checkInterval
+        self.initialBackoff = initialBackoff
+        self.maxBackoff = maxBackoff
+        self.onChange = onChange
+        backoff = initialBackoff
+    }
+
+    func begin() {
+        queue.async { [self] in
+            guard !stopped, timer == nil else { return }
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + checkInterval, repeating: checkInterval)
+            source.setEventHandler { [weak self] in self?.check() }
+            timer = source
+            source.resume()
+        }
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Ends the supervision; waits for a check in progress (a restart attempt) to finish.
+    func stop() {
+        queue.sync {
+            stopped = true
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    private func check() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped, let postgres else { return }
+        if downSince == nil {
+            guard let status = postgres.reapExitedChild() else { return }
+            downSince = .now
+            nextAttempt = .now
+            backoff = initialBackoff
+            attempts = 0
+            logger.warning(
+                "Embedded PostgreSQL exited; restarting it",
+                metadata: [StoreLogKey.event: "exited", "status": "\(status)"])
+            onChange(false)
+        }
+        guard let since = downSince, ContinuousClock.now >= nextAttempt else { return }
+        attempts += 1
+        do {
+            _ = try postgres.start()
+            downSince = nil
+            logger.warning(
+                "Embedded PostgreSQL restarted",
+                metadata: [StoreLogKey.event: "restarted", "attempts": "\(attempts)", "down": "\(ContinuousClock.now - since)"])
+            onChange(true)
+        } catch {
+            logger.debug("Embedded PostgreSQL restart failed", metadata: [StoreLogKey.event: "restart-failed", "error": "\(error)"])
+            nextAttempt = .now + .milliseconds(Int(backoff * 1000))
+            backoff = min(backoff * 2, maxBackoff)
+        }
     }
 }

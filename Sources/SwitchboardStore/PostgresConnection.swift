@@ -47,6 +47,8 @@ public final class PostgresConnection: @unchecked Sendable {
     private var nextStatementNumber = 0
     // protected by queue: 0 outside a transaction, 1 in a transaction, more inside savepoints.
     private var transactionDepth = 0
+    // protected by queue: a reset failed and none has succeeded since (logged once per change, not per call).
+    private var lost = false
     private let noticeSink: Unmanaged<NoticeSink>
 
     /// Connects (blocking) with a libpq connection string (`key=value` pairs or a `postgresql://` URI).
@@ -328,11 +330,23 @@ public final class PostgresConnection: @unchecked Sendable {
             throw PostgresError(kind: .closed, message: "connection closed")
         }
         if PQstatus(connection) == CONNECTION_OK, !peerHungUp(connection) { return connection }
-        logger.info("PostgreSQL connection is bad; resetting", metadata: [StoreLogKey.event: "reset"])
         cachedStatements.removeAll()
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
+            // Logged when the connection is first lost, not at every call while the server is away.
+            if !lost {
+                lost = true
+                logger.warning(
+                    "PostgreSQL connection lost; reconnecting at each use",
+                    metadata: [StoreLogKey.event: "lost", "error": "\(Self.errorMessage(connection))"])
+            }
             throw PostgresError(kind: .connectionLost, message: Self.errorMessage(connection))
+        }
+        if lost {
+            lost = false
+            logger.info("PostgreSQL connection restored", metadata: [StoreLogKey.event: "restored"])
+        } else {
+            logger.info("PostgreSQL connection was bad; reset", metadata: [StoreLogKey.event: "reset"])
         }
         if transactionDepth > 0 {
             // The open transaction died with the old session.

@@ -99,9 +99,12 @@ struct VoiceOptions: ParsableArguments {
     @Option(help: "Uploads received or processed at once before 503. [env: SWITCHBOARD_MAX_CONCURRENT_UPLOADS]")
     var maxConcurrentUploads: Int = env("SWITCHBOARD_MAX_CONCURRENT_UPLOADS").flatMap(Int.init) ?? 32
 
+    @Option(help: "Uploads one user may have in progress at once before 503. [env: SWITCHBOARD_MAX_UPLOADS_PER_USER]")
+    var maxUploadsPerUser: Int = env("SWITCHBOARD_MAX_UPLOADS_PER_USER").flatMap(Int.init) ?? 4
+
     func validate() throws {
         guard maxUploadBytes >= 1024, maxAudioSeconds > 0, (6_000...510_000).contains(voiceBitrate), (0...10).contains(voiceComplexity),
-            transcoders >= 1, transcodeQueue >= 0, maxConcurrentUploads >= 1
+            transcoders >= 1, transcodeQueue >= 0, maxConcurrentUploads >= 1, maxUploadsPerUser >= 1
         else {
             throw ValidationError("voice limits: upload at least 1024 bytes, bitrate 6000-510000, complexity 0-10, positive counts")
         }
@@ -115,6 +118,7 @@ struct VoiceOptions: ParsableArguments {
         c.voice.workers = transcoders
         c.voice.maxWaiting = transcodeQueue
         c.voice.maxConcurrentUploads = maxConcurrentUploads
+        c.voice.maxUploadsPerUser = maxUploadsPerUser
     }
 }
 

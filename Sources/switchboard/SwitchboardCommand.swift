@@ -76,8 +76,14 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest HTTP request body on plain endpoints, bytes. [env: SWITCHBOARD_MAX_BODY_BYTES]")
     var maxBodyBytes: Int = env("SWITCHBOARD_MAX_BODY_BYTES").flatMap(Int.init) ?? 65536
 
-    @Option(help: "Seconds to complete the HTTP head / upgrade. [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
+    @Option(help: "Seconds to send a whole HTTP request head (a deadline, not reset by each byte). [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
     var handshakeTimeout: Double = env("SWITCHBOARD_HANDSHAKE_TIMEOUT").flatMap(Double.init) ?? 10
+
+    @Option(help: "Seconds a request body (e.g. a voice upload) may take in total. [env: SWITCHBOARD_BODY_TIMEOUT]")
+    var bodyTimeout: Double = env("SWITCHBOARD_BODY_TIMEOUT").flatMap(Double.init) ?? 120
+
+    @Option(help: "Bytes per second a request body must average after the first --handshake-timeout seconds; 0: off. [env: SWITCHBOARD_MIN_BODY_RATE]")
+    var minBodyRate: Int = env("SWITCHBOARD_MIN_BODY_RATE").flatMap(Int.init) ?? 1024
 
     @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
     var maxFrameSize: Int = env("SWITCHBOARD_MAX_FRAME_SIZE").flatMap(Int.init) ?? 1 << 20
@@ -159,6 +165,9 @@ struct Serve: ParsableCommand {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
         guard maxWaitingRequests >= 0 else { throw ValidationError("--max-waiting-requests must not be negative") }
+        guard handshakeTimeout > 0, bodyTimeout > 0, minBodyRate >= 0 else {
+            throw ValidationError("--handshake-timeout and --body-timeout must be positive, --min-body-rate at least 0")
+        }
         guard loops >= 1, maxConnections >= 1, maxFrameSize >= 125, maxMessageSize >= 125 else {
             throw ValidationError("--loops, --max-connections must be positive; frame and message sizes at least 125")
         }
@@ -177,6 +186,8 @@ struct Serve: ParsableCommand {
         c.maxHeaderCount = maxHeaderCount
         c.maxRequestBodyBytes = maxBodyBytes
         c.handshakeTimeout = handshakeTimeout
+        c.bodyTimeout = bodyTimeout
+        c.minBodyRate = minBodyRate
         c.maxFrameSize = maxFrameSize
         c.maxMessageSize = maxMessageSize
         c.pingInterval = pingInterval
@@ -233,10 +244,24 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
     var dbPoolSize: Int = env("SWITCHBOARD_DB_POOL_SIZE").flatMap(Int.init) ?? 4
 
+    @Option(help: "Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: SWITCHBOARD_PG_RESTART_BACKOFF]")
+    var pgRestartBackoff: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF").flatMap(Double.init) ?? 0.5
+
+    @Option(help: "Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: SWITCHBOARD_PG_RESTART_BACKOFF_MAX]")
+    var pgRestartBackoffMax: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF_MAX").flatMap(Double.init) ?? 30
+
+    func validate() throws {
+        guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
+            throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
+        }
+    }
+
     func apply(to c: inout ServerConfiguration) {
         c.databaseURL = databaseURL.isEmpty ? nil : databaseURL
         c.dataDirectory = dataDir
         c.databasePoolSize = max(1, dbPoolSize)
+        c.embeddedRestartBackoff = pgRestartBackoff
+        c.embeddedRestartBackoffMax = pgRestartBackoffMax
     }
 }
 

@@ -210,3 +210,46 @@ struct CrashRecoveryTests {
         }
     }
 }
+
+/// Issue 13, item 6: a failed start stops the embedded PostgreSQL it started.
+@Suite("Failed start", .serialized)
+struct FailedStartTests {
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
+    func portInUseStopsTheEmbeddedPostgres() throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-failed-start-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        // Hold a port: bind and listen on it.
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(holder, 8) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+        }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+
+        let result = try runProcess(
+            serverBinary, ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"],
+            timeout: 120)
+        #expect(result.status != 0, "the server started on a port in use: \(result.output)")
+        // The embedded PostgreSQL did start (its cluster exists) and is gone again.
+        #expect(FileManager.default.fileExists(atPath: dataDir + "/postgres/PG_VERSION"))
+        if let text = try? String(contentsOfFile: dataDir + "/postgres/postmaster.pid", encoding: .utf8),
+            let pid = pid_t(text.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) ?? "")
+        {
+            let alive = kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true)
+            #expect(!alive, "postgres \(pid) of the failed start is still running")
+            if alive {
+                kill(pid, SIGINT)  // do not leave it behind the test
+                for _ in 0..<100 where kill(pid, 0) == 0 { usleep(100_000) }
+            }
+        }
+    }
+}

@@ -63,6 +63,10 @@ func status(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> In
         #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n") == 400)
         #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n") == 400)
         #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n") == 400)
+        // Lengths past Int (or with 19+ digits) are refused, never converted with a trap.
+        #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 9223372036854775807\r\n\r\n") == 400)
+        #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 99999999999999999999999999\r\n\r\n") == 400)
+        #expect(status("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -9223372036854775808\r\n\r\n") == 400)
         #expect(status("GET / HTTP/3.0\r\nHost: a\r\n\r\n") == 505)
         let small = HTTPParserLimits(maxRequestLineLength: 20, maxHeaderBytes: 64, maxHeaderCount: 2)
         #expect(status("GET /\(String(repeating: "a", count: 30)) HTTP/1.1\r\n\r\n", limits: small) == 414)

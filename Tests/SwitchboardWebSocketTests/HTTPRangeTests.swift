@@ -34,4 +34,17 @@ struct HTTPRangeTests {
         #expect(HTTPRange.parse("bytes=99999999999999999999999-", size: 10) == .none)
         #expect(HTTPRange.parse("bytes=1-٣", size: 10) == .none)
     }
+
+    /// Client integers at the edges of `Int` never trap (issue 13, item 3): too many digits are ignored, the
+    /// largest accepted values are clamped to the representation.
+    @Test func extremeIntegers() {
+        #expect(HTTPRange.parse("bytes=-9223372036854775808", size: 10) == .none)
+        #expect(HTTPRange.parse("bytes=0-9223372036854775807", size: 10) == .none)
+        #expect(HTTPRange.parse("bytes=9223372036854775807-", size: 10) == .none)
+        #expect(HTTPRange.parse("bytes=0-999999999999999999", size: 10) == .range(0...9))
+        #expect(HTTPRange.parse("bytes=-999999999999999999", size: 10) == .range(0...9))
+        #expect(HTTPRange.parse("bytes=999999999999999999-999999999999999999", size: 10) == .unsatisfiable)
+        #expect(HTTPRange.parse("bytes=-999999999999999999", size: Int.max) == .range((Int.max - 999_999_999_999_999_999)...(Int.max - 1)))
+        #expect(HTTPRange.parse("bytes=0-", size: Int.max) == .range(0...(Int.max - 1)))
+    }
 }
