@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
-import SwitchboardProtocol
+public import SwitchboardProtocol
 
 /// A group of ops that registers its handlers with the router (as Hummingbird's `RouteCollection`). Each
 /// feature lives in `Features/<Feature>/`; its ops are declared in `SwitchboardProtocol/Operations/`.
@@ -166,5 +166,13 @@ enum OperationReplies {
         }
         w.endObject()
         return w.bytes
+    }
+}
+
+/// The ops this server registers, for checks against the documentation (`ProtocolDocsTests`).
+public enum RegisteredOperations {
+    /// The traits of every registered op, by name.
+    public static var all: [OperationTraits] {
+        OperationRouter.standard.routes.values.map(\.traits).sorted { $0.name < $1.name }
     }
 }
