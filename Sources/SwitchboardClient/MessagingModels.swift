@@ -42,19 +42,6 @@ public struct PresenceUpdate: Codable, Sendable, Equatable {
     public var lastSeen: String?
 }
 
-/// `conversation.read`: a member moved its read marker.
-public struct ReadReceipt: Codable, Sendable, Equatable {
-    public var conversationId: Int64
-    public var userId: Int64
-    public var seq: Int64
-}
-
-/// `message.hidden`: one of my devices hid a message for me.
-public struct HiddenMessage: Codable, Sendable, Equatable {
-    public var conversationId: Int64
-    public var messageId: Int64
-}
-
 /// `typing`: a member is typing or recording (or stopped).
 public struct TypingUpdate: Codable, Sendable, Equatable {
     public var conversationId: Int64

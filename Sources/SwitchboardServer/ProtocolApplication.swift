@@ -205,7 +205,10 @@ final class ProtocolApplication: WebSocketApplication {
     func sendEvent(_ bytes: [UInt8]) { session.send(.text, bytes) }
 
     func sessionRevoked() {
-        session.send(.text, ProtocolCodec.encodeEvent("session.revoked", ["session_id": identity?.sessionId ?? 0]))
+        session.send(
+            .text,
+            ProtocolCodec.encodeEvent(
+                ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
         session.closeWebSocket(code: 4001, reason: "session revoked")
     }
 

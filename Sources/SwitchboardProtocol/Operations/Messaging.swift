@@ -262,3 +262,29 @@ public struct SyncResult: Codable, Sendable, Equatable {
         self.messages = messages
     }
 }
+
+// MARK: - Events
+
+/// `conversation.read`: a member moved its read marker.
+public struct ReadReceipt: Codable, Sendable, Equatable {
+    public static let name = "conversation.read"
+    public var conversationId: Int64
+    public var userId: Int64
+    public var seq: Int64
+    public init(conversationId: Int64, userId: Int64, seq: Int64) {
+        self.conversationId = conversationId
+        self.userId = userId
+        self.seq = seq
+    }
+}
+
+/// `message.hidden`: one of my devices hid a message for me.
+public struct HiddenMessage: Codable, Sendable, Equatable {
+    public static let name = "message.hidden"
+    public var conversationId: Int64
+    public var messageId: Int64
+    public init(conversationId: Int64, messageId: Int64) {
+        self.conversationId = conversationId
+        self.messageId = messageId
+    }
+}

@@ -81,10 +81,10 @@ struct AccountsFeature: FeatureModule {
             s.services.calls.setName(profile.displayName, of: me)
             s.services.presence.setName(profile.displayName, of: me)
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
-            var public_ = profile
-            public_.phone = nil
+            // Without the phone number.
+            let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName))
             s.services.registry.push(
-                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent("profile.updated", ["profile": public_])))
+                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
             return ProfileResult(profile: UserProfile(profile))
         }
     }

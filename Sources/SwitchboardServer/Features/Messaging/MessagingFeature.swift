@@ -123,7 +123,8 @@ struct MessagingFeature: FeatureModule {
                 s.services.registry.push(
                     PushEvent(
                         users: [me],
-                        bytes: ProtocolCodec.encodeEvent("message.hidden", ["conversation_id": conversationId, "message_id": p.messageId])))
+                        bytes: ProtocolCodec.encodeEvent(
+                            HiddenMessage.name, HiddenMessage(conversationId: conversationId, messageId: p.messageId))))
                 return Empty()
             } catch { throw ServiceError.from(error) }
         }
@@ -154,7 +155,7 @@ struct MessagingFeature: FeatureModule {
                         return (readSeq, members)
                     }
                     let event = ProtocolCodec.encodeEvent(
-                        "conversation.read", ["conversation_id": p.conversationId, "user_id": me, "seq": readSeq])
+                        ReadReceipt.name, ReadReceipt(conversationId: p.conversationId, userId: me, seq: readSeq))
                     registry.send(event, to: registry.devices(ofUsers: members).filter { $0.key != selfKey })
                     return Ops.ConversationsRead.Result(readSeq: readSeq)
                 } catch { throw ServiceError.from(error) }
