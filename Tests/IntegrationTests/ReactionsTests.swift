@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardClient
+import SwitchboardProtocol
 import SwitchboardServer
 import Testing
 
@@ -129,5 +131,39 @@ struct ReactionsTests {
         // A deleted message takes no reactions.
         _ = try #require(ok(try ann.client.call("messages.delete", ["message_id": late])))
         #expect(errorCode(try bob.client.call("reactions.set", ["message_id": late, "emoji": "👍"])) == "invalid_state")
+    }
+}
+
+// Named so that it runs with the client library suites (`--filter ClientLibraryTests`), apart from the blocking socket tests.
+@Suite("Message reactions through the client library", .serialized)
+struct ReactionsClientLibraryTests {
+    @Test func reactAndTheEventWithTheSchemasTypes() async throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let ann = try makeClient(port: port)
+        let bob = try makeClient(port: port)
+        let annEvents = EventLog(ann)
+        _ = try await registerUser(ann, "Ann")
+        let bobUser = try await registerUser(bob, "Bob")
+        try await befriend(ann, bob, bobUser)
+        let ack = try await ann.sendText("react", to: .user(bobUser.id))
+        let result = try await bob.react(to: ack.messageId, emoji: "👍")
+        #expect(result.reactions == [ReactionCount(emoji: "👍", count: 1, mine: true)])
+        #expect(await annEvents.wait { all in
+            all.contains {
+                if case .messageReaction(let r) = $0 {
+                    return r.messageId == ack.messageId && r.userId == bobUser.id && r.emoji == "👍"
+                        && r.reactions == [ReactionCount(emoji: "👍", count: 1, mine: nil)]
+                }
+                return false
+            }
+        })
+        // The generic send with the op's own types.
+        let page = try await ann.send(Ops.MessagesHistory.self, .init(conversationId: ack.conversationId))
+        #expect(page.messages.first?.reactions == [ReactionCount(emoji: "👍", count: 1, mine: false)])
+        let removed = try await bob.send(Ops.ReactionsSet.self, .init(messageId: ack.messageId, emoji: "👍", active: false))
+        #expect(removed.reactions.isEmpty)
+        await ann.close()
+        await bob.close()
     }
 }
