@@ -134,7 +134,7 @@ public final class AccountService: Sendable {
                 let inserted = try db.execute(
                     cached: "INSERT INTO users (phone, password_hash, display_name) VALUES ($1, $2, $3) ON CONFLICT (phone) DO NOTHING RETURNING id",
                     [.text(phone), .text(encoded), .text(name)])
-                guard let userId = inserted.first?.int64(0) else { throw ServiceError(.phoneTaken, "this phone number is already registered") }
+                guard let userId = try inserted.decodeFirst(Int64.self) else { throw ServiceError(.phoneTaken, "this phone number is already registered") }
                 let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
                 return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
             }
@@ -145,7 +145,7 @@ public final class AccountService: Sendable {
         let rows = try db.execute(
             cached: "INSERT INTO sessions (user_id, token_hash, device) VALUES ($1, $2, $3) RETURNING id",
             [.int(userId), .bytea(token.hash), .text(device)])
-        guard let id = rows.first?.int64(0) else { throw ServiceError(.internal, "internal error") }
+        guard let id = try rows.decodeFirst(Int64.self) else { throw ServiceError(.internal, "internal error") }
         return id
     }
 
@@ -161,8 +161,8 @@ public final class AccountService: Sendable {
         do {
             row = try await pool.withConnection { db -> (Int64, String)? in
                 let rows = try db.execute(cached: "SELECT id, password_hash FROM users WHERE phone = $1", [.text(phone)])
-                guard let r = rows.first, let id = r.int64(0), let hash = r.string(1) else { return nil }
-                return (id, hash)
+                guard let r = rows.first else { return nil }
+                return (try r.decode(Int64.self, column: 0), try r.decode(String.self, column: 1))
             }
         } catch { throw ServiceError.from(error) }
         let valid: Bool
@@ -193,8 +193,12 @@ public final class AccountService: Sendable {
                         WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id
                         RETURNING s.id, u.id, u.display_name, u.phone
                         """, [.bytea(hash)])
-                guard let r = rows.first, let sid = r.int64(0), let uid = r.int64(1), let name = r.string(2) else { return nil }
-                return (Identity(userId: uid, sessionId: sid), Profile(userId: uid, displayName: name, phone: r.string(3)))
+                guard let r = rows.first else { return nil }
+                let uid = try r.decode(Int64.self, column: 1)
+                return (
+                    Identity(userId: uid, sessionId: try r.decode(column: 0)),
+                    Profile(userId: uid, displayName: try r.decode(column: 2), phone: try r.decode(column: 3))
+                )
             }
             guard let found else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
             return found
@@ -219,13 +223,14 @@ public final class AccountService: Sendable {
             return try await pool.withConnection { db in
                 try db.execute(
                     cached: """
-                        SELECT id, device, to_char(created_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                        SELECT id, device, \(WireTimestamp.sql("created_at")), \(WireTimestamp.sql("last_seen_at"))
                         FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC
                         """, [.int(identity.userId)]
                 ).map { r in
-                    SessionInfo(
-                        sessionId: r.int64(0) ?? 0, device: r.string(1) ?? "", createdAt: r.string(2) ?? "",
-                        lastSeenAt: r.string(3) ?? "", current: r.int64(0) == identity.sessionId)
+                    let sessionId = try r.decode(Int64.self, column: 0)
+                    return SessionInfo(
+                        sessionId: sessionId, device: try r.decode(column: 1), createdAt: try r.decode(column: 2),
+                        lastSeenAt: try r.decode(column: 3), current: sessionId == identity.sessionId)
                 }
             }
         } catch { throw ServiceError.from(error) }
@@ -235,14 +240,11 @@ public final class AccountService: Sendable {
     public func profile(of userId: Int64, viewer: Int64) async throws(ServiceError) -> Profile {
         do {
             let found: Profile? = try await pool.withConnection { db -> Profile? in
-                let rows = try db.execute(
-                    cached: """
-                        SELECT u.id, u.display_name, u.phone FROM users u
-                        WHERE u.id = $1 AND ($1 = $2 OR EXISTS (
-                            SELECT 1 FROM friendships f WHERE f.user_low = LEAST($1, $2) AND f.user_high = GREATEST($1, $2)))
-                        """, [.int(userId), .int(viewer)])
-                guard let r = rows.first, let id = r.int64(0), let name = r.string(1) else { return nil }
-                return Profile(userId: id, displayName: name, phone: id == viewer ? r.string(2) : nil)
+                if userId != viewer { guard try FriendRepository.areFriends(db, userId, viewer) else { return nil } }
+                let rows = try db.execute(cached: "SELECT u.id, u.display_name, u.phone FROM users u WHERE u.id = $1", [.int(userId)])
+                guard let r = rows.first else { return nil }
+                let id = try r.decode(Int64.self, column: 0)
+                return Profile(userId: id, displayName: try r.decode(column: 1), phone: try id == viewer ? r.decode(String?.self, column: 2) : nil)
             }
             guard let found else { throw ServiceError(.notFound, "no such user among your friends") }
             return found
@@ -256,7 +258,7 @@ public final class AccountService: Sendable {
             return try await pool.transaction { db in
                 let rows = try db.execute(
                     cached: "UPDATE users SET display_name = $2 WHERE id = $1 RETURNING phone", [.int(userId), .text(name)])
-                return Profile(userId: userId, displayName: name, phone: rows.first?.string(0))
+                return Profile(userId: userId, displayName: name, phone: try rows.decodeFirst(String?.self) ?? nil)
             }
         } catch { throw ServiceError.from(error) }
     }
@@ -314,9 +316,4 @@ extension PostgresError {
         guard kind == .server, let sqlState else { return false }
         return sqlState.hasPrefix("22") || sqlState.hasPrefix("23") || sqlState.hasPrefix("54")
     }
-}
-
-extension PostgresRow {
-    /// A bigint column.
-    public func int64(_ column: Int) -> Int64? { int(column).map(Int64.init) }
 }
