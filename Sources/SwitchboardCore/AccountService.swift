@@ -131,7 +131,9 @@ public final class AccountService: Sendable {
         let token = SessionToken.generate()
         do {
             return try await pool.transaction { db in
-                guard let userId = try UserRepository.insert(db, phone: phone, passwordHash: encoded, displayName: name) else { throw ServiceError(.phoneTaken, "this phone number is already registered") }
+                guard let userId = try UserRepository.insert(db, phone: phone, passwordHash: encoded, displayName: name) else {
+                    throw ServiceError(.phoneTaken, "this phone number is already registered")
+                }
                 let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
                 return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
             }
@@ -139,7 +141,9 @@ public final class AccountService: Sendable {
     }
 
     static func insertSession(_ db: PostgresConnection, userId: Int64, token: SessionToken, device: String) throws -> Int64 {
-        guard let id = try SessionRepository.insert(db, userId: userId, tokenHash: token.hash, device: device) else { throw ServiceError(.internal, "internal error") }
+        guard let id = try SessionRepository.insert(db, userId: userId, tokenHash: token.hash, device: device) else {
+            throw ServiceError(.internal, "internal error")
+        }
         return id
     }
 

@@ -123,7 +123,9 @@ public final class FriendService: Sendable {
     public func accept(requestId: Int64, me: Int64) async throws(ServiceError) -> (Friend, [PushEvent]) {
         do {
             return try await pool.transaction { db in
-                guard let (from, _) = try FriendRequestRepository.delete(db, id: requestId, user: me, asRecipient: true) else { throw ServiceError(.notFound, "no such pending request to you") }
+                guard let (from, _) = try FriendRequestRepository.delete(db, id: requestId, user: me, asRecipient: true) else {
+                    throw ServiceError(.notFound, "no such pending request to you")
+                }
                 return try Self.befriend(db, requestId: requestId, requester: from, accepter: me)
             }
         } catch { throw ServiceError.from(error) }
@@ -148,7 +150,9 @@ public final class FriendService: Sendable {
     public func remove(friend other: Int64, me: Int64) async throws(ServiceError) -> [PushEvent] {
         do {
             return try await pool.transaction { db in
-                guard try FriendRepository.delete(db, me, other) else { throw ServiceError(.notFriends, "you are not friends with this user") }
+                guard try FriendRepository.delete(db, me, other) else {
+                    throw ServiceError(.notFriends, "you are not friends with this user")
+                }
                 let event = ProtocolCodec.encodeEvent("friend.removed", ["user_ids": [me, other]])
                 return [PushEvent(users: [me, other], bytes: event)]
             }
