@@ -155,6 +155,12 @@ public enum MessageStore {
     /// An unordered pair of users (the friendship check is `FriendRepository.areFriends`).
     public typealias Pair = FriendRepository.Pair
 
+    /// Which of these pairs are friends: `FriendRepository.areFriends(db, pairs:)`, under its old name (kept so that
+    /// branches written before the repositories merge; call the repository).
+    public static func friendPairs(_ db: PostgresConnection, pairs: Set<Pair>) throws -> Set<Pair> {
+        try FriendRepository.areFriends(db, pairs: pairs)
+    }
+
     // MARK: creating conversations
 
     /// The direct conversation of two users, created when missing. Returns its id.
