@@ -340,16 +340,10 @@ final class CallService: @unchecked Sendable {
         pool.withConnection(
             on: queue,
             { db in
-                try db.execute(
-                    cached: """
-                        INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at, duration_ms)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
-                        """,
-                    [
-                        .text(record.callID.rawValue), .int(record.caller.rawValue), .int(record.callee.rawValue),
-                        .text(record.media.rawValue), .text(record.outcome.rawValue), .text(record.reason.rawValue),
-                        .timestamp(started), answered.map { .timestamp($0) }, .timestamp(ended), .int(record.durationMilliseconds),
-                    ])
+                try CallRecordRepository.insert(
+                    db, callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue,
+                    media: record.media.rawValue, outcome: record.outcome.rawValue, reason: record.reason.rawValue, startedAt: started,
+                    answeredAt: answered, endedAt: ended, durationMs: record.durationMilliseconds)
             },
             completion: { [logger] result in
                 if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }

@@ -412,24 +412,24 @@ final class MessageWriter: @unchecked Sendable {
         for (id, state) in try MessageStore.loadStates(db, ids: Array(missing)) { states[id] = state }
 
         // Friendships needed: direct sends and group additions.
-        var pairs = Set<MessageStore.Pair>()
+        var pairs = Set<FriendRepository.Pair>()
         var keys: [MessageStore.ClientKey] = []
         for request in batch {
             guard let state = states[request.conversationId] else { continue }
             switch request.action {
             case .send(_, _, let clientId, _):
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
-                    pairs.insert(MessageStore.Pair(request.actor, other))
+                    pairs.insert(FriendRepository.Pair(request.actor, other))
                 }
                 if let clientId {
                     keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
                 }
             case .add(let user):
-                pairs.insert(MessageStore.Pair(request.actor, user))
+                pairs.insert(FriendRepository.Pair(request.actor, user))
             default: break
             }
         }
-        let friends = try MessageStore.friendPairs(db, pairs: pairs)
+        let friends = try FriendRepository.areFriends(db, pairs: pairs)
         let existing = try MessageStore.existing(
             db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
 
@@ -463,7 +463,7 @@ final class MessageWriter: @unchecked Sendable {
                     continue
                 }
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
-                    !friends.contains(MessageStore.Pair(actor, other))
+                    !friends.contains(FriendRepository.Pair(actor, other))
                 {
                     fail(i, .notFriends, "you can only message friends")
                     continue
@@ -501,7 +501,7 @@ final class MessageWriter: @unchecked Sendable {
                     fail(i, .badRequest, "this user is a member already")
                     continue
                 }
-                guard friends.contains(MessageStore.Pair(actor, user)) else {
+                guard friends.contains(FriendRepository.Pair(actor, user)) else {
                     fail(i, .notFriends, "you can add your own friends only")
                     continue
                 }
@@ -650,9 +650,9 @@ final class MessageWriter: @unchecked Sendable {
                 }
                 // A direct conversation carries typing between friends only (as it carries messages): an
                 // ex-friend's indicator is refused, not delivered.
-                let pair = MessageStore.Pair(userId, other)
+                let pair = FriendRepository.Pair(userId, other)
                 pool.withConnection(
-                    on: queue, { db in try MessageStore.friendPairs(db, pairs: [pair]) },
+                    on: queue, { db in try FriendRepository.areFriends(db, pairs: [pair]) },
                     completion: { [self] result in
                         switch result {
                         case .success(let friends) where friends.contains(pair):

@@ -140,14 +140,8 @@ final class PresenceHub: @unchecked Sendable {
         pool.withConnection(
             on: queue,
             { db in
-                let rows = try db.execute(
-                    cached: """
-                        SELECT u.id, to_char(u.last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM friendships f
-                        JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
-                        WHERE f.user_low = $1 OR f.user_high = $1
-                        """, [.int(userId)]
-                ).map { ($0.int64(0) ?? 0, $0.string(1)) }
-                let name = try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(userId)]).first?.string(0)
+                let rows = try FriendRepository.friendsLastSeen(db, of: userId)
+                let name = try UserRepository.displayName(db, of: userId)
                 return (rows, name)
             },
             completion: { [self] result in
@@ -230,9 +224,9 @@ final class PresenceHub: @unchecked Sendable {
             }
         }
         if !wentOffline.isEmpty {
-            let ids = MessageStore.bigintArray(wentOffline)
+            let ids = wentOffline
             pool.withConnection(
-                on: queue, { db in try db.execute(cached: "UPDATE users SET last_seen_at = now() WHERE id = ANY($1::bigint[])", [.text(ids)]) },
+                on: queue, { db in try UserRepository.touchLastSeen(db, users: ids) },
                 completion: { [logger] result in
                     if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: ["error": "\(error)"]) }
                 })
@@ -240,10 +234,7 @@ final class PresenceHub: @unchecked Sendable {
     }
 
     static func isoNow() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
+        WireTimestamp.now()
     }
 
     private func armTimer() {

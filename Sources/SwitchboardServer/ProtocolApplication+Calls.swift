@@ -47,18 +47,7 @@ extension ProtocolApplication {
         var before: String?
         var limit: Int?
     }
-    struct CallHistoryEntry: Encodable, Sendable {
-        var callId: String
-        var callerId: Int64
-        var calleeId: Int64
-        var media: String
-        var outcome: String
-        var reason: String
-        var startedAt: String
-        var answeredAt: String?
-        var endedAt: String
-        var durationMs: Int64
-    }
+    typealias CallHistoryEntry = CallRecordRepository.Entry
     struct CallHistoryResult: Encodable, Sendable {
         var calls: [CallHistoryEntry]
         var hasMore: Bool
@@ -123,11 +112,8 @@ extension ProtocolApplication {
                 }
                 do {
                     return try await pool.withConnection { db in
-                        guard try !db.execute(
-                            cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2",
-                            [.int(min(me, callee)), .int(max(me, callee))]
-                        ).isEmpty else { throw ServiceError(.notFriends, "you can only call friends") }
-                        return try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(me)]).first?.string(0) ?? ""
+                        guard try FriendRepository.areFriends(db, me, callee) else { throw ServiceError(.notFriends, "you can only call friends") }
+                        return try UserRepository.displayName(db, of: me) ?? ""
                     }
                 } catch { throw ServiceError.from(error) }
             }, replyWith: { _, name in
@@ -236,22 +222,8 @@ extension ProtocolApplication {
             }
             run(id, { () async throws(ServiceError) -> CallHistoryResult in
                 do {
-                    let rows = try await pool.withConnection { db in
-                        try db.execute(
-                            cached: """
-                                SELECT id, caller_id, callee_id, media, outcome, reason,
-                                  to_char(started_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), to_char(answered_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                  to_char(ended_at, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), duration_ms
-                                FROM calls WHERE (caller_id = $1 OR callee_id = $1)
-                                  AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
-                                ORDER BY ended_at DESC LIMIT $3
-                                """, [.int(me), p.before.map { .text($0) }, .int(Int64(limit + 1))])
-                    }
-                    let entries = rows.map { r in
-                        CallHistoryEntry(
-                            callId: r.string(0) ?? "", callerId: r.int64(1) ?? 0, calleeId: r.int64(2) ?? 0, media: r.string(3) ?? "",
-                            outcome: r.string(4) ?? "", reason: r.string(5) ?? "", startedAt: r.string(6) ?? "", answeredAt: r.string(7),
-                            endedAt: r.string(8) ?? "", durationMs: r.int64(9) ?? 0)
+                    let entries = try await pool.withConnection { db in
+                        try CallRecordRepository.history(db, of: me, before: p.before, limit: limit + 1)
                     }
                     return CallHistoryResult(calls: Array(entries.prefix(limit)), hasMore: entries.count > limit)
                 } catch {

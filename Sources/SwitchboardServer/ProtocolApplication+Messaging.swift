@@ -303,7 +303,7 @@ extension ProtocolApplication {
             run(id, { () async throws(ServiceError) -> ChatMessage in
                 do {
                     return try await pool.transaction { db in
-                        let friends = try MessageStore.friendPairs(db, pairs: Set(others.map { MessageStore.Pair(me, $0) }))
+                        let friends = try FriendRepository.areFriends(db, pairs: Set(others.map { FriendRepository.Pair(me, $0) }))
                         guard friends.count == others.count else {
                             throw ServiceError(.notFriends, "every member must be your friend")
                         }
@@ -393,9 +393,7 @@ extension ProtocolApplication {
                             let range = try MessageStore.membership(db, conversationId: info.conversationId, userId: me),
                             range.sees(info.seq)
                         else { throw ServiceError.noSuchMessage }
-                        try db.execute(
-                            cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                            [.int(me), .int(p.messageId)])
+                        try ConversationRepository.hide(db, messageId: p.messageId, for: me)
                         return info.conversationId
                     }
                     registry.push(
@@ -417,18 +415,9 @@ extension ProtocolApplication {
             run(id, { () async throws(ServiceError) -> ReadResult in
                 do {
                     let (readSeq, members) = try await pool.withConnection { db in
-                        guard
-                            let r = try db.execute(
-                                cached: """
-                                    UPDATE members mb SET read_seq = GREATEST(mb.read_seq, LEAST($3, c.last_seq, COALESCE(mb.left_seq, c.last_seq)))
-                                    FROM conversations c WHERE c.id = mb.conversation_id AND mb.conversation_id = $1 AND mb.user_id = $2
-                                    RETURNING mb.read_seq
-                                    """, [.int(p.conversationId), .int(me), .int(p.seq)]
-                            ).first, let readSeq = r.int64(0)
+                        guard let readSeq = try ConversationRepository.markRead(db, conversationId: p.conversationId, user: me, seq: p.seq)
                         else { throw ServiceError.notMember }
-                        let members = try db.execute(
-                            cached: "SELECT user_id FROM members WHERE conversation_id = $1 AND left_seq IS NULL", [.int(p.conversationId)]
-                        ).compactMap { $0.int64(0) }
+                        let members = try ConversationRepository.activeMembers(db, conversationId: p.conversationId)
                         return (readSeq, members)
                     }
                     let event = ProtocolCodec.encodeEvent(
@@ -493,9 +482,7 @@ extension ProtocolApplication {
         guard other != me else { throw ServiceError(.badRequest, "a conversation with yourself is not possible") }
         do {
             return try await pool.withConnection { db in
-                guard try !db.execute(
-                    cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(me, other)), .int(max(me, other))]
-                ).isEmpty else { throw ServiceError(.notFriends, "you can only message friends") }
+                guard try FriendRepository.areFriends(db, me, other) else { throw ServiceError(.notFriends, "you can only message friends") }
                 return try MessageStore.directConversation(db, me, other)
             }
         } catch { throw ServiceError.from(error) }
