@@ -115,16 +115,39 @@ struct WriteRequest: Sendable {
     var action: Action
     /// The requesting connection: it gets the reply and not the message event.
     var origin: Device?
-    /// Called on the origin's loop (with the connection) after the commit, before the message is delivered.
-    var reply: (@Sendable (ProtocolApplication, Result<ChatMessage, ServiceError>) -> Void)?
+    /// How the origin is answered after the commit, before the message is delivered (through the outbox).
+    var reply: WriteReply?
     /// Called on the writer's queue after the commit (server-originated writes).
     var completion: (@Sendable (Result<ChatMessage, ServiceError>) -> Void)?
+}
+
+/// How a write answers its origin connection.
+enum WriteReply: Sendable {
+    /// The short acknowledgement of `messages.send` (`conversation_id`, `message_id`, `seq`, `ts`).
+    case ack(RequestID)
+    /// `{"message": ...}` (group changes, deletions).
+    case message(RequestID)
+    /// A new group's announcement was delivered: the connection answers with the group's summary.
+    case announced(RequestID)
+
+    func reply(_ result: Result<ChatMessage, ServiceError>) -> EngineReply {
+        switch self {
+        case .ack(let id): .message(id, result, ack: true)
+        case .message(let id): .message(id, result, ack: false)
+        case .announced(let id):
+            switch result {
+            case .success(let m): .groupAnnounced(id, conversationId: m.conversationId)
+            case .failure(let e): .message(id, .failure(e), ack: false)
+            }
+        }
+    }
 }
 
 /// The messaging engine: writers with group commit, the conversation cache, fan-out and typing.
 final class MessageHub: Sendable {
     let writers: [MessageWriter]
     let registry: SessionRegistry
+    let outbox: any Outbox
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let typingLimiter: SharedRateLimiter<Int64>
@@ -132,16 +155,20 @@ final class MessageHub: Sendable {
     let metrics: ServerMetrics
 
     init(
-        registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
     ) {
         self.registry = registry
+        self.outbox = outbox
         self.pool = pool
         self.configuration = configuration
         self.metrics = metrics
         typingLimiter = SharedRateLimiter(capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
         sendLimiter = SharedRateLimiter(capacity: configuration.sendBurst, refillPerSecond: configuration.sendsPerSecond)
         writers = (0..<max(1, configuration.writers)).map {
-            MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, metrics: metrics, logger: logger)
+            MessageWriter(
+                index: $0, registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: configuration, metrics: metrics,
+                logger: logger)
         }
     }
 
@@ -181,6 +208,9 @@ final class MessageWriter: @unchecked Sendable {
     let queue: DispatchQueue
     let index: Int
     let registry: SessionRegistry
+    /// Where replies, messages and typing events go.
+    let outbox: any Outbox
+    let clock: any EngineClock
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let metrics: ServerMetrics
@@ -201,10 +231,12 @@ final class MessageWriter: @unchecked Sendable {
     private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
 
     init(
-        index: Int, registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics,
-        logger: Logger
+        index: Int, registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
     ) {
         self.index = index
+        self.outbox = outbox
+        self.clock = clock
         self.metrics = metrics
         self.registry = registry
         self.pool = pool
@@ -212,7 +244,7 @@ final class MessageWriter: @unchecked Sendable {
         self.logger = logger
         queue = DispatchQueue(label: "switchboard.messages.\(index)")
         typing = TypingTracker(ttl: UInt64(configuration.typingTTL * 1e9))
-        typingTimer = DeadlineTimer(queue: queue)
+        typingTimer = DeadlineTimer(queue: queue, clock: clock)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -278,7 +310,7 @@ final class MessageWriter: @unchecked Sendable {
                     // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
                     logger.warning("message batch: commit outcome unknown; resolving", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
                     let timeout = configuration.commitResolutionTimeout
-                    resolve(batch, prepared.value!, deadline: EventLoop.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
+                    resolve(batch, prepared.value!, deadline: clock.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
                     return
                 case .failure(let error) where (error as? PostgresError)?.isDataProblem == true:
                     // Nothing was committed, and the database refused some write's data (a value it rejects that
@@ -367,7 +399,7 @@ final class MessageWriter: @unchecked Sendable {
                     giveUp(batch, "transaction too old")
                 default:
                     // Unreachable database, or the old session is still committing: again, later.
-                    guard EventLoop.now() < deadline else {
+                    guard clock.now() < deadline else {
                         giveUp(batch, "timeout")
                         return
                     }
@@ -595,11 +627,11 @@ final class MessageWriter: @unchecked Sendable {
         var plan = DeliveryPlan()
         for (i, request) in batch.enumerated() {
             let result = results[i]
-            if let origin = request.origin, let reply = request.reply { plan.reply(origin, result, reply) }
+            if let origin = request.origin, let reply = request.reply { plan.reply(reply.reply(result), to: origin) }
             request.completion?(result)
             guard i < stored.count, stored[i], case .success(let message) = result else {
                 if case .announce(let m) = request.action {
-                    plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.key)
+                    plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.connection)
                 }
                 continue
             }
@@ -607,41 +639,40 @@ final class MessageWriter: @unchecked Sendable {
             let recipients = state.members.compactMap { $0.value.sees(message.seq) ? $0.key : nil }
             let devices = registry.devices(ofUsers: recipients)
             metrics.messageDeliveries.increment(by: devices.count)
-            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.key)
+            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.connection)
             if let sender = message.senderId {
                 for key in typing.stopAll(conversationId: message.conversationId, userId: sender) {
                     broadcastTyping(key, active: false, state: state, plan: &plan)
                 }
             }
         }
-        plan.run()
+        outbox.post(plan.batch)
     }
 
     // MARK: typing
 
     /// A typing or recording indicator from a member (already rate-limited). `reply` runs on the origin's loop.
     func typing(
-        conversationId: Int64, userId: Int64, activity: String, active: Bool, origin: Device,
-        reply: @escaping @Sendable (ProtocolApplication, ServiceError?) -> Void
+        conversationId: Int64, userId: Int64, activity: String, active: Bool, origin: Device, id: RequestID
     ) {
         queue.async { [self] in
             withState(conversationId) { [self] state in
                 assertOnQueue()
                 var plan = DeliveryPlan()
                 guard let state, state.isActiveMember(userId) else {
-                    plan.reply(origin, ServiceError.notMember, reply)
-                    plan.run()
+                    plan.reply(.empty(id, ServiceError.notMember), to: origin)
+                    outbox.post(plan.batch)
                     return
                 }
                 let proceed: @Sendable (ConversationState) -> Void = { [self] state in
                     assertOnQueue()
                     var plan = DeliveryPlan()
                     let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
-                    let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
-                    plan.reply(origin, nil, reply)
+                    let changed = active ? typing.start(key, now: clock.now()) : typing.stop(key)
+                    plan.reply(.empty(id, nil), to: origin)
                     // A refresh is announced too, so late joiners and expiring clients stay in step.
                     if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
-                    plan.run()
+                    outbox.post(plan.batch)
                     armTypingTimer()
                 }
                 guard !state.isGroup, let other = state.members.keys.first(where: { $0 != userId }) else {
@@ -659,12 +690,12 @@ final class MessageWriter: @unchecked Sendable {
                             proceed(states[conversationId] ?? state)
                         case .success:
                             var plan = DeliveryPlan()
-                            plan.reply(origin, ServiceError(.notFriends, "you can only message friends"), reply)
-                            plan.run()
+                            plan.reply(.empty(id, ServiceError(.notFriends, "you can only message friends")), to: origin)
+                            outbox.post(plan.batch)
                         case .failure(let error):
                             var plan = DeliveryPlan()
-                            plan.reply(origin, ServiceError.from(error), reply)
-                            plan.run()
+                            plan.reply(.empty(id, ServiceError.from(error)), to: origin)
+                            outbox.post(plan.batch)
                         }
                     })
             }
@@ -726,70 +757,27 @@ final class MessageWriter: @unchecked Sendable {
     private func typingTick() {
         assertOnQueue()
         var plan = DeliveryPlan()
-        for key in typing.tick(now: EventLoop.now()) {
+        for key in typing.tick(now: clock.now()) {
             if let state = states[key.conversationId] { broadcastTyping(key, active: false, state: state, plan: &plan) }
         }
-        plan.run()
+        outbox.post(plan.batch)
         armTypingTimer()
     }
 }
 
-/// Work for the loops, grouped so that each loop gets one `execute` with its part, in order.
+/// Deliveries of a writer step, collected and handed to the outbox at once.
 struct DeliveryPlan {
-    enum Action: Sendable {
-        case reply(LoopBound<ProtocolApplication>, @Sendable (ProtocolApplication) -> Void)
-        case message(LoopBound<ProtocolApplication>, OutboundMessage)
-        case ephemeral(LoopBound<ProtocolApplication>, [UInt8], String)
+    private(set) var batch = OutboxBatch()
+
+    mutating func reply(_ reply: EngineReply, to origin: Device) {
+        batch.reply(reply, to: origin.connection)
     }
 
-    private var byLoop: [ObjectIdentifier: (loop: EventLoop, actions: [Action])] = [:]
-
-    private mutating func add(_ loop: EventLoop, _ action: Action) {
-        let key = ObjectIdentifier(loop)
-        if byLoop[key] == nil { byLoop[key] = (loop, []) }
-        byLoop[key]!.actions.append(action)
-    }
-
-    mutating func reply<R: Sendable>(_ origin: Device, _ result: R, _ body: @escaping @Sendable (ProtocolApplication, R) -> Void) {
-        add(origin.app.loop, .reply(origin.app, { body($0, result) }))
-    }
-
-    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ObjectIdentifier?) {
-        for device in devices where device.key != except { add(device.app.loop, .message(device.app, message)) }
+    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ConnectionID?) {
+        for device in devices where device.connection != except { batch.add(.message(message), to: device.connection) }
     }
 
     mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
-        for device in devices { add(device.app.loop, .ephemeral(device.app, bytes, source)) }
-    }
-
-    func run() {
-        for (_, entry) in byLoop {
-            let actions = entry.actions
-            // Replies (acknowledgements) first, in a batch of their own so they are flushed before the fan-out
-            // of the same commit is written: a sender is not kept waiting behind a thousand deliveries. (A
-            // connection may therefore get the acknowledgement of its own seq 8 before the event of another
-            // member's seq 7 from the same commit; clients order by seq.)
-            let replies = actions.filter { if case .reply = $0 { true } else { false } }
-            if !replies.isEmpty && replies.count < actions.count {
-                entry.loop.executeBatch { Self.perform(replies) }
-                let rest = actions.filter { if case .reply = $0 { false } else { true } }
-                entry.loop.executeBatch { Self.perform(rest) }
-            } else {
-                entry.loop.executeBatch { Self.perform(actions) }
-            }
-        }
-    }
-
-    private static func perform(_ actions: [Action]) {
-        for action in actions {
-            switch action {
-            case .reply(let app, let body):
-                if let app = app.valueOnLoop { body(app) }
-            case .message(let app, let message):
-                app.valueOnLoop?.deliverMessage(message)
-            case .ephemeral(let app, let bytes, let source):
-                app.valueOnLoop?.sendEphemeral(bytes, source: source)
-            }
-        }
+        for device in devices { batch.add(.ephemeral(bytes, source: source), to: device.connection) }
     }
 }
