@@ -97,18 +97,7 @@ final class OutboundMessage: Sendable {
 
 /// A change to one conversation, executed by the conversation's writer in order with all others.
 struct WriteRequest: Sendable {
-    enum Action: Sendable {
-        /// A text or voice message (`body` is the text or the voice attachment's JSON).
-        case send(kind: ChatMessage.Kind, body: String, clientId: String?, voiceId: Int64?)
-        case add(userId: Int64)
-        case leave
-        case rename(String)
-        case delete(messageId: Int64)
-        /// A system message from the server (call records); no membership check.
-        case system(SystemEvent)
-        /// A message stored already (a new group's first message): only delivered.
-        case announce(ChatMessage)
-    }
+    typealias Action = ConversationWrite.Action
 
     var conversationId: Int64
     var actor: Int64
@@ -417,14 +406,7 @@ final class MessageWriter: @unchecked Sendable {
         for key in states.keys.prefix(states.count / 4) { states[key] = nil }
     }
 
-    struct Outcome: Sendable {
-        var results: [Result<ChatMessage, ServiceError>]
-        var states: [Int64: ConversationState]
-        /// Per request index: whether its message is new (to deliver) rather than an earlier duplicate.
-        var stored: [Bool]
-        /// The batch's transaction, when it wrote anything (to resolve a COMMIT whose answer was lost).
-        var transactionId: Int64?
-    }
+    typealias Outcome = MessageBatch.Outcome
 
     /// A batch's outcome once its statements ran, before COMMIT: set on the connection's queue, read on the
     /// writer's queue after the completion hop (a lock makes the hand-over explicit).
@@ -434,190 +416,14 @@ final class MessageWriter: @unchecked Sendable {
         var value: Outcome? { storage.withLock { $0 } }
     }
 
-    /// Runs a batch in one transaction on a leased connection. Pure with respect to the writer: it reads
-    /// the known states and returns the new ones.
+    /// Runs a batch in one transaction on a leased connection: the domain's rules (`MessageBatch`) on the
+    /// database's store. Pure with respect to the writer: it reads the known states and returns the new ones.
     static func execute(
         _ batch: [WriteRequest], known: [Int64: ConversationState], configuration: MessagingConfiguration, _ db: PostgresConnection
     ) throws -> Outcome {
-        var states = known
-        let missing = Set(batch.map(\.conversationId)).subtracting(known.keys)
-        for (id, state) in try MessageStore.loadStates(db, ids: Array(missing)) { states[id] = state }
-
-        // Friendships needed: direct sends and group additions.
-        var pairs = Set<MessageStore.Pair>()
-        var keys: [MessageStore.ClientKey] = []
-        for request in batch {
-            guard let state = states[request.conversationId] else { continue }
-            switch request.action {
-            case .send(_, _, let clientId, _):
-                if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
-                    pairs.insert(MessageStore.Pair(request.actor, other))
-                }
-                if let clientId {
-                    keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
-                }
-            case .add(let user):
-                pairs.insert(MessageStore.Pair(request.actor, user))
-            default: break
-            }
-        }
-        let friends = try MessageStore.friendPairs(db, pairs: pairs)
-        let existing = try MessageStore.existing(
-            db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
-
-        var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
-        var stored = Array(repeating: false, count: batch.count)
-        var inserts: [NewMessage] = []
-        var insertOwners: [Int] = []
-        var firstWithKey: [MessageStore.ClientKey: Int] = [:]
-        var duplicateOf: [Int: Int] = [:]
-        var lastSeqs: [Int64: Int64] = [:]
-        var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
-
-        func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
-
-        for (i, request) in batch.enumerated() {
-            if case .announce(let m) = request.action {
-                results[i] = .success(m)
-                continue
-            }
-            let conversationId = request.conversationId
-            guard var state = states[conversationId] else {
-                results[i] = .failure(.notMember)
-                continue
-            }
-            let actor = request.actor
-            var system: SystemEvent?
-            switch request.action {
-            case .send(let kind, let body, let clientId, let voiceId):
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
-                    !friends.contains(MessageStore.Pair(actor, other))
-                {
-                    fail(i, .notFriends, "you can only message friends")
-                    continue
-                }
-                if let clientId {
-                    let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
-                    if let earlier = existing[key] {
-                        results[i] = .success(earlier)
-                        continue
-                    }
-                    if let j = firstWithKey[key] {
-                        duplicateOf[i] = j
-                        continue
-                    }
-                    firstWithKey[key] = i
-                }
-                state.lastSeq += 1
-                inserts.append(
-                    NewMessage(
-                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId,
-                        voiceId: voiceId))
-                insertOwners.append(i)
-                readMarks.append((conversationId, actor, state.lastSeq))
-            case .add(let user):
-                // Membership first: a stranger learns nothing about the conversation (not even its kind).
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "members are added to groups only")
-                    continue
-                }
-                guard !state.isActiveMember(user) else {
-                    fail(i, .badRequest, "this user is a member already")
-                    continue
-                }
-                guard friends.contains(MessageStore.Pair(actor, user)) else {
-                    fail(i, .notFriends, "you can add your own friends only")
-                    continue
-                }
-                guard state.activeMembers.count < configuration.maxGroupMembers else {
-                    fail(i, .tooMany, "a group has at most \(configuration.maxGroupMembers) members")
-                    continue
-                }
-                state.lastSeq += 1
-                state.members[user] = MemberRange(joinedSeq: state.lastSeq - 1)
-                try MessageStore.addMember(db, conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
-                system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
-            case .leave:
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups can be left")
-                    continue
-                }
-                state.lastSeq += 1
-                state.members[actor]?.leftSeq = state.lastSeq
-                try MessageStore.removeMember(db, conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
-                system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
-            case .rename(let name):
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups have names")
-                    continue
-                }
-                state.lastSeq += 1
-                state.name = name
-                try MessageStore.rename(db, conversationId: conversationId, name: name)
-                system = SystemEvent(event: "renamed", actorId: actor, name: name)
-            case .delete(let messageId):
-                // A message the actor cannot see is answered exactly as one that does not exist.
-                guard let info = try MessageStore.messageInfo(db, messageId: messageId), info.conversationId == conversationId,
-                    info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
-                else {
-                    results[i] = .failure(.noSuchMessage)
-                    continue
-                }
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard info.senderId == actor else {
-                    fail(i, .forbidden, "only the sender can delete a message for everyone")
-                    continue
-                }
-                state.lastSeq += 1
-                try MessageStore.markDeleted(db, messageId: messageId)
-                system = SystemEvent(event: "message_deleted", actorId: actor, messageId: messageId)
-            case .system(let event):
-                state.lastSeq += 1
-                system = event
-            case .announce:
-                continue
-            }
-            if let system {
-                inserts.append(
-                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system, body: system.json, clientId: nil))
-                insertOwners.append(i)
-            }
-            states[conversationId] = state
-            lastSeqs[conversationId] = state.lastSeq
-        }
-        let rows = try MessageStore.insert(db, inserts)
-        for (k, message) in rows.enumerated() {
-            results[insertOwners[k]] = .success(message)
-            stored[insertOwners[k]] = true
-        }
-        for (i, j) in duplicateOf { results[i] = results[j] }
-        let transactionId = try MessageStore.advance(db, lastSeqs: lastSeqs)
-        try MessageStore.markRead(db, marks: readMarks)
-        // Only the touched and loaded states go back to the cache.
-        var touched: [Int64: ConversationState] = [:]
-        for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
-        return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
-            transactionId: transactionId)
+        try MessageBatch.run(
+            batch.map { ConversationWrite(conversationId: $0.conversationId, actor: $0.actor, action: $0.action) }, known: known,
+            maxGroupMembers: configuration.maxGroupMembers, store: PostgresMessageBatchStore(db))
     }
 
     /// Replies to every request, then delivers every new message to the online devices of the members who
