@@ -143,7 +143,7 @@ let package = Package(
             name: "SwitchboardEngineTests",
             dependencies: [
                 "SwitchboardServer", "SwitchboardCore", "SwitchboardCalls", "SwitchboardStore", "SwitchboardProtocol",
-                .product(name: "Logging", package: "swift-log"),
+                "SwitchboardTransport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(name: "SwitchboardClientTests", dependencies: ["SwitchboardClient"], swiftSettings: strict),

@@ -58,9 +58,10 @@ public struct CallSettings: Sendable {
 
 /// Drives the `SwitchboardCalls` state machine for the `/ws` protocol.
 ///
-/// One serial queue owns the `CallRegistry` and the deadline timer; every input runs there with
-/// `clock.now()` and each returned effect becomes one event to the devices it names (a device is a
-/// session) or one record (a `calls` row and a system message in the one-to-one conversation).
+/// One serial queue owns the `CallRegistry` and the deadline timer; every input runs there with the injected
+/// clock's time, and each returned effect becomes one event to the connections of the devices it names (a
+/// device is a session), posted to the outbox, or one record (a `calls` row and a system message in the
+/// one-to-one conversation). Replies go to the origin connection before the effects' events.
 final class CallService: @unchecked Sendable {
     // @unchecked Sendable: `calls` and `names` are only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")

@@ -19,7 +19,8 @@ import SwitchboardTransport
 /// One serial queue owns the `PresenceTracker`, the friend lists of users with devices and the grace timer.
 /// On a user's first device the friend list is loaded (with the friends' last-seen times) and the device
 /// gets a `presence.snapshot`; every published change goes to the friends' devices as a `presence` event
-/// (conflated per user on slow connections).
+/// (conflated per user on slow connections). Events go through the outbox; the grace timer runs on the injected
+/// clock.
 final class PresenceHub: @unchecked Sendable {
     // @unchecked Sendable: every mutable field below is only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.presence")
