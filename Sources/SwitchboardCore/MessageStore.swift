@@ -152,20 +152,11 @@ public enum MessageStore {
         return states
     }
 
-    /// An unordered pair of users (the friendship check is `FriendRepository.areFriends`).
-    public typealias Pair = FriendRepository.Pair
-
-    /// Which of these pairs are friends: `FriendRepository.areFriends(db, pairs:)`, under its old name (kept so that
-    /// branches written before the repositories merge; call the repository).
-    public static func friendPairs(_ db: PostgresConnection, pairs: Set<Pair>) throws -> Set<Pair> {
-        try FriendRepository.areFriends(db, pairs: pairs)
-    }
-
     // MARK: creating conversations
 
     /// The direct conversation of two users, created when missing. Returns its id.
     public static func directConversation(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Int64 {
-        let pair = Pair(a, b)
+        let pair = FriendRepository.Pair(a, b)
         if let id = try db.execute(
             cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2", [.int(pair.low), .int(pair.high)]
         ).decodeFirst(Int64.self) {

@@ -68,15 +68,6 @@ extension ProtocolApplication {
         return w.bytes
     }
 
-    static func answer(_ id: RequestID) -> @Sendable (ProtocolApplication, Result<[UInt8], ServiceError>) -> Void {
-        { app, result in
-            switch result {
-            case .success(let ok): app.session.send(.text, rawReply(id, ok))
-            case .failure(let e): app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
-            }
-        }
-    }
-
     /// Handles one `call.*` request of an authenticated connection. Runs on the connection's loop.
     func handleCall(_ envelope: RequestEnvelope, identity: Identity) {
         let id = envelope.id
@@ -119,7 +110,7 @@ extension ProtocolApplication {
             }, replyWith: { _, name in
                 calls.setName(name, of: me)
                 let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-                calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                     let outcome = try registry.invite(
                         alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
                         calleeOnlineDevices: online, offer: p.offer, now: now)
@@ -142,7 +133,7 @@ extension ProtocolApplication {
             })
         case "call.accept":
             guard let p = params(AcceptParams.self, envelope), validCallID(p.callId, id) else { return }
-            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
                 var w = JSONWriter()
                 w.beginObject()
@@ -154,7 +145,7 @@ extension ProtocolApplication {
         case "call.decline", "call.cancel", "call.hangup":
             guard let p = params(CallIDParams.self, envelope), validCallID(p.callId, id) else { return }
             let op = envelope.op
-            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let callId = CallID(p.callId)
                 let effects: [CallEffect]
                 switch op {
@@ -181,7 +172,7 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: problem))
                 return
             }
-            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
                 return (empty, effects)
             }
@@ -196,7 +187,7 @@ extension ProtocolApplication {
                 return
             }
             let settings = calls.settings
-            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 // Without a call (before the invite, as browsers need it for their offer) or for a call of yours in progress.
                 if let callId = p.callId {
                     guard let call = registry.call(CallID(callId), for: user), !call.isEnded else { throw .notFound }

@@ -160,23 +160,7 @@ extension ProtocolApplication {
     /// The device this connection is (after authentication).
     var device: Device? {
         guard let identity else { return nil }
-        return Device(sessionId: identity.sessionId, userId: identity.userId, app: LoopBound(self, loop: loop), key: ObjectIdentifier(self))
-    }
-
-    /// Sends a write's result as the reply to `id`.
-    static func replyMessage(_ id: RequestID, ack: Bool) -> @Sendable (ProtocolApplication, Result<ChatMessage, ServiceError>) -> Void {
-        { app, result in
-            switch result {
-            case .success(let m):
-                if ack {
-                    app.session.send(.text, Self.ackJSON(id, m))
-                } else {
-                    app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
-                }
-            case .failure(let e):
-                app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
-            }
-        }
+        return Device(sessionId: identity.sessionId, userId: identity.userId, connection: connectionId)
     }
 
     /// `{"ok":{"conversation_id","message_id","seq","ts"},"re":id}` without `JSONEncoder` (the hot path; a
@@ -245,7 +229,7 @@ extension ProtocolApplication {
                     WriteRequest(
                         conversationId: conversationId, actor: me,
                         action: .send(kind: kind, body: body, clientId: p.clientId, voiceId: voiceId), origin: device,
-                        reply: Self.replyMessage(id, ack: true)))
+                        reply: .ack(id)))
             }
             let resolve: @Sendable () async throws(ServiceError) -> (Int64, String, Int64?) = { () async throws(ServiceError) in
                 var conversationId = p.conversationId
@@ -316,11 +300,7 @@ extension ProtocolApplication {
                 hub.submit(
                     WriteRequest(
                         conversationId: message.conversationId, actor: me, action: .announce(message), origin: device,
-                        reply: { app, _ in
-                            app.run(id, { () async throws(ServiceError) -> ConversationResult in
-                                try await Self.summary(pool, me, message.conversationId)
-                            })
-                        }))
+                        reply: .announced(id)))
                 _ = app
             })
         case "groups.add":
@@ -328,12 +308,12 @@ extension ProtocolApplication {
             hub.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: me, action: .add(userId: p.userId), origin: device,
-                    reply: Self.replyMessage(id, ack: false)))
+                    reply: .message(id)))
         case "groups.leave":
             guard let p = params(ConversationParams.self, envelope) else { return }
             hub.submit(
                 WriteRequest(
-                    conversationId: p.conversationId, actor: me, action: .leave, origin: device, reply: Self.replyMessage(id, ack: false)))
+                    conversationId: p.conversationId, actor: me, action: .leave, origin: device, reply: .message(id)))
         case "groups.rename":
             guard let p = params(RenameParams.self, envelope) else { return }
             if let problem = Self.nameProblem(p.name, config) {
@@ -343,7 +323,7 @@ extension ProtocolApplication {
             hub.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: me, action: .rename(p.name), origin: device,
-                    reply: Self.replyMessage(id, ack: false)))
+                    reply: .message(id)))
         case "messages.delete":
             guard let p = params(MessageIDParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> Int64 in
@@ -357,7 +337,7 @@ extension ProtocolApplication {
                 hub.submit(
                     WriteRequest(
                         conversationId: conversationId, actor: me, action: .delete(messageId: p.messageId), origin: device,
-                        reply: Self.replyMessage(id, ack: false)))
+                        reply: .message(id)))
             })
         case "messages.history":
             guard let p = params(HistoryParams.self, envelope) else { return }
@@ -385,7 +365,7 @@ extension ProtocolApplication {
             })
         case "messages.hide":
             guard let p = params(MessageIDParams.self, envelope) else { return }
-            let registry = services.registry
+            let deliveries = services.deliveries
             run(id, { () async throws(ServiceError) -> Empty in
                 do {
                     let conversationId = try await pool.withConnection { db in
@@ -396,7 +376,7 @@ extension ProtocolApplication {
                         try ConversationRepository.hide(db, messageId: p.messageId, for: me)
                         return info.conversationId
                     }
-                    registry.push(
+                    deliveries.push(
                         PushEvent(
                             users: [me],
                             bytes: ProtocolCodec.encodeEvent(
@@ -410,8 +390,8 @@ extension ProtocolApplication {
                 fail(id, ProtocolError(id: id, code: .badRequest, message: "seq must be a sequence number (0 or more)"))
                 return
             }
-            let registry = services.registry
-            let selfKey = ObjectIdentifier(self)
+            let deliveries = services.deliveries
+            let selfKey = connectionId
             run(id, { () async throws(ServiceError) -> ReadResult in
                 do {
                     let (readSeq, members) = try await pool.withConnection { db in
@@ -422,7 +402,7 @@ extension ProtocolApplication {
                     }
                     let event = ProtocolCodec.encodeEvent(
                         "conversation.read", ["conversation_id": p.conversationId, "user_id": me, "seq": readSeq])
-                    registry.send(event, to: registry.devices(ofUsers: members).filter { $0.key != selfKey })
+                    deliveries.send(event, toUsers: members, except: selfKey)
                     return ReadResult(readSeq: readSeq)
                 } catch { throw ServiceError.from(error) }
             })
@@ -460,14 +440,7 @@ extension ProtocolApplication {
                 return
             }
             hub.writer(for: p.conversationId).typing(
-                conversationId: p.conversationId, userId: me, activity: activity, active: p.active ?? true, origin: device,
-                reply: { app, error in
-                    if let error {
-                        app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
-                    } else {
-                        app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
-                    }
-                })
+                conversationId: p.conversationId, userId: me, activity: activity, active: p.active ?? true, origin: device, id: id)
         default:
             session.send(.text, ProtocolCodec.encodeError(id: id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
         }

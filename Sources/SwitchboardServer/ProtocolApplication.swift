@@ -20,6 +20,10 @@ final class ProtocolServices: Sendable {
     let accounts: AccountService
     let friends: FriendService
     let registry: SessionRegistry
+    /// Where the engines' deliveries go: this process's loops.
+    let outbox: LocalOutbox
+    /// Events to users and sessions (registry + outbox), for the op handlers.
+    let deliveries: Deliveries
     /// Call signalling.
     let calls: CallService
     /// Conversations and messages.
@@ -49,12 +53,16 @@ final class ProtocolServices: Sendable {
         self.friends = friends
         let registry = SessionRegistry()
         self.registry = registry
+        let outbox = LocalOutbox()
+        self.outbox = outbox
+        deliveries = Deliveries(registry: registry, outbox: outbox)
         let messages = MessageHub(
-            registry: registry, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
+            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
-        self.calls = CallService(registry: registry, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
+        self.calls = CallService(
+            registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
         self.presence = PresenceHub(
-            registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
+            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
@@ -96,6 +104,8 @@ final class ProtocolApplication: WebSocketApplication {
     /// The connection's loop (kept: the connection may be gone while a task still hops back here).
     let loop: EventLoop
     let services: ProtocolServices
+    /// Addresses this connection in the outbox (engines never hold the object).
+    let connectionId = ConnectionID.next()
     let openedAt: UInt64
     // protected by the connection's loop queue
     var identity: Identity?
@@ -164,7 +174,8 @@ final class ProtocolApplication: WebSocketApplication {
         lane.head = 0
         if let identity {
             let device = self.device
-            services.registry.remove(self, userId: identity.userId)
+            services.registry.remove(connectionId, userId: identity.userId)
+            services.outbox.detach(connectionId)
             if let device { services.presence.deviceDisconnected(device) }
             callConnectionClosed(identity)
         }
@@ -400,7 +411,8 @@ final class ProtocolApplication: WebSocketApplication {
     private func authenticated(_ identity: Identity) {
         self.identity = identity
         authenticating = false
-        services.registry.add(self, identity: identity, loop: loop)
+        services.outbox.attach(connectionId, self, loop: loop)
+        if let device { services.registry.add(device) }
         if let device { services.presence.deviceConnected(device) }
         callConnectionOpened(identity)
     }
@@ -445,7 +457,7 @@ final class ProtocolApplication: WebSocketApplication {
         let id = envelope.id
         let accounts = services.accounts
         let friends = services.friends
-        let registry = services.registry
+        let deliveries = services.deliveries
         let presence = services.presence
         let calls = services.calls
         let me = identity.userId
@@ -463,7 +475,7 @@ final class ProtocolApplication: WebSocketApplication {
                 // After the reply (queued next on this loop): close with 1000.
                 LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
                 // Other connections of the same session (same token) are revoked too.
-                if let identity { registry.revoke(sessionId: identity.sessionId, userId: identity.userId) }
+                if let identity { deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId) }
             })
         case "sessions.list":
             run(id, { () async throws(ServiceError) -> SessionsResult in SessionsResult(sessions: try await accounts.sessions(of: identity)) })
@@ -473,7 +485,7 @@ final class ProtocolApplication: WebSocketApplication {
                 guard try await accounts.revoke(sessionId: p.sessionId, of: me) else {
                     throw ServiceError(.notFound, "no such active session of yours")
                 }
-                registry.revoke(sessionId: p.sessionId, userId: me)
+                deliveries.revoke(sessionId: p.sessionId, userId: me)
                 return Empty()
             })
         case "profile.get":
@@ -488,14 +500,14 @@ final class ProtocolApplication: WebSocketApplication {
                 let friendIds = try await friends.friends(of: me).map(\.userId)
                 var public_ = profile
                 public_.phone = nil
-                registry.push(PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent("profile.updated", ["profile": public_])))
+                deliveries.push(PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent("profile.updated", ["profile": public_])))
                 return ProfileResult(profile: profile)
             })
         case "friends.request":
             guard let p = params(FriendRequestParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> FriendRequestResult in
                 let (result, events) = try await friends.request(from: me, phone: p.phone, userId: p.userId)
-                events.forEach(registry.push)
+                events.forEach(deliveries.push)
                 if let friend = result.friend, !events.isEmpty { presence.friendshipChanged(me, friend.userId, friends: true) }
                 return result
             })
@@ -503,7 +515,7 @@ final class ProtocolApplication: WebSocketApplication {
             guard let p = params(RequestIDParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> FriendResult in
                 let (friend, events) = try await friends.accept(requestId: p.requestId, me: me)
-                events.forEach(registry.push)
+                events.forEach(deliveries.push)
                 presence.friendshipChanged(me, friend.userId, friends: true)
                 return FriendResult(friend: friend)
             })
@@ -511,13 +523,13 @@ final class ProtocolApplication: WebSocketApplication {
             guard let p = params(RequestIDParams.self, envelope) else { return }
             let decline = envelope.op == "friends.decline"
             run(id, { () async throws(ServiceError) -> Empty in
-                try await friends.settle(requestId: p.requestId, me: me, decline: decline).forEach(registry.push)
+                try await friends.settle(requestId: p.requestId, me: me, decline: decline).forEach(deliveries.push)
                 return Empty()
             })
         case "friends.remove":
             guard let p = params(UserParams.self, envelope) else { return }
             run(id, { () async throws(ServiceError) -> Empty in
-                try await friends.remove(friend: p.userId, me: me).forEach(registry.push)
+                try await friends.remove(friend: p.userId, me: me).forEach(deliveries.push)
                 presence.friendshipChanged(me, p.userId, friends: false)
                 return Empty()
             })
