@@ -109,6 +109,9 @@ public final class TransportServer: @unchecked Sendable {
         acceptQueue.sync {
             guard !stopped, let source else { return }
             stopped = true
+            // The fd is closed by the cancel handler, which runs later on this queue: shut the socket down now, so
+            // that a connect after this call returns is refused (Linux takes a listening socket out of LISTEN).
+            _ = Glibc.shutdown(listenFD, Int32(SHUT_RDWR))
             if suspended { source.resume() }  // a suspended source must not be cancelled-and-released
             source.cancel()
         }
