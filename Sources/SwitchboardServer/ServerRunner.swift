@@ -125,7 +125,9 @@ public final class Database: Sendable {
             logger.info("embedded PostgreSQL started", metadata: ["data_directory": "\(server.clusterDirectory)"])
         }
         do {
-            let pool = try DatabasePool(connectionString: connectionString, size: configuration.databasePoolSize, logger: logger)
+            let pool = try DatabasePool(
+                connectionString: connectionString, size: configuration.databasePoolSize, logger: logger,
+                maxWaiters: configuration.databaseMaxWaiters)
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: ["version": "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
