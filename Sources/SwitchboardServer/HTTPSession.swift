@@ -192,7 +192,8 @@ final class HTTPSession: ConnectionHandler {
         bodyReceived = 0
         if server.isDraining {
             // Every request while draining (plain, upgrade or voice) gets 503 and the connection closes; any body
-            // is discarded by the closing connection.
+            // is discarded by the closing connection. Counted as a rejected connection.
+            server.metrics.connectionsRejected.increment()
             respond(
                 status: 503, headers: [("Retry-After", "5")],
                 body: Array("shutting down\n".utf8), keepAlive: false)

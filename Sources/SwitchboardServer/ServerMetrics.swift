@@ -38,6 +38,7 @@ public final class ServerMetrics: Sendable {
 
     let connectionsOpen: CoreMetrics.Meter
     let connectionsAccepted: CoreMetrics.Counter
+    /// Connections closed at once: over `maxConnections`, or asked for anything while draining (503).
     let connectionsRejected: CoreMetrics.Counter
     let websocketsOpen: CoreMetrics.Meter
     let framesIn: CoreMetrics.Counter

@@ -80,6 +80,9 @@ public final class DatabasePool: Sendable {
     /// The number of connections.
     public var size: Int { connections.count }
 
+    /// Callers waiting for a connection now (async and callback variants).
+    public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead } }
+
     /// Runs `body` with a leased connection on that connection's worker queue.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``PostgresError/Kind/closed`` if the pool is closed.
