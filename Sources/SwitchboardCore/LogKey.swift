@@ -39,4 +39,19 @@ public enum LogKey {
     public static let version = "sb.version"
     /// A folder of the server's data.
     public static let dataDirectory = "sb.data_directory"
+    /// A voice clip.
+    public static let voiceId = "sb.voice_id"
+    /// A duration in milliseconds (a voice clip's).
+    public static let durationMs = "sb.duration_ms"
+    /// A size in bytes.
+    public static let bytes = "sb.bytes"
+    /// Seconds a transcode took.
+    public static let transcodeSeconds = "sb.transcode_seconds"
+    /// A media format.
+    public static let format = "sb.format"
+    /// The listening host, port, loop count and whether TLS is on (start-up).
+    public static let host = "sb.host"
+    public static let port = "sb.port"
+    public static let loops = "sb.loops"
+    public static let tls = "sb.tls"
 }

@@ -210,8 +210,8 @@ public final class HubServer: @unchecked Sendable {
         logger.info(
             "listening",
             metadata: [
-                "host": "\(configuration.host)", "port": "\(port)", "loops": "\(group.loops.count)",
-                "tls": "\(tls != nil)",
+                LogKey.host: "\(configuration.host)", LogKey.port: "\(port)", LogKey.loops: "\(group.loops.count)",
+                LogKey.tls: "\(tls != nil)",
             ])
         return port
     }

@@ -159,7 +159,7 @@ final class PresenceHub: @unchecked Sendable {
                 case .failure(let error):
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
-                    logger.warning("presence: friend list unavailable", metadata: ["error": "\(error)"])
+                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)"])
                     friends[userId] = []
                     names[userId] = nil
                 }
@@ -234,7 +234,7 @@ final class PresenceHub: @unchecked Sendable {
             pool.withConnection(
                 on: queue, { db in try db.execute(cached: "UPDATE users SET last_seen_at = now() WHERE id = ANY($1::bigint[])", [.text(ids)]) },
                 completion: { [logger] result in
-                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: ["error": "\(error)"]) }
+                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)"]) }
                 })
         }
     }
