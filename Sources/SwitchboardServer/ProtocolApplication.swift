@@ -79,6 +79,12 @@ struct RequestTicket: Sendable {
     let startedAt: UInt64
 }
 
+/// A result and its reply, encoded off the loop.
+struct EncodedReply<R: Sendable>: Sendable {
+    let value: R
+    let bytes: [UInt8]
+}
+
 /// Called by a step of the ordered lane once its effect is in the hands of the object's owner; on the
 /// connection's loop only (it asserts). A second call, or a call after the connection closed, does nothing.
 typealias LaneDone = @Sendable () -> Void
@@ -287,15 +293,19 @@ final class ProtocolApplication: WebSocketApplication {
         session.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
-    /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop.
+    /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop. The reply is
+    /// encoded in the request task (history pages and conversation lists are large): the loop only sends bytes.
     func run<R: Encodable & Sendable>(
         _ id: RequestID,
         _ work: @escaping @Sendable () async throws(ServiceError) -> R,
         then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
     ) {
-        run(id, work, replyWith: { app, value in
-            then?(app, value)
-            app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: value))
+        run(id, { () async throws(ServiceError) -> EncodedReply<R> in
+            let value = try await work()
+            return EncodedReply(value: value, bytes: ProtocolCodec.encodeReply(id: id, result: value))
+        }, replyWith: { app, reply in
+            then?(app, reply.value)
+            app.session.send(.text, reply.bytes)
         })
     }
 
