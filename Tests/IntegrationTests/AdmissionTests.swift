@@ -138,4 +138,34 @@ struct AdmissionTests {
         #expect(cancelled >= 1, "no request task was cancelled")
         #expect(ok(try bob.client.call("ping")) != nil)
     }
+
+    /// Issue 14, item 5: per-op requests, errors by code and durations; connections refused over
+    /// `maxConnections` are counted.
+    @Test func perOpMetricsAndRejectedConnections() throws {
+        let (server, port, database) = try startProtocolServer { $0.maxConnections = 3 }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "Ann")
+        for _ in 0..<3 { #expect(ok(try ann.client.call("ping")) != nil) }
+        #expect(errorCode(try ann.client.call("no.such.op")) == "unknown_op")
+        #expect(errorCode(try ann.client.call("profile.get", ["user_id": "x"])) == "bad_request")
+        // Ann and two more fill the server; the fourth is closed at once.
+        let extra = try (0..<2).map { _ in try TestSocket(port: port) }
+        for _ in 0..<500 where server.connectionCount < 3 { usleep(10_000) }
+        let refused = try TestSocket(port: port)
+        #expect(refused.readUntilClosed())
+        withExtendedLifetime(extra) {}
+        for socket in extra { socket.shutdownBoth() }
+        for _ in 0..<500 where server.connectionCount > 1 { usleep(10_000) }
+        let metrics = try scrape(port)
+        func value(_ line: String) -> Double {
+            metrics.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        #expect(value(#"switchboard_requests_total{op="ping"}"#) >= 3)
+        #expect(value(#"switchboard_requests_total{op="register"}"#) >= 1)
+        #expect(value(#"switchboard_requests_total{op="unknown"}"#) >= 1)
+        #expect(value(#"switchboard_request_errors_total{op="unknown",code="unknown_op"}"#) >= 1)
+        #expect(value(#"switchboard_request_errors_total{op="profile.get",code="bad_request"}"#) >= 1)
+        #expect(value(#"switchboard_request_duration_seconds_count{op="ping"}"#) >= 3)
+        #expect(sample(metrics, "switchboard_connections_rejected_total") >= 1)
+    }
 }
