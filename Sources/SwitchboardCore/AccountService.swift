@@ -11,32 +11,6 @@ public import Logging
 public import SwitchboardProtocol
 public import SwitchboardStore
 
-/// A refused account or friends operation: a wire error code and a human-readable message.
-public struct ServiceError: Error, Equatable, Sendable {
-    public var code: ErrorCode
-    public var message: String
-    /// Extra integer fields of the error reply (`retry_after_ms`).
-    public var extra: [String: Int64]
-    /// A `weak_password` reason.
-    public var reason: String?
-
-    public init(_ code: ErrorCode, _ message: String, extra: [String: Int64] = [:], reason: String? = nil) {
-        self.code = code
-        self.message = message
-        self.extra = extra
-        self.reason = reason
-    }
-
-    /// Maps store failures: never leaks SQL or values.
-    public static func from(_ error: any Error) -> ServiceError {
-        if let e = error as? ServiceError { return e }
-        if let e = error as? PostgresError, e.isConnectionProblem {
-            return ServiceError(.unavailable, "the database is unavailable; retry shortly")
-        }
-        return ServiceError(.internal, "internal error")
-    }
-}
-
 /// A user's public profile.
 public struct Profile: Codable, Sendable, Equatable {
     public var userId: Int64

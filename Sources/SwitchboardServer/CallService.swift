@@ -356,7 +356,7 @@ final class CallService: @unchecked Sendable {
                     answeredAt: answered, endedAt: ended, durationMs: record.durationMilliseconds)
             },
             completion: { [logger] result in
-                if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }
+                if case .failure(let error) = result { logger.error("call record not stored", metadata: [LogKey.error: "\(error)"]) }
                 rowWritten()
                 group.leave()
             })
@@ -365,7 +365,7 @@ final class CallService: @unchecked Sendable {
             outcome: record.outcome.rawValue, durationMs: record.durationMilliseconds)
         messages.recordCall(between: record.caller.rawValue, and: record.callee.rawValue, event: event) { [logger] result in
             if case .failure(let error) = result {
-                logger.warning("call system message not stored", metadata: ["error": "\(error.message)"])
+                logger.warning("call system message not stored", metadata: [LogKey.error: "\(error.message)"])
             }
             group.leave()
         }

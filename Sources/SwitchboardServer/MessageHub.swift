@@ -297,7 +297,7 @@ final class MessageWriter: @unchecked Sendable {
                 case .failure(let error) where (error as? PostgresError)?.isConnectionProblem == true && prepared.value != nil:
                     // The connection failed while (or after) the COMMIT was sent: it may have committed. Keep the
                     // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
-                    logger.warning("message batch: commit outcome unknown; resolving", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                    logger.warning("message batch: commit outcome unknown; resolving", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
                     let timeout = configuration.commitResolutionTimeout
                     resolve(batch, prepared.value!, deadline: clock.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
                     return
@@ -309,7 +309,7 @@ final class MessageWriter: @unchecked Sendable {
                         let half = batch.count / 2
                         retries.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
                     } else {
-                        logger.warning("message write refused by the database", metadata: ["error": "\(error)"])
+                        logger.warning("message write refused by the database", metadata: [LogKey.error: "\(error)"])
                         finish(batch, [.failure(ServiceError(.badRequest, "the database refused this write's data"))], stored: [])
                     }
                 case .failure(let error):
@@ -317,7 +317,7 @@ final class MessageWriter: @unchecked Sendable {
                     for request in batch { states[request.conversationId] = nil }
                     let failure = ServiceError.from(error)
                     if failure.code == .internal {
-                        logger.error("message batch failed", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                        logger.error("message batch failed", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
                     }
                     finish(batch, batch.map { _ in .failure(failure) }, stored: [])
                 }
@@ -347,7 +347,7 @@ final class MessageWriter: @unchecked Sendable {
     /// same `client_id` gets the original acknowledgement if it did commit), the states are dropped.
     private func giveUp(_ batch: [WriteRequest], _ why: String) {
         assertOnQueue()
-        logger.error("message batch: commit outcome unresolved", metadata: ["why": "\(why)", "writes": "\(batch.count)"])
+        logger.error("message batch: commit outcome unresolved", metadata: [LogKey.reason: "\(why)", LogKey.writes: "\(batch.count)"])
         for request in batch { states[request.conversationId] = nil }
         let failure = ServiceError(.unavailable, "the database failed during the commit; resend with the same client_id")
         finish(batch, batch.map { _ in .failure(failure) }, stored: [])
@@ -376,7 +376,7 @@ final class MessageWriter: @unchecked Sendable {
             completion: { [self] result in
                 switch result {
                 case .success("committed"):
-                    logger.info("message batch: commit outcome resolved: committed", metadata: ["writes": "\(batch.count)"])
+                    logger.info("message batch: commit outcome resolved: committed", metadata: [LogKey.writes: "\(batch.count)"])
                     committed(batch, outcome)
                     batchDone()
                 case .success("aborted"):

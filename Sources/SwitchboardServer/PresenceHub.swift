@@ -160,7 +160,7 @@ final class PresenceHub: @unchecked Sendable {
                 case .failure(let error):
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
-                    logger.warning("presence: friend list unavailable", metadata: ["error": "\(error)"])
+                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)"])
                     friends[userId] = []
                     names[userId] = nil
                 }
@@ -237,7 +237,7 @@ final class PresenceHub: @unchecked Sendable {
             pool.withConnection(
                 on: queue, { db in try UserRepository.touchLastSeen(db, users: ids) },
                 completion: { [logger] result in
-                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: ["error": "\(error)"]) }
+                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)"]) }
                 })
         }
     }

@@ -11,37 +11,6 @@ import Foundation
 import SwitchboardCore
 import SwitchboardTransport
 
-/// A reference to a loop-confined object that may travel to other queues but is only dereferenced on
-/// its loop (asserted).
-struct LoopBound<T: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only dereferenced on `loop.queue` (`valueOnLoop` asserts it).
-    let loop: EventLoop
-    private weak var value: T?
-    init(_ value: T, loop: EventLoop) {
-        self.value = value
-        self.loop = loop
-    }
-    /// Runs `body` on the loop if the object still exists.
-    func execute(_ body: @escaping @Sendable (T) -> Void) {
-        let me = self
-        loop.execute {
-            if let v = me.valueOnLoop { body(v) }
-        }
-    }
-    /// Runs `body` on the loop if the object still exists, `orElse` (on the loop) if it is gone.
-    func execute(_ body: @escaping @Sendable (T) -> Void, orElse: @escaping @Sendable () -> Void) {
-        let me = self
-        loop.execute {
-            if let v = me.valueOnLoop { body(v) } else { orElse() }
-        }
-    }
-    /// The object, if it still exists; only on its loop.
-    var valueOnLoop: T? {
-        loop.assertOnLoop()
-        return value
-    }
-}
-
 /// One authenticated connection (a device) of a user, as a value: engines address it by its connection id.
 struct Device: Sendable, Hashable {
     /// The session (token) the connection authenticated with; stays the same across reconnects.
@@ -163,23 +132,5 @@ struct Deliveries: Sendable {
     /// Tells every connection of a session that it was revoked and closes it with 4001.
     func revoke(sessionId: Int64, userId: Int64) {
         outbox.post(.revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
-    }
-}
-
-/// Runs the server's request tasks on a Dispatch queue instead of the shared cooperative pool, so
-/// protocol work never waits behind unrelated code that blocks a cooperative thread (in tests, blocking
-/// clients in the same process; in embedders, anything). Jobs are short: awaiting the database or the
-/// hasher suspends them on continuations resumed from those queues.
-final class DispatchTaskExecutor: TaskExecutor {
-    let queue: DispatchQueue
-
-    init(label: String) {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
     }
 }
