@@ -357,7 +357,10 @@ final class ProtocolApplication: WebSocketApplication {
                 if wasAuthenticating { app.processQueued() }
             }
         }
-        admission.track(number, task)
+        // Only requests outside the ordered lane are cancelled with their connection: they are reads (or a whole
+        // authentication, one transaction). A state-changing request runs to its end, so its effect is never left
+        // half done (a stored profile whose friends were not told).
+        if done == nil { admission.track(number, task) }
     }
 
     // MARK: the ordered lane
