@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+import SwitchboardStore
 
 /// The one timestamp format on the wire: ISO 8601 in UTC with milliseconds, `2026-11-24T04:46:16.123Z`. Every
 /// timestamp in a reply or an event is made by `sql(_:)` (in a query) or `string(from:)` (in Swift); both truncate
@@ -30,15 +31,7 @@ public enum WireTimestamp {
             seconds -= 1
             ms += 1000
         }
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(ms, 3))Z"
+        return UTCTimestamp.format(seconds: seconds, fraction: ms, fractionDigits: 3, separator: "T", suffix: "Z")
     }
 
     /// The current time in the wire format.
