@@ -140,6 +140,14 @@ let package = Package(
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),
         .testTarget(
+            name: "SwitchboardEngineTests",
+            dependencies: [
+                "SwitchboardServer", "SwitchboardCore", "SwitchboardCalls", "SwitchboardStore", "SwitchboardProtocol",
+                "SwitchboardTransport", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        .testTarget(name: "SwitchboardClientTests", dependencies: ["SwitchboardClient"], swiftSettings: strict),
+        .testTarget(
             name: "SwitchboardCLIKitTests", dependencies: ["SwitchboardCLIKit", "SwitchboardClient", "SwitchboardProtocol"],
             swiftSettings: strict),
         .testTarget(

@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 // libFuzzer target: protocol v1 decoding of client requests (envelope, typed request, an op's parameters
-// with nested and optional fields such as messages.send and sync) and of server messages (client side).
+// with nested and optional fields such as messages.send and sync) and of server messages (client side); and
+// the envelope scanner against JSONDecoder (differential).
 
 struct FuzzSendParams: Decodable {
     var conversationId: Int64?
@@ -22,6 +23,14 @@ struct FuzzSyncParams: Decodable { var since: [String: Int64]? }
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // Differential: whenever the scanner reads an envelope, JSONDecoder reads the same id and op (the scanner
+    // may only decline, never disagree).
+    if let (id, op) = EnvelopeScanner.scan(bytes), bytes.count <= ProtocolCodec.maxRequestBytes {
+        guard case .success(let exact) = ProtocolCodec.decodeEnvelopeExactly(bytes) else {
+            preconditionFailure("the scanner accepted what JSONDecoder refuses")
+        }
+        precondition(exact.id == id && exact.op == op, "the scanner read \(id)/\(op), JSONDecoder \(exact.id)/\(exact.op)")
+    }
     switch ProtocolCodec.decodeEnvelope(bytes) {
     case .success(let envelope):
         _ = ProtocolCodec.decodeParameters(FuzzSendParams.self, from: envelope)

@@ -11,32 +11,6 @@ public import Logging
 public import SwitchboardProtocol
 public import SwitchboardStore
 
-/// A refused account or friends operation: a wire error code and a human-readable message.
-public struct ServiceError: Error, Equatable, Sendable {
-    public var code: ErrorCode
-    public var message: String
-    /// Extra integer fields of the error reply (`retry_after_ms`).
-    public var extra: [String: Int64]
-    /// A `weak_password` reason.
-    public var reason: String?
-
-    public init(_ code: ErrorCode, _ message: String, extra: [String: Int64] = [:], reason: String? = nil) {
-        self.code = code
-        self.message = message
-        self.extra = extra
-        self.reason = reason
-    }
-
-    /// Maps store failures: never leaks SQL or values.
-    public static func from(_ error: any Error) -> ServiceError {
-        if let e = error as? ServiceError { return e }
-        if let e = error as? PostgresError, e.isConnectionProblem {
-            return ServiceError(.unavailable, "the database is unavailable; retry shortly")
-        }
-        return ServiceError(.internal, "internal error")
-    }
-}
-
 /// A user's public profile.
 public struct Profile: Codable, Sendable, Equatable {
     public var userId: Int64
@@ -131,10 +105,9 @@ public final class AccountService: Sendable {
         let token = SessionToken.generate()
         do {
             return try await pool.transaction { db in
-                let inserted = try db.execute(
-                    cached: "INSERT INTO users (phone, password_hash, display_name) VALUES ($1, $2, $3) ON CONFLICT (phone) DO NOTHING RETURNING id",
-                    [.text(phone), .text(encoded), .text(name)])
-                guard let userId = inserted.first?.int64(0) else { throw ServiceError(.phoneTaken, "this phone number is already registered") }
+                guard let userId = try UserRepository.insert(db, phone: phone, passwordHash: encoded, displayName: name) else {
+                    throw ServiceError(.phoneTaken, "this phone number is already registered")
+                }
                 let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
                 return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
             }
@@ -142,10 +115,9 @@ public final class AccountService: Sendable {
     }
 
     static func insertSession(_ db: PostgresConnection, userId: Int64, token: SessionToken, device: String) throws -> Int64 {
-        let rows = try db.execute(
-            cached: "INSERT INTO sessions (user_id, token_hash, device) VALUES ($1, $2, $3) RETURNING id",
-            [.int(userId), .bytea(token.hash), .text(device)])
-        guard let id = rows.first?.int64(0) else { throw ServiceError(.internal, "internal error") }
+        guard let id = try SessionRepository.insert(db, userId: userId, tokenHash: token.hash, device: device) else {
+            throw ServiceError(.internal, "internal error")
+        }
         return id
     }
 
@@ -159,11 +131,7 @@ public final class AccountService: Sendable {
         }
         let row: (Int64, String)?
         do {
-            row = try await pool.withConnection { db -> (Int64, String)? in
-                let rows = try db.execute(cached: "SELECT id, password_hash FROM users WHERE phone = $1", [.text(phone)])
-                guard let r = rows.first, let id = r.int64(0), let hash = r.string(1) else { return nil }
-                return (id, hash)
-            }
+            row = try await pool.withConnection { db -> (Int64, String)? in try UserRepository.credentials(db, phone: phone) }
         } catch { throw ServiceError.from(error) }
         let valid: Bool
         do {
@@ -187,14 +155,7 @@ public final class AccountService: Sendable {
         guard let hash = SessionToken.hash(of: token) else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
         do {
             let found: (Identity, Profile)? = try await pool.withConnection { db -> (Identity, Profile)? in
-                let rows = try db.execute(
-                    cached: """
-                        UPDATE sessions s SET last_seen_at = now() FROM users u
-                        WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id
-                        RETURNING s.id, u.id, u.display_name, u.phone
-                        """, [.bytea(hash)])
-                guard let r = rows.first, let sid = r.int64(0), let uid = r.int64(1), let name = r.string(2) else { return nil }
-                return (Identity(userId: uid, sessionId: sid), Profile(userId: uid, displayName: name, phone: r.string(3)))
+                try SessionRepository.authenticate(db, tokenHash: hash)
             }
             guard let found else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
             return found
@@ -204,12 +165,7 @@ public final class AccountService: Sendable {
     /// Revokes one of the user's sessions; false when it is not theirs or already revoked.
     public func revoke(sessionId: Int64, of userId: Int64) async throws(ServiceError) -> Bool {
         do {
-            return try await pool.transaction { db in
-                try db.execute(
-                    cached: "UPDATE sessions SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
-                    [.int(sessionId), .int(userId)]
-                ).affectedRows == 1
-            }
+            return try await pool.transaction { db in try SessionRepository.revoke(db, sessionId: sessionId, of: userId) }
         } catch { throw ServiceError.from(error) }
     }
 
@@ -217,16 +173,7 @@ public final class AccountService: Sendable {
     public func sessions(of identity: Identity) async throws(ServiceError) -> [SessionInfo] {
         do {
             return try await pool.withConnection { db in
-                try db.execute(
-                    cached: """
-                        SELECT id, device, to_char(created_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), to_char(last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-                        FROM sessions WHERE user_id = $1 AND revoked_at IS NULL ORDER BY id DESC
-                        """, [.int(identity.userId)]
-                ).map { r in
-                    SessionInfo(
-                        sessionId: r.int64(0) ?? 0, device: r.string(1) ?? "", createdAt: r.string(2) ?? "",
-                        lastSeenAt: r.string(3) ?? "", current: r.int64(0) == identity.sessionId)
-                }
+                try SessionRepository.list(db, of: identity.userId, currentSessionId: identity.sessionId)
             }
         } catch { throw ServiceError.from(error) }
     }
@@ -235,14 +182,10 @@ public final class AccountService: Sendable {
     public func profile(of userId: Int64, viewer: Int64) async throws(ServiceError) -> Profile {
         do {
             let found: Profile? = try await pool.withConnection { db -> Profile? in
-                let rows = try db.execute(
-                    cached: """
-                        SELECT u.id, u.display_name, u.phone FROM users u
-                        WHERE u.id = $1 AND ($1 = $2 OR EXISTS (
-                            SELECT 1 FROM friendships f WHERE f.user_low = LEAST($1, $2) AND f.user_high = GREATEST($1, $2)))
-                        """, [.int(userId), .int(viewer)])
-                guard let r = rows.first, let id = r.int64(0), let name = r.string(1) else { return nil }
-                return Profile(userId: id, displayName: name, phone: id == viewer ? r.string(2) : nil)
+                if userId != viewer { guard try FriendRepository.areFriends(db, userId, viewer) else { return nil } }
+                guard var profile = try UserRepository.profile(db, of: userId) else { return nil }
+                if userId != viewer { profile.phone = nil }
+                return profile
             }
             guard let found else { throw ServiceError(.notFound, "no such user among your friends") }
             return found
@@ -254,9 +197,7 @@ public final class AccountService: Sendable {
         let name = try Self.validName(displayName, rule: Self.displayNameRule)
         do {
             return try await pool.transaction { db in
-                let rows = try db.execute(
-                    cached: "UPDATE users SET display_name = $2 WHERE id = $1 RETURNING phone", [.int(userId), .text(name)])
-                return Profile(userId: userId, displayName: name, phone: rows.first?.string(0))
+                Profile(userId: userId, displayName: name, phone: try UserRepository.setDisplayName(db, of: userId, to: name))
             }
         } catch { throw ServiceError.from(error) }
     }
@@ -314,9 +255,4 @@ extension PostgresError {
         guard kind == .server, let sqlState else { return false }
         return sqlState.hasPrefix("22") || sqlState.hasPrefix("23") || sqlState.hasPrefix("54")
     }
-}
-
-extension PostgresRow {
-    /// A bigint column.
-    public func int64(_ column: Int) -> Int64? { int(column).map(Int64.init) }
 }

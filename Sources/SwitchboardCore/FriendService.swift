@@ -61,22 +61,6 @@ public final class FriendService: Sendable {
         self.maxContactsPerMatch = maxContactsPerMatch
     }
 
-    static let requestColumns = """
-        r.id, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), f.id, f.display_name, t.id, t.display_name
-        FROM friend_requests r JOIN users f ON f.id = r.from_user JOIN users t ON t.id = r.to_user
-        """
-
-    static func request(from r: PostgresRow) -> FriendRequest {
-        FriendRequest(
-            requestId: r.int64(0) ?? 0, from: Profile(userId: r.int64(2) ?? 0, displayName: r.string(3) ?? ""),
-            to: Profile(userId: r.int64(4) ?? 0, displayName: r.string(5) ?? ""), createdAt: r.string(1) ?? "")
-    }
-
-    static func areFriends(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Bool {
-        let rows = try db.execute(
-            cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(a, b)), .int(max(a, b))])
-        return !rows.isEmpty
-    }
 
     /// Sends a request to a user found by phone number or id. A request to an existing friend answers with
     /// the friendship; a request crossing one from the other side accepts it.
@@ -87,33 +71,24 @@ public final class FriendService: Sendable {
         let lookupPhone = phoneNumber
         do {
             return try await pool.transaction { db in
-                let target = try db.execute(
-                    cached: "SELECT id, display_name FROM users WHERE ($1::text IS NOT NULL AND phone = $1) OR ($1::text IS NULL AND id = $2)",
-                    [lookupPhone.map { .text($0) }, .int(userId ?? -1)])
-                guard let row = target.first, let other = row.int64(0), let otherName = row.string(1) else {
+                guard let (other, otherName) = try UserRepository.find(db, phone: lookupPhone, id: userId) else {
                     throw ServiceError(.notFound, "no user with that phone number or id")
                 }
                 guard other != me else { throw ServiceError(.selfRequest, "you cannot befriend yourself") }
-                if try Self.areFriends(db, me, other) {
+                if try FriendRepository.areFriends(db, me, other) {
                     return (FriendRequestResult(request: nil, friend: Friend(userId: other, displayName: otherName)), [])
                 }
                 // The other side already asked: accept theirs.
-                let crossing = try db.execute(
-                    cached: "DELETE FROM friend_requests WHERE from_user = $1 AND to_user = $2 RETURNING id", [.int(other), .int(me)])
-                if let requestId = crossing.first?.int64(0) {
+                if let requestId = try FriendRequestRepository.delete(db, from: other, to: me) {
                     let (friend, events) = try Self.befriend(db, requestId: requestId, requester: other, accepter: me)
                     return (FriendRequestResult(request: nil, friend: friend), events)
                 }
-                let inserted = try db.execute(
-                    cached: "INSERT INTO friend_requests (from_user, to_user) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING id",
-                    [.int(me), .int(other)])
-                guard let requestId = inserted.first?.int64(0) else {
+                guard let requestId = try FriendRequestRepository.insert(db, from: me, to: other) else {
                     throw ServiceError(.alreadyRequested, "you already sent this user a request")
                 }
-                guard let r = try db.execute(cached: "SELECT \(Self.requestColumns) WHERE r.id = $1", [.int(requestId)]).first else {
+                guard let request = try FriendRequestRepository.request(db, id: requestId) else {
                     throw ServiceError(.internal, "internal error")
                 }
-                let request = Self.request(from: r)
                 let event = ProtocolCodec.encodeEvent("friend.request.received", ["request": request])
                 return (FriendRequestResult(request: request, friend: nil), [PushEvent(users: [me, other], bytes: event)])
             }
@@ -121,14 +96,10 @@ public final class FriendService: Sendable {
     }
 
     static func befriend(_ db: PostgresConnection, requestId: Int64, requester: Int64, accepter: Int64) throws -> (Friend, [PushEvent]) {
-        try db.execute(
-            cached: "INSERT INTO friendships (user_low, user_high) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [.int(min(requester, accepter)), .int(max(requester, accepter))])
+        try FriendRepository.insert(db, requester, accepter)
         // A request in the other direction, if any, is settled too.
-        try db.execute(cached: "DELETE FROM friend_requests WHERE from_user = $1 AND to_user = $2", [.int(accepter), .int(requester)])
-        let names = try db.execute(cached: "SELECT id, display_name FROM users WHERE id = ANY($1::bigint[])", [.text("{\(requester),\(accepter)}")])
-        var byId: [Int64: String] = [:]
-        for r in names { if let id = r.int64(0) { byId[id] = r.string(1) ?? "" } }
+        try FriendRequestRepository.delete(db, from: accepter, to: requester)
+        let byId = try UserRepository.displayNames(db, of: [requester, accepter])
         let requesterProfile = Friend(userId: requester, displayName: byId[requester] ?? "")
         let accepterProfile = Friend(userId: accepter, displayName: byId[accepter] ?? "")
         let event = ProtocolCodec.encodeEvent(
@@ -152,9 +123,9 @@ public final class FriendService: Sendable {
     public func accept(requestId: Int64, me: Int64) async throws(ServiceError) -> (Friend, [PushEvent]) {
         do {
             return try await pool.transaction { db in
-                let rows = try db.execute(
-                    cached: "DELETE FROM friend_requests WHERE id = $1 AND to_user = $2 RETURNING from_user", [.int(requestId), .int(me)])
-                guard let from = rows.first?.int64(0) else { throw ServiceError(.notFound, "no such pending request to you") }
+                guard let (from, _) = try FriendRequestRepository.delete(db, id: requestId, user: me, asRecipient: true) else {
+                    throw ServiceError(.notFound, "no such pending request to you")
+                }
                 return try Self.befriend(db, requestId: requestId, requester: from, accepter: me)
             }
         } catch { throw ServiceError.from(error) }
@@ -164,12 +135,7 @@ public final class FriendService: Sendable {
     public func settle(requestId: Int64, me: Int64, decline: Bool) async throws(ServiceError) -> [PushEvent] {
         do {
             return try await pool.transaction { db in
-                let sql =
-                    decline
-                    ? "DELETE FROM friend_requests WHERE id = $1 AND to_user = $2 RETURNING from_user, to_user"
-                    : "DELETE FROM friend_requests WHERE id = $1 AND from_user = $2 RETURNING from_user, to_user"
-                let rows = try db.execute(cached: sql, [.int(requestId), .int(me)])
-                guard let r = rows.first, let from = r.int64(0), let to = r.int64(1) else {
+                guard let (from, to) = try FriendRequestRepository.delete(db, id: requestId, user: me, asRecipient: decline) else {
                     throw ServiceError(.notFound, decline ? "no such pending request to you" : "no such pending request from you")
                 }
                 let event = ProtocolCodec.encodeEvent(
@@ -184,9 +150,9 @@ public final class FriendService: Sendable {
     public func remove(friend other: Int64, me: Int64) async throws(ServiceError) -> [PushEvent] {
         do {
             return try await pool.transaction { db in
-                let rows = try db.execute(
-                    cached: "DELETE FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(me, other)), .int(max(me, other))])
-                guard rows.affectedRows == 1 else { throw ServiceError(.notFriends, "you are not friends with this user") }
+                guard try FriendRepository.delete(db, me, other) else {
+                    throw ServiceError(.notFriends, "you are not friends with this user")
+                }
                 let event = ProtocolCodec.encodeEvent("friend.removed", ["user_ids": [me, other]])
                 return [PushEvent(users: [me, other], bytes: event)]
             }
@@ -197,14 +163,7 @@ public final class FriendService: Sendable {
     public func friends(of me: Int64) async throws(ServiceError) -> [Friend] {
         do {
             return try await pool.withConnection { db in
-                try db.execute(
-                    cached: """
-                        SELECT u.id, u.display_name FROM friendships f
-                        JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
-                        WHERE f.user_low = $1 OR f.user_high = $1
-                        ORDER BY lower(u.display_name), u.id
-                        """, [.int(me)]
-                ).map { Friend(userId: $0.int64(0) ?? 0, displayName: $0.string(1) ?? "") }
+                try FriendRepository.friends(db, of: me)
             }
         } catch { throw ServiceError.from(error) }
     }
@@ -213,8 +172,8 @@ public final class FriendService: Sendable {
     public func requests(of me: Int64) async throws(ServiceError) -> (incoming: [FriendRequest], outgoing: [FriendRequest]) {
         do {
             return try await pool.withConnection { db in
-                let incoming = try db.execute(cached: "SELECT \(Self.requestColumns) WHERE r.to_user = $1 ORDER BY r.id", [.int(me)]).map(Self.request)
-                let outgoing = try db.execute(cached: "SELECT \(Self.requestColumns) WHERE r.from_user = $1 ORDER BY r.id", [.int(me)]).map(Self.request)
+                let incoming = try FriendRequestRepository.requests(db, of: me, incoming: true)
+                let outgoing = try FriendRequestRepository.requests(db, of: me, incoming: false)
                 return (incoming, outgoing)
             }
         } catch { throw ServiceError.from(error) }
@@ -229,15 +188,8 @@ public final class FriendService: Sendable {
         for raw in phones { if let p = try? accounts.normalizedPhone(raw) { normalized.append(p) } }
         let list = Array(Set(normalized))
         guard !list.isEmpty else { return [] }
-        // A text[] literal built from normalised numbers ("+" and digits only), passed as one parameter.
-        let literal = "{" + list.joined(separator: ",") + "}"
         do {
-            return try await pool.withConnection { db in
-                try db.execute(
-                    cached: "SELECT phone, id, display_name FROM users WHERE phone = ANY($1::text[]) AND id <> $2 ORDER BY phone",
-                    [.text(literal), .int(me)]
-                ).map { ContactMatch(phone: $0.string(0) ?? "", userId: $0.int64(1) ?? 0, displayName: $0.string(2) ?? "") }
-            }
+            return try await pool.withConnection { db in try UserRepository.matchPhones(db, list, excluding: me) }
         } catch { throw ServiceError.from(error) }
     }
 }

@@ -78,9 +78,6 @@ public struct NewMessage: Sendable {
 
 /// The SQL of messaging. Every function runs on a leased connection's queue (blocking libpq calls).
 public enum MessageStore {
-    /// `timestamptz` as ISO 8601 UTC with milliseconds (the session runs with TimeZone=UTC).
-    static func ts(_ column: String) -> String { "to_char(\(column), 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')" }
-
     /// A PostgreSQL array literal of bigints.
     public static func bigintArray(_ values: some Sequence<Int64?>) -> String {
         "{" + values.map { $0.map(String.init) ?? "NULL" }.joined(separator: ",") + "}"
@@ -108,18 +105,18 @@ public enum MessageStore {
     }
 
     static let messageColumns = """
-        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(ts("m.created_at")), m.deleted_at IS NOT NULL
+        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(WireTimestamp.sql("m.created_at")), m.deleted_at IS NOT NULL
         """
 
     /// Decodes a row of `messageColumns` (starting at `offset`).
-    static func message(_ r: PostgresRow, offset: Int = 0) -> ChatMessage {
-        let kind = ChatMessage.Kind(rawValue: r.string(offset + 4) ?? "") ?? .text
-        let deleted = r.bool(offset + 8) ?? false
-        let body = r.string(offset + 5)
+    static func message(_ r: PostgresRow, offset: Int = 0) throws(PostgresDecodingError) -> ChatMessage {
+        let kind = try r.decode(ChatMessage.Kind.self, column: offset + 4)
+        let deleted = try r.decode(Bool.self, column: offset + 8)
+        let body = try r.decode(String?.self, column: offset + 5)
         var message = ChatMessage(
-            id: r.int64(offset + 0) ?? 0, conversationId: r.int64(offset + 1) ?? 0, seq: r.int64(offset + 2) ?? 0,
-            senderId: r.int64(offset + 3), kind: kind, clientId: r.string(offset + 6), ts: r.string(offset + 7) ?? "",
-            deleted: deleted ? true : nil)
+            id: try r.decode(column: offset + 0), conversationId: try r.decode(column: offset + 1), seq: try r.decode(column: offset + 2),
+            senderId: try r.decode(column: offset + 3), kind: kind, clientId: try r.decode(column: offset + 6),
+            ts: try r.decode(column: offset + 7), deleted: deleted ? true : nil)
         if let body, !deleted || kind == .system {
             switch kind {
             case .text: message.text = body
@@ -139,50 +136,30 @@ public enum MessageStore {
         for r in try db.execute(
             cached: "SELECT id, kind, last_seq, name FROM conversations WHERE id = ANY($1::bigint[])", [.text(bigintArray(ids))])
         {
-            guard let id = r.int64(0) else { continue }
+            let id = try r.decode(Int64.self, column: 0)
             states[id] = ConversationState(
-                id: id, isGroup: r.string(1) == "group", members: [:], lastSeq: r.int64(2) ?? 0, name: r.string(3))
+                id: id, isGroup: try r.decode(String.self, column: 1) == "group", members: [:], lastSeq: try r.decode(column: 2),
+                name: try r.decode(column: 3))
         }
         for r in try db.execute(
             cached: "SELECT conversation_id, user_id, joined_seq, left_seq FROM members WHERE conversation_id = ANY($1::bigint[])",
             [.text(bigintArray(ids))])
         {
-            guard let c = r.int64(0), let u = r.int64(1) else { continue }
-            states[c]?.members[u] = MemberRange(joinedSeq: r.int64(2) ?? 0, leftSeq: r.int64(3))
+            let c = try r.decode(Int64.self, column: 0)
+            let u = try r.decode(Int64.self, column: 1)
+            states[c]?.members[u] = MemberRange(joinedSeq: try r.decode(column: 2), leftSeq: try r.decode(column: 3))
         }
         return states
-    }
-
-    /// Which of these unordered pairs are friends.
-    public static func friendPairs(_ db: PostgresConnection, pairs: Set<Pair>) throws -> Set<Pair> {
-        guard !pairs.isEmpty else { return [] }
-        let list = Array(pairs)
-        let rows = try db.execute(
-            cached: """
-                SELECT f.user_low, f.user_high FROM friendships f
-                JOIN unnest($1::bigint[], $2::bigint[]) AS p(l, h) ON f.user_low = p.l AND f.user_high = p.h
-                """, [.text(bigintArray(list.map(\.low))), .text(bigintArray(list.map(\.high)))])
-        return Set(rows.compactMap { r in r.int64(0).flatMap { l in r.int64(1).map { Pair(l, $0) } } })
-    }
-
-    /// An unordered pair of users.
-    public struct Pair: Hashable, Sendable {
-        public let low: Int64
-        public let high: Int64
-        public init(_ a: Int64, _ b: Int64) {
-            low = min(a, b)
-            high = max(a, b)
-        }
     }
 
     // MARK: creating conversations
 
     /// The direct conversation of two users, created when missing. Returns its id.
     public static func directConversation(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Int64 {
-        let pair = Pair(a, b)
+        let pair = FriendRepository.Pair(a, b)
         if let id = try db.execute(
             cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2", [.int(pair.low), .int(pair.high)]
-        ).first?.int64(0) {
+        ).decodeFirst(Int64.self) {
             return id
         }
         return try db.transaction { db in
@@ -191,7 +168,7 @@ public enum MessageStore {
                     INSERT INTO conversations (kind, direct_low, direct_high, created_by) VALUES ('direct', $1, $2, $3)
                     ON CONFLICT (direct_low, direct_high) DO NOTHING RETURNING id
                     """, [.int(pair.low), .int(pair.high), .int(a)])
-            if let id = inserted.first?.int64(0) {
+            if let id = try inserted.decodeFirst(Int64.self) {
                 try db.execute(
                     cached: "INSERT INTO members (conversation_id, user_id, joined_seq) VALUES ($1, $2, 0), ($1, $3, 0)",
                     [.int(id), .int(pair.low), .int(pair.high)])
@@ -202,7 +179,7 @@ public enum MessageStore {
                 let id = try db.execute(
                     cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2",
                     [.int(pair.low), .int(pair.high)]
-                ).first?.int64(0)
+                ).decodeFirst(Int64.self)
             else { throw ServiceError(.internal, "internal error") }
             return id
         }
@@ -216,7 +193,7 @@ public enum MessageStore {
             let id = try db.execute(
                 cached: "INSERT INTO conversations (kind, name, created_by, last_seq) VALUES ('group', $1, $2, 1) RETURNING id",
                 [name.map { .text($0) }, .int(creator)]
-            ).first?.int64(0)
+            ).decodeFirst(Int64.self)
         else { throw ServiceError(.internal, "internal error") }
         let everyone = [creator] + members.filter { $0 != creator }
         try db.execute(
@@ -253,7 +230,7 @@ public enum MessageStore {
         }
         var byKey: [Key: ChatMessage] = [:]
         for r in rows {
-            let m = message(r)
+            let m = try message(r)
             byKey[Key(conversationId: m.conversationId, seq: m.seq)] = m
         }
         return try messages.map { n in
@@ -281,7 +258,7 @@ public enum MessageStore {
             ])
         var result: [ClientKey: ChatMessage] = [:]
         for r in rows {
-            let m = message(r)
+            let m = try message(r)
             if let s = m.senderId, let c = m.clientId { result[ClientKey(conversationId: m.conversationId, senderId: s, clientId: c)] = m }
         }
         return result
@@ -311,13 +288,13 @@ public enum MessageStore {
                 UPDATE conversations c SET last_seq = v.seq, last_activity_at = now()
                 FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id RETURNING txid_current()
                 """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))]
-        ).first?.int64(0)
+        ).decodeFirst(Int64.self)
     }
 
     /// What became of a transaction (`txid_status`): `committed`, `aborted`, `in progress`, or nil when it is
     /// too old to know.
     public static func commitStatus(_ db: PostgresConnection, transactionId: Int64) throws -> String? {
-        try db.execute(cached: "SELECT txid_status($1)", [.int(transactionId)]).first?.string(0)
+        try db.execute(cached: "SELECT txid_status($1)", [.int(transactionId)]).decodeFirst(String?.self) ?? nil
     }
 
     /// Moves read markers forward (never back).
@@ -368,9 +345,9 @@ public enum MessageStore {
             let r = try db.execute(
                 cached: "SELECT conversation_id, seq, sender_id, kind, deleted_at IS NOT NULL FROM messages WHERE id = $1",
                 [.int(messageId)]
-            ).first, let c = r.int64(0), let s = r.int64(1)
+            ).first
         else { return nil }
-        return (c, s, r.int64(2), r.string(3) ?? "", r.bool(4) ?? false)
+        return (try r.decode(column: 0), try r.decode(column: 1), try r.decode(column: 2), try r.decode(column: 3), try r.decode(column: 4))
     }
 
     // MARK: reading
@@ -383,7 +360,7 @@ public enum MessageStore {
                 [.int(conversationId), .int(userId)]
             ).first
         else { return nil }
-        return MemberRange(joinedSeq: r.int64(0) ?? 0, leftSeq: r.int64(1))
+        return MemberRange(joinedSeq: try r.decode(column: 0), leftSeq: try r.decode(column: 1))
     }
 
     /// Messages of a conversation visible to `userId` with `after < seq <= upTo` (ascending), or with
@@ -410,7 +387,7 @@ public enum MessageStore {
             ORDER BY m.seq \(ascending ? "ASC" : "DESC") LIMIT $5
             """
         return try db.execute(cached: sql, [.int(conversationId), .int(low), .int(high), .int(userId), .int(Int64(limit))]).map {
-            message($0)
+            try message($0)
         }
     }
 
@@ -421,14 +398,16 @@ public enum MessageStore {
                 SELECT mb.conversation_id, mb.joined_seq, mb.left_seq, c.last_seq FROM members mb
                 JOIN conversations c ON c.id = mb.conversation_id WHERE mb.user_id = $1 ORDER BY mb.conversation_id
                 """, [.int(userId)]
-        ).map { r in (r.int64(0) ?? 0, MemberRange(joinedSeq: r.int64(1) ?? 0, leftSeq: r.int64(2)), r.int64(3) ?? 0) }
+        ).map { r in
+            (try r.decode(column: 0), MemberRange(joinedSeq: try r.decode(column: 1), leftSeq: try r.decode(column: 2)), try r.decode(column: 3))
+        }
     }
 
     /// Conversations of `userId`, most recent activity first (or just `only`).
     public static func summaries(_ db: PostgresConnection, userId: Int64, only: Int64? = nil, limit: Int) throws -> [ConversationSummary] {
         let rows = try db.execute(
             cached: """
-                SELECT c.id, c.kind, c.name, c.last_seq, \(ts("c.last_activity_at")), mb.read_seq, mb.joined_seq, mb.left_seq,
+                SELECT c.id, c.kind, c.name, c.last_seq, \(WireTimestamp.sql("c.last_activity_at")), mb.read_seq, mb.joined_seq, mb.left_seq,
                   (SELECT count(*) FROM messages m
                     WHERE m.conversation_id = c.id AND m.seq > GREATEST(mb.read_seq, mb.joined_seq)
                       AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
@@ -445,7 +424,7 @@ public enum MessageStore {
                 ORDER BY c.last_activity_at DESC, c.id DESC LIMIT $3
                 """, [.int(userId), only.map { .int($0) }, .int(Int64(limit))])
         guard !rows.isEmpty else { return [] }
-        let ids = rows.compactMap { $0.int64(0) }
+        let ids = try rows.decode(Int64.self, column: 0)
         var members: [Int64: [ConversationMember]] = [:]
         for r in try db.execute(
             cached: """
@@ -453,22 +432,22 @@ public enum MessageStore {
                 WHERE mb.conversation_id = ANY($1::bigint[]) AND mb.left_seq IS NULL ORDER BY mb.conversation_id, u.id
                 """, [.text(bigintArray(ids))])
         {
-            guard let c = r.int64(0) else { continue }
-            members[c, default: []].append(
-                ConversationMember(userId: r.int64(1) ?? 0, displayName: r.string(2) ?? "", readSeq: r.int64(3) ?? 0))
+            members[try r.decode(Int64.self, column: 0), default: []].append(
+                ConversationMember(userId: try r.decode(column: 1), displayName: try r.decode(column: 2), readSeq: try r.decode(column: 3)))
         }
-        return rows.map { r in
-            let id = r.int64(0) ?? 0
-            let isGroup = r.string(1) == "group"
+        return try rows.map { r in
+            let id = try r.decode(Int64.self, column: 0)
+            let isGroup = try r.decode(String.self, column: 1) == "group"
             let list = members[id] ?? []
             let others = list.filter { $0.userId != userId }.map(\.displayName)
-            let name = (isGroup ? r.string(2) : nil) ?? (others.isEmpty ? "" : others.joined(separator: ", "))
-            var last: ChatMessage? = r.isNull(9) ? nil : message(r, offset: 9)
+            let groupName = try isGroup ? r.decode(String?.self, column: 2) : nil
+            let name = groupName ?? (others.isEmpty ? "" : others.joined(separator: ", "))
+            var last: ChatMessage? = try r.isNull(9) ? nil : message(r, offset: 9)
             if let text = last?.text, text.count > 100 { last?.text = String(text.prefix(100)) }
             return ConversationSummary(
                 conversationId: id, kind: isGroup ? "group" : "direct", name: name, members: list,
-                lastSeq: r.int64(3) ?? 0, lastActivityAt: r.string(4) ?? "", readSeq: r.int64(5) ?? 0,
-                unreadCount: r.int64(8) ?? 0, lastMessage: last, active: r.isNull(7))
+                lastSeq: try r.decode(column: 3), lastActivityAt: try r.decode(column: 4), readSeq: try r.decode(column: 5),
+                unreadCount: try r.decode(column: 8), lastMessage: last, active: try r.decode(Int64?.self, column: 7) == nil)
         }
     }
 }

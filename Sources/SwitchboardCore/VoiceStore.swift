@@ -36,10 +36,11 @@ public enum VoiceStore {
         return s
     }
 
-    static func clip(_ r: PostgresRow) -> VoiceClip {
+    static func clip(_ r: PostgresRow) throws(PostgresDecodingError) -> VoiceClip {
         VoiceClip(
-            id: r.int64(0) ?? 0, uploaderId: r.int64(1) ?? 0, durationMs: r.int64(2) ?? 0,
-            waveform: (r.bytes(3) ?? []).map(Int.init), size: r.int64(4) ?? 0, sha256Hex: hex(r.bytes(5) ?? []))
+            id: try r.decode(column: 0), uploaderId: try r.decode(column: 1), durationMs: try r.decode(column: 2),
+            waveform: try r.decode(PostgresBytes.self, column: 3).bytes.map(Int.init), size: try r.decode(column: 4),
+            sha256Hex: hex(try r.decode(PostgresBytes.self, column: 5).bytes))
     }
 
     static let columns = "id, uploader_id, duration_ms, waveform, size, sha256"
@@ -53,19 +54,19 @@ public enum VoiceStore {
                 INSERT INTO voice_clips (uploader_id, sha256, audio, duration_ms, waveform, size) VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (uploader_id, sha256) DO NOTHING RETURNING \(columns)
                 """, [.int(uploader), .bytea(sha256), .bytea(audio), .int(durationMs), .bytea(waveform), .int(audio.count)])
-        if let r = inserted.first { return clip(r) }
+        if let r = inserted.first { return try clip(r) }
         guard
             let r = try db.execute(
                 cached: "SELECT \(columns) FROM voice_clips WHERE uploader_id = $1 AND sha256 = $2", [.int(uploader), .bytea(sha256)]
             ).first
         else { throw ServiceError(.internal, "internal error") }
-        return clip(r)
+        return try clip(r)
     }
 
     /// A clip's metadata if `userId` uploaded it.
     public static func owned(_ db: PostgresConnection, id: Int64, by userId: Int64) throws -> VoiceClip? {
         try db.execute(cached: "SELECT \(columns) FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(id), .int(userId)])
-            .first.map(clip)
+            .first.map { r throws(PostgresDecodingError) in try clip(r) }
     }
 
     /// A clip with its audio if `userId` may fetch it: its uploader, or a member of a conversation with a
@@ -82,6 +83,6 @@ public enum VoiceStore {
                     """, [.int(id), .int(userId)]
             ).first
         else { return nil }
-        return (clip(r), r.bytes(6) ?? [])
+        return (try clip(r), try r.decode(PostgresBytes.self, column: 6).bytes)
     }
 }

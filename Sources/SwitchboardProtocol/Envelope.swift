@@ -185,6 +185,21 @@ public enum ProtocolCodec {
             return .failure(
                 ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
         }
+        // The common shape is read without JSONDecoder (the parameters are the request's only decode); anything
+        // else takes the exact path below, which gives the documented errors.
+        if let (id, op) = EnvelopeScanner.scan(bytes) {
+            return .success(RequestEnvelope(id: id, op: op, json: bytes))
+        }
+        return decodeEnvelopeExactly(bytes)
+    }
+
+    /// `decodeEnvelope` through `JSONDecoder` (every shape, every error); also the reference of the scanner's
+    /// differential fuzz target.
+    public static func decodeEnvelopeExactly(_ bytes: [UInt8]) -> Result<RequestEnvelope, ProtocolError> {
+        guard bytes.count <= maxRequestBytes else {
+            return .failure(
+                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
+        }
         let head: EnvelopeHead
         do {
             head = try JSONDecoder().decode(EnvelopeHead.self, from: Data(bytes))

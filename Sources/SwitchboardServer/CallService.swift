@@ -58,13 +58,17 @@ public struct CallSettings: Sendable {
 
 /// Drives the `SwitchboardCalls` state machine for the `/ws` protocol.
 ///
-/// One serial queue owns the `CallRegistry` and the deadline timer; every input runs there with
-/// `EventLoop.now()` and each returned effect becomes one event to the devices it names (a device is a
-/// session) or one record (a `calls` row and a system message in the one-to-one conversation).
+/// One serial queue owns the `CallRegistry` and the deadline timer; every input runs there with the injected
+/// clock's time, and each returned effect becomes one event to the connections of the devices it names (a
+/// device is a session), posted to the outbox, or one record (a `calls` row and a system message in the
+/// one-to-one conversation). Replies go to the origin connection before the effects' events.
 final class CallService: @unchecked Sendable {
     // @unchecked Sendable: `calls` and `names` are only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
+    /// Where call events and replies go.
+    let outbox: any Outbox
+    let clock: any EngineClock
     let settings: CallSettings
     let pool: DatabasePool
     let logger: Logger
@@ -81,14 +85,19 @@ final class CallService: @unchecked Sendable {
     /// a call that ended just before the shutdown keeps its records too.
     private let pendingRecords = DispatchGroup()
 
-    init(registry: SessionRegistry, settings: CallSettings, pool: DatabasePool, messages: MessageHub, logger: Logger) {
+    init(
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), settings: CallSettings, pool: DatabasePool,
+        messages: MessageHub, logger: Logger
+    ) {
         self.registry = registry
+        self.outbox = outbox
+        self.clock = clock
         self.settings = settings
         self.pool = pool
         self.messages = messages
         self.logger = logger
         calls = CallRegistry(configuration: settings.registryConfiguration)
-        timer = DeadlineTimer(queue: queue)
+        timer = DeadlineTimer(queue: queue, clock: clock)
         turnLimiter = SharedRateLimiter(
             capacity: max(1, settings.turnRequestsPerMinute), refillPerSecond: settings.turnRequestsPerMinute / 60)
     }
@@ -96,23 +105,24 @@ final class CallService: @unchecked Sendable {
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
 
-    /// Runs a registry input on the queue, applies its effects, and answers on the origin's loop.
-    func perform<R: Sendable>(
-        origin: Device, reply: @escaping @Sendable (ProtocolApplication, Result<R, ServiceError>) -> Void,
-        _ input: @escaping @Sendable (inout CallRegistry, UInt64) throws(CallError) -> (R, [CallEffect])
+    /// Runs a registry input on the queue, applies its effects, and answers request `id` of the origin connection
+    /// with the input's value (raw JSON for `ok`) or its error.
+    func perform(
+        origin: Device, id: RequestID,
+        _ input: @escaping @Sendable (inout CallRegistry, UInt64) throws(CallError) -> ([UInt8], [CallEffect])
     ) {
         queue.async { [self] in
-            let result: Result<R, ServiceError>
+            let result: Result<[UInt8], ServiceError>
             var effects: [CallEffect] = []
             do throws(CallError) {
-                let (value, e) = try input(&calls, EventLoop.now())
+                let (value, e) = try input(&calls, clock.now())
                 effects = e
                 result = .success(value)
             } catch {
                 result = .failure(Self.serviceError(error))
             }
             // The reply first, then the events (both on the origin's loop in this order).
-            origin.app.execute { app in reply(app, result) }
+            outbox.reply(.raw(id, result), to: origin.connection)
             apply(effects)
             armTimer()
         }
@@ -149,7 +159,7 @@ final class CallService: @unchecked Sendable {
     func connectionOpened(_ device: Device) {
         queue.async { [self] in
             guard registry.devices(ofSession: device.sessionId).count == 1 else { return }
-            let now = EventLoop.now()
+            let now = clock.now()
             let id = DeviceID(device.sessionId)
             let user = UserID(device.userId)
             apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
@@ -161,7 +171,7 @@ final class CallService: @unchecked Sendable {
     func connectionClosed(_ device: Device) {
         queue.async { [self] in
             guard registry.devices(ofSession: device.sessionId).isEmpty else { return }
-            apply(calls.deviceDisconnected(DeviceID(device.sessionId), user: UserID(device.userId), now: EventLoop.now()))
+            apply(calls.deviceDisconnected(DeviceID(device.sessionId), user: UserID(device.userId), now: clock.now()))
             armTimer()
         }
     }
@@ -171,7 +181,7 @@ final class CallService: @unchecked Sendable {
     func shutdown() {
         queue.sync {
             timer.cancel()
-            apply(calls.shutdown(now: EventLoop.now()))
+            apply(calls.shutdown(now: clock.now()))
         }
         _ = pendingRecords.wait(timeout: .now() + 5)
     }
@@ -234,7 +244,7 @@ final class CallService: @unchecked Sendable {
                     w.string(signal.payload)
                 }, to: [to])
             case .peerConnectionLost(let id, let to, let deadline):
-                let now = EventLoop.now()
+                let now = clock.now()
                 send(Self.event("call.peer_connection_lost") { w in
                     w.key("call_id")
                     w.string(id.rawValue)
@@ -317,42 +327,36 @@ final class CallService: @unchecked Sendable {
     }
 
     private func send(_ bytes: [UInt8], to devices: Set<DeviceID>) {
-        var targets: [Device] = []
-        for device in devices { targets += registry.devices(ofSession: device.rawValue) }
-        registry.send(bytes, to: targets)
+        var targets: [ConnectionID] = []
+        for device in devices { targets += registry.devices(ofSession: device.rawValue).map(\.connection) }
+        outbox.post(.event(bytes), to: targets)
     }
 
     /// Wall-clock time of a monotonic instant.
-    private static func wallClock(_ monotonic: UInt64) -> Date {
-        let now = EventLoop.now()
+    private func wallClock(_ monotonic: UInt64) -> Date {
+        let now = clock.now()
         return Date().addingTimeInterval(-Double(now > monotonic ? now - monotonic : 0) / 1e9)
     }
 
     /// Writes the calls row and the system message; `rowWritten` runs on `queue` once the row is committed (or its
     /// write failed), before `shutdown` stops waiting.
     private func store(_ record: CallRecord, rowWritten: @escaping @Sendable () -> Void) {
-        let started = Self.wallClock(record.startedAt)
-        let answered = record.answeredAt.map(Self.wallClock)
-        let ended = Self.wallClock(record.endedAt)
+        let started = wallClock(record.startedAt)
+        let answered = record.answeredAt.map(wallClock)
+        let ended = wallClock(record.endedAt)
         let group = pendingRecords
         group.enter()
         group.enter()
         pool.withConnection(
             on: queue,
             { db in
-                try db.execute(
-                    cached: """
-                        INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at, duration_ms)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING
-                        """,
-                    [
-                        .text(record.callID.rawValue), .int(record.caller.rawValue), .int(record.callee.rawValue),
-                        .text(record.media.rawValue), .text(record.outcome.rawValue), .text(record.reason.rawValue),
-                        .timestamp(started), answered.map { .timestamp($0) }, .timestamp(ended), .int(record.durationMilliseconds),
-                    ])
+                try CallRecordRepository.insert(
+                    db, callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue,
+                    media: record.media.rawValue, outcome: record.outcome.rawValue, reason: record.reason.rawValue, startedAt: started,
+                    answeredAt: answered, endedAt: ended, durationMs: record.durationMilliseconds)
             },
             completion: { [logger] result in
-                if case .failure(let error) = result { logger.error("call record not stored", metadata: ["error": "\(error)"]) }
+                if case .failure(let error) = result { logger.error("call record not stored", metadata: [LogKey.error: "\(error)"]) }
                 rowWritten()
                 group.leave()
             })
@@ -361,7 +365,7 @@ final class CallService: @unchecked Sendable {
             outcome: record.outcome.rawValue, durationMs: record.durationMilliseconds)
         messages.recordCall(between: record.caller.rawValue, and: record.callee.rawValue, event: event) { [logger] result in
             if case .failure(let error) = result {
-                logger.warning("call system message not stored", metadata: ["error": "\(error.message)"])
+                logger.warning("call system message not stored", metadata: [LogKey.error: "\(error.message)"])
             }
             group.leave()
         }
@@ -376,7 +380,7 @@ final class CallService: @unchecked Sendable {
 
     private func tick() {
         assertOnQueue()
-        apply(calls.tick(now: EventLoop.now()))
+        apply(calls.tick(now: clock.now()))
         armTimer()
     }
 }

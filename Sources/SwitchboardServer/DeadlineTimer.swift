@@ -9,19 +9,57 @@
 import Dispatch
 import SwitchboardTransport
 
-/// One `DispatchSourceTimer` kept armed for the earliest deadline (monotonic nanoseconds, as
-/// `EventLoop.now()`) of a state machine that lives on `queue`: the presence tracker, the calls registry,
-/// a writer's typing indicators.
+/// The time of the engines (monotonic nanoseconds) and their one-shot timers; injected so that tests can
+/// drive ring timeouts, grace periods and typing expiry without waiting.
+protocol EngineClock: Sendable {
+    /// Monotonic nanoseconds (as `EventLoop.now()`).
+    func now() -> UInt64
+    /// Runs `fire` on `queue` once `deadline` has passed, unless the returned timer is cancelled first.
+    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) -> any EngineTimer
+}
+
+/// A scheduled `EngineClock` callback.
+protocol EngineTimer: Sendable {
+    /// Stops the callback if it has not run yet (call on the queue it was scheduled on).
+    func cancel()
+}
+
+/// The real clock: `EventLoop.now()` and Dispatch timers.
+struct SystemClock: EngineClock {
+    func now() -> UInt64 { EventLoop.now() }
+
+    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) -> any EngineTimer {
+        let t = DispatchSource.makeTimerSource(queue: queue)
+        let now = EventLoop.now()
+        t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))
+        t.setEventHandler(handler: fire)
+        t.resume()
+        return DispatchEngineTimer(source: t)
+    }
+}
+
+private struct DispatchEngineTimer: EngineTimer, @unchecked Sendable {
+    // @unchecked Sendable: the source is only cancelled on its queue.
+    let source: any DispatchSourceTimer
+    func cancel() { source.cancel() }
+}
+
+/// One timer kept armed for the earliest deadline (monotonic nanoseconds of `clock`) of a state machine that
+/// lives on `queue`: the presence tracker, the calls registry, a writer's typing indicators.
 final class DeadlineTimer: @unchecked Sendable {
-    // @unchecked Sendable: `timer` and `deadline` are only touched on `queue` (asserted).
+    // @unchecked Sendable: `timer`, `deadline` and `generation` are only touched on `queue` (asserted).
     let queue: DispatchQueue
+    let clock: any EngineClock
     // protected by queue
-    private var timer: (any DispatchSourceTimer)?
+    private var timer: (any EngineTimer)?
     // protected by queue
     private var deadline: UInt64?
+    // protected by queue: numbers the armings, so that a cancelled timer that fires anyway does nothing
+    private var generation: UInt64 = 0
 
-    init(queue: DispatchQueue) {
+    init(queue: DispatchQueue, clock: any EngineClock = SystemClock()) {
         self.queue = queue
+        self.clock = clock
     }
 
     /// Arms the timer for `deadline` (nil: disarms), replacing an earlier arming unless it is for the same
@@ -34,16 +72,15 @@ final class DeadlineTimer: @unchecked Sendable {
         }
         if self.deadline == deadline, timer != nil { return }
         timer?.cancel()
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        let now = EventLoop.now()
-        t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))
-        t.setEventHandler { [weak self] in
-            self?.timer = nil
-            self?.deadline = nil
+        generation &+= 1
+        let armed = generation
+        timer = clock.schedule(at: deadline, on: queue) { [weak self] in
+            guard let self, self.generation == armed else { return }
+            self.timer?.cancel()
+            self.timer = nil
+            self.deadline = nil
             fire()
         }
-        t.resume()
-        timer = t
         self.deadline = deadline
     }
 
@@ -53,5 +90,6 @@ final class DeadlineTimer: @unchecked Sendable {
         timer?.cancel()
         timer = nil
         deadline = nil
+        generation &+= 1
     }
 }

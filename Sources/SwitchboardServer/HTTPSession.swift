@@ -127,7 +127,7 @@ final class HTTPSession: ConnectionHandler {
                     server.metrics.httpRequests.increment()
                     server.logger.debug(
                         "bad request",
-                        metadata: ["connection": "\(connection.id)", "reason": "\(error.reason)", "status": "\(error.status)"])
+                        metadata: [LogKey.connectionId: "\(connection.id)", LogKey.reason: "\(error.reason)", LogKey.status: "\(error.status)"])
                     respond(status: error.status, body: Array("\(error.reason)\n".utf8), keepAlive: false)
                     return
                 case .head(let head, let consumed):
@@ -192,7 +192,8 @@ final class HTTPSession: ConnectionHandler {
         bodyReceived = 0
         if server.isDraining {
             // Every request while draining (plain, upgrade or voice) gets 503 and the connection closes; any body
-            // is discarded by the closing connection.
+            // is discarded by the closing connection. Counted as a rejected connection.
+            server.metrics.connectionsRejected.increment()
             respond(
                 status: 503, headers: [("Retry-After", "5")],
                 body: Array("shutting down\n".utf8), keepAlive: false)
@@ -319,7 +320,7 @@ final class HTTPSession: ConnectionHandler {
                 if code != 1000 && code != 1001 && code != 1005 {
                     server.logger.debug(
                         "WebSocket closed on bad input",
-                        metadata: ["connection": "\(connection.id)", "code": "\(code)"])
+                        metadata: [LogKey.connectionId: "\(connection.id)", LogKey.code: "\(code)"])
                 }
                 connection.close(mode: .afterFlush)
             }
@@ -352,7 +353,7 @@ final class HTTPSession: ConnectionHandler {
         guard connection.outboundBytes > server.configuration.maxOutboundBytes else { return }
         server.metrics.backpressureCloses.increment()
         let policy = server.configuration.backpressurePolicy
-        server.logger.debug("slow consumer: closing", metadata: ["connection": "\(connection.id)", "code": "\(policy.closeCode)"])
+        server.logger.debug("slow consumer: closing", metadata: [LogKey.connectionId: "\(connection.id)", LogKey.code: "\(policy.closeCode)"])
         // Nothing in the queue is acknowledged state: the client resumes from history.
         connection.discardUnsentOutput()
         if let frame = ws.close(code: policy.closeCode, reason: "slow consumer", now: EventLoop.now()) {

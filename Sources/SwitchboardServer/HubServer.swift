@@ -19,6 +19,10 @@ import Glibc
 #endif
 
 /// Per-loop context shared by that loop's sessions (no per-connection copies of configuration).
+///
+/// Holds its server strongly (sessions may outlive a dropped `HubServer` reference by a few callbacks); the
+/// cycle server -> contexts (and loops' sweep observers, the transport's handler factory) -> context -> server
+/// is broken when the server stops: it drops its contexts, its transport and the sweep observers.
 final class LoopContext: @unchecked Sendable {
     // @unchecked Sendable: `traffic` is mutated only on `loop.queue`; the rest is immutable.
     let loop: EventLoop
@@ -131,7 +135,7 @@ public final class HubServer: @unchecked Sendable {
                 let changed = self.databaseHealthy != healthy
                 self.databaseHealthy = healthy
                 self.lock.unlock()
-                if changed { self.logger.warning("database health changed", metadata: ["healthy": "\(healthy)"]) }
+                if changed { self.logger.warning("database health changed", metadata: [LogKey.healthy: "\(healthy)"]) }
                 self.scheduleDatabaseCheck()
             }
         }
@@ -171,7 +175,7 @@ public final class HubServer: @unchecked Sendable {
         let contexts = group.loops.map { LoopContext(loop: $0, server: self) }
         for context in contexts {
             let metrics = self.metrics
-            context.loop.onSweep = { index, lag in
+            context.loop.setSweepObserver { index, lag in
                 metrics.publish(context.traffic)
                 metrics.loopLag[index].record(Double(lag) / 1e9)
             }
@@ -184,7 +188,8 @@ public final class HubServer: @unchecked Sendable {
         transportConfiguration.reusePort = configuration.reusePort
         let metrics = self.metrics
         let transport = TransportServer(
-            configuration: transportConfiguration, group: group, tls: tls, logger: logger
+            configuration: transportConfiguration, group: group, tls: tls, logger: logger,
+            onReject: { metrics.connectionsRejected.increment() }
         ) { connection in
             metrics.connectionsAccepted.increment()
             return HTTPSession(connection: connection, context: contexts[connection.loop.index])
@@ -205,8 +210,8 @@ public final class HubServer: @unchecked Sendable {
         logger.info(
             "listening",
             metadata: [
-                "host": "\(configuration.host)", "port": "\(port)", "loops": "\(group.loops.count)",
-                "tls": "\(tls != nil)",
+                LogKey.host: "\(configuration.host)", LogKey.port: "\(port)", LogKey.loops: "\(group.loops.count)",
+                LogKey.tls: "\(tls != nil)",
             ])
         return port
     }
@@ -225,7 +230,7 @@ public final class HubServer: @unchecked Sendable {
         }
         phase = .draining
         lock.unlock()
-        logger.info("shutting down", metadata: ["connections": "\(transport.connectionCount)"])
+        logger.info("shutting down", metadata: [LogKey.connections: "\(transport.connectionCount)"])
         // Calls in progress end with server_shutdown (their parties are told, their records written).
         services?.calls.shutdown()
         transport.forEachConnection { connection in
@@ -237,15 +242,19 @@ public final class HubServer: @unchecked Sendable {
             if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
                 transport.stopAccepting()
                 let remaining = transport.connectionCount
-                if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: ["remaining": "\(remaining)"]) }
-                group.shutdown()
-                // Let the loops run their close callbacks before reporting completion.
-                for loop in group.loops { loop.queue.sync {} }
-                lock.lock()
-                phase = .stopped
-                lock.unlock()
-                logger.info("stopped")
-                completion()
+                if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: [LogKey.connections: "\(remaining)"]) }
+                for loop in group.loops { loop.setSweepObserver(nil) }
+                // Completion once the loops have run their close callbacks (without blocking this queue).
+                group.shutdown(notifying: queue) { [self] in
+                    lock.lock()
+                    phase = .stopped
+                    // Breaks the server <-> LoopContext cycle (see LoopContext).
+                    contexts = []
+                    self.transport = nil
+                    lock.unlock()
+                    logger.info("stopped")
+                    completion()
+                }
                 return
             }
             queue.asyncAfter(deadline: .now() + .milliseconds(20)) { poll() }

@@ -97,34 +97,46 @@ final class OutboundMessage: Sendable {
 
 /// A change to one conversation, executed by the conversation's writer in order with all others.
 struct WriteRequest: Sendable {
-    enum Action: Sendable {
-        /// A text or voice message (`body` is the text or the voice attachment's JSON).
-        case send(kind: ChatMessage.Kind, body: String, clientId: String?, voiceId: Int64?)
-        case add(userId: Int64)
-        case leave
-        case rename(String)
-        case delete(messageId: Int64)
-        /// A system message from the server (call records); no membership check.
-        case system(SystemEvent)
-        /// A message stored already (a new group's first message): only delivered.
-        case announce(ChatMessage)
-    }
+    typealias Action = ConversationWrite.Action
 
     var conversationId: Int64
     var actor: Int64
     var action: Action
     /// The requesting connection: it gets the reply and not the message event.
     var origin: Device?
-    /// Called on the origin's loop (with the connection) after the commit, before the message is delivered.
-    var reply: (@Sendable (ProtocolApplication, Result<ChatMessage, ServiceError>) -> Void)?
+    /// How the origin is answered after the commit, before the message is delivered (through the outbox).
+    var reply: WriteReply?
     /// Called on the writer's queue after the commit (server-originated writes).
     var completion: (@Sendable (Result<ChatMessage, ServiceError>) -> Void)?
+}
+
+/// How a write answers its origin connection.
+enum WriteReply: Sendable {
+    /// The short acknowledgement of `messages.send` (`conversation_id`, `message_id`, `seq`, `ts`).
+    case ack(RequestID)
+    /// `{"message": ...}` (group changes, deletions).
+    case message(RequestID)
+    /// A new group's announcement was delivered: the connection answers with the group's summary.
+    case announced(RequestID)
+
+    func reply(_ result: Result<ChatMessage, ServiceError>) -> EngineReply {
+        switch self {
+        case .ack(let id): .message(id, result, ack: true)
+        case .message(let id): .message(id, result, ack: false)
+        case .announced(let id):
+            switch result {
+            case .success(let m): .groupAnnounced(id, conversationId: m.conversationId)
+            case .failure(let e): .message(id, .failure(e), ack: false)
+            }
+        }
+    }
 }
 
 /// The messaging engine: writers with group commit, the conversation cache, fan-out and typing.
 final class MessageHub: Sendable {
     let writers: [MessageWriter]
     let registry: SessionRegistry
+    let outbox: any Outbox
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let typingLimiter: SharedRateLimiter<Int64>
@@ -132,16 +144,20 @@ final class MessageHub: Sendable {
     let metrics: ServerMetrics
 
     init(
-        registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
     ) {
         self.registry = registry
+        self.outbox = outbox
         self.pool = pool
         self.configuration = configuration
         self.metrics = metrics
         typingLimiter = SharedRateLimiter(capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
         sendLimiter = SharedRateLimiter(capacity: configuration.sendBurst, refillPerSecond: configuration.sendsPerSecond)
         writers = (0..<max(1, configuration.writers)).map {
-            MessageWriter(index: $0, registry: registry, pool: pool, configuration: configuration, metrics: metrics, logger: logger)
+            MessageWriter(
+                index: $0, registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: configuration, metrics: metrics,
+                logger: logger)
         }
     }
 
@@ -181,6 +197,9 @@ final class MessageWriter: @unchecked Sendable {
     let queue: DispatchQueue
     let index: Int
     let registry: SessionRegistry
+    /// Where replies, messages and typing events go.
+    let outbox: any Outbox
+    let clock: any EngineClock
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let metrics: ServerMetrics
@@ -201,10 +220,12 @@ final class MessageWriter: @unchecked Sendable {
     private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
 
     init(
-        index: Int, registry: SessionRegistry, pool: DatabasePool, configuration: MessagingConfiguration, metrics: ServerMetrics,
-        logger: Logger
+        index: Int, registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
     ) {
         self.index = index
+        self.outbox = outbox
+        self.clock = clock
         self.metrics = metrics
         self.registry = registry
         self.pool = pool
@@ -212,7 +233,7 @@ final class MessageWriter: @unchecked Sendable {
         self.logger = logger
         queue = DispatchQueue(label: "switchboard.messages.\(index)")
         typing = TypingTracker(ttl: UInt64(configuration.typingTTL * 1e9))
-        typingTimer = DeadlineTimer(queue: queue)
+        typingTimer = DeadlineTimer(queue: queue, clock: clock)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -276,9 +297,9 @@ final class MessageWriter: @unchecked Sendable {
                 case .failure(let error) where (error as? PostgresError)?.isConnectionProblem == true && prepared.value != nil:
                     // The connection failed while (or after) the COMMIT was sent: it may have committed. Keep the
                     // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
-                    logger.warning("message batch: commit outcome unknown; resolving", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                    logger.warning("message batch: commit outcome unknown; resolving", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
                     let timeout = configuration.commitResolutionTimeout
-                    resolve(batch, prepared.value!, deadline: EventLoop.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
+                    resolve(batch, prepared.value!, deadline: clock.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
                     return
                 case .failure(let error) where (error as? PostgresError)?.isDataProblem == true:
                     // Nothing was committed, and the database refused some write's data (a value it rejects that
@@ -288,7 +309,7 @@ final class MessageWriter: @unchecked Sendable {
                         let half = batch.count / 2
                         retries.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
                     } else {
-                        logger.warning("message write refused by the database", metadata: ["error": "\(error)"])
+                        logger.warning("message write refused by the database", metadata: [LogKey.error: "\(error)"])
                         finish(batch, [.failure(ServiceError(.badRequest, "the database refused this write's data"))], stored: [])
                     }
                 case .failure(let error):
@@ -296,7 +317,7 @@ final class MessageWriter: @unchecked Sendable {
                     for request in batch { states[request.conversationId] = nil }
                     let failure = ServiceError.from(error)
                     if failure.code == .internal {
-                        logger.error("message batch failed", metadata: ["error": "\(error)", "writes": "\(batch.count)"])
+                        logger.error("message batch failed", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
                     }
                     finish(batch, batch.map { _ in .failure(failure) }, stored: [])
                 }
@@ -326,7 +347,7 @@ final class MessageWriter: @unchecked Sendable {
     /// same `client_id` gets the original acknowledgement if it did commit), the states are dropped.
     private func giveUp(_ batch: [WriteRequest], _ why: String) {
         assertOnQueue()
-        logger.error("message batch: commit outcome unresolved", metadata: ["why": "\(why)", "writes": "\(batch.count)"])
+        logger.error("message batch: commit outcome unresolved", metadata: [LogKey.reason: "\(why)", LogKey.writes: "\(batch.count)"])
         for request in batch { states[request.conversationId] = nil }
         let failure = ServiceError(.unavailable, "the database failed during the commit; resend with the same client_id")
         finish(batch, batch.map { _ in .failure(failure) }, stored: [])
@@ -355,7 +376,7 @@ final class MessageWriter: @unchecked Sendable {
             completion: { [self] result in
                 switch result {
                 case .success("committed"):
-                    logger.info("message batch: commit outcome resolved: committed", metadata: ["writes": "\(batch.count)"])
+                    logger.info("message batch: commit outcome resolved: committed", metadata: [LogKey.writes: "\(batch.count)"])
                     committed(batch, outcome)
                     batchDone()
                 case .success("aborted"):
@@ -367,7 +388,7 @@ final class MessageWriter: @unchecked Sendable {
                     giveUp(batch, "transaction too old")
                 default:
                     // Unreachable database, or the old session is still committing: again, later.
-                    guard EventLoop.now() < deadline else {
+                    guard clock.now() < deadline else {
                         giveUp(batch, "timeout")
                         return
                     }
@@ -385,14 +406,7 @@ final class MessageWriter: @unchecked Sendable {
         for key in states.keys.prefix(states.count / 4) { states[key] = nil }
     }
 
-    struct Outcome: Sendable {
-        var results: [Result<ChatMessage, ServiceError>]
-        var states: [Int64: ConversationState]
-        /// Per request index: whether its message is new (to deliver) rather than an earlier duplicate.
-        var stored: [Bool]
-        /// The batch's transaction, when it wrote anything (to resolve a COMMIT whose answer was lost).
-        var transactionId: Int64?
-    }
+    typealias Outcome = MessageBatch.Outcome
 
     /// A batch's outcome once its statements ran, before COMMIT: set on the connection's queue, read on the
     /// writer's queue after the completion hop (a lock makes the hand-over explicit).
@@ -402,190 +416,14 @@ final class MessageWriter: @unchecked Sendable {
         var value: Outcome? { storage.withLock { $0 } }
     }
 
-    /// Runs a batch in one transaction on a leased connection. Pure with respect to the writer: it reads
-    /// the known states and returns the new ones.
+    /// Runs a batch in one transaction on a leased connection: the domain's rules (`MessageBatch`) on the
+    /// database's store. Pure with respect to the writer: it reads the known states and returns the new ones.
     static func execute(
         _ batch: [WriteRequest], known: [Int64: ConversationState], configuration: MessagingConfiguration, _ db: PostgresConnection
     ) throws -> Outcome {
-        var states = known
-        let missing = Set(batch.map(\.conversationId)).subtracting(known.keys)
-        for (id, state) in try MessageStore.loadStates(db, ids: Array(missing)) { states[id] = state }
-
-        // Friendships needed: direct sends and group additions.
-        var pairs = Set<MessageStore.Pair>()
-        var keys: [MessageStore.ClientKey] = []
-        for request in batch {
-            guard let state = states[request.conversationId] else { continue }
-            switch request.action {
-            case .send(_, _, let clientId, _):
-                if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
-                    pairs.insert(MessageStore.Pair(request.actor, other))
-                }
-                if let clientId {
-                    keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
-                }
-            case .add(let user):
-                pairs.insert(MessageStore.Pair(request.actor, user))
-            default: break
-            }
-        }
-        let friends = try MessageStore.friendPairs(db, pairs: pairs)
-        let existing = try MessageStore.existing(
-            db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
-
-        var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
-        var stored = Array(repeating: false, count: batch.count)
-        var inserts: [NewMessage] = []
-        var insertOwners: [Int] = []
-        var firstWithKey: [MessageStore.ClientKey: Int] = [:]
-        var duplicateOf: [Int: Int] = [:]
-        var lastSeqs: [Int64: Int64] = [:]
-        var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
-
-        func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
-
-        for (i, request) in batch.enumerated() {
-            if case .announce(let m) = request.action {
-                results[i] = .success(m)
-                continue
-            }
-            let conversationId = request.conversationId
-            guard var state = states[conversationId] else {
-                results[i] = .failure(.notMember)
-                continue
-            }
-            let actor = request.actor
-            var system: SystemEvent?
-            switch request.action {
-            case .send(let kind, let body, let clientId, let voiceId):
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
-                    !friends.contains(MessageStore.Pair(actor, other))
-                {
-                    fail(i, .notFriends, "you can only message friends")
-                    continue
-                }
-                if let clientId {
-                    let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
-                    if let earlier = existing[key] {
-                        results[i] = .success(earlier)
-                        continue
-                    }
-                    if let j = firstWithKey[key] {
-                        duplicateOf[i] = j
-                        continue
-                    }
-                    firstWithKey[key] = i
-                }
-                state.lastSeq += 1
-                inserts.append(
-                    NewMessage(
-                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId,
-                        voiceId: voiceId))
-                insertOwners.append(i)
-                readMarks.append((conversationId, actor, state.lastSeq))
-            case .add(let user):
-                // Membership first: a stranger learns nothing about the conversation (not even its kind).
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "members are added to groups only")
-                    continue
-                }
-                guard !state.isActiveMember(user) else {
-                    fail(i, .badRequest, "this user is a member already")
-                    continue
-                }
-                guard friends.contains(MessageStore.Pair(actor, user)) else {
-                    fail(i, .notFriends, "you can add your own friends only")
-                    continue
-                }
-                guard state.activeMembers.count < configuration.maxGroupMembers else {
-                    fail(i, .tooMany, "a group has at most \(configuration.maxGroupMembers) members")
-                    continue
-                }
-                state.lastSeq += 1
-                state.members[user] = MemberRange(joinedSeq: state.lastSeq - 1)
-                try MessageStore.addMember(db, conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
-                system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
-            case .leave:
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups can be left")
-                    continue
-                }
-                state.lastSeq += 1
-                state.members[actor]?.leftSeq = state.lastSeq
-                try MessageStore.removeMember(db, conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
-                system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
-            case .rename(let name):
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups have names")
-                    continue
-                }
-                state.lastSeq += 1
-                state.name = name
-                try MessageStore.rename(db, conversationId: conversationId, name: name)
-                system = SystemEvent(event: "renamed", actorId: actor, name: name)
-            case .delete(let messageId):
-                // A message the actor cannot see is answered exactly as one that does not exist.
-                guard let info = try MessageStore.messageInfo(db, messageId: messageId), info.conversationId == conversationId,
-                    info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
-                else {
-                    results[i] = .failure(.noSuchMessage)
-                    continue
-                }
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard info.senderId == actor else {
-                    fail(i, .forbidden, "only the sender can delete a message for everyone")
-                    continue
-                }
-                state.lastSeq += 1
-                try MessageStore.markDeleted(db, messageId: messageId)
-                system = SystemEvent(event: "message_deleted", actorId: actor, messageId: messageId)
-            case .system(let event):
-                state.lastSeq += 1
-                system = event
-            case .announce:
-                continue
-            }
-            if let system {
-                inserts.append(
-                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system, body: system.json, clientId: nil))
-                insertOwners.append(i)
-            }
-            states[conversationId] = state
-            lastSeqs[conversationId] = state.lastSeq
-        }
-        let rows = try MessageStore.insert(db, inserts)
-        for (k, message) in rows.enumerated() {
-            results[insertOwners[k]] = .success(message)
-            stored[insertOwners[k]] = true
-        }
-        for (i, j) in duplicateOf { results[i] = results[j] }
-        let transactionId = try MessageStore.advance(db, lastSeqs: lastSeqs)
-        try MessageStore.markRead(db, marks: readMarks)
-        // Only the touched and loaded states go back to the cache.
-        var touched: [Int64: ConversationState] = [:]
-        for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
-        return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
-            transactionId: transactionId)
+        try MessageBatch.run(
+            batch.map { ConversationWrite(conversationId: $0.conversationId, actor: $0.actor, action: $0.action) }, known: known,
+            maxGroupMembers: configuration.maxGroupMembers, store: PostgresMessageBatchStore(db))
     }
 
     /// Replies to every request, then delivers every new message to the online devices of the members who
@@ -595,11 +433,11 @@ final class MessageWriter: @unchecked Sendable {
         var plan = DeliveryPlan()
         for (i, request) in batch.enumerated() {
             let result = results[i]
-            if let origin = request.origin, let reply = request.reply { plan.reply(origin, result, reply) }
+            if let origin = request.origin, let reply = request.reply { plan.reply(reply.reply(result), to: origin) }
             request.completion?(result)
             guard i < stored.count, stored[i], case .success(let message) = result else {
                 if case .announce(let m) = request.action {
-                    plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.key)
+                    plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.connection)
                 }
                 continue
             }
@@ -607,41 +445,40 @@ final class MessageWriter: @unchecked Sendable {
             let recipients = state.members.compactMap { $0.value.sees(message.seq) ? $0.key : nil }
             let devices = registry.devices(ofUsers: recipients)
             metrics.messageDeliveries.increment(by: devices.count)
-            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.key)
+            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.connection)
             if let sender = message.senderId {
                 for key in typing.stopAll(conversationId: message.conversationId, userId: sender) {
                     broadcastTyping(key, active: false, state: state, plan: &plan)
                 }
             }
         }
-        plan.run()
+        outbox.post(plan.batch)
     }
 
     // MARK: typing
 
     /// A typing or recording indicator from a member (already rate-limited). `reply` runs on the origin's loop.
     func typing(
-        conversationId: Int64, userId: Int64, activity: String, active: Bool, origin: Device,
-        reply: @escaping @Sendable (ProtocolApplication, ServiceError?) -> Void
+        conversationId: Int64, userId: Int64, activity: String, active: Bool, origin: Device, id: RequestID
     ) {
         queue.async { [self] in
             withState(conversationId) { [self] state in
                 assertOnQueue()
                 var plan = DeliveryPlan()
                 guard let state, state.isActiveMember(userId) else {
-                    plan.reply(origin, ServiceError.notMember, reply)
-                    plan.run()
+                    plan.reply(.empty(id, ServiceError.notMember), to: origin)
+                    outbox.post(plan.batch)
                     return
                 }
                 let proceed: @Sendable (ConversationState) -> Void = { [self] state in
                     assertOnQueue()
                     var plan = DeliveryPlan()
                     let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
-                    let changed = active ? typing.start(key, now: EventLoop.now()) : typing.stop(key)
-                    plan.reply(origin, nil, reply)
+                    let changed = active ? typing.start(key, now: clock.now()) : typing.stop(key)
+                    plan.reply(.empty(id, nil), to: origin)
                     // A refresh is announced too, so late joiners and expiring clients stay in step.
                     if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
-                    plan.run()
+                    outbox.post(plan.batch)
                     armTypingTimer()
                 }
                 guard !state.isGroup, let other = state.members.keys.first(where: { $0 != userId }) else {
@@ -650,21 +487,21 @@ final class MessageWriter: @unchecked Sendable {
                 }
                 // A direct conversation carries typing between friends only (as it carries messages): an
                 // ex-friend's indicator is refused, not delivered.
-                let pair = MessageStore.Pair(userId, other)
+                let pair = FriendRepository.Pair(userId, other)
                 pool.withConnection(
-                    on: queue, { db in try MessageStore.friendPairs(db, pairs: [pair]) },
+                    on: queue, { db in try FriendRepository.areFriends(db, pairs: [pair]) },
                     completion: { [self] result in
                         switch result {
                         case .success(let friends) where friends.contains(pair):
                             proceed(states[conversationId] ?? state)
                         case .success:
                             var plan = DeliveryPlan()
-                            plan.reply(origin, ServiceError(.notFriends, "you can only message friends"), reply)
-                            plan.run()
+                            plan.reply(.empty(id, ServiceError(.notFriends, "you can only message friends")), to: origin)
+                            outbox.post(plan.batch)
                         case .failure(let error):
                             var plan = DeliveryPlan()
-                            plan.reply(origin, ServiceError.from(error), reply)
-                            plan.run()
+                            plan.reply(.empty(id, ServiceError.from(error)), to: origin)
+                            outbox.post(plan.batch)
                         }
                     })
             }
@@ -726,70 +563,27 @@ final class MessageWriter: @unchecked Sendable {
     private func typingTick() {
         assertOnQueue()
         var plan = DeliveryPlan()
-        for key in typing.tick(now: EventLoop.now()) {
+        for key in typing.tick(now: clock.now()) {
             if let state = states[key.conversationId] { broadcastTyping(key, active: false, state: state, plan: &plan) }
         }
-        plan.run()
+        outbox.post(plan.batch)
         armTypingTimer()
     }
 }
 
-/// Work for the loops, grouped so that each loop gets one `execute` with its part, in order.
+/// Deliveries of a writer step, collected and handed to the outbox at once.
 struct DeliveryPlan {
-    enum Action: Sendable {
-        case reply(LoopBound<ProtocolApplication>, @Sendable (ProtocolApplication) -> Void)
-        case message(LoopBound<ProtocolApplication>, OutboundMessage)
-        case ephemeral(LoopBound<ProtocolApplication>, [UInt8], String)
+    private(set) var batch = OutboxBatch()
+
+    mutating func reply(_ reply: EngineReply, to origin: Device) {
+        batch.reply(reply, to: origin.connection)
     }
 
-    private var byLoop: [ObjectIdentifier: (loop: EventLoop, actions: [Action])] = [:]
-
-    private mutating func add(_ loop: EventLoop, _ action: Action) {
-        let key = ObjectIdentifier(loop)
-        if byLoop[key] == nil { byLoop[key] = (loop, []) }
-        byLoop[key]!.actions.append(action)
-    }
-
-    mutating func reply<R: Sendable>(_ origin: Device, _ result: R, _ body: @escaping @Sendable (ProtocolApplication, R) -> Void) {
-        add(origin.app.loop, .reply(origin.app, { body($0, result) }))
-    }
-
-    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ObjectIdentifier?) {
-        for device in devices where device.key != except { add(device.app.loop, .message(device.app, message)) }
+    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ConnectionID?) {
+        for device in devices where device.connection != except { batch.add(.message(message), to: device.connection) }
     }
 
     mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
-        for device in devices { add(device.app.loop, .ephemeral(device.app, bytes, source)) }
-    }
-
-    func run() {
-        for (_, entry) in byLoop {
-            let actions = entry.actions
-            // Replies (acknowledgements) first, in a batch of their own so they are flushed before the fan-out
-            // of the same commit is written: a sender is not kept waiting behind a thousand deliveries. (A
-            // connection may therefore get the acknowledgement of its own seq 8 before the event of another
-            // member's seq 7 from the same commit; clients order by seq.)
-            let replies = actions.filter { if case .reply = $0 { true } else { false } }
-            if !replies.isEmpty && replies.count < actions.count {
-                entry.loop.executeBatch { Self.perform(replies) }
-                let rest = actions.filter { if case .reply = $0 { false } else { true } }
-                entry.loop.executeBatch { Self.perform(rest) }
-            } else {
-                entry.loop.executeBatch { Self.perform(actions) }
-            }
-        }
-    }
-
-    private static func perform(_ actions: [Action]) {
-        for action in actions {
-            switch action {
-            case .reply(let app, let body):
-                if let app = app.valueOnLoop { body(app) }
-            case .message(let app, let message):
-                app.valueOnLoop?.deliverMessage(message)
-            case .ephemeral(let app, let bytes, let source):
-                app.valueOnLoop?.sendEphemeral(bytes, source: source)
-            }
-        }
+        for device in devices { batch.add(.ephemeral(bytes, source: source), to: device.connection) }
     }
 }

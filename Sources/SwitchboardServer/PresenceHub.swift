@@ -19,11 +19,15 @@ import SwitchboardTransport
 /// One serial queue owns the `PresenceTracker`, the friend lists of users with devices and the grace timer.
 /// On a user's first device the friend list is loaded (with the friends' last-seen times) and the device
 /// gets a `presence.snapshot`; every published change goes to the friends' devices as a `presence` event
-/// (conflated per user on slow connections).
+/// (conflated per user on slow connections). Events go through the outbox; the grace timer runs on the injected
+/// clock.
 final class PresenceHub: @unchecked Sendable {
     // @unchecked Sendable: every mutable field below is only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.presence")
     let registry: SessionRegistry
+    /// Where presence events go.
+    let outbox: any Outbox
+    let clock: any EngineClock
     let pool: DatabasePool
     let logger: Logger
     let metrics: ServerMetrics
@@ -39,25 +43,30 @@ final class PresenceHub: @unchecked Sendable {
     private var lastSeen: [Int64: String] = [:]
     private let timer: DeadlineTimer
 
-    init(registry: SessionRegistry, pool: DatabasePool, grace: Double, metrics: ServerMetrics, logger: Logger) {
+    init(
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool, grace: Double,
+        metrics: ServerMetrics, logger: Logger
+    ) {
         self.registry = registry
+        self.outbox = outbox
+        self.clock = clock
         self.metrics = metrics
         self.pool = pool
         self.logger = logger
         tracker = PresenceTracker(grace: UInt64(grace * 1e9))
-        timer = DeadlineTimer(queue: queue)
+        timer = DeadlineTimer(queue: queue, clock: clock)
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
-    static func deviceKey(_ device: Device) -> UInt64 { UInt64(UInt(bitPattern: device.key.hashValue)) }
+    static func deviceKey(_ device: Device) -> UInt64 { device.connection.rawValue }
 
 
     /// A device authenticated: publish, and send it its friends' presence.
     func deviceConnected(_ device: Device) {
         queue.async { [self] in
             withFriends(of: device.userId) { [self] in
-                let changes = tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: EventLoop.now())
+                let changes = tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())
                 sendSnapshot(to: device)
                 publish(changes)
             }
@@ -68,7 +77,7 @@ final class PresenceHub: @unchecked Sendable {
     func deviceDisconnected(_ device: Device) {
         queue.async { [self] in
             let run = { [self] in
-                publish(tracker.disconnect(userId: device.userId, device: Self.deviceKey(device), now: EventLoop.now()))
+                publish(tracker.disconnect(userId: device.userId, device: Self.deviceKey(device), now: clock.now()))
                 armTimer()
             }
             // A disconnect racing with the friend list load waits for it (the connect is queued there too).
@@ -80,7 +89,7 @@ final class PresenceHub: @unchecked Sendable {
     func set(_ device: Device, status: PresenceStatus) {
         queue.async { [self] in
             let run = { [self] in
-                publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: EventLoop.now()))
+                publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: clock.now()))
             }
             if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
         }
@@ -117,9 +126,7 @@ final class PresenceHub: @unchecked Sendable {
             for (user, other) in [(a, b), (b, a)] {
                 let status = tracker.status(of: user)
                 guard status != .offline || lastSeen[user] != nil else { continue }
-                registry.forEach(registry.devices(ofUser: other)) { [bytes = event(user, status)] app in
-                    app.sendEphemeral(bytes, source: "p:\(user)")
-                }
+                outbox.post(.ephemeral(event(user, status), source: "p:\(user)"), to: registry.devices(ofUser: other).map(\.connection))
             }
         }
     }
@@ -140,14 +147,8 @@ final class PresenceHub: @unchecked Sendable {
         pool.withConnection(
             on: queue,
             { db in
-                let rows = try db.execute(
-                    cached: """
-                        SELECT u.id, to_char(u.last_seen_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') FROM friendships f
-                        JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
-                        WHERE f.user_low = $1 OR f.user_high = $1
-                        """, [.int(userId)]
-                ).map { ($0.int64(0) ?? 0, $0.string(1)) }
-                let name = try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(userId)]).first?.string(0)
+                let rows = try FriendRepository.friendsLastSeen(db, of: userId)
+                let name = try UserRepository.displayName(db, of: userId)
                 return (rows, name)
             },
             completion: { [self] result in
@@ -159,7 +160,7 @@ final class PresenceHub: @unchecked Sendable {
                 case .failure(let error):
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
-                    logger.warning("presence: friend list unavailable", metadata: ["error": "\(error)"])
+                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)"])
                     friends[userId] = []
                     names[userId] = nil
                 }
@@ -208,7 +209,7 @@ final class PresenceHub: @unchecked Sendable {
         w.endArray()
         w.endObject()
         let bytes = w.bytes
-        device.app.execute { $0.sendEvent(bytes) }
+        outbox.post(.event(bytes), to: [device.connection])
     }
 
     private func publish(_ changes: [PresenceTracker.Change]) {
@@ -216,6 +217,7 @@ final class PresenceHub: @unchecked Sendable {
         guard !changes.isEmpty else { return }
         metrics.usersAvailable.record(tracker.availableCount)
         var wentOffline: [Int64] = []
+        var batch = OutboxBatch()
         for change in changes {
             if change.status == .offline {
                 lastSeen[change.userId] = Self.isoNow()
@@ -223,27 +225,25 @@ final class PresenceHub: @unchecked Sendable {
             }
             let bytes = event(change.userId, change.status)
             let source = "p:\(change.userId)"
-            registry.forEach(registry.devices(ofUsers: friends[change.userId] ?? [])) { $0.sendEphemeral(bytes, source: source) }
+            batch.add(.ephemeral(bytes, source: source), to: registry.connections(ofUsers: friends[change.userId] ?? []))
             if change.status == .offline {
                 friends[change.userId] = nil
                 names[change.userId] = nil
             }
         }
+        outbox.post(batch)
         if !wentOffline.isEmpty {
-            let ids = MessageStore.bigintArray(wentOffline)
+            let ids = wentOffline
             pool.withConnection(
-                on: queue, { db in try db.execute(cached: "UPDATE users SET last_seen_at = now() WHERE id = ANY($1::bigint[])", [.text(ids)]) },
+                on: queue, { db in try UserRepository.touchLastSeen(db, users: ids) },
                 completion: { [logger] result in
-                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: ["error": "\(error)"]) }
+                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)"]) }
                 })
         }
     }
 
     static func isoNow() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: Date())
+        WireTimestamp.now()
     }
 
     private func armTimer() {
@@ -253,7 +253,7 @@ final class PresenceHub: @unchecked Sendable {
 
     private func tick() {
         assertOnQueue()
-        publish(tracker.tick(now: EventLoop.now()))
+        publish(tracker.tick(now: clock.now()))
         armTimer()
     }
 }

@@ -97,7 +97,7 @@ extension ProtocolApplication {
     /// The device this connection is (after authentication).
     var device: Device? {
         guard let identity else { return nil }
-        return Device(sessionId: identity.sessionId, userId: identity.userId, app: LoopBound(self, loop: loop), key: ObjectIdentifier(self))
+        return Device(sessionId: identity.sessionId, userId: identity.userId, connection: connectionId)
     }
 
     // MARK: resume
@@ -127,7 +127,7 @@ extension ProtocolApplication {
                     while cursor < upTo {
                         let after = cursor
                         let page = try await pool.withConnection { db in
-                            try ReactionStore.attach(
+                            try ReactionRepository.attach(
                                 db,
                                 to: try MessageStore.messages(
                                     db, conversationId: m.id, userId: userId, range: m.range, after: after, upTo: upTo, limit: chunk),

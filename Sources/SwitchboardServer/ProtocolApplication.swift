@@ -20,6 +20,10 @@ final class ProtocolServices: Sendable {
     let accounts: AccountService
     let friends: FriendService
     let registry: SessionRegistry
+    /// Where the engines' deliveries go: this process's loops.
+    let outbox: LocalOutbox
+    /// Events to users and sessions (registry + outbox), for the op handlers.
+    let deliveries: Deliveries
     /// Call signalling.
     let calls: CallService
     /// Conversations and messages.
@@ -40,6 +44,12 @@ final class ProtocolServices: Sendable {
     let authenticationTimeout: Double
     /// Registrations and contact look-ups per address and per account.
     let discovery: DiscoveryLimiter
+    /// Requests a connection may have in flight before it stops being read (`RequestAdmission`).
+    let maxRequestsInFlight: Int
+    /// Admission gauges and the cancelled-task counter.
+    let metrics: ServerMetrics
+    /// Logs `internal` answers and counts error answers per op.
+    let errors: InternalErrorReporter
     /// The ops and their handlers.
     let router = OperationRouter.standard
     /// `reactions.set` per user: a burst of 30, then 10 a second.
@@ -53,18 +63,38 @@ final class ProtocolServices: Sendable {
         self.friends = friends
         let registry = SessionRegistry()
         self.registry = registry
+        let outbox = LocalOutbox()
+        self.outbox = outbox
+        deliveries = Deliveries(registry: registry, outbox: outbox)
         let messages = MessageHub(
-            registry: registry, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
+            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
-        self.calls = CallService(registry: registry, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
+        self.calls = CallService(
+            registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
         self.presence = PresenceHub(
-            registry: registry, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
+            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
+        self.maxRequestsInFlight = configuration.maxRequestsInFlight
+        self.metrics = metrics
+        self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
     }
+}
+
+/// One decoded request, from its decoding until it is answered or handed to its owner (admission control and
+/// per-op metrics): its op and when it was decoded (`EventLoop.now()`).
+struct RequestTicket: Sendable {
+    let op: String
+    let startedAt: UInt64
+}
+
+/// A result and its reply, encoded off the loop.
+struct EncodedReply<R: Sendable>: Sendable {
+    let value: R
+    let bytes: [UInt8]
 }
 
 /// Called by a step of the ordered lane once its effect is in the hands of the object's owner; on the
@@ -100,6 +130,8 @@ final class ProtocolApplication: WebSocketApplication {
     /// The connection's loop (kept: the connection may be gone while a task still hops back here).
     let loop: EventLoop
     let services: ProtocolServices
+    /// Addresses this connection in the outbox (engines never hold the object).
+    let connectionId = ConnectionID.next()
     let openedAt: UInt64
     // protected by the connection's loop queue
     var identity: Identity?
@@ -108,17 +140,25 @@ final class ProtocolApplication: WebSocketApplication {
     // protected by the connection's loop queue
     var closed = false
     // protected by the connection's loop queue: requests that arrived while authenticating
-    var queued: [RequestEnvelope] = []
+    var queued: [(RequestEnvelope, RequestTicket?)] = []
     // protected by the connection's loop queue
     var messaging = ConnectionMessaging()
     // protected by the connection's loop queue
     var lane = OrderedLane()
+    // protected by the connection's loop queue
+    var admission: RequestAdmission
+    // protected by the connection's loop queue: the request being dispatched, until work that answers it later
+    // takes it over (`takeRequestTicket`); ended when the dispatch returns otherwise
+    var currentRequest: RequestTicket?
+    // protected by the connection's loop queue: `startHeld` runs (no recursion)
+    var startingHeld = false
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session
         self.services = services
         openedAt = EventLoop.now()
         loop = session.connection.loop
+        admission = RequestAdmission(limit: services.maxRequestsInFlight)
     }
 
 
@@ -127,14 +167,77 @@ final class ProtocolApplication: WebSocketApplication {
     }
 
     func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) {
+        loop.assertOnLoop()
+        guard admission.mayStart else {
+            // Decoded from the read that reached the limit: started as earlier requests finish.
+            admission.hold(bytes)
+            return
+        }
+        start(bytes)
+    }
+
+    /// Starts one request: it is in flight until it is answered or handed on (`requestEnded`).
+    private func start(_ bytes: [UInt8]) {
+        admission.begin()
+        services.metrics.requestsInFlight.increment()
         let envelope: RequestEnvelope
         switch ProtocolCodec.decodeEnvelope(bytes) {
         case .failure(let error):
+            let ticket = RequestTicket(op: OperationMetrics.unknownOp, startedAt: EventLoop.now())
+            services.metrics.operations.received(ticket.op)
+            services.errors.answered(op: ticket.op, code: error.code, underlying: nil, userId: identity?.userId, connectionId: session.connection.id)
             session.send(.text, ProtocolCodec.encodeError(id: error.id, code: error.code, message: error.message))
+            requestEnded(ticket)
             return
         case .success(let e): envelope = e
         }
+        services.metrics.operations.received(envelope.op)
+        currentRequest = RequestTicket(op: envelope.op, startedAt: EventLoop.now())
         dispatch(envelope)
+        if let ticket = takeRequestTicket() { requestEnded(ticket) }
+        if admission.shouldPause() {
+            session.connection.pauseReading()
+            services.metrics.connectionsReadPaused.increment()
+        }
+    }
+
+    /// The request being dispatched, for work that answers it later (it must call `requestEnded` on the loop);
+    /// nil outside a dispatch or once taken.
+    func takeRequestTicket() -> RequestTicket? {
+        defer { currentRequest = nil }
+        return currentRequest
+    }
+
+    /// A request was answered or handed to its owner: records its duration, starts held requests, resumes reading.
+    func requestEnded(_ ticket: RequestTicket) {
+        guard !closed else { return }
+        admission.end()
+        services.metrics.requestsInFlight.decrement()
+        services.metrics.operations.finished(ticket.op, nanoseconds: EventLoop.now() &- ticket.startedAt)
+        startHeld()
+    }
+
+    /// Starts held requests while the limit allows, then resumes reading when nothing is held.
+    private func startHeld() {
+        guard !startingHeld else { return }
+        startingHeld = true
+        defer { startingHeld = false }
+        while !closed, let frame = admission.nextHeld() { start(frame) }
+        if !closed && admission.shouldResume() {
+            session.connection.resumeReading()
+            services.metrics.connectionsReadPaused.decrement()
+        }
+    }
+
+    /// Sends an error answer to the request being dispatched (counted per op; `internal` logged with its cause).
+    func sendError(
+        _ id: RequestID?, op: String?, _ code: ErrorCode, _ message: String, extra: [String: Int64] = [:],
+        reason: String? = nil, underlying: (any Error)? = nil
+    ) {
+        services.errors.answered(
+            op: op ?? currentRequest?.op ?? OperationMetrics.unknownOp, code: code, underlying: underlying,
+            userId: identity?.userId, connectionId: session.connection.id)
+        session.send(.text, ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra, reason: reason))
     }
 
     /// The path of a request: the router's look-up, the op's authentication rule, the ordered lane for
@@ -143,23 +246,23 @@ final class ProtocolApplication: WebSocketApplication {
         if authenticating {
             // Pipelined behind an authentication: processed after it, in order.
             guard queued.count < services.maxQueuedDuringAuthentication else {
-                session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .rateLimited, message: "too many requests during authentication"))
+                sendError(envelope.id, op: envelope.op, .rateLimited, "too many requests during authentication")
                 return
             }
-            queued.append(envelope)
+            queued.append((envelope, takeRequestTicket()))
             return
         }
         guard let route = services.router.route(envelope.op) else {
-            session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .unknownOp, message: "unknown op \(envelope.op.prefix(64))"))
+            sendError(envelope.id, op: envelope.op, .unknownOp, "unknown op \(envelope.op.prefix(64))")
             return
         }
         switch (route.traits.authentication, identity) {
         case (.authenticates, nil):
             route.handle(self, envelope, nil)
         case (.authenticates, _?):
-            session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .alreadyAuthenticated, message: "this connection is already authenticated"))
+            sendError(envelope.id, op: envelope.op, .alreadyAuthenticated, "this connection is already authenticated")
         case (.required, nil):
-            session.send(.text, ProtocolCodec.encodeError(id: envelope.id, code: .notAuthenticated, message: "authenticate, log in or register first"))
+            sendError(envelope.id, op: envelope.op, .notAuthenticated, "authenticate, log in or register first")
         case (.required, let identity?):
             if route.traits.stateChanging {
                 handleOrdered(envelope, route: route, identity: identity)
@@ -172,7 +275,10 @@ final class ProtocolApplication: WebSocketApplication {
     /// Processes requests that waited for an authentication.
     private func processQueued() {
         while !authenticating && !queued.isEmpty && !closed {
-            dispatch(queued.removeFirst())
+            let (envelope, ticket) = queued.removeFirst()
+            currentRequest = ticket
+            dispatch(envelope)
+            if let ticket = takeRequestTicket() { requestEnded(ticket) }
         }
     }
 
@@ -181,9 +287,17 @@ final class ProtocolApplication: WebSocketApplication {
         // Waiting steps are never run (their requests get no reply, so the client cannot rely on them).
         lane.waiting = []
         lane.head = 0
+        queued = []
+        // Request tasks are cancelled: one still waiting for a database connection never runs its body; one whose
+        // body (a transaction) started finishes it, and effects already handed to an owner complete.
+        let cancelled = admission.close()
+        if cancelled > 0 { services.metrics.requestsCancelled.increment(by: cancelled) }
+        if admission.inFlight > 0 { services.metrics.requestsInFlight.decrement(by: Double(admission.inFlight)) }
+        if admission.paused { services.metrics.connectionsReadPaused.decrement() }
         if let identity {
             let device = self.device
-            services.registry.remove(self, userId: identity.userId)
+            services.registry.remove(connectionId, userId: identity.userId)
+            services.outbox.detach(connectionId)
             if let device { services.presence.deviceDisconnected(device) }
             callConnectionClosed(identity)
         }
@@ -212,15 +326,19 @@ final class ProtocolApplication: WebSocketApplication {
         session.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
-    /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop.
+    /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop. The reply is
+    /// encoded in the request task (history pages and conversation lists are large): the loop only sends bytes.
     func run<R: Encodable & Sendable>(
         _ id: RequestID,
         _ work: @escaping @Sendable () async throws(ServiceError) -> R,
         then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
     ) {
-        run(id, work, replyWith: { app, value in
-            then?(app, value)
-            app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: value))
+        run(id, { () async throws(ServiceError) -> EncodedReply<R> in
+            let value = try await work()
+            return EncodedReply(value: value, bytes: ProtocolCodec.encodeReply(id: id, result: value))
+        }, replyWith: { app, reply in
+            then?(app, reply.value)
+            app.session.send(.text, reply.bytes)
         })
     }
 
@@ -235,10 +353,16 @@ final class ProtocolApplication: WebSocketApplication {
         // Started by a step of the ordered lane: the lane waits for this work and its `replyWith` (which hands
         // the effect on, e.g. to a conversation's writer or the call queue).
         let done = takeLaneDone()
-        Task(executorPreference: services.executor) {
+        // The request stays in flight until this work has answered it.
+        let ticket = takeRequestTicket()
+        let number = admission.taskNumber()
+        let task = Task(executorPreference: services.executor) {
             let result: Result<R, ServiceError>
+            // Cancelled (the connection closed) before it started: nothing to do, nobody to answer.
+            if Task.isCancelled { return }
             do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
             me.execute { app in
+                app.admission.finished(number)
                 let wasAuthenticating = app.authenticating
                 app.authenticating = false
                 guard !app.closed else { return }
@@ -246,12 +370,19 @@ final class ProtocolApplication: WebSocketApplication {
                 case .success(let value):
                     replyWith(app, value)
                 case .failure(let error):
-                    app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message, extra: error.extra, reason: error.reason))
+                    app.sendError(
+                        id, op: ticket?.op, error.code, error.message, extra: error.extra, reason: error.reason,
+                        underlying: error.underlying)
                 }
                 done?()
+                if let ticket { app.requestEnded(ticket) }
                 if wasAuthenticating { app.processQueued() }
             }
         }
+        // Only requests outside the ordered lane are cancelled with their connection: they are reads (or a whole
+        // authentication, one transaction). A state-changing request runs to its end, so its effect is never left
+        // half done (a stored profile whose friends were not told).
+        if done == nil { admission.track(number, task) }
     }
 
     // MARK: the ordered lane
@@ -315,22 +446,24 @@ final class ProtocolApplication: WebSocketApplication {
     /// are done when the handler returns, work started with `run` when its reply has run on the loop.
     private func handleOrdered(_ envelope: RequestEnvelope, route: OperationRouter.Route, identity: Identity) {
         guard lane.count < services.maxWaitingRequests else {
-            session.send(
-                .text,
-                ProtocolCodec.encodeError(
-                    id: envelope.id, code: .rateLimited, message: "too many requests waiting on this connection",
-                    extra: ["retry_after_ms": 100]))
+            sendError(
+                envelope.id, op: envelope.op, .rateLimited, "too many requests waiting on this connection",
+                extra: ["retry_after_ms": 100])
             return
         }
+        // In flight while it waits in the lane, too.
+        let ticket = takeRequestTicket()
         ordered { [self] done in
             lane.unclaimed = done
+            currentRequest = ticket
             route.handle(self, envelope, identity)
             takeLaneDone()?()
+            if let ticket = takeRequestTicket() { requestEnded(ticket) }
         }
     }
 
     func fail(_ id: RequestID, _ error: ProtocolError) {
-        session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
+        sendError(id, op: nil, error.code, error.message)
     }
 
     // MARK: authentication
@@ -344,7 +477,8 @@ final class ProtocolApplication: WebSocketApplication {
     func authenticated(_ identity: Identity) {
         self.identity = identity
         authenticating = false
-        services.registry.add(self, identity: identity, loop: loop)
+        services.outbox.attach(connectionId, self, loop: loop)
+        if let device { services.registry.add(device) }
         if let device { services.presence.deviceConnected(device) }
         callConnectionOpened(identity)
     }

@@ -91,6 +91,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String = "switchboard-data"
     /// Connections in the database pool.
     public var databasePoolSize: Int = 4
+    /// Request tasks that may wait for a database connection; further ones answer `unavailable` with
+    /// `retry_after_ms`.
+    public var databaseMaxWaiters: Int = 1024
     /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
     /// doubles per failed attempt.
     public var embeddedRestartBackoff: Double = 0.5
@@ -102,6 +105,9 @@ public struct ServerConfiguration: Sendable {
     /// State-changing requests one `/ws` connection may have waiting behind an earlier one (its ordered lane);
     /// further ones answer `rate_limited`.
     public var maxWaitingRequests: Int = 1024
+    /// Requests one `/ws` connection may have in flight (decoded, not yet answered); at the limit the server stops
+    /// reading that connection until one is answered.
+    public var maxRequestsInFlight: Int = 64
     /// Country calling code for phone numbers given without one (e.g. "1"); nil requires `+`.
     public var defaultCountryCode: String? = nil
     /// Login attempt limits per phone number and per client address.

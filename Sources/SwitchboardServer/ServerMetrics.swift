@@ -38,6 +38,7 @@ public final class ServerMetrics: Sendable {
 
     let connectionsOpen: CoreMetrics.Meter
     let connectionsAccepted: CoreMetrics.Counter
+    /// Connections closed at once: over `maxConnections`, or asked for anything while draining (503).
     let connectionsRejected: CoreMetrics.Counter
     let websocketsOpen: CoreMetrics.Meter
     let framesIn: CoreMetrics.Counter
@@ -61,6 +62,14 @@ public final class ServerMetrics: Sendable {
     let voiceUploadsOK: CoreMetrics.Counter
     let voiceUploadsRefused: CoreMetrics.Counter
     private let handshakeFailures: [String: CoreMetrics.Counter]
+    /// Protocol requests decoded and not yet answered, over all connections (admission control).
+    let requestsInFlight: CoreMetrics.Meter
+    /// Connections whose reading is paused because they reached their limit of requests in flight.
+    let connectionsReadPaused: CoreMetrics.Meter
+    /// Request tasks cancelled because their connection closed.
+    let requestsCancelled: CoreMetrics.Counter
+    /// Per-op requests, errors and durations.
+    let operations: OperationMetrics
 
     /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
     static let handshakeFailureReasons = [
@@ -70,7 +79,12 @@ public final class ServerMetrics: Sendable {
 
     /// Creates the instruments.
     /// - Parameter loopCount: one lag gauge per loop.
-    public init(loopCount: Int) {
+    /// - Parameter ops: the known protocol ops (the bounded `op` label of the per-op instruments).
+    public convenience init(loopCount: Int) {
+        self.init(loopCount: loopCount, ops: Set(OperationRouter.standard.routes.keys))
+    }
+
+    init(loopCount: Int, ops: Set<String>) {
         let registry = PrometheusCollectorRegistry()
         let factory = PrometheusMetricsFactory(registry: registry)
         self.registry = registry
@@ -105,6 +119,10 @@ public final class ServerMetrics: Sendable {
             )
         }
         handshakeFailures = failures
+        requestsInFlight = CoreMetrics.Meter(label: "switchboard_requests_in_flight", factory: factory)
+        connectionsReadPaused = CoreMetrics.Meter(label: "switchboard_connections_read_paused", factory: factory)
+        requestsCancelled = CoreMetrics.Counter(label: "switchboard_requests_cancelled_total", factory: factory)
+        operations = OperationMetrics(ops: ops, factory: factory)
     }
 
     /// Counts a failed handshake under a bounded reason label.

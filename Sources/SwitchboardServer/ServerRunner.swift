@@ -33,7 +33,7 @@ public enum ServerRunner {
             signal(sig, SIG_IGN)  // delivered through the Dispatch source instead
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
-                logger.info("signal received", metadata: ["signal": "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
+                logger.info("signal received", metadata: [LogKey.signal: "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
                 state.stop(done: done)
             }
             source.resume()
@@ -44,7 +44,7 @@ public enum ServerRunner {
         do {
             database = try Database.open(configuration: configuration, logger: logger)
         } catch {
-            logger.critical("could not start", metadata: ["error": "\(error)"])
+            logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
             return 1
         }
         do {
@@ -57,7 +57,7 @@ public enum ServerRunner {
             try server.start()
             state.started(server, done: done)
         } catch {
-            logger.critical("could not start", metadata: ["error": "\(error)"])
+            logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
             database.close()
             return 1
         }
@@ -122,12 +122,14 @@ public final class Database: Sendable {
             let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger)
             connectionString = try server.start()
             embedded = server
-            logger.info("embedded PostgreSQL started", metadata: ["data_directory": "\(server.clusterDirectory)"])
+            logger.info("embedded PostgreSQL started", metadata: [LogKey.dataDirectory: "\(server.clusterDirectory)"])
         }
         do {
-            let pool = try DatabasePool(connectionString: connectionString, size: configuration.databasePoolSize, logger: logger)
+            let pool = try DatabasePool(
+                connectionString: connectionString, size: configuration.databasePoolSize, logger: logger,
+                maxWaiters: configuration.databaseMaxWaiters)
             let version = try pool.migrateBlocking(logger: logger)
-            logger.info("schema ready", metadata: ["version": "\(version)"])
+            logger.info("schema ready", metadata: [LogKey.version: "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
             embedded?.supervise(
                 initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)

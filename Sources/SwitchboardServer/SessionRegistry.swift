@@ -11,80 +11,48 @@ import Foundation
 import SwitchboardCore
 import SwitchboardTransport
 
-/// A reference to a loop-confined object that may travel to other queues but is only dereferenced on
-/// its loop (asserted).
-struct LoopBound<T: AnyObject>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only dereferenced on `loop.queue` (`valueOnLoop` asserts it).
-    let loop: EventLoop
-    private weak var value: T?
-    init(_ value: T, loop: EventLoop) {
-        self.value = value
-        self.loop = loop
-    }
-    /// Runs `body` on the loop if the object still exists.
-    func execute(_ body: @escaping @Sendable (T) -> Void) {
-        let me = self
-        loop.execute {
-            if let v = me.valueOnLoop { body(v) }
-        }
-    }
-    /// Runs `body` on the loop if the object still exists, `orElse` (on the loop) if it is gone.
-    func execute(_ body: @escaping @Sendable (T) -> Void, orElse: @escaping @Sendable () -> Void) {
-        let me = self
-        loop.execute {
-            if let v = me.valueOnLoop { body(v) } else { orElse() }
-        }
-    }
-    /// The object, if it still exists; only on its loop.
-    var valueOnLoop: T? {
-        loop.assertOnLoop()
-        return value
-    }
-}
-
-/// One authenticated connection (a device) of a user.
-struct Device: Sendable {
+/// One authenticated connection (a device) of a user, as a value: engines address it by its connection id.
+struct Device: Sendable, Hashable {
     /// The session (token) the connection authenticated with; stays the same across reconnects.
     let sessionId: Int64
     let userId: Int64
-    let app: LoopBound<ProtocolApplication>
-    /// Identifies the connection.
-    let key: ObjectIdentifier
+    /// Identifies the connection (deliveries go to it through an `Outbox`).
+    let connection: ConnectionID
 }
 
-/// Which connections belong to which user and session, across loops; thread-safe.
-///
-/// Deliveries to many devices are handed to each loop queue in one batch (one `execute` per loop).
+/// Which connections belong to which user and session, across loops; thread-safe. Only the map: deliveries
+/// go through an `Outbox`.
 final class SessionRegistry: @unchecked Sendable {
-    // @unchecked Sendable: `byUser` is only touched under `lock`.
+    // @unchecked Sendable: `byUser` and `bySession` are only touched under `lock`.
     private let lock = NSLock()
-    private var byUser: [Int64: [ObjectIdentifier: Device]] = [:]
     // protected by lock
-    private var bySession: [Int64: [ObjectIdentifier: Device]] = [:]
+    private var byUser: [Int64: [ConnectionID: Device]] = [:]
+    // protected by lock
+    private var bySession: [Int64: [ConnectionID: Device]] = [:]
+
+    init() {}
 
     /// Registers an authenticated connection; returns whether it is the user's first device.
     @discardableResult
-    func add(_ app: ProtocolApplication, identity: Identity, loop: EventLoop) -> Bool {
-        let key = ObjectIdentifier(app)
-        let device = Device(sessionId: identity.sessionId, userId: identity.userId, app: LoopBound(app, loop: loop), key: key)
+    func add(_ device: Device) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let first = byUser[identity.userId] == nil
-        byUser[identity.userId, default: [:]][key] = device
-        bySession[identity.sessionId, default: [:]][key] = device
+        let first = byUser[device.userId] == nil
+        byUser[device.userId, default: [:]][device.connection] = device
+        bySession[device.sessionId, default: [:]][device.connection] = device
         return first
     }
 
     /// Unregisters a connection; returns whether the user has no device left.
     @discardableResult
-    func remove(_ app: ProtocolApplication, userId: Int64) -> Bool {
+    func remove(_ connection: ConnectionID, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if let sessionId = byUser[userId]?[ObjectIdentifier(app)]?.sessionId {
-            bySession[sessionId]?[ObjectIdentifier(app)] = nil
+        if let sessionId = byUser[userId]?[connection]?.sessionId {
+            bySession[sessionId]?[connection] = nil
             if bySession[sessionId]?.isEmpty == true { bySession[sessionId] = nil }
         }
-        byUser[userId]?[ObjectIdentifier(app)] = nil
+        byUser[userId]?[connection] = nil
         if byUser[userId]?.isEmpty == true {
             byUser[userId] = nil
             return true
@@ -109,6 +77,11 @@ final class SessionRegistry: @unchecked Sendable {
             if let devices = byUser[user] { result.append(contentsOf: devices.values) }
         }
         return result
+    }
+
+    /// The connections of these users (each user once).
+    func connections(ofUsers users: some Sequence<Int64>) -> [ConnectionID] {
+        devices(ofUsers: users).map(\.connection)
     }
 
     /// Every connection of a session (a device may reconnect before its old connection is gone).
@@ -138,54 +111,26 @@ final class SessionRegistry: @unchecked Sendable {
         defer { lock.unlock() }
         return byUser.count
     }
+}
 
-    /// Runs `body` for each device on its loop, one `execute` per loop for the whole list.
-    func forEach(_ devices: [Device], _ body: @escaping @Sendable (ProtocolApplication) -> Void) {
-        guard !devices.isEmpty else { return }
-        if devices.count == 1 {
-            devices[0].app.execute(body)
-            return
-        }
-        var byLoop: [ObjectIdentifier: [Device]] = [:]
-        for device in devices { byLoop[ObjectIdentifier(device.app.loop), default: []].append(device) }
-        for (_, list) in byLoop {
-            let loop = list[0].app.loop
-            loop.executeBatch {
-                for device in list { if let app = device.app.valueOnLoop { body(app) } }
-            }
-        }
-    }
+/// Events to users and sessions through the outbox, addressed with the registry (for the op handlers).
+struct Deliveries: Sendable {
+    let registry: SessionRegistry
+    let outbox: any Outbox
 
-    /// Sends an encoded event (a JSON text message) to these devices.
-    func send(_ bytes: [UInt8], to devices: [Device]) {
-        forEach(devices) { $0.sendEvent(bytes) }
+    /// Sends an encoded event (a JSON text message) to every connected device of these users, except one
+    /// connection.
+    func send(_ bytes: [UInt8], toUsers users: some Sequence<Int64>, except: ConnectionID? = nil) {
+        outbox.post(.event(bytes), to: registry.connections(ofUsers: users).filter { $0 != except })
     }
 
     /// Sends an encoded event to every connected device of these users.
     func push(_ event: PushEvent) {
-        send(event.bytes, to: devices(ofUsers: event.users))
+        send(event.bytes, toUsers: event.users)
     }
 
     /// Tells every connection of a session that it was revoked and closes it with 4001.
     func revoke(sessionId: Int64, userId: Int64) {
-        forEach(devices(ofUser: userId).filter { $0.sessionId == sessionId }) { $0.sessionRevoked() }
-    }
-}
-
-/// Runs the server's request tasks on a Dispatch queue instead of the shared cooperative pool, so
-/// protocol work never waits behind unrelated code that blocks a cooperative thread (in tests, blocking
-/// clients in the same process; in embedders, anything). Jobs are short: awaiting the database or the
-/// hasher suspends them on continuations resumed from those queues.
-final class DispatchTaskExecutor: TaskExecutor {
-    let queue: DispatchQueue
-
-    init(label: String) {
-        queue = DispatchQueue(label: label, attributes: .concurrent)
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        outbox.post(.revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
     }
 }

@@ -191,8 +191,8 @@ final class VoiceService: Sendable {
             logger.debug(
                 "voice stored",
                 metadata: [
-                    "voice_id": "\(clip.id)", "duration_ms": "\(clip.durationMs)", "bytes": "\(clip.size)",
-                    "transcode": "\(elapsed)", "format": "\(voice.inputFormat)",
+                    LogKey.voiceId: "\(clip.id)", LogKey.durationMs: "\(clip.durationMs)", LogKey.bytes: "\(clip.size)",
+                    LogKey.transcodeSeconds: "\(elapsed)", LogKey.format: "\(voice.inputFormat)",
                 ])
             return .json(
                 201,

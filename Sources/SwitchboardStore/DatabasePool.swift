@@ -18,10 +18,20 @@ import Synchronization
 /// a continuation and Dispatch callers have their callback queued, so neither a Swift-concurrency thread nor a
 /// Dispatch loop queue is ever blocked. The lease bookkeeping is guarded by one `Mutex`.
 ///
-/// Cancelling the awaiting task does not remove it from the queue: the body still runs once a connection frees up.
+/// Cancelling an awaiting task (its connection closed) makes it fail with `CancellationError` when its turn comes,
+/// without running its body; a body that started runs to its end (a transaction is never cut midway by a
+/// cancellation, so an acknowledged write is never lost to one).
+///
+/// ## Admission
+/// The async variants (request tasks) wait in a bounded queue: beyond ``maxWaiters`` waiting callers they fail at
+/// once with ``PostgresError/Kind/overloaded`` (the body never runs). The Dispatch callback variants serve owners
+/// that already accepted an effect (a conversation's writer, presence) and bound their own queues; they are not
+/// refused.
 public final class DatabasePool: Sendable {
     /// The default number of connections.
     public static let defaultSize = 4
+    /// The default bound of the async callers' wait queue.
+    public static let defaultMaxWaiters = 1024
 
     private typealias Lease = @Sendable (Result<Int, any Error>) -> Void
 
@@ -35,16 +45,24 @@ public final class DatabasePool: Sendable {
     private let connections: [PostgresConnection]
     private let state: Mutex<State>
     private let logger: Logger
+    /// Async callers that may wait for a connection before further ones are refused (``PostgresError/Kind/overloaded``).
+    public let maxWaiters: Int
 
     /// Opens `size` connections eagerly.
     /// - Parameters:
     ///   - connectionString: A libpq connection string.
     ///   - size: The number of connections (at least 1).
     ///   - logger: Passed to every connection.
+    ///   - maxWaiters: Async callers that may wait for a connection (then ``PostgresError/Kind/overloaded``).
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connectionFailed`` if any connection fails; the
     ///   ones already opened are closed.
-    public init(connectionString: String, size: Int = DatabasePool.defaultSize, logger: Logger) throws {
+    public init(
+        connectionString: String, size: Int = DatabasePool.defaultSize, logger: Logger,
+        maxWaiters: Int = DatabasePool.defaultMaxWaiters
+    ) throws {
         precondition(size >= 1, "a pool needs at least one connection")
+        precondition(maxWaiters >= 0, "maxWaiters must not be negative")
+        self.maxWaiters = maxWaiters
         var connections: [PostgresConnection] = []
         for index in 0..<size {
             var connectionLogger = logger
@@ -62,6 +80,9 @@ public final class DatabasePool: Sendable {
     /// The number of connections.
     public var size: Int { connections.count }
 
+    /// Callers waiting for a connection now (async and callback variants).
+    public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead } }
+
     /// Runs `body` with a leased connection on that connection's worker queue.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``PostgresError/Kind/closed`` if the pool is closed.
@@ -69,8 +90,16 @@ public final class DatabasePool: Sendable {
     public func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            self.run(body) { continuation.resume(with: $0) }
+        // A task cancelled before its body starts (its connection closed) never runs it: it leaves the queue when
+        // its turn comes (CancellationError). A body that started runs to its end (no half transaction).
+        try Task.checkCancellation()
+        let cancelled = CancellationFlag()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                self.run(body, bounded: true, cancelled: cancelled) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            cancelled.set()
         }
     }
 
@@ -89,7 +118,7 @@ public final class DatabasePool: Sendable {
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        run(body) { result in queue.async { completion(result) } }
+        run(body, bounded: false, cancelled: nil) { result in queue.async { completion(result) } }
     }
 
     /// Callback variant of ``transaction(_:)``.
@@ -122,12 +151,20 @@ public final class DatabasePool: Sendable {
 
     private func run<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
+        bounded: Bool,
+        cancelled: CancellationFlag?,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        lease { leased in
+        lease(bounded: bounded) { leased in
             switch leased {
             case .failure(let error):
                 completion(.failure(error))
+            case .success(let index) where cancelled?.isSet == true:
+                // Handed on from the connection's queue: a run of cancelled waiters does not recurse.
+                self.connections[index].queue.async {
+                    self.release(index)
+                    completion(.failure(CancellationError()))
+                }
             case .success(let index):
                 let connection = self.connections[index]
                 connection.queue.async {
@@ -139,10 +176,13 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    private func lease(_ waiter: @escaping Lease) {
+    private func lease(bounded: Bool, _ waiter: @escaping Lease) {
         let immediate = state.withLock { state -> Result<Int, any Error>? in
             if state.closed { return .failure(PostgresError(kind: .closed, message: "pool closed")) }
             if let index = state.idle.popLast() { return .success(index) }
+            if bounded && state.waiters.count - state.waiterHead >= maxWaiters {
+                return .failure(PostgresError(kind: .overloaded, message: "too many callers waiting for a database connection"))
+            }
             state.waiters.append(waiter)
             return nil
         }
@@ -165,4 +205,11 @@ public final class DatabasePool: Sendable {
         }
         next?(.success(index))
     }
+}
+
+/// Set once when a waiting caller's task is cancelled; read when its turn for a connection comes.
+final class CancellationFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .releasing) }
+    var isSet: Bool { value.load(ordering: .acquiring) }
 }

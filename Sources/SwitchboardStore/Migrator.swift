@@ -84,7 +84,7 @@ public enum Migrator {
                     """
                 )
                 let applied = Set(
-                    try connection.query("SELECT version FROM schema_migrations").compactMap { $0.int(0) }
+                    try connection.query("SELECT version FROM schema_migrations").decode(Int.self, column: 0)
                 )
                 let databaseVersion = applied.max() ?? 0
                 if databaseVersion > codeVersion {

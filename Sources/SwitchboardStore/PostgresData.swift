@@ -62,6 +62,24 @@ public enum PostgresData: Sendable, Hashable {
     }
 }
 
+/// `YYYY-MM-DD<separator>HH:MM:SS.<fraction><suffix>` in UTC: the one formatter behind PostgreSQL's timestamp
+/// parameters (`PostgresTimestamp`) and the wire format (`WireTimestamp` in SwitchboardCore).
+public enum UTCTimestamp {
+    /// Formats `seconds` since 1970 in UTC with `fraction` written in `fractionDigits` digits.
+    public static func format(seconds: Int, fraction: Int, fractionDigits: Int, separator: String, suffix: String) -> String {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))\(separator)"
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(fraction, fractionDigits))"
+            + suffix
+    }
+}
+
 /// Formatting and parsing of `timestamptz` text in ISO style (the session runs with `TimeZone=UTC`, `DateStyle=ISO`).
 enum PostgresTimestamp {
     /// Formats a date as `YYYY-MM-DD HH:MM:SS.ffffff+00`.
@@ -73,16 +91,7 @@ enum PostgresTimestamp {
             seconds += 1
             micros -= 1_000_000
         }
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2)) "
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
-            + "\(pad(micros, 6))+00"
+        return UTCTimestamp.format(seconds: seconds, fraction: micros, fractionDigits: 6, separator: " ", suffix: "+00")
     }
 
     /// Parses `YYYY-MM-DD HH:MM:SS[.ffffff][+HH[:MM]]` (also accepts `T` as the separator). Returns nil if malformed.

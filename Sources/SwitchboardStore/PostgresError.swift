@@ -28,6 +28,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case pipelineAborted
         /// The connection was closed by ``PostgresConnection/close()`` or the pool was closed.
         case closed
+        /// The pool's wait queue was full (``DatabasePool/maxWaiters``): the body never ran.
+        case overloaded
     }
 
     /// What went wrong.

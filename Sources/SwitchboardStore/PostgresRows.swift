@@ -44,6 +44,11 @@ public struct PostgresRow: Sendable {
     public let columns: [String]
     let values: [[UInt8]?]
 
+    init(columns: [String], values: [[UInt8]?]) {
+        self.columns = columns
+        self.values = values
+    }
+
     /// The index of the column named `name`, or nil.
     public func column(named name: String) -> Int? {
         columns.firstIndex(of: name)
@@ -80,7 +85,12 @@ public struct PostgresRow: Sendable {
 
     /// The value of a `bytea` column, decoded from PostgreSQL's hex output format (`\x0a1b...`).
     public func bytes(_ column: Int) -> [UInt8]? {
-        guard let text = value(column), text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"),
+        value(column).flatMap(Self.decodeHex)
+    }
+
+    /// `\x0a1b...` decoded, or nil when malformed.
+    static func decodeHex(_ text: [UInt8]) -> [UInt8]? {
+        guard text.count >= 2, text[0] == UInt8(ascii: "\\"), text[1] == UInt8(ascii: "x"),
             text.count % 2 == 0
         else { return nil }
         var result = [UInt8]()

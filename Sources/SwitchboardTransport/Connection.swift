@@ -171,8 +171,12 @@ public final class Connection: @unchecked Sendable {
             if closingAfterFlush != nil {
                 // Discard input while draining a close; detect a peer that went away.
                 drainInputWhileClosing()
-            } else if !readingPaused || events & (CSwitchboardSys_EPOLLHUP | CSwitchboardSys_EPOLLERR) != 0 {
+            } else if !readingPaused {
                 readAvailable()
+            } else if events & (CSwitchboardSys_EPOLLHUP | CSwitchboardSys_EPOLLERR) != 0 {
+                // Reading is paused (admission control, a voice upload being processed) and the peer is gone:
+                // the loop is level-triggered, so close now rather than be woken again and again.
+                close(error: IOError(errno: ECONNRESET, function: "epoll_wait"))
             }
         }
     }

@@ -51,9 +51,10 @@ public final class EventLoop: @unchecked Sendable {
     public private(set) var lastLagNanoseconds: UInt64 = 0
     // protected by queue
     private var events: UnsafeMutablePointer<CSwitchboardSys_event>
-    /// Called on `queue` after every sweep with the loop index and how late the sweep fired (ns).
-    // protected by queue (set before `start`)
-    public var onSweep: (@Sendable (Int, UInt64) -> Void)?
+    /// Called on `queue` after every sweep with the loop index and how late the sweep fired (ns); set with
+    /// `setSweepObserver(_:)` (the loop runs from its creation, so it is set on `queue` too).
+    // protected by queue
+    private var onSweep: (@Sendable (Int, UInt64) -> Void)?
 
     init(index: Int, readBufferSize: Int, sweepInterval: UInt64, logger: Logger) throws {
         self.index = index
@@ -94,6 +95,12 @@ public final class EventLoop: @unchecked Sendable {
             sweepTimer.cancel()
             readSource.cancel()
         }
+    }
+
+    /// Sets (or with nil removes) the observer called on `queue` after every sweep with the loop index and how
+    /// late the sweep fired (ns). Callable from any queue: the change is made on `queue`.
+    public func setSweepObserver(_ observer: (@Sendable (Int, UInt64) -> Void)?) {
+        queue.async { [self] in onSweep = observer }
     }
 
     /// Runs `work` on this loop's queue.
@@ -205,6 +212,7 @@ public final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) { connection.sweep(now: now) }
         flushPending()
         inBatch = false
+        assertOnLoop()
         onSweep?(index, lastLagNanoseconds)
     }
 }
@@ -238,6 +246,19 @@ public final class EventLoopGroup: Sendable {
 
     /// Closes every connection and stops the loops.
     public func shutdown() { for loop in loops { loop.stop() } }
+
+    /// Closes every connection and stops the loops; `completion` runs on `queue` once every loop has run its
+    /// connections' close callbacks. Never blocks the calling queue.
+    public func shutdown(notifying queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
+        let stopped = DispatchGroup()
+        for loop in loops {
+            loop.stop()
+            // Queued after the loop's stop: runs once the close callbacks have.
+            stopped.enter()
+            loop.execute { stopped.leave() }
+        }
+        stopped.notify(queue: queue, execute: completion)
+    }
 }
 
 /// A thread-safe counter.

@@ -55,6 +55,8 @@ public final class TransportServer: @unchecked Sendable {
     private let open = AtomicCounter()
     private let accepted = AtomicCounter()
     private let rejected = AtomicCounter()
+    /// Called on the accept queue for every connection closed at once over `maxConnections`.
+    private let onReject: (@Sendable () -> Void)?
 
     // protected by acceptQueue
     private var listenFD: Int32 = -1
@@ -74,8 +76,10 @@ public final class TransportServer: @unchecked Sendable {
         group: EventLoopGroup,
         tls: TLSContext?,
         logger: Logger,
+        onReject: (@Sendable () -> Void)? = nil,
         makeHandler: @escaping @Sendable (Connection) -> any ConnectionHandler
     ) {
+        self.onReject = onReject
         self.configuration = configuration
         self.group = group
         self.tls = tls
@@ -109,6 +113,9 @@ public final class TransportServer: @unchecked Sendable {
         acceptQueue.sync {
             guard !stopped, let source else { return }
             stopped = true
+            // The fd is closed by the cancel handler, which runs later on this queue: shut the socket down now, so
+            // that a connect after this call returns is refused (Linux takes a listening socket out of LISTEN).
+            _ = Glibc.shutdown(listenFD, Int32(SHUT_RDWR))
             if suspended { source.resume() }  // a suspended source must not be cancelled-and-released
             source.cancel()
         }
@@ -149,6 +156,7 @@ public final class TransportServer: @unchecked Sendable {
             accepted.add(1)
             if open.current >= configuration.maxConnections {
                 rejected.add(1)
+                onReject?()
                 Glibc.close(fd)
                 continue
             }

@@ -12,22 +12,22 @@ import SwitchboardServer
 /// Limits of `serve` on registration and `contacts.match` (the ways to learn which numbers are registered).
 struct DiscoveryOptions: ParsableArguments {
     @Option(help: "Registrations per client address before the limit. [env: SWITCHBOARD_REGISTER_BURST_PER_ADDRESS]")
-    var registerBurstPerAddress: Int = env("SWITCHBOARD_REGISTER_BURST_PER_ADDRESS").flatMap(Int.init) ?? 10
+    var registerBurstPerAddress: Int = envValue("SWITCHBOARD_REGISTER_BURST_PER_ADDRESS", as: Int.self) ?? 10
 
     @Option(help: "Seconds per further registration per client address. [env: SWITCHBOARD_REGISTER_INTERVAL_PER_ADDRESS]")
-    var registerIntervalPerAddress: Double = env("SWITCHBOARD_REGISTER_INTERVAL_PER_ADDRESS").flatMap(Double.init) ?? 60
+    var registerIntervalPerAddress: Double = envValue("SWITCHBOARD_REGISTER_INTERVAL_PER_ADDRESS", as: Double.self) ?? 60
 
     @Option(help: "Phone numbers contacts.match looks up per account before the limit. [env: SWITCHBOARD_CONTACTS_BURST_PER_USER]")
-    var contactsBurstPerUser: Int = env("SWITCHBOARD_CONTACTS_BURST_PER_USER").flatMap(Int.init) ?? 1000
+    var contactsBurstPerUser: Int = envValue("SWITCHBOARD_CONTACTS_BURST_PER_USER", as: Int.self) ?? 1000
 
     @Option(help: "Seconds per further phone number per account. [env: SWITCHBOARD_CONTACTS_INTERVAL_PER_USER]")
-    var contactsIntervalPerUser: Double = env("SWITCHBOARD_CONTACTS_INTERVAL_PER_USER").flatMap(Double.init) ?? 10
+    var contactsIntervalPerUser: Double = envValue("SWITCHBOARD_CONTACTS_INTERVAL_PER_USER", as: Double.self) ?? 10
 
     @Option(help: "Phone numbers looked up per client address before the limit. [env: SWITCHBOARD_CONTACTS_BURST_PER_ADDRESS]")
-    var contactsBurstPerAddress: Int = env("SWITCHBOARD_CONTACTS_BURST_PER_ADDRESS").flatMap(Int.init) ?? 5000
+    var contactsBurstPerAddress: Int = envValue("SWITCHBOARD_CONTACTS_BURST_PER_ADDRESS", as: Int.self) ?? 5000
 
     @Option(help: "Seconds per further phone number per client address. [env: SWITCHBOARD_CONTACTS_INTERVAL_PER_ADDRESS]")
-    var contactsIntervalPerAddress: Double = env("SWITCHBOARD_CONTACTS_INTERVAL_PER_ADDRESS").flatMap(Double.init) ?? 2
+    var contactsIntervalPerAddress: Double = envValue("SWITCHBOARD_CONTACTS_INTERVAL_PER_ADDRESS", as: Double.self) ?? 2
 
     func validate() throws {
         guard registerBurstPerAddress >= 1, contactsBurstPerUser >= 1, contactsBurstPerAddress >= 1,

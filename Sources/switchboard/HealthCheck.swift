@@ -18,7 +18,7 @@ struct HealthCheck: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Exit 0 if the local server answers /healthz with 200.")
 
     @Option(help: "Port of the local server. [env: SWITCHBOARD_PORT]")
-    var port: Int = env("SWITCHBOARD_PORT").flatMap(Int.init) ?? 8080
+    var port: Int = envValue("SWITCHBOARD_PORT", as: Int.self) ?? 8080
 
     @Option(help: "Path to ask.")
     var path: String = "/healthz"

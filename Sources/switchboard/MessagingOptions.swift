@@ -12,43 +12,43 @@ import SwitchboardServer
 /// Messaging, presence and typing limits of `serve`.
 struct MessagingOptions: ParsableArguments {
     @Option(help: "Longest text message in characters. [env: SWITCHBOARD_MAX_TEXT_CHARACTERS]")
-    var maxTextCharacters: Int = env("SWITCHBOARD_MAX_TEXT_CHARACTERS").flatMap(Int.init) ?? 4096
+    var maxTextCharacters: Int = envValue("SWITCHBOARD_MAX_TEXT_CHARACTERS", as: Int.self) ?? 4096
 
     @Option(help: "Longest text message in UTF-8 bytes. [env: SWITCHBOARD_MAX_TEXT_BYTES]")
-    var maxTextBytes: Int = env("SWITCHBOARD_MAX_TEXT_BYTES").flatMap(Int.init) ?? 16 * 1024
+    var maxTextBytes: Int = envValue("SWITCHBOARD_MAX_TEXT_BYTES", as: Int.self) ?? 16 * 1024
 
     @Option(help: "Most members of a group. [env: SWITCHBOARD_MAX_GROUP_MEMBERS]")
-    var maxGroupMembers: Int = env("SWITCHBOARD_MAX_GROUP_MEMBERS").flatMap(Int.init) ?? 5000
+    var maxGroupMembers: Int = envValue("SWITCHBOARD_MAX_GROUP_MEMBERS", as: Int.self) ?? 5000
 
     @Option(help: "Most writes committed in one transaction. [env: SWITCHBOARD_MESSAGE_BATCH]")
-    var messageBatch: Int = env("SWITCHBOARD_MESSAGE_BATCH").flatMap(Int.init) ?? 1024
+    var messageBatch: Int = envValue("SWITCHBOARD_MESSAGE_BATCH", as: Int.self) ?? 1024
 
     @Option(help: "Writes waiting per writer before new ones get `unavailable`. [env: SWITCHBOARD_MAX_PENDING_WRITES]")
-    var maxPendingWrites: Int = env("SWITCHBOARD_MAX_PENDING_WRITES").flatMap(Int.init) ?? 50_000
+    var maxPendingWrites: Int = envValue("SWITCHBOARD_MAX_PENDING_WRITES", as: Int.self) ?? 50_000
 
     @Option(help: "Message writers (conversations are split among them by id). [env: SWITCHBOARD_MESSAGE_WRITERS]")
-    var messageWriters: Int = env("SWITCHBOARD_MESSAGE_WRITERS").flatMap(Int.init) ?? 2
+    var messageWriters: Int = envValue("SWITCHBOARD_MESSAGE_WRITERS", as: Int.self) ?? 2
 
     @Option(help: "Messages per history page at most. [env: SWITCHBOARD_HISTORY_MAX_LIMIT]")
-    var historyMaxLimit: Int = env("SWITCHBOARD_HISTORY_MAX_LIMIT").flatMap(Int.init) ?? 100
+    var historyMaxLimit: Int = envValue("SWITCHBOARD_HISTORY_MAX_LIMIT", as: Int.self) ?? 100
 
     @Option(help: "Live messages held per connection while it resumes. [env: SWITCHBOARD_MAX_HELD_DURING_SYNC]")
-    var maxHeldDuringSync: Int = env("SWITCHBOARD_MAX_HELD_DURING_SYNC").flatMap(Int.init) ?? 20_000
+    var maxHeldDuringSync: Int = envValue("SWITCHBOARD_MAX_HELD_DURING_SYNC", as: Int.self) ?? 20_000
 
     @Option(help: "Messages per user per second (burst twice that). [env: SWITCHBOARD_SEND_RATE]")
-    var sendRate: Double = env("SWITCHBOARD_SEND_RATE").flatMap(Double.init) ?? 500
+    var sendRate: Double = envValue("SWITCHBOARD_SEND_RATE", as: Double.self) ?? 500
 
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
-    var presenceGrace: Double = env("SWITCHBOARD_PRESENCE_GRACE").flatMap(Double.init) ?? 5
+    var presenceGrace: Double = envValue("SWITCHBOARD_PRESENCE_GRACE", as: Double.self) ?? 5
 
     @Option(name: .customLong("typing-ttl"), help: "Seconds a typing indicator lives without a refresh. [env: SWITCHBOARD_TYPING_TTL]")
-    var typingTTL: Double = env("SWITCHBOARD_TYPING_TTL").flatMap(Double.init) ?? 6
+    var typingTTL: Double = envValue("SWITCHBOARD_TYPING_TTL", as: Double.self) ?? 6
 
     @Option(help: "Typing updates per user per second (burst 10). [env: SWITCHBOARD_TYPING_RATE]")
-    var typingRate: Double = env("SWITCHBOARD_TYPING_RATE").flatMap(Double.init) ?? 4
+    var typingRate: Double = envValue("SWITCHBOARD_TYPING_RATE", as: Double.self) ?? 4
 
     @Option(help: "Seconds a writer tries to learn whether a commit whose answer was lost took effect (0: never). [env: SWITCHBOARD_COMMIT_RESOLUTION_TIMEOUT]")
-    var commitResolutionTimeout: Double = env("SWITCHBOARD_COMMIT_RESOLUTION_TIMEOUT").flatMap(Double.init) ?? 30
+    var commitResolutionTimeout: Double = envValue("SWITCHBOARD_COMMIT_RESOLUTION_TIMEOUT", as: Double.self) ?? 30
 
     func validate() throws {
         guard maxTextCharacters >= 1, maxTextBytes >= 4, commitResolutionTimeout >= 0, commitResolutionTimeout <= 86_400, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
@@ -79,28 +79,28 @@ struct MessagingOptions: ParsableArguments {
 /// Voice upload limits and transcoding settings of `serve`.
 struct VoiceOptions: ParsableArguments {
     @Option(help: "Largest voice upload in bytes. [env: SWITCHBOARD_MAX_UPLOAD_BYTES]")
-    var maxUploadBytes: Int = env("SWITCHBOARD_MAX_UPLOAD_BYTES").flatMap(Int.init) ?? 10 * 1024 * 1024
+    var maxUploadBytes: Int = envValue("SWITCHBOARD_MAX_UPLOAD_BYTES", as: Int.self) ?? 10 * 1024 * 1024
 
     @Option(help: "Longest voice recording in seconds. [env: SWITCHBOARD_MAX_AUDIO_SECONDS]")
-    var maxAudioSeconds: Double = env("SWITCHBOARD_MAX_AUDIO_SECONDS").flatMap(Double.init) ?? 300
+    var maxAudioSeconds: Double = envValue("SWITCHBOARD_MAX_AUDIO_SECONDS", as: Double.self) ?? 300
 
     @Option(help: "Opus bitrate of voice messages in bit/s (VBR). [env: SWITCHBOARD_VOICE_BITRATE]")
-    var voiceBitrate: Int = env("SWITCHBOARD_VOICE_BITRATE").flatMap(Int.init) ?? 24_000
+    var voiceBitrate: Int = envValue("SWITCHBOARD_VOICE_BITRATE", as: Int.self) ?? 24_000
 
     @Option(help: "Opus encoder complexity 0-10. [env: SWITCHBOARD_VOICE_COMPLEXITY]")
-    var voiceComplexity: Int = env("SWITCHBOARD_VOICE_COMPLEXITY").flatMap(Int.init) ?? 5
+    var voiceComplexity: Int = envValue("SWITCHBOARD_VOICE_COMPLEXITY", as: Int.self) ?? 5
 
     @Option(help: "Transcodes running at once. [env: SWITCHBOARD_TRANSCODERS]")
-    var transcoders: Int = env("SWITCHBOARD_TRANSCODERS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+    var transcoders: Int = envValue("SWITCHBOARD_TRANSCODERS", as: Int.self) ?? ServerConfiguration.coreCount
 
     @Option(help: "Transcodes waiting before uploads get 503. [env: SWITCHBOARD_TRANSCODE_QUEUE]")
-    var transcodeQueue: Int = env("SWITCHBOARD_TRANSCODE_QUEUE").flatMap(Int.init) ?? 8
+    var transcodeQueue: Int = envValue("SWITCHBOARD_TRANSCODE_QUEUE", as: Int.self) ?? 8
 
     @Option(help: "Uploads received or processed at once before 503. [env: SWITCHBOARD_MAX_CONCURRENT_UPLOADS]")
-    var maxConcurrentUploads: Int = env("SWITCHBOARD_MAX_CONCURRENT_UPLOADS").flatMap(Int.init) ?? 32
+    var maxConcurrentUploads: Int = envValue("SWITCHBOARD_MAX_CONCURRENT_UPLOADS", as: Int.self) ?? 32
 
     @Option(help: "Uploads one user may have in progress at once before 503. [env: SWITCHBOARD_MAX_UPLOADS_PER_USER]")
-    var maxUploadsPerUser: Int = env("SWITCHBOARD_MAX_UPLOADS_PER_USER").flatMap(Int.init) ?? 4
+    var maxUploadsPerUser: Int = envValue("SWITCHBOARD_MAX_UPLOADS_PER_USER", as: Int.self) ?? 4
 
     func validate() throws {
         guard maxUploadBytes >= 1024, maxAudioSeconds > 0, (6_000...510_000).contains(voiceBitrate), (0...10).contains(voiceComplexity),
@@ -125,16 +125,16 @@ struct VoiceOptions: ParsableArguments {
 /// Call signalling settings of `serve`.
 struct CallOptions: ParsableArguments {
     @Option(help: "Seconds a call rings before it ends as missed. [env: SWITCHBOARD_RING_TIMEOUT]")
-    var ringTimeout: Double = env("SWITCHBOARD_RING_TIMEOUT").flatMap(Double.init) ?? 120
+    var ringTimeout: Double = envValue("SWITCHBOARD_RING_TIMEOUT", as: Double.self) ?? 120
 
     @Option(help: "Seconds a party may be disconnected from a call before it ends. [env: SWITCHBOARD_CALL_RECONNECT_GRACE]")
-    var callReconnectGrace: Double = env("SWITCHBOARD_CALL_RECONNECT_GRACE").flatMap(Double.init) ?? 10
+    var callReconnectGrace: Double = envValue("SWITCHBOARD_CALL_RECONNECT_GRACE", as: Double.self) ?? 10
 
     @Option(name: .customLong("max-sdp-bytes"), help: "Largest SDP in bytes. [env: SWITCHBOARD_MAX_SDP_BYTES]")
-    var maxSDPBytes: Int = env("SWITCHBOARD_MAX_SDP_BYTES").flatMap(Int.init) ?? 16 * 1024
+    var maxSDPBytes: Int = envValue("SWITCHBOARD_MAX_SDP_BYTES", as: Int.self) ?? 16 * 1024
 
     @Option(help: "Call signals per device per second (burst twice that). [env: SWITCHBOARD_SIGNAL_RATE]")
-    var signalRate: Double = env("SWITCHBOARD_SIGNAL_RATE").flatMap(Double.init) ?? 50
+    var signalRate: Double = envValue("SWITCHBOARD_SIGNAL_RATE", as: Double.self) ?? 50
 
     @Option(name: .customLong("turn-uris"), help: "Comma-separated STUN/TURN URIs for call.turn. [env: SWITCHBOARD_TURN_URIS]")
     var turnURIs: String = env("SWITCHBOARD_TURN_URIS") ?? ""
@@ -143,10 +143,10 @@ struct CallOptions: ParsableArguments {
     var turnSecret: String = env("SWITCHBOARD_TURN_SECRET") ?? ""
 
     @Option(name: .customLong("turn-ttl"), help: "Seconds TURN credentials stay valid. [env: SWITCHBOARD_TURN_TTL]")
-    var turnTTL: Int64 = env("SWITCHBOARD_TURN_TTL").flatMap(Int64.init) ?? 3600
+    var turnTTL: Int64 = envValue("SWITCHBOARD_TURN_TTL", as: Int64.self) ?? 3600
 
     @Option(help: "call.turn requests per user per minute (and the burst). [env: SWITCHBOARD_TURN_RATE]")
-    var turnRate: Double = env("SWITCHBOARD_TURN_RATE").flatMap(Double.init) ?? 10
+    var turnRate: Double = envValue("SWITCHBOARD_TURN_RATE", as: Double.self) ?? 10
 
     func validate() throws {
         guard ringTimeout > 0, callReconnectGrace >= 0, maxSDPBytes >= 256, signalRate > 0, turnTTL > 0, turnRate > 0 else {

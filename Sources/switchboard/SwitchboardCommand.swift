@@ -16,10 +16,30 @@ func env(_ name: String) -> String? {
     ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
 }
 
-/// Reads a boolean environment variable (`1`, `true`, `yes`, `on`).
-func envFlag(_ name: String) -> Bool {
-    guard let v = env(name)?.lowercased() else { return false }
-    return ["1", "true", "yes", "on"].contains(v)
+/// Reads a numeric environment variable strictly: unset or empty is nil (the option's default applies), a value
+/// that does not parse as `T` is a start-up error naming the variable (never a silent default).
+func envValue<T: LosslessStringConvertible>(_ name: String, as type: T.Type) -> T? {
+    guard let text = env(name) else { return nil }
+    guard let value = T(text) else { exitWithBadEnvironment(name, text, expected: "\(T.self)".lowercased()) }
+    return value
+}
+
+/// Reads a boolean environment variable strictly: `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`
+/// (any case); unset or empty is `defaultValue`; anything else is a start-up error naming the variable.
+func envFlag(_ name: String, default defaultValue: Bool = false) -> Bool {
+    guard let text = env(name) else { return defaultValue }
+    switch text.lowercased() {
+    case "1", "true", "yes", "on": return true
+    case "0", "false", "no", "off": return false
+    default: exitWithBadEnvironment(name, text, expected: "boolean (1/0, true/false, yes/no, on/off)")
+    }
+}
+
+/// Ends the process with a usage error (64): an environment variable could not be parsed. Option defaults are
+/// evaluated while ArgumentParser builds the command, before `validate()`, so this cannot be a `ValidationError`.
+func exitWithBadEnvironment(_ name: String, _ value: String, expected: String) -> Never {
+    FileHandle.standardError.write(Data("Error: environment variable \(name)=\"\(value.prefix(64))\" is not a valid \(expected)\n".utf8))
+    exit(64)
 }
 
 @main
@@ -50,88 +70,91 @@ struct Serve: ParsableCommand {
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
     @Option(help: "TCP port (0: ephemeral). [env: SWITCHBOARD_PORT]")
-    var port: Int = env("SWITCHBOARD_PORT").flatMap(Int.init) ?? 8080
+    var port: Int = envValue("SWITCHBOARD_PORT", as: Int.self) ?? 8080
 
     @Option(help: "Serial loop queues owning connections. [env: SWITCHBOARD_LOOPS]")
-    var loops: Int = env("SWITCHBOARD_LOOPS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+    var loops: Int = envValue("SWITCHBOARD_LOOPS", as: Int.self) ?? ServerConfiguration.coreCount
 
     @Option(help: "Most concurrent connections. [env: SWITCHBOARD_MAX_CONNECTIONS]")
-    var maxConnections: Int = env("SWITCHBOARD_MAX_CONNECTIONS").flatMap(Int.init) ?? 100_000
+    var maxConnections: Int = envValue("SWITCHBOARD_MAX_CONNECTIONS", as: Int.self) ?? 100_000
 
     @Option(help: "Listen backlog. [env: SWITCHBOARD_BACKLOG]")
-    var backlog: Int32 = env("SWITCHBOARD_BACKLOG").flatMap(Int32.init) ?? 1024
+    var backlog: Int32 = envValue("SWITCHBOARD_BACKLOG", as: Int32.self) ?? 1024
 
     @Flag(help: "Share the port with other server processes (SO_REUSEPORT). [env: SWITCHBOARD_REUSE_PORT]")
     var reusePort: Bool = envFlag("SWITCHBOARD_REUSE_PORT")
 
     @Option(help: "Longest HTTP request line, bytes. [env: SWITCHBOARD_MAX_REQUEST_LINE]")
-    var maxRequestLine: Int = env("SWITCHBOARD_MAX_REQUEST_LINE").flatMap(Int.init) ?? 8192
+    var maxRequestLine: Int = envValue("SWITCHBOARD_MAX_REQUEST_LINE", as: Int.self) ?? 8192
 
     @Option(help: "Largest HTTP request head, bytes. [env: SWITCHBOARD_MAX_HEADER_BYTES]")
-    var maxHeaderBytes: Int = env("SWITCHBOARD_MAX_HEADER_BYTES").flatMap(Int.init) ?? 16384
+    var maxHeaderBytes: Int = envValue("SWITCHBOARD_MAX_HEADER_BYTES", as: Int.self) ?? 16384
 
     @Option(help: "Most HTTP header fields. [env: SWITCHBOARD_MAX_HEADER_COUNT]")
-    var maxHeaderCount: Int = env("SWITCHBOARD_MAX_HEADER_COUNT").flatMap(Int.init) ?? 100
+    var maxHeaderCount: Int = envValue("SWITCHBOARD_MAX_HEADER_COUNT", as: Int.self) ?? 100
 
     @Option(help: "Largest HTTP request body on plain endpoints, bytes. [env: SWITCHBOARD_MAX_BODY_BYTES]")
-    var maxBodyBytes: Int = env("SWITCHBOARD_MAX_BODY_BYTES").flatMap(Int.init) ?? 65536
+    var maxBodyBytes: Int = envValue("SWITCHBOARD_MAX_BODY_BYTES", as: Int.self) ?? 65536
 
     @Option(help: "Seconds to send a whole HTTP request head (a deadline, not reset by each byte). [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
-    var handshakeTimeout: Double = env("SWITCHBOARD_HANDSHAKE_TIMEOUT").flatMap(Double.init) ?? 10
+    var handshakeTimeout: Double = envValue("SWITCHBOARD_HANDSHAKE_TIMEOUT", as: Double.self) ?? 10
 
     @Option(help: "Seconds a request body (e.g. a voice upload) may take in total. [env: SWITCHBOARD_BODY_TIMEOUT]")
-    var bodyTimeout: Double = env("SWITCHBOARD_BODY_TIMEOUT").flatMap(Double.init) ?? 120
+    var bodyTimeout: Double = envValue("SWITCHBOARD_BODY_TIMEOUT", as: Double.self) ?? 120
 
     @Option(help: "Bytes per second a request body must average after the first --handshake-timeout seconds; 0: off. [env: SWITCHBOARD_MIN_BODY_RATE]")
-    var minBodyRate: Int = env("SWITCHBOARD_MIN_BODY_RATE").flatMap(Int.init) ?? 1024
+    var minBodyRate: Int = envValue("SWITCHBOARD_MIN_BODY_RATE", as: Int.self) ?? 1024
+
+    @Option(help: "Requests one WebSocket connection may have in flight before the server stops reading it. [env: SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT]")
+    var maxRequestsInFlight: Int = envValue("SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT", as: Int.self) ?? 64
 
     @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
-    var maxFrameSize: Int = env("SWITCHBOARD_MAX_FRAME_SIZE").flatMap(Int.init) ?? 1 << 20
+    var maxFrameSize: Int = envValue("SWITCHBOARD_MAX_FRAME_SIZE", as: Int.self) ?? 1 << 20
 
     @Option(help: "Largest WebSocket message, bytes. [env: SWITCHBOARD_MAX_MESSAGE_SIZE]")
-    var maxMessageSize: Int = env("SWITCHBOARD_MAX_MESSAGE_SIZE").flatMap(Int.init) ?? 1 << 20
+    var maxMessageSize: Int = envValue("SWITCHBOARD_MAX_MESSAGE_SIZE", as: Int.self) ?? 1 << 20
 
     @Option(help: "Seconds of silence before a ping. [env: SWITCHBOARD_PING_INTERVAL]")
-    var pingInterval: Double = env("SWITCHBOARD_PING_INTERVAL").flatMap(Double.init) ?? 30
+    var pingInterval: Double = envValue("SWITCHBOARD_PING_INTERVAL", as: Double.self) ?? 30
 
     @Option(help: "Seconds without input before closing. [env: SWITCHBOARD_IDLE_TIMEOUT]")
-    var idleTimeout: Double = env("SWITCHBOARD_IDLE_TIMEOUT").flatMap(Double.init) ?? 90
+    var idleTimeout: Double = envValue("SWITCHBOARD_IDLE_TIMEOUT", as: Double.self) ?? 90
 
     @Option(help: "Seconds to wait for the peer's close frame after ours. [env: SWITCHBOARD_CLOSE_TIMEOUT]")
-    var closeTimeout: Double = env("SWITCHBOARD_CLOSE_TIMEOUT").flatMap(Double.init) ?? 5
+    var closeTimeout: Double = envValue("SWITCHBOARD_CLOSE_TIMEOUT", as: Double.self) ?? 5
 
     @Option(help: "Seconds an idle keep-alive HTTP connection is kept. [env: SWITCHBOARD_KEEP_ALIVE_TIMEOUT]")
-    var keepAliveTimeout: Double = env("SWITCHBOARD_KEEP_ALIVE_TIMEOUT").flatMap(Double.init) ?? 30
+    var keepAliveTimeout: Double = envValue("SWITCHBOARD_KEEP_ALIVE_TIMEOUT", as: Double.self) ?? 30
 
     @Option(help: "Seconds a /ws connection may stay unauthenticated (then close 4002). [env: SWITCHBOARD_AUTH_TIMEOUT]")
-    var authTimeout: Double = env("SWITCHBOARD_AUTH_TIMEOUT").flatMap(Double.init) ?? 10
+    var authTimeout: Double = envValue("SWITCHBOARD_AUTH_TIMEOUT", as: Double.self) ?? 10
 
     @Option(help: "State-changing requests of one /ws connection that may wait behind an earlier one (then rate_limited). [env: SWITCHBOARD_MAX_WAITING_REQUESTS]")
-    var maxWaitingRequests: Int = env("SWITCHBOARD_MAX_WAITING_REQUESTS").flatMap(Int.init) ?? 1024
+    var maxWaitingRequests: Int = envValue("SWITCHBOARD_MAX_WAITING_REQUESTS", as: Int.self) ?? 1024
 
     @Option(help: "Country calling code for phone numbers without one, e.g. 1; empty requires +. [env: SWITCHBOARD_DEFAULT_COUNTRY_CODE]")
     var defaultCountryCode: String = env("SWITCHBOARD_DEFAULT_COUNTRY_CODE") ?? ""
 
     @Option(help: "Login attempts per phone number before the limit. [env: SWITCHBOARD_LOGIN_BURST_PER_PHONE]")
-    var loginBurstPerPhone: Int = env("SWITCHBOARD_LOGIN_BURST_PER_PHONE").flatMap(Int.init) ?? 5
+    var loginBurstPerPhone: Int = envValue("SWITCHBOARD_LOGIN_BURST_PER_PHONE", as: Int.self) ?? 5
 
     @Option(help: "Seconds per further login attempt per phone number. [env: SWITCHBOARD_LOGIN_INTERVAL_PER_PHONE]")
-    var loginIntervalPerPhone: Double = env("SWITCHBOARD_LOGIN_INTERVAL_PER_PHONE").flatMap(Double.init) ?? 12
+    var loginIntervalPerPhone: Double = envValue("SWITCHBOARD_LOGIN_INTERVAL_PER_PHONE", as: Double.self) ?? 12
 
     @Option(help: "Login attempts per client address before the limit. [env: SWITCHBOARD_LOGIN_BURST_PER_ADDRESS]")
-    var loginBurstPerAddress: Int = env("SWITCHBOARD_LOGIN_BURST_PER_ADDRESS").flatMap(Int.init) ?? 20
+    var loginBurstPerAddress: Int = envValue("SWITCHBOARD_LOGIN_BURST_PER_ADDRESS", as: Int.self) ?? 20
 
     @Option(help: "Seconds per further login attempt per address. [env: SWITCHBOARD_LOGIN_INTERVAL_PER_ADDRESS]")
-    var loginIntervalPerAddress: Double = env("SWITCHBOARD_LOGIN_INTERVAL_PER_ADDRESS").flatMap(Double.init) ?? 3
+    var loginIntervalPerAddress: Double = envValue("SWITCHBOARD_LOGIN_INTERVAL_PER_ADDRESS", as: Double.self) ?? 3
 
     @Option(help: "Concurrent Argon2id hashes. [env: SWITCHBOARD_PASSWORD_HASHERS]")
-    var passwordHashers: Int = env("SWITCHBOARD_PASSWORD_HASHERS").flatMap(Int.init) ?? ServerConfiguration.coreCount
+    var passwordHashers: Int = envValue("SWITCHBOARD_PASSWORD_HASHERS", as: Int.self) ?? ServerConfiguration.coreCount
 
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
-    var deflate: Bool = env("SWITCHBOARD_DEFLATE").map { !["0", "false", "no", "off"].contains($0.lowercased()) } ?? true
+    var deflate: Bool = envFlag("SWITCHBOARD_DEFLATE", default: true)
 
     @Option(help: "Outbound bytes queued per connection before the backpressure policy applies. [env: SWITCHBOARD_MAX_OUTBOUND_BYTES]")
-    var maxOutboundBytes: Int = env("SWITCHBOARD_MAX_OUTBOUND_BYTES").flatMap(Int.init) ?? 4 << 20
+    var maxOutboundBytes: Int = envValue("SWITCHBOARD_MAX_OUTBOUND_BYTES", as: Int.self) ?? 4 << 20
 
     @Option(help: "close-1013 or close-1008. [env: SWITCHBOARD_BACKPRESSURE_POLICY]")
     var backpressurePolicy: String = env("SWITCHBOARD_BACKPRESSURE_POLICY") ?? "close-1013"
@@ -149,7 +172,7 @@ struct Serve: ParsableCommand {
     var enableEcho: Bool = envFlag("SWITCHBOARD_ENABLE_ECHO")
 
     @Option(help: "Seconds graceful shutdown drains connections. [env: SWITCHBOARD_SHUTDOWN_GRACE]")
-    var shutdownGrace: Double = env("SWITCHBOARD_SHUTDOWN_GRACE").flatMap(Double.init) ?? 10
+    var shutdownGrace: Double = envValue("SWITCHBOARD_SHUTDOWN_GRACE", as: Double.self) ?? 10
 
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: SWITCHBOARD_LOG_LEVEL]")
     var logLevel: String = env("SWITCHBOARD_LOG_LEVEL") ?? "info"
@@ -164,6 +187,7 @@ struct Serve: ParsableCommand {
         guard tlsCert.isEmpty == tlsKey.isEmpty else {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
+        guard maxRequestsInFlight >= 1 else { throw ValidationError("--max-requests-in-flight must be at least 1") }
         guard maxWaitingRequests >= 0 else { throw ValidationError("--max-waiting-requests must not be negative") }
         guard handshakeTimeout > 0, bodyTimeout > 0, minBodyRate >= 0 else {
             throw ValidationError("--handshake-timeout and --body-timeout must be positive, --min-body-rate at least 0")
@@ -206,6 +230,7 @@ struct Serve: ParsableCommand {
         c.shutdownGracePeriod = shutdownGrace
         c.authenticationTimeout = authTimeout
         c.maxWaitingRequests = maxWaitingRequests
+        c.maxRequestsInFlight = maxRequestsInFlight
         c.defaultCountryCode = defaultCountryCode.isEmpty ? nil : defaultCountryCode
         c.loginLimits.perPhoneBurst = loginBurstPerPhone
         c.loginLimits.perPhoneIntervalSeconds = loginIntervalPerPhone
@@ -242,15 +267,19 @@ struct DatabaseOptions: ParsableArguments {
     var dataDir: String = env("SWITCHBOARD_DATA_DIR") ?? "switchboard-data"
 
     @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
-    var dbPoolSize: Int = env("SWITCHBOARD_DB_POOL_SIZE").flatMap(Int.init) ?? 4
+    var dbPoolSize: Int = envValue("SWITCHBOARD_DB_POOL_SIZE", as: Int.self) ?? 4
+
+    @Option(help: "Requests that may wait for a database connection before further ones answer unavailable. [env: SWITCHBOARD_DB_MAX_WAITERS]")
+    var dbMaxWaiters: Int = envValue("SWITCHBOARD_DB_MAX_WAITERS", as: Int.self) ?? 1024
 
     @Option(help: "Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: SWITCHBOARD_PG_RESTART_BACKOFF]")
-    var pgRestartBackoff: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF").flatMap(Double.init) ?? 0.5
+    var pgRestartBackoff: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF", as: Double.self) ?? 0.5
 
     @Option(help: "Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: SWITCHBOARD_PG_RESTART_BACKOFF_MAX]")
-    var pgRestartBackoffMax: Double = env("SWITCHBOARD_PG_RESTART_BACKOFF_MAX").flatMap(Double.init) ?? 30
+    var pgRestartBackoffMax: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF_MAX", as: Double.self) ?? 30
 
     func validate() throws {
+        guard dbMaxWaiters >= 0 else { throw ValidationError("--db-max-waiters must not be negative") }
         guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
             throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
         }
@@ -260,6 +289,7 @@ struct DatabaseOptions: ParsableArguments {
         c.databaseURL = databaseURL.isEmpty ? nil : databaseURL
         c.dataDirectory = dataDir
         c.databasePoolSize = max(1, dbPoolSize)
+        c.databaseMaxWaiters = dbMaxWaiters
         c.embeddedRestartBackoff = pgRestartBackoff
         c.embeddedRestartBackoffMax = pgRestartBackoffMax
     }

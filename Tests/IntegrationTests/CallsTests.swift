@@ -249,8 +249,10 @@ struct CallsTests {
         // Unavailable: a callee without devices; recorded as missed.
         let dan = try makeUser(port, "Dan")
         try befriend(c.ann, dan)
+        let open = server.connectionCount
         dan.client.socket.shutdownBoth()
-        usleep(200_000)
+        // The server has closed Dan's only connection (and so forgotten the device) once the count drops.
+        #expect(waitUntil { server.connectionCount < open })
         let missed = try #require(ok(try c.a1.call("call.invite", ["callee_id": dan.id])))
         #expect(missed["disposition"] as? String == "unavailable")
     }

@@ -90,7 +90,7 @@ struct ConfigurationDocsTests {
         // And every SWITCHBOARD_ variable the command line reads is documented.
         let command = repositoryRoot.appendingPathComponent("Sources/switchboard")
         let files = (try? FileManager.default.contentsOfDirectory(at: command, includingPropertiesForKeys: nil)) ?? []
-        let pattern = try NSRegularExpression(pattern: "env(?:Flag)?\\(\"([A-Z0-9_]+)\"\\)")
+        let pattern = try NSRegularExpression(pattern: "env(?:Flag|Value)?\\(\"([A-Z0-9_]+)\"")
         for file in files where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
@@ -99,5 +99,30 @@ struct ConfigurationDocsTests {
                 #expect(variables.contains(name), "\(file.lastPathComponent) reads \(name), but README does not list it")
             }
         }
+    }
+
+    /// Issue 14, item 5: a malformed environment variable stops the start with a message naming it (it used to be
+    /// replaced by the option's default in silence).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)), arguments: [
+        ("SWITCHBOARD_PORT", "abc"), ("SWITCHBOARD_SHUTDOWN_GRACE", "ten"), ("SWITCHBOARD_REUSE_PORT", "maybe"),
+        ("SWITCHBOARD_DEFLATE", "sometimes"), ("SWITCHBOARD_DB_POOL_SIZE", "4x"), ("SWITCHBOARD_BACKLOG", "99999999999"),
+    ])
+    func aMalformedEnvironmentVariableIsAStartUpError(variable: String, value: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: serverBinary)
+        // `--help` would exit before the server starts; the variable is read while the options are built, first.
+        process.arguments = ["serve", "--help"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[variable] = value
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 64)
+        #expect(output.contains(variable), "the message names the variable: \(output)")
+        #expect(!output.contains("USAGE"), "no help text: the start failed first")
     }
 }

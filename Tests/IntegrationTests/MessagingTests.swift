@@ -382,9 +382,10 @@ struct MessagingTests {
         #expect((try ann.client.event("presence"))["status"] as? String == "away")
         #expect(errorCode(try bob2.call("presence.set", ["status": "invisible"])) == "bad_request")
         // Going offline waits for the grace period; a quick reconnect does not flap.
+        let open = server.connectionCount
         bob.client.socket.shutdownBoth()
         bob2.socket.shutdownBoth()
-        usleep(200_000)
+        #expect(waitUntil { server.connectionCount <= open - 2 })
         let bob3 = try reconnect(port, bob)
         #expect(ann.client.noEvent("presence", within: 0.9) == false)  // back to online (a new device starts online)
         let online = try #require(ann.client.events.last { $0["ev"] as? String == "presence" })

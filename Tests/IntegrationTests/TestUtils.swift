@@ -13,6 +13,17 @@ import Testing
 import Glibc
 #endif
 
+/// Waits (bounded by `timeout` seconds) until `condition` holds; returns whether it did.
+@discardableResult
+func waitUntil(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() >= deadline { return false }
+        usleep(5_000)
+    }
+    return true
+}
+
 /// Errors of the blocking test client.
 enum TestSocketError: Error {
     /// socket/connect failed.

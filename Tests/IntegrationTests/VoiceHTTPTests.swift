@@ -169,7 +169,7 @@ struct VoiceHTTPTests {
         // A slow upload holds the only slot: another upload gets 503 with Retry-After.
         let slow = try TestSocket(port: port, timeout: 30)
         try slow.send(Array("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n".utf8) + Array(wav.prefix(10)))
-        usleep(200_000)
+        #expect(waitUntil { server.voiceUploadsInProgress == 1 })
         let busy = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(busy.status == 503)
         #expect(header(busy.head, "Retry-After") != nil)

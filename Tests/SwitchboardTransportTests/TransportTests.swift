@@ -160,9 +160,12 @@ struct TransportTests {
         defer { server.stopAccepting(); group.shutdown() }
         let fd = try connectBlocking(port)
         defer { close(fd) }
-        usleep(400_000)
         var sweeps = 0
-        for loop in group.loops { loop.queue.sync { sweeps = max(sweeps, handler.sweeps) } }
+        let deadline = Date().addingTimeInterval(10)
+        while sweeps < 3 && Date() < deadline {
+            usleep(5_000)
+            for loop in group.loops { loop.queue.sync { sweeps = max(sweeps, handler.sweeps) } }
+        }
         #expect(sweeps >= 3)
     }
 

@@ -122,15 +122,15 @@ struct RequestContext<Op: ProtocolOperation> {
         connection.session.send(.text, OperationReplies.raw(id, ok))
     }
 
-    /// Answers with an error.
+    /// Answers with an error (counted per op; `internal` logged with its cause).
     func fail(_ code: ErrorCode, _ message: String, extra: [String: Int64] = [:]) {
-        connection.session.send(.text, ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra))
+        connection.sendError(id, op: Op.name, code, message, extra: extra)
     }
 
     /// Answers with a service's error.
     func fail(_ error: ServiceError) {
-        connection.session.send(
-            .text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message, extra: error.extra, reason: error.reason))
+        connection.sendError(
+            id, op: Op.name, error.code, error.message, extra: error.extra, reason: error.reason, underlying: error.underlying)
     }
 
     /// Runs `work` off the loop and answers with its result (or its error); `then` runs on the loop first.

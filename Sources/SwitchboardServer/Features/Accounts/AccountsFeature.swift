@@ -47,7 +47,7 @@ struct AccountsFeature: FeatureModule {
         router.register(Ops.Logout.self) { context, _ in
             let identity = context.user
             let accounts = context.services.accounts
-            let registry = context.services.registry
+            let deliveries = context.services.deliveries
             context.run({ () async throws(ServiceError) -> Empty in
                 _ = try await accounts.revoke(sessionId: identity.sessionId, of: identity.userId)
                 return Empty()
@@ -55,7 +55,7 @@ struct AccountsFeature: FeatureModule {
                 // After the reply (queued next on this loop): close with 1000.
                 LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
                 // Other connections of the same session (same token) are revoked too.
-                registry.revoke(sessionId: identity.sessionId, userId: identity.userId)
+                deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId)
             })
         }
         router.register(Ops.SessionsList.self) { context, _ in
@@ -69,7 +69,7 @@ struct AccountsFeature: FeatureModule {
             guard try await s.services.accounts.revoke(sessionId: p.sessionId, of: s.userId) else {
                 throw ServiceError(.notFound, "no such active session of yours")
             }
-            s.services.registry.revoke(sessionId: p.sessionId, userId: s.userId)
+            s.services.deliveries.revoke(sessionId: p.sessionId, userId: s.userId)
             return Empty()
         }
         router.register(Ops.ProfileGet.self) { s, p async throws(ServiceError) -> ProfileResult in
@@ -83,7 +83,7 @@ struct AccountsFeature: FeatureModule {
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
             // Without the phone number.
             let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName))
-            s.services.registry.push(
+            s.services.deliveries.push(
                 PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
             return ProfileResult(profile: UserProfile(profile))
         }

@@ -22,7 +22,7 @@ struct CallsFeature: FeatureModule {
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
             let deviceID = DeviceID(context.user.sessionId)
             let user = UserID(context.me)
-            context.services.calls.perform(origin: device, reply: Self.answer(context.id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
                 var w = JSONWriter()
                 w.beginObject()
@@ -63,7 +63,7 @@ struct CallsFeature: FeatureModule {
             }
             let deviceID = DeviceID(context.user.sessionId)
             let user = UserID(context.me)
-            calls.perform(origin: device, reply: Self.answer(context.id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
                 return (Self.empty, effects)
             }
@@ -78,7 +78,7 @@ struct CallsFeature: FeatureModule {
             }
             let settings = calls.settings
             let user = UserID(context.me)
-            calls.perform(origin: device, reply: Self.answer(context.id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 // Without a call (before the invite, as browsers need it for their offer) or for a call of yours in progress.
                 if let callId = p.callId {
                     guard let call = registry.call(CallID(callId), for: user), !call.isEnded else { throw .notFound }
@@ -127,17 +127,14 @@ struct CallsFeature: FeatureModule {
             }
             do {
                 return try await pool.withConnection { db in
-                    guard try !db.execute(
-                        cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2",
-                        [.int(min(me, callee)), .int(max(me, callee))]
-                    ).isEmpty else { throw ServiceError(.notFriends, "you can only call friends") }
-                    return try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(me)]).first?.string(0) ?? ""
+                    guard try FriendRepository.areFriends(db, me, callee) else { throw ServiceError(.notFriends, "you can only call friends") }
+                    return try UserRepository.displayName(db, of: me) ?? ""
                 }
             } catch { throw ServiceError.from(error) }
         }, replyWith: { _, name in
             calls.setName(name, of: me)
             let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-            calls.perform(origin: device, reply: Self.answer(id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let outcome = try registry.invite(
                     alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
                     calleeOnlineDevices: online, offer: p.offer, now: now)
@@ -167,7 +164,7 @@ struct CallsFeature: FeatureModule {
         guard let device = context.device, validCallID(p.callId, context) else { return }
         let deviceID = DeviceID(context.user.sessionId)
         let user = UserID(context.me)
-        context.services.calls.perform(origin: device, reply: Self.answer(context.id)) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+        context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
             (empty, try transition(&registry, CallID(p.callId), deviceID, user, now))
         }
     }
@@ -188,22 +185,13 @@ struct CallsFeature: FeatureModule {
         let me = context.me
         context.run { () async throws(ServiceError) -> Ops.CallHistory.Result in
             do {
-                let rows = try await pool.withConnection { db in
-                    try db.execute(
-                        cached: """
-                            SELECT id, caller_id, callee_id, media, outcome, reason,
-                              to_char(started_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), to_char(answered_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                              to_char(ended_at, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), duration_ms
-                            FROM calls WHERE (caller_id = $1 OR callee_id = $1)
-                              AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
-                            ORDER BY ended_at DESC LIMIT $3
-                            """, [.int(me), p.before.map { .text($0) }, .int(Int64(limit + 1))])
-                }
-                let entries = rows.map { r in
-                    CallHistoryEntry(
-                        callId: r.string(0) ?? "", callerId: r.int64(1) ?? 0, calleeId: r.int64(2) ?? 0, media: r.string(3) ?? "",
-                        outcome: r.string(4) ?? "", reason: r.string(5) ?? "", startedAt: r.string(6) ?? "", answeredAt: r.string(7),
-                        endedAt: r.string(8) ?? "", durationMs: r.int64(9) ?? 0)
+                let entries = try await pool.withConnection { db in
+                    try CallRecordRepository.history(db, of: me, before: p.before, limit: limit + 1).map { e in
+                        CallHistoryEntry(
+                            callId: e.callId, callerId: e.callerId, calleeId: e.calleeId, media: e.media, outcome: e.outcome,
+                            reason: e.reason, startedAt: e.startedAt, answeredAt: e.answeredAt, endedAt: e.endedAt,
+                            durationMs: e.durationMs)
+                    }
                 }
                 return Ops.CallHistory.Result(calls: Array(entries.prefix(limit)), hasMore: entries.count > limit)
             } catch {
@@ -211,16 +199,6 @@ struct CallsFeature: FeatureModule {
                     throw ServiceError(.badRequest, "before must be an ended_at from an earlier page")
                 }
                 throw ServiceError.from(error)
-            }
-        }
-    }
-
-    /// Answers a call op with the call queue's result: the encoded `ok` object, or the error.
-    static func answer(_ id: RequestID) -> @Sendable (ProtocolApplication, Result<[UInt8], ServiceError>) -> Void {
-        { app, result in
-            switch result {
-            case .success(let ok): app.session.send(.text, OperationReplies.raw(id, ok))
-            case .failure(let e): app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
             }
         }
     }

@@ -16,26 +16,26 @@ struct FriendsFeature: FeatureModule {
     func register(in router: inout OperationRouter) {
         router.register(Ops.FriendsRequest.self) { s, p async throws(ServiceError) -> FriendsRequestResult in
             let (result, events) = try await s.services.friends.request(from: s.userId, phone: p.phone, userId: p.userId)
-            events.forEach(s.services.registry.push)
+            events.forEach(s.services.deliveries.push)
             if let friend = result.friend, !events.isEmpty { s.services.presence.friendshipChanged(s.userId, friend.userId, friends: true) }
             return FriendsRequestResult(request: result.request.map(PendingFriendRequest.init), friend: result.friend.map(UserSummary.init))
         }
         router.register(Ops.FriendsAccept.self) { s, p async throws(ServiceError) -> FriendResult in
             let (friend, events) = try await s.services.friends.accept(requestId: p.requestId, me: s.userId)
-            events.forEach(s.services.registry.push)
+            events.forEach(s.services.deliveries.push)
             s.services.presence.friendshipChanged(s.userId, friend.userId, friends: true)
             return FriendResult(friend: UserSummary(friend))
         }
         router.register(Ops.FriendsDecline.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: true).forEach(s.services.registry.push)
+            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: true).forEach(s.services.deliveries.push)
             return Empty()
         }
         router.register(Ops.FriendsCancel.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: false).forEach(s.services.registry.push)
+            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: false).forEach(s.services.deliveries.push)
             return Empty()
         }
         router.register(Ops.FriendsRemove.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.remove(friend: p.userId, me: s.userId).forEach(s.services.registry.push)
+            try await s.services.friends.remove(friend: p.userId, me: s.userId).forEach(s.services.deliveries.push)
             s.services.presence.friendshipChanged(s.userId, p.userId, friends: false)
             return Empty()
         }

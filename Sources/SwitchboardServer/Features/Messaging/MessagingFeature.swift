@@ -39,14 +39,14 @@ struct MessagingFeature: FeatureModule {
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .add(userId: p.userId), origin: device,
-                    reply: Self.replyMessage(context.id, ack: false)))
+                    reply: .message(context.id)))
         }
         router.register(Ops.GroupsLeave.self) { context, p in
             guard let device = context.device else { return }
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .leave, origin: device,
-                    reply: Self.replyMessage(context.id, ack: false)))
+                    reply: .message(context.id)))
         }
         router.register(Ops.GroupsRename.self) { context, p in
             guard let device = context.device else { return }
@@ -57,7 +57,7 @@ struct MessagingFeature: FeatureModule {
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .rename(p.name), origin: device,
-                    reply: Self.replyMessage(context.id, ack: false)))
+                    reply: .message(context.id)))
         }
         router.register(Ops.MessagesDelete.self) { context, p in
             guard let device = context.device else { return }
@@ -76,7 +76,7 @@ struct MessagingFeature: FeatureModule {
                 hub.submit(
                     WriteRequest(
                         conversationId: conversationId, actor: me, action: .delete(messageId: p.messageId), origin: device,
-                        reply: Self.replyMessage(id, ack: false)))
+                        reply: .message(id)))
             })
         }
         router.register(Ops.MessagesHistory.self) { context, p in
@@ -101,7 +101,7 @@ struct MessagingFeature: FeatureModule {
                         }
                         let page = try MessageStore.messages(
                             db, conversationId: p.conversationId, userId: me, range: range, before: p.before ?? Int64.max, limit: limit + 1)
-                        let messages = try ReactionStore.attach(db, to: Array(page.prefix(limit)), viewer: me)
+                        let messages = try ReactionRepository.attach(db, to: Array(page.prefix(limit)), viewer: me)
                         return HistoryResult(messages: messages, hasMore: page.count > limit)
                     }
                 } catch { throw ServiceError.from(error) }
@@ -115,12 +115,10 @@ struct MessagingFeature: FeatureModule {
                         let range = try MessageStore.membership(db, conversationId: info.conversationId, userId: me),
                         range.sees(info.seq)
                     else { throw ServiceError.noSuchMessage }
-                    try db.execute(
-                        cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                        [.int(me), .int(p.messageId)])
+                    try ConversationRepository.hide(db, messageId: p.messageId, for: me)
                     return info.conversationId
                 }
-                s.services.registry.push(
+                s.services.deliveries.push(
                     PushEvent(
                         users: [me],
                         bytes: ProtocolCodec.encodeEvent(
@@ -134,29 +132,20 @@ struct MessagingFeature: FeatureModule {
                 return
             }
             let pool = context.services.accounts.pool
-            let registry = context.services.registry
-            let selfKey = ObjectIdentifier(context.connection)
+            let deliveries = context.services.deliveries
+            let selfKey = context.connection.connectionId
             let me = context.me
             context.run { () async throws(ServiceError) -> Ops.ConversationsRead.Result in
                 do {
                     let (readSeq, members) = try await pool.withConnection { db in
-                        guard
-                            let r = try db.execute(
-                                cached: """
-                                    UPDATE members mb SET read_seq = GREATEST(mb.read_seq, LEAST($3, c.last_seq, COALESCE(mb.left_seq, c.last_seq)))
-                                    FROM conversations c WHERE c.id = mb.conversation_id AND mb.conversation_id = $1 AND mb.user_id = $2
-                                    RETURNING mb.read_seq
-                                    """, [.int(p.conversationId), .int(me), .int(p.seq)]
-                            ).first, let readSeq = r.int64(0)
+                        guard let readSeq = try ConversationRepository.markRead(db, conversationId: p.conversationId, user: me, seq: p.seq)
                         else { throw ServiceError.notMember }
-                        let members = try db.execute(
-                            cached: "SELECT user_id FROM members WHERE conversation_id = $1 AND left_seq IS NULL", [.int(p.conversationId)]
-                        ).compactMap { $0.int64(0) }
+                        let members = try ConversationRepository.activeMembers(db, conversationId: p.conversationId)
                         return (readSeq, members)
                     }
                     let event = ProtocolCodec.encodeEvent(
                         ReadReceipt.name, ReadReceipt(conversationId: p.conversationId, userId: me, seq: readSeq))
-                    registry.send(event, to: registry.devices(ofUsers: members).filter { $0.key != selfKey })
+                    deliveries.send(event, toUsers: members, except: selfKey)
                     return Ops.ConversationsRead.Result(readSeq: readSeq)
                 } catch { throw ServiceError.from(error) }
             }
@@ -211,7 +200,7 @@ struct MessagingFeature: FeatureModule {
                 WriteRequest(
                     conversationId: conversationId, actor: me,
                     action: .send(kind: kind, body: body, clientId: p.clientId, voiceId: voiceId), origin: device,
-                    reply: Self.replyMessage(id, ack: true)))
+                    reply: .ack(id)))
         }
         if kind == .text, let conversationId = p.conversationId {
             // The hot path: no database round trip before the writer.
@@ -259,7 +248,7 @@ struct MessagingFeature: FeatureModule {
         context.run({ () async throws(ServiceError) -> ChatMessage in
             do {
                 return try await pool.transaction { db in
-                    let friends = try MessageStore.friendPairs(db, pairs: Set(others.map { MessageStore.Pair(me, $0) }))
+                    let friends = try FriendRepository.areFriends(db, pairs: Set(others.map { FriendRepository.Pair(me, $0) }))
                     guard friends.count == others.count else {
                         throw ServiceError(.notFriends, "every member must be your friend")
                     }
@@ -270,28 +259,8 @@ struct MessagingFeature: FeatureModule {
             hub.submit(
                 WriteRequest(
                     conversationId: message.conversationId, actor: me, action: .announce(message), origin: device,
-                    reply: { app, _ in
-                        app.run(id, { () async throws(ServiceError) -> ConversationResult in
-                            try await Self.summary(pool, me, message.conversationId)
-                        })
-                    }))
+                    reply: .announced(id)))
         })
-    }
-
-    /// Sends a write's result as the reply to `id`.
-    static func replyMessage(_ id: RequestID, ack: Bool) -> @Sendable (ProtocolApplication, Result<ChatMessage, ServiceError>) -> Void {
-        { app, result in
-            switch result {
-            case .success(let m):
-                if ack {
-                    app.session.send(.text, Self.ackJSON(id, m))
-                } else {
-                    app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
-                }
-            case .failure(let e):
-                app.session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
-            }
-        }
     }
 
     /// `{"ok":{"conversation_id","message_id","seq","ts"},"re":id}` without `JSONEncoder` (the hot path; a
@@ -328,9 +297,7 @@ struct MessagingFeature: FeatureModule {
         guard other != me else { throw ServiceError(.badRequest, "a conversation with yourself is not possible") }
         do {
             return try await pool.withConnection { db in
-                guard try !db.execute(
-                    cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(me, other)), .int(max(me, other))]
-                ).isEmpty else { throw ServiceError(.notFriends, "you can only message friends") }
+                guard try FriendRepository.areFriends(db, me, other) else { throw ServiceError(.notFriends, "you can only message friends") }
                 return try MessageStore.directConversation(db, me, other)
             }
         } catch { throw ServiceError.from(error) }

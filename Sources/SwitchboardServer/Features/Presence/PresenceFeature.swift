@@ -35,16 +35,9 @@ struct PresenceFeature: FeatureModule {
                 context.fail(.rateLimited, "too many typing updates", extra: ["retry_after_ms": retryAfter])
                 return
             }
-            let id = context.id
             hub.writer(for: p.conversationId).typing(
                 conversationId: p.conversationId, userId: context.me, activity: activity, active: p.active ?? true, origin: device,
-                reply: { app, error in
-                    if let error {
-                        app.session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
-                    } else {
-                        app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
-                    }
-                })
+                id: context.id)
         }
     }
 }

@@ -11,9 +11,9 @@ import SwitchboardProtocol
 import SwitchboardTransport
 
 /// Message reactions: `reactions.set`, the `message.reaction` event, and the counts on messages of
-/// `messages.history` and `sync` (`ReactionStore.attach`, called by the messaging feature).
+/// `messages.history` and `sync` (`ReactionRepository.attach`, called by the messaging feature).
 ///
-/// A reaction is one transaction (`ReactionStore.set`: the visibility check, the upsert or delete, the new
+/// A reaction is one transaction (`ReactionRepository.set`: the visibility check, the upsert or delete, the new
 /// counts and the members who see the message), then the event goes to those members' devices through the
 /// session registry, like `conversation.read`. It does not pass through the conversation's writer: a
 /// reaction changes no seq, and ordering it with the message stream would cost every reaction a hop and a
@@ -35,21 +35,21 @@ struct ReactionsFeature: FeatureModule {
                 return
             }
             let pool = context.services.accounts.pool
-            let registry = context.services.registry
+            let deliveries = context.services.deliveries
             let me = context.me
             let emoji = active ? p.emoji : nil
             context.run { () async throws(ServiceError) -> ReactionsResult in
-                let change: ReactionStore.Change
+                let change: ReactionRepository.Change
                 do {
                     change = try await pool.transaction { db in
-                        try ReactionStore.set(db, messageId: p.messageId, userId: me, emoji: emoji)
+                        try ReactionRepository.set(db, messageId: p.messageId, userId: me, emoji: emoji)
                     }
                 } catch { throw ServiceError.from(error) }
                 if change.changed {
                     let event = MessageReactionEvent(
                         conversationId: change.conversationId, messageId: p.messageId, userId: me, emoji: emoji,
                         reactions: change.counts.map { ReactionCount(emoji: $0.emoji, count: $0.count, mine: nil) })
-                    registry.push(PushEvent(users: change.members, bytes: ProtocolCodec.encodeEvent(MessageReactionEvent.name, event)))
+                    deliveries.push(PushEvent(users: change.members, bytes: ProtocolCodec.encodeEvent(MessageReactionEvent.name, event)))
                 }
                 return ReactionsResult(conversationId: change.conversationId, messageId: p.messageId, reactions: change.counts)
             }

@@ -11,7 +11,7 @@ public import SwitchboardStore
 
 /// The SQL of message reactions (table `message_reactions`, one row per user and message). Every function
 /// takes the connection it runs on; none opens a transaction of its own.
-public enum ReactionStore {
+public enum ReactionRepository {
     /// What `set` changed.
     public struct Change: Sendable, Equatable {
         public var conversationId: Int64
@@ -51,9 +51,24 @@ public enum ReactionStore {
         let members = try db.execute(
             cached: "SELECT user_id FROM members WHERE conversation_id = $1 AND left_seq IS NULL AND joined_seq < $2",
             [.int(info.conversationId), .int(info.seq)]
-        ).compactMap { $0.int64(0) }
+        ).decode(Int64.self, column: 0)
         let counts = try self.counts(db, messageIds: [messageId], viewer: userId)[messageId] ?? []
         return Change(conversationId: info.conversationId, changed: changed, counts: counts, members: members)
+    }
+
+    /// A row of `counts`.
+    struct Row: PostgresRowDecodable {
+        var messageId: Int64
+        var emoji: String
+        var count: Int64
+        var mine: Bool
+
+        init(row: PostgresRow) throws(PostgresDecodingError) {
+            messageId = try row.decode(column: 0)
+            emoji = try row.decode(column: 1)
+            count = try row.decode(column: 2)
+            mine = try row.decode(column: 3)
+        }
     }
 
     /// The counts of each message in `messageIds` that has reactions (one grouped query), most chosen first,
@@ -66,10 +81,9 @@ public enum ReactionStore {
                 SELECT message_id, emoji, count(*), bool_or(user_id = $2) FROM message_reactions
                 WHERE message_id = ANY($1::bigint[]) GROUP BY message_id, emoji
                 ORDER BY message_id, count(*) DESC, min(created_at), emoji
-                """, [.text(MessageStore.bigintArray(messageIds)), .int(viewer)])
-        {
-            guard let messageId = r.int64(0), let emoji = r.string(1), let count = r.int64(2) else { continue }
-            result[messageId, default: []].append(ReactionCount(emoji: emoji, count: count, mine: r.bool(3) ?? false))
+                """, [.text(MessageStore.bigintArray(messageIds)), .int(viewer)]
+        ).decode(Row.self) {
+            result[r.messageId, default: []].append(ReactionCount(emoji: r.emoji, count: r.count, mine: r.mine))
         }
         return result
     }

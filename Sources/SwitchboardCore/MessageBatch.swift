@@ -1,0 +1,300 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+public import SwitchboardProtocol
+public import SwitchboardStore
+
+/// A change to one conversation, as the messaging rules see it (the server adds who asked and how to answer).
+public struct ConversationWrite: Sendable {
+    public enum Action: Sendable {
+        /// A text or voice message (`body` is the text or the voice attachment's JSON).
+        case send(kind: ChatMessage.Kind, body: String, clientId: String?, voiceId: Int64?)
+        case add(userId: Int64)
+        case leave
+        case rename(String)
+        case delete(messageId: Int64)
+        /// A system message from the server (call records); no membership check.
+        case system(SystemEvent)
+        /// A message stored already (a new group's first message): only delivered.
+        case announce(ChatMessage)
+    }
+
+    public var conversationId: Int64
+    public var actor: Int64
+    public var action: Action
+
+    public init(conversationId: Int64, actor: Int64, action: Action) {
+        self.conversationId = conversationId
+        self.actor = actor
+        self.action = action
+    }
+}
+
+/// What a batch of writes reads and writes, inside the batch's one transaction. `PostgresMessageBatchStore` is
+/// the database's; tests use one in memory.
+public protocol MessageBatchStore {
+    /// The states of these conversations (missing ids: no such conversation).
+    func loadStates(ids: [Int64]) throws -> [Int64: ConversationState]
+    /// Which of these pairs are friends.
+    func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair>
+    /// Earlier messages with these idempotency keys.
+    func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage]
+    /// A message's conversation, seq, sender, kind and whether it is deleted.
+    func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)?
+    func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws
+    func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws
+    func rename(conversationId: Int64, name: String) throws
+    func markDeleted(messageId: Int64) throws
+    /// Inserts messages; returns them as stored, in the input's order.
+    func insert(_ messages: [NewMessage]) throws -> [ChatMessage]
+    /// Sets conversations' last seq; returns the transaction's id when anything was set.
+    func advance(lastSeqs: [Int64: Int64]) throws -> Int64?
+    /// Moves senders' read markers.
+    func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws
+}
+
+/// The messaging rules of one batch of writes: who may write where (membership, friendship in a direct
+/// conversation, group size, who may delete), idempotency by client id (against stored messages and within the
+/// batch), and gapless seq assignment from the conversations' states. Pure apart from `store`: the server's
+/// writer drives it inside a transaction and owns the states it returns.
+public enum MessageBatch {
+    public struct Outcome: Sendable {
+        /// Per write, in order.
+        public var results: [Result<ChatMessage, ServiceError>]
+        /// The states of the conversations the batch touched or loaded.
+        public var states: [Int64: ConversationState]
+        /// Per write: whether its message is new (to deliver) rather than an earlier duplicate.
+        public var stored: [Bool]
+        /// The batch's transaction, when it wrote anything (to resolve a COMMIT whose answer was lost).
+        public var transactionId: Int64?
+
+        public init(
+            results: [Result<ChatMessage, ServiceError>], states: [Int64: ConversationState], stored: [Bool], transactionId: Int64?
+        ) {
+            self.results = results
+            self.states = states
+            self.stored = stored
+            self.transactionId = transactionId
+        }
+    }
+
+    /// Applies the writes in order. `known`: the cached states (others are loaded from `store`).
+    public static func run(
+        _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int, store: some MessageBatchStore
+    ) throws -> Outcome {
+        var states = known
+        let missing = Set(batch.map(\.conversationId)).subtracting(known.keys)
+        for (id, state) in try store.loadStates(ids: Array(missing)) { states[id] = state }
+
+        // Friendships needed: direct sends and group additions.
+        var pairs = Set<FriendRepository.Pair>()
+        var keys: [MessageStore.ClientKey] = []
+        for request in batch {
+            guard let state = states[request.conversationId] else { continue }
+            switch request.action {
+            case .send(_, _, let clientId, _):
+                if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
+                    pairs.insert(FriendRepository.Pair(request.actor, other))
+                }
+                if let clientId {
+                    keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
+                }
+            case .add(let user):
+                pairs.insert(FriendRepository.Pair(request.actor, user))
+            default: break
+            }
+        }
+        let friends = try store.friendPairs(pairs)
+        let existing = try store.existing(keys)
+
+        var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
+        var stored = Array(repeating: false, count: batch.count)
+        var inserts: [NewMessage] = []
+        var insertOwners: [Int] = []
+        var firstWithKey: [MessageStore.ClientKey: Int] = [:]
+        var duplicateOf: [Int: Int] = [:]
+        var lastSeqs: [Int64: Int64] = [:]
+        var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
+
+        func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
+
+        for (i, request) in batch.enumerated() {
+            if case .announce(let m) = request.action {
+                results[i] = .success(m)
+                continue
+            }
+            let conversationId = request.conversationId
+            guard var state = states[conversationId] else {
+                results[i] = .failure(.notMember)
+                continue
+            }
+            let actor = request.actor
+            var system: SystemEvent?
+            switch request.action {
+            case .send(let kind, let body, let clientId, let voiceId):
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
+                    continue
+                }
+                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
+                    !friends.contains(FriendRepository.Pair(actor, other))
+                {
+                    fail(i, .notFriends, "you can only message friends")
+                    continue
+                }
+                if let clientId {
+                    let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
+                    if let earlier = existing[key] {
+                        results[i] = .success(earlier)
+                        continue
+                    }
+                    if let j = firstWithKey[key] {
+                        duplicateOf[i] = j
+                        continue
+                    }
+                    firstWithKey[key] = i
+                }
+                state.lastSeq += 1
+                inserts.append(
+                    NewMessage(
+                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId,
+                        voiceId: voiceId))
+                insertOwners.append(i)
+                readMarks.append((conversationId, actor, state.lastSeq))
+            case .add(let user):
+                // Membership first: a stranger learns nothing about the conversation (not even its kind).
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
+                    continue
+                }
+                guard state.isGroup else {
+                    fail(i, .badRequest, "members are added to groups only")
+                    continue
+                }
+                guard !state.isActiveMember(user) else {
+                    fail(i, .badRequest, "this user is a member already")
+                    continue
+                }
+                guard friends.contains(FriendRepository.Pair(actor, user)) else {
+                    fail(i, .notFriends, "you can add your own friends only")
+                    continue
+                }
+                guard state.activeMembers.count < maxGroupMembers else {
+                    fail(i, .tooMany, "a group has at most \(maxGroupMembers) members")
+                    continue
+                }
+                state.lastSeq += 1
+                state.members[user] = MemberRange(joinedSeq: state.lastSeq - 1)
+                try store.addMember(conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
+                system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
+            case .leave:
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
+                    continue
+                }
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups can be left")
+                    continue
+                }
+                state.lastSeq += 1
+                state.members[actor]?.leftSeq = state.lastSeq
+                try store.removeMember(conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
+                system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
+            case .rename(let name):
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
+                    continue
+                }
+                guard state.isGroup else {
+                    fail(i, .badRequest, "only groups have names")
+                    continue
+                }
+                state.lastSeq += 1
+                state.name = name
+                try store.rename(conversationId: conversationId, name: name)
+                system = SystemEvent(event: "renamed", actorId: actor, name: name)
+            case .delete(let messageId):
+                // A message the actor cannot see is answered exactly as one that does not exist.
+                guard let info = try store.messageInfo(messageId: messageId), info.conversationId == conversationId,
+                    info.kind != "system", !info.deleted, state.members[actor]?.sees(info.seq) == true
+                else {
+                    results[i] = .failure(.noSuchMessage)
+                    continue
+                }
+                guard state.isActiveMember(actor) else {
+                    results[i] = .failure(.notMember)
+                    continue
+                }
+                guard info.senderId == actor else {
+                    fail(i, .forbidden, "only the sender can delete a message for everyone")
+                    continue
+                }
+                state.lastSeq += 1
+                try store.markDeleted(messageId: messageId)
+                system = SystemEvent(event: "message_deleted", actorId: actor, messageId: messageId)
+            case .system(let event):
+                state.lastSeq += 1
+                system = event
+            case .announce:
+                continue
+            }
+            if let system {
+                inserts.append(
+                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system, body: system.json, clientId: nil))
+                insertOwners.append(i)
+            }
+            states[conversationId] = state
+            lastSeqs[conversationId] = state.lastSeq
+        }
+        let rows = try store.insert(inserts)
+        for (k, message) in rows.enumerated() {
+            results[insertOwners[k]] = .success(message)
+            stored[insertOwners[k]] = true
+        }
+        for (i, j) in duplicateOf { results[i] = results[j] }
+        let transactionId = try store.advance(lastSeqs: lastSeqs)
+        try store.markRead(readMarks)
+        // Only the touched and loaded states go back to the cache.
+        var touched: [Int64: ConversationState] = [:]
+        for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
+        return Outcome(
+            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
+            transactionId: transactionId)
+    }
+}
+
+/// The batch store on a PostgreSQL connection (in the caller's transaction).
+public struct PostgresMessageBatchStore: MessageBatchStore {
+    let db: PostgresConnection
+
+    public init(_ db: PostgresConnection) { self.db = db }
+
+    public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] { try MessageStore.loadStates(db, ids: ids) }
+    public func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> {
+        try FriendRepository.areFriends(db, pairs: pairs)
+    }
+    public func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
+        try MessageStore.existing(db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
+    }
+    public func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)? {
+        try MessageStore.messageInfo(db, messageId: messageId)
+    }
+    public func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {
+        try MessageStore.addMember(db, conversationId: conversationId, userId: userId, joinedSeq: joinedSeq)
+    }
+    public func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws {
+        try MessageStore.removeMember(db, conversationId: conversationId, userId: userId, leftSeq: leftSeq)
+    }
+    public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
+    public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
+    public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] { try MessageStore.insert(db, messages) }
+    public func advance(lastSeqs: [Int64: Int64]) throws -> Int64? { try MessageStore.advance(db, lastSeqs: lastSeqs) }
+    public func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
+        try MessageStore.markRead(db, marks: marks)
+    }
+}

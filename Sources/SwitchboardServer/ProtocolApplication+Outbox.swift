@@ -1,0 +1,58 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+import SwitchboardProtocol
+
+/// A connection takes the outbox's deliveries on its loop (`LocalOutbox`).
+extension ProtocolApplication: OutboxEndpoint {
+    /// A delivery from the outbox (on the loop).
+    func receive(_ item: OutboxItem) {
+        switch item {
+        case .reply(let reply): receive(reply)
+        case .message(let message): deliverMessage(message)
+        case .ephemeral(let bytes, let source): sendEphemeral(bytes, source: source)
+        case .event(let bytes): sendEvent(bytes)
+        case .revoke: sessionRevoked()
+        }
+    }
+
+    /// An engine's answer to a request of this connection.
+    func receive(_ reply: EngineReply) {
+        switch reply {
+        case .message(let id, let result, let ack):
+            switch result {
+            case .success(let m):
+                if ack {
+                    session.send(.text, MessagingFeature.ackJSON(id, m))
+                } else {
+                    session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
+                }
+            case .failure(let e):
+                session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
+            }
+        case .empty(let id, let error):
+            if let error {
+                session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
+            } else {
+                session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
+            }
+        case .raw(let id, let result):
+            switch result {
+            case .success(let ok): session.send(.text, OperationReplies.raw(id, ok))
+            case .failure(let e): session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
+            }
+        case .groupAnnounced(let id, let conversationId):
+            guard let me = identity?.userId else { return }
+            let pool = services.accounts.pool
+            run(id, { () async throws(ServiceError) -> ConversationResult in
+                try await MessagingFeature.summary(pool, me, conversationId)
+            })
+        }
+    }
+}

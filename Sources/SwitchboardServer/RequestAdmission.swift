@@ -1,0 +1,107 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// Admission control of one connection's requests (`docs/architecture.md`, Admission control). Protected by the
+/// connection's loop queue (a field of `ProtocolApplication`, which asserts the loop).
+///
+/// - **In flight**: a request is in flight from its decoding until it is answered or its effect is handed to an
+///   owner; that includes requests waiting behind an authentication and in the ordered lane. At `limit` in flight
+///   the connection stops reading (`Connection.pauseReading`); it reads again when the count drops below `limit`
+///   and nothing is held.
+/// - **Held**: the frames of the last read that were decoded after the limit was reached (a read buffer may
+///   hold many small frames). They are started, oldest first, as requests finish; so at most `limit` requests are
+///   in flight and at most one read buffer's frames are held.
+/// - **Tasks**: the request tasks (`ProtocolApplication.run`) by number, cancelled when the connection closes.
+struct RequestAdmission {
+    /// Requests in flight before the connection stops reading.
+    let limit: Int
+    /// Requests decoded and not yet answered.
+    private(set) var inFlight = 0
+    /// Reading is paused (by this type).
+    private(set) var paused = false
+    /// Frames decoded while at the limit, oldest first from `heldHead`.
+    private var held: [[UInt8]] = []
+    private var heldHead = 0
+    /// Running request tasks.
+    private var tasks: [UInt64: Task<Void, Never>] = [:]
+    private var nextTask: UInt64 = 0
+
+    init(limit: Int) {
+        precondition(limit >= 1, "at least one request in flight")
+        self.limit = limit
+    }
+
+    /// Frames held.
+    var heldCount: Int { held.count - heldHead }
+
+    /// Running request tasks.
+    var taskCount: Int { tasks.count }
+
+    /// Whether a newly decoded frame may start now (otherwise `hold` it).
+    var mayStart: Bool { inFlight < limit && heldCount == 0 }
+
+    /// A request starts.
+    mutating func begin() { inFlight += 1 }
+
+    /// A request was answered (or handed to its owner).
+    mutating func end() {
+        assert(inFlight > 0, "a request ended twice")
+        inFlight = max(0, inFlight - 1)
+    }
+
+    /// Keeps a frame decoded while at the limit.
+    mutating func hold(_ frame: [UInt8]) { held.append(frame) }
+
+    /// The oldest held frame, if a request may start.
+    mutating func nextHeld() -> [UInt8]? {
+        guard inFlight < limit, heldHead < held.count else { return nil }
+        let frame = held[heldHead]
+        heldHead += 1
+        if heldHead == held.count {
+            held.removeAll(keepingCapacity: false)
+            heldHead = 0
+        }
+        return frame
+    }
+
+    /// Whether reading should stop now (at the limit, not yet paused); marks it paused.
+    mutating func shouldPause() -> Bool {
+        guard !paused, inFlight >= limit else { return false }
+        paused = true
+        return true
+    }
+
+    /// Whether reading should resume now (below the limit, nothing held, paused); marks it running.
+    mutating func shouldResume() -> Bool {
+        guard paused, inFlight < limit, heldCount == 0 else { return false }
+        paused = false
+        return true
+    }
+
+    /// The number of the next request task (for `track` and `finished`).
+    mutating func taskNumber() -> UInt64 {
+        nextTask &+= 1
+        return nextTask
+    }
+
+    /// Keeps a request task's handle until `finished` (both on the loop, so the task cannot finish first).
+    mutating func track(_ number: UInt64, _ task: Task<Void, Never>) { tasks[number] = task }
+
+    /// Forgets a finished task.
+    mutating func finished(_ number: UInt64) { tasks[number] = nil }
+
+    /// The connection closed: cancels every running task, drops held frames; returns how many tasks were cancelled.
+    mutating func close() -> Int {
+        let running = tasks
+        tasks = [:]
+        held = []
+        heldHead = 0
+        for task in running.values { task.cancel() }
+        return running.count
+    }
+}

@@ -1,0 +1,177 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+import SwitchboardProtocol
+import Testing
+
+/// The messaging rules of a writer's batch (`MessageBatch`), on a store in memory: no database.
+@Suite struct MessageBatchTests {
+    /// A store in memory.
+    final class MemoryStore: MessageBatchStore {
+        var states: [Int64: ConversationState] = [:]
+        var friends: Set<FriendRepository.Pair> = []
+        var messages: [ChatMessage] = []
+        var deleted: Set<Int64> = []
+        var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
+        var lastSeqs: [Int64: Int64] = [:]
+        var loads = 0
+
+        func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] {
+            loads += 1
+            return states.filter { ids.contains($0.key) }
+        }
+        func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> { pairs.intersection(friends) }
+        func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
+            var result: [MessageStore.ClientKey: ChatMessage] = [:]
+            for m in messages {
+                guard let s = m.senderId, let c = m.clientId else { continue }
+                let key = MessageStore.ClientKey(conversationId: m.conversationId, senderId: s, clientId: c)
+                if keys.contains(key) { result[key] = m }
+            }
+            return result
+        }
+        func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)? {
+            messages.first { $0.id == messageId }.map { ($0.conversationId, $0.seq, $0.senderId, $0.kind.rawValue, deleted.contains($0.id)) }
+        }
+        func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {}
+        func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws {}
+        func rename(conversationId: Int64, name: String) throws {}
+        func markDeleted(messageId: Int64) throws { deleted.insert(messageId) }
+        func insert(_ new: [NewMessage]) throws -> [ChatMessage] {
+            let stored = new.enumerated().map { (i, n) in
+                ChatMessage(
+                    id: Int64(messages.count + i + 1), conversationId: n.conversationId, seq: n.seq, senderId: n.senderId, kind: n.kind,
+                    text: n.kind == .text ? n.body : nil, clientId: n.clientId, ts: "2026-01-01T00:00:00.000Z")
+            }
+            messages += stored
+            return stored
+        }
+        func advance(lastSeqs: [Int64: Int64]) throws -> Int64? {
+            for (c, s) in lastSeqs { self.lastSeqs[c] = s }
+            return lastSeqs.isEmpty ? nil : 77
+        }
+        func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws { readMarks += marks }
+    }
+
+    static let ann: Int64 = 1, bob: Int64 = 2, cy: Int64 = 3, dee: Int64 = 4
+    static let group: Int64 = 10, direct: Int64 = 20
+
+    static func store() -> MemoryStore {
+        let s = MemoryStore()
+        s.states[group] = ConversationState(
+            id: group, isGroup: true, members: [ann: MemberRange(joinedSeq: 0), bob: MemberRange(joinedSeq: 0), cy: MemberRange(joinedSeq: 0)],
+            lastSeq: 1, name: "g")
+        s.states[direct] = ConversationState(
+            id: direct, isGroup: false, members: [ann: MemberRange(joinedSeq: 0), dee: MemberRange(joinedSeq: 0)], lastSeq: 0, name: nil)
+        s.friends = [FriendRepository.Pair(ann, bob), FriendRepository.Pair(ann, cy)]
+        return s
+    }
+
+    static func send(_ text: String, from actor: Int64, to c: Int64, clientId: String? = nil) -> ConversationWrite {
+        ConversationWrite(conversationId: c, actor: actor, action: .send(kind: .text, body: text, clientId: clientId, voiceId: nil))
+    }
+
+    static func code(_ r: Result<ChatMessage, ServiceError>) -> ErrorCode? {
+        if case .failure(let e) = r { e.code } else { nil }
+    }
+
+    @Test func seqsAreAssignedWithoutGapsAndSendersReadTheirOwn() throws {
+        let store = Self.store()
+        let out = try MessageBatch.run(
+            [Self.send("a", from: Self.ann, to: Self.group), Self.send("b", from: Self.bob, to: Self.group), Self.send("c", from: Self.ann, to: Self.group)],
+            known: [:], maxGroupMembers: 10, store: store)
+        #expect(out.results.compactMap { try? $0.get().seq } == [2, 3, 4])
+        #expect(out.stored == [true, true, true])
+        #expect(out.states[Self.group]?.lastSeq == 4)
+        #expect(store.lastSeqs == [Self.group: 4])
+        #expect(store.readMarks.map(\.seq) == [2, 3, 4])
+        #expect(out.transactionId == 77)
+        // A known state is used as is (not reloaded): the next batch continues from it.
+        let loads = store.loads
+        let next = try MessageBatch.run([Self.send("d", from: Self.cy, to: Self.group)], known: out.states, maxGroupMembers: 10, store: store)
+        #expect((try? next.results[0].get())?.seq == 5)
+        #expect(store.loads == loads + 1)  // an empty load for nothing missing
+    }
+
+    @Test func aClientIdIsStoredOnce() throws {
+        let store = Self.store()
+        let first = try MessageBatch.run(
+            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k"), Self.send("x", from: Self.ann, to: Self.group, clientId: "k")],
+            known: [:], maxGroupMembers: 10, store: store)
+        #expect(first.stored == [true, false])
+        #expect((try? first.results[0].get())?.id == (try? first.results[1].get())?.id)
+        // Resent in a later batch: the stored message, not a new one; the seq does not move.
+        let again = try MessageBatch.run(
+            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: first.states, maxGroupMembers: 10, store: store)
+        #expect(again.stored == [false])
+        #expect((try? again.results[0].get())?.seq == 2)
+        #expect(again.states[Self.group]?.lastSeq == 2)
+        #expect(again.transactionId == nil)
+        // The same client id from another sender is another message.
+        let other = try MessageBatch.run(
+            [Self.send("x", from: Self.bob, to: Self.group, clientId: "k")], known: again.states, maxGroupMembers: 10, store: store)
+        #expect((try? other.results[0].get())?.seq == 3)
+    }
+
+    @Test func strangersAndNonFriendsAreRefused() throws {
+        let store = Self.store()
+        let out = try MessageBatch.run(
+            [
+                Self.send("in?", from: Self.dee, to: Self.group),  // not a member
+                Self.send("hi", from: Self.ann, to: Self.direct),  // a direct conversation between non-friends
+                Self.send("??", from: Self.ann, to: 999),  // no such conversation: answered as not a member
+                Self.send("ok", from: Self.bob, to: Self.group),
+            ], known: [:], maxGroupMembers: 10, store: store)
+        #expect(out.results.map(Self.code) == [.notMember, .notFriends, .notMember, nil])
+        #expect((try? out.results[3].get())?.seq == 2)  // refusals take no seq
+        #expect(out.stored == [false, false, false, true])
+    }
+
+    @Test func groupMembershipRules() throws {
+        let store = Self.store()
+        store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
+        let add = { (actor: Int64, user: Int64, c: Int64) in ConversationWrite(conversationId: c, actor: actor, action: .add(userId: user)) }
+        let out = try MessageBatch.run(
+            [
+                add(Self.bob, Self.dee, Self.group),  // Bob and Dee are not friends
+                add(Self.ann, Self.bob, Self.group),  // a member already
+                add(Self.ann, Self.bob, Self.direct),  // not a group (and Ann is a member of it)
+                add(Self.ann, Self.dee, Self.group),  // fine: seq 2
+                ConversationWrite(conversationId: Self.group, actor: Self.cy, action: .leave),  // seq 3
+                ConversationWrite(conversationId: Self.group, actor: Self.cy, action: .rename("no")),  // left already
+            ], known: [:], maxGroupMembers: 10, store: store)
+        #expect(out.results.map(Self.code) == [.notFriends, .badRequest, .badRequest, nil, nil, .notMember])
+        let state = try #require(out.states[Self.group])
+        #expect(state.lastSeq == 3)
+        #expect(state.members[Self.dee] == MemberRange(joinedSeq: 1))
+        #expect(state.members[Self.cy]?.leftSeq == 3)
+        // A full group takes no one else.
+        let full = try MessageBatch.run([add(Self.ann, Self.bob, Self.group)], known: [:], maxGroupMembers: 3, store: Self.store())
+        #expect(full.results.map(Self.code) == [.badRequest])
+        let store2 = Self.store()
+        store2.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
+        let tooMany = try MessageBatch.run([add(Self.ann, Self.dee, Self.group)], known: [:], maxGroupMembers: 3, store: store2)
+        #expect(tooMany.results.map(Self.code) == [.tooMany])
+    }
+
+    @Test func onlyTheSenderDeletesAMessageItsMembersCanSee() throws {
+        let store = Self.store()
+        let sent = try MessageBatch.run([Self.send("oops", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        let id = try sent.results[0].get().id
+        let delete = { (actor: Int64) in ConversationWrite(conversationId: Self.group, actor: actor, action: .delete(messageId: id)) }
+        let out = try MessageBatch.run(
+            [delete(Self.bob), delete(Self.dee), delete(Self.ann)], known: sent.states, maxGroupMembers: 10, store: store)
+        #expect(out.results.map(Self.code) == [.forbidden, .notFound, nil])
+        #expect(store.deleted == [id])
+        #expect((try? out.results[2].get())?.kind == .system)
+        // Deleted once: a second deletion finds no such message.
+        let twice = try MessageBatch.run([delete(Self.ann)], known: out.states, maxGroupMembers: 10, store: store)
+        #expect(twice.results.map(Self.code) == [.notFound])
+    }
+}

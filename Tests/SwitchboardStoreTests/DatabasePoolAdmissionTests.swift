@@ -1,0 +1,81 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import SwitchboardStore
+import Synchronization
+import Testing
+
+/// Waits (bounded: 10 s) until `condition` holds.
+private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1000 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// A flag set from another thread.
+private final class TestFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func set() { value.store(true, ordering: .relaxed) }
+    var isSet: Bool { value.load(ordering: .relaxed) }
+}
+
+/// Issue 14, item 4: the pool's wait queue is bounded, and a cancelled waiter never runs its body.
+@Suite("DatabasePool admission")
+struct DatabasePoolAdmissionTests {
+    @Test func beyondMaxWaitersCallersAreRefusedAtOnce() async throws {
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger(), maxWaiters: 2)
+        defer { pool.close() }
+        let release = DispatchSemaphore(value: 0)
+        // The only connection is held until `release`.
+        let holder = Task { try await pool.withConnection { _ in release.wait() } }
+        let waiters = (0..<2).map { n in Task { try await pool.withConnection { try $0.query("SELECT $1::int", [.int(n)]).first?.int(0) } } }
+        #expect(await waitUntil { pool.waiterCount == 2 })
+        await #expect(throws: PostgresError.self) {
+            do { try await pool.withConnection { _ in 0 } } catch let error as PostgresError {
+                #expect(error.kind == .overloaded)
+                throw error
+            }
+        }
+        // The callback variant (owners with their own bounded queues) is not refused.
+        let done = DispatchSemaphore(value: 0)
+        pool.withConnection(on: DispatchQueue(label: "t"), { _ in 1 }) { _ in done.signal() }
+        release.signal()
+        try await holder.value
+        for (n, waiter) in waiters.enumerated() { #expect(try await waiter.value == n) }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test func aCancelledWaiterNeverRunsItsBody() async throws {
+        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        defer { pool.close() }
+        let release = DispatchSemaphore(value: 0)
+        let ran = TestFlag()
+        let held = TestFlag()
+        let holder = Task {
+            try await pool.withConnection { _ in
+                held.set()
+                release.wait()
+            }
+        }
+        #expect(await waitUntil { held.isSet })
+        let waiter = Task { try await pool.withConnection { _ in ran.set() } }
+        #expect(await waitUntil { pool.waiterCount == 1 })
+        waiter.cancel()
+        release.signal()
+        try await holder.value
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(!ran.isSet)
+        // The connection went back to the pool.
+        #expect(try await pool.withConnection { try $0.query("SELECT 7").first?.int(0) } == 7)
+    }
+}
