@@ -153,6 +153,8 @@ class Fuzzer:
             "messages.history": lambda: {"conversation_id": i(w.conversations), "before": i([1, 5, 100]), "limit": i([1, 10, 100])},
             "messages.delete": lambda: {"message_id": i([])},
             "messages.hide": lambda: {"message_id": i(w.messages)},
+            "reactions.set": lambda: {"message_id": i(w.messages), "emoji": s(lambda: self.pick(["👍", "❤️", "x" * 9, "a\u0007"])),
+                                      "active": self.pick([True, False, None, 0, "yes"])},
             "sync": lambda: {"since": self.pick([
                 {str(self.pick(w.conversations)): i([0, 1])} if w.conversations else {},
                 {str(self.pick(INT_EXTREMES + OUT_OF_RANGE)): i([0])},

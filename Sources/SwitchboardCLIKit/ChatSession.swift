@@ -71,9 +71,12 @@ public struct ChatSession: Sendable {
 
         var oldestSeq: Int64?
         var hasMore = false
+        // The newest message of another member shown here (what `/react` reacts to).
+        var latestFromOthers: Int64?
         do {
             let page = try await client.history(conversationId, limit: 10)
             for m in page.messages.reversed() { printer.emit(EventFormatter.message(m, names: names, history: true)) }
+            latestFromOthers = page.messages.first { $0.senderId != nil && $0.senderId != session.me.userId && $0.deleted != true }?.id
             oldestSeq = page.messages.map(\.seq).min()
             hasMore = page.hasMore
             if page.messages.isEmpty { printer.hint("no messages yet") }
@@ -97,6 +100,7 @@ public struct ChatSession: Sendable {
             case .event(.message(let m)):
                 if m.conversationId == conversationId {
                     printer.emit(EventFormatter.message(m, names: names))
+                    if m.senderId != nil && m.senderId != session.me.userId { latestFromOthers = m.id }
                 } else {
                     printer.emit(EventFormatter.message(m, names: names, conversationName: "conversation \(m.conversationId)"))
                 }
@@ -138,8 +142,29 @@ public struct ChatSession: Sendable {
                     guard let item = voiceItem(path: path) else { continue }
                     pendingSends += 1
                     outboxInput.yield(item)
+                } else if line == "/react" || line.hasPrefix("/react ") || line == "/unreact" {
+                    let emoji = line.dropFirst("/react".count).trimmingCharacters(in: .whitespaces)
+                    guard let messageId = latestFromOthers else {
+                        printer.hint("no message of another member to react to yet")
+                        continue
+                    }
+                    guard line == "/unreact" || !emoji.isEmpty else {
+                        printer.hint("usage: /react EMOJI (to the latest message of another member); /unreact removes it")
+                        continue
+                    }
+                    do {
+                        let result = try await client.react(to: messageId, emoji: line == "/unreact" ? "-" : emoji, active: line != "/unreact")
+                        let summary = result.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: "  ")
+                        printer.emit(
+                            OutputRecord(
+                                "reaction.set", ["message_id": .int(messageId), "emoji": line == "/unreact" ? .null : .string(emoji)],
+                                text: summary.isEmpty ? "reaction removed" : "reactions: \(summary)", style: .dim))
+                    } catch {
+                        printer.error(context.fail(error, "reacting", session.url).message)
+                    }
                 } else if line == "/help" {
-                    printer.hint("/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /quit: leave")
+                    printer.hint(
+                        "/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /react EMOJI: react to the latest message of another member (/unreact removes it); /quit: leave")
                 } else if line.hasPrefix("/") {
                     printer.hint("unknown command \(line); /help lists them")
                 } else {

@@ -101,6 +101,16 @@ public enum EventFormatter {
                 text: "\(names.name(r.userId)) read up to #\(r.seq)", style: .dim)
         case .messageHidden:
             return nil
+        case .messageReaction(let r):
+            let counts = r.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: "  ")
+            return OutputRecord(
+                "reaction",
+                [
+                    "conversation_id": .int(r.conversationId), "message_id": .int(r.messageId), "user_id": .int(r.userId),
+                    "emoji": r.emoji.map { .string($0) } ?? .null,
+                ],
+                text: r.emoji.map { "\(names.name(r.userId)) reacted \($0)  (\(counts))" } ?? "\(names.name(r.userId)) removed a reaction",
+                style: .dim)
         case .account(let e):
             return account(e, names: names)
         case .other(let raw):

@@ -41,6 +41,8 @@ public enum ClientEvent: Sendable {
     case conversationRead(ReadReceipt)
     /// `message.hidden`.
     case messageHidden(HiddenMessage)
+    /// `message.reaction`: a member set (`emoji`) or removed (nil) a reaction; the message's new counts.
+    case messageReaction(MessageReactionEvent)
     /// `presence`.
     case presence(PresenceUpdate)
     /// `presence.snapshot`, right after authenticating.
@@ -166,8 +168,9 @@ enum IncomingFrame {
         ) throws -> ClientEvent? {
             switch name {
             case "message": return .message(try c.decode(Message.self, forKey: WireKey("message")))
-            case "conversation.read": return .conversationRead(try ReadReceipt(from: decoder))
-            case "message.hidden": return .messageHidden(try HiddenMessage(from: decoder))
+            case ReadReceipt.name: return .conversationRead(try ReadReceipt(from: decoder))
+            case HiddenMessage.name: return .messageHidden(try HiddenMessage(from: decoder))
+            case MessageReactionEvent.name: return .messageReaction(try MessageReactionEvent(from: decoder))
             case "presence": return .presence(try PresenceUpdate(from: decoder))
             case "presence.snapshot": return .presenceSnapshot(try PresenceSnapshot(from: decoder).presence)
             case "typing": return .typing(try TypingUpdate(from: decoder))

@@ -28,23 +28,10 @@ public typealias Conversation = ConversationSummary
 public typealias SendAcknowledgement = SendAck
 
 /// A page of `messages.history`, newest first.
-public struct HistoryPage: Codable, Sendable, Equatable {
-    public var messages: [Message]
-    /// Whether older messages exist (ask again with `before` = the oldest seq of this page).
-    public var hasMore: Bool
-}
+public typealias HistoryPage = HistoryResult
 
 /// The reply to `sync`, after its catch-up: each conversation's last seq and the number of messages sent.
-public struct SyncSummary: Codable, Sendable, Equatable {
-    public struct Entry: Codable, Sendable, Equatable {
-        public var conversationId: Int64
-        public var lastSeq: Int64
-    }
-
-    public var conversations: [Entry]
-    /// Messages the catch-up sent (before the client dropped duplicates).
-    public var messages: Int
-}
+public typealias SyncSummary = SyncResult
 
 /// A user's presence.
 public struct PresenceUpdate: Codable, Sendable, Equatable {
@@ -53,19 +40,6 @@ public struct PresenceUpdate: Codable, Sendable, Equatable {
     public var status: String
     /// With `offline`: when the user was last seen.
     public var lastSeen: String?
-}
-
-/// `conversation.read`: a member moved its read marker.
-public struct ReadReceipt: Codable, Sendable, Equatable {
-    public var conversationId: Int64
-    public var userId: Int64
-    public var seq: Int64
-}
-
-/// `message.hidden`: one of my devices hid a message for me.
-public struct HiddenMessage: Codable, Sendable, Equatable {
-    public var conversationId: Int64
-    public var messageId: Int64
 }
 
 /// `typing`: a member is typing or recording (or stopped).
@@ -80,22 +54,6 @@ public struct TypingUpdate: Codable, Sendable, Equatable {
 }
 
 // MARK: - Small results
-
-struct ConversationsResult: Decodable {
-    var conversations: [Conversation]
-}
-
-struct ConversationResult: Decodable {
-    var conversation: Conversation
-}
-
-struct MessageResult: Decodable {
-    var message: Message
-}
-
-struct ReadResult: Decodable {
-    var readSeq: Int64
-}
 
 /// Only what the baseline needs from `conversations.list`.
 struct BaselineResult: Decodable {

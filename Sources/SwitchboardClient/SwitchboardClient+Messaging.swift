@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+public import SwitchboardProtocol
 
 /// Where a message goes: a conversation, or a friend (their direct conversation, created on first use).
 public enum MessageTarget: Sendable, Equatable {
@@ -32,54 +33,40 @@ extension SwitchboardClient {
 
     /// `conversations.list`: latest activity first.
     public func conversations() async throws(SwitchboardClientError) -> [Conversation] {
-        try await request(op: "conversations.list", as: ConversationsResult.self).conversations
+        try await send(Ops.ConversationsList.self, Empty()).conversations
     }
 
     /// `conversations.get`.
     public func conversation(_ conversationId: Int64) async throws(SwitchboardClientError) -> Conversation {
-        try await request(
-            op: "conversations.get", params: ConversationParams(conversationId: conversationId),
-            as: ConversationResult.self
-        ).conversation
+        try await send(Ops.ConversationsGet.self, .init(conversationId: conversationId)).conversation
     }
 
     /// `conversations.direct`: the one-to-one conversation with a friend (created if needed).
     public func directConversation(with userId: Int64) async throws(SwitchboardClientError) -> Conversation {
-        try await request(op: "conversations.direct", params: UserParams(userId: userId), as: ConversationResult.self)
-            .conversation
+        try await send(Ops.ConversationsDirect.self, .init(userId: userId)).conversation
     }
 
     /// `groups.create`: a group with at least two friends.
     public func createGroup(name: String? = nil, memberIds: [Int64]) async throws(SwitchboardClientError) -> Conversation {
-        try await request(
-            op: "groups.create", params: CreateGroupParams(name: name, memberIds: memberIds), as: ConversationResult.self
-        ).conversation
+        try await send(Ops.GroupsCreate.self, .init(name: name, memberIds: memberIds)).conversation
     }
 
     /// `groups.add`: returns the system message `member_added`.
     @discardableResult
     public func addToGroup(_ conversationId: Int64, userId: Int64) async throws(SwitchboardClientError) -> Message {
-        try await request(
-            op: "groups.add", params: MemberParams(conversationId: conversationId, userId: userId),
-            as: MessageResult.self
-        ).message
+        try await send(Ops.GroupsAdd.self, .init(conversationId: conversationId, userId: userId)).message
     }
 
     /// `groups.leave`: returns the system message `member_left`.
     @discardableResult
     public func leaveGroup(_ conversationId: Int64) async throws(SwitchboardClientError) -> Message {
-        try await request(
-            op: "groups.leave", params: ConversationParams(conversationId: conversationId), as: MessageResult.self
-        ).message
+        try await send(Ops.GroupsLeave.self, .init(conversationId: conversationId)).message
     }
 
     /// `groups.rename`: returns the system message `renamed`.
     @discardableResult
     public func renameGroup(_ conversationId: Int64, name: String) async throws(SwitchboardClientError) -> Message {
-        try await request(
-            op: "groups.rename", params: RenameParams(conversationId: conversationId, name: name),
-            as: MessageResult.self
-        ).message
+        try await send(Ops.GroupsRename.self, .init(conversationId: conversationId, name: name)).message
     }
 
     // MARK: Messages
@@ -91,9 +78,9 @@ extension SwitchboardClient {
     public func sendText(
         _ text: String, to target: MessageTarget, clientId: String? = nil, timeout: Double? = nil
     ) async throws(SwitchboardClientError) -> SendAcknowledgement {
-        try await request(
-            op: "messages.send", params: SendParams(target: target, clientId: clientId ?? UUID().uuidString, text: text),
-            as: SendAcknowledgement.self, timeout: timeout, resendable: true)
+        try await send(
+            Ops.MessagesSend.self, .init(target: target, clientId: clientId ?? UUID().uuidString, text: text), timeout: timeout,
+            resendable: true)
     }
 
     /// `messages.send` of an uploaded voice clip (`POST /voice`), with a `client_id` as `sendText`.
@@ -101,38 +88,42 @@ extension SwitchboardClient {
     public func sendVoice(
         voiceId: Int64, to target: MessageTarget, clientId: String? = nil, timeout: Double? = nil
     ) async throws(SwitchboardClientError) -> SendAcknowledgement {
-        try await request(
-            op: "messages.send", params: SendParams(target: target, clientId: clientId ?? UUID().uuidString, voiceId: voiceId),
-            as: SendAcknowledgement.self, timeout: timeout, resendable: true)
+        try await send(
+            Ops.MessagesSend.self, .init(target: target, clientId: clientId ?? UUID().uuidString, voiceId: voiceId),
+            timeout: timeout, resendable: true)
     }
 
     /// `messages.history`: a page, newest first, of messages before `before` (default: the newest).
     public func history(_ conversationId: Int64, before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError)
         -> HistoryPage
     {
-        try await request(
-            op: "messages.history", params: HistoryParams(conversationId: conversationId, before: before, limit: limit),
-            as: HistoryPage.self)
+        try await send(Ops.MessagesHistory.self, .init(conversationId: conversationId, before: before, limit: limit))
     }
 
     /// `messages.delete`: deletes an own message for everyone; returns the tombstone (system `message_deleted`).
     @discardableResult
     public func deleteMessage(_ messageId: Int64) async throws(SwitchboardClientError) -> Message {
-        try await request(op: "messages.delete", params: MessageIDParams(messageId: messageId), as: MessageResult.self)
-            .message
+        try await send(Ops.MessagesDelete.self, .init(messageId: messageId)).message
     }
 
     /// `messages.hide`: hides a message from my history and catch-up.
     public func hideMessage(_ messageId: Int64) async throws(SwitchboardClientError) {
-        try await request(op: "messages.hide", params: MessageIDParams(messageId: messageId))
+        try await send(Ops.MessagesHide.self, .init(messageId: messageId))
+    }
+
+    /// `reactions.set`: sets my reaction to a message (replacing my earlier one), or removes it (`active`
+    /// false); returns the message's counts.
+    @discardableResult
+    public func react(to messageId: Int64, emoji: String, active: Bool = true) async throws(SwitchboardClientError)
+        -> ReactionsResult
+    {
+        try await send(Ops.ReactionsSet.self, .init(messageId: messageId, emoji: emoji, active: active))
     }
 
     /// `conversations.read`: moves my read marker; returns where it is now.
     @discardableResult
     public func markRead(_ conversationId: Int64, seq: Int64) async throws(SwitchboardClientError) -> Int64 {
-        try await request(
-            op: "conversations.read", params: ReadParams(conversationId: conversationId, seq: seq), as: ReadResult.self
-        ).readSeq
+        try await send(Ops.ConversationsRead.self, .init(conversationId: conversationId, seq: seq)).readSeq
     }
 
     /// `sync {since}`: sends as `message` events every message after `since` (conversations not listed: from
@@ -146,94 +137,31 @@ extension SwitchboardClient {
         } else {
             points = await resumePoints
         }
-        return try await request(op: "sync", params: SyncParams(since: points), as: SyncSummary.self, timeout: timeout)
+        return try await send(Ops.Sync.self, Ops.Sync.Parameters(since: points), timeout: timeout)
     }
 
     // MARK: Presence and typing
 
     /// `presence.set`.
     public func setPresence(_ status: Availability) async throws(SwitchboardClientError) {
-        try await request(op: "presence.set", params: PresenceParams(status: status.rawValue))
+        try await send(Ops.PresenceSet.self, .init(status: status.rawValue))
     }
 
     /// `typing`: starts (or refreshes) or stops typing or recording in a conversation.
     public func setTyping(
         _ conversationId: Int64, activity: TypingActivity = .typing, active: Bool = true
     ) async throws(SwitchboardClientError) {
-        try await request(
-            op: "typing",
-            params: TypingParams(conversationId: conversationId, activity: activity.rawValue, active: active))
+        try await send(Ops.Typing.self, .init(conversationId: conversationId, activity: activity.rawValue, active: active))
     }
 }
 
-// MARK: - Parameters (camelCase here, snake_case on the wire)
+// MARK: - Parameters
 
-struct ConversationParams: Encodable, Sendable {
-    var conversationId: Int64
-}
-
-struct UserParams: Encodable, Sendable {
-    var userId: Int64
-}
-
-struct MemberParams: Encodable, Sendable {
-    var conversationId: Int64
-    var userId: Int64
-}
-
-struct CreateGroupParams: Encodable, Sendable {
-    var name: String?
-    var memberIds: [Int64]
-}
-
-struct RenameParams: Encodable, Sendable {
-    var conversationId: Int64
-    var name: String
-}
-
-struct SendParams: Encodable, Sendable {
-    var conversationId: Int64?
-    var userId: Int64?
-    var clientId: String
-    var text: String?
-    var voiceId: Int64?
-
+extension Ops.MessagesSend.Parameters {
     init(target: MessageTarget, clientId: String, text: String? = nil, voiceId: Int64? = nil) {
         switch target {
-        case .conversation(let c):
-            conversationId = c
-            userId = nil
-        case .user(let u):
-            conversationId = nil
-            userId = u
+        case .conversation(let c): self.init(conversationId: c, clientId: clientId, text: text, voiceId: voiceId)
+        case .user(let u): self.init(userId: u, clientId: clientId, text: text, voiceId: voiceId)
         }
-        self.clientId = clientId
-        self.text = text
-        self.voiceId = voiceId
     }
-}
-
-struct HistoryParams: Encodable, Sendable {
-    var conversationId: Int64
-    var before: Int64?
-    var limit: Int?
-}
-
-struct MessageIDParams: Encodable, Sendable {
-    var messageId: Int64
-}
-
-struct ReadParams: Encodable, Sendable {
-    var conversationId: Int64
-    var seq: Int64
-}
-
-struct PresenceParams: Encodable, Sendable {
-    var status: String
-}
-
-struct TypingParams: Encodable, Sendable {
-    var conversationId: Int64
-    var activity: String
-    var active: Bool
 }

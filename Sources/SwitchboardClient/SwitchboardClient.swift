@@ -208,6 +208,18 @@ public final class SwitchboardClient: @unchecked Sendable {
             id: id, op: op, frame: frame, timeout: timeout, resendable: Self.isResendable(op), authToken: token)
     }
 
+    /// Sends `op` with its parameters and decodes its result: the op's types come from its declaration in
+    /// `SwitchboardProtocol` (`Ops.MessagesSend`, ...), shared with the server.
+    /// - Parameter resendable: whether to resend after a reconnect that lost the reply (default: the op's
+    ///   `idempotent` trait).
+    @discardableResult
+    public func send<Op: ProtocolOperation>(
+        _ op: Op.Type, _ parameters: Op.Parameters, timeout: Double? = nil, resendable: Bool? = nil
+    ) async throws(SwitchboardClientError) -> Op.Result {
+        try await request(op: Op.name, params: parameters, timeout: timeout, resendable: resendable ?? Op.idempotent)
+            .decode(Op.Result.self)
+    }
+
     /// Sends a typed request and decodes its result as `type`.
     public func request<Result: Decodable>(
         _ request: ClientRequest, as type: Result.Type, timeout: Double? = nil
@@ -296,7 +308,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         -> ReplyPayload
     {
         let id = ids.next()
-        let frame = try Self.encodeRequest(id: id, op: "authenticate", params: ResumeAuthenticate(token: token, resume: true))
+        let frame = try Self.encodeRequest(id: id, op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: token, resume: true))
         return try await submit(
             id: id, op: "authenticate", frame: frame, timeout: timeout, resendable: false, authToken: token,
             resumeFrom: points)
@@ -330,16 +342,9 @@ public final class SwitchboardClient: @unchecked Sendable {
     }
 
     /// Ops that may be resent on a new connection when the old one dropped before their reply: reads, and
-    /// writes that are idempotent on the server.
+    /// writes that are idempotent on the server (the ops' `idempotent` trait, `ProtocolSchema`).
     static func isResendable(_ op: String) -> Bool {
-        switch op {
-        case "ping", "sessions.list", "profile.get", "friends.list", "friends.requests", "contacts.match",
-            "conversations.list", "conversations.get", "conversations.direct", "conversations.read",
-            "messages.history", "presence.set", "profile.update", "call.history":
-            return true
-        default:
-            return false
-        }
+        ProtocolSchema.traits(named: op)?.idempotent ?? false
     }
 
     // MARK: - Requests (on the loop)
@@ -361,7 +366,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         }
         if phase == .open, let socket {
             send(pending, on: socket)
-            if pending.resumeFrom != nil { sendInternal(op: "sync", params: SyncParams(since: tracker.resumePoints), kind: .sync) }
+            if pending.resumeFrom != nil { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
             return
         }
         guard waiting.count < configuration.maxQueuedRequests else {
@@ -423,7 +428,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         waiting = []
         for pending in batch {
             send(pending, on: socket)
-            if pending.resumeFrom != nil { sendInternal(op: "sync", params: SyncParams(since: tracker.resumePoints), kind: .sync) }
+            if pending.resumeFrom != nil { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
         }
     }
 
@@ -498,8 +503,8 @@ public final class SwitchboardClient: @unchecked Sendable {
             phase = .resuming
             report(.authenticating)
             let resume = configuration.resumeMessages
-            sendInternal(op: "authenticate", params: ResumeAuthenticate(token: session.token, resume: resume), kind: .reauthenticate)
-            if resume { sendInternal(op: "sync", params: SyncParams(since: tracker.resumePoints), kind: .sync) }
+            sendInternal(op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: session.token, resume: resume), kind: .reauthenticate)
+            if resume { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
         } else {
             backoff.reset()
             report(.connected)
@@ -711,7 +716,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         report(.authenticated(userId: new.userId))
         if !resumed {
             tracker.reset()
-            if configuration.establishBaseline { sendInternal(op: "conversations.list", params: JSONValue.object([:]), kind: .baseline) }
+            if configuration.establishBaseline { sendInternal(op: Ops.ConversationsList.name, params: Empty(), kind: .baseline) }
         }
     }
 }
@@ -794,17 +799,11 @@ final class RequestIDs: @unchecked Sendable {
     }
 }
 
-struct ResumeAuthenticate: Encodable, Sendable {
-    var token: String
-    var resume: Bool
-}
-
-struct SyncParams: Encodable, Sendable {
-    var since: [String: Int64]
-
+extension Ops.Sync.Parameters {
+    /// `since` keyed by conversation id (JSON keys are strings).
     init(since: [Int64: Int64]) {
         var out: [String: Int64] = [:]
         for (c, seq) in since { out[String(c)] = seq }
-        self.since = out
+        self.init(since: out)
     }
 }

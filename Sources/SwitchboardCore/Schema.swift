@@ -16,6 +16,7 @@ public enum Schema {
         Migration(version: 2, name: "conversations and messages", sql: messaging),
         Migration(version: 3, name: "calls", sql: calls),
         Migration(version: 4, name: "voice clips", sql: voice),
+        Migration(version: 5, name: "message reactions", sql: reactions),
     ]
 
     /// The newest version this build knows.
@@ -146,5 +147,16 @@ CREATE TABLE calls (
 );
 CREATE INDEX calls_by_caller ON calls (caller_id, ended_at DESC);
 CREATE INDEX calls_by_callee ON calls (callee_id, ended_at DESC);
+"""
+
+    /// One reaction per user per message (a new emoji replaces the old one; `reactions.set`).
+    static let reactions = """
+CREATE TABLE message_reactions (
+    message_id  BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+    user_id     BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    emoji       TEXT NOT NULL,
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (message_id, user_id)
+);
 """
 }

@@ -123,118 +123,18 @@ public enum ClientRequest: Sendable, Equatable, CustomStringConvertible {
 
 // MARK: - Parameters
 
+// The parameter types are the op declarations' (`Operations/Accounts.swift`, `Operations/Friends.swift`).
 extension ClientRequest {
-    /// Parameters of `register`.
-    public struct RegisterParams: Codable, Sendable, Equatable, CustomStringConvertible {
-        /// The phone number in any accepted format (normalised to E.164 by the server).
-        public var phone: String
-        /// The password (6 characters to 1,024 bytes); a secret.
-        public var password: String
-        /// The display name (1-64 characters, no control characters).
-        public var displayName: String
-        /// A name for the device (1-64 characters), shown in `sessions.list`.
-        public var device: String
-
-        public init(phone: String, password: String, displayName: String, device: String) {
-            self.phone = phone
-            self.password = password
-            self.displayName = displayName
-            self.device = device
-        }
-
-        /// Redacts the password.
-        public var description: String {
-            "RegisterParams(phone: \(phone), displayName: \(displayName), device: \(device), password: <redacted>)"
-        }
-    }
-
-    /// Parameters of `login`.
-    public struct LoginParams: Codable, Sendable, Equatable, CustomStringConvertible {
-        /// The phone number in any accepted format.
-        public var phone: String
-        /// The password; a secret.
-        public var password: String
-        /// A name for the device, shown in `sessions.list`.
-        public var device: String
-
-        public init(phone: String, password: String, device: String) {
-            self.phone = phone
-            self.password = password
-            self.device = device
-        }
-
-        /// Redacts the password.
-        public var description: String { "LoginParams(phone: \(phone), device: \(device), password: <redacted>)" }
-    }
-
-    /// Parameters of `authenticate`.
-    public struct AuthenticateParams: Codable, Sendable, Equatable, CustomStringConvertible {
-        /// The session token from `register` or `login`; a secret.
-        public var token: String
-        public init(token: String) { self.token = token }
-        /// Redacts the token.
-        public var description: String { "AuthenticateParams(token: <redacted>)" }
-    }
-
-    /// Parameters of `sessions.revoke`.
-    public struct SessionsRevokeParams: Codable, Sendable, Equatable {
-        /// One of the user's own sessions.
-        public var sessionId: Int64
-        public init(sessionId: Int64) { self.sessionId = sessionId }
-    }
-
-    /// Parameters of `profile.get`.
-    public struct ProfileGetParams: Codable, Sendable, Equatable {
-        /// The user (oneself or a friend); absent for one's own profile.
-        public var userId: Int64?
-        public init(userId: Int64? = nil) { self.userId = userId }
-    }
-
-    /// Parameters of `profile.update`.
-    public struct ProfileUpdateParams: Codable, Sendable, Equatable {
-        /// The new display name.
-        public var displayName: String
-        public init(displayName: String) { self.displayName = displayName }
-    }
-
-    /// Parameters of `friends.request`: exactly one of `phone` and `user_id`.
-    public struct FriendsRequestParams: Codable, Sendable, Equatable {
-        /// The other user's phone number, in any accepted format.
-        public var phone: String?
-        /// The other user's id.
-        public var userId: Int64?
-
-        public init(phone: String) {
-            self.phone = phone
-            self.userId = nil
-        }
-
-        public init(userId: Int64) {
-            self.phone = nil
-            self.userId = userId
-        }
-    }
-
-    /// Parameters of `friends.accept`, `friends.decline` and `friends.cancel`.
-    public struct FriendRequestIDParams: Codable, Sendable, Equatable {
-        /// The pending request.
-        public var requestId: Int64
-        public init(requestId: Int64) { self.requestId = requestId }
-    }
-
-    /// Parameters of `friends.remove`.
-    public struct FriendsRemoveParams: Codable, Sendable, Equatable {
-        /// The friend to remove.
-        public var userId: Int64
-        public init(userId: Int64) { self.userId = userId }
-    }
-
-    /// Parameters of `contacts.match`.
-    public struct ContactsMatchParams: Codable, Sendable, Equatable {
-        /// Phone numbers in any accepted format (at most 500 by default; invalid ones are skipped).
-        public var phones: [String]
-        public init(phones: [String]) { self.phones = phones }
-    }
+    public typealias RegisterParams = Ops.Register.Parameters
+    public typealias LoginParams = Ops.Login.Parameters
+    public typealias AuthenticateParams = Ops.Authenticate.Parameters
+    public typealias SessionsRevokeParams = Ops.SessionsRevoke.Parameters
+    public typealias ProfileGetParams = Ops.ProfileGet.Parameters
+    public typealias ProfileUpdateParams = Ops.ProfileUpdate.Parameters
+    public typealias FriendsRequestParams = Ops.FriendsRequest.Parameters
+    public typealias FriendRequestIDParams = FriendRequestIDParameters
+    public typealias FriendsRemoveParams = Ops.FriendsRemove.Parameters
+    public typealias ContactsMatchParams = Ops.ContactsMatch.Parameters
 }
 
 // MARK: - Coding

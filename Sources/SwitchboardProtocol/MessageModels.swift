@@ -102,11 +102,14 @@ public struct ChatMessage: Codable, Sendable, Equatable {
     public var ts: String
     /// Set when the sender deleted it for everyone (text and voice are then gone).
     public var deleted: Bool?
+    /// The reactions, per emoji (in `messages.history` and `sync` catch-up; absent when there are none and
+    /// in live `message` events).
+    public var reactions: [ReactionCount]?
 
     public init(
         id: Int64, conversationId: Int64, seq: Int64, senderId: Int64?, kind: Kind, text: String? = nil,
         voice: VoiceAttachment? = nil, system: SystemEvent? = nil, clientId: String? = nil, ts: String,
-        deleted: Bool? = nil
+        deleted: Bool? = nil, reactions: [ReactionCount]? = nil
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -119,6 +122,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         self.clientId = clientId
         self.ts = ts
         self.deleted = deleted
+        self.reactions = reactions
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -128,6 +132,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         try c.encodeIfPresent(deleted, forKey: .deleted)
         try c.encode(id, forKey: .id)
         try c.encode(kind, forKey: .kind)
+        try c.encodeIfPresent(reactions, forKey: .reactions)
         // null for system messages, as in the hand-written event encoding
         try c.encode(senderId, forKey: .senderId)
         try c.encode(seq, forKey: .seq)
@@ -166,6 +171,10 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         w.int(id)
         w.key("kind")
         w.string(kind.rawValue)
+        if let reactions, !reactions.isEmpty {
+            w.key("reactions")
+            w.raw(MessageJSON.encode(reactions))
+        }
         w.key("sender_id")
         if let senderId { w.int(senderId) } else { w.raw("null") }
         w.key("seq")

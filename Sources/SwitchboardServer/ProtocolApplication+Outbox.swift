@@ -29,7 +29,7 @@ extension ProtocolApplication: OutboxEndpoint {
             switch result {
             case .success(let m):
                 if ack {
-                    session.send(.text, Self.ackJSON(id, m))
+                    session.send(.text, MessagingFeature.ackJSON(id, m))
                 } else {
                     session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
                 }
@@ -44,14 +44,14 @@ extension ProtocolApplication: OutboxEndpoint {
             }
         case .raw(let id, let result):
             switch result {
-            case .success(let ok): session.send(.text, Self.rawReply(id, ok))
+            case .success(let ok): session.send(.text, OperationReplies.raw(id, ok))
             case .failure(let e): session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
             }
         case .groupAnnounced(let id, let conversationId):
             guard let me = identity?.userId else { return }
             let pool = services.accounts.pool
             run(id, { () async throws(ServiceError) -> ConversationResult in
-                try await Self.summary(pool, me, conversationId)
+                try await MessagingFeature.summary(pool, me, conversationId)
             })
         }
     }

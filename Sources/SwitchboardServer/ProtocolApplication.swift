@@ -50,6 +50,10 @@ final class ProtocolServices: Sendable {
     let metrics: ServerMetrics
     /// Logs `internal` answers and counts error answers per op.
     let errors: InternalErrorReporter
+    /// The ops and their handlers.
+    let router = OperationRouter.standard
+    /// `reactions.set` per user: a burst of 30, then 10 a second.
+    let reactionLimiter = SharedRateLimiter<Int64>(capacity: 30, refillPerSecond: 10)
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -236,6 +240,8 @@ final class ProtocolApplication: WebSocketApplication {
         session.send(.text, ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra, reason: reason))
     }
 
+    /// The path of a request: the router's look-up, the op's authentication rule, the ordered lane for
+    /// state-changing ops, then the route (parameters and handler).
     private func dispatch(_ envelope: RequestEnvelope) {
         if authenticating {
             // Pipelined behind an authentication: processed after it, in order.
@@ -246,11 +252,24 @@ final class ProtocolApplication: WebSocketApplication {
             queued.append((envelope, takeRequestTicket()))
             return
         }
-        guard let identity else {
-            handleUnauthenticated(envelope)
+        guard let route = services.router.route(envelope.op) else {
+            sendError(envelope.id, op: envelope.op, .unknownOp, "unknown op \(envelope.op.prefix(64))")
             return
         }
-        handle(envelope, identity: identity)
+        switch (route.traits.authentication, identity) {
+        case (.authenticates, nil):
+            route.handle(self, envelope, nil)
+        case (.authenticates, _?):
+            sendError(envelope.id, op: envelope.op, .alreadyAuthenticated, "this connection is already authenticated")
+        case (.required, nil):
+            sendError(envelope.id, op: envelope.op, .notAuthenticated, "authenticate, log in or register first")
+        case (.required, let identity?):
+            if route.traits.stateChanging {
+                handleOrdered(envelope, route: route, identity: identity)
+            } else {
+                route.handle(self, envelope, identity)
+            }
+        }
     }
 
     /// Processes requests that waited for an authentication.
@@ -300,7 +319,10 @@ final class ProtocolApplication: WebSocketApplication {
     func sendEvent(_ bytes: [UInt8]) { session.send(.text, bytes) }
 
     func sessionRevoked() {
-        session.send(.text, ProtocolCodec.encodeEvent("session.revoked", ["session_id": identity?.sessionId ?? 0]))
+        session.send(
+            .text,
+            ProtocolCodec.encodeEvent(
+                ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
         session.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
@@ -365,15 +387,6 @@ final class ProtocolApplication: WebSocketApplication {
 
     // MARK: the ordered lane
 
-    /// State-changing ops: they take effect in the order the connection sent them (`docs/protocol.md`,
-    /// Envelopes). Every other op is read-only and starts at once.
-    static let orderedOps: Set<String> = [
-        "logout", "sessions.revoke", "profile.update", "friends.request", "friends.accept", "friends.decline",
-        "friends.cancel", "friends.remove", "call.invite", "call.accept", "call.decline", "call.cancel", "call.hangup",
-        "call.signal", "messages.send", "messages.delete", "messages.hide", "conversations.read", "conversations.direct",
-        "groups.create", "groups.add", "groups.leave", "groups.rename", "typing", "presence.set",
-    ]
-
     /// Runs `step` in the connection's ordered lane: at once and synchronously if no step is ahead of it,
     /// otherwise after every earlier step has called its `done`. A step calls `done` (on the loop) once its
     /// effect is in the hands of the object's owner: the conversation writer's queue, the call queue, the
@@ -430,8 +443,8 @@ final class ProtocolApplication: WebSocketApplication {
     }
 
     /// Handles a request of an authenticated connection as a step of the ordered lane: synchronous hand-offs
-    /// are done when `route` returns, work started with `run` when its reply has run on the loop.
-    private func handleOrdered(_ envelope: RequestEnvelope, identity: Identity) {
+    /// are done when the handler returns, work started with `run` when its reply has run on the loop.
+    private func handleOrdered(_ envelope: RequestEnvelope, route: OperationRouter.Route, identity: Identity) {
         guard lane.count < services.maxWaitingRequests else {
             sendError(
                 envelope.id, op: envelope.op, .rateLimited, "too many requests waiting on this connection",
@@ -443,7 +456,7 @@ final class ProtocolApplication: WebSocketApplication {
         ordered { [self] done in
             lane.unclaimed = done
             currentRequest = ticket
-            route(envelope, identity: identity)
+            route.handle(self, envelope, identity)
             takeLaneDone()?()
             if let ticket = takeRequestTicket() { requestEnded(ticket) }
         }
@@ -453,234 +466,20 @@ final class ProtocolApplication: WebSocketApplication {
         sendError(id, op: nil, error.code, error.message)
     }
 
-    func params<P: Decodable>(_ type: P.Type, _ envelope: RequestEnvelope) -> P? {
-        switch ProtocolCodec.decodeParameters(type, from: envelope) {
-        case .success(let p): return p
-        case .failure(let e):
-            fail(envelope.id, e)
-            return nil
-        }
-    }
-
-    // MARK: before authentication
-
-    struct RegisterParams: Decodable {
-        var phone: String
-        var password: String
-        var displayName: String
-        var device: String
-    }
-    struct LoginParams: Decodable {
-        var phone: String
-        var password: String
-        var device: String
-    }
-    struct AuthenticateParams: Decodable {
-        var token: String
-        /// The client will send `sync` next: live messages are held from authentication until that sync ends.
-        var resume: Bool?
-    }
-    struct AuthenticateResult: Encodable, Sendable {
-        var userId: Int64
-        var sessionId: Int64
-        var profile: Profile
-    }
-
-    private func handleUnauthenticated(_ envelope: RequestEnvelope) {
-        let id = envelope.id
-        let accounts = services.accounts
-        let discovery = services.discovery
-        let address = clientAddress
-        let becomeAuthenticated: @Sendable (ProtocolApplication, Credentials) -> Void = { app, c in
-            app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
-        }
-        switch envelope.op {
-        case "register":
-            guard let p = params(RegisterParams.self, envelope) else { return }
-            authenticating = true
-            run(id, { () async throws(ServiceError) -> Credentials in
-                if let refused = discovery.register(address: address, now: EventLoop.now()) { throw refused }
-                return try await accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device)
-            }, then: becomeAuthenticated)
-        case "login":
-            guard let p = params(LoginParams.self, envelope) else { return }
-            authenticating = true
-            run(id, { () async throws(ServiceError) -> Credentials in
-                try await accounts.login(phone: p.phone, password: p.password, device: p.device, address: address, now: EventLoop.now())
-            }, then: becomeAuthenticated)
-        case "authenticate":
-            guard let p = params(AuthenticateParams.self, envelope) else { return }
-            authenticating = true
-            run(id, { () async throws(ServiceError) -> AuthenticateResult in
-                let (identity, profile) = try await accounts.authenticate(token: p.token)
-                return AuthenticateResult(userId: identity.userId, sessionId: identity.sessionId, profile: profile)
-            }, then: { app, r in
-                if p.resume == true { app.messaging.holding = true }
-                app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId))
-            })
-        case let op where Self.knownOps.contains(op):
-            sendError(id, op: envelope.op, .notAuthenticated, "authenticate, log in or register first")
-        default:
-            sendError(id, op: envelope.op, .unknownOp, "unknown op \(envelope.op.prefix(64))")
-        }
-    }
+    // MARK: authentication
 
     /// The client's address without its port (the key of per-address limits).
     var clientAddress: String {
         session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
     }
 
-    private func authenticated(_ identity: Identity) {
+    /// An authentication op succeeded (on the loop): the connection becomes a device of its user.
+    func authenticated(_ identity: Identity) {
         self.identity = identity
         authenticating = false
         services.outbox.attach(connectionId, self, loop: loop)
         if let device { services.registry.add(device) }
         if let device { services.presence.deviceConnected(device) }
         callConnectionOpened(identity)
-    }
-
-    static let knownOps: Set<String> = Set<String>([
-        "register", "login", "authenticate", "logout", "ping", "sessions.list", "sessions.revoke", "profile.get",
-        "profile.update", "friends.request", "friends.accept", "friends.decline", "friends.cancel", "friends.remove",
-        "friends.list", "friends.requests", "contacts.match",
-    ]).union(callOps).union(messagingOps)
-
-    // MARK: after authentication
-
-    struct SessionParams: Decodable { var sessionId: Int64 }
-    struct ProfileGetParams: Decodable { var userId: Int64? }
-    struct ProfileUpdateParams: Decodable { var displayName: String }
-    struct FriendRequestParams: Decodable {
-        var phone: String?
-        var userId: Int64?
-    }
-    struct RequestIDParams: Decodable { var requestId: Int64 }
-    struct UserParams: Decodable { var userId: Int64 }
-    struct ContactsParams: Decodable { var phones: [String] }
-    struct SessionsResult: Encodable, Sendable { var sessions: [SessionInfo] }
-    struct FriendsResult: Encodable, Sendable { var friends: [Friend] }
-    struct RequestsResult: Encodable, Sendable {
-        var incoming: [FriendRequest]
-        var outgoing: [FriendRequest]
-    }
-    struct MatchResult: Encodable, Sendable { var matches: [ContactMatch] }
-    struct FriendResult: Encodable, Sendable { var friend: Friend }
-    struct ProfileResult: Encodable, Sendable { var profile: Profile }
-
-    private func handle(_ envelope: RequestEnvelope, identity: Identity) {
-        if Self.orderedOps.contains(envelope.op) {
-            handleOrdered(envelope, identity: identity)
-        } else {
-            route(envelope, identity: identity)
-        }
-    }
-
-    private func route(_ envelope: RequestEnvelope, identity: Identity) {
-        let id = envelope.id
-        let accounts = services.accounts
-        let friends = services.friends
-        let deliveries = services.deliveries
-        let presence = services.presence
-        let calls = services.calls
-        let me = identity.userId
-        switch envelope.op {
-        case "register", "login", "authenticate":
-            sendError(id, op: envelope.op, .alreadyAuthenticated, "this connection is already authenticated")
-        case "ping":
-            session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
-        case "logout":
-            run(id, { () async throws(ServiceError) -> Empty in
-                _ = try await accounts.revoke(sessionId: identity.sessionId, of: me)
-                return Empty()
-            }, then: { app, _ in
-                let identity = app.identity
-                // After the reply (queued next on this loop): close with 1000.
-                LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
-                // Other connections of the same session (same token) are revoked too.
-                if let identity { deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId) }
-            })
-        case "sessions.list":
-            run(id, { () async throws(ServiceError) -> SessionsResult in SessionsResult(sessions: try await accounts.sessions(of: identity)) })
-        case "sessions.revoke":
-            guard let p = params(SessionParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> Empty in
-                guard try await accounts.revoke(sessionId: p.sessionId, of: me) else {
-                    throw ServiceError(.notFound, "no such active session of yours")
-                }
-                deliveries.revoke(sessionId: p.sessionId, userId: me)
-                return Empty()
-            })
-        case "profile.get":
-            guard let p = params(ProfileGetParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> ProfileResult in ProfileResult(profile: try await accounts.profile(of: p.userId ?? me, viewer: me)) })
-        case "profile.update":
-            guard let p = params(ProfileUpdateParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> ProfileResult in
-                let profile = try await accounts.updateProfile(of: me, displayName: p.displayName)
-                calls.setName(profile.displayName, of: me)
-                presence.setName(profile.displayName, of: me)
-                let friendIds = try await friends.friends(of: me).map(\.userId)
-                var public_ = profile
-                public_.phone = nil
-                deliveries.push(PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent("profile.updated", ["profile": public_])))
-                return ProfileResult(profile: profile)
-            })
-        case "friends.request":
-            guard let p = params(FriendRequestParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> FriendRequestResult in
-                let (result, events) = try await friends.request(from: me, phone: p.phone, userId: p.userId)
-                events.forEach(deliveries.push)
-                if let friend = result.friend, !events.isEmpty { presence.friendshipChanged(me, friend.userId, friends: true) }
-                return result
-            })
-        case "friends.accept":
-            guard let p = params(RequestIDParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> FriendResult in
-                let (friend, events) = try await friends.accept(requestId: p.requestId, me: me)
-                events.forEach(deliveries.push)
-                presence.friendshipChanged(me, friend.userId, friends: true)
-                return FriendResult(friend: friend)
-            })
-        case "friends.decline", "friends.cancel":
-            guard let p = params(RequestIDParams.self, envelope) else { return }
-            let decline = envelope.op == "friends.decline"
-            run(id, { () async throws(ServiceError) -> Empty in
-                try await friends.settle(requestId: p.requestId, me: me, decline: decline).forEach(deliveries.push)
-                return Empty()
-            })
-        case "friends.remove":
-            guard let p = params(UserParams.self, envelope) else { return }
-            run(id, { () async throws(ServiceError) -> Empty in
-                try await friends.remove(friend: p.userId, me: me).forEach(deliveries.push)
-                presence.friendshipChanged(me, p.userId, friends: false)
-                return Empty()
-            })
-        case "friends.list":
-            run(id, { () async throws(ServiceError) -> FriendsResult in FriendsResult(friends: try await friends.friends(of: me)) })
-        case "friends.requests":
-            run(id, { () async throws(ServiceError) -> RequestsResult in
-                let (incoming, outgoing) = try await friends.requests(of: me)
-                return RequestsResult(incoming: incoming, outgoing: outgoing)
-            })
-        case "contacts.match":
-            guard let p = params(ContactsParams.self, envelope) else { return }
-            let discovery = services.discovery
-            let address = clientAddress
-            run(id, { () async throws(ServiceError) -> MatchResult in
-                // A list over the per-request maximum is refused (too_many) by the service without costing tokens.
-                if p.phones.count <= friends.maxContactsPerMatch,
-                    let refused = discovery.contacts(user: me, address: address, count: p.phones.count, now: EventLoop.now())
-                {
-                    throw refused
-                }
-                return MatchResult(matches: try await friends.match(phones: p.phones, me: me))
-            })
-        case let op where op.hasPrefix("call."):
-            handleCall(envelope, identity: identity)
-        case let op where Self.messagingOps.contains(op):
-            handleMessaging(envelope, identity: identity)
-        default:
-            sendError(id, op: envelope.op, .unknownOp, "unknown op \(envelope.op.prefix(64))")
-        }
     }
 }

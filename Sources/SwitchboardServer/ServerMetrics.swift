@@ -81,7 +81,7 @@ public final class ServerMetrics: Sendable {
     /// - Parameter loopCount: one lag gauge per loop.
     /// - Parameter ops: the known protocol ops (the bounded `op` label of the per-op instruments).
     public convenience init(loopCount: Int) {
-        self.init(loopCount: loopCount, ops: ProtocolApplication.knownOps)
+        self.init(loopCount: loopCount, ops: Set(OperationRouter.standard.routes.keys))
     }
 
     init(loopCount: Int, ops: Set<String>) {

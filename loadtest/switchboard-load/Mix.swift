@@ -19,6 +19,8 @@ final class Mix: Sendable {
     let group: EventLoopGroup
     /// Operations that failed only because the drop cut their connection (not counted as errors).
     let interrupted = Locked([String: Int]())
+    /// Conversation id -> the id of the latest message acknowledged in it (what reactions go to).
+    private let latestMessage = Locked([Int64: Int64]())
     /// Client index -> whether its device is set away.
     private let away = Locked(Set<Int>())
     /// Users with a login under way (lock order: `away`, then `loggingIn`).
@@ -29,7 +31,7 @@ final class Mix: Sendable {
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
-        var duration, directRate, groupRate, historyRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
+        var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
         var voiceSeconds, ringTimeout, dropShare, dropAt: Double
         var textSize: Int
     }
@@ -38,7 +40,7 @@ final class Mix: Sendable {
         self.harness = harness
         options = RunOptions(
             duration: command.duration, directRate: command.directRate, groupRate: command.groupRate,
-            historyRate: command.historyRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
+            historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
             dropAt: command.dropAt, textSize: command.textSize)
@@ -57,6 +59,7 @@ final class Mix: Sendable {
         var m = Set<String>()
         if options.directRate > 0 || options.groupRate > 0 { m.formUnion([Metric.sendToAck, Metric.sendToDelivery]) }
         if options.historyRate > 0 { m.insert(Metric.historyPage) }
+        if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.reactionSet) }
         if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
@@ -76,6 +79,7 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("send_direct", rate: o.directRate, start: start) { await self.sendText($0, group: false) } }
             tasks.addTask { await self.schedule("send_group", rate: o.groupRate, start: start) { await self.sendText($0, group: true) } }
             tasks.addTask { await self.schedule("history", rate: o.historyRate, start: start) { await self.history($0) } }
+            tasks.addTask { await self.schedule("reaction", rate: o.reactionRate, start: start) { await self.reaction($0) } }
             tasks.addTask { await self.schedule("typing", rate: o.typingRate, start: start) { await self.typing($0) } }
             tasks.addTask { await self.schedule("presence", rate: o.presenceRate, start: start) { await self.presence($0) } }
             tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
@@ -135,6 +139,7 @@ final class Mix: Sendable {
                 text, to: .conversation(conversation.id), clientId: "lt.\(t0).\(k)")
             harness.record(Metric.sendToAck, client: client, since: t0)
             harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
+            latestMessage.withLock { $0[ack.conversationId] = ack.messageId }
             harness.succeeded(op)
         } catch {
             fail(op, client: client, since: t0, error)
@@ -169,6 +174,34 @@ final class Mix: Sendable {
             harness.succeeded("history")
         } catch {
             fail("history", client: client, since: t0, error)
+        }
+    }
+
+    /// `reactions.set` by a member on the latest message acknowledged in one of its conversations (at the
+    /// start of the run it waits, at most 2 s, for a conversation with an acknowledged message).
+    private func reaction(_ k: Int) async {
+        var target: (client: Int, messageId: Int64)?
+        for _ in 0..<100 {
+            for _ in 0..<20 {
+                if let (client, conversation) = pickConversation(group: k % 4 == 0),
+                    let messageId = latestMessage.withLock({ $0[conversation.id] })
+                {
+                    target = (client, messageId)
+                    break
+                }
+            }
+            if target != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let (client, messageId) = target else { return }
+        let t0 = now()
+        harness.started("reaction")
+        do {
+            _ = try await harness.clients[client].react(to: messageId, emoji: ["👍", "❤️", "😂"][k % 3])
+            harness.record(Metric.reactionSet, client: client, since: t0)
+            harness.succeeded("reaction")
+        } catch {
+            fail("reaction", client: client, since: t0, error)
         }
     }
 

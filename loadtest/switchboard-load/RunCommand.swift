@@ -34,6 +34,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "One-to-one text messages per second.") var directRate = 100.0
     @Option(help: "Group text messages per second.") var groupRate = 20.0
     @Option(help: "History pages per second.") var historyRate = 20.0
+    @Option(help: "Reactions (reactions.set on a message sent in this run) per second.") var reactionRate = 5.0
     @Option(help: "Typing indicators per second.") var typingRate = 20.0
     @Option(help: "Presence changes (away/online) per second.") var presenceRate = 5.0
     @Option(help: "Logins (new sessions) per second.") var loginRate = 2.0
@@ -174,7 +175,7 @@ struct RunCommand: AsyncParsableCommand {
             configuration: [
                 "url": url, "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
-                "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "typing_rate": "\(typingRate)",
+                "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",

@@ -1,0 +1,207 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// Call signalling (docs/protocol.md, "Calls"). The server writes these results by hand (`JSONWriter`,
+// keys sorted); the types say what a client decodes.
+
+extension Ops {
+    /// The call ops.
+    public static let calls: [any ProtocolOperation.Type] = [
+        CallInvite.self, CallAccept.self, CallDecline.self, CallCancel.self, CallHangup.self, CallSignal.self,
+        CallTurn.self, CallHistory.self,
+    ]
+
+    /// `call.invite {callee_id, media?, call_id?, offer?}` -> `{call, disposition}`.
+    public enum CallInvite: ProtocolOperation {
+        public static let name = "call.invite"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var calleeId: Int64
+            /// `voice` (default) or `video`.
+            public var media: String?
+            /// The caller's own id for the call (1-64 printable ASCII characters).
+            public var callId: String?
+            public var offer: String?
+            public init(calleeId: Int64, media: String? = nil, callId: String? = nil, offer: String? = nil) {
+                self.calleeId = calleeId
+                self.media = media
+                self.callId = callId
+                self.offer = offer
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var call: CallInfo
+            /// `ringing`, `unavailable`, `busy` or `joined` (glare: the call the callee started).
+            public var disposition: String
+        }
+    }
+
+    /// `call.accept {call_id, answer?}` -> `{call}`.
+    public enum CallAccept: ProtocolOperation {
+        public static let name = "call.accept"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var callId: String
+            public var answer: String?
+            public init(callId: String, answer: String? = nil) {
+                self.callId = callId
+                self.answer = answer
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var call: CallInfo?
+        }
+    }
+
+    /// `call.decline {call_id}` -> `{}`.
+    public enum CallDecline: ProtocolOperation {
+        public static let name = "call.decline"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public typealias Parameters = CallIDParameters
+        public typealias Result = Empty
+    }
+
+    /// `call.cancel {call_id}` -> `{}`.
+    public enum CallCancel: ProtocolOperation {
+        public static let name = "call.cancel"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public typealias Parameters = CallIDParameters
+        public typealias Result = Empty
+    }
+
+    /// `call.hangup {call_id}` -> `{}`.
+    public enum CallHangup: ProtocolOperation {
+        public static let name = "call.hangup"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public typealias Parameters = CallIDParameters
+        public typealias Result = Empty
+    }
+
+    /// `call.signal {call_id, kind, payload}` -> `{}`.
+    public enum CallSignal: ProtocolOperation {
+        public static let name = "call.signal"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var callId: String
+            /// `offer`, `answer`, `ice_candidate`, ...
+            public var kind: String
+            public var payload: String
+            public init(callId: String, kind: String, payload: String) {
+                self.callId = callId
+                self.kind = kind
+                self.payload = payload
+            }
+        }
+        public typealias Result = Empty
+    }
+
+    /// `call.turn {call_id?}` -> ICE servers and TURN credentials.
+    public enum CallTurn: ProtocolOperation {
+        public static let name = "call.turn"
+        public static let stateChanging = false
+        public static let idempotent = false
+        public static let rateLimit = RateLimitClass.turn
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var callId: String?
+            public init(callId: String? = nil) { self.callId = callId }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public struct ICEServer: Codable, Sendable, Equatable {
+                public var urls: [String]
+                public var username: String?
+                public var credential: String?
+            }
+            public var iceServers: [ICEServer]
+            public var ttl: Int64
+            public var uris: [String]
+            public var username: String?
+            public var password: String?
+            public var expiresAt: Int64?
+        }
+    }
+
+    /// `call.history {before?, limit?}` -> `{calls, has_more}`, latest first.
+    public enum CallHistory: ProtocolOperation {
+        public static let name = "call.history"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// The `ended_at` of the oldest call of the previous page.
+            public var before: String?
+            public var limit: Int?
+            public init(before: String? = nil, limit: Int? = nil) {
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var calls: [CallHistoryEntry]
+            public var hasMore: Bool
+            public init(calls: [CallHistoryEntry], hasMore: Bool) {
+                self.calls = calls
+                self.hasMore = hasMore
+            }
+        }
+    }
+}
+
+/// `{call_id}`.
+public struct CallIDParameters: Codable, Sendable, Equatable {
+    public var callId: String
+    public init(callId: String) { self.callId = callId }
+}
+
+/// A call as the call ops and events show it.
+public struct CallInfo: Codable, Sendable, Equatable {
+    public var callId: String
+    public var callerId: Int64
+    public var calleeId: Int64
+    /// `voice` or `video`.
+    public var media: String
+    /// `ringing`, `active` or `ended`.
+    public var state: String
+    /// With `ended`.
+    public var reason: String?
+    /// The caller's offer (to the callee's devices, and on glare).
+    public var offer: String?
+}
+
+/// One ended call of `call.history`.
+public struct CallHistoryEntry: Codable, Sendable, Equatable {
+    public var callId: String
+    public var callerId: Int64
+    public var calleeId: Int64
+    public var media: String
+    public var outcome: String
+    public var reason: String
+    public var startedAt: String
+    public var answeredAt: String?
+    public var endedAt: String
+    public var durationMs: Int64
+    public init(
+        callId: String, callerId: Int64, calleeId: Int64, media: String, outcome: String, reason: String,
+        startedAt: String, answeredAt: String?, endedAt: String, durationMs: Int64
+    ) {
+        self.callId = callId
+        self.callerId = callerId
+        self.calleeId = calleeId
+        self.media = media
+        self.outcome = outcome
+        self.reason = reason
+        self.startedAt = startedAt
+        self.answeredAt = answeredAt
+        self.endedAt = endedAt
+        self.durationMs = durationMs
+    }
+}

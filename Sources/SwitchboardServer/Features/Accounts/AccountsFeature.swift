@@ -1,0 +1,116 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardTransport
+
+/// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`.
+/// Owns the connection's move from anonymous to authenticated (`ProtocolApplication.authenticated`).
+struct AccountsFeature: FeatureModule {
+    func register(in router: inout OperationRouter) {
+        router.register(Ops.Register.self) { context, p in
+            let s = context.snapshot
+            context.connection.authenticating = true
+            context.run({ () async throws(ServiceError) -> SessionCredentials in
+                if let refused = s.services.discovery.register(address: s.address, now: EventLoop.now()) { throw refused }
+                return SessionCredentials(
+                    try await s.services.accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device))
+            }, then: Self.becomeAuthenticated)
+        }
+        router.register(Ops.Login.self) { context, p in
+            let s = context.snapshot
+            context.connection.authenticating = true
+            context.run({ () async throws(ServiceError) -> SessionCredentials in
+                SessionCredentials(
+                    try await s.services.accounts.login(
+                        phone: p.phone, password: p.password, device: p.device, address: s.address, now: EventLoop.now()))
+            }, then: Self.becomeAuthenticated)
+        }
+        router.register(Ops.Authenticate.self) { context, p in
+            let accounts = context.services.accounts
+            context.connection.authenticating = true
+            context.run({ () async throws(ServiceError) -> AuthenticateResult in
+                let (identity, profile) = try await accounts.authenticate(token: p.token)
+                return AuthenticateResult(userId: identity.userId, sessionId: identity.sessionId, profile: UserProfile(profile))
+            }, then: { app, r in
+                if p.resume == true { app.messaging.holding = true }
+                app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId))
+            })
+        }
+        router.register(Ops.Ping.self) { context, _ in context.reply(Empty()) }
+        router.register(Ops.Logout.self) { context, _ in
+            let identity = context.user
+            let accounts = context.services.accounts
+            let deliveries = context.services.deliveries
+            context.run({ () async throws(ServiceError) -> Empty in
+                _ = try await accounts.revoke(sessionId: identity.sessionId, of: identity.userId)
+                return Empty()
+            }, then: { app, _ in
+                // After the reply (queued next on this loop): close with 1000.
+                LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
+                // Other connections of the same session (same token) are revoked too.
+                deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId)
+            })
+        }
+        router.register(Ops.SessionsList.self) { context, _ in
+            let identity = context.user
+            let accounts = context.services.accounts
+            context.run { () async throws(ServiceError) -> SessionsListResult in
+                SessionsListResult(sessions: try await accounts.sessions(of: identity).map(DeviceSession.init))
+            }
+        }
+        router.register(Ops.SessionsRevoke.self) { s, p async throws(ServiceError) -> Empty in
+            guard try await s.services.accounts.revoke(sessionId: p.sessionId, of: s.userId) else {
+                throw ServiceError(.notFound, "no such active session of yours")
+            }
+            s.services.deliveries.revoke(sessionId: p.sessionId, userId: s.userId)
+            return Empty()
+        }
+        router.register(Ops.ProfileGet.self) { s, p async throws(ServiceError) -> ProfileResult in
+            ProfileResult(profile: UserProfile(try await s.services.accounts.profile(of: p.userId ?? s.userId, viewer: s.userId)))
+        }
+        router.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
+            let me = s.userId
+            let profile = try await s.services.accounts.updateProfile(of: me, displayName: p.displayName)
+            s.services.calls.setName(profile.displayName, of: me)
+            s.services.presence.setName(profile.displayName, of: me)
+            let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
+            // Without the phone number.
+            let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName))
+            s.services.deliveries.push(
+                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
+            return ProfileResult(profile: UserProfile(profile))
+        }
+    }
+
+    static let becomeAuthenticated: @Sendable (ProtocolApplication, SessionCredentials) -> Void = { app, c in
+        app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
+    }
+}
+
+// The store's records as the wire's types (same fields; `WireCompatibilityTests` compares their encodings).
+
+extension UserProfile {
+    init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName, phone: p.phone) }
+}
+
+extension UserSummary {
+    init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName) }
+    init(_ f: Friend) { self.init(userId: f.userId, displayName: f.displayName) }
+}
+
+extension DeviceSession {
+    init(_ s: SessionInfo) {
+        self.init(sessionId: s.sessionId, device: s.device, createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, current: s.current)
+    }
+}
+
+extension SessionCredentials {
+    init(_ c: Credentials) { self.init(userId: c.userId, sessionId: c.sessionId, sessionToken: c.sessionToken) }
+}

@@ -1,0 +1,296 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import SwitchboardCalls
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardStore
+import SwitchboardTransport
+
+/// Call signalling: `call.*`. The state machine (`CallRegistry`) runs on the call queue (`CallService`);
+/// a step is done once handed to it. Results are written by hand (`JSONWriter`) as the call events are.
+struct CallsFeature: FeatureModule {
+    func register(in router: inout OperationRouter) {
+        router.register(Ops.CallInvite.self, Self.invite)
+        router.register(Ops.CallAccept.self) { context, p in
+            guard let device = context.device, Self.validCallID(p.callId, context) else { return }
+            let deviceID = DeviceID(context.user.sessionId)
+            let user = UserID(context.me)
+            context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("call")
+                if let call = registry.call(CallID(p.callId), for: user) { CallService.write(call, &w) } else { w.raw("null") }
+                w.endObject()
+                return (w.bytes, effects)
+            }
+        }
+        router.register(Ops.CallDecline.self) { context, p in
+            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
+                try registry.decline(callId, device: device, user: user, now: now)
+            }
+        }
+        router.register(Ops.CallCancel.self) { context, p in
+            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
+                try registry.cancel(callId, device: device, user: user, now: now)
+            }
+        }
+        router.register(Ops.CallHangup.self) { context, p in
+            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
+                try registry.hangup(callId, device: device, user: user, now: now)
+            }
+        }
+        router.register(Ops.CallSignal.self) { context, p in
+            guard let device = context.device, Self.validCallID(p.callId, context) else { return }
+            let calls = context.services.calls
+            guard let kind = CallSignalKind(rawValue: p.kind) else {
+                context.fail(.badRequest, "kind must be one of \(CallSignalKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                return
+            }
+            // An oversized payload is left to the registry (payload_too_large).
+            if kind == .iceCandidate, p.payload.utf8.count <= calls.settings.maxICECandidateBytes,
+                let problem = Self.candidateProblem(p.payload)
+            {
+                context.fail(.badRequest, problem)
+                return
+            }
+            let deviceID = DeviceID(context.user.sessionId)
+            let user = UserID(context.me)
+            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
+                return (Self.empty, effects)
+            }
+        }
+        router.register(Ops.CallTurn.self) { context, p in
+            guard let device = context.device else { return }
+            if let callId = p.callId, !Self.validCallID(callId, context) { return }
+            let calls = context.services.calls
+            if let retryAfter = calls.turnLimiter.attempt(context.me, now: EventLoop.now()).retryAfterMilliseconds {
+                context.fail(.rateLimited, "too many TURN credential requests", extra: ["retry_after_ms": retryAfter])
+                return
+            }
+            let settings = calls.settings
+            let user = UserID(context.me)
+            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                // Without a call (before the invite, as browsers need it for their offer) or for a call of yours in progress.
+                if let callId = p.callId {
+                    guard let call = registry.call(CallID(callId), for: user), !call.isEnded else { throw .notFound }
+                }
+                let credentials = settings.turnSecret.map {
+                    TURNCredentials.make(
+                        sharedSecret: $0, userID: user, ttl: settings.turnTTL, now: Int64(Date().timeIntervalSince1970),
+                        uris: settings.turnURIs)
+                }
+                return (Self.turnReply(settings, credentials), [])
+            }
+        }
+        router.register(Ops.CallHistory.self, Self.history)
+    }
+
+    static let empty: [UInt8] = Array("{}".utf8)
+
+    /// `call.invite`: friendship and the caller's name (from the presence hub's cache, else the database),
+    /// then the state machine.
+    static func invite(_ context: RequestContext<Ops.CallInvite>, _ p: Ops.CallInvite.Parameters) {
+        guard let device = context.device else { return }
+        guard let media = CallMedia(rawValue: p.media ?? "voice") else {
+            context.fail(.badRequest, "media must be voice or video")
+            return
+        }
+        if let callId = p.callId, !validCallID(callId, context) { return }
+        let me = context.me
+        let callee = p.calleeId
+        guard callee != me else {
+            context.fail(.selfCall, "you cannot call yourself")
+            return
+        }
+        let presence = context.services.presence
+        let pool = context.services.accounts.pool
+        let calls = context.services.calls
+        let registry = context.services.registry
+        let deviceID = DeviceID(context.user.sessionId)
+        let user = UserID(me)
+        let id = context.id
+        context.run({ () async throws(ServiceError) -> String in
+            // The caller is online, so its friend list is usually in the presence hub and its name in the
+            // call service: then the database is not on the invite's path.
+            if let known = await presence.caller(me, friendOf: callee) {
+                guard known.friends else { throw ServiceError(.notFriends, "you can only call friends") }
+                return known.name
+            }
+            do {
+                return try await pool.withConnection { db in
+                    guard try FriendRepository.areFriends(db, me, callee) else { throw ServiceError(.notFriends, "you can only call friends") }
+                    return try UserRepository.displayName(db, of: me) ?? ""
+                }
+            } catch { throw ServiceError.from(error) }
+        }, replyWith: { _, name in
+            calls.setName(name, of: me)
+            let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
+            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+                let outcome = try registry.invite(
+                    alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
+                    calleeOnlineDevices: online, offer: p.offer, now: now)
+                var w = JSONWriter()
+                w.beginObject()
+                w.key("call")
+                // The offer only on glare: the joining device answers the other side's offer.
+                CallService.write(registry.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting)
+                w.key("disposition")
+                switch outcome.disposition {
+                case .ringing: w.string("ringing")
+                case .unavailable: w.string("unavailable")
+                case .busy: w.string("busy")
+                case .joinedExisting: w.string("joined")
+                }
+                w.endObject()
+                return (w.bytes, outcome.effects)
+            }
+        })
+    }
+
+    /// `call.decline`, `call.cancel`, `call.hangup`: a transition of the state machine, answered `{}`.
+    static func end<Op: ProtocolOperation>(
+        _ context: RequestContext<Op>, _ p: CallIDParameters,
+        _ transition: @escaping @Sendable (inout CallRegistry, CallID, DeviceID, UserID, UInt64) throws(CallError) -> [CallEffect]
+    ) {
+        guard let device = context.device, validCallID(p.callId, context) else { return }
+        let deviceID = DeviceID(context.user.sessionId)
+        let user = UserID(context.me)
+        context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            (empty, try transition(&registry, CallID(p.callId), deviceID, user, now))
+        }
+    }
+
+    /// `call.history`: ended calls, latest first.
+    static func history(_ context: RequestContext<Ops.CallHistory>, _ p: Ops.CallHistory.Parameters) {
+        // Checked before any arithmetic (limit + 1) and before the database sees `before`.
+        let limit = p.limit ?? 20
+        guard (1...100).contains(limit) else {
+            context.fail(.badRequest, "limit must be 1 to 100")
+            return
+        }
+        if let before = p.before, before.isEmpty || before.utf8.count > 64 || before.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            context.fail(.badRequest, "before must be an ended_at from an earlier page")
+            return
+        }
+        let pool = context.services.accounts.pool
+        let me = context.me
+        context.run { () async throws(ServiceError) -> Ops.CallHistory.Result in
+            do {
+                let entries = try await pool.withConnection { db in
+                    try CallRecordRepository.history(db, of: me, before: p.before, limit: limit + 1).map { e in
+                        CallHistoryEntry(
+                            callId: e.callId, callerId: e.callerId, calleeId: e.calleeId, media: e.media, outcome: e.outcome,
+                            reason: e.reason, startedAt: e.startedAt, answeredAt: e.answeredAt, endedAt: e.endedAt,
+                            durationMs: e.durationMs)
+                    }
+                }
+                return Ops.CallHistory.Result(calls: Array(entries.prefix(limit)), hasMore: entries.count > limit)
+            } catch {
+                if p.before != nil, (error as? PostgresError)?.sqlState?.hasPrefix("22") == true {
+                    throw ServiceError(.badRequest, "before must be an ended_at from an earlier page")
+                }
+                throw ServiceError.from(error)
+            }
+        }
+    }
+
+    /// Whether `callId` is a valid call id (`CallID.isValid`); answers `bad_request` if not.
+    static func validCallID<Op: ProtocolOperation>(_ callId: String, _ context: RequestContext<Op>) -> Bool {
+        guard CallID.isValid(callId) else {
+            context.fail(.badRequest, "call_id must be 1 to 64 printable ASCII characters without spaces")
+            return false
+        }
+        return true
+    }
+
+    /// A browser's `RTCIceCandidateInit`: the payload of an `ice_candidate` signal (`docs/protocol.md`, Calls).
+    struct CandidateInit: Decodable {
+        var candidate: String
+        var sdpMid: String?
+        var sdpMLineIndex: Int64?
+        var usernameFragment: String?
+    }
+
+    /// The `call.turn` result: `ice_servers` as `RTCPeerConnection`'s `iceServers` wants them (STUN URIs in one
+    /// entry without credentials, TURN URIs in one with `username` and `credential`), `ttl`, and the older flat
+    /// fields (`uris`, `username`, `password`, `expires_at`).
+    static func turnReply(_ settings: CallSettings, _ credentials: TURNCredentials?) -> [UInt8] {
+        let isSTUN: (String) -> Bool = { $0.lowercased().hasPrefix("stun:") || $0.lowercased().hasPrefix("stuns:") }
+        let stun = settings.turnURIs.filter(isSTUN)
+        let turn = settings.turnURIs.filter { !isSTUN($0) }
+        var w = JSONWriter()
+        w.beginObject()
+        if let credentials {
+            w.key("expires_at")
+            w.int(credentials.expiresAt)
+        }
+        w.key("ice_servers")
+        w.beginArray()
+        if credentials == nil, !settings.turnURIs.isEmpty {
+            w.beginObject()
+            w.key("urls")
+            w.beginArray()
+            for uri in settings.turnURIs { w.string(uri) }
+            w.endArray()
+            w.endObject()
+        } else if let credentials {
+            if !stun.isEmpty {
+                w.beginObject()
+                w.key("urls")
+                w.beginArray()
+                for uri in stun { w.string(uri) }
+                w.endArray()
+                w.endObject()
+            }
+            if !turn.isEmpty {
+                w.beginObject()
+                w.key("credential")
+                w.string(credentials.password)
+                w.key("urls")
+                w.beginArray()
+                for uri in turn { w.string(uri) }
+                w.endArray()
+                w.key("username")
+                w.string(credentials.username)
+                w.endObject()
+            }
+        }
+        w.endArray()
+        if let credentials {
+            w.key("password")
+            w.string(credentials.password)
+        }
+        w.key("ttl")
+        w.int(credentials?.ttl ?? settings.turnTTL)
+        w.key("uris")
+        w.beginArray()
+        for uri in settings.turnURIs { w.string(uri) }
+        w.endArray()
+        if let credentials {
+            w.key("username")
+            w.string(credentials.username)
+        }
+        w.endObject()
+        return w.bytes
+    }
+
+    /// What is wrong with an `ice_candidate` payload, or nil: it must be the JSON text of an `RTCIceCandidateInit`
+    /// object with a string `candidate` (empty: end of candidates), `sdpMid` a string or null, `sdpMLineIndex` an
+    /// integer 0-65535 or null, `usernameFragment` a string or null.
+    static func candidateProblem(_ payload: String) -> String? {
+        guard let value = try? JSONDecoder().decode(CandidateInit.self, from: Data(payload.utf8)) else {
+            return "an ice_candidate payload is the JSON text of an RTCIceCandidateInit: {\"candidate\": string, \"sdpMid\"?, \"sdpMLineIndex\"?, \"usernameFragment\"?}"
+        }
+        if let index = value.sdpMLineIndex, !(0...65535).contains(index) { return "sdpMLineIndex must be 0 to 65535" }
+        return nil
+    }
+}
