@@ -52,6 +52,9 @@ public struct MessagingConfiguration: Sendable {
     /// Messages a user may send (all devices together): burst and per second.
     public var sendBurst: Double = 1000
     public var sendsPerSecond: Double = 500
+    /// Reactions (`reactions.set`) per user per second, and the burst.
+    public var reactionsPerSecond: Double = 10
+    public var reactionBurst: Double = 30
     /// Typing updates per user: burst and per second.
     public var typingBurst: Double = 10
     public var typingPerSecond: Double = 4

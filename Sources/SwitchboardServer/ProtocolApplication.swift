@@ -53,7 +53,7 @@ final class ProtocolServices: Sendable {
     /// The ops and their handlers.
     let router = OperationRouter.standard
     /// `reactions.set` per user: a burst of 30, then 10 a second.
-    let reactionLimiter = SharedRateLimiter<Int64>(capacity: 30, refillPerSecond: 10)
+    let reactionLimiter: SharedRateLimiter<Int64>
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -76,6 +76,8 @@ final class ProtocolServices: Sendable {
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
+        self.reactionLimiter = SharedRateLimiter(
+            capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

@@ -38,6 +38,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Messages per user per second (burst twice that). [env: SWITCHBOARD_SEND_RATE]")
     var sendRate: Double = envValue("SWITCHBOARD_SEND_RATE", as: Double.self) ?? 500
 
+    @Option(help: "Reactions per user per second (burst three times that). [env: SWITCHBOARD_REACTION_RATE]")
+    var reactionRate: Double = envValue("SWITCHBOARD_REACTION_RATE", as: Double.self) ?? 10
+
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
     var presenceGrace: Double = envValue("SWITCHBOARD_PRESENCE_GRACE", as: Double.self) ?? 5
 
@@ -52,7 +55,8 @@ struct MessagingOptions: ParsableArguments {
 
     func validate() throws {
         guard maxTextCharacters >= 1, maxTextBytes >= 4, commitResolutionTimeout >= 0, commitResolutionTimeout <= 86_400, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
-            historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0
+            historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0,
+            reactionRate > 0
         else {
             throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
         }
@@ -73,6 +77,8 @@ struct MessagingOptions: ParsableArguments {
         c.messaging.typingPerSecond = typingRate
         c.messaging.sendsPerSecond = sendRate
         c.messaging.sendBurst = sendRate * 2
+        c.messaging.reactionsPerSecond = reactionRate
+        c.messaging.reactionBurst = reactionRate * 3
     }
 }
 
