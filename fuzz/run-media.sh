@@ -14,7 +14,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardMed
     -Xcc -fmodule-map-file=Sources/COpus/module.modulemap \
     -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
     "${include_flags[@]}" \
-    Sources/SwitchboardMedia/*.swift fuzz/MediaFuzz.swift \
+    $(find Sources/SwitchboardMedia -name '*.swift' | sort) fuzz/MediaFuzz.swift \
     -o fuzz/bin/MediaFuzz -lopusenc -lopusfile -lopus -logg -lssl -lcrypto
 exec fuzz/bin/MediaFuzz -max_total_time="${seconds}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix=fuzz/bin/crashes-media/ -print_final_stats=1 fuzz/corpus-media fuzz/seeds/media

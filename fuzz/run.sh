@@ -17,7 +17,7 @@ mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
 if [[ "$target" == ProtocolFuzz ]]; then
     swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardProtocol \
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
-        Sources/SwitchboardProtocol/*.swift fuzz/ProtocolFuzz.swift -o fuzz/bin/ProtocolFuzz
+        $(find Sources/SwitchboardProtocol -name '*.swift' | sort) fuzz/ProtocolFuzz.swift -o fuzz/bin/ProtocolFuzz
     exec fuzz/bin/ProtocolFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
@@ -25,7 +25,7 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWeb
     -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
     -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
     -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
-    Sources/SwitchboardWebSocket/*.swift "fuzz/$target.swift" \
+    $(find Sources/SwitchboardWebSocket -name '*.swift' | sort) "fuzz/$target.swift" \
     -o "fuzz/bin/$target" -lz -lssl -lcrypto
 exec "fuzz/bin/$target" -max_total_time="$seconds" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
     -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
