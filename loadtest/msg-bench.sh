@@ -56,7 +56,7 @@ trap cleanup EXIT
 
 # shellcheck disable=SC2086
 taskset -c 0 "$bin" serve --host 127.0.0.1 --port "$port" --loops 1 --data-dir "$work/data" --log-level warning \
-    --max-connections 30000 ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
+    --max-connections 30000 --register-burst-per-address 1000000 ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 600); do
     (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break
