@@ -43,8 +43,9 @@ enum EngineReply: Sendable {
 
 /// One item for one connection.
 enum OutboxItem: Sendable {
-    /// The answer to a request of this connection.
-    case reply(EngineReply)
+    /// The answer to a request of this connection. Boxed (`indirect`): an `EngineReply` is large, and an item is
+    /// copied once per recipient of a fan-out, so the enum stays small.
+    indirect case reply(EngineReply)
     /// A stored message (the connection applies its delivery state: `SentSeqs`, holding during a resume).
     case message(OutboundMessage)
     /// A presence or typing event, conflated per `source` while the connection is backed up.
@@ -109,9 +110,16 @@ protocol OutboxEndpoint: AnyObject {
 /// a batch in one `executeBatch` (one flush per connection per batch; shared frames for a fan-out).
 final class LocalOutbox: Outbox, @unchecked Sendable {
     // @unchecked Sendable: `connections` is only touched under `lock`.
-    private struct Entry {
+    /// One attached connection. A class, so that a fan-out copies one strong reference per recipient (the weak
+    /// reference to the endpoint is made once, at attach, and only loaded on the endpoint's loop).
+    private final class Entry: @unchecked Sendable {
+        // @unchecked Sendable: `endpoint` is set at init and only loaded on `loop` (`perform` asserts it).
         let loop: EventLoop
         weak var endpoint: (any OutboxEndpoint)?
+        init(loop: EventLoop, endpoint: any OutboxEndpoint) {
+            self.loop = loop
+            self.endpoint = endpoint
+        }
     }
 
     private let lock = NSLock()
@@ -121,7 +129,8 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
     /// A connection may now be addressed (call on its loop).
     func attach(_ id: ConnectionID, _ endpoint: any OutboxEndpoint, loop: EventLoop) {
         loop.assertOnLoop()
-        lock.withLock { connections[id] = Entry(loop: loop, endpoint: endpoint) }
+        let entry = Entry(loop: loop, endpoint: endpoint)
+        lock.withLock { connections[id] = entry }
     }
 
     /// A connection closed: deliveries to it are dropped from now on.
@@ -134,43 +143,50 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
 
     func post(_ batch: OutboxBatch) {
         guard !batch.isEmpty else { return }
-        // Group by loop, keeping the batch's order within each loop.
-        var byLoop: [ObjectIdentifier: (loop: EventLoop, items: [(Endpoint, OutboxItem)])] = [:]
+        // Group by loop, keeping the batch's order within each loop; replies (acknowledgements) apart, so that they
+        // go out in a batch of their own, flushed before the fan-out of the same commit is written. (A connection
+        // may therefore get the acknowledgement of its own seq 8 before the event of another member's seq 7 from
+        // the same commit; clients order by seq.)
+        var parts: [Part] = []
         lock.withLock {
             for (id, item) in batch.entries {
                 guard let entry = connections[id] else { continue }
-                let key = ObjectIdentifier(entry.loop)
-                if byLoop[key] == nil { byLoop[key] = (entry.loop, []) }
-                byLoop[key]!.items.append((Endpoint(entry.endpoint), item))
+                let index: Int
+                if let i = parts.firstIndex(where: { $0.loop === entry.loop }) {
+                    index = i
+                } else {
+                    parts.append(Part(loop: entry.loop))
+                    index = parts.count - 1
+                }
+                if case .reply = item {
+                    parts[index].replies.append((entry, item))
+                } else {
+                    parts[index].rest.append((entry, item))
+                }
             }
         }
-        for (_, part) in byLoop {
-            let items = part.items
+        for part in parts {
             let loop = part.loop
-            let replies = items.count { if case .reply = $0.1 { true } else { false } }
-            if replies > 0 && replies < items.count {
-                // Replies (acknowledgements) first, in a batch of their own so they are flushed before the fan-out
-                // of the same commit is written. (A connection may therefore get the acknowledgement of its own
-                // seq 8 before the event of another member's seq 7 from the same commit; clients order by seq.)
-                let first = items.filter { if case .reply = $0.1 { true } else { false } }
-                let rest = items.filter { if case .reply = $0.1 { false } else { true } }
-                loop.executeBatch { Self.perform(first, on: loop) }
+            if !part.replies.isEmpty {
+                let replies = part.replies
+                loop.executeBatch { Self.perform(replies, on: loop) }
+            }
+            if !part.rest.isEmpty {
+                let rest = part.rest
                 loop.executeBatch { Self.perform(rest, on: loop) }
-            } else {
-                loop.executeBatch { Self.perform(items, on: loop) }
             }
         }
     }
 
-    /// A weak reference to an endpoint that travels to its loop and is only dereferenced there.
-    private struct Endpoint: @unchecked Sendable {
-        // @unchecked Sendable: `value` is only dereferenced on the endpoint's loop (`perform` asserts it).
-        weak var value: (any OutboxEndpoint)?
-        init(_ value: (any OutboxEndpoint)?) { self.value = value }
+    /// One loop's share of a batch.
+    private struct Part {
+        let loop: EventLoop
+        var replies: [(Entry, OutboxItem)] = []
+        var rest: [(Entry, OutboxItem)] = []
     }
 
-    private static func perform(_ items: [(Endpoint, OutboxItem)], on loop: EventLoop) {
+    private static func perform(_ items: [(Entry, OutboxItem)], on loop: EventLoop) {
         loop.assertOnLoop()
-        for (endpoint, item) in items { endpoint.value?.receive(item) }
+        for (entry, item) in items { entry.endpoint?.receive(item) }
     }
 }
