@@ -8,7 +8,9 @@
 
 // libFuzzer target: protocol v1 decoding of client requests (envelope, typed request, an op's parameters
 // with nested and optional fields such as messages.send and sync) and of server messages (client side); and
-// the envelope scanner against JSONDecoder (differential).
+// the envelope scanner and the messages.send parameter scanner against JSONDecoder (differential).
+
+import Foundation
 
 struct FuzzSendParams: Decodable {
     var conversationId: Int64?
@@ -30,6 +32,17 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             preconditionFailure("the scanner accepted what JSONDecoder refuses")
         }
         precondition(exact.id == id && exact.op == op, "the scanner read \(id)/\(op), JSONDecoder \(exact.id)/\(exact.op)")
+    }
+    // Differential: whenever the messages.send scanner answers, JSONDecoder reads the same parameters.
+    if let scanned = Ops.MessagesSend.Parameters.scanned(from: bytes) {
+        guard let exact = try? ProtocolCodec.requestDecoder().decode(Ops.MessagesSend.Parameters.self, from: Data(bytes))
+        else { preconditionFailure("the send scanner accepted what JSONDecoder refuses") }
+        precondition(
+            Array((exact.text ?? "").utf8) == Array((scanned.text ?? "").utf8) && (exact.text == nil) == (scanned.text == nil)
+                && Array((exact.clientId ?? "").utf8) == Array((scanned.clientId ?? "").utf8)
+                && (exact.clientId == nil) == (scanned.clientId == nil) && exact.conversationId == scanned.conversationId
+                && exact.userId == scanned.userId && exact.voiceId == scanned.voiceId,
+            "the send scanner read \(scanned), JSONDecoder \(exact)")
     }
     switch ProtocolCodec.decodeEnvelope(bytes) {
     case .success(let envelope):

@@ -227,6 +227,33 @@ public enum ProtocolCodec {
         return .success(RequestEnvelope(id: id, op: op, json: bytes))
     }
 
+    /// The decoder of `P` for a router to keep: `ScannableParameters` are read by their scanner when it
+    /// answers and by `JSONDecoder` otherwise; other parameters by `JSONDecoder` (`decodeParameters`).
+    public static func parameterDecoder<P: Decodable & Sendable>(
+        _ type: P.Type
+    ) -> @Sendable (RequestEnvelope) -> Result<P, ProtocolError> {
+        if let scan = parameterScanner(P.self) {
+            return { envelope in
+                if let parameters = scan(envelope.json) { return .success(parameters) }
+                return decodeParameters(P.self, from: envelope)
+            }
+        }
+        return { envelope in decodeParameters(P.self, from: envelope) }
+    }
+
+    /// `P`'s scanner when `P` is `ScannableParameters`, else nil.
+    public static func parameterScanner<P: Decodable & Sendable>(_ type: P.Type) -> (@Sendable ([UInt8]) -> P?)? {
+        guard let scannable = P.self as? any ScannableParameters.Type else { return nil }
+        return scanner(of: scannable, as: P.self)
+    }
+
+    /// The scanner of `S` typed as `P`'s (they are the same type; the cast is made once, in the generic context
+    /// where both are known, since opening the existential would erase `S` in the result).
+    private static func scanner<S: ScannableParameters, P>(of type: S.Type, as: P.Type) -> (@Sendable ([UInt8]) -> P?)? {
+        let scan: @Sendable ([UInt8]) -> S? = { bytes in S.scanned(from: bytes) }
+        return scan as? @Sendable ([UInt8]) -> P?
+    }
+
     /// Decodes an op's parameters from the request; a missing or mistyped field is `bad_request` naming it.
     public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<
         P, ProtocolError

@@ -34,40 +34,23 @@ struct EnvelopeScanner {
     private init(_ buffer: UnsafeBufferPointer<UInt8>) { b = buffer }
 
     private mutating func topLevel() -> (id: RequestID, op: String)? {
-        skipSpace()
-        guard peek() == UInt8(ascii: "{") else { return nil }
-        i += 1
         var id: RequestID?
         var op: String?
-        skipSpace()
-        if peek() == UInt8(ascii: "}") {
-            return nil
-        }
-        while true {
-            skipSpace()
-            guard let key = plainString() else { return nil }
-            skipSpace()
-            guard peek() == UInt8(ascii: ":") else { return nil }
-            i += 1
-            skipSpace()
+        let ok = topLevelMembers { key, value in
             if key.elementsEqual("id".utf8) {
-                guard id == nil, let value = idValue() else { return nil }
-                id = value
+                guard id == nil else { return false }
+                switch value {
+                case .integer(let v): id = .int(v)
+                case .plainString(let s) where s.count <= 64: id = .string(String(decoding: s, as: UTF8.self))
+                default: return false
+                }
             } else if key.elementsEqual("op".utf8) {
-                guard op == nil, let value = plainString(), !value.isEmpty else { return nil }
-                op = String(decoding: value, as: UTF8.self)
-            } else {
-                guard skipValue(depth: 1) else { return nil }
+                guard op == nil, case .plainString(let s) = value, !s.isEmpty else { return false }
+                op = String(decoding: s, as: UTF8.self)
             }
-            skipSpace()
-            guard let c = peek() else { return nil }
-            i += 1
-            if c == UInt8(ascii: ",") { continue }
-            guard c == UInt8(ascii: "}") else { return nil }
-            break
+            return true
         }
-        skipSpace()
-        guard i == b.count, let id, let op else { return nil }
+        guard ok, let id, let op else { return nil }
         return (id, op)
     }
 
@@ -102,34 +85,6 @@ struct EnvelopeScanner {
             j += 1
         }
         return nil
-    }
-
-    /// A request id: a plain integer in 64 bits, or a string without escapes of at most 64 bytes.
-    private mutating func idValue() -> RequestID? {
-        if peek() == UInt8(ascii: "\"") {
-            guard let s = plainString(), s.count <= 64 else { return nil }
-            return .string(String(decoding: s, as: UTF8.self))
-        }
-        var negative = false
-        if peek() == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        }
-        let digitsStart = i
-        var value: Int64 = 0
-        while let c = peek(), c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") {
-            let digit = Int64(c - UInt8(ascii: "0"))
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
-            guard !o1, !o2 else { return nil }
-            value = s
-            i += 1
-        }
-        let digits = i - digitsStart
-        guard digits > 0, digits == 1 || b[digitsStart] != UInt8(ascii: "0") else { return nil }
-        // A fraction or an exponent: the exact path decides (JSONDecoder's integer rules).
-        if let c = peek(), c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { return nil }
-        return .int(value)
     }
 
     /// Skips one JSON value, validating it; false when it is not valid JSON (or too deep).
@@ -279,4 +234,205 @@ struct EnvelopeScanner {
     }
 
     private static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
+}
+
+/// A top-level member's value as `EnvelopeScanner.members` reads it; valid only inside the callback (it
+/// points into the request's bytes).
+enum ScannedValue {
+    /// A string without escapes: its bytes between the quotes.
+    case plainString(UnsafeBufferPointer<UInt8>.SubSequence)
+    /// A string with escapes (validated; no surrogate escapes): its bytes between the quotes.
+    case escapedString(UnsafeBufferPointer<UInt8>.SubSequence)
+    /// A plain integer that fits in 64 bits (no fraction, no exponent).
+    case integer(Int64)
+    case null
+    /// Anything else (true, false, another number, an object, an array), validated and skipped.
+    case other
+}
+
+extension EnvelopeScanner {
+    /// Reads the top-level members of a request in one pass, validating the whole text as JSON, and calls
+    /// `body` with each key (its bytes, which have no escapes) and value; `body` returns false to decline.
+    /// False when the text is not a JSON object of that shape (a key with escapes, a surrogate escape, nesting
+    /// past `maxDepth`, invalid JSON), or when `body` declined: then the exact path (`JSONDecoder`) decides.
+    static func members(
+        of bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>.SubSequence, ScannedValue) -> Bool
+    ) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
+            var scanner = EnvelopeScanner(buffer)
+            return scanner.topLevelMembers(body)
+        }
+    }
+
+    private mutating func topLevelMembers(_ body: (UnsafeBufferPointer<UInt8>.SubSequence, ScannedValue) -> Bool) -> Bool {
+        skipSpace()
+        guard peek() == UInt8(ascii: "{") else { return false }
+        i += 1
+        skipSpace()
+        if peek() == UInt8(ascii: "}") {
+            i += 1
+        } else {
+            while true {
+                skipSpace()
+                guard let key = plainString() else { return false }
+                skipSpace()
+                guard peek() == UInt8(ascii: ":") else { return false }
+                i += 1
+                skipSpace()
+                guard let value = memberValue(), body(key, value) else { return false }
+                skipSpace()
+                guard let c = peek() else { return false }
+                i += 1
+                if c == UInt8(ascii: ",") { continue }
+                guard c == UInt8(ascii: "}") else { return false }
+                break
+            }
+        }
+        skipSpace()
+        return i == b.count
+    }
+
+    /// The value at the cursor, or nil when it is not valid JSON (or takes the exact path).
+    private mutating func memberValue() -> ScannedValue? {
+        guard let c = peek() else { return nil }
+        switch c {
+        case UInt8(ascii: "\""):
+            let start = i
+            if let plain = plainString() { return .plainString(plain) }
+            i = start
+            guard skipString() else { return nil }
+            return .escapedString(b[(start + 1)..<(i - 1)])
+        case UInt8(ascii: "n"):
+            return literal("null") ? .null : nil
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let start = i
+            guard skipNumber() else { return nil }
+            return Self.plainInteger(b[start..<i]).map { .integer($0) } ?? .other
+        default:
+            return skipValue(depth: 1) ? .other : nil
+        }
+    }
+
+    /// The text of a string that `skipString` validated (so every escape is complete and none is a
+    /// surrogate), its escapes decoded.
+    fileprivate static func unescape(_ s: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.count)
+        var k = s.startIndex
+        while k < s.endIndex {
+            let c = s[k]
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
+                k += 1
+                continue
+            }
+            switch s[k + 1] {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var unit: UInt32 = 0
+                for m in 2...5 { unit = unit << 4 | UInt32(hex(s[k + m]) ?? 0) }
+                // Not a surrogate (skipString refused them): a scalar of the basic plane.
+                out.append(contentsOf: UTF8.encode(Unicode.Scalar(unit) ?? "\u{FFFD}")!)
+                k += 6
+                continue
+            default: out.append(s[k + 1])  // \" \\ \/
+            }
+            k += 2
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A number's text as an Int64 when it is a plain integer in range (`-?(0|[1-9][0-9]*)`), else nil.
+    private static func plainInteger(_ s: UnsafeBufferPointer<UInt8>.SubSequence) -> Int64? {
+        var k = s.startIndex
+        var negative = false
+        if s[k] == UInt8(ascii: "-") {
+            negative = true
+            k += 1
+        }
+        guard k < s.endIndex, s.endIndex - k == 1 || s[k] != UInt8(ascii: "0") else { return nil }
+        var value: Int64 = 0
+        while k < s.endIndex {
+            let c = s[k]
+            guard isDigit(c) else { return nil }
+            let digit = Int64(c - UInt8(ascii: "0"))
+            let (m, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = negative ? m.subtractingReportingOverflow(digit) : m.addingReportingOverflow(digit)
+            guard !o1, !o2 else { return nil }
+            value = sum
+            k += 1
+        }
+        return value
+    }
+}
+
+/// Parameters with a hand-written reader for their common shape, so that the hottest ops skip `JSONDecoder`
+/// (`ProtocolCodec.parameterDecoder`). `scanned` answers only when it reads exactly what `JSONDecoder` (with
+/// `convertFromSnakeCase`) would; for anything else (an unexpected key, a duplicate, a value of another type,
+/// a surrogate escape) it is nil and `JSONDecoder` decides, with its documented errors. A differential fuzz
+/// target (`fuzz/ProtocolFuzz.swift`) checks that it never disagrees.
+public protocol ScannableParameters: Decodable, Sendable {
+    /// The parameters of `request` (the whole request's JSON), or nil when `JSONDecoder` must decide.
+    static func scanned(from request: [UInt8]) -> Self?
+}
+
+extension ScannedValue {
+    /// The value of an optional integer field: `.some(nil)` for null, nil for another type.
+    var optionalInteger: Int64?? {
+        switch self {
+        case .integer(let v): v
+        case .null: .some(nil)
+        default: nil
+        }
+    }
+
+    /// The value of an optional string field: `.some(nil)` for null, nil for another type.
+    var optionalString: String?? {
+        switch self {
+        case .plainString(let s): String(decoding: s, as: UTF8.self)
+        case .escapedString(let s): EnvelopeScanner.unescape(s)
+        case .null: .some(nil)
+        default: nil
+        }
+    }
+}
+
+extension Ops.MessagesSend.Parameters: ScannableParameters {
+    public static func scanned(from request: [UInt8]) -> Self? {
+        var p = Self()
+        var seen: UInt8 = 0
+        let ok = EnvelopeScanner.members(of: request) { key, value in
+            // Keys outside the set (even camelCase spellings, which convertFromSnakeCase would also match),
+            // duplicates and values of another type decline.
+            let bit: UInt8
+            switch key.count {
+            case 2 where key.elementsEqual("id".utf8): bit = 1
+            case 2 where key.elementsEqual("op".utf8): bit = 2
+            case 4 where key.elementsEqual("text".utf8):
+                guard let v = value.optionalString else { return false }
+                (bit, p.text) = (4, v)
+            case 7 where key.elementsEqual("user_id".utf8):
+                guard let v = value.optionalInteger else { return false }
+                (bit, p.userId) = (8, v)
+            case 8 where key.elementsEqual("voice_id".utf8):
+                guard let v = value.optionalInteger else { return false }
+                (bit, p.voiceId) = (16, v)
+            case 9 where key.elementsEqual("client_id".utf8):
+                guard let v = value.optionalString else { return false }
+                (bit, p.clientId) = (32, v)
+            case 15 where key.elementsEqual("conversation_id".utf8):
+                guard let v = value.optionalInteger else { return false }
+                (bit, p.conversationId) = (64, v)
+            default: return false
+            }
+            guard seen & bit == 0 else { return false }
+            seen |= bit
+            return true
+        }
+        return ok ? p : nil
+    }
 }
