@@ -105,10 +105,10 @@ final class CallService: @unchecked Sendable {
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
 
-    /// Runs a registry input on the queue, applies its effects, and answers request `id` of the origin connection
-    /// with the input's value (raw JSON for `ok`) or its error.
+    /// Runs a registry input on the queue, applies its effects, and answers request `id` (of `op`) of the origin
+    /// connection with the input's value (raw JSON for `ok`) or its error.
     func perform(
-        origin: Device, id: RequestID,
+        origin: Device, id: RequestID, op: String,
         _ input: @escaping @Sendable (inout CallRegistry, UInt64) throws(CallError) -> ([UInt8], [CallEffect])
     ) {
         queue.async { [self] in
@@ -122,7 +122,7 @@ final class CallService: @unchecked Sendable {
                 result = .failure(Self.serviceError(error))
             }
             // The reply first, then the events (both on the origin's loop in this order).
-            outbox.reply(.raw(id, result), to: origin.connection)
+            outbox.reply(.raw(id, op: op, result), to: origin.connection)
             apply(effects)
             armTimer()
         }

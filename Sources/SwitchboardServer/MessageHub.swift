@@ -117,19 +117,19 @@ struct WriteRequest: Sendable {
 enum WriteReply: Sendable {
     /// The short acknowledgement of `messages.send` (`conversation_id`, `message_id`, `seq`, `ts`).
     case ack(RequestID)
-    /// `{"message": ...}` (group changes, deletions).
-    case message(RequestID)
+    /// `{"message": ...}` (group changes, deletions) to a request of `op`.
+    case message(RequestID, op: String)
     /// A new group's announcement was delivered: the connection answers with the group's summary.
     case announced(RequestID)
 
     func reply(_ result: Result<ChatMessage, ServiceError>) -> EngineReply {
         switch self {
-        case .ack(let id): .message(id, result, ack: true)
-        case .message(let id): .message(id, result, ack: false)
+        case .ack(let id): .message(id, op: Ops.MessagesSend.name, result, ack: true)
+        case .message(let id, let op): .message(id, op: op, result, ack: false)
         case .announced(let id):
             switch result {
             case .success(let m): .groupAnnounced(id, conversationId: m.conversationId)
-            case .failure(let e): .message(id, .failure(e), ack: false)
+            case .failure(let e): .message(id, op: Ops.GroupsCreate.name, .failure(e), ack: false)
             }
         }
     }
@@ -469,7 +469,7 @@ final class MessageWriter: @unchecked Sendable {
                 assertOnQueue()
                 var plan = DeliveryPlan()
                 guard let state, state.isActiveMember(userId) else {
-                    plan.reply(.empty(id, ServiceError.notMember), to: origin)
+                    plan.reply(.empty(id, op: Ops.Typing.name, ServiceError.notMember), to: origin)
                     outbox.post(plan.batch)
                     return
                 }
@@ -478,7 +478,7 @@ final class MessageWriter: @unchecked Sendable {
                     var plan = DeliveryPlan()
                     let key = TypingTracker.Key(conversationId: conversationId, userId: userId, activity: activity)
                     let changed = active ? typing.start(key, now: clock.now()) : typing.stop(key)
-                    plan.reply(.empty(id, nil), to: origin)
+                    plan.reply(.empty(id, op: Ops.Typing.name, nil), to: origin)
                     // A refresh is announced too, so late joiners and expiring clients stay in step.
                     if changed || active { broadcastTyping(key, active: active, state: state, plan: &plan) }
                     outbox.post(plan.batch)
@@ -499,11 +499,11 @@ final class MessageWriter: @unchecked Sendable {
                             proceed(states[conversationId] ?? state)
                         case .success:
                             var plan = DeliveryPlan()
-                            plan.reply(.empty(id, ServiceError(.notFriends, "you can only message friends")), to: origin)
+                            plan.reply(.empty(id, op: Ops.Typing.name, ServiceError(.notFriends, "you can only message friends")), to: origin)
                             outbox.post(plan.batch)
                         case .failure(let error):
                             var plan = DeliveryPlan()
-                            plan.reply(.empty(id, ServiceError.from(error)), to: origin)
+                            plan.reply(.empty(id, op: Ops.Typing.name, ServiceError.from(error)), to: origin)
                             outbox.post(plan.batch)
                         }
                     })

@@ -22,10 +22,11 @@ extension ProtocolApplication: OutboxEndpoint {
         }
     }
 
-    /// An engine's answer to a request of this connection.
+    /// An engine's answer to a request of this connection. Error answers are counted per op like the
+    /// router's (`sendError`).
     func receive(_ reply: EngineReply) {
         switch reply {
-        case .message(let id, let result, let ack):
+        case .message(let id, let op, let result, let ack):
             switch result {
             case .success(let m):
                 if ack {
@@ -33,19 +34,18 @@ extension ProtocolApplication: OutboxEndpoint {
                 } else {
                     session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
                 }
-            case .failure(let e):
-                session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
+            case .failure(let e): sendError(id, op: op, e)
             }
-        case .empty(let id, let error):
+        case .empty(let id, let op, let error):
             if let error {
-                session.send(.text, ProtocolCodec.encodeError(id: id, code: error.code, message: error.message))
+                sendError(id, op: op, error)
             } else {
                 session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
             }
-        case .raw(let id, let result):
+        case .raw(let id, let op, let result):
             switch result {
             case .success(let ok): session.send(.text, OperationReplies.raw(id, ok))
-            case .failure(let e): session.send(.text, ProtocolCodec.encodeError(id: id, code: e.code, message: e.message, extra: e.extra))
+            case .failure(let e): sendError(id, op: op, e)
             }
         case .groupAnnounced(let id, let conversationId):
             guard let me = identity?.userId else { return }

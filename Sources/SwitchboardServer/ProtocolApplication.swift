@@ -242,6 +242,11 @@ final class ProtocolApplication: WebSocketApplication {
         session.send(.text, ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra, reason: reason))
     }
 
+    /// Sends a service's error as the answer to request `id` of `op`.
+    func sendError(_ id: RequestID, op: String, _ error: ServiceError) {
+        sendError(id, op: op, error.code, error.message, extra: error.extra, reason: error.reason, underlying: error.underlying)
+    }
+
     /// The path of a request: the router's look-up, the op's authentication rule, the ordered lane for
     /// state-changing ops, then the route (parameters and handler).
     private func dispatch(_ envelope: RequestEnvelope) {

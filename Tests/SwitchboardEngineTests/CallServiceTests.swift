@@ -54,7 +54,7 @@ import Testing
         /// `call.invite` as the handler runs it.
         func invite(from origin: Device, to callee: Int64, id: Int64) {
             let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-            calls.perform(origin: origin, id: .int(id)) { (r: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: origin, id: .int(id), op: "call.test") { (r: inout CallRegistry, now: UInt64) throws(CallError) in
                 let outcome = try r.invite(
                     caller: UserID(origin.userId), callerDevice: DeviceID(origin.sessionId), callee: UserID(callee), media: .voice,
                     calleeOnlineDevices: online, offer: "v=0 offer", now: now)
@@ -70,7 +70,7 @@ import Testing
         }
 
         func accept(_ callId: String, by d: Device, id: Int64) {
-            calls.perform(origin: d, id: .int(id)) { (r: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: d, id: .int(id), op: "call.test") { (r: inout CallRegistry, now: UInt64) throws(CallError) in
                 (Array("{}".utf8), try r.accept(CallID(callId), device: DeviceID(d.sessionId), user: UserID(d.userId), answer: "v=0 answer", now: now))
             }
         }
@@ -78,7 +78,7 @@ import Testing
         /// The decoded `ok` of the reply to request `id` on a connection (nil: not there yet, or an error).
         func ok(_ id: Int64, on d: Device) -> [String: Any]? {
             for reply in outbox.replies(to: d.connection) {
-                if case .raw(.int(id), .success(let bytes)) = reply {
+                if case .raw(.int(id), _, .success(let bytes)) = reply {
                     return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
                 }
             }
@@ -87,7 +87,7 @@ import Testing
 
         func error(_ id: Int64, on d: Device) -> ServiceError? {
             for reply in outbox.replies(to: d.connection) {
-                if case .raw(.int(id), .failure(let e)) = reply { return e }
+                if case .raw(.int(id), _, .failure(let e)) = reply { return e }
             }
             return nil
         }

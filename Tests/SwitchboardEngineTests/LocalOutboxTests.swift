@@ -72,7 +72,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         let c2 = await Self.attach(outbox, two)
         var batch = OutboxBatch()
         batch.add(.message(Self.message(seq: 7)), to: [c1, c2])
-        batch.reply(.empty(.int(1), nil), to: c1)
+        batch.reply(.empty(.int(1), op: "typing", nil), to: c1)
         batch.add(.ephemeral(Array("{}".utf8), source: "t:1"), to: c1)
         batch.add(.event(Array("e".utf8)), to: c2)
         outbox.post(batch)

@@ -59,7 +59,7 @@ import Testing
         /// The result of request `id` on a connection, once replied.
         func result(_ id: Int64, on d: Device) -> Result<ChatMessage, ServiceError>? {
             for reply in outbox.replies(to: d.connection) {
-                if case .message(.int(id), let result, ack: true) = reply { return result }
+                if case .message(.int(id), _, let result, ack: true) = reply { return result }
             }
             return nil
         }
@@ -129,7 +129,7 @@ import Testing
         #expect(await rig.outbox.wait { !typing().isEmpty })
         #expect(typing().first?["active"] as? Bool == true)
         #expect(typing().first?["expires_in_ms"] as? Int == 6000)
-        if case .empty(.int(7), nil) = rig.outbox.replies(to: ann.connection).first {} else { Issue.record("no empty reply") }
+        if case .empty(.int(7), _, nil) = rig.outbox.replies(to: ann.connection).first {} else { Issue.record("no empty reply") }
         #expect(rig.outbox.events("typing", to: ann.connection).isEmpty)
 
         // Not before the TTL; then the indicator goes off by itself.

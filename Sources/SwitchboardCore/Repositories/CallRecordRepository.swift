@@ -7,38 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+public import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The SQL of the calls table: one row per ended call, and the history read back from it.
 public enum CallRecordRepository {
-    /// One row of `call.history` (timestamps in the wire format).
-    public struct Entry: Encodable, Sendable, Equatable, PostgresRowDecodable {
-        public var callId: String
-        public var callerId: Int64
-        public var calleeId: Int64
-        public var media: String
-        public var outcome: String
-        public var reason: String
-        public var startedAt: String
-        public var answeredAt: String?
-        public var endedAt: String
-        public var durationMs: Int64
-
-        /// Columns as in `history`.
-        public init(row: PostgresRow) throws(PostgresDecodingError) {
-            callId = try row.decode(column: 0)
-            callerId = try row.decode(column: 1)
-            calleeId = try row.decode(column: 2)
-            media = try row.decode(column: 3)
-            outcome = try row.decode(column: 4)
-            reason = try row.decode(column: 5)
-            startedAt = try row.decode(column: 6)
-            answeredAt = try row.decode(column: 7)
-            endedAt = try row.decode(column: 8)
-            durationMs = try row.decode(column: 9)
-        }
-    }
-
     /// Stores an ended call (a second store of the same id is ignored). Times are kept to the millisecond, as
     /// they go out on the wire, so that an `ended_at` read back is an exact `call.history` cursor.
     public static func insert(
@@ -60,7 +33,7 @@ public enum CallRecordRepository {
 
     /// `user`'s calls, most recently ended first, ended before `before` (any `timestamptz` text; a malformed one
     /// is a PostgreSQL data exception, class 22), at most `limit`.
-    public static func history(_ db: PostgresConnection, of user: Int64, before: String?, limit: Int) throws -> [Entry] {
+    public static func history(_ db: PostgresConnection, of user: Int64, before: String?, limit: Int) throws -> [CallHistoryEntry] {
         try db.execute(
             cached: """
                 SELECT id, caller_id, callee_id, media, outcome, reason,
@@ -69,6 +42,19 @@ public enum CallRecordRepository {
                   AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
                 ORDER BY ended_at DESC LIMIT $3
                 """, [.int(user), before.map { .text($0) }, .int(Int64(limit))]
-        ).decode(Entry.self)
+        ).decode(CallHistoryEntry.self)
+    }
+}
+
+/// A row of `CallRecordRepository.history` is a `call.history` entry as it goes on the wire (timestamps
+/// already in the wire format).
+extension CallHistoryEntry: PostgresRowDecodable {
+    /// Columns as in `CallRecordRepository.history`.
+    public init(row: PostgresRow) throws(PostgresDecodingError) {
+        self.init(
+            callId: try row.decode(column: 0), callerId: try row.decode(column: 1), calleeId: try row.decode(column: 2),
+            media: try row.decode(column: 3), outcome: try row.decode(column: 4), reason: try row.decode(column: 5),
+            startedAt: try row.decode(column: 6), answeredAt: try row.decode(column: 7), endedAt: try row.decode(column: 8),
+            durationMs: try row.decode(column: 9))
     }
 }

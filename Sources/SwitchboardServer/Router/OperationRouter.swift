@@ -52,9 +52,10 @@ struct OperationRouter: Sendable {
         _ op: Op.Type, _ handler: @escaping @Sendable (RequestContext<Op>, Op.Parameters) -> Void
     ) {
         precondition(routes[Op.name] == nil, "op \(Op.name) registered twice")
+        let decode = ProtocolCodec.parameterDecoder(Op.Parameters.self)
         routes[Op.name] = Route(traits: Op.traits) { app, envelope, identity in
             let context = RequestContext<Op>(connection: app, id: envelope.id, identity: identity)
-            switch ProtocolCodec.decodeParameters(Op.Parameters.self, from: envelope) {
+            switch decode(envelope) {
             case .success(let parameters): handler(context, parameters)
             case .failure(let error): context.fail(error.code, error.message)
             }
@@ -109,6 +110,9 @@ struct RequestContext<Op: ProtocolOperation> {
     /// The authenticated user's id.
     var me: Int64 { user.userId }
 
+    /// The op's name (engines name it in their answers, for the per-op metrics).
+    var op: String { Op.name }
+
     /// This connection as a device of its user (nil before authentication).
     var device: Device? { connection.device }
 
@@ -129,8 +133,7 @@ struct RequestContext<Op: ProtocolOperation> {
 
     /// Answers with a service's error.
     func fail(_ error: ServiceError) {
-        connection.sendError(
-            id, op: Op.name, error.code, error.message, extra: error.extra, reason: error.reason, underlying: error.underlying)
+        connection.sendError(id, op: Op.name, error)
     }
 
     /// Runs `work` off the loop and answers with its result (or its error); `then` runs on the loop first.

@@ -22,7 +22,7 @@ struct CallsFeature: FeatureModule {
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
             let deviceID = DeviceID(context.user.sessionId)
             let user = UserID(context.me)
-            context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            context.services.calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
                 var w = JSONWriter()
                 w.beginObject()
@@ -63,7 +63,7 @@ struct CallsFeature: FeatureModule {
             }
             let deviceID = DeviceID(context.user.sessionId)
             let user = UserID(context.me)
-            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
                 return (Self.empty, effects)
             }
@@ -78,7 +78,7 @@ struct CallsFeature: FeatureModule {
             }
             let settings = calls.settings
             let user = UserID(context.me)
-            calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 // Without a call (before the invite, as browsers need it for their offer) or for a call of yours in progress.
                 if let callId = p.callId {
                     guard let call = registry.call(CallID(callId), for: user), !call.isEnded else { throw .notFound }
@@ -134,7 +134,7 @@ struct CallsFeature: FeatureModule {
         }, replyWith: { _, name in
             calls.setName(name, of: me)
             let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-            calls.perform(origin: device, id: id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: device, id: id, op: Ops.CallInvite.name) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
                 let outcome = try registry.invite(
                     alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
                     calleeOnlineDevices: online, offer: p.offer, now: now)
@@ -164,7 +164,7 @@ struct CallsFeature: FeatureModule {
         guard let device = context.device, validCallID(p.callId, context) else { return }
         let deviceID = DeviceID(context.user.sessionId)
         let user = UserID(context.me)
-        context.services.calls.perform(origin: device, id: context.id) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+        context.services.calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
             (empty, try transition(&registry, CallID(p.callId), deviceID, user, now))
         }
     }
@@ -186,12 +186,7 @@ struct CallsFeature: FeatureModule {
         context.run { () async throws(ServiceError) -> Ops.CallHistory.Result in
             do {
                 let entries = try await pool.withConnection { db in
-                    try CallRecordRepository.history(db, of: me, before: p.before, limit: limit + 1).map { e in
-                        CallHistoryEntry(
-                            callId: e.callId, callerId: e.callerId, calleeId: e.calleeId, media: e.media, outcome: e.outcome,
-                            reason: e.reason, startedAt: e.startedAt, answeredAt: e.answeredAt, endedAt: e.endedAt,
-                            durationMs: e.durationMs)
-                    }
+                    try CallRecordRepository.history(db, of: me, before: p.before, limit: limit + 1)
                 }
                 return Ops.CallHistory.Result(calls: Array(entries.prefix(limit)), hasMore: entries.count > limit)
             } catch {

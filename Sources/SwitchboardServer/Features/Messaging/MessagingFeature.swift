@@ -39,14 +39,14 @@ struct MessagingFeature: FeatureModule {
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .add(userId: p.userId), origin: device,
-                    reply: .message(context.id)))
+                    reply: .message(context.id, op: context.op)))
         }
         router.register(Ops.GroupsLeave.self) { context, p in
             guard let device = context.device else { return }
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .leave, origin: device,
-                    reply: .message(context.id)))
+                    reply: .message(context.id, op: context.op)))
         }
         router.register(Ops.GroupsRename.self) { context, p in
             guard let device = context.device else { return }
@@ -57,7 +57,7 @@ struct MessagingFeature: FeatureModule {
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .rename(p.name), origin: device,
-                    reply: .message(context.id)))
+                    reply: .message(context.id, op: context.op)))
         }
         router.register(Ops.MessagesDelete.self) { context, p in
             guard let device = context.device else { return }
@@ -76,7 +76,7 @@ struct MessagingFeature: FeatureModule {
                 hub.submit(
                     WriteRequest(
                         conversationId: conversationId, actor: me, action: .delete(messageId: p.messageId), origin: device,
-                        reply: .message(id)))
+                        reply: .message(id, op: Ops.MessagesDelete.name)))
             })
         }
         router.register(Ops.MessagesHistory.self) { context, p in
