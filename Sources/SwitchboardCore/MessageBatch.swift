@@ -122,6 +122,19 @@ public enum MessageBatch {
         var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
 
         func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
+        /// A group change's checks: membership first (a stranger learns nothing about the conversation, not even
+        /// its kind), then that it is a group; false after answering request `i` with the failure.
+        func groupChangeAllowed(_ i: Int, _ state: ConversationState, _ actor: Int64, notGroup message: String) -> Bool {
+            guard state.isActiveMember(actor) else {
+                results[i] = .failure(.notMember)
+                return false
+            }
+            guard state.isGroup else {
+                fail(i, .badRequest, message)
+                return false
+            }
+            return true
+        }
 
         for (i, request) in batch.enumerated() {
             if case .announce(let m) = request.action {
@@ -167,15 +180,7 @@ public enum MessageBatch {
                 insertOwners.append(i)
                 readMarks.append((conversationId, actor, state.lastSeq))
             case .add(let user):
-                // Membership first: a stranger learns nothing about the conversation (not even its kind).
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "members are added to groups only")
-                    continue
-                }
+                guard groupChangeAllowed(i, state, actor, notGroup: "members are added to groups only") else { continue }
                 guard !state.isActiveMember(user) else {
                     fail(i, .badRequest, "this user is a member already")
                     continue
@@ -193,27 +198,13 @@ public enum MessageBatch {
                 try store.addMember(conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
                 system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
             case .leave:
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups can be left")
-                    continue
-                }
+                guard groupChangeAllowed(i, state, actor, notGroup: "only groups can be left") else { continue }
                 state.lastSeq += 1
                 state.members[actor]?.leftSeq = state.lastSeq
                 try store.removeMember(conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
                 system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
             case .rename(let name):
-                guard state.isActiveMember(actor) else {
-                    results[i] = .failure(.notMember)
-                    continue
-                }
-                guard state.isGroup else {
-                    fail(i, .badRequest, "only groups have names")
-                    continue
-                }
+                guard groupChangeAllowed(i, state, actor, notGroup: "only groups have names") else { continue }
                 state.lastSeq += 1
                 state.name = name
                 try store.rename(conversationId: conversationId, name: name)
