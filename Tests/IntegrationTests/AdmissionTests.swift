@@ -148,6 +148,9 @@ struct AdmissionTests {
         for _ in 0..<3 { #expect(ok(try ann.client.call("ping")) != nil) }
         #expect(errorCode(try ann.client.call("no.such.op")) == "unknown_op")
         #expect(errorCode(try ann.client.call("profile.get", ["user_id": "x"])) == "bad_request")
+        // Errors answered by an engine (a conversation's writer, the call queue) through the outbox count too.
+        let sendCode = try #require(errorCode(try ann.client.call("messages.send", ["conversation_id": 987_654, "text": "hi"])))
+        let acceptCode = try #require(errorCode(try ann.client.call("call.accept", ["call_id": "no-such-call", "answer": "v=0"])))
         // Ann and two more fill the server; the fourth is closed at once.
         let extra = try (0..<2).map { _ in try TestSocket(port: port) }
         for _ in 0..<500 where server.connectionCount < 3 { usleep(10_000) }
@@ -166,6 +169,8 @@ struct AdmissionTests {
         #expect(value(#"switchboard_request_errors_total{op="unknown",code="unknown_op"}"#) >= 1)
         #expect(value(#"switchboard_request_errors_total{op="profile.get",code="bad_request"}"#) >= 1)
         #expect(value(#"switchboard_request_duration_seconds_count{op="ping"}"#) >= 3)
+        #expect(value(#"switchboard_request_errors_total{op="messages.send",code="\#(sendCode)"}"#) >= 1)
+        #expect(value(#"switchboard_request_errors_total{op="call.accept",code="\#(acceptCode)"}"#) >= 1)
         #expect(sample(metrics, "switchboard_connections_rejected_total") >= 1)
     }
 }
