@@ -8,7 +8,8 @@
 
 // libFuzzer target: protocol v1 decoding of client requests (envelope, typed request, an op's parameters
 // with nested and optional fields such as messages.send and sync) and of server messages (client side); and
-// the envelope scanner and the messages.send parameter scanner against JSONDecoder (differential).
+// the envelope scanner and the messages.send parameter scanner against JSONDecoder (differential); the
+// cluster's bus messages (ClusterWire).
 
 import Foundation
 
@@ -43,6 +44,10 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                 && (exact.clientId == nil) == (scanned.clientId == nil) && exact.conversationId == scanned.conversationId
                 && exact.userId == scanned.userId && exact.voiceId == scanned.voiceId,
             "the send scanner read \(scanned), JSONDecoder \(exact)")
+    }
+    // The cluster's bus messages: a decoded message encodes back to the same bytes.
+    if let wire = ClusterWire.decode(bytes) {
+        precondition(wire.encoded() == bytes, "a cluster message does not encode back to its bytes")
     }
     switch ProtocolCodec.decodeEnvelope(bytes) {
     case .success(let envelope):

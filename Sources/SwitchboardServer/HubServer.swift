@@ -71,7 +71,7 @@ public final class HubServer: @unchecked Sendable {
     ///     `/readyz` answers 503 while it says no, without waiting for the next database check.
     public init(
         configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil,
-        databaseServerRunning: (@Sendable () -> Bool)? = nil
+        databaseServerRunning: (@Sendable () -> Bool)? = nil, cluster: ClusterNode? = nil
     ) throws {
         self.configuration = configuration
         self.database = database
@@ -84,7 +84,7 @@ public final class HubServer: @unchecked Sendable {
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits)
             services = ProtocolServices(
                 accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
-                configuration: configuration, metrics: metrics, logger: logger)
+                configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)
         } else {
             services = nil
         }
@@ -114,7 +114,7 @@ public final class HubServer: @unchecked Sendable {
         lock.lock()
         let ready = phase == .running && databaseHealthy
         lock.unlock()
-        return ready && (databaseServerRunning?() ?? true)
+        return ready && (databaseServerRunning?() ?? true) && (services?.cluster?.isBusUp ?? true)
     }
 
     private let databaseServerRunning: (@Sendable () -> Bool)?

@@ -90,10 +90,15 @@ final class OutboundMessage: Sendable {
     let payload: [UInt8]
     let frame: SharedBytes
 
-    init(_ message: ChatMessage) {
-        conversationId = message.conversationId
-        seq = message.seq
-        payload = message.eventJSON
+    convenience init(_ message: ChatMessage) {
+        self.init(conversationId: message.conversationId, seq: message.seq, payload: message.eventJSON)
+    }
+
+    /// A message event already encoded (from another node).
+    init(conversationId: Int64, seq: Int64, payload: [UInt8]) {
+        self.conversationId = conversationId
+        self.seq = seq
+        self.payload = payload
         frame = SharedBytes(WebSocketFrameEncoder.encode(opcode: .text, payload: payload))
     }
 }

@@ -16,16 +16,28 @@ import SwitchboardTransport
 /// A connection, unique in the process for its lifetime (never reused). Engines address connections by it,
 /// never by the connection's object, so that a delivery can be handed to a local loop or (later) to a bus.
 struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
+    /// The node (high `nodeBits`) and a number unique in the node's process (the rest). One node (no cluster) is
+    /// node 0.
     let rawValue: UInt64
+
+    /// Bits of the node number.
+    static let nodeBits: UInt64 = 24
+    static let localBits: UInt64 = 64 - nodeBits
 
     private static let counter = Atomic<UInt64>(0)
 
-    /// A new identifier, never handed out before in this process.
-    static func next() -> ConnectionID {
-        ConnectionID(rawValue: counter.add(1, ordering: .relaxed).newValue)
+    init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    /// A new identifier of a connection of `node`, never handed out before in this process.
+    static func next(node: UInt32 = 0) -> ConnectionID {
+        let local = counter.add(1, ordering: .relaxed).newValue & ((1 << localBits) - 1)
+        return ConnectionID(rawValue: UInt64(node) << localBits | local)
     }
 
-    var description: String { "c\(rawValue)" }
+    /// The node the connection is on.
+    var node: UInt32 { UInt32(truncatingIfNeeded: rawValue >> Self.localBits) }
+
+    var description: String { node == 0 ? "c\(rawValue)" : "c\(node).\(rawValue & ((1 << Self.localBits) - 1))" }
 }
 
 /// What an engine answers to a connection's request, as a value (it may cross a bus): the connection
@@ -56,6 +68,9 @@ enum OutboxItem: Sendable {
     case event([UInt8])
     /// The connection's session was revoked: tell it and close it (4001).
     case revoke
+    /// Deliveries to the connection may have been lost (the cluster's bus was interrupted): close it with 1012
+    /// so that the client reconnects and resumes (`docs/cluster.md`).
+    case reconnect
 }
 
 /// A set of deliveries handed over at once. Each connection gets its items in order; replies go out before the

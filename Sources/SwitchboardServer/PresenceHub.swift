@@ -33,8 +33,14 @@ final class PresenceHub: @unchecked Sendable {
     let metrics: ServerMetrics
     // protected by queue
     private var tracker: PresenceTracker
-    // protected by queue: friends of users with devices (or in their grace period)
+    // protected by queue: friends of users with devices on this node (or in their grace period)
     private var friends: [Int64: Set<Int64>] = [:]
+    // protected by queue: for a user, the users of `friends` whose lists hold it (who to tell about a user whose
+    // own list is not loaded here: a user with devices on other nodes only)
+    private var watchers: [Int64: Set<Int64>] = [:]
+    /// In a cluster, this node: presence follows every device of the cluster (the directory reports the other
+    /// nodes' devices), and each node tells only its own connections. Nil on a single node.
+    let localNode: UInt32?
     // protected by queue: users whose friend list is being loaded, with work waiting for it
     private var loading: [Int64: [() -> Void]] = [:]
     // protected by queue: display names of users with a loaded friend list (for call invitations)
@@ -45,8 +51,9 @@ final class PresenceHub: @unchecked Sendable {
 
     init(
         registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool, grace: Double,
-        metrics: ServerMetrics, logger: Logger
+        metrics: ServerMetrics, logger: Logger, localNode: UInt32? = nil
     ) {
+        self.localNode = localNode
         self.registry = registry
         self.outbox = outbox
         self.clock = clock
@@ -62,9 +69,15 @@ final class PresenceHub: @unchecked Sendable {
     static func deviceKey(_ device: Device) -> UInt64 { device.connection.rawValue }
 
 
-    /// A device authenticated: publish, and send it its friends' presence.
+    /// A device authenticated: publish, and send it its friends' presence. A device of another node is only
+    /// counted (that node sends its snapshot).
     func deviceConnected(_ device: Device) {
         queue.async { [self] in
+            if let localNode, device.connection.node != localNode {
+                let run = { [self] in publish(tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())) }
+                if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+                return
+            }
             withFriends(of: device.userId) { [self] in
                 let changes = tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())
                 sendSnapshot(to: device)
@@ -119,14 +132,20 @@ final class PresenceHub: @unchecked Sendable {
         queue.async { [self] in
             for (user, other) in [(a, b), (b, a)] {
                 guard friends[user] != nil else { continue }
-                if areFriends { friends[user]!.insert(other) } else { friends[user]!.remove(other) }
+                if areFriends {
+                    friends[user]!.insert(other)
+                    watchers[other, default: []].insert(user)
+                } else {
+                    friends[user]!.remove(other)
+                    unwatch(other, by: user)
+                }
             }
             guard areFriends else { return }
             // Each learns the other's presence at once.
             for (user, other) in [(a, b), (b, a)] {
                 let status = tracker.status(of: user)
                 guard status != .offline || lastSeen[user] != nil else { continue }
-                outbox.post(.ephemeral(event(user, status), source: "p:\(user)"), to: registry.devices(ofUser: other).map(\.connection))
+                outbox.post(.ephemeral(event(user, status), source: "p:\(user)"), to: localConnections(ofUsers: [other]))
             }
         }
     }
@@ -155,6 +174,7 @@ final class PresenceHub: @unchecked Sendable {
                 switch result {
                 case .success(let (rows, name)):
                     friends[userId] = Set(rows.map(\.0))
+                    for (friend, _) in rows { watchers[friend, default: []].insert(userId) }
                     names[userId] = name
                     for (id, seen) in rows where lastSeen[id] == nil { if let seen { lastSeen[id] = seen } }
                 case .failure(let error):
@@ -225,9 +245,10 @@ final class PresenceHub: @unchecked Sendable {
             }
             let bytes = event(change.userId, change.status)
             let source = "p:\(change.userId)"
-            batch.add(.ephemeral(bytes, source: source), to: registry.connections(ofUsers: friends[change.userId] ?? []))
+            let audience = (friends[change.userId] ?? []).union(watchers[change.userId] ?? [])
+            batch.add(.ephemeral(bytes, source: source), to: localConnections(ofUsers: audience))
             if change.status == .offline {
-                friends[change.userId] = nil
+                for friend in friends.removeValue(forKey: change.userId) ?? [] { unwatch(friend, by: change.userId) }
                 names[change.userId] = nil
             }
         }
@@ -240,6 +261,19 @@ final class PresenceHub: @unchecked Sendable {
                     if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)"]) }
                 })
         }
+    }
+
+    /// The connections of these users that this node serves (all of them on a single node).
+    private func localConnections(ofUsers users: some Sequence<Int64>) -> [ConnectionID] {
+        let all = registry.connections(ofUsers: users)
+        guard let localNode else { return all }
+        return all.filter { $0.node == localNode }
+    }
+
+    private func unwatch(_ user: Int64, by watcher: Int64) {
+        assertOnQueue()
+        watchers[user]?.remove(watcher)
+        if watchers[user]?.isEmpty == true { watchers[user] = nil }
     }
 
     static func isoNow() -> String {

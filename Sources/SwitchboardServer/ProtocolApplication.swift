@@ -20,8 +20,15 @@ final class ProtocolServices: Sendable {
     let accounts: AccountService
     let friends: FriendService
     let registry: SessionRegistry
-    /// Where the engines' deliveries go: this process's loops.
+    /// This process's connections (attached when they authenticate).
     let outbox: LocalOutbox
+    /// Where the engines' deliveries go: `outbox` on a single node, the cluster's outbox (this node's loops and
+    /// the bus to the others) in a cluster.
+    let delivery: any Outbox
+    /// This node in a cluster (nil on a single node).
+    let cluster: ClusterNode?
+    /// This node's number (0 on a single node): the high bits of its connection ids.
+    let node: UInt32
     /// Events to users and sessions (registry + outbox), for the op handlers.
     let deliveries: Deliveries
     /// Call signalling.
@@ -57,22 +64,28 @@ final class ProtocolServices: Sendable {
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
-        metrics: ServerMetrics, logger: Logger
+        metrics: ServerMetrics, logger: Logger, cluster: ClusterNode? = nil
     ) {
         self.accounts = accounts
         self.friends = friends
-        let registry = SessionRegistry()
+        let registry = cluster?.registry ?? SessionRegistry()
         self.registry = registry
-        let outbox = LocalOutbox()
-        self.outbox = outbox
+        self.outbox = cluster?.local ?? LocalOutbox()
+        let outbox: any Outbox = cluster?.outbox ?? self.outbox
+        self.delivery = outbox
+        self.cluster = cluster
+        self.node = cluster?.node ?? 0
         deliveries = Deliveries(registry: registry, outbox: outbox)
         let messages = MessageHub(
             registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
         self.calls = CallService(
             registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
-        self.presence = PresenceHub(
-            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger)
+        let presence = PresenceHub(
+            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger,
+            localNode: cluster?.node)
+        self.presence = presence
+        cluster?.presence = presence
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
@@ -133,7 +146,7 @@ final class ProtocolApplication: WebSocketApplication {
     let loop: EventLoop
     let services: ProtocolServices
     /// Addresses this connection in the outbox (engines never hold the object).
-    let connectionId = ConnectionID.next()
+    let connectionId: ConnectionID
     let openedAt: UInt64
     // protected by the connection's loop queue
     var identity: Identity?
@@ -161,6 +174,7 @@ final class ProtocolApplication: WebSocketApplication {
         openedAt = EventLoop.now()
         loop = session.connection.loop
         admission = RequestAdmission(limit: services.maxRequestsInFlight)
+        connectionId = ConnectionID.next(node: services.node)
     }
 
 
@@ -305,7 +319,10 @@ final class ProtocolApplication: WebSocketApplication {
             let device = self.device
             services.registry.remove(connectionId, userId: identity.userId)
             services.outbox.detach(connectionId)
-            if let device { services.presence.deviceDisconnected(device) }
+            if let device {
+                services.presence.deviceDisconnected(device)
+                services.cluster?.directory.localDetached(device)
+            }
             callConnectionClosed(identity)
         }
         outboundDrained(open: false)
@@ -485,8 +502,11 @@ final class ProtocolApplication: WebSocketApplication {
         self.identity = identity
         authenticating = false
         services.outbox.attach(connectionId, self, loop: loop)
-        if let device { services.registry.add(device) }
-        if let device { services.presence.deviceConnected(device) }
+        if let device {
+            services.registry.add(device)
+            services.presence.deviceConnected(device)
+            services.cluster?.directory.localAttached(device)
+        }
         callConnectionOpened(identity)
     }
 }

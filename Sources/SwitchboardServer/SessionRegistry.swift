@@ -105,6 +105,13 @@ final class SessionRegistry: @unchecked Sendable {
         return byUser[userId] != nil
     }
 
+    /// Every device on `node` (the connections a node serves, in a cluster).
+    func devices(onNode node: UInt32) -> [Device] {
+        lock.lock()
+        defer { lock.unlock() }
+        return byUser.values.flatMap { $0.values.filter { $0.connection.node == node } }
+    }
+
     /// The number of users with at least one device.
     var onlineUserCount: Int {
         lock.lock()

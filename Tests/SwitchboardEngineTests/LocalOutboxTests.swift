@@ -41,6 +41,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         case .ephemeral(_, let source): entry = "ephemeral \(source)"
         case .event(let bytes): entry = "event \(String(decoding: bytes, as: UTF8.self))"
         case .revoke: entry = "revoke"
+        case .reconnect: entry = "reconnect"
         }
         log.withLock { $0.append(entry) }
     }

@@ -21,6 +21,7 @@ struct PresenceFeature: FeatureModule {
                 return
             }
             context.services.presence.set(device, status: status)
+            context.services.cluster?.directory.localStatus(device, status: status.rawValue)
             context.reply(Empty())
         }
         router.register(Ops.Typing.self) { context, p in

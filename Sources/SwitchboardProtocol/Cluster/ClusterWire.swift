@@ -1,0 +1,220 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+/// The messages nodes of a cluster send each other over the bus (Redis pub/sub, `docs/cluster.md`): a binary
+/// format, versioned by its first byte, decoded defensively (a malformed message is nil, never a crash; a fuzz
+/// target checks it). Connections are the 64-bit connection ids, whose high bits name their node.
+///
+/// Layout: `version (1) | kind (1) | body`; integers little-endian; byte strings as `u32 length | bytes`.
+public enum ClusterWire: Sendable, Equatable {
+    /// Deliveries for connections of the receiving node: one bus message per batch and node.
+    case deliver([Group])
+    /// A change of the sending node's device directory, numbered per node (gapless: a gap means a lost
+    /// message, and the receiver reloads that node's snapshot).
+    case directory(node: UInt32, seq: UInt64, DirectoryChange)
+
+    /// One item and the connections it goes to.
+    public struct Group: Sendable, Equatable {
+        public var item: Item
+        public var connections: [UInt64]
+        public init(item: Item, connections: [UInt64]) {
+            self.item = item
+            self.connections = connections
+        }
+    }
+
+    /// What a connection is given (as the server's `OutboxItem`, without the local-only replies).
+    public enum Item: Sendable, Equatable {
+        /// A stored message: its conversation, seq and `message` event JSON.
+        case message(conversationId: Int64, seq: Int64, payload: [UInt8])
+        /// A presence or typing event, conflated per `source`.
+        case ephemeral([UInt8], source: String)
+        /// An event (JSON).
+        case event([UInt8])
+        /// The connection's session was revoked.
+        case revoke
+    }
+
+    /// A device appeared, went or changed its presence status on the sending node.
+    public enum DirectoryChange: Sendable, Equatable {
+        case attached(connection: UInt64, userId: Int64, sessionId: Int64)
+        case detached(connection: UInt64, userId: Int64)
+        /// `online` or `away` (the `PresenceStatus` raw value).
+        case status(connection: UInt64, userId: Int64, status: String)
+    }
+
+    /// The current version.
+    public static let version: UInt8 = 1
+    /// Largest count of anything in a message (groups, connections), beyond which it is malformed.
+    public static let maxCount = 1 << 20
+
+    // MARK: encoding
+
+    public func encoded() -> [UInt8] {
+        var w = Writer()
+        w.byte(Self.version)
+        switch self {
+        case .deliver(let groups):
+            w.byte(1)
+            w.u32(UInt32(groups.count))
+            for group in groups {
+                switch group.item {
+                case .message(let conversationId, let seq, let payload):
+                    w.byte(1)
+                    w.i64(conversationId)
+                    w.i64(seq)
+                    w.bytes(payload)
+                case .ephemeral(let bytes, let source):
+                    w.byte(2)
+                    w.bytes(bytes)
+                    w.bytes(Array(source.utf8))
+                case .event(let bytes):
+                    w.byte(3)
+                    w.bytes(bytes)
+                case .revoke:
+                    w.byte(4)
+                }
+                w.u32(UInt32(group.connections.count))
+                for c in group.connections { w.u64(c) }
+            }
+        case .directory(let node, let seq, let change):
+            w.byte(2)
+            w.u32(node)
+            w.u64(seq)
+            switch change {
+            case .attached(let connection, let userId, let sessionId):
+                w.byte(1)
+                w.u64(connection)
+                w.i64(userId)
+                w.i64(sessionId)
+            case .detached(let connection, let userId):
+                w.byte(2)
+                w.u64(connection)
+                w.i64(userId)
+            case .status(let connection, let userId, let status):
+                w.byte(3)
+                w.u64(connection)
+                w.i64(userId)
+                w.bytes(Array(status.utf8))
+            }
+        }
+        return w.out
+    }
+
+    // MARK: decoding
+
+    /// The message in `bytes`, or nil when it is malformed (or of another version).
+    public static func decode(_ bytes: [UInt8]) -> ClusterWire? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var r = Reader(buffer)
+            guard r.byte() == version, let kind = r.byte() else { return nil }
+            let message: ClusterWire
+            switch kind {
+            case 1:
+                guard let count = r.count() else { return nil }
+                var groups: [Group] = []
+                groups.reserveCapacity(min(count, 1024))
+                for _ in 0..<count {
+                    guard let tag = r.byte() else { return nil }
+                    let item: Item
+                    switch tag {
+                    case 1:
+                        guard let c = r.i64(), let s = r.i64(), let payload = r.bytes() else { return nil }
+                        item = .message(conversationId: c, seq: s, payload: payload)
+                    case 2:
+                        guard let payload = r.bytes(), let source = r.string() else { return nil }
+                        item = .ephemeral(payload, source: source)
+                    case 3:
+                        guard let payload = r.bytes() else { return nil }
+                        item = .event(payload)
+                    case 4: item = .revoke
+                    default: return nil
+                    }
+                    guard let n = r.count(), r.remaining >= n * 8 else { return nil }
+                    var connections: [UInt64] = []
+                    connections.reserveCapacity(n)
+                    for _ in 0..<n { connections.append(r.u64()!) }
+                    groups.append(Group(item: item, connections: connections))
+                }
+                message = .deliver(groups)
+            case 2:
+                guard let node = r.u32(), let seq = r.u64(), let tag = r.byte() else { return nil }
+                let change: DirectoryChange
+                switch tag {
+                case 1:
+                    guard let c = r.u64(), let u = r.i64(), let s = r.i64() else { return nil }
+                    change = .attached(connection: c, userId: u, sessionId: s)
+                case 2:
+                    guard let c = r.u64(), let u = r.i64() else { return nil }
+                    change = .detached(connection: c, userId: u)
+                case 3:
+                    guard let c = r.u64(), let u = r.i64(), let status = r.string() else { return nil }
+                    change = .status(connection: c, userId: u, status: status)
+                default: return nil
+                }
+                message = .directory(node: node, seq: seq, change)
+            default: return nil
+            }
+            return r.remaining == 0 ? message : nil
+        }
+    }
+
+    private struct Writer {
+        var out: [UInt8] = []
+        mutating func byte(_ b: UInt8) { out.append(b) }
+        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
+        mutating func bytes(_ b: [UInt8]) {
+            u32(UInt32(b.count))
+            out.append(contentsOf: b)
+        }
+    }
+
+    private struct Reader {
+        let b: UnsafeBufferPointer<UInt8>
+        var i = 0
+        init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
+        var remaining: Int { b.count - i }
+        mutating func byte() -> UInt8? {
+            guard i < b.count else { return nil }
+            defer { i += 1 }
+            return b[i]
+        }
+        mutating func u32() -> UInt32? {
+            guard remaining >= 4 else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(b[i + k]) << (8 * UInt32(k)) }
+            i += 4
+            return v
+        }
+        mutating func u64() -> UInt64? {
+            guard remaining >= 8 else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<8 { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
+            i += 8
+            return v
+        }
+        mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// A count, at most `maxCount`.
+        mutating func count() -> Int? {
+            guard let n = u32(), n <= ClusterWire.maxCount else { return nil }
+            return Int(n)
+        }
+        mutating func bytes() -> [UInt8]? {
+            guard let n = u32(), Int(n) <= remaining else { return nil }
+            defer { i += Int(n) }
+            return Array(b[i..<(i + Int(n))])
+        }
+        /// A byte string that is valid UTF-8.
+        mutating func string() -> String? {
+            guard let raw = bytes() else { return nil }
+            return String(validating: raw, as: UTF8.self)
+        }
+    }
+}

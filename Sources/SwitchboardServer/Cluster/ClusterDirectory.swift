@@ -1,0 +1,323 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Logging
+import SwitchboardCore
+import SwitchboardProtocol
+
+/// The shared state of a cluster that the directory keeps in Redis (`RedisClusterStore`); tests use one in
+/// memory. Calls block and are made on the directory's queue only (never a loop queue).
+protocol ClusterStore: Sendable {
+    /// A node number no live node has (1 ..< 2^24).
+    func allocateNode() throws -> UInt32
+    /// Marks `node` alive for `ttlMilliseconds` (and a member of the cluster).
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws
+    /// The members whose heartbeat has not expired, and those whose heartbeat has (dead, not yet forgotten).
+    func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>)
+    /// Removes a dead node and its directory.
+    func forget(node: UInt32) throws
+    /// Records a change of `node`'s directory (numbered `seq`) and publishes `message` to every node, in this
+    /// order on one connection (so a snapshot read after the message arrives includes the change).
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, message: [UInt8]) throws
+    /// Replaces `node`'s whole directory (after Redis lost it, e.g. restarted).
+    func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws
+    /// `node`'s directory and the seq of its last change, read atomically.
+    func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry])
+}
+
+/// One device in a node's directory.
+struct DirectoryEntry: Sendable, Equatable {
+    var connection: UInt64
+    var userId: Int64
+    var sessionId: Int64
+    /// `online` or `away`.
+    var status: String
+}
+
+/// What the directory tells the rest of the node about devices on other nodes (on the directory's queue).
+protocol ClusterDirectoryDelegate: AnyObject, Sendable {
+    func remoteDeviceAttached(_ device: Device, status: String)
+    func remoteDeviceDetached(_ device: Device)
+    func remoteDeviceStatus(_ device: Device, status: String)
+    /// The bus was lost and is back: deliveries to this node's connections may have been missed.
+    func busRecovered()
+}
+
+/// Which devices are on which node, replicated to every node, and which nodes are alive.
+///
+/// Each node numbers the changes of its own directory (attach, detach, status) and records each in Redis (a
+/// hash per node) before broadcasting it; every node applies the others' changes in seq order. A gap (a lost
+/// bus message), a node first seen, or the bus coming back makes a node reload that node's snapshot, and
+/// changes that arrive meanwhile are buffered and applied after it. Heartbeats with expiry say which nodes
+/// are alive; a node whose heartbeat expired is dead: its devices are detached everywhere (so its users go
+/// offline after the presence grace) and its directory is forgotten.
+///
+/// Every mutable field is protected by `queue` (asserted); Redis calls block on it (it is never a loop queue).
+final class ClusterDirectory: @unchecked Sendable {
+    // @unchecked Sendable: every mutable field is only touched on `queue` (asserted).
+    let queue = DispatchQueue(label: "switchboard.cluster.directory")
+    let node: UInt32
+    let store: any ClusterStore
+    let metrics: ClusterMetrics
+    let logger: Logger
+    /// Heartbeat period and the expiry of a heartbeat (a node silent this long is dead).
+    let heartbeatInterval: Double
+    let heartbeatTTL: Double
+    // protected by queue
+    weak var delegate: (any ClusterDirectoryDelegate)?
+
+    private struct RemoteNode {
+        var seq: UInt64 = 0
+        var devices: [UInt64: DirectoryEntry] = [:]
+        /// Changes received while a snapshot is due or loading (applied after it).
+        var buffered: [(UInt64, ClusterWire.DirectoryChange)] = []
+        var needsSnapshot = true
+    }
+
+    // protected by queue
+    private var localSeq: UInt64 = 0
+    // protected by queue
+    private var localDevices: [UInt64: DirectoryEntry] = [:]
+    // protected by queue
+    private var remote: [UInt32: RemoteNode] = [:]
+    // protected by queue: whether Redis failed (or the bus dropped) since the last heartbeat: the next good
+    // heartbeat is a recovery
+    private var storeDown = false
+    // protected by queue: when the last recovery happened (`DispatchTime` nanoseconds); no node is declared
+    // dead within a heartbeat TTL of it (the others are writing their heartbeats again too)
+    private var recoveredAt: UInt64 = 0
+    // protected by queue
+    private var timer: (any DispatchSourceTimer)?
+
+    init(
+        node: UInt32, store: any ClusterStore, heartbeatInterval: Double, heartbeatTTL: Double, metrics: ClusterMetrics,
+        logger: Logger
+    ) {
+        self.node = node
+        self.store = store
+        self.heartbeatInterval = heartbeatInterval
+        self.heartbeatTTL = heartbeatTTL
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
+
+    /// Starts the heartbeats (the first one at once).
+    func start() {
+        queue.async { [self] in
+            let t = DispatchSource.makeTimerSource(queue: queue)
+            t.schedule(deadline: .now(), repeating: heartbeatInterval, leeway: .milliseconds(20))
+            t.setEventHandler { [weak self] in self?.beat() }
+            timer = t
+            t.resume()
+        }
+    }
+
+    /// Stops the heartbeats (the node's key expires; others forget it after the TTL).
+    func stop() {
+        queue.sync { [self] in
+            timer?.cancel()
+            timer = nil
+        }
+    }
+
+    // MARK: this node's devices
+
+    /// A device of this node authenticated.
+    func localAttached(_ device: Device) {
+        queue.async { [self] in
+            localDevices[device.connection.rawValue] = DirectoryEntry(
+                connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId, status: "online")
+            publish(.attached(connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId))
+        }
+    }
+
+    /// A device of this node closed.
+    func localDetached(_ device: Device) {
+        queue.async { [self] in
+            guard localDevices.removeValue(forKey: device.connection.rawValue) != nil else { return }
+            publish(.detached(connection: device.connection.rawValue, userId: device.userId))
+        }
+    }
+
+    /// A device of this node set its presence status.
+    func localStatus(_ device: Device, status: String) {
+        queue.async { [self] in
+            guard localDevices[device.connection.rawValue] != nil else { return }
+            localDevices[device.connection.rawValue]!.status = status
+            publish(.status(connection: device.connection.rawValue, userId: device.userId, status: status))
+        }
+    }
+
+    private func publish(_ change: ClusterWire.DirectoryChange) {
+        assertOnQueue()
+        localSeq += 1
+        let message = ClusterWire.directory(node: node, seq: localSeq, change)
+        do {
+            try store.record(node: node, seq: localSeq, change: change, message: message.encoded())
+        } catch {
+            // The change is in `localDevices`; the whole directory is written again when Redis is back.
+            storeFailed(error)
+        }
+    }
+
+    // MARK: other nodes' changes
+
+    /// A directory message from the bus (any node's, this one's included).
+    func received(node from: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange) {
+        queue.async { [self] in
+            guard from != node else { return }
+            var state = remote[from] ?? RemoteNode()
+            defer { remote[from] = state }
+            if state.needsSnapshot {
+                state.buffered.append((seq, change))
+                return
+            }
+            if seq <= state.seq { return }
+            guard seq == state.seq + 1 else {
+                // A lost message: reload the node's directory, then apply what arrives after it.
+                state.needsSnapshot = true
+                state.buffered = [(seq, change)]
+                queue.async { [self] in resync(from) }
+                return
+            }
+            apply(change, of: from, to: &state)
+            state.seq = seq
+        }
+    }
+
+    /// Every known device of other nodes (tests, metrics).
+    func remoteDeviceCount() -> Int {
+        queue.sync { remote.values.reduce(0) { $0 + $1.devices.count } }
+    }
+
+    /// The live nodes as last seen (this node included).
+    func liveNodes() -> Set<UInt32> {
+        queue.sync { Set(remote.keys).union([node]) }
+    }
+
+    private func apply(_ change: ClusterWire.DirectoryChange, of from: UInt32, to state: inout RemoteNode) {
+        assertOnQueue()
+        switch change {
+        case .attached(let connection, let userId, let sessionId):
+            let entry = DirectoryEntry(connection: connection, userId: userId, sessionId: sessionId, status: "online")
+            if state.devices.updateValue(entry, forKey: connection) == nil {
+                delegate?.remoteDeviceAttached(Self.device(entry), status: entry.status)
+            }
+        case .detached(let connection, _):
+            if let entry = state.devices.removeValue(forKey: connection) { delegate?.remoteDeviceDetached(Self.device(entry)) }
+        case .status(let connection, _, let status):
+            guard var entry = state.devices[connection] else { return }
+            entry.status = status
+            state.devices[connection] = entry
+            delegate?.remoteDeviceStatus(Self.device(entry), status: status)
+        }
+    }
+
+    private static func device(_ entry: DirectoryEntry) -> Device {
+        Device(sessionId: entry.sessionId, userId: entry.userId, connection: ConnectionID(rawValue: entry.connection))
+    }
+
+    /// Loads `from`'s snapshot and makes this node's copy equal to it, then applies the buffered changes.
+    private func resync(_ from: UInt32) {
+        assertOnQueue()
+        guard var state = remote[from], state.needsSnapshot else { return }
+        let snapshot: (seq: UInt64, devices: [DirectoryEntry])
+        do {
+            snapshot = try store.snapshot(node: from)
+        } catch {
+            storeFailed(error)
+            return  // retried at the next heartbeat
+        }
+        metrics.directoryResyncs.increment()
+        let fresh = Dictionary(snapshot.devices.map { ($0.connection, $0) }, uniquingKeysWith: { _, b in b })
+        for (connection, entry) in state.devices where fresh[connection] == nil {
+            delegate?.remoteDeviceDetached(Self.device(entry))
+        }
+        for (connection, entry) in fresh {
+            if let old = state.devices[connection] {
+                if old.status != entry.status { delegate?.remoteDeviceStatus(Self.device(entry), status: entry.status) }
+            } else {
+                delegate?.remoteDeviceAttached(Self.device(entry), status: entry.status)
+            }
+        }
+        state.devices = fresh
+        state.seq = snapshot.seq
+        state.needsSnapshot = false
+        let buffered = state.buffered.sorted { $0.0 < $1.0 }
+        state.buffered = []
+        for (seq, change) in buffered where seq > state.seq {
+            guard seq == state.seq + 1 else {
+                state.needsSnapshot = true
+                state.buffered = buffered.filter { $0.0 >= seq }
+                break
+            }
+            apply(change, of: from, to: &state)
+            state.seq = seq
+        }
+        remote[from] = state
+        updateGauges()
+    }
+
+    // MARK: liveness
+
+    /// The bus (the Redis subscription) dropped: messages may be lost until the next good heartbeat, which
+    /// reloads every directory and writes this node's again.
+    func busDropped() {
+        queue.async { [self] in
+            if !storeDown { logger.error("cluster: the bus dropped") }
+            storeDown = true
+        }
+    }
+
+    private func beat() {
+        assertOnQueue()
+        do {
+            try store.heartbeat(node: node, ttlMilliseconds: Int(heartbeatTTL * 1000))
+            let (live, dead) = try store.nodes()
+            if storeDown {
+                storeDown = false
+                recoveredAt = DispatchTime.now().uptimeNanoseconds
+                logger.notice("cluster: Redis is back")
+                // Redis may have lost everything (a restart): write this node's directory again, and reload
+                // every other node's.
+                try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
+                for key in remote.keys { remote[key]!.needsSnapshot = true }
+                delegate?.busRecovered()
+            }
+            for other in live where other != node && remote[other] == nil {
+                remote[other] = RemoteNode()
+            }
+            let settling = DispatchTime.now().uptimeNanoseconds &- recoveredAt < UInt64(heartbeatTTL * 1e9) && recoveredAt != 0
+            for other in Set(remote.keys).subtracting(live) where !settling {
+                // Expired (or forgotten by another node): its devices are gone.
+                let state = remote.removeValue(forKey: other)!
+                for entry in state.devices.values { delegate?.remoteDeviceDetached(Self.device(entry)) }
+                metrics.nodesExpired.increment()
+                logger.warning("cluster: node expired", metadata: ["sb.node": "\(other)", "sb.devices": "\(state.devices.count)"])
+            }
+            if !settling { for other in dead where other != node { try store.forget(node: other) } }
+            for (other, state) in remote where state.needsSnapshot { resync(other) }
+            updateGauges()
+        } catch {
+            storeFailed(error)
+        }
+    }
+
+    private func updateGauges() {
+        metrics.nodesLive.record(remote.count + 1)
+        metrics.remoteDevices.record(remote.values.reduce(0) { $0 + $1.devices.count })
+    }
+
+    private func storeFailed(_ error: any Error) {
+        if !storeDown { logger.error("cluster: Redis unavailable", metadata: [LogKey.error: "\(error)"]) }
+        storeDown = true
+    }
+}

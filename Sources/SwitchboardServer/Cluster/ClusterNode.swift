@@ -1,0 +1,99 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Logging
+import SwitchboardCore
+import Synchronization
+import SwitchboardProtocol
+
+/// One node of a cluster: its number, the outbox that reaches the other nodes, and the directory of devices.
+/// Routes what the bus brings (`received`) and applies other nodes' devices to this node's registry and
+/// presence. Built by the server when it has a Redis URL (`docs/cluster.md`).
+public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `presence` is set once, before `start`, and only read afterwards.
+    let node: UInt32
+    let outbox: ClusterOutbox
+    /// This node's connections.
+    let local: LocalOutbox
+    let directory: ClusterDirectory
+    let registry: SessionRegistry
+    let metrics: ClusterMetrics
+    let logger: Logger
+    /// Set by the services once the engines exist (before `start`).
+    var presence: PresenceHub?
+
+    init(
+        node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
+        heartbeatInterval: Double, heartbeatTTL: Double, metrics: ClusterMetrics, logger: Logger
+    ) {
+        self.node = node
+        self.registry = registry
+        self.metrics = metrics
+        self.logger = logger
+        self.local = local
+        outbox = ClusterOutbox(node: node, local: local, bus: bus, metrics: metrics, logger: logger)
+        directory = ClusterDirectory(
+            node: node, store: store, heartbeatInterval: heartbeatInterval, heartbeatTTL: heartbeatTTL, metrics: metrics,
+            logger: logger)
+        directory.delegate = self
+    }
+
+    func start() { directory.start() }
+
+    func stop() { directory.stop() }
+
+    /// A message from the bus (this node's channel or the broadcast channel); on the subscriber's queue.
+    func received(_ bytes: [UInt8]) {
+        metrics.busMessagesReceived.increment()
+        guard let message = ClusterWire.decode(bytes) else {
+            metrics.busMessagesMalformed.increment()
+            return
+        }
+        switch message {
+        case .deliver(let groups): outbox.receive(groups)
+        case .directory(let from, let seq, let change): directory.received(node: from, seq: seq, change: change)
+        }
+    }
+
+    private let busUp = Atomic<Bool>(false)
+
+    /// Whether the bus (the Redis subscription) is connected (`/readyz` is not ready without it).
+    var isBusUp: Bool { busUp.load(ordering: .relaxed) }
+
+    /// The bus connection dropped or came back.
+    func busStateChanged(up: Bool) {
+        busUp.store(up, ordering: .relaxed)
+        metrics.busUp.record(up ? 1 : 0)
+        if !up { directory.busDropped() }
+    }
+
+    // MARK: ClusterDirectoryDelegate (on the directory's queue)
+
+    func remoteDeviceAttached(_ device: Device, status: String) {
+        registry.add(device)
+        presence?.deviceConnected(device)
+        if let s = PresenceStatus(rawValue: status), s != .online { presence?.set(device, status: s) }
+    }
+
+    func remoteDeviceDetached(_ device: Device) {
+        registry.remove(device.connection, userId: device.userId)
+        presence?.deviceDisconnected(device)
+    }
+
+    func remoteDeviceStatus(_ device: Device, status: String) {
+        if let s = PresenceStatus(rawValue: status), s != .offline { presence?.set(device, status: s) }
+    }
+
+    func busRecovered() {
+        // Deliveries from other nodes may have been lost while the bus was down: this node's clients reconnect
+        // and resume from their last seqs (nothing acknowledged is lost: it is in PostgreSQL).
+        let devices = registry.devices(onNode: node)
+        logger.warning("cluster: the bus is back; asking this node's clients to reconnect", metadata: ["sb.devices": "\(devices.count)"])
+        local.post(.reconnect, to: devices.map(\.connection))
+    }
+}

@@ -1,0 +1,275 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import Synchronization
+import SwitchboardCore
+import SwitchboardProtocol
+import Testing
+
+@testable import SwitchboardServer
+
+/// A bus in memory: node number to the function that takes its messages (synchronously, in order).
+final class MemoryBus: ClusterBus, Sendable {
+    private let nodes = Mutex<[UInt32: @Sendable ([UInt8]) -> Void]>([:])
+    /// Messages sent per destination node (broadcasts not counted).
+    let sent = Mutex<[UInt32: Int]>([:])
+    /// Drops every message while true (a lost bus).
+    let dropping = Atomic<Bool>(false)
+
+    func join(_ node: UInt32, _ receive: @escaping @Sendable ([UInt8]) -> Void) { nodes.withLock { $0[node] = receive } }
+
+    func send(_ bytes: [UInt8], to node: UInt32) {
+        sent.withLock { $0[node, default: 0] += 1 }
+        guard !dropping.load(ordering: .relaxed) else { return }
+        nodes.withLock { $0[node] }?(bytes)
+    }
+
+    func broadcast(_ bytes: [UInt8]) {
+        guard !dropping.load(ordering: .relaxed) else { return }
+        for receive in nodes.withLock({ Array($0.values) }) { receive(bytes) }
+    }
+}
+
+/// The cluster's shared state in memory, with heartbeats that expire on the wall clock.
+final class MemoryClusterStore: ClusterStore, Sendable {
+    private struct State {
+        var next: UInt32 = 0
+        var alive: [UInt32: Date] = [:]
+        var directories: [UInt32: (seq: UInt64, devices: [UInt64: DirectoryEntry])] = [:]
+    }
+    private let state = Mutex(State())
+    let bus: MemoryBus
+    /// Every call fails while true (Redis down).
+    let failing = Atomic<Bool>(false)
+
+    init(bus: MemoryBus) { self.bus = bus }
+
+    struct Down: Error {}
+
+    private func check() throws { if failing.load(ordering: .relaxed) { throw Down() } }
+
+    func allocateNode() throws -> UInt32 {
+        try check()
+        return state.withLock {
+            $0.next += 1
+            return $0.next
+        }
+    }
+
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws {
+        try check()
+        state.withLock { $0.alive[node] = Date().addingTimeInterval(Double(ttlMilliseconds) / 1000) }
+    }
+
+    func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>) {
+        try check()
+        return state.withLock { s in
+            let now = Date()
+            return (Set(s.alive.filter { $0.value > now }.keys), Set(s.alive.filter { $0.value <= now }.keys))
+        }
+    }
+
+    func forget(node: UInt32) throws {
+        try check()
+        state.withLock {
+            $0.alive[node] = nil
+            $0.directories[node] = nil
+        }
+    }
+
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, message: [UInt8]) throws {
+        try check()
+        state.withLock { s in
+            var d = s.directories[node] ?? (0, [:])
+            d.seq = seq
+            switch change {
+            case .attached(let c, let u, let session): d.devices[c] = DirectoryEntry(connection: c, userId: u, sessionId: session, status: "online")
+            case .detached(let c, _): d.devices[c] = nil
+            case .status(let c, _, let status): d.devices[c]?.status = status
+            }
+            s.directories[node] = d
+        }
+        bus.broadcast(message)
+    }
+
+    func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws {
+        try check()
+        state.withLock { $0.directories[node] = (seq, Dictionary(devices.map { ($0.connection, $0) }, uniquingKeysWith: { _, b in b })) }
+    }
+
+    func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry]) {
+        try check()
+        return state.withLock { s in
+            let d = s.directories[node] ?? (0, [:])
+            return (d.seq, Array(d.devices.values))
+        }
+    }
+
+    /// Forgets everything (a Redis restart without persistence).
+    func wipe() { state.withLock { $0 = State(next: $0.next) } }
+}
+
+/// Records what a directory reports.
+final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
+    let devices = Mutex<[UInt64: (Device, String)]>([:])
+    let recoveries = Atomic<Int>(0)
+
+    func remoteDeviceAttached(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue] = (device, status) } }
+    func remoteDeviceDetached(_ device: Device) { _ = devices.withLock { $0.removeValue(forKey: device.connection.rawValue) } }
+    func remoteDeviceStatus(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue]?.1 = status } }
+    func busRecovered() { recoveries.add(1, ordering: .relaxed) }
+
+    var count: Int { devices.withLock { $0.count } }
+    func status(_ connection: ConnectionID) -> String? { devices.withLock { $0[connection.rawValue]?.1 } }
+}
+
+/// Waits (bounded) on a condition.
+func eventually(_ timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
+@Suite("Cluster: outbox and directory")
+struct ClusterTests {
+    @Test func connectionIDsCarryTheirNode() {
+        let a = ConnectionID.next(node: 7)
+        let b = ConnectionID.next(node: 7)
+        #expect(a.node == 7 && b.node == 7 && a != b)
+        #expect(ConnectionID.next().node == 0)
+        #expect(ConnectionID.next(node: (1 << 24) - 1).node == (1 << 24) - 1)
+    }
+
+    @Test func wireMessagesRoundTripAndRefuseDamage() {
+        let messages: [ClusterWire] = [
+            .deliver([
+                .init(item: .message(conversationId: 5, seq: 9, payload: Array(#"{"ev":"message"}"#.utf8)), connections: [1, 2, 3]),
+                .init(item: .ephemeral(Array("p".utf8), source: "p:7"), connections: [UInt64.max]),
+                .init(item: .event([]), connections: []), .init(item: .revoke, connections: [4]),
+            ]),
+            .directory(node: 3, seq: 1, .attached(connection: 9, userId: -1, sessionId: Int64.max)),
+            .directory(node: 3, seq: 2, .detached(connection: 9, userId: 1)),
+            .directory(node: 3, seq: 3, .status(connection: 9, userId: 1, status: "away")),
+        ]
+        for m in messages {
+            let bytes = m.encoded()
+            #expect(ClusterWire.decode(bytes) == m)
+            for cut in 0..<bytes.count { #expect(ClusterWire.decode(Array(bytes.prefix(cut))) == nil) }
+            #expect(ClusterWire.decode(bytes + [0]) == nil)
+        }
+        #expect(ClusterWire.decode([2, 1, 0, 0, 0, 0]) == nil)  // another version
+    }
+
+    /// Items for other nodes go out as one bus message per node and batch, each item once with its
+    /// connections there; the receiving node posts them in order, one stored-message object for all.
+    @Test func aFanOutCostsEachOtherNodeOneBusMessage() {
+        let bus = MemoryBus()
+        let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
+        let locals = (1...3).map { _ in FakeOutbox() }
+        let outboxes = (1...3).map { n in
+            ClusterOutbox(node: UInt32(n), local: locals[n - 1], bus: bus, metrics: metrics, logger: testLogger())
+        }
+        for (n, outbox) in outboxes.enumerated() {
+            bus.join(UInt32(n + 1)) { bytes in
+                guard case .deliver(let groups)? = ClusterWire.decode(bytes) else { return }
+                outbox.receive(groups)
+            }
+        }
+        let members = (1...3).flatMap { n in (0..<300).map { _ in ConnectionID.next(node: UInt32(n)) } }
+        let message = OutboundMessage(conversationId: 1, seq: 42, payload: Array(#"{"ev":"message","seq":42}"#.utf8))
+        var batch = OutboxBatch()
+        batch.add(.message(message), to: members)
+        batch.add(.event(Array(#"{"ev":"x"}"#.utf8)), to: members.suffix(2))
+        outboxes[0].post(batch)
+        #expect(bus.sent.withLock { $0 } == [2: 1, 3: 1])
+        #expect(locals[0].delivered.count == 300)
+        #expect(locals[1].delivered.count == 300)
+        #expect(locals[2].delivered.count == 302)
+        // One object (one encoded frame) for every recipient of a node.
+        let objects = Set(locals[2].delivered.compactMap { if case .message(let m) = $0.1 { ObjectIdentifier(m) } else { nil } })
+        #expect(objects.count == 1)
+        // Each connection's order is kept: the message, then the event.
+        let last = members.last!
+        let items = locals[2].items(to: last)
+        #expect(items.count == 2)
+        if case .message(let m) = items.first { #expect(m.seq == 42) } else { Issue.record("message not first") }
+        if case .event = items.last {} else { Issue.record("event not second") }
+    }
+
+    private func directory(_ node: UInt32, _ store: MemoryClusterStore, _ log: DirectoryLog) -> ClusterDirectory {
+        let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
+        let d = ClusterDirectory(node: node, store: store, heartbeatInterval: 0.02, heartbeatTTL: 0.3, metrics: metrics, logger: testLogger())
+        d.delegate = log
+        return d
+    }
+
+    /// Devices of one node appear on the others in order; a lost change, a late joiner and a dead node are
+    /// repaired from snapshots and heartbeats; Redis lost and back makes the nodes rewrite and reload.
+    @Test func theDirectoryReplicatesRepairsAndExpires() async throws {
+        let bus = MemoryBus()
+        let store = MemoryClusterStore(bus: bus)
+        let logA = DirectoryLog()
+        let logB = DirectoryLog()
+        let a = directory(1, store, logA)
+        let b = directory(2, store, logB)
+        for (n, d) in [(UInt32(1), a), (2, b)] {
+            bus.join(n) { bytes in
+                if case .directory(let from, let seq, let change)? = ClusterWire.decode(bytes) { d.received(node: from, seq: seq, change: change) }
+            }
+        }
+        a.start()
+        b.start()
+        let ann = Device(sessionId: 10, userId: 100, connection: ConnectionID.next(node: 1))
+        let bob = Device(sessionId: 11, userId: 101, connection: ConnectionID.next(node: 1))
+        a.localAttached(ann)
+        a.localAttached(bob)
+        #expect(await eventually { logB.count == 2 })
+        a.localStatus(ann, status: "away")
+        #expect(await eventually { logB.status(ann.connection) == "away" })
+        #expect(logA.count == 0, "a node does not list its own devices as remote")
+
+        // A lost message: the next one shows the gap and B reloads A's snapshot.
+        bus.dropping.store(true, ordering: .relaxed)
+        a.localDetached(bob)
+        bus.dropping.store(false, ordering: .relaxed)
+        let cid = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
+        a.localAttached(cid)
+        #expect(await eventually { logB.count == 2 && logB.status(bob.connection) == nil && logB.status(cid.connection) == "online" })
+
+        // A late joiner loads the snapshot of every live node.
+        let logC = DirectoryLog()
+        let c = directory(3, store, logC)
+        bus.join(3) { bytes in
+            if case .directory(let from, let seq, let change)? = ClusterWire.decode(bytes) { c.received(node: from, seq: seq, change: change) }
+        }
+        c.start()
+        #expect(await eventually { logC.count == 2 && logC.status(ann.connection) == "away" })
+
+        // Redis down then back, empty (restarted): every node writes its directory again and reloads the others;
+        // each is told to have its clients reconnect.
+        store.failing.store(true, ordering: .relaxed)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        store.wipe()
+        store.failing.store(false, ordering: .relaxed)
+        #expect(await eventually { logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1 })
+        #expect(await eventually { (try? store.snapshot(node: 1).devices.count) == 2 })
+        #expect(await eventually { logB.count == 2 && logC.count == 2 })
+
+        // A stops (killed): its heartbeat expires and the others detach its devices.
+        a.stop()
+        #expect(await eventually { logB.count == 0 && logC.count == 0 })
+        #expect(await eventually { (try? store.nodes().live) == [2, 3] })
+        b.stop()
+        c.stop()
+    }
+}
