@@ -1,0 +1,141 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import Synchronization
+import SwitchboardCore
+import SwitchboardProtocol
+
+@testable import SwitchboardServer
+
+/// A bus in memory: node number to the function that takes its messages (synchronously, in order).
+final class MemoryBus: ClusterBus, Sendable {
+    private let nodes = Mutex<[UInt32: @Sendable ([UInt8]) -> Void]>([:])
+    /// Messages sent per destination node (broadcasts not counted).
+    let sent = Mutex<[UInt32: Int]>([:])
+    /// Drops every message while true (a lost bus).
+    let dropping = Atomic<Bool>(false)
+
+    func join(_ node: UInt32, _ receive: @escaping @Sendable ([UInt8]) -> Void) { nodes.withLock { $0[node] = receive } }
+
+    func send(_ bytes: [UInt8], to node: UInt32) {
+        sent.withLock { $0[node, default: 0] += 1 }
+        guard !dropping.load(ordering: .relaxed) else { return }
+        nodes.withLock { $0[node] }?(bytes)
+    }
+
+    func broadcast(_ bytes: [UInt8]) {
+        guard !dropping.load(ordering: .relaxed) else { return }
+        for receive in nodes.withLock({ Array($0.values) }) { receive(bytes) }
+    }
+}
+
+/// The cluster's shared state in memory, with heartbeats that expire on the wall clock.
+final class MemoryClusterStore: ClusterStore, Sendable {
+    private struct State {
+        var next: UInt32 = 0
+        var alive: [UInt32: Date] = [:]
+        var directories: [UInt32: (seq: UInt64, devices: [UInt64: DirectoryEntry])] = [:]
+    }
+    private let state = Mutex(State())
+    let bus: MemoryBus
+    /// Every call fails while true (Redis down).
+    let failing = Atomic<Bool>(false)
+
+    init(bus: MemoryBus) { self.bus = bus }
+
+    struct Down: Error {}
+
+    private func check() throws { if failing.load(ordering: .relaxed) { throw Down() } }
+
+    func allocateNode() throws -> UInt32 {
+        try check()
+        return state.withLock {
+            $0.next += 1
+            return $0.next
+        }
+    }
+
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws {
+        try check()
+        state.withLock { $0.alive[node] = Date().addingTimeInterval(Double(ttlMilliseconds) / 1000) }
+    }
+
+    func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>) {
+        try check()
+        return state.withLock { s in
+            let now = Date()
+            return (Set(s.alive.filter { $0.value > now }.keys), Set(s.alive.filter { $0.value <= now }.keys))
+        }
+    }
+
+    func forget(node: UInt32) throws {
+        try check()
+        state.withLock {
+            $0.alive[node] = nil
+            $0.directories[node] = nil
+        }
+    }
+
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, message: [UInt8]) throws {
+        try check()
+        state.withLock { s in
+            var d = s.directories[node] ?? (0, [:])
+            d.seq = seq
+            switch change {
+            case .attached(let c, let u, let session): d.devices[c] = DirectoryEntry(connection: c, userId: u, sessionId: session, status: "online")
+            case .detached(let c, _): d.devices[c] = nil
+            case .status(let c, _, let status): d.devices[c]?.status = status
+            }
+            s.directories[node] = d
+        }
+        bus.broadcast(message)
+    }
+
+    func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws {
+        try check()
+        state.withLock { $0.directories[node] = (seq, Dictionary(devices.map { ($0.connection, $0) }, uniquingKeysWith: { _, b in b })) }
+    }
+
+    func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry]) {
+        try check()
+        return state.withLock { s in
+            let d = s.directories[node] ?? (0, [:])
+            return (d.seq, Array(d.devices.values))
+        }
+    }
+
+    /// Forgets everything (a Redis restart without persistence).
+    func wipe() { state.withLock { $0 = State(next: $0.next) } }
+}
+
+/// Records what a directory reports.
+final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
+    let devices = Mutex<[UInt64: (Device, String)]>([:])
+    let recoveries = Atomic<Int>(0)
+
+    func remoteDeviceAttached(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue] = (device, status) } }
+    func remoteDeviceDetached(_ device: Device) { _ = devices.withLock { $0.removeValue(forKey: device.connection.rawValue) } }
+    func remoteDeviceStatus(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue]?.1 = status } }
+    func busRecovered() { recoveries.add(1, ordering: .relaxed) }
+
+    var count: Int { devices.withLock { $0.count } }
+    func status(_ connection: ConnectionID) -> String? { devices.withLock { $0[connection.rawValue]?.1 } }
+}
+
+/// Waits (bounded) on a condition.
+func eventually(_ timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
