@@ -86,6 +86,15 @@ final class ProtocolServices: Sendable {
             localNode: cluster?.node)
         self.presence = presence
         cluster?.presence = presence
+        let calls = self.calls
+        cluster?.noticeHandler = { notice in
+            switch notice {
+            case .friendship(let a, let b, let friends): presence.friendshipChanged(a, b, friends: friends)
+            case .renamed(let userId, let name):
+                presence.setName(name, of: userId)
+                calls.setName(name, of: userId)
+            }
+        }
         self.outboundLimit = configuration.maxOutboundBytes
         self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
@@ -96,6 +105,21 @@ final class ProtocolServices: Sendable {
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics
         self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
+    }
+}
+
+extension ProtocolServices {
+    /// Two users became friends or stopped being friends: presence here, and every other node's caches.
+    func friendshipChanged(_ a: Int64, _ b: Int64, friends: Bool) {
+        presence.friendshipChanged(a, b, friends: friends)
+        cluster?.announce(.friendship(a, b, friends: friends))
+    }
+
+    /// A user renamed itself: the names presence and calls keep, here and on every other node.
+    func renamed(_ userId: Int64, _ name: String) {
+        calls.setName(name, of: userId)
+        presence.setName(name, of: userId)
+        cluster?.announce(.renamed(userId: userId, name: name))
     }
 }
 

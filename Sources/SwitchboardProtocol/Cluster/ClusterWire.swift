@@ -17,6 +17,16 @@ public enum ClusterWire: Sendable, Equatable {
     /// A change of the sending node's device directory, numbered per node (gapless: a gap means a lost
     /// message, and the receiver reloads that node's snapshot).
     case directory(node: UInt32, seq: UInt64, DirectoryChange)
+    /// A change of durable data that other nodes keep in memory (sent to every node by `node`).
+    case notice(node: UInt32, Notice)
+
+    /// A change other nodes' caches must follow.
+    public enum Notice: Sendable, Equatable {
+        /// Two users became friends or stopped being friends (presence keeps friend lists).
+        case friendship(Int64, Int64, friends: Bool)
+        /// A user changed its display name (presence and calls keep names).
+        case renamed(userId: Int64, name: String)
+    }
 
     /// One item and the connections it goes to.
     public struct Group: Sendable, Equatable {
@@ -81,6 +91,20 @@ public enum ClusterWire: Sendable, Equatable {
                 }
                 w.u32(UInt32(group.connections.count))
                 for c in group.connections { w.u64(c) }
+            }
+        case .notice(let node, let notice):
+            w.byte(9)
+            w.u32(node)
+            switch notice {
+            case .friendship(let a, let b, let friends):
+                w.byte(1)
+                w.i64(a)
+                w.i64(b)
+                w.byte(friends ? 1 : 0)
+            case .renamed(let userId, let name):
+                w.byte(2)
+                w.i64(userId)
+                w.bytes(Array(name.utf8))
             }
         case .directory(let node, let seq, let change):
             w.byte(2)
@@ -158,6 +182,17 @@ public enum ClusterWire: Sendable, Equatable {
                 default: return nil
                 }
                 message = .directory(node: node, seq: seq, change)
+            case 9:
+                guard let node = r.u32(), let tag = r.byte() else { return nil }
+                switch tag {
+                case 1:
+                    guard let a = r.i64(), let b = r.i64(), let f = r.byte(), f <= 1 else { return nil }
+                    message = .notice(node: node, .friendship(a, b, friends: f == 1))
+                case 2:
+                    guard let u = r.i64(), let name = r.string() else { return nil }
+                    message = .notice(node: node, .renamed(userId: u, name: name))
+                default: return nil
+                }
             default: return nil
             }
             return r.remaining == 0 ? message : nil

@@ -26,6 +26,9 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     let logger: Logger
     /// Set by the services once the engines exist (before `start`).
     var presence: PresenceHub?
+    /// Applies another node's notice to this node's caches (set by the services before `start`).
+    var noticeHandler: (@Sendable (ClusterWire.Notice) -> Void)?
+    let bus: any ClusterBus
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
@@ -36,6 +39,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         self.metrics = metrics
         self.logger = logger
         self.local = local
+        self.bus = bus
         outbox = ClusterOutbox(node: node, local: local, bus: bus, metrics: metrics, logger: logger)
         directory = ClusterDirectory(
             node: node, store: store, heartbeatInterval: heartbeatInterval, heartbeatTTL: heartbeatTTL, metrics: metrics,
@@ -57,7 +61,15 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         switch message {
         case .deliver(let groups): outbox.receive(groups)
         case .directory(let from, let seq, let change): directory.received(node: from, seq: seq, change: change)
+        case .notice(let from, let notice): if from != node { noticeHandler?(notice) }
         }
+    }
+
+    /// Tells every other node of a change to data they keep in memory.
+    func announce(_ notice: ClusterWire.Notice) {
+        let bytes = ClusterWire.notice(node: node, notice).encoded()
+        metrics.busMessagesSent.increment()
+        bus.broadcast(bytes)
     }
 
     private let busUp = Atomic<Bool>(false)

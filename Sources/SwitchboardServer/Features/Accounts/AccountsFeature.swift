@@ -78,8 +78,7 @@ struct AccountsFeature: FeatureModule {
         router.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
             let me = s.userId
             let profile = try await s.services.accounts.updateProfile(of: me, displayName: p.displayName)
-            s.services.calls.setName(profile.displayName, of: me)
-            s.services.presence.setName(profile.displayName, of: me)
+            s.services.renamed(me, profile.displayName)
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
             // Without the phone number.
             let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName))

@@ -17,13 +17,13 @@ struct FriendsFeature: FeatureModule {
         router.register(Ops.FriendsRequest.self) { s, p async throws(ServiceError) -> FriendsRequestResult in
             let (result, events) = try await s.services.friends.request(from: s.userId, phone: p.phone, userId: p.userId)
             events.forEach(s.services.deliveries.push)
-            if let friend = result.friend, !events.isEmpty { s.services.presence.friendshipChanged(s.userId, friend.userId, friends: true) }
+            if let friend = result.friend, !events.isEmpty { s.services.friendshipChanged(s.userId, friend.userId, friends: true) }
             return FriendsRequestResult(request: result.request.map(PendingFriendRequest.init), friend: result.friend.map(UserSummary.init))
         }
         router.register(Ops.FriendsAccept.self) { s, p async throws(ServiceError) -> FriendResult in
             let (friend, events) = try await s.services.friends.accept(requestId: p.requestId, me: s.userId)
             events.forEach(s.services.deliveries.push)
-            s.services.presence.friendshipChanged(s.userId, friend.userId, friends: true)
+            s.services.friendshipChanged(s.userId, friend.userId, friends: true)
             return FriendResult(friend: UserSummary(friend))
         }
         router.register(Ops.FriendsDecline.self) { s, p async throws(ServiceError) -> Empty in
@@ -36,7 +36,7 @@ struct FriendsFeature: FeatureModule {
         }
         router.register(Ops.FriendsRemove.self) { s, p async throws(ServiceError) -> Empty in
             try await s.services.friends.remove(friend: p.userId, me: s.userId).forEach(s.services.deliveries.push)
-            s.services.presence.friendshipChanged(s.userId, p.userId, friends: false)
+            s.services.friendshipChanged(s.userId, p.userId, friends: false)
             return Empty()
         }
         router.register(Ops.FriendsList.self) { s, _ async throws(ServiceError) -> FriendsListResult in
