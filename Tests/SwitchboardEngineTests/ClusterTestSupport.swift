@@ -92,6 +92,7 @@ final class MemoryClusterStore: ClusterStore, Sendable {
             case .attached(let c, let u, let session): d.devices[c] = DirectoryEntry(connection: c, userId: u, sessionId: session, status: "online")
             case .detached(let c, _): d.devices[c] = nil
             case .status(let c, _, let status): d.devices[c]?.status = status
+            case .sync: break
             }
             s.directories[node] = d
         }

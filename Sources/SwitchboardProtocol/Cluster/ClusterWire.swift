@@ -56,6 +56,9 @@ public enum ClusterWire: Sendable, Equatable {
         case detached(connection: UInt64, userId: Int64)
         /// `online` or `away` (the `PresenceStatus` raw value).
         case status(connection: UInt64, userId: Int64, status: String)
+        /// No change: the node wrote its whole directory again (after Redis lost it); a node whose copy is
+        /// older sees a gap and reloads it.
+        case sync
     }
 
     /// The current version.
@@ -125,6 +128,8 @@ public enum ClusterWire: Sendable, Equatable {
                 w.u64(connection)
                 w.i64(userId)
                 w.bytes(Array(status.utf8))
+            case .sync:
+                w.byte(4)
             }
         }
         return w.out
@@ -179,6 +184,7 @@ public enum ClusterWire: Sendable, Equatable {
                 case 3:
                     guard let c = r.u64(), let u = r.i64(), let status = r.string() else { return nil }
                     change = .status(connection: c, userId: u, status: status)
+                case 4: change = .sync
                 default: return nil
                 }
                 message = .directory(node: node, seq: seq, change)

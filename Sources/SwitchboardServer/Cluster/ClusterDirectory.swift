@@ -218,6 +218,7 @@ final class ClusterDirectory: @unchecked Sendable {
             entry.status = status
             state.devices[connection] = entry
             delegate?.remoteDeviceStatus(Self.device(entry), status: status)
+        case .sync: break
         }
     }
 
@@ -288,7 +289,9 @@ final class ClusterDirectory: @unchecked Sendable {
                 logger.notice("cluster: Redis is back")
                 // Redis may have lost everything (a restart): write this node's directory again, and reload
                 // every other node's.
+                localSeq += 1
                 try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
+                publish(.sync)
                 for key in remote.keys { remote[key]!.needsSnapshot = true }
                 delegate?.busRecovered()
             }
