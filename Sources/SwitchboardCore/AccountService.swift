@@ -52,6 +52,9 @@ public final class AccountService: Sendable {
     let logger: Logger
     /// Login attempts per phone number and per address.
     let limiter: LoginLimiter
+    /// How many nodes share the login limits (the live nodes of a cluster, 1 alone): each node charges that many
+    /// per attempt, so that the nodes together allow the configured rate (`docs/cluster.md`, Limits).
+    public let nodesSharingLimits: @Sendable () -> Int
     public let defaultCountryCode: String?
     /// Display names: at most 64 characters and 256 UTF-8 bytes, one line, no control characters.
     public static let displayNameRule = TextRule(field: "display_name", maxCharacters: 64, maxBytes: 256)
@@ -60,8 +63,9 @@ public final class AccountService: Sendable {
 
     public init(
         pool: DatabasePool, hasher: PasswordHasherPool, logger: Logger, defaultCountryCode: String? = nil,
-        loginLimits: LoginLimits = LoginLimits()
+        loginLimits: LoginLimits = LoginLimits(), nodesSharingLimits: @escaping @Sendable () -> Int = { 1 }
     ) {
+        self.nodesSharingLimits = nodesSharingLimits
         self.pool = pool
         self.hasher = hasher
         self.logger = logger
@@ -126,7 +130,7 @@ public final class AccountService: Sendable {
         let phone = try normalizedPhone(rawPhone)
         let device = try Self.validName(device, rule: Self.deviceRule)
         guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
-        if let retry = limiter.attempt(phone: phone, address: address, now: now) {
+        if let retry = limiter.attempt(phone: phone, address: address, now: now, cost: nodesSharingLimits()) {
             throw ServiceError(.rateLimited, "too many login attempts; retry later", extra: ["retry_after_ms": Int64((retry + 999_999) / 1_000_000)])  // rounded up: retrying at the given time succeeds
         }
         let row: (Int64, String)?
@@ -227,11 +231,12 @@ final class LoginLimiter: @unchecked Sendable {
     }
 
     /// nil when allowed, else nanoseconds to wait.
-    func attempt(phone: String, address: String, now: UInt64) -> UInt64? {
+    func attempt(phone: String, address: String, now: UInt64, cost: Int = 1) -> UInt64? {
         lock.lock()
         defer { lock.unlock() }
-        if case .limited(let retry) = byAddress.attempt(address, now: now) { return retry }
-        if case .limited(let retry) = byPhone.attempt(phone, now: now) { return retry }
+        let c = Double(max(1, cost))
+        if case .limited(let retry) = byAddress.attempt(address, now: now, cost: min(c, byAddress.capacity)) { return retry }
+        if case .limited(let retry) = byPhone.attempt(phone, now: now, cost: min(c, byPhone.capacity)) { return retry }
         return nil
     }
 }

@@ -71,17 +71,18 @@ public final class HubServer: @unchecked Sendable {
     ///     `/readyz` answers 503 while it says no, without waiting for the next database check.
     public init(
         configuration: ServerConfiguration, logger: Logger, database: DatabasePool? = nil,
-        databaseServerRunning: (@Sendable () -> Bool)? = nil, cluster: ClusterNode? = nil
+        databaseServerRunning: (@Sendable () -> Bool)? = nil, cluster: ClusterNode? = nil, metrics: ServerMetrics? = nil
     ) throws {
         self.configuration = configuration
         self.database = database
         self.databaseServerRunning = databaseServerRunning
-        let metrics = ServerMetrics(loopCount: configuration.loopCount)
+        let metrics = metrics ?? ServerMetrics(loopCount: configuration.loopCount)
         self.metrics = metrics
         if let database {
             let accounts = AccountService(
                 pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
-                defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits)
+                defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
+                nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
             services = ProtocolServices(
                 accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
                 configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)

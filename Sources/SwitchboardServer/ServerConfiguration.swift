@@ -114,6 +114,8 @@ public struct ServerConfiguration: Sendable {
     public var loginLimits = LoginLimits()
     /// Registration and contact look-up limits per client address and per account.
     public var discoveryLimits = DiscoveryLimits()
+    /// The cluster this node joins (nil: a single node).
+    public var cluster: ClusterConfiguration?
     /// Concurrent Argon2id hashes (default: cores).
     public var passwordHashers: Int = ServerConfiguration.coreCount
 
@@ -146,3 +148,25 @@ private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 import Darwin
 private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
 #endif
+
+/// A node of a cluster: the Redis shared by the nodes, and the heartbeats (`docs/cluster.md`).
+public struct ClusterConfiguration: Sendable, Equatable {
+    /// `redis://[user:password@]host:port[/db]` or `rediss://` (TLS). Holds the password: never logged.
+    public var redisURL: String
+    /// CA certificates for a `rediss://` server (nil: the system's).
+    public var redisCAFile: String?
+    /// Seconds between heartbeats.
+    public var heartbeatInterval: Double
+    /// Seconds a heartbeat lasts (a node silent this long is dead).
+    public var heartbeatTTL: Double
+    /// Seconds a Redis command may take.
+    public var redisTimeout: Double
+
+    public init(redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5, redisTimeout: Double = 2) {
+        self.redisURL = redisURL
+        self.redisCAFile = redisCAFile
+        self.heartbeatInterval = heartbeatInterval
+        self.heartbeatTTL = heartbeatTTL
+        self.redisTimeout = redisTimeout
+    }
+}

@@ -47,21 +47,30 @@ public enum ServerRunner {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
             return 1
         }
+        let metrics = ServerMetrics(loopCount: configuration.loopCount)
+        var cluster: ClusterRuntime?
         do {
             var serverRunning: (@Sendable () -> Bool)? = nil
             if let embedded = database.embedded {
                 serverRunning = { embedded.isRunning }
             }
+            if let clusterConfiguration = configuration.cluster {
+                cluster = try ClusterRuntime.join(clusterConfiguration, metrics: metrics, logger: logger)
+            }
             let server = try HubServer(
-                configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning)
+                configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning,
+                cluster: cluster?.node, metrics: metrics)
             try server.start()
+            cluster?.start()
             state.started(server, done: done)
         } catch {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
+            cluster?.stop()
             database.close()
             return 1
         }
         done.wait()
+        cluster?.stop()
         database.close()
         return 0
     }

@@ -98,6 +98,16 @@ final class SessionRegistry: @unchecked Sendable {
         return Set(byUser[userId]?.values.map(\.sessionId) ?? [])
     }
 
+    /// The number of nodes where the user has devices (1 when it has none: the asking node counts).
+    func nodeCount(ofUser userId: Int64) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let devices = byUser[userId] else { return 1 }
+        var nodes = Set<UInt32>()
+        for connection in devices.keys { nodes.insert(connection.node) }
+        return max(1, nodes.count)
+    }
+
     /// Whether the user has a connected device.
     func isOnline(_ userId: Int64) -> Bool {
         lock.lock()

@@ -66,6 +66,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
 
+    @OptionGroup(title: "Cluster") var cluster: ClusterOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -242,6 +244,7 @@ struct Serve: ParsableCommand {
         voice.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
+        cluster.apply(to: &c)
         return c
     }
 

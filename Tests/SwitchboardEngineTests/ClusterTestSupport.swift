@@ -62,9 +62,9 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         }
     }
 
-    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws {
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws -> Bool {
         try check()
-        state.withLock { $0.alive[node] = Date().addingTimeInterval(Double(ttlMilliseconds) / 1000) }
+        return state.withLock { $0.alive.updateValue(Date().addingTimeInterval(Double(ttlMilliseconds) / 1000), forKey: node) == nil }
     }
 
     func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>) {
@@ -83,7 +83,7 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         }
     }
 
-    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, message: [UInt8]) throws {
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws {
         try check()
         state.withLock { s in
             var d = s.directories[node] ?? (0, [:])

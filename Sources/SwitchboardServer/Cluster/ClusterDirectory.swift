@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
+import Synchronization
 import Logging
 import SwitchboardCore
 import SwitchboardProtocol
@@ -16,15 +17,17 @@ import SwitchboardProtocol
 protocol ClusterStore: Sendable {
     /// A node number no live node has (1 ..< 2^24).
     func allocateNode() throws -> UInt32
-    /// Marks `node` alive for `ttlMilliseconds` (and a member of the cluster).
-    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws
+    /// Marks `node` alive for `ttlMilliseconds` (and a member of the cluster); true when it was not a member
+    /// (new, or forgotten by the others after a pause longer than the TTL: it must write its directory again).
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws -> Bool
     /// The members whose heartbeat has not expired, and those whose heartbeat has (dead, not yet forgotten).
     func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>)
     /// Removes a dead node and its directory.
     func forget(node: UInt32) throws
-    /// Records a change of `node`'s directory (numbered `seq`) and publishes `message` to every node, in this
-    /// order on one connection (so a snapshot read after the message arrives includes the change).
-    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, message: [UInt8]) throws
+    /// Records a change of `node`'s directory (numbered `seq`; `entry` is the device as it is now, nil when it
+    /// is gone) and publishes `message` to every node, in this order on one connection (so a snapshot read after
+    /// the message arrives includes the change).
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws
     /// Replaces `node`'s whole directory (after Redis lost it, e.g. restarted).
     func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws
     /// `node`'s directory and the seq of its last change, read atomically.
@@ -161,7 +164,12 @@ final class ClusterDirectory: @unchecked Sendable {
         localSeq += 1
         let message = ClusterWire.directory(node: node, seq: localSeq, change)
         do {
-            try store.record(node: node, seq: localSeq, change: change, message: message.encoded())
+            let entry: DirectoryEntry? =
+                switch change {
+                case .attached(let c, _, _), .status(let c, _, _): localDevices[c]
+                case .detached, .sync: nil
+                }
+            try store.record(node: node, seq: localSeq, change: change, entry: entry, message: message.encoded())
         } catch {
             // The change is in `localDevices`; the whole directory is written again when Redis is back.
             storeFailed(error)
@@ -281,8 +289,14 @@ final class ClusterDirectory: @unchecked Sendable {
     private func beat() {
         assertOnQueue()
         do {
-            try store.heartbeat(node: node, ttlMilliseconds: Int(heartbeatTTL * 1000))
+            let forgotten = try store.heartbeat(node: node, ttlMilliseconds: Int(heartbeatTTL * 1000))
             let (live, dead) = try store.nodes()
+            if forgotten && !storeDown && localSeq > 0 {
+                // The others forgot this node (a pause longer than the TTL): write the directory again.
+                localSeq += 1
+                try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
+                publish(.sync)
+            }
             if storeDown {
                 storeDown = false
                 recoveredAt = DispatchTime.now().uptimeNanoseconds
@@ -314,7 +328,13 @@ final class ClusterDirectory: @unchecked Sendable {
         }
     }
 
+    private let liveCount = Atomic<Int>(1)
+
+    /// The live nodes (this one included) as of the last heartbeat; any thread.
+    var liveNodeCount: Int { liveCount.load(ordering: .relaxed) }
+
     private func updateGauges() {
+        liveCount.store(remote.count + 1, ordering: .relaxed)
         metrics.nodesLive.record(remote.count + 1)
         metrics.remoteDevices.record(remote.values.reduce(0) { $0 + $1.devices.count })
     }

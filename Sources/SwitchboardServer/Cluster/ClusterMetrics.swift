@@ -27,6 +27,9 @@ final class ClusterMetrics: Sendable {
     let remoteDevices: CoreMetrics.Gauge
     /// 1 while the bus (Redis) is reachable, else 0.
     let busUp: CoreMetrics.Gauge
+    /// Bus messages Redis did not take (down, or the client's queue full): their recipients on other nodes
+    /// reconnect and resume when the bus is back.
+    let busPublishFailures: CoreMetrics.Counter
 
     init(factory: PrometheusMetricsFactory) {
         busMessagesSent = CoreMetrics.Counter(label: "switchboard_cluster_bus_messages_total", dimensions: [("direction", "out")], factory: factory)
@@ -39,5 +42,6 @@ final class ClusterMetrics: Sendable {
         nodesLive = CoreMetrics.Gauge(label: "switchboard_cluster_nodes_live", factory: factory)
         remoteDevices = CoreMetrics.Gauge(label: "switchboard_cluster_remote_devices", factory: factory)
         busUp = CoreMetrics.Gauge(label: "switchboard_cluster_bus_up", factory: factory)
+        busPublishFailures = CoreMetrics.Counter(label: "switchboard_cluster_bus_publish_failures_total", factory: factory)
     }
 }

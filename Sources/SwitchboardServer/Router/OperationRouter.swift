@@ -110,6 +110,9 @@ struct RequestContext<Op: ProtocolOperation> {
     /// The authenticated user's id.
     var me: Int64 { user.userId }
 
+    /// The nodes that share the user's rate limits: those where it has devices (1 on a single node).
+    var limitShare: Int { connection.services.cluster == nil ? 1 : connection.services.registry.nodeCount(ofUser: me) }
+
     /// The op's name (engines name it in their answers, for the per-op metrics).
     var op: String { Op.name }
 

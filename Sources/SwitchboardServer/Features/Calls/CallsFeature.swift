@@ -72,7 +72,7 @@ struct CallsFeature: FeatureModule {
             guard let device = context.device else { return }
             if let callId = p.callId, !Self.validCallID(callId, context) { return }
             let calls = context.services.calls
-            if let retryAfter = calls.turnLimiter.attempt(context.me, now: EventLoop.now()).retryAfterMilliseconds {
+            if let retryAfter = calls.turnLimiter.attempt(context.me, now: EventLoop.now(), sharedBy: context.limitShare).retryAfterMilliseconds {
                 context.fail(.rateLimited, "too many TURN credential requests", extra: ["retry_after_ms": retryAfter])
                 return
             }

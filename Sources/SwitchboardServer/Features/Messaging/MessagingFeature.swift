@@ -175,7 +175,7 @@ struct MessagingFeature: FeatureModule {
             context.fail(.badRequest, problem)
             return
         }
-        if let retryAfter = hub.sendLimiter.attempt(me, now: EventLoop.now()).retryAfterMilliseconds {
+        if let retryAfter = hub.sendLimiter.attempt(me, now: EventLoop.now(), sharedBy: context.limitShare).retryAfterMilliseconds {
             context.fail(.rateLimited, "too many messages", extra: ["retry_after_ms": retryAfter])
             return
         }

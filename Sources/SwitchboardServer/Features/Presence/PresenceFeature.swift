@@ -32,7 +32,7 @@ struct PresenceFeature: FeatureModule {
                 return
             }
             let hub = context.services.messages
-            if let retryAfter = hub.typingLimiter.attempt(context.me, now: EventLoop.now()).retryAfterMilliseconds {
+            if let retryAfter = hub.typingLimiter.attempt(context.me, now: EventLoop.now(), sharedBy: context.limitShare).retryAfterMilliseconds {
                 context.fail(.rateLimited, "too many typing updates", extra: ["retry_after_ms": retryAfter])
                 return
             }

@@ -30,7 +30,7 @@ struct ReactionsFeature: FeatureModule {
                 context.fail(.badRequest, problem)
                 return
             }
-            if let retryAfter = context.services.reactionLimiter.attempt(context.me, now: EventLoop.now()).retryAfterMilliseconds {
+            if let retryAfter = context.services.reactionLimiter.attempt(context.me, now: EventLoop.now(), sharedBy: context.limitShare).retryAfterMilliseconds {
                 context.fail(.rateLimited, "too many reactions", extra: ["retry_after_ms": retryAfter])
                 return
             }

@@ -1,0 +1,239 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import Logging
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardRedis
+
+/// Where the cluster lives in Redis. Keys:
+/// - `sb:node-seq`: the counter node numbers are allocated from;
+/// - `sb:nodes`: the set of member nodes; `sb:node:<n>`: a node's heartbeat (expires after the TTL);
+/// - `sb:dir:<n>`: a node's directory, a hash of `seq` and `c:<connection>` = `<user>:<session>:<status>`.
+/// Channels: `sb:bus:node:<n>` (messages for one node) and `sb:bus:all` (for every node).
+enum RedisClusterKeys {
+    static let nodeSeq = "sb:node-seq"
+    static let nodes = "sb:nodes"
+    static func heartbeat(_ node: UInt32) -> String { "sb:node:\(node)" }
+    static func directory(_ node: UInt32) -> String { "sb:dir:\(node)" }
+    static func channel(_ node: UInt32) -> String { "sb:bus:node:\(node)" }
+    static let broadcast = "sb:bus:all"
+}
+
+/// The bus over Redis pub/sub: `PUBLISH` on the command connection (fire-and-forget; a failure is counted,
+/// and the directory's next heartbeat notices that Redis is down).
+final class RedisClusterBus: ClusterBus {
+    let client: RedisClient
+    let queue = DispatchQueue(label: "switchboard.cluster.publish")
+    let metrics: ClusterMetrics
+
+    init(client: RedisClient, metrics: ClusterMetrics) {
+        self.client = client
+        self.metrics = metrics
+    }
+
+    func send(_ bytes: [UInt8], to node: UInt32) { publish(RedisClusterKeys.channel(node), bytes) }
+
+    func broadcast(_ bytes: [UInt8]) { publish(RedisClusterKeys.broadcast, bytes) }
+
+    private func publish(_ channel: String, _ bytes: [UInt8]) {
+        client.send(RedisCommand("PUBLISH", channel, bytes), queue: queue) { [metrics] result in
+            if case .failure = result { metrics.busPublishFailures.increment() }
+        }
+    }
+}
+
+/// The cluster's shared state in Redis. Every call blocks the caller (the directory's queue, never a loop) until
+/// Redis answers or the client's command timeout.
+final class RedisClusterStore: ClusterStore {
+    let client: RedisClient
+    /// Where replies land while the caller waits (never the caller's queue).
+    private let replies = DispatchQueue(label: "switchboard.cluster.store", attributes: .concurrent)
+
+    init(client: RedisClient) { self.client = client }
+
+    struct UnexpectedReply: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "unexpected Redis reply to \(what)" }
+    }
+
+    private func run(_ commands: [RedisCommand]) throws -> [RedisValue] {
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        client.pipeline(commands, queue: replies) { result in
+            box.result = result
+            done.signal()
+        }
+        done.wait()
+        let values = try box.result!.get()
+        for value in values { if case .error(let message) = value { throw RedisError.server(message) } }
+        return values
+    }
+
+    private final class ResultBox: @unchecked Sendable {
+        // @unchecked Sendable: written once by the reply queue before `done.signal()`, read after `done.wait()`.
+        var result: Result<[RedisValue], RedisError>?
+    }
+
+    func allocateNode() throws -> UInt32 {
+        for _ in 0..<100 {
+            guard let n = try run([RedisCommand("INCR", RedisClusterKeys.nodeSeq)])[0].integer else {
+                throw UnexpectedReply(what: "INCR")
+            }
+            let node = UInt32(truncatingIfNeeded: (n - 1) % Int64((1 << 24) - 1) + 1)
+            // Taken only if no live node has it (a heartbeat key with NX).
+            let reply = try run([RedisCommand("SET", RedisClusterKeys.heartbeat(node), "starting", "NX", "PX", "5000")])[0]
+            if reply != .null { return node }
+        }
+        throw UnexpectedReply(what: "node allocation (100 numbers taken)")
+    }
+
+    func heartbeat(node: UInt32, ttlMilliseconds: Int) throws -> Bool {
+        let values = try run([
+            RedisCommand("SET", RedisClusterKeys.heartbeat(node), "alive", "PX", String(ttlMilliseconds)),
+            RedisCommand("SADD", RedisClusterKeys.nodes, String(node)),
+        ])
+        return values[1].integer == 1
+    }
+
+    func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>) {
+        guard let members = try run([RedisCommand("SMEMBERS", RedisClusterKeys.nodes)])[0].array else {
+            throw UnexpectedReply(what: "SMEMBERS")
+        }
+        let ids = members.compactMap { $0.string.flatMap { UInt32($0) } }
+        guard !ids.isEmpty else { return ([], []) }
+        guard let beats = try run([RedisCommand("MGET", arguments: ids.map { RedisClusterKeys.heartbeat($0) })])[0].array,
+            beats.count == ids.count
+        else { throw UnexpectedReply(what: "MGET") }
+        var live = Set<UInt32>()
+        var dead = Set<UInt32>()
+        for (id, beat) in zip(ids, beats) {
+            if beat == .null { dead.insert(id) } else { live.insert(id) }
+        }
+        return (live, dead)
+    }
+
+    func forget(node: UInt32) throws {
+        _ = try run([
+            RedisCommand("SREM", RedisClusterKeys.nodes, String(node)), RedisCommand("DEL", RedisClusterKeys.directory(node)),
+        ])
+    }
+
+    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws {
+        let key = RedisClusterKeys.directory(node)
+        var commands = [RedisCommand("MULTI")]
+        switch change {
+        case .attached(let c, _, _), .status(let c, _, _):
+            if let entry { commands.append(RedisCommand("HSET", key, "c:\(c)", Self.value(entry))) }
+        case .detached(let c, _): commands.append(RedisCommand("HDEL", key, "c:\(c)"))
+        case .sync: break
+        }
+        commands.append(RedisCommand("HSET", key, "seq", String(seq)))
+        commands.append(RedisCommand("EXEC"))
+        // After the change, on the same connection: a node that reads the snapshot after this message has it.
+        commands.append(RedisCommand("PUBLISH", RedisClusterKeys.broadcast, message))
+        _ = try run(commands)
+    }
+
+    private static func value(_ d: DirectoryEntry) -> String { "\(d.userId):\(d.sessionId):\(d.status)" }
+
+    func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws {
+        let key = RedisClusterKeys.directory(node)
+        var fields: [any RedisArgument] = [key, "seq", String(seq)]
+        for d in devices {
+            fields.append("c:\(d.connection)")
+            fields.append(Self.value(d))
+        }
+        _ = try run([
+            RedisCommand("MULTI"), RedisCommand("DEL", key), RedisCommand("HSET", arguments: fields), RedisCommand("EXEC"),
+        ])
+    }
+
+    func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry]) {
+        guard let flat = try run([RedisCommand("HGETALL", RedisClusterKeys.directory(node))])[0].array else {
+            throw UnexpectedReply(what: "HGETALL")
+        }
+        var seq: UInt64 = 0
+        var devices: [DirectoryEntry] = []
+        var i = 0
+        while i + 1 < flat.count {
+            defer { i += 2 }
+            guard let field = flat[i].string, let value = flat[i + 1].string else { continue }
+            if field == "seq" {
+                seq = UInt64(value) ?? 0
+                continue
+            }
+            let parts = value.split(separator: ":")
+            guard field.hasPrefix("c:"), let c = UInt64(field.dropFirst(2)), parts.count == 3, let u = Int64(parts[0]),
+                let s = Int64(parts[1])
+            else { continue }
+            devices.append(DirectoryEntry(connection: c, userId: u, sessionId: s, status: String(parts[2])))
+        }
+        return (seq, devices)
+    }
+}
+
+/// A node's connections to Redis and its `ClusterNode`: joins at start (a node number, the bus subscription),
+/// leaves at shutdown.
+final class ClusterRuntime: Sendable {
+    let node: ClusterNode
+    let client: RedisClient
+    let subscriber: RedisSubscriber
+
+    private init(node: ClusterNode, client: RedisClient, subscriber: RedisSubscriber) {
+        self.node = node
+        self.client = client
+        self.subscriber = subscriber
+    }
+
+    struct JoinFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Connects to Redis (waiting up to the connect timeout and a few reconnects), takes a node number and
+    /// subscribes to the node's channels. Blocks: called at start-up, before any loop runs.
+    static func join(_ configuration: ClusterConfiguration, metrics: ServerMetrics, logger: Logger) throws -> ClusterRuntime {
+        var redis = try RedisConfiguration(url: configuration.redisURL)
+        if let ca = configuration.redisCAFile { redis.caFile = ca }
+        redis.commandTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
+        redis.connectTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
+        let client = try RedisClient(configuration: redis, label: "cluster", logger: logger)
+        let deadline = DispatchTime.now() + .milliseconds(Int(max(5, configuration.redisTimeout * 3) * 1000))
+        while client.state != .connected {
+            guard DispatchTime.now() < deadline else {
+                client.close()
+                throw JoinFailed(description: "Redis unreachable at \(redis): \(client.state)")
+            }
+            usleep(20_000)
+        }
+        let store = RedisClusterStore(client: client)
+        let number = try store.allocateNode()
+        let clusterMetrics = ClusterMetrics(factory: metrics.factory)
+        let node = ClusterNode(
+            node: number, local: LocalOutbox(), bus: RedisClusterBus(client: client, metrics: clusterMetrics), store: store,
+            registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval, heartbeatTTL: configuration.heartbeatTTL,
+            metrics: clusterMetrics, logger: logger)
+        let subscriber = try RedisSubscriber(
+            configuration: redis, label: "cluster-bus", logger: logger, handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
+            handler: { message in node.received(message.payload) },
+            stateHandler: { state in node.busStateChanged(up: state == .connected) })
+        subscriber.subscribe([Array(RedisClusterKeys.channel(number).utf8), Array(RedisClusterKeys.broadcast.utf8)])
+        logger.notice("joined the cluster", metadata: ["sb.node": "\(number)"])
+        return ClusterRuntime(node: node, client: client, subscriber: subscriber)
+    }
+
+    func start() { node.start() }
+
+    func stop() {
+        node.stop()
+        subscriber.close()
+        client.close()
+    }
+}
