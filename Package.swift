@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "SwitchboardTransport", targets: ["SwitchboardTransport"]),
         .library(name: "SwitchboardProtocol", targets: ["SwitchboardProtocol"]),
         .library(name: "SwitchboardClient", targets: ["SwitchboardClient"]),
+        .library(name: "SwitchboardRedis", targets: ["SwitchboardRedis"]),
         .executable(name: "switchboard-cli", targets: ["switchboard-cli"]),
     ],
     dependencies: [
@@ -38,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // hiredis' .pc file adds -D_FILE_OFFSET_BITS=64, which SwiftPM rejects: no pkgConfig, the module map links it.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(
             name: "COpus",
@@ -58,6 +61,11 @@ let package = Package(
         .target(
             name: "SwitchboardStore",
             dependencies: ["CLibpq", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "SwitchboardRedis",
+            dependencies: ["CHiredis", "COpenSSL", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -135,6 +143,11 @@ let package = Package(
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket"], swiftSettings: strict),
         .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
         .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),
+        .testTarget(
+            name: "SwitchboardRedisTests",
+            dependencies: ["SwitchboardRedis", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"], swiftSettings: strict),
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
