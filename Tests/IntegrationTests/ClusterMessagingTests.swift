@@ -168,16 +168,16 @@ struct ClusterMessagingTests {
         #expect(errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "not yet"])) == "not_member")
         #expect(errorCode(try catB.call("typing", ["conversation_id": group])) == "not_member")
 
-        // Added through A: Cat sends and types through B at once.
+        // Added through A: Cat types and sends through B at once (typing first: it checks B's cached state itself).
         _ = try #require(ok(try ann.client.call("groups.add", ["conversation_id": group, "user_id": cat.id])))
+        _ = try #require(ok(try catB.call("typing", ["conversation_id": group])))
         let sent = try #require(ok(try catB.call("messages.send", ["conversation_id": group, "text": "hello from B"])))
         #expect(sent["seq"] as? Int == 4)
-        _ = try #require(ok(try catB.call("typing", ["conversation_id": group])))
 
         // Left through A: refused through B at once; the others go on.
         _ = try #require(ok(try cat.client.call("groups.leave", ["conversation_id": group])))
+        #expect(errorCode(try catB.call("typing", ["conversation_id": group, "active": false])) == "not_member")
         #expect(errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "still here?"])) == "not_member")
-        #expect(errorCode(try catB.call("typing", ["conversation_id": group])) == "not_member")
         #expect(errorCode(try catB.call("groups.rename", ["conversation_id": group, "name": "mine"])) == "not_member")
         let next = try #require(ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "after Cat"])))
         #expect(next["seq"] as? Int == 6)
