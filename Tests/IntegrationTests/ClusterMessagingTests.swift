@@ -46,6 +46,39 @@ func allHistory(_ client: ProtocolClient, _ conversation: Int) throws -> [Int: [
     return bySeq
 }
 
+/// What one concurrent job got: acknowledgements (or the messages of group changes) by key, and failures.
+final class JobResults: @unchecked Sendable {
+    // @unchecked Sendable: written only by the job's own thread, read after every job joined.
+    var acks: [String: [String: Any]] = [:]
+    var failures: [String] = []
+}
+
+/// Runs the jobs on threads of their own at once; returns when all are done.
+func concurrently(_ jobs: [(JobResults) throws -> Void]) -> [JobResults] {
+    let results = jobs.map { _ in JobResults() }
+    let shared = Unchecked(jobs)
+    DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+        do { try shared.value[i](results[i]) } catch { results[i].failures.append("job \(i): \(error)") }
+    }
+    return results
+}
+
+/// Sends `count` texts with client ids `<keyPrefix>-<i>`, at most `window` unanswered; records each ack by key.
+func sendWindowed(_ client: ProtocolClient, _ conversation: Int, keyPrefix: String, count: Int, window: Int = 16, into results: JobResults) throws {
+    var outstanding: [(id: Int, key: String)] = []
+    func settle() throws {
+        let (id, key) = outstanding.removeFirst()
+        let reply = try client.reply(id)
+        if let ack = ok(reply) { results.acks[key] = ack } else { results.failures.append("\(key): \(reply)") }
+    }
+    for i in 0..<count {
+        let key = "\(keyPrefix)-\(i)"
+        outstanding.append((try client.send("messages.send", ["conversation_id": conversation, "client_id": key, "text": "m \(key)"]), key))
+        if outstanding.count >= window { try settle() }
+    }
+    while !outstanding.isEmpty { try settle() }
+}
+
 /// Messaging with several server processes on one database: seqs are allocated under the conversation's row
 /// lock, so order, idempotency and membership hold whichever instance a request lands on.
 @Suite("Messaging across server instances sharing one database", .serialized)
@@ -62,36 +95,10 @@ struct ClusterMessagingTests {
         let group = try #require(created["conversation_id"] as? Int)
 
         // Each member sends 200 messages through its own instance at once, at most 16 unanswered each.
-        let perUser = 200, window = 16
-        let users = [ann, bob, cat]
-        /// One sender's results, written only by its own thread and read after all threads joined.
-        final class Results: @unchecked Sendable {
-            var acks: [String: [String: Any]] = [:]
-            var failures: [String] = []
-        }
-        let results = (0..<users.count).map { _ in Results() }
-        let shared = Unchecked(users)
-        DispatchQueue.concurrentPerform(iterations: users.count) { u in
-            let user = shared.value[u]
-            let mine = results[u]
-            do {
-                var outstanding: [(id: Int, key: String)] = []
-                func settle() throws {
-                    let (id, key) = outstanding.removeFirst()
-                    let reply = try user.client.reply(id)
-                    if let ack = ok(reply) { mine.acks[key] = ack } else { mine.failures.append("\(key): \(reply)") }
-                }
-                for i in 0..<perUser {
-                    let key = "\(user.id)-\(i)"
-                    let id = try user.client.send("messages.send", ["conversation_id": group, "client_id": key, "text": "m \(key)"])
-                    outstanding.append((id, key))
-                    if outstanding.count >= window { try settle() }
-                }
-                while !outstanding.isEmpty { try settle() }
-            } catch {
-                mine.failures.append("user \(user.id): \(error)")
-            }
-        }
+        let perUser = 200
+        let results = concurrently([ann, bob, cat].map { user in { results in
+            try sendWindowed(user.client, group, keyPrefix: "\(user.id)", count: perUser, into: results)
+        } })
         let failures = results.flatMap(\.failures)
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         let all = results.reduce(into: [String: [String: Any]]()) { $0.merge($1.acks) { x, _ in x } }
@@ -214,5 +221,57 @@ struct ClusterMessagingTests {
         #expect((history[4]?["system"] as? [String: Any])?["name"] as? String == "Dinner")
         let back = try #require(ok(try ann.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
         #expect(back["name"] as? String == "Dinner")
+    }
+
+    @Test func membershipChangesRacingWithSendsOnTwoInstancesKeepSeqsGapless() throws {
+        let cluster = try startCluster(2)
+        defer { stop(cluster) }
+        let (a, b) = (cluster[0].port, cluster[1].port)
+        let ann = try makeUser(a, "ann")
+        let bob = try makeUser(b, "bob")
+        let dan = try makeUser(b, "dan")
+        try befriend(ann, bob)
+        try befriend(ann, dan)
+        let annAdds = try secondDevice(a, ann, "ann-adds")
+        let group = try #require(
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, dan.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+
+        // Ann and Bob send through A and B while Dan leaves through B and is added again through A, 10 times.
+        let perUser = 150, toggles = 10
+        let results = concurrently([
+            { try sendWindowed(ann.client, group, keyPrefix: "ann", count: perUser, into: $0) },
+            { try sendWindowed(bob.client, group, keyPrefix: "bob", count: perUser, into: $0) },
+            { results in
+                for i in 0..<toggles {
+                    for (key, client, op, params) in [
+                        ("leave-\(i)", dan.client, "groups.leave", ["conversation_id": group]),
+                        ("add-\(i)", annAdds, "groups.add", ["conversation_id": group, "user_id": dan.id]),
+                    ] {
+                        let reply = try client.call(op, params)
+                        if let m = ok(reply)?["message"] as? [String: Any] {
+                            results.acks[key] = ["message_id": m["id"] ?? 0, "seq": m["seq"] ?? 0]
+                        } else {
+                            results.failures.append("\(key): \(reply)")
+                        }
+                    }
+                }
+            },
+        ])
+        let failures = results.flatMap(\.failures)
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+        let all = results.reduce(into: [String: [String: Any]]()) { $0.merge($1.acks) { x, _ in x } }
+        let total = 2 * perUser + 2 * toggles
+        #expect(all.count == total)
+        #expect(Set(all.values.compactMap { $0["seq"] as? Int }) == Set(2...(1 + total)))
+        let stored = try allHistory(bob.client, group)
+        #expect(stored.count == 1 + total)
+        for (key, ack) in all {
+            let seq = try #require(ack["seq"] as? Int)
+            let m = try #require(stored[seq])
+            #expect(m["id"] as? Int == ack["message_id"] as? Int, "\(key)")
+        }
+        // Dan is a member again (the last change): he sends through B, after everything.
+        let last = try #require(ok(try dan.client.call("messages.send", ["conversation_id": group, "text": "back for good"])))
+        #expect(last["seq"] as? Int == 2 + total)
     }
 }
