@@ -38,6 +38,9 @@ public struct ConversationWrite: Sendable {
 /// What a batch of writes reads and writes, inside the batch's one transaction. `PostgresMessageBatchStore` is
 /// the database's; tests use one in memory.
 public protocol MessageBatchStore {
+    /// Locks these conversations (ids ascending) until the transaction ends and returns their last seq and
+    /// version (missing ids: no such conversation). Called first, once per batch.
+    func lock(ids: [Int64]) throws -> [Int64: ConversationHead]
     /// The states of these conversations (missing ids: no such conversation).
     func loadStates(ids: [Int64]) throws -> [Int64: ConversationState]
     /// Which of these pairs are friends.
@@ -52,8 +55,8 @@ public protocol MessageBatchStore {
     func markDeleted(messageId: Int64) throws
     /// Inserts messages; returns them as stored, in the input's order.
     func insert(_ messages: [NewMessage]) throws -> [ChatMessage]
-    /// Sets conversations' last seq; returns the transaction's id when anything was set.
-    func advance(lastSeqs: [Int64: Int64]) throws -> Int64?
+    /// Sets conversations' last seq and version; returns the transaction's id when anything was set.
+    func advance(heads: [Int64: ConversationHead]) throws -> Int64?
     /// Moves senders' read markers.
     func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws
 }
@@ -62,6 +65,13 @@ public protocol MessageBatchStore {
 /// conversation, group size, who may delete), idempotency by client id (against stored messages and within the
 /// batch), and gapless seq assignment from the conversations' states. Pure apart from `store`: the server's
 /// writer drives it inside a transaction and owns the states it returns.
+///
+/// Several processes may write to one conversation at once (a cluster): the batch first locks its
+/// conversations' rows (`store.lock`), and everything that depends on them comes after the lock: the seqs
+/// continue from the locked row's `last_seq` (never from a cached one), a cached state whose version differs
+/// from the row's is reloaded (another process added, removed or renamed), and the idempotency look-up by
+/// client id sees every message committed before the lock was granted (a resend landing on two processes at
+/// once is stored once; the second gets the first's message).
 public enum MessageBatch {
     public struct Outcome: Sendable {
         /// Per write, in order.
@@ -83,13 +93,25 @@ public enum MessageBatch {
         }
     }
 
-    /// Applies the writes in order. `known`: the cached states (others are loaded from `store`).
+    /// Applies the writes in order. `known`: the cached states, used where their version is the locked row's
+    /// (others are loaded from `store`).
     public static func run(
         _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int, store: some MessageBatchStore
     ) throws -> Outcome {
-        var states = known
-        let missing = Set(batch.map(\.conversationId)).subtracting(known.keys)
-        for (id, state) in try store.loadStates(ids: Array(missing)) { states[id] = state }
+        let ids = Set(batch.map(\.conversationId)).sorted()
+        let heads = try store.lock(ids: ids)
+        var states: [Int64: ConversationState] = [:]
+        var stale: [Int64] = []
+        for id in ids {
+            guard let head = heads[id] else { continue }  // no such conversation
+            if var state = known[id], state.version == head.version {
+                state.lastSeq = head.lastSeq
+                states[id] = state
+            } else {
+                stale.append(id)
+            }
+        }
+        for (id, state) in try store.loadStates(ids: stale) { states[id] = state }
 
         // Friendships needed: direct sends and group additions.
         var pairs = Set<FriendRepository.Pair>()
@@ -118,7 +140,7 @@ public enum MessageBatch {
         var insertOwners: [Int] = []
         var firstWithKey: [MessageStore.ClientKey: Int] = [:]
         var duplicateOf: [Int: Int] = [:]
-        var lastSeqs: [Int64: Int64] = [:]
+        var changed: [Int64: ConversationHead] = [:]
         var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
 
         func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
@@ -194,18 +216,21 @@ public enum MessageBatch {
                     continue
                 }
                 state.lastSeq += 1
+                state.version += 1
                 state.members[user] = MemberRange(joinedSeq: state.lastSeq - 1)
                 try store.addMember(conversationId: conversationId, userId: user, joinedSeq: state.lastSeq - 1)
                 system = SystemEvent(event: "member_added", actorId: actor, userIds: [user])
             case .leave:
                 guard groupChangeAllowed(i, state, actor, notGroup: "only groups can be left") else { continue }
                 state.lastSeq += 1
+                state.version += 1
                 state.members[actor]?.leftSeq = state.lastSeq
                 try store.removeMember(conversationId: conversationId, userId: actor, leftSeq: state.lastSeq)
                 system = SystemEvent(event: "member_left", actorId: actor, userIds: [actor])
             case .rename(let name):
                 guard groupChangeAllowed(i, state, actor, notGroup: "only groups have names") else { continue }
                 state.lastSeq += 1
+                state.version += 1
                 state.name = name
                 try store.rename(conversationId: conversationId, name: name)
                 system = SystemEvent(event: "renamed", actorId: actor, name: name)
@@ -240,7 +265,7 @@ public enum MessageBatch {
                 insertOwners.append(i)
             }
             states[conversationId] = state
-            lastSeqs[conversationId] = state.lastSeq
+            changed[conversationId] = ConversationHead(lastSeq: state.lastSeq, version: state.version)
         }
         let rows = try store.insert(inserts)
         for (k, message) in rows.enumerated() {
@@ -248,7 +273,7 @@ public enum MessageBatch {
             stored[insertOwners[k]] = true
         }
         for (i, j) in duplicateOf { results[i] = results[j] }
-        let transactionId = try store.advance(lastSeqs: lastSeqs)
+        let transactionId = try store.advance(heads: changed)
         try store.markRead(readMarks)
         // Only the touched and loaded states go back to the cache.
         var touched: [Int64: ConversationState] = [:]
@@ -265,6 +290,7 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
 
     public init(_ db: PostgresConnection) { self.db = db }
 
+    public func lock(ids: [Int64]) throws -> [Int64: ConversationHead] { try MessageStore.lockHeads(db, ids: ids) }
     public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] { try MessageStore.loadStates(db, ids: ids) }
     public func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> {
         try FriendRepository.areFriends(db, pairs: pairs)
@@ -284,7 +310,7 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
     public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
     public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] { try MessageStore.insert(db, messages) }
-    public func advance(lastSeqs: [Int64: Int64]) throws -> Int64? { try MessageStore.advance(db, lastSeqs: lastSeqs) }
+    public func advance(heads: [Int64: ConversationHead]) throws -> Int64? { try MessageStore.advance(db, heads: heads) }
     public func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
         try MessageStore.markRead(db, marks: marks)
     }

@@ -21,27 +21,42 @@ public struct MemberRange: Sendable, Equatable {
     public func sees(_ seq: Int64) -> Bool { seq > joinedSeq && (leftSeq.map { seq <= $0 } ?? true) }
 }
 
-/// What the message writer keeps in memory per conversation: kind, members and the last sequence number.
-/// Only the conversation's writer changes it (see `MessageHub`).
+/// What the message writer keeps in memory per conversation: kind, members, name and the last sequence number,
+/// with the `version` of the members and name they were read at. A cached state is a hint: every batch locks
+/// the conversation's row and takes `lastSeq` from it, and reloads the state when the row's version differs
+/// (another process, or another writer, changed the members or the name); see `MessageBatch`.
 public struct ConversationState: Sendable, Equatable {
     public var id: Int64
     public var isGroup: Bool
     public var members: [Int64: MemberRange]
     public var lastSeq: Int64
     public var name: String?
+    /// `conversations.version`: bumped by every change of `members` or `name` (never by a plain message).
+    public var version: Int64
 
-    public init(id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?) {
+    public init(id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?, version: Int64 = 0) {
         self.id = id
         self.isGroup = isGroup
         self.members = members
         self.lastSeq = lastSeq
         self.name = name
+        self.version = version
     }
 
     /// Users who are members now.
     public var activeMembers: [Int64] { members.filter { $0.value.isActive }.map(\.key) }
 
     public func isActiveMember(_ userId: Int64) -> Bool { members[userId]?.isActive == true }
+}
+
+/// What a batch reads from a conversation's locked row: the last seq and the version of members and name.
+public struct ConversationHead: Sendable, Equatable {
+    public var lastSeq: Int64
+    public var version: Int64
+    public init(lastSeq: Int64, version: Int64) {
+        self.lastSeq = lastSeq
+        self.version = version
+    }
 }
 
 extension ServiceError {
@@ -129,17 +144,43 @@ public enum MessageStore {
 
     // MARK: conversation state
 
-    /// Loads the writer's state of these conversations (missing ids are absent from the result).
+    /// Locks these conversations' rows (`FOR UPDATE`, in id order, so that two batches never wait on each other
+    /// in a cycle) until the caller's transaction ends, and returns their last seq and version (missing ids:
+    /// no such conversation). Every change of a conversation's seq, members or name happens under this lock.
+    public static func lockHeads(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: ConversationHead] {
+        guard !ids.isEmpty else { return [:] }
+        var heads: [Int64: ConversationHead] = [:]
+        for r in try db.execute(
+            cached: "SELECT id, last_seq, version FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+            [.text(bigintArray(ids))])
+        {
+            heads[try r.decode(Int64.self, column: 0)] = ConversationHead(lastSeq: try r.decode(column: 1), version: try r.decode(column: 2))
+        }
+        return heads
+    }
+
+    /// A conversation's last seq and version without locking (nil: no such conversation).
+    public static func head(_ db: PostgresConnection, id: Int64) throws -> ConversationHead? {
+        guard let r = try db.execute(cached: "SELECT last_seq, version FROM conversations WHERE id = $1", [.int(id)]).first else {
+            return nil
+        }
+        return ConversationHead(lastSeq: try r.decode(column: 0), version: try r.decode(column: 1))
+    }
+
+    /// Loads the writer's state of these conversations (missing ids are absent from the result). Outside a
+    /// transaction that locks the rows, the two statements may straddle a commit: the version is then the older
+    /// one (it is read first), so a later batch finds it stale and reloads; never a newer version with older
+    /// members.
     public static func loadStates(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: ConversationState] {
         guard !ids.isEmpty else { return [:] }
         var states: [Int64: ConversationState] = [:]
         for r in try db.execute(
-            cached: "SELECT id, kind, last_seq, name FROM conversations WHERE id = ANY($1::bigint[])", [.text(bigintArray(ids))])
+            cached: "SELECT id, kind, last_seq, name, version FROM conversations WHERE id = ANY($1::bigint[])", [.text(bigintArray(ids))])
         {
             let id = try r.decode(Int64.self, column: 0)
             states[id] = ConversationState(
                 id: id, isGroup: try r.decode(String.self, column: 1) == "group", members: [:], lastSeq: try r.decode(column: 2),
-                name: try r.decode(column: 3))
+                name: try r.decode(column: 3), version: try r.decode(column: 4))
         }
         for r in try db.execute(
             cached: "SELECT conversation_id, user_id, joined_seq, left_seq FROM members WHERE conversation_id = ANY($1::bigint[])",
@@ -276,18 +317,19 @@ public enum MessageStore {
         }
     }
 
-    /// Sets conversations' last seq and activity time. Returns the id of the transaction it ran in
-    /// (`txid_current()`, so that a COMMIT whose answer was lost can be resolved with `commitStatus`), or nil
-    /// when there was nothing to set.
+    /// Sets conversations' last seq, version and activity time (rows locked by `lockHeads` in the same
+    /// transaction). Returns the id of the transaction it ran in (`txid_current()`, so that a COMMIT whose
+    /// answer was lost can be resolved with `commitStatus`), or nil when there was nothing to set.
     @discardableResult
-    public static func advance(_ db: PostgresConnection, lastSeqs: [Int64: Int64]) throws -> Int64? {
-        guard !lastSeqs.isEmpty else { return nil }
-        let ids = Array(lastSeqs.keys)
+    public static func advance(_ db: PostgresConnection, heads: [Int64: ConversationHead]) throws -> Int64? {
+        guard !heads.isEmpty else { return nil }
+        let ids = Array(heads.keys)
         return try db.execute(
             cached: """
-                UPDATE conversations c SET last_seq = v.seq, last_activity_at = now()
-                FROM unnest($1::bigint[], $2::bigint[]) AS v(id, seq) WHERE c.id = v.id RETURNING txid_current()
-                """, [.text(bigintArray(ids)), .text(bigintArray(ids.map { lastSeqs[$0]! }))]
+                UPDATE conversations c SET last_seq = v.seq, version = v.version, last_activity_at = now()
+                FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, seq, version) WHERE c.id = v.id RETURNING txid_current()
+                """,
+            [.text(bigintArray(ids)), .text(bigintArray(ids.map { heads[$0]!.lastSeq })), .text(bigintArray(ids.map { heads[$0]!.version }))]
         ).decodeFirst(Int64.self)
     }
 

@@ -17,7 +17,14 @@ public enum Schema {
         Migration(version: 3, name: "calls", sql: calls),
         Migration(version: 4, name: "voice clips", sql: voice),
         Migration(version: 5, name: "message reactions", sql: reactions),
+        Migration(version: 6, name: "conversation versions", sql: conversationVersions),
     ]
+
+    /// The version of a conversation's members and name, bumped by every change of them, so that a process
+    /// holding a cached copy learns under the row lock whether another process changed it (see `MessageBatch`).
+    static let conversationVersions = """
+ALTER TABLE conversations ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+"""
 
     /// The newest version this build knows.
     public static var latestVersion: Int { migrations.last?.version ?? 0 }

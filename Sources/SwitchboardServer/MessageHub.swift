@@ -212,7 +212,8 @@ final class MessageWriter: @unchecked Sendable {
     let configuration: MessagingConfiguration
     let metrics: ServerMetrics
     let logger: Logger
-    // protected by queue
+    // protected by queue: cached states of this writer's conversations, hints checked under the row lock by every
+    // batch (`MessageBatch`); the seq always comes from the locked row
     private var states: [Int64: ConversationState] = [:]
     // protected by queue
     private var pending: [WriteRequest] = []
@@ -516,10 +517,13 @@ final class MessageWriter: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with the conversation's state, loading it first if needed (nil: no such conversation).
+    /// Runs `body` with the conversation's state as the database has it now (nil: no such conversation). A
+    /// cached direct conversation is used as is (its two members never change); a group's cached state is
+    /// checked against the row's version first (one small read: another process may have added, removed or
+    /// renamed) and reloaded when it differs. Concurrent calls for one conversation share the read.
     private func withState(_ id: Int64, _ body: @escaping @Sendable (ConversationState?) -> Void) {
         assertOnQueue()
-        if let state = states[id] {
+        if let state = states[id], !state.isGroup {
             body(state)
             return
         }
@@ -528,15 +532,29 @@ final class MessageWriter: @unchecked Sendable {
             return
         }
         loading[id] = [body]
+        let cached = states[id]
         pool.withConnection(
-            on: queue, { db in try MessageStore.loadStates(db, ids: [id])[id] },
+            on: queue,
+            { db -> ConversationState?? in
+                // .some(nil): no such conversation; nil: the cached state is current.
+                if let cached {
+                    guard let head = try MessageStore.head(db, id: id) else { return .some(nil) }
+                    if head.version == cached.version { return nil }
+                }
+                return .some(try MessageStore.loadStates(db, ids: [id])[id])
+            },
             completion: { [self] result in
                 let waiting = loading.removeValue(forKey: id) ?? []
                 var state: ConversationState?
-                if case .success(let loaded) = result {
-                    // A batch may have cached a newer state meanwhile.
-                    if states[id] == nil, let loaded { states[id] = loaded }
-                    state = states[id]
+                switch result {
+                case .success(nil):
+                    state = states[id] ?? cached
+                case .success(.some(let loaded)):
+                    // A batch may have cached a state meanwhile: the newer version wins (versions only grow).
+                    if let loaded, states[id].map({ $0.version < loaded.version }) ?? true { states[id] = loaded }
+                    state = loaded == nil ? nil : states[id]
+                case .failure:
+                    state = nil
                 }
                 for body in waiting { body(state) }
             })

@@ -20,14 +20,39 @@ import Testing
         var deleted: Set<Int64> = []
         var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
         var lastSeqs: [Int64: Int64] = [:]
+        var versions: [Int64: Int64] = [:]
         var loads = 0
+        /// The ids of every `lock`, in call order.
+        var locks: [[Int64]] = []
+        /// Every store call's name, in order.
+        var calls: [String] = []
 
+        /// The row as the database would have it: `states` as set up, with what `advance` wrote over it.
+        func head(_ id: Int64) -> ConversationHead? {
+            states[id].map { ConversationHead(lastSeq: lastSeqs[id] ?? $0.lastSeq, version: versions[id] ?? $0.version) }
+        }
+        func lock(ids: [Int64]) throws -> [Int64: ConversationHead] {
+            calls.append("lock")
+            locks.append(ids)
+            var heads: [Int64: ConversationHead] = [:]
+            for id in ids { heads[id] = head(id) }
+            return heads
+        }
         func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] {
+            calls.append("load")
             loads += 1
-            return states.filter { ids.contains($0.key) }
+            var out: [Int64: ConversationState] = [:]
+            for id in ids {
+                guard var state = states[id], let head = head(id) else { continue }
+                state.lastSeq = head.lastSeq
+                state.version = head.version
+                out[id] = state
+            }
+            return out
         }
         func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> { pairs.intersection(friends) }
         func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
+            calls.append("existing")
             var result: [MessageStore.ClientKey: ChatMessage] = [:]
             for m in messages {
                 guard let s = m.senderId, let c = m.clientId else { continue }
@@ -52,9 +77,12 @@ import Testing
             messages += stored
             return stored
         }
-        func advance(lastSeqs: [Int64: Int64]) throws -> Int64? {
-            for (c, s) in lastSeqs { self.lastSeqs[c] = s }
-            return lastSeqs.isEmpty ? nil : 77
+        func advance(heads: [Int64: ConversationHead]) throws -> Int64? {
+            for (c, h) in heads {
+                lastSeqs[c] = h.lastSeq
+                versions[c] = h.version
+            }
+            return heads.isEmpty ? nil : 77
         }
         func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws { readMarks += marks }
     }
@@ -173,5 +201,119 @@ import Testing
         // Deleted once: a second deletion finds no such message.
         let twice = try MessageBatch.run([delete(Self.ann)], known: out.states, maxGroupMembers: 10, store: store)
         #expect(twice.results.map(Self.code) == [.notFound])
+    }
+
+    // MARK: several processes writing to one conversation (the row lock and the version)
+
+    /// Another process's batch, as the database records it: its messages and the conversation's new head.
+    static func otherProcess(_ store: MemoryStore, _ c: Int64, change: (inout ConversationState) -> Void = { _ in }, sends: Int) {
+        var state = store.states[c]!
+        let before = store.head(c)!
+        state.lastSeq = before.lastSeq
+        state.version = before.version
+        let old = state
+        change(&state)
+        if state != old { state.version += 1 }
+        for _ in 0..<sends {
+            state.lastSeq += 1
+            _ = try? store.insert([NewMessage(conversationId: c, seq: state.lastSeq, senderId: Self.bob, kind: .text, body: "x", clientId: nil)])
+        }
+        store.states[c] = state
+        store.lastSeqs[c] = state.lastSeq
+        store.versions[c] = state.version
+    }
+
+    @Test func theLockComesFirstInIdOrderAndEverythingElseAfterIt() throws {
+        let store = Self.store()
+        store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
+        _ = try MessageBatch.run(
+            [Self.send("d", from: Self.ann, to: Self.direct, clientId: "1"), Self.send("g", from: Self.ann, to: Self.group, clientId: "2"),
+             Self.send("?", from: Self.ann, to: 999)],
+            known: [:], maxGroupMembers: 10, store: store)
+        #expect(store.locks == [[Self.group, Self.direct, 999]])
+        #expect(store.calls.first == "lock")
+        #expect(store.calls.filter { $0 == "lock" }.count == 1)
+        #expect(store.calls.firstIndex(of: "existing")! > store.calls.firstIndex(of: "lock")!)
+    }
+
+    @Test func seqsContinueFromTheLockedRowNotFromTheCache() throws {
+        let store = Self.store()
+        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        #expect(first.states[Self.group]?.lastSeq == 2)
+        // Another process stores three messages (members unchanged): the cached state stays valid (no reload)
+        // but its seq is old; the locked row's is used.
+        Self.otherProcess(store, Self.group, sends: 3)
+        let loads = store.loads
+        let next = try MessageBatch.run(
+            [Self.send("b", from: Self.cy, to: Self.group), Self.send("c", from: Self.ann, to: Self.group)], known: first.states,
+            maxGroupMembers: 10, store: store)
+        #expect(next.results.compactMap { try? $0.get().seq } == [6, 7])
+        #expect(store.loads == loads + 1)  // an empty load: the cached members were current
+        #expect(store.lastSeqs[Self.group] == 7)
+        #expect(Set(store.messages.map(\.seq)).count == store.messages.count)
+    }
+
+    @Test func aCachedStateOfAnOlderVersionIsReloaded() throws {
+        let store = Self.store()
+        store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
+        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        // Another process adds Dee and Cy leaves there.
+        Self.otherProcess(
+            store, Self.group,
+            change: { s in
+                s.members[Self.dee] = MemberRange(joinedSeq: s.lastSeq)
+                s.members[Self.cy]?.leftSeq = s.lastSeq + 1
+            }, sends: 2)
+        let next = try MessageBatch.run(
+            [Self.send("new", from: Self.dee, to: Self.group), Self.send("gone", from: Self.cy, to: Self.group)], known: first.states,
+            maxGroupMembers: 10, store: store)
+        #expect(next.results.map(Self.code) == [nil, .notMember])
+        #expect((try? next.results[0].get())?.seq == 5)
+        let state = try #require(next.states[Self.group])
+        #expect(state.version == 1)
+        #expect(state.members[Self.dee] == MemberRange(joinedSeq: 2))
+        // A rename there too: the name cached from the reload is the new one.
+        Self.otherProcess(store, Self.group, change: { $0.name = "renamed elsewhere" }, sends: 0)
+        let third = try MessageBatch.run([Self.send("x", from: Self.ann, to: Self.group)], known: next.states, maxGroupMembers: 10, store: store)
+        #expect(third.states[Self.group]?.name == "renamed elsewhere")
+        #expect(third.states[Self.group]?.version == 2)
+    }
+
+    @Test func membershipAndNameChangesBumpTheVersionMessagesDoNot() throws {
+        let store = Self.store()
+        store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
+        let sends = try MessageBatch.run(
+            [Self.send("a", from: Self.ann, to: Self.group), ConversationWrite(conversationId: Self.group, actor: Self.ann, action: .system(SystemEvent(event: "call_missed", actorId: Self.ann)))],
+            known: [:], maxGroupMembers: 10, store: store)
+        #expect(sends.states[Self.group]?.version == 0)
+        #expect(store.versions[Self.group] == 0)
+        let changes = try MessageBatch.run(
+            [
+                ConversationWrite(conversationId: Self.group, actor: Self.ann, action: .add(userId: Self.dee)),
+                ConversationWrite(conversationId: Self.group, actor: Self.cy, action: .leave),
+                ConversationWrite(conversationId: Self.group, actor: Self.ann, action: .rename("n")),
+                ConversationWrite(conversationId: Self.group, actor: Self.cy, action: .rename("refused")),
+            ], known: sends.states, maxGroupMembers: 10, store: store)
+        #expect(changes.results.map(Self.code) == [nil, nil, nil, .notMember])
+        #expect(changes.states[Self.group]?.version == 3)
+        #expect(store.versions[Self.group] == 3)
+        #expect(store.lastSeqs[Self.group] == 6)
+    }
+
+    @Test func aResendStoredByAnotherProcessGetsTheOriginal() throws {
+        let store = Self.store()
+        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        // The first attempt of a resend was committed by another process (the client's connection moved).
+        Self.otherProcess(store, Self.group, sends: 0)
+        let original = try store.insert([
+            NewMessage(conversationId: Self.group, seq: 3, senderId: Self.ann, kind: .text, body: "r", clientId: "retry")
+        ])[0]
+        store.lastSeqs[Self.group] = 3
+        let resent = try MessageBatch.run(
+            [Self.send("r", from: Self.ann, to: Self.group, clientId: "retry"), Self.send("b", from: Self.bob, to: Self.group)],
+            known: first.states, maxGroupMembers: 10, store: store)
+        #expect(resent.stored == [false, true])
+        #expect((try? resent.results[0].get())?.id == original.id)
+        #expect((try? resent.results[1].get())?.seq == 4)
     }
 }

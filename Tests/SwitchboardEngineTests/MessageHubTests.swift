@@ -162,4 +162,56 @@ import Testing
         }
         #expect(kinds == ["typing", "message", "typing"])
     }
+
+    /// A write through `hub`, answered through its completion.
+    static func write(_ hub: MessageHub, _ conversation: Int64, actor: Int64, _ action: WriteRequest.Action) async -> Result<ChatMessage, ServiceError> {
+        await withCheckedContinuation { done in
+            hub.submit(WriteRequest(conversationId: conversation, actor: actor, action: action, completion: { done.resume(returning: $0) }))
+        }
+    }
+
+    /// Two hubs on one database stand for two server processes: each caches the group, and each sees at once
+    /// what the other changed (the batch's row lock and version check; typing's version check).
+    @Test func aSecondHubOnTheSameDatabaseSeesMembershipChangesAtOnce() async throws {
+        let rig = try await Rig()
+        let db = EngineTestDatabase.shared
+        let dee = try await db.user("Dee")
+        try await db.befriend(rig.ann, dee)
+        let registry2 = SessionRegistry()
+        let outbox2 = FakeOutbox()
+        let hub2 = MessageHub(
+            registry: registry2, outbox: outbox2, clock: rig.clock, pool: try db.pool, configuration: rig.configuration,
+            metrics: ServerMetrics(loopCount: 1), logger: testLogger())
+        let deeThere = device(user: dee, session: newSession())
+        registry2.add(deeThere)
+        let typingReply = { (id: Int64) -> ServiceError?? in
+            for reply in outbox2.replies(to: deeThere.connection) { if case .empty(.int(id), _, let error) = reply { return .some(error) } }
+            return nil
+        }
+        let send = { (hub: MessageHub, actor: Int64, text: String) in
+            await Self.write(hub, rig.group, actor: actor, .send(kind: .text, body: text, clientId: nil, voiceId: nil))
+        }
+
+        // Both hubs cache the group; Dee is no member yet.
+        #expect((try? await send(rig.hub, rig.bob, "one").get())?.seq == 2)
+        #expect((try? await send(hub2, rig.cy, "two").get())?.seq == 3)
+        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(1))
+        #expect(await outbox2.wait { typingReply(1) != nil })
+        #expect(typingReply(1)??.code == .notMember)
+
+        // Added through the first hub: the second lets Dee type and send at once, with the next seq.
+        #expect((try? await Self.write(rig.hub, rig.group, actor: rig.ann, .add(userId: dee)).get())?.seq == 4)
+        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(2))
+        #expect(await outbox2.wait { typingReply(2) != nil })
+        #expect(typingReply(2)! == nil)
+        #expect((try? await send(hub2, dee, "hi").get())?.seq == 5)
+
+        // Left through the first hub: refused by the second at once.
+        #expect((try? await Self.write(rig.hub, rig.group, actor: dee, .leave).get())?.seq == 6)
+        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: false, origin: deeThere, id: .int(3))
+        #expect(await outbox2.wait { typingReply(3) != nil })
+        #expect(typingReply(3)??.code == .notMember)
+        if case .failure(let e) = await send(hub2, dee, "still?") { #expect(e.code == .notMember) } else { Issue.record("sent after leaving") }
+        #expect((try? await send(hub2, rig.bob, "on").get())?.seq == 7)
+    }
 }
