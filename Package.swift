@@ -80,7 +80,7 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
-                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia",
+                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -143,11 +143,6 @@ let package = Package(
         .testTarget(name: "SwitchboardWebSocketTests", dependencies: ["SwitchboardWebSocket"], swiftSettings: strict),
         .testTarget(name: "SwitchboardTransportTests", dependencies: ["SwitchboardTransport"], swiftSettings: strict),
         .testTarget(name: "SwitchboardStoreTests", dependencies: ["SwitchboardStore"], swiftSettings: strict),
-        .testTarget(
-            name: "SwitchboardRedisTests",
-            dependencies: ["SwitchboardRedis", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
         .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"], swiftSettings: strict),
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
