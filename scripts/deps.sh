@@ -4,10 +4,10 @@
 #   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools)
 set -euo pipefail
 
-want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev
+want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev
       postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg)
+    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server)
 fi
 
 missing=()

@@ -15,7 +15,7 @@ import Testing
     /// Debian runtime packages providing each library that a system-library target links.
     static let runtimePackageForLibrary = [
         "ssl": "libssl3", "crypto": "libssl3", "z": "zlib1g", "pq": "libpq5", "argon2": "libargon2-1",
-        "opus": "libopus0", "opusenc": "libopusenc0", "opusfile": "libopusfile0", "ogg": "libogg0",
+        "opus": "libopus0", "opusenc": "libopusenc0", "opusfile": "libopusfile0", "ogg": "libogg0", "hiredis": "libhiredis0.14",
     ]
 
     /// Every `link "x"` in the module maps of the system-library targets that Package.swift declares.
