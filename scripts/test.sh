@@ -50,6 +50,9 @@ swift test --skip-build --disable-xctest --filter ClientLibraryTests
 echo "== terminal client (pseudo-terminal)"
 python3 Tests/cli/test_cli.py
 
+echo "== cluster: three nodes on 127.0.0.1-3, one PostgreSQL, one Redis (an independent Python client)"
+python3 Tests/cluster/test_cluster.py
+
 echo "== WebSocket conformance (Autobahn)"
 swift build -c release --product switchboard 2>&1 | tail -1
 port=$((20000 + RANDOM % 20000))

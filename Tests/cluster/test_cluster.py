@@ -1,0 +1,555 @@
+#!/usr/bin/env python3
+# This source file is part of the Switchboard open source project
+# SPDX-License-Identifier: Apache-2.0
+"""Cluster tests: three server processes on 127.0.0.1, 127.0.0.2 and 127.0.0.3 sharing one PostgreSQL and one
+Redis, driven by an independent client (Python websockets).
+
+Starts its own redis-server on a free loopback port (restarted by one test), a fresh database in the test
+PostgreSQL ($SWITCHBOARD_TEST_DATABASE_URL, exported by scripts/test.sh) and the debug server binary
+(.build/debug/switchboard serve) three times with --redis-url. Every wait is bounded; every process is
+stopped by PID.
+
+    SWITCHBOARD_TEST_DATABASE_URL=... python3 Tests/cluster/test_cluster.py [-k NAME]
+
+Prints one line per test and a closing "N passed, N failed"; exits 1 when a test failed.
+"""
+
+import asyncio
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.request
+
+import websockets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVER = os.environ.get("SWITCHBOARD_SERVER_BIN", os.path.join(ROOT, ".build/debug/switchboard"))
+DATABASE_URL = os.environ.get("SWITCHBOARD_TEST_DATABASE_URL", "")
+WAIT = 20  # seconds any single expectation may take
+HEARTBEAT_TTL = 1.0
+PRESENCE_GRACE = 1.0
+RING_TIMEOUT = 3
+
+WORK = tempfile.mkdtemp(prefix="switchboard-cluster-test.")
+os.chmod(WORK, 0o711)
+
+
+def free_port(host="127.0.0.1"):
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def wait_for(predicate, timeout=WAIT, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def http_status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
+    except Exception:
+        return None
+
+
+class Redis:
+    """A redis-server on a free loopback port, without persistence; stopped (or killed) by PID."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.proc = None
+        self.start()
+
+    def start(self):
+        self.log = open(os.path.join(WORK, f"redis-{self.port}.log"), "a")
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for(self.ready, 10, "redis-server")
+
+    def ready(self):
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
+                s.sendall(b"PING\r\n")
+                return s.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    @property
+    def url(self):
+        return f"redis://127.0.0.1:{self.port}"
+
+
+class Node:
+    """One server process on 127.0.0.N; stopped or killed by PID."""
+
+    def __init__(self, n, database_url, redis_url, port):
+        self.n = n
+        self.host = f"127.0.0.{n}"
+        self.port = port
+        self.url = f"ws://{self.host}:{port}/ws"
+        self.log_path = os.path.join(WORK, f"node{n}.log")
+        self.log = open(self.log_path, "a")
+        args = [SERVER, "serve", "--host", self.host, "--port", str(port), "--log-level", "notice",
+                "--database-url", database_url, "--redis-url", redis_url,
+                "--node-heartbeat-interval", "0.2", "--node-heartbeat-ttl", str(HEARTBEAT_TTL),
+                "--presence-grace", str(PRESENCE_GRACE), "--ring-timeout", str(RING_TIMEOUT),
+                "--db-pool-size", "4", "--loops", "2", "--register-burst-per-address", "100000",
+                "--login-burst-per-address", "100000", "--login-burst-per-phone", "100000"]
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_for(lambda: self.status("/readyz") == 200, WAIT, f"node {n} ready")
+
+    def status(self, path):
+        if self.proc.poll() is not None:
+            raise AssertionError(f"node {self.n} exited with {self.proc.returncode}: {open(self.log_path).read()[-2000:]}")
+        return http_status(f"http://{self.host}:{self.port}{path}")
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Client:
+    """A protocol v1 client with resume: it keeps the highest contiguous seq per conversation and, after a
+    reconnect (to any of its URLs), authenticates with resume and syncs from there."""
+
+    def __init__(self, urls, name):
+        self.urls = urls if isinstance(urls, list) else [urls]
+        self.name = name
+        self.ws = None
+        self.next_id = 0
+        self.events = []
+        self.pending = {}
+        self.seqs = {}  # conversation id -> set of seqs received (events, acks, sync)
+        self.token = None
+        self.user_id = None
+        self.reader = None
+        self.closed_codes = []
+        self.url_index = 0
+
+    async def connect(self, index=None):
+        if index is not None:
+            self.url_index = index
+        last = None
+        for attempt in range(len(self.urls) * 20):
+            url = self.urls[self.url_index % len(self.urls)]
+            try:
+                self.ws = await websockets.connect(url, subprotocols=["switchboard.v1"], open_timeout=5, max_size=2**24)
+                self.url = url
+                self.reader = asyncio.create_task(self.read())
+                return
+            except Exception as e:  # the node may be gone: the next URL
+                last = e
+                self.url_index += 1
+                await asyncio.sleep(0.1)
+        raise AssertionError(f"{self.name}: no node reachable: {last}")
+
+    async def read(self):
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                if "re" in m and m["re"] in self.pending:
+                    self.pending.pop(m["re"]).set_result(m)
+                    continue
+                if m.get("ev") == "message":
+                    msg = m["message"]
+                    self.seqs.setdefault(msg["conversation_id"], []).append(msg["seq"])
+                self.events.append(m)
+        except websockets.ConnectionClosed as e:
+            self.closed_codes.append(e.rcvd.code if e.rcvd else None)
+        finally:
+            for f in self.pending.values():
+                if not f.done():
+                    f.set_exception(ConnectionError(f"{self.name}: connection closed"))
+                    f.exception()  # retrieved here: a caller that gave up on it must not log it
+            self.pending.clear()
+
+    async def call(self, op, timeout=WAIT, **params):
+        self.next_id += 1
+        rid = self.next_id
+        fut = asyncio.get_event_loop().create_future()
+        self.pending[rid] = fut
+        await self.ws.send(json.dumps(dict(id=rid, op=op, **params)))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def ok(self, op, **params):
+        r = await self.call(op, **params)
+        if "error" in r:
+            raise AssertionError(f"{self.name}: {op} failed: {r['error']}")
+        return r["ok"]
+
+    async def register(self, display_name):
+        phone = "+1555" + str(random.randint(1000000, 9999999))
+        r = await self.ok("register", phone=phone, password="correct horse battery staple", display_name=display_name,
+                          device=self.name)
+        self.token = r["session_token"]
+        self.user_id = r["user_id"]
+        return r
+
+    async def authenticate(self, token, resume=False):
+        self.token = token
+        r = await self.ok("authenticate", token=token, resume=resume)
+        self.user_id = r["user_id"]
+        return r
+
+    async def resume(self):
+        """Reconnects (next URL on failure) and resumes from the highest contiguous seqs."""
+        await self.connect()
+        await self.authenticate(self.token, resume=True)
+        since = {str(c): self.contiguous(c) for c in self.seqs}
+        await self.ok("sync", since=since)
+
+    def contiguous(self, conversation):
+        got = set(self.seqs.get(conversation, []))
+        s = 0
+        while s + 1 in got:
+            s += 1
+        return s
+
+    async def send(self, conversation, text, client_id=None):
+        params = dict(conversation_id=conversation, text=text)
+        if client_id:
+            params["client_id"] = client_id
+        ack = await self.ok("messages.send", **params)
+        self.seqs.setdefault(conversation, []).append(ack["seq"])
+        return ack
+
+    async def until(self, predicate, timeout=WAIT, what="event"):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for e in self.events:
+                if predicate(e):
+                    return e
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"{self.name}: timed out waiting for {what}; got {self.events[-5:]}")
+
+    def messages(self, conversation):
+        return [e["message"] for e in self.events if e.get("ev") == "message" and e["message"]["conversation_id"] == conversation]
+
+    async def close(self):
+        if self.ws:
+            await self.ws.close()
+        if self.reader:
+            await asyncio.wait([self.reader], timeout=5)
+
+
+async def befriend(a, b):
+    await a.ok("friends.request", user_id=b.user_id)
+    ev = await b.until(lambda e: e.get("ev") == "friend.request.received" and e["request"]["from"]["user_id"] == a.user_id,
+                       what="friend request")
+    await b.ok("friends.accept", request_id=ev["request"]["request_id"])
+
+
+class Cluster:
+    def __init__(self):
+        self.redis = Redis()
+        self.database_url = make_database()
+        self.port = free_port()
+        self.nodes = [Node(n, self.database_url, self.redis.url, self.port) for n in (1, 2, 3)]
+
+    @property
+    def urls(self):
+        return [n.url for n in self.nodes]
+
+    def stop(self):
+        for n in self.nodes:
+            n.stop()
+        self.redis.kill()
+
+
+def make_database():
+    """A fresh database in the test PostgreSQL (the suite's own, so other suites never see it)."""
+    name = f"cluster_{os.getpid()}_{random.randint(0, 1 << 30)}"
+    base = DATABASE_URL
+    psql = shutil.which("psql") or next((os.path.join(d, "psql") for d in sorted(
+        (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")), reverse=True)
+        if os.path.exists(os.path.join(d, "psql"))), None)
+    subprocess.run([psql, base, "-q", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True, timeout=30)
+    parts = [p for p in base.split() if not p.startswith("dbname=")]
+    return " ".join(parts + [f"dbname={name}"])
+
+
+CLUSTER = None
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+# MARK: tests
+
+
+@test
+async def a_group_with_members_on_every_node():
+    """Six users, two on each node, in one group: every message reaches every other member exactly once, on
+    whichever node they are, and the senders' acks and the events agree."""
+    users = [Client(CLUSTER.urls[i % 3], f"g{i}") for i in range(6)]
+    for i, u in enumerate(users):
+        await u.connect()
+        await u.register(f"G{i}")
+    for u in users[1:]:
+        await befriend(users[0], u)
+    group = await users[0].ok("groups.create", name="everywhere", member_ids=[u.user_id for u in users[1:]])
+    cid = group["conversation"]["conversation_id"]
+    # The creator has the group's first messages in the reply (the others get them as events).
+    users[0].seqs[cid] = list(range(1, group["conversation"]["last_seq"] + 1))
+    for i, u in enumerate(users):
+        for k in range(5):
+            await u.send(cid, f"from {i} #{k}", client_id=f"g{i}-{k}")
+    last = max(max(u.seqs[cid]) for u in users)
+    for u in users:
+        await u.until(lambda e: u.contiguous(cid) >= last, what=f"all of group seqs up to {last}")
+    for u in users:
+        got = [m["seq"] for m in u.messages(cid)]
+        assert len(got) == len(set(got)), f"{u.name}: duplicate events {sorted(got)}"
+        assert u.contiguous(cid) == last, f"{u.name}: gap: {sorted(set(u.seqs[cid]))}"
+    for u in users:
+        await u.close()
+
+
+@test
+async def a_user_with_devices_on_two_nodes_is_one_presence():
+    """Ann's two devices are on nodes 2 and 3, her friend Bob on node 1: both devices get Bob's messages, Bob
+    sees one 'online' and, when both devices are gone, one 'offline' after the grace."""
+    bob = Client(CLUSTER.urls[0], "bob")
+    ann2 = Client(CLUSTER.urls[1], "ann@2")
+    await bob.connect()
+    await bob.register("Bob")
+    await ann2.connect()
+    await ann2.register("Ann")
+    await befriend(bob, ann2)
+    ann3 = Client(CLUSTER.urls[2], "ann@3")
+    await ann3.connect()
+    await ann3.authenticate(ann2.token)
+    cid = (await bob.ok("conversations.direct", user_id=ann2.user_id))["conversation"]["conversation_id"]
+    ack = await bob.send(cid, "to both devices")
+    for d in (ann2, ann3):
+        await d.until(lambda e: e.get("ev") == "message" and e["message"]["seq"] == ack["seq"], what="message on each device")
+    online = lambda e: e.get("ev") == "presence" and e["user_id"] == ann2.user_id and e["status"] == "online"
+    await bob.until(lambda e: online(e) or (e.get("ev") == "presence.snapshot"), what="presence of Ann")
+    await ann2.close()
+    await asyncio.sleep(PRESENCE_GRACE + 0.5)
+    offline = [e for e in bob.events if e.get("ev") == "presence" and e["user_id"] == ann2.user_id and e["status"] == "offline"]
+    assert not offline, "Ann went offline while a device was still connected on node 3"
+    await ann3.close()
+    await bob.until(lambda e: e.get("ev") == "presence" and e["user_id"] == ann2.user_id and e["status"] == "offline",
+                    what="Ann offline after her last device")
+    await bob.close()
+
+
+@test
+async def concurrent_sends_from_every_node_are_gapless_and_idempotent_anywhere():
+    """Three devices of one pair, one per node, send 3 x 150 messages at once (windowed): the seqs are 1..450
+    without a gap or a duplicate; a resend with the same client id through another node gets the original ack."""
+    a1 = Client(CLUSTER.urls[0], "c@1")
+    b = Client(CLUSTER.urls[1], "c-b@2")
+    await a1.connect()
+    await a1.register("C")
+    await b.connect()
+    await b.register("CB")
+    await befriend(a1, b)
+    a2 = Client(CLUSTER.urls[1], "c@2")
+    a3 = Client(CLUSTER.urls[2], "c@3")
+    for d in (a2, a3):
+        await d.connect()
+        await d.authenticate(a1.token)
+    cid = (await a1.ok("conversations.direct", user_id=b.user_id))["conversation"]["conversation_id"]
+
+    async def burst(d, tag):
+        acks = []
+        for w in range(0, 150, 10):
+            acks += await asyncio.gather(*(d.send(cid, f"{tag}{k}", client_id=f"{tag}-{k}") for k in range(w, w + 10)))
+        return acks
+    results = await asyncio.gather(burst(a1, "x"), burst(a2, "y"), burst(a3, "z"))
+    seqs = sorted(a["seq"] for r in results for a in r)
+    assert seqs == list(range(1, 451)), f"seqs not 1..450: {seqs[:5]}...{seqs[-5:]} ({len(seqs)}, {len(set(seqs))} unique)"
+    original = results[0][7]
+    again = await a3.ok("messages.send", conversation_id=cid, text="x7", client_id="x-7")
+    assert again == original, f"resend through node 3 answered {again}, not {original}"
+    await b.until(lambda e: b.contiguous(cid) >= 450, what="all 450 at the recipient")
+    assert len(b.messages(cid)) == 450, f"recipient got {len(b.messages(cid))} events"
+    for d in (a1, a2, a3, b):
+        await d.close()
+
+
+@test
+async def a_node_killed_under_load_costs_one_reconnect():
+    """Pairs spread over the nodes send continuously; node 3 is killed with SIGKILL. Its clients reconnect to the
+    other nodes and resume: at the end every client holds every acknowledged message of its conversation exactly
+    once, and users left on node 3 go offline for their friends on the other nodes after TTL + grace."""
+    global CLUSTER
+    pairs = []
+    for i in range(6):
+        a = Client([CLUSTER.urls[i % 3], CLUSTER.urls[(i + 1) % 3]], f"k{i}a")
+        b = Client([CLUSTER.urls[(i + 1) % 3], CLUSTER.urls[(i + 2) % 3]], f"k{i}b")
+        for c in (a, b):
+            await c.connect()
+            await c.register(c.name)
+        await befriend(a, b)
+        cid = (await a.ok("conversations.direct", user_id=b.user_id))["conversation"]["conversation_id"]
+        pairs.append((a, b, cid))
+    watcher = Client(CLUSTER.urls[0], "watcher")
+    await watcher.connect()
+    await watcher.register("Watcher")
+    lonely = Client(CLUSTER.urls[2], "lonely")  # stays on node 3 and never reconnects
+    await lonely.connect()
+    await lonely.register("Lonely")
+    await befriend(watcher, lonely)
+    acked = {cid: set() for _, _, cid in pairs}
+    stop = time.monotonic() + 4
+
+    async def sender(c, cid, tag):
+        k = 0
+        while time.monotonic() < stop:
+            k += 1
+            for attempt in range(50):
+                try:
+                    ack = await c.send(cid, f"{tag} {k}", client_id=f"{tag}-{k}")
+                    acked[cid].add(ack["seq"])
+                    break
+                except (ConnectionError, asyncio.TimeoutError, AssertionError, websockets.ConnectionClosed):
+                    # The node died: reconnect (next URL) and resend with the same client id.
+                    await asyncio.sleep(0.1)
+                    try:
+                        await c.resume()
+                    except Exception:
+                        pass
+            await asyncio.sleep(0.01)
+
+    async def killer():
+        await asyncio.sleep(1.5)
+        CLUSTER.nodes[2].kill()
+
+    tasks = [sender(a, cid, a.name) for a, b, cid in pairs] + [sender(b, cid, b.name) for a, b, cid in pairs] + [killer()]
+    await asyncio.gather(*tasks)
+    # Receivers that were on node 3 resume too.
+    for a, b, cid in pairs:
+        for c in (a, b):
+            if c.ws.close_code is not None or c.url.startswith(f"ws://127.0.0.3"):
+                await c.resume()
+    for a, b, cid in pairs:
+        top = max(acked[cid])
+        for c in (a, b):
+            await c.until(lambda e: c.contiguous(cid) >= top, what=f"{c.name}: every acked seq up to {top}")
+            events = [m["seq"] for m in c.messages(cid)]
+            assert len(events) == len(set(events)), f"{c.name}: a message delivered twice: {sorted(events)}"
+        history = await a.ok("messages.history", conversation_id=cid, limit=100)
+        stored = {m["seq"] for m in history["messages"]}
+        assert max(acked[cid]) in stored and acked[cid] <= set(range(1, top + 1)), "an acknowledged message is not stored"
+    await watcher.until(lambda e: e.get("ev") == "presence" and e["user_id"] == lonely.user_id and e["status"] == "offline",
+                        timeout=HEARTBEAT_TTL + PRESENCE_GRACE + 10, what="the killed node's user offline")
+    for a, b, _ in pairs:
+        await a.close()
+        await b.close()
+    await watcher.close()
+    # Node 3 comes back for the next tests (a new process: a new node number).
+    CLUSTER.nodes[2] = Node(3, CLUSTER.database_url, CLUSTER.redis.url, CLUSTER.port)
+
+
+@test
+async def redis_restarted_under_load():
+    """Redis is killed: every node reports not ready, the same node's clients still exchange messages; Redis comes
+    back empty: the nodes recover without a restart, tell their clients to reconnect (1012), and after they resume
+    every acknowledged message is held exactly once."""
+    a = Client(CLUSTER.urls[0], "r-a@1")
+    b = Client(CLUSTER.urls[0], "r-b@1")
+    c = Client(CLUSTER.urls[1], "r-c@2")
+    for x in (a, b, c):
+        await x.connect()
+        await x.register(x.name)
+    await befriend(a, b)
+    await befriend(a, c)
+    ab = (await a.ok("conversations.direct", user_id=b.user_id))["conversation"]["conversation_id"]
+    ac = (await a.ok("conversations.direct", user_id=c.user_id))["conversation"]["conversation_id"]
+    await a.send(ab, "before")
+    await a.send(ac, "before")
+    CLUSTER.redis.kill()
+    wait_for(lambda: all(n.status("/readyz") == 503 for n in CLUSTER.nodes), 10, "every node not ready")
+    ack = await a.send(ab, "during, same node")
+    await b.until(lambda e: e.get("ev") == "message" and e["message"]["seq"] == ack["seq"], what="local delivery without Redis")
+    during = await a.send(ac, "during, to another node")
+    CLUSTER.redis.start()
+    wait_for(lambda: all(n.status("/readyz") == 200 for n in CLUSTER.nodes), 20, "every node ready again")
+    for x in (a, b, c):
+        await x.until(lambda e: x.ws.close_code is not None, timeout=10, what=f"{x.name} asked to reconnect")
+        assert x.ws.close_code == 1012, f"{x.name} closed with {x.ws.close_code}"
+        await x.resume()
+    await c.until(lambda e: c.contiguous(ac) >= during["seq"], what="the message sent while Redis was down")
+    after = await a.send(ac, "after")
+    await c.until(lambda e: c.contiguous(ac) >= after["seq"], what="delivery across nodes after recovery")
+    for x, cid in ((b, ab), (c, ac)):
+        got = [m["seq"] for m in x.messages(cid)]
+        assert len(got) == len(set(got)), f"{x.name}: duplicates {sorted(got)}"
+    for x in (a, b, c):
+        await x.close()
+
+
+async def run_one(fn):
+    await fn()
+
+
+def main():
+    global CLUSTER
+    if not DATABASE_URL:
+        print("SWITCHBOARD_TEST_DATABASE_URL is not set (scripts/test.sh exports it)", file=sys.stderr)
+        return 2
+    only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
+    passed = failed = 0
+    CLUSTER = Cluster()
+    try:
+        for fn in TESTS:
+            if only and only not in fn.__name__:
+                continue
+            start = time.monotonic()
+            try:
+                asyncio.run(asyncio.wait_for(run_one(fn), 120))
+                passed += 1
+                print(f"PASS {fn.__name__} ({time.monotonic() - start:.1f} s)", flush=True)
+            except BaseException as e:
+                failed += 1
+                print(f"FAIL {fn.__name__}: {e!r}", flush=True)
+                traceback.print_exc()
+                for node in CLUSTER.nodes:
+                    print(f"--- node {node.n} log (tail)")
+                    print(open(node.log_path).read()[-3000:])
+    finally:
+        CLUSTER.stop()
+    print(f"{passed} passed, {failed} failed")
+    if failed == 0:
+        shutil.rmtree(WORK, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
