@@ -75,7 +75,7 @@ final class ProtocolServices: Sendable {
         self.delivery = outbox
         self.cluster = cluster
         self.node = cluster?.node ?? 0
-        deliveries = Deliveries(registry: registry, outbox: outbox)
+        deliveries = Deliveries(registry: registry, outbox: outbox, cluster: cluster)
         let messages = MessageHub(
             registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
@@ -87,12 +87,14 @@ final class ProtocolServices: Sendable {
         self.presence = presence
         cluster?.presence = presence
         let calls = self.calls
-        cluster?.noticeHandler = { notice in
+        let deliveries = self.deliveries
+        cluster?.noticeHandler = { [node = cluster?.node ?? 0] notice in
             switch notice {
             case .friendship(let a, let b, let friends): presence.friendshipChanged(a, b, friends: friends)
             case .renamed(let userId, let name):
                 presence.setName(name, of: userId)
                 calls.setName(name, of: userId)
+            case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes

@@ -134,6 +134,8 @@ final class SessionRegistry: @unchecked Sendable {
 struct Deliveries: Sendable {
     let registry: SessionRegistry
     let outbox: any Outbox
+    /// In a cluster, this node (revocations are announced to every node, each closing its own connections).
+    var cluster: ClusterNode? = nil
 
     /// Sends an encoded event (a JSON text message) to every connected device of these users, except one
     /// connection.
@@ -148,6 +150,17 @@ struct Deliveries: Sendable {
 
     /// Tells every connection of a session that it was revoked and closes it with 4001.
     func revoke(sessionId: Int64, userId: Int64) {
-        outbox.post(.revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
+        guard let cluster else {
+            outbox.post(.revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
+            return
+        }
+        revokeLocally(sessionId: sessionId, userId: userId, node: cluster.node)
+        cluster.announce(.revoked(sessionId: sessionId, userId: userId))
+    }
+
+    /// Closes this node's connections of a session (a revocation announced by another node, or this node's share).
+    func revokeLocally(sessionId: Int64, userId: Int64, node: UInt32) {
+        let mine = registry.devices(ofUser: userId).filter { $0.sessionId == sessionId && $0.connection.node == node }
+        outbox.post(.revoke, to: mine.map(\.connection))
     }
 }

@@ -36,7 +36,7 @@ struct ClusterTests {
             .directory(node: 3, seq: 2, .detached(connection: 9, userId: 1)),
             .directory(node: 3, seq: 3, .status(connection: 9, userId: 1, status: "away")), .directory(node: 3, seq: 4, .sync),
             .notice(node: 2, .friendship(4, 5, friends: true)), .notice(node: 2, .friendship(4, 5, friends: false)),
-            .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")),
+            .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")), .notice(node: 3, .revoked(sessionId: 8, userId: 9)),
         ]
         for m in messages {
             let bytes = m.encoded()

@@ -404,6 +404,46 @@ async def concurrent_sends_from_every_node_are_gapless_and_idempotent_anywhere()
 
 
 @test
+async def revocation_and_friendship_reach_every_node():
+    """A session revoked through node 1 closes its connection on node 3 (4001, after `session.revoked`); a
+    friendship made through node 2 starts presence between devices on nodes 1 and 3 at once."""
+    a1 = Client(CLUSTER.urls[0], "v@1")
+    await a1.connect()
+    await a1.register("V")
+    a3 = Client(CLUSTER.urls[2], "v@3")
+    await a3.connect()
+    await a3.authenticate(a1.token)
+    # `logout` on node 1 revokes the session: its connection on node 3 gets session.revoked and 4001.
+    await a1.call("logout")
+    await a3.until(lambda e: e.get("ev") == "session.revoked", what="session.revoked on node 3")
+    await a3.until(lambda e: a3.ws.close_code is not None, what="close on node 3")
+    assert a3.ws.close_code == 4001, f"closed with {a3.ws.close_code}"
+    # Friendship through node 2: presence flows between nodes 1 and 3 at once.
+    p1 = Client(CLUSTER.urls[0], "p@1")
+    p3 = Client(CLUSTER.urls[2], "p@3")
+    q2 = Client(CLUSTER.urls[1], "q@2")
+    for c in (p1, q2):
+        await c.connect()
+        await c.register(c.name)
+    await p3.connect()
+    await p3.authenticate(p1.token)
+    q3 = Client(CLUSTER.urls[2], "q@3")
+    await q3.connect()
+    await q3.authenticate(q2.token)
+    await p1.ok("friends.request", user_id=q2.user_id)
+    ev = await q2.until(lambda e: e.get("ev") == "friend.request.received", what="request")
+    await q2.ok("friends.accept", request_id=ev["request"]["request_id"])
+    await p1.until(lambda e: e.get("ev") == "presence" and e["user_id"] == q2.user_id and e["status"] == "online",
+                   what="the new friend's presence on node 1")
+    await q2.close()
+    await q3.close()
+    await p1.until(lambda e: e.get("ev") == "presence" and e["user_id"] == q2.user_id and e["status"] == "offline",
+                   what="the new friend offline on node 1 after its devices on nodes 2 and 3 left")
+    for c in (p1, p3):
+        await c.close()
+
+
+@test
 async def a_node_killed_under_load_costs_one_reconnect():
     """Pairs spread over the nodes send continuously; node 3 is killed with SIGKILL. Its clients reconnect to the
     other nodes and resume: at the end every client holds every acknowledged message of its conversation exactly

@@ -26,6 +26,9 @@ public enum ClusterWire: Sendable, Equatable {
         case friendship(Int64, Int64, friends: Bool)
         /// A user changed its display name (presence and calls keep names).
         case renamed(userId: Int64, name: String)
+        /// A session was revoked: every node closes its own connections of it (whether or not the revoking
+        /// node's directory knew them yet).
+        case revoked(sessionId: Int64, userId: Int64)
     }
 
     /// One item and the connections it goes to.
@@ -108,6 +111,10 @@ public enum ClusterWire: Sendable, Equatable {
                 w.byte(2)
                 w.i64(userId)
                 w.bytes(Array(name.utf8))
+            case .revoked(let sessionId, let userId):
+                w.byte(3)
+                w.i64(sessionId)
+                w.i64(userId)
             }
         case .directory(let node, let seq, let change):
             w.byte(2)
@@ -197,6 +204,9 @@ public enum ClusterWire: Sendable, Equatable {
                 case 2:
                     guard let u = r.i64(), let name = r.string() else { return nil }
                     message = .notice(node: node, .renamed(userId: u, name: name))
+                case 3:
+                    guard let s = r.i64(), let u = r.i64() else { return nil }
+                    message = .notice(node: node, .revoked(sessionId: s, userId: u))
                 default: return nil
                 }
             default: return nil

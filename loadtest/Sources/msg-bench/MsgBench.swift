@@ -31,7 +31,14 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Total messages per second (0: as fast as the windows allow).") var rate = 0.0
     @Option(help: "Characters of each text message.") var textSize = 32
     @Option(help: "Seconds to wait for outstanding acks and deliveries after sending stops.") var drainTimeout = 15.0
-    @Option(help: "Server PID: report its CPU (and its children's, the embedded PostgreSQL) over the window.") var serverPid: Int32?
+    @Option(help: "Server PID: report its CPU (and its children's, the embedded PostgreSQL) over the window; repeat it for the nodes of a cluster (their CPU is summed).") var serverPid: [Int32] = []
+    @Option(help: "Comma-separated server addresses, all on the users file's port (a cluster's nodes): client i connects to the (i mod n)-th. Default: the users file's host.") var hosts: String?
+
+    /// The addresses clients connect to.
+    func hostList(_ file: UsersFile) -> [String] {
+        let list = (hosts ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        return list.isEmpty ? [file.host] : list
+    }
     @Flag var json = false
 }
 
@@ -66,7 +73,7 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
     Thread.sleep(forTimeInterval: 1)  // presence snapshots and events settle
     loop.queue.sync { run.startSending() }
     Thread.sleep(forTimeInterval: options.warmup)
-    let cpu0 = CPUSample.take(options.serverPid)
+    let cpu0 = CPUSample.take(pids: options.serverPid)
     let own0 = ownCPUSeconds()
     let t0 = loop.queue.sync { () -> UInt64 in
         run.measuring = true
@@ -79,7 +86,7 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
         run.stopSending()
         return EventLoop.now()
     }
-    let cpu1 = CPUSample.take(options.serverPid)
+    let cpu1 = CPUSample.take(pids: options.serverPid)
     let own1 = ownCPUSeconds()
     let window = seconds(t1 - t0)
     // Drain: every acknowledged message must reach every recipient.
@@ -153,7 +160,7 @@ struct Fanout: ParsableCommand {
         let loopGroup = try EventLoopGroup(loopCount: 1)
         let members = Array(file.users[0..<file.groupSize])
         let run = SendRun(
-            loop: loopGroup.loops[0], host: file.host, port: file.port, users: members,
+            loop: loopGroup.loops[0], hosts: options.hostList(file), port: file.port, users: members,
             senders: (0..<senders).map { SenderSpec(client: $0, conversationId: group) },
             recipientsPerMessage: file.groupSize - 1, window: options.window, rate: options.rate, textSize: options.textSize)
         defer { loopGroup.shutdown() }
@@ -184,7 +191,7 @@ struct Direct: ParsableCommand {
         }
         let loopGroup = try EventLoopGroup(loopCount: 1)
         let run = SendRun(
-            loop: loopGroup.loops[0], host: file.host, port: file.port, users: users, senders: specs,
+            loop: loopGroup.loops[0], hosts: options.hostList(file), port: file.port, users: users, senders: specs,
             recipientsPerMessage: 1, window: options.window, rate: options.rate, textSize: options.textSize)
         defer { loopGroup.shutdown() }
         try drive(run, options: options, extra: ["scenario": "direct", "pairs": count])

@@ -23,7 +23,8 @@ final class SendRun: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is confined to `loop.queue`; the main thread reads them
     // through `loop.queue.sync`.
     let loop: EventLoop
-    let host: String
+    /// The server addresses; client i connects to the (i mod n)-th.
+    let hosts: [String]
     let port: Int
     let users: [BenchUser]
     let senders: [SenderSpec]
@@ -62,10 +63,10 @@ final class SendRun: @unchecked Sendable {
     var nextSender = 0
     var timer: (any DispatchSourceTimer)?
 
-    init(loop: EventLoop, host: String, port: Int, users: [BenchUser], senders: [SenderSpec], recipientsPerMessage: Int,
+    init(loop: EventLoop, hosts: [String], port: Int, users: [BenchUser], senders: [SenderSpec], recipientsPerMessage: Int,
          window: Int, rate: Double, textSize: Int) {
         self.loop = loop
-        self.host = host
+        self.hosts = hosts
         self.port = port
         self.users = users
         self.senders = senders
@@ -91,6 +92,7 @@ final class SendRun: @unchecked Sendable {
         authIds = Array(repeating: -1, count: users.count)
         connectStarted = Array(repeating: 0, count: users.count)
         for i in 0..<users.count {
+            let host = hosts[i % hosts.count]
             let client = LoopClient(index: i, hostHeader: "\(host):\(port)")
             client.onOpen = { [unowned self] c in
                 authIds[c.index] = c.request("\"op\":\"authenticate\",\"token\":\"\(users[c.index].token)\"")
@@ -230,6 +232,14 @@ struct CPUSample {
         guard v.count >= 5 else { return 0 }
         let total = v.prefix(8).reduce(0, +)
         return (total - v[3] - v[4]) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The sum over several processes (the nodes of a cluster), nil for none.
+    static func take(pids: [Int32]) -> CPUSample? {
+        let samples = pids.compactMap { take($0) }
+        guard !samples.isEmpty, samples.count == pids.count else { return nil }
+        return CPUSample(
+            server: samples.map(\.server).reduce(0, +), children: samples.map(\.children).reduce(0, +), machine: samples[0].machine)
     }
 
     static func take(_ pid: Int32?) -> CPUSample? {
