@@ -357,7 +357,9 @@ async def a_user_with_devices_on_two_nodes_is_one_presence():
     for d in (ann2, ann3):
         await d.until(lambda e: e.get("ev") == "message" and e["message"]["seq"] == ack["seq"], what="message on each device")
     online = lambda e: e.get("ev") == "presence" and e["user_id"] == ann2.user_id and e["status"] == "online"
-    await bob.until(lambda e: online(e) or (e.get("ev") == "presence.snapshot"), what="presence of Ann")
+    await bob.until(lambda e: online(e) or (e.get("ev") == "presence.snapshot" and any(
+        p["user_id"] == ann2.user_id and p["status"] == "online" for p in e["presence"])), what="Ann online for Bob")
+    assert len([e for e in bob.events if online(e)]) <= 1, "Ann was announced online more than once (per device, not per user)"
     await ann2.close()
     await asyncio.sleep(PRESENCE_GRACE + 0.5)
     offline = [e for e in bob.events if e.get("ev") == "presence" and e["user_id"] == ann2.user_id and e["status"] == "offline"]
