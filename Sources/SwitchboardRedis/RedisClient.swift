@@ -73,6 +73,8 @@ public final class RedisClient: Sendable {
         var output: [UInt8] = []
         /// The random generator of the reconnect jitter. Protected by: the I/O queue.
         var random = SystemRandomNumberGenerator()
+        /// Counts connections made; a health check chain stops when it changes. Protected by: the I/O queue.
+        var generation = 0
     }
 
     /// The configuration (validated in init).
@@ -354,6 +356,8 @@ public final class RedisClient: Sendable {
                 return
             }
             io.connection = connection
+            io.generation += 1
+            scheduleHealthCheck(generation: io.generation)
             if io.attempt > 0 { logger.info("Redis connection restored", metadata: ["redis.server": "\(configuration)"]) }
             io.attempt = 0
             notify(.connected)
@@ -380,6 +384,18 @@ public final class RedisClient: Sendable {
             }
             io.attempt += 1
             scheduleReconnect()
+        }
+    }
+
+    /// Pings an idle connection every `healthCheckInterval` while it is the current one, so a dead server is
+    /// noticed without a command (the PING fails and `lose` reports it).
+    private func scheduleHealthCheck(generation: Int) {
+        let interval = configuration.healthCheckInterval
+        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, io.generation == generation, io.connection != nil else { return }
+            if pendingCommands == 0 { submit([RedisCommand("PING")]) { _ in } }
+            scheduleHealthCheck(generation: generation)
         }
     }
 

@@ -40,7 +40,7 @@ public struct RedisMessage: Sendable, Hashable {
 /// reports `.connected` only once Redis has confirmed them all, so a state handler that resynchronises on
 /// `.connected` misses nothing published after that point. Messages published while disconnected are lost (Redis
 /// pub/sub keeps nothing): `.disconnected` tells the owner to expect a gap. With nothing to read for
-/// `subscriberPingInterval` it sends `PING` and treats a missing answer within `commandTimeout` as a lost connection.
+/// `healthCheckInterval` it sends `PING` and treats a missing answer within `commandTimeout` as a lost connection.
 /// Call `close()` when done (the thread holds the subscriber until then).
 public final class RedisSubscriber: Sendable {
     /// A subscription: the channel and whether it is sharded.
@@ -373,7 +373,7 @@ public final class RedisSubscriber: Sendable {
             let now = ContinuousClock.now
             if let sent = threadState.pingSentAt {
                 if now - sent > configuration.commandTimeout { throw .timeout }
-            } else if now - threadState.lastActivity >= configuration.subscriberPingInterval {
+            } else if now - threadState.lastActivity >= configuration.healthCheckInterval {
                 var bytes: [UInt8] = []
                 RedisCommand("PING").encode(into: &bytes)
                 try connection.write(bytes, deadline: now + configuration.commandTimeout)
@@ -381,7 +381,7 @@ public final class RedisSubscriber: Sendable {
             }
             // Still reading (TLS may hold decrypted bytes poll() cannot see): only look at the wake pipe.
             let next = !drained ? ContinuousClock.now : threadState.pingSentAt.map { $0 + configuration.commandTimeout }
-                ?? threadState.lastActivity + configuration.subscriberPingInterval
+                ?? threadState.lastActivity + configuration.healthCheckInterval
             try waitForInput(connection, events: blockedOn, until: next)
         }
     }
