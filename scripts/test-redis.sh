@@ -12,6 +12,9 @@ case "$cmd" in
 start)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
+    if [[ -s "$dir/redis.pid" ]] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null; then
+        echo "test-redis: a redis-server from $dir is running already (stop it first)" >&2; exit 1
+    fi
     port=""
     for _ in $(seq 50); do
         candidate=$((20000 + RANDOM % 40000))

@@ -75,6 +75,8 @@ public final class RedisClient: Sendable {
         var random = SystemRandomNumberGenerator()
         /// Counts connections made; a health check chain stops when it changes. Protected by: the I/O queue.
         var generation = 0
+        /// Whether a connection was lost and not yet restored (for the "restored" log). Protected by: the I/O queue.
+        var outage = false
     }
 
     /// The configuration (validated in init).
@@ -329,6 +331,7 @@ public final class RedisClient: Sendable {
             "Redis connection lost", metadata: ["redis.server": "\(configuration)", "redis.error": "\(error)"])
         notify(.disconnected(error))
         io.attempt = 0
+        io.outage = true
         scheduleReconnect()
     }
 
@@ -358,7 +361,10 @@ public final class RedisClient: Sendable {
             io.connection = connection
             io.generation += 1
             scheduleHealthCheck(generation: io.generation)
-            if io.attempt > 0 { logger.info("Redis connection restored", metadata: ["redis.server": "\(configuration)"]) }
+            if io.outage || io.attempt > 0 {
+                logger.info("Redis connection restored", metadata: ["redis.server": "\(configuration)"])
+            }
+            io.outage = false
             io.attempt = 0
             notify(.connected)
         } catch {

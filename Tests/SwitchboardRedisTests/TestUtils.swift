@@ -206,7 +206,7 @@ final class FakeRedisServer: @unchecked Sendable {
                 _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 // Keep it open briefly so the client sees the garbage, not just EOF.
                 usleep(200_000)
-                close(client)
+                Glibc.close(client)
             }
         }
         thread.start()
