@@ -12,7 +12,8 @@ case "$cmd" in
 start)
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
-    if [[ -s "$dir/redis.pid" ]] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null; then
+    if [[ -s "$dir/redis.pid" ]] && kill -0 "$(cat "$dir/redis.pid")" 2>/dev/null \
+        && [[ "$(awk '{print $3}' "/proc/$(cat "$dir/redis.pid")/stat" 2>/dev/null)" != Z ]]; then
         echo "test-redis: a redis-server from $dir is running already (stop it first)" >&2; exit 1
     fi
     port=""
@@ -36,7 +37,12 @@ stop)
     if [[ -s "$dir/redis.pid" ]]; then
         pid=$(cat "$dir/redis.pid")
         if kill "$pid" 2>/dev/null; then
-            for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+            # Daemonized, its parent is PID 1, which may not reap it here: a zombie counts as stopped.
+            for _ in $(seq 100); do
+                kill -0 "$pid" 2>/dev/null || break
+                [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" == Z ]] && break
+                sleep 0.05
+            done
             kill -9 "$pid" 2>/dev/null || true
         fi
         rm -f "$dir/redis.pid"

@@ -141,4 +141,22 @@ import Testing
         if case .disconnected(.timeout) = inbox.states[1] {} else { Issue.record("expected a ping timeout: \(inbox.states)") }
         #expect(await eventually { inbox.states.last == .connected })
     }
+
+    @Test func aSubscribeWaitingForRedisReturnsWhenTheSubscriberCloses() async throws {
+        // Nothing listens on this port: the subscription waits for a connection that never comes.
+        var configuration = RedisConfiguration(host: "127.0.0.1", port: freePort())
+        configuration.reconnectMinDelay = .milliseconds(20)
+        let inbox = Inbox()
+        let subscriber = try RedisSubscriber(
+            configuration: configuration, logger: quietLogger(), handlerQueue: DispatchQueue(label: "test.sub"),
+            handler: { inbox.add($0) }, stateHandler: { inbox.add($0) })
+        let waiting = Task { await subscriber.subscribe(["never"]) }
+        #expect(await eventually { inbox.states.count == 1 })
+        if case .disconnected(.connectFailed) = inbox.states[0] {} else { Issue.record("\(inbox.states)") }
+        #expect(subscriber.subscriptions.channels == [Array("never".utf8)])
+        subscriber.close()
+        await waiting.value
+        #expect(await eventually { inbox.states.last == .closed })
+        #expect(subscriber.state == .closed)
+    }
 }
