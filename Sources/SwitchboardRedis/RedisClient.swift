@@ -288,7 +288,7 @@ public final class RedisClient: Sendable {
             // A large batch is written once; its buffer is not kept while idle.
             if io.output.count > 1 << 20 { io.output = [] }
         } catch {
-            finish(batch[...], with: .failure(error == .timeout ? .timeout : error))
+            finish(batch[...], with: .failure(error))
             lose(error)
             return
         }
