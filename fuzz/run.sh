@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# Fuzzes the WebSocket module's parsers with libFuzzer + ASan for a bounded time.
-#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz [SECONDS=60]
+# Fuzzes the parsers of bytes from the network with libFuzzer + ASan for a bounded time.
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz [SECONDS=60]
 # Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
 # crashes: fuzz/bin/crashes-TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?HTTPHeadFuzz or FrameDecoderFuzz}
+target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz or RedisReplyFuzz}
 seconds=${2:-60}
 case "$target" in
     HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
     FrameDecoderFuzz) seeds=fuzz/seeds/frames ;;
     ProtocolFuzz) seeds=fuzz/seeds/protocol ;;
+    RedisReplyFuzz) seeds=fuzz/seeds/redis ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
@@ -19,6 +20,16 @@ if [[ "$target" == ProtocolFuzz ]]; then
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
         $(find Sources/SwitchboardProtocol -name '*.swift' | sort) fuzz/ProtocolFuzz.swift -o fuzz/bin/ProtocolFuzz
     exec fuzz/bin/ProtocolFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
+fi
+if [[ "$target" == RedisReplyFuzz ]]; then
+    # The Redis client's pure files only (its sockets need swift-log, a package): the reply reader and its types.
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardRedis \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        -Xcc -fmodule-map-file=Sources/CHiredis/module.modulemap \
+        Sources/SwitchboardRedis/RedisReplyReader.swift Sources/SwitchboardRedis/RedisValue.swift \
+        Sources/SwitchboardRedis/RedisError.swift fuzz/RedisReplyFuzz.swift -o fuzz/bin/RedisReplyFuzz -lhiredis
+    exec fuzz/bin/RedisReplyFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWebSocket \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Switchboard need on Debian/Ubuntu, skipping what is there.
 #   scripts/deps.sh          runtime + build libraries and the PostgreSQL server
-#   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools)
+#   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools, redis-server)
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev

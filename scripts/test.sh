@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every test of Switchboard: unit and integration tests (swift test, against a PostgreSQL this
+# Runs every test of Switchboard: unit and integration tests (swift test, against a PostgreSQL and a Redis this
 # script starts), the independent-client tests, and the WebSocket conformance suite (Autobahn).
 #   scripts/test.sh            everything (Autobahn's 517 cases take ~20-30 min, most in 12.*/13.*)
 #   scripts/test.sh --quick    the same, but Autobahn without the slow permessage-deflate 12.*/13.* cases
@@ -17,6 +17,7 @@ server_pid=""
 cleanup() {
     [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
     scripts/test-postgres.sh stop "$work/pg" || true
+    scripts/test-redis.sh stop "$work/redis" || true
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -29,12 +30,15 @@ if [[ -z "${SWITCHBOARD_TEST_DATABASE_URL:-}" ]]; then
     exit 1
 fi
 
+echo "== Redis for the tests"
+eval "$(scripts/test-redis.sh start "$work/redis")"
+
 echo "== swift build"
 swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
-for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz; do
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz; do
     fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
     grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
 done

@@ -73,6 +73,10 @@ public final class RedisClient: Sendable {
         var output: [UInt8] = []
         /// The random generator of the reconnect jitter. Protected by: the I/O queue.
         var random = SystemRandomNumberGenerator()
+        /// Counts connections made; a health check chain stops when it changes. Protected by: the I/O queue.
+        var generation = 0
+        /// Whether a connection was lost and not yet restored (for the "restored" log). Protected by: the I/O queue.
+        var outage = false
     }
 
     /// The configuration (validated in init).
@@ -284,7 +288,7 @@ public final class RedisClient: Sendable {
             // A large batch is written once; its buffer is not kept while idle.
             if io.output.count > 1 << 20 { io.output = [] }
         } catch {
-            finish(batch[...], with: .failure(error == .timeout ? .timeout : error))
+            finish(batch[...], with: .failure(error))
             lose(error)
             return
         }
@@ -327,6 +331,7 @@ public final class RedisClient: Sendable {
             "Redis connection lost", metadata: ["redis.server": "\(configuration)", "redis.error": "\(error)"])
         notify(.disconnected(error))
         io.attempt = 0
+        io.outage = true
         scheduleReconnect()
     }
 
@@ -354,7 +359,12 @@ public final class RedisClient: Sendable {
                 return
             }
             io.connection = connection
-            if io.attempt > 0 { logger.info("Redis connection restored", metadata: ["redis.server": "\(configuration)"]) }
+            io.generation += 1
+            scheduleHealthCheck(generation: io.generation)
+            if io.outage || io.attempt > 0 {
+                logger.info("Redis connection restored", metadata: ["redis.server": "\(configuration)"])
+            }
+            io.outage = false
             io.attempt = 0
             notify(.connected)
         } catch {
@@ -380,6 +390,18 @@ public final class RedisClient: Sendable {
             }
             io.attempt += 1
             scheduleReconnect()
+        }
+    }
+
+    /// Pings an idle connection every `healthCheckInterval` while it is the current one, so a dead server is
+    /// noticed without a command (the PING fails and `lose` reports it).
+    private func scheduleHealthCheck(generation: Int) {
+        let interval = configuration.healthCheckInterval
+        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self, io.generation == generation, io.connection != nil else { return }
+            if pendingCommands == 0 { submit([RedisCommand("PING")]) { _ in } }
+            scheduleHealthCheck(generation: generation)
         }
     }
 

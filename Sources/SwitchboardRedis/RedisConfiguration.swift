@@ -52,8 +52,10 @@ public struct RedisConfiguration: Sendable, CustomStringConvertible, CustomDebug
     public var maxReplyElements: Int
     /// The most bytes one reply may hold before it completes; more is a protocol error. Default 64 MiB.
     public var maxReplyBytes: Int
-    /// How often a subscriber with nothing to read pings Redis to detect a dead connection. Default 5 s.
-    public var subscriberPingInterval: Duration
+    /// How often an idle connection pings Redis, so a dead server or a broken path is noticed (and reported to
+    /// the state handler) without waiting for the next command: a client sends `PING` when it has nothing pending,
+    /// a subscriber when nothing arrived for this long. Default 5 s.
+    public var healthCheckInterval: Duration
 
     /// A configuration for `host:port` with the defaults above.
     public init(host: String = "127.0.0.1", port: Int = 6379) {
@@ -75,7 +77,7 @@ public struct RedisConfiguration: Sendable, CustomStringConvertible, CustomDebug
         self.maxBatchCommands = 1_024
         self.maxReplyElements = 1 << 20
         self.maxReplyBytes = 64 << 20
-        self.subscriberPingInterval = .seconds(5)
+        self.healthCheckInterval = .seconds(5)
     }
 
     /// A configuration from `redis://[[user]:password@]host[:port][/db]` or `rediss://...` (TLS).
@@ -122,7 +124,7 @@ public struct RedisConfiguration: Sendable, CustomStringConvertible, CustomDebug
         try positive(connectTimeout, "connectTimeout")
         try positive(commandTimeout, "commandTimeout")
         try positive(reconnectMinDelay, "reconnectMinDelay")
-        try positive(subscriberPingInterval, "subscriberPingInterval")
+        try positive(healthCheckInterval, "healthCheckInterval")
         guard reconnectMaxDelay >= reconnectMinDelay else {
             throw .invalidConfiguration("reconnectMaxDelay must be at least reconnectMinDelay")
         }

@@ -40,7 +40,7 @@ public struct RedisMessage: Sendable, Hashable {
 /// reports `.connected` only once Redis has confirmed them all, so a state handler that resynchronises on
 /// `.connected` misses nothing published after that point. Messages published while disconnected are lost (Redis
 /// pub/sub keeps nothing): `.disconnected` tells the owner to expect a gap. With nothing to read for
-/// `subscriberPingInterval` it sends `PING` and treats a missing answer within `commandTimeout` as a lost connection.
+/// `healthCheckInterval` it sends `PING` and treats a missing answer within `commandTimeout` as a lost connection.
 /// Call `close()` when done (the thread holds the subscriber until then).
 public final class RedisSubscriber: Sendable {
     /// A subscription: the channel and whether it is sharded.
@@ -144,7 +144,7 @@ public final class RedisSubscriber: Sendable {
 
     /// Subscribes to channels (sharded: `SSUBSCRIBE`, Redis 7). Kept across reconnects until unsubscribed.
     /// - Parameter confirmed: runs on the handler queue once Redis confirmed every channel (after a reconnect if
-    ///   the connection is down now); not at all if the subscriber is closed first.
+    ///   the connection is down now), or once they are unsubscribed or the subscriber closed before that.
     public func subscribe(_ channels: [[UInt8]], sharded: Bool = false, confirmed: (@Sendable () -> Void)? = nil) {
         guard !channels.isEmpty else {
             if let confirmed { handlerQueue.async(execute: confirmed) }
@@ -156,25 +156,24 @@ public final class RedisSubscriber: Sendable {
             let remaining = Countdown(unique.count)
             each = { if remaining.tick() { confirmed() } }
         }
-        shared.withLock { shared in
-            guard !shared.closed else { return }
+        let closed: Bool = shared.withLock { shared in
+            guard !shared.closed else { return true }
             for channel in unique {
                 if sharded { shared.shardedChannels.insert(channel) } else { shared.channels.insert(channel) }
                 if let each { shared.confirmations[Key(channel: channel, sharded: sharded), default: []].append(each) }
             }
             shared.changes.append(Change(subscribe: true, sharded: sharded, channels: Array(unique)))
             wake()
+            return false
         }
+        if closed, let confirmed { handlerQueue.async(execute: confirmed) }
     }
 
-    /// Subscribes and returns once Redis confirmed every channel (returns at once if the subscriber is closed).
+    /// Subscribes and returns once Redis confirmed every channel (or they were unsubscribed, or the subscriber
+    /// closed, first).
     public func subscribe(_ channels: [[UInt8]], sharded: Bool = false) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let once = Countdown(1)
-            let resume: @Sendable () -> Void = { if once.tick() { continuation.resume() } }
-            subscribe(channels, sharded: sharded, confirmed: resume)
-            let closed = shared.withLock { $0.closed }
-            if closed { resume() }
+            subscribe(channels, sharded: sharded) { continuation.resume() }
         }
     }
 
@@ -186,15 +185,18 @@ public final class RedisSubscriber: Sendable {
     /// Unsubscribes from channels (sharded: `SUNSUBSCRIBE`); no more messages from them once Redis processed it.
     public func unsubscribe(_ channels: [[UInt8]], sharded: Bool = false) {
         guard !channels.isEmpty else { return }
-        shared.withLock { shared in
-            guard !shared.closed else { return }
+        let dropped: [@Sendable () -> Void] = shared.withLock { shared in
+            guard !shared.closed else { return [] }
+            var dropped: [@Sendable () -> Void] = []
             for channel in channels {
                 if sharded { shared.shardedChannels.remove(channel) } else { shared.channels.remove(channel) }
-                shared.confirmations[Key(channel: channel, sharded: sharded)] = nil
+                dropped += shared.confirmations.removeValue(forKey: Key(channel: channel, sharded: sharded)) ?? []
             }
             shared.changes.append(Change(subscribe: false, sharded: sharded, channels: channels))
             wake()
+            return dropped
         }
+        fire(dropped)
     }
 
     /// The channels currently wanted (plain and sharded).
@@ -204,15 +206,24 @@ public final class RedisSubscriber: Sendable {
 
     /// Stops the thread and closes the connection; no handler runs after `.closed` is delivered. Idempotent.
     public func close() {
-        let first: Bool = shared.withLock { shared in
-            guard !shared.closed else { return false }
+        let dropped: [@Sendable () -> Void]? = shared.withLock { shared in
+            guard !shared.closed else { return nil }
             shared.closed = true
             shared.state = .closed
+            let dropped = shared.confirmations.values.flatMap { $0 }
             shared.confirmations = [:]
             wake()
-            return true
+            return dropped
         }
-        if first { notify(.closed) }
+        guard let dropped else { return }
+        fire(dropped)
+        notify(.closed)
+    }
+
+    /// Runs confirmation callbacks on the handler queue.
+    private func fire(_ callbacks: [@Sendable () -> Void]) {
+        guard !callbacks.isEmpty else { return }
+        handlerQueue.async { for callback in callbacks { callback() } }
     }
 
     /// Wakes the thread. Called with `shared`'s lock held (so the pipe is still open).
@@ -243,6 +254,8 @@ public final class RedisSubscriber: Sendable {
         }
         threadState.connection?.close()
         threadState.connection = nil
+        fire(threadState.unconfirmed.values.flatMap { $0 })
+        threadState.unconfirmed = [:]
         shared.withLock { _ in
             _ = Glibc.close(wakeFDs.write)
             _ = Glibc.close(wakeFDs.read)
@@ -289,12 +302,19 @@ public final class RedisSubscriber: Sendable {
         // Unconfirmed subscriptions are confirmed by the next resubscription: their callbacks go back.
         let unconfirmed = threadState.unconfirmed
         threadState.unconfirmed = [:]
-        shared.withLock { shared in
+        let dropped: [@Sendable () -> Void] = shared.withLock { shared in
+            var dropped: [@Sendable () -> Void] = []
             for (key, callbacks) in unconfirmed {
                 let wanted = key.sharded ? shared.shardedChannels.contains(key.channel) : shared.channels.contains(key.channel)
-                if wanted { shared.confirmations[key, default: []].append(contentsOf: callbacks) }
+                if wanted && !shared.closed {
+                    shared.confirmations[key, default: []].append(contentsOf: callbacks)
+                } else {
+                    dropped += callbacks
+                }
             }
+            return dropped
         }
+        fire(dropped)
         announceDown(error)
     }
 
@@ -373,7 +393,7 @@ public final class RedisSubscriber: Sendable {
             let now = ContinuousClock.now
             if let sent = threadState.pingSentAt {
                 if now - sent > configuration.commandTimeout { throw .timeout }
-            } else if now - threadState.lastActivity >= configuration.subscriberPingInterval {
+            } else if now - threadState.lastActivity >= configuration.healthCheckInterval {
                 var bytes: [UInt8] = []
                 RedisCommand("PING").encode(into: &bytes)
                 try connection.write(bytes, deadline: now + configuration.commandTimeout)
@@ -381,7 +401,7 @@ public final class RedisSubscriber: Sendable {
             }
             // Still reading (TLS may hold decrypted bytes poll() cannot see): only look at the wake pipe.
             let next = !drained ? ContinuousClock.now : threadState.pingSentAt.map { $0 + configuration.commandTimeout }
-                ?? threadState.lastActivity + configuration.subscriberPingInterval
+                ?? threadState.lastActivity + configuration.healthCheckInterval
             try waitForInput(connection, events: blockedOn, until: next)
         }
     }
@@ -400,7 +420,7 @@ public final class RedisSubscriber: Sendable {
             try send(subscribe: change.subscribe, sharded: change.sharded, channels: change.channels, into: &bytes)
             if !change.subscribe {
                 for channel in change.channels {
-                    threadState.unconfirmed[Key(channel: channel, sharded: change.sharded)] = nil
+                    fire(threadState.unconfirmed.removeValue(forKey: Key(channel: channel, sharded: change.sharded)) ?? [])
                 }
             }
         }
@@ -450,9 +470,7 @@ public final class RedisSubscriber: Sendable {
     }
 
     private func confirm(_ key: Key) {
-        if let callbacks = threadState.unconfirmed.removeValue(forKey: key) {
-            handlerQueue.async { for callback in callbacks { callback() } }
-        }
+        fire(threadState.unconfirmed.removeValue(forKey: key) ?? [])
         if threadState.resubscribing != nil {
             threadState.resubscribing?.remove(key)
             checkResubscribed()
