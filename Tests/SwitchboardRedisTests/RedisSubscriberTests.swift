@@ -153,7 +153,8 @@ import Testing
         let waiting = Task { await subscriber.subscribe(["never"]) }
         #expect(await eventually { inbox.states.count == 1 })
         if case .disconnected(.connectFailed) = inbox.states[0] {} else { Issue.record("\(inbox.states)") }
-        #expect(subscriber.subscriptions.channels == [Array("never".utf8)])
+        // The task may start after the first connect attempt failed: wait for its subscription to be recorded.
+        #expect(await eventually { subscriber.subscriptions.channels == [Array("never".utf8)] })
         subscriber.close()
         await waiting.value
         #expect(await eventually { inbox.states.last == .closed })
