@@ -7,7 +7,8 @@
 # worker process per server (at most 15,000 each).
 #
 # Usage: loadtest/budget-idle.sh [connections=20000] [servers=2] [more switchboard-load idle options...]
-# Environment: SWITCHBOARD_BIN, LOAD_BIN, REPORT (copy the JSON report there).
+# Environment: SWITCHBOARD_BIN, LOAD_BIN, REPORT (copy the JSON report there), CLUSTER=1 (the servers are the
+# nodes of one cluster: a redis-server is started and every server gets --redis-url).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
@@ -22,9 +23,11 @@ port=$((20000 + RANDOM % 10000))
 work=$(mktemp -d /tmp/budget-idle.XXXXXX)
 chmod 755 "$work"
 pids=()
+redis_pid=""
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+    [[ -n "$redis_pid" ]] && kill "$redis_pid" 2>/dev/null || true
     scripts/test-postgres.sh stop "$work/pg" || true
     rm -rf "$work"
 }
@@ -32,8 +35,16 @@ trap cleanup EXIT
 ulimit -n "$(ulimit -Hn)"
 eval "$(scripts/test-postgres.sh start "$work/pg")"
 args=()
+cluster=()
+if [[ "${CLUSTER:-0}" == 1 ]]; then
+    redis_port=$((30000 + RANDOM % 2000))
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no >"$work/redis.log" 2>&1 &
+    redis_pid=$!
+    for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/$redis_port) 2>/dev/null && break; sleep 0.05; done
+    cluster=(--redis-url "redis://127.0.0.1:$redis_port")
+fi
 for i in $(seq "$servers"); do
-    "$bin" serve --host "127.0.0.$i" --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
+    "$bin" serve --host "127.0.0.$i" --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" "${cluster[@]}" \
         --max-connections 100000 --register-burst-per-address 1000000 --log-level warning >>"$work/server.log" 2>&1 &
     pids+=($!)
     args+=(--server-pid "$!" --url "ws://127.0.0.$i:$port/ws")

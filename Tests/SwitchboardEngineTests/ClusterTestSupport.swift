@@ -83,16 +83,17 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         }
     }
 
-    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws {
+    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws {
         try check()
         state.withLock { s in
             var d = s.directories[node] ?? (0, [:])
-            d.seq = seq
-            switch change {
-            case .attached(let c, let u, let session): d.devices[c] = DirectoryEntry(connection: c, userId: u, sessionId: session, status: "online")
-            case .detached(let c, _): d.devices[c] = nil
-            case .status(let c, _, let status): d.devices[c]?.status = status
-            case .sync: break
+            d.seq = lastSeq
+            for (change, entry) in changes {
+                switch change {
+                case .attached(let c, _, _), .status(let c, _, _): if let entry { d.devices[c] = entry }
+                case .detached(let c, _): d.devices[c] = nil
+                case .sync: break
+                }
             }
             s.directories[node] = d
         }

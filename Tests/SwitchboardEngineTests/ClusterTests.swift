@@ -32,9 +32,10 @@ struct ClusterTests {
                 .init(item: .ephemeral(Array("p".utf8), source: "p:7"), connections: [UInt64.max]),
                 .init(item: .event([]), connections: []), .init(item: .revoke, connections: [4]),
             ]),
-            .directory(node: 3, seq: 1, .attached(connection: 9, userId: -1, sessionId: Int64.max)),
-            .directory(node: 3, seq: 2, .detached(connection: 9, userId: 1)),
-            .directory(node: 3, seq: 3, .status(connection: 9, userId: 1, status: "away")), .directory(node: 3, seq: 4, .sync),
+            .directory(node: 3, seq: 1, [.attached(connection: 9, userId: -1, sessionId: Int64.max)]),
+            .directory(
+                node: 3, seq: 2,
+                [.detached(connection: 9, userId: 1), .status(connection: 9, userId: 1, status: "away"), .sync]),
             .notice(node: 2, .friendship(4, 5, friends: true)), .notice(node: 2, .friendship(4, 5, friends: false)),
             .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")), .notice(node: 3, .revoked(sessionId: 8, userId: 9)),
         ]
@@ -101,7 +102,7 @@ struct ClusterTests {
         let b = directory(2, store, logB)
         for (n, d) in [(UInt32(1), a), (2, b)] {
             bus.join(n) { bytes in
-                if case .directory(let from, let seq, let change)? = ClusterWire.decode(bytes) { d.received(node: from, seq: seq, change: change) }
+                if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { d.received(node: from, seq: seq, changes: changes) }
             }
         }
         a.start()
@@ -118,6 +119,8 @@ struct ClusterTests {
         // A lost message: the next one shows the gap and B reloads A's snapshot.
         bus.dropping.store(true, ordering: .relaxed)
         a.localDetached(bob)
+        // Sent (and lost) once it is recorded: changes go out in batches.
+        #expect(await eventually { (try? store.snapshot(node: 1).devices.count) == 1 })
         bus.dropping.store(false, ordering: .relaxed)
         let cid = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
         a.localAttached(cid)
@@ -127,7 +130,7 @@ struct ClusterTests {
         let logC = DirectoryLog()
         let c = directory(3, store, logC)
         bus.join(3) { bytes in
-            if case .directory(let from, let seq, let change)? = ClusterWire.decode(bytes) { c.received(node: from, seq: seq, change: change) }
+            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { c.received(node: from, seq: seq, changes: changes) }
         }
         c.start()
         #expect(await eventually { logC.count == 2 && logC.status(ann.connection) == "away" })

@@ -14,9 +14,10 @@
 public enum ClusterWire: Sendable, Equatable {
     /// Deliveries for connections of the receiving node: one bus message per batch and node.
     case deliver([Group])
-    /// A change of the sending node's device directory, numbered per node (gapless: a gap means a lost
+    /// Changes of the sending node's device directory, numbered per node from `seq` (the first's; gapless: a gap
+    /// means a lost message, and the receiver reloads that node's snapshot). A node sends its changes in batches.
     /// message, and the receiver reloads that node's snapshot).
-    case directory(node: UInt32, seq: UInt64, DirectoryChange)
+    case directory(node: UInt32, seq: UInt64, [DirectoryChange])
     /// A change of durable data that other nodes keep in memory (sent to every node by `node`).
     case notice(node: UInt32, Notice)
 
@@ -116,10 +117,12 @@ public enum ClusterWire: Sendable, Equatable {
                 w.i64(sessionId)
                 w.i64(userId)
             }
-        case .directory(let node, let seq, let change):
+        case .directory(let node, let seq, let changes):
             w.byte(2)
             w.u32(node)
             w.u64(seq)
+            w.u32(UInt32(changes.count))
+            for change in changes {
             switch change {
             case .attached(let connection, let userId, let sessionId):
                 w.byte(1)
@@ -137,6 +140,7 @@ public enum ClusterWire: Sendable, Equatable {
                 w.bytes(Array(status.utf8))
             case .sync:
                 w.byte(4)
+            }
             }
         }
         return w.out
@@ -179,22 +183,28 @@ public enum ClusterWire: Sendable, Equatable {
                 }
                 message = .deliver(groups)
             case 2:
-                guard let node = r.u32(), let seq = r.u64(), let tag = r.byte() else { return nil }
-                let change: DirectoryChange
-                switch tag {
-                case 1:
-                    guard let c = r.u64(), let u = r.i64(), let s = r.i64() else { return nil }
-                    change = .attached(connection: c, userId: u, sessionId: s)
-                case 2:
-                    guard let c = r.u64(), let u = r.i64() else { return nil }
-                    change = .detached(connection: c, userId: u)
-                case 3:
-                    guard let c = r.u64(), let u = r.i64(), let status = r.string() else { return nil }
-                    change = .status(connection: c, userId: u, status: status)
-                case 4: change = .sync
-                default: return nil
+                guard let node = r.u32(), let seq = r.u64(), let count = r.count(), count >= 1 else { return nil }
+                var changes: [DirectoryChange] = []
+                changes.reserveCapacity(min(count, 1024))
+                for _ in 0..<count {
+                    guard let tag = r.byte() else { return nil }
+                    let change: DirectoryChange
+                    switch tag {
+                    case 1:
+                        guard let c = r.u64(), let u = r.i64(), let s = r.i64() else { return nil }
+                        change = .attached(connection: c, userId: u, sessionId: s)
+                    case 2:
+                        guard let c = r.u64(), let u = r.i64() else { return nil }
+                        change = .detached(connection: c, userId: u)
+                    case 3:
+                        guard let c = r.u64(), let u = r.i64(), let status = r.string() else { return nil }
+                        change = .status(connection: c, userId: u, status: status)
+                    case 4: change = .sync
+                    default: return nil
+                    }
+                    changes.append(change)
                 }
-                message = .directory(node: node, seq: seq, change)
+                message = .directory(node: node, seq: seq, changes)
             case 9:
                 guard let node = r.u32(), let tag = r.byte() else { return nil }
                 switch tag {

@@ -24,10 +24,10 @@ protocol ClusterStore: Sendable {
     func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>)
     /// Removes a dead node and its directory.
     func forget(node: UInt32) throws
-    /// Records a change of `node`'s directory (numbered `seq`; `entry` is the device as it is now, nil when it
-    /// is gone) and publishes `message` to every node, in this order on one connection (so a snapshot read after
-    /// the message arrives includes the change).
-    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws
+    /// Records changes of `node`'s directory (the last numbered `lastSeq`; each with the device as it is now, nil
+    /// when it is gone) and publishes `message` to every node, in this order on one connection (so a snapshot
+    /// read after the message arrives includes the changes).
+    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws
     /// Replaces `node`'s whole directory (after Redis lost it, e.g. restarted).
     func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws
     /// `node`'s directory and the seq of its last change, read atomically.
@@ -85,6 +85,14 @@ final class ClusterDirectory: @unchecked Sendable {
 
     // protected by queue
     private var localSeq: UInt64 = 0
+    // protected by queue: this node's changes not yet recorded and sent (sent together: one Redis round trip and
+    // one bus message per batch, so a storm of connections costs a few hundred messages, not one per device)
+    private var pending: [ClusterWire.DirectoryChange] = []
+    // protected by queue
+    private var flushScheduled = false
+    /// Seconds a change may wait for others to join its batch, and the largest batch.
+    let batchDelay = 0.005
+    let maxBatch = 1000
     // protected by queue
     private var localDevices: [UInt64: DirectoryEntry] = [:]
     // protected by queue
@@ -161,43 +169,67 @@ final class ClusterDirectory: @unchecked Sendable {
 
     private func publish(_ change: ClusterWire.DirectoryChange) {
         assertOnQueue()
-        localSeq += 1
-        let message = ClusterWire.directory(node: node, seq: localSeq, change)
+        pending.append(change)
+        if pending.count >= maxBatch {
+            flush()
+        } else if !flushScheduled {
+            flushScheduled = true
+            queue.asyncAfter(deadline: .now() + batchDelay) { [self] in
+                flushScheduled = false
+                flush()
+            }
+        }
+    }
+
+    /// Numbers, records and sends the pending changes.
+    private func flush() {
+        assertOnQueue()
+        guard !pending.isEmpty else { return }
+        let changes = pending
+        pending = []
+        let first = localSeq + 1
+        localSeq += UInt64(changes.count)
+        let withEntries = changes.map { change -> (ClusterWire.DirectoryChange, DirectoryEntry?) in
+            switch change {
+            case .attached(let c, _, _), .status(let c, _, _): (change, localDevices[c])
+            case .detached, .sync: (change, nil)
+            }
+        }
         do {
-            let entry: DirectoryEntry? =
-                switch change {
-                case .attached(let c, _, _), .status(let c, _, _): localDevices[c]
-                case .detached, .sync: nil
-                }
-            try store.record(node: node, seq: localSeq, change: change, entry: entry, message: message.encoded())
+            try store.record(
+                node: node, lastSeq: localSeq, changes: withEntries,
+                message: ClusterWire.directory(node: node, seq: first, changes).encoded())
         } catch {
-            // The change is in `localDevices`; the whole directory is written again when Redis is back.
+            // The changes are in `localDevices`; the whole directory is written again when Redis is back.
             storeFailed(error)
         }
     }
 
     // MARK: other nodes' changes
 
-    /// A directory message from the bus (any node's, this one's included).
-    func received(node from: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange) {
+    /// A directory message from the bus (any node's, this one's included): `changes` numbered from `seq`.
+    func received(node from: UInt32, seq first: UInt64, changes: [ClusterWire.DirectoryChange]) {
         queue.async { [self] in
             guard from != node else { return }
             var state = remote[from] ?? RemoteNode()
             defer { remote[from] = state }
-            if state.needsSnapshot {
-                state.buffered.append((seq, change))
-                return
+            for (i, change) in changes.enumerated() {
+                let seq = first + UInt64(i)
+                if state.needsSnapshot {
+                    state.buffered.append((seq, change))
+                    continue
+                }
+                if seq <= state.seq { continue }
+                guard seq == state.seq + 1 else {
+                    // A lost message: reload the node's directory, then apply what arrives after it.
+                    state.needsSnapshot = true
+                    state.buffered = Array(zip((0..<UInt64(changes.count - i)).map { seq + $0 }, changes[i...]))
+                    queue.async { [self] in resync(from) }
+                    return
+                }
+                apply(change, of: from, to: &state)
+                state.seq = seq
             }
-            if seq <= state.seq { return }
-            guard seq == state.seq + 1 else {
-                // A lost message: reload the node's directory, then apply what arrives after it.
-                state.needsSnapshot = true
-                state.buffered = [(seq, change)]
-                queue.async { [self] in resync(from) }
-                return
-            }
-            apply(change, of: from, to: &state)
-            state.seq = seq
         }
     }
 
@@ -293,9 +325,11 @@ final class ClusterDirectory: @unchecked Sendable {
             let (live, dead) = try store.nodes()
             if forgotten && !storeDown && localSeq > 0 {
                 // The others forgot this node (a pause longer than the TTL): write the directory again.
+                flush()
                 localSeq += 1
                 try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
                 publish(.sync)
+                flush()
             }
             if storeDown {
                 storeDown = false
@@ -303,9 +337,11 @@ final class ClusterDirectory: @unchecked Sendable {
                 logger.notice("cluster: Redis is back")
                 // Redis may have lost everything (a restart): write this node's directory again, and reload
                 // every other node's.
+                flush()
                 localSeq += 1
                 try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
                 publish(.sync)
+                flush()
                 for key in remote.keys { remote[key]!.needsSnapshot = true }
                 delegate?.busRecovered()
             }

@@ -60,7 +60,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         }
         switch message {
         case .deliver(let groups): outbox.receive(groups)
-        case .directory(let from, let seq, let change): directory.received(node: from, seq: seq, change: change)
+        case .directory(let from, let seq, let changes): directory.received(node: from, seq: seq, changes: changes)
         case .notice(let from, let notice): if from != node { noticeHandler?(notice) }
         }
     }

@@ -126,18 +126,20 @@ final class RedisClusterStore: ClusterStore {
         ])
     }
 
-    func record(node: UInt32, seq: UInt64, change: ClusterWire.DirectoryChange, entry: DirectoryEntry?, message: [UInt8]) throws {
+    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws {
         let key = RedisClusterKeys.directory(node)
         var commands = [RedisCommand("MULTI")]
-        switch change {
-        case .attached(let c, _, _), .status(let c, _, _):
-            if let entry { commands.append(RedisCommand("HSET", key, "c:\(c)", Self.value(entry))) }
-        case .detached(let c, _): commands.append(RedisCommand("HDEL", key, "c:\(c)"))
-        case .sync: break
+        for (change, entry) in changes {
+            switch change {
+            case .attached(let c, _, _), .status(let c, _, _):
+                if let entry { commands.append(RedisCommand("HSET", key, "c:\(c)", Self.value(entry))) }
+            case .detached(let c, _): commands.append(RedisCommand("HDEL", key, "c:\(c)"))
+            case .sync: break
+            }
         }
-        commands.append(RedisCommand("HSET", key, "seq", String(seq)))
+        commands.append(RedisCommand("HSET", key, "seq", String(lastSeq)))
         commands.append(RedisCommand("EXEC"))
-        // After the change, on the same connection: a node that reads the snapshot after this message has it.
+        // After the changes, on the same connection: a node that reads the snapshot after this message has them.
         commands.append(RedisCommand("PUBLISH", RedisClusterKeys.broadcast, message))
         _ = try run(commands)
     }
