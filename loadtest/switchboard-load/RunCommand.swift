@@ -24,13 +24,16 @@ struct RunCommand: AsyncParsableCommand {
             and, for calls left to time out, run with a short test ring timeout (serve --ring-timeout S,
             given here as --ring-timeout S); without it no call of the mix is left to time out.
             Several --url (the nodes of a cluster): client i starts on URL i modulo their count and, each time its
-            connection ends, reconnects to the next URL in turn and resumes there. --kill-pid PID (repeatable)
+            connection ends, reconnects to the next URL in turn and resumes there (--standby-url: after the --url
+            ones, never a first choice). --kill-pid PID (repeatable)
             with --kill-at F sends SIGKILL to exactly those processes at F of the mix: the clients that lose
             their connection within 10 s after it must fail over, resume and have every message exactly once.
             """)
 
     @Option(help: "The servers' WebSocket URLs (repeat for the nodes of a cluster; loopback 127.0.0.0/8 only).")
     var url: [String] = ["ws://127.0.0.1:8080/ws"]
+    @Option(help: "A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair).")
+    var standbyUrl: [String] = []
     @Option(help: "Users to register (each holds one connection during the run).") var users = 2000
     @Option(help: "Each user befriends the next N users (a ring) and chats with them one-to-one.") var friends = 2
     @Option(help: "Groups (default: one per 20 users).") var groups: Int?
@@ -70,7 +73,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !url.isEmpty else { throw ValidationError("--url: at least one") }
-        for u in url {
+        for u in url + standbyUrl {
             guard let c = ClientConfiguration(url: u), c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost" else {
                 throw ValidationError("--url must be ws://127.x.y.z:PORT/ws (load goes to this machine only)")
             }
@@ -91,12 +94,14 @@ struct RunCommand: AsyncParsableCommand {
         KillPlan.make(pids: killPid, fraction: killAt ?? 0, ownPid: getpid(), parentPid: getppid())
     }
 
-    /// Client `i`'s configuration: its first URL by round-robin, the others in turn as failover.
-    static func configuration(client i: Int, base: ClientConfiguration, endpoints: [ServerEndpoint]) -> ClientConfiguration {
+    /// Client `i`'s configuration: its first URL by round-robin, the others in turn, then the standbys, as failover.
+    static func configuration(
+        client i: Int, base: ClientConfiguration, endpoints: [ServerEndpoint], standbys: [ServerEndpoint]
+    ) -> ClientConfiguration {
         var c = base
         let order = Spread.order(client: i, count: endpoints.count)
         c.endpoint = endpoints[order[0]]
-        c.alternateEndpoints = order.dropFirst().map { endpoints[$0] }
+        c.alternateEndpoints = order.dropFirst().map { endpoints[$0] } + standbys
         return c
     }
 
@@ -115,6 +120,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let endpoints = url.map { ServerEndpoint(url: $0)! }
+        let standbys = standbyUrl.map { ServerEndpoint(url: $0)! }
         let killPlan = killAt == nil && killPid.isEmpty ? nil : try? makeKillPlan().get()
         var base = ClientConfiguration(endpoint: endpoints[0])
         base.offerCompression = compression
@@ -130,7 +136,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             setup = try await population.create { i in
                 try SwitchboardClient(
-                    configuration: Self.configuration(client: i, base: baseConfiguration, endpoints: endpoints),
+                    configuration: Self.configuration(client: i, base: baseConfiguration, endpoints: endpoints, standbys: standbys),
                     loop: group.loops[i % group.loops.count])
             }
         } catch {
@@ -217,7 +223,7 @@ struct RunCommand: AsyncParsableCommand {
         let report = RunReport(
             result: passed ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
             configuration: [
-                "url": url.joined(separator: " "), "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
+                "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "), "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
