@@ -23,6 +23,10 @@
 #                    "--register-burst-per-address 1000000 --login-burst-per-address 1000000")
 #   READY_TIMEOUT    seconds each node may take to answer /readyz 200 (default 60)
 #   REDIS_URL        use this Redis instead of starting one (it is then never stopped)
+#   HAPROXY=1        also start HAProxy in front of the nodes with docker/haproxy.cfg adapted to loopback
+#                    (servers 127.0.0.N:PORT, frontend 127.0.0.1:LB_PORT, admin 127.0.0.1:ADMIN_PORT, maxconn
+#                    9000 for the open-files limit): exports CLUSTER_LB_URL and CLUSTER_LB_ADMIN (its /healthz
+#                    and /stats), config and log in DIR/haproxy/
 # A server without --redis-url (before the cluster's Redis wiring) runs as independent nodes that share one
 # PostgreSQL: the script says so on stderr and starts them anyway (failover and resume work; live delivery
 # between nodes does not).
@@ -78,7 +82,46 @@ stop_redis() {
     fi
 }
 
+stop_haproxy() {
+    [[ -s "$dir/haproxy/haproxy.pid" ]] || return 0
+    local pid
+    pid=$(cat "$dir/haproxy/haproxy.pid")
+    if alive "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q haproxy; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 100); do alive "$pid" || break; sleep 0.05; done
+        alive "$pid" && kill -KILL "$pid" 2>/dev/null || true
+    fi
+    rm -f "$dir/haproxy/haproxy.pid"
+}
+
+# HAProxy in front of the nodes: docker/haproxy.cfg with loopback addresses.
+start_haproxy() {
+    command -v haproxy >/dev/null || { log "HAPROXY=1 but no haproxy (apt-get install haproxy)"; return 1; }
+    mkdir -p "$dir/haproxy"
+    lbport=$(free_port) && adminport=$(free_port) || { log "no free port for HAProxy"; return 1; }
+    {
+        sed -e "s|^\(\s*bind\) :8080$|\1 127.0.0.1:$lbport|" -e "s|^\(\s*bind\) :8404$|\1 127.0.0.1:$adminport|" \
+            -e "s|^\(\s*maxconn\) 60000$|\1 9000|" -e "s| resolvers docker init-addr last,libc,none resolve-prefer ipv4||" \
+            -e '/^\s*server node[0-9]/d' docker/haproxy.cfg
+        for n in $(seq "$nodes"); do echo "    server node$n 127.0.0.$n:$port"; done
+    } >"$dir/haproxy/haproxy.cfg"
+    haproxy -c -q -f "$dir/haproxy/haproxy.cfg" || { log "generated $dir/haproxy/haproxy.cfg is invalid"; return 1; }
+    haproxy -db -f "$dir/haproxy/haproxy.cfg" </dev/null >"$dir/haproxy/haproxy.log" 2>&1 &
+    echo $! >"$dir/haproxy/haproxy.pid"
+    local deadline=$((SECONDS + ${READY_TIMEOUT:-60})) up
+    # Ready when every node is UP in HAProxy's view (its first health checks passed).
+    while (( SECONDS < deadline )); do
+        up=$(curl -s -m 2 "http://127.0.0.1:$adminport/stats;csv" 2>/dev/null | awk -F, '$1=="nodes" && $2 ~ /^node/ && $18=="UP"' | wc -l)
+        (( up == nodes )) && return 0
+        sleep 0.2
+    done
+    log "HAProxy did not see every node UP within ${READY_TIMEOUT:-60} s; its log:"
+    tail -20 "$dir/haproxy/haproxy.log" >&2 || true
+    return 1
+}
+
 stop_all() {
+    stop_haproxy
     stop_nodes
     stop_redis
     scripts/test-postgres.sh stop "$dir/pg" || true
@@ -185,6 +228,7 @@ start)
     declare -A started=()
     for n in $(seq 2 "$nodes"); do started[$n]=$(start_node "$n"); done
     for n in $(seq 2 "$nodes"); do wait_ready "$n" "${started[$n]}" || false; done
+    if [[ "${HAPROXY:-0}" == 1 ]]; then start_haproxy || false; fi
     trap - ERR
 
     awk '{print $2}' "$dir/nodes" >"$dir/pids"
@@ -195,6 +239,10 @@ start)
         echo "export CLUSTER_PIDS='$(paste -sd' ' "$dir/pids")'"
         echo "export CLUSTER_DATABASE_URL='$db'"
         echo "export CLUSTER_REDIS_URL='$redis'"
+        if [[ "${HAPROXY:-0}" == 1 ]]; then
+            echo "export CLUSTER_LB_URL='ws://127.0.0.1:$lbport/ws'"
+            echo "export CLUSTER_LB_ADMIN='http://127.0.0.1:$adminport'"
+        fi
     } >"$dir/env"
     log "$nodes node(s) ready on port $port: $(paste -sd' ' "$dir/pids") (logs in $dir/node-N/node.log)"
     cat "$dir/env"
@@ -215,6 +263,10 @@ status)
         fi
         echo "$n $pid $url $state"
     done <"$dir/nodes"
+    if [[ -s "$dir/haproxy/haproxy.pid" ]] && alive "$(cat "$dir/haproxy/haproxy.pid")"; then
+        admin=$(sed -n "s/^export CLUSTER_LB_ADMIN='\(.*\)'$/\1/p" "$dir/env")
+        curl -s -m 2 "$admin/stats;csv" | awk -F, '$1=="nodes" && $2 ~ /^node/ {print "haproxy " $2 " " $18 " " $5 " current sessions, " $8 " in all"}'
+    fi
     ;;
 *) echo "usage: $0 start|stop|status DIR [NODES=3]" >&2; exit 2 ;;
 esac
