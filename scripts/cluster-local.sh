@@ -165,7 +165,7 @@ start_node() {
     mkdir -p "$dir/node-$n"
     # stdin from /dev/null and output to a file: the caller's pipes are not held open by the node.
     "$bin" serve --host "127.0.0.$n" --port "$port" --database-url "$db" "${redis_args[@]}" \
-        --data-dir "$dir/node-$n" ${SERVE_ARGS:-} </dev/null >>"$dir/node-$n/node.log" 2>&1 &
+        --data-dir "$dir/node-$n" ${SERVE_ARGS:-} </dev/null >"$dir/node-$n/node.log" 2>&1 &
     local pid=$!
     echo "$n $pid ws://127.0.0.$n:$port/ws" >>"$dir/nodes"
     echo "$pid"
@@ -214,7 +214,9 @@ start)
     fi
 
     redis_args=()
-    if "$bin" serve --help 2>/dev/null | grep -q -- "--redis-url"; then
+    # (The help text is read whole first: `grep -q` on a pipe would end it early and, with pipefail, fail.)
+    help=$("$bin" serve --help 2>/dev/null || true)
+    if [[ "$help" == *--redis-url* ]]; then
         redis_args=(--redis-url "$redis")
     else
         log "this server has no --redis-url: $nodes independent nodes sharing one PostgreSQL (no live delivery between them)"

@@ -282,12 +282,21 @@ final class Harness: Sendable {
                 taken[key] = mark.serial
                 return true
             }
-            if fresh { recorder.record(Metric.presenceToFriend, nanoseconds: now() &- mark.sent) }
+            if fresh { recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent) }
         case .other(let raw) where raw.name.hasPrefix("call."):
             handleCallEvent(raw, client: client)
         default:
             break
         }
+    }
+
+    /// Presence set by a killed node's client within the kill's window goes to its own metric (the dead node's
+    /// device counts toward the user's presence until the cluster expires it).
+    func presenceMetric(userId: Int64, sent: UInt64) -> String {
+        guard let killPlan, let killTime = killedAt.withLock({ $0 }), let client = userIndex[userId],
+            killed.withLock({ $0.contains(client) }), sent <= killTime + UInt64(killPlan.attributionWindow * 1e9)
+        else { return Metric.presenceToFriend }
+        return Metric.presenceAfterKill
     }
 
     /// `lt.<send time ns>.<n>` (text) or `lv.<upload start ns>.<n>` (voice).
