@@ -116,6 +116,12 @@ public struct ReconnectPolicy: Sendable, Equatable {
 public struct ClientConfiguration: Sendable {
     /// The server.
     public var endpoint: ServerEndpoint
+    /// Further servers of the same cluster (nodes sharing one database; see docs/cluster.md), for failover:
+    /// each time a connection ends or an attempt fails, the next attempt goes to the next server in turn
+    /// (`endpoint`, then these in order, then `endpoint` again), with the usual backoff, and resumes there.
+    /// Empty (the default): every attempt goes to `endpoint`. Voice uploads and downloads go to the server
+    /// of the current (or next) attempt.
+    public var alternateEndpoints: [ServerEndpoint] = []
     /// The TLS context for `wss` (nil: a client context that verifies the peer with the system's CA store).
     /// Note that the transport verifies the certificate chain, not the host name.
     public var tls: TLSContext? = nil
@@ -152,6 +158,9 @@ public struct ClientConfiguration: Sendable {
     public init(endpoint: ServerEndpoint) {
         self.endpoint = endpoint
     }
+
+    /// `endpoint` followed by `alternateEndpoints`: the order in which connection attempts try them.
+    public var endpoints: [ServerEndpoint] { [endpoint] + alternateEndpoints }
 
     /// - Returns: nil when `url` is not a `ws://` or `wss://` URL.
     public init?(url: String) {

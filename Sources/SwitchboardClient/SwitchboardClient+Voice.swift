@@ -77,8 +77,9 @@ extension SwitchboardClient {
         SwitchboardClientError
     ) -> VoiceUploadResult {
         let token = try await requireSessionToken()
+        let endpoint = await currentEndpoint
         return try await Self.uploadVoice(
-            audio, endpoint: configuration.endpoint, token: token, tls: try httpTLS(), serverName: httpServerName,
+            audio, endpoint: endpoint, token: token, tls: try httpTLS(endpoint), serverName: httpServerName,
             loop: loop, contentType: contentType, timeout: timeout ?? configuration.requestTimeout * 2)
     }
 
@@ -97,8 +98,9 @@ extension SwitchboardClient {
         timeout: Double? = nil
     ) async throws(SwitchboardClientError) -> VoiceDownload {
         let token = try await requireSessionToken()
+        let endpoint = await currentEndpoint
         return try await Self.downloadVoice(
-            voiceId, endpoint: configuration.endpoint, token: token, tls: try httpTLS(), serverName: httpServerName,
+            voiceId, endpoint: endpoint, token: token, tls: try httpTLS(endpoint), serverName: httpServerName,
             loop: loop, range: range, ifNoneMatch: ifNoneMatch, maxBytes: maxBytes,
             timeout: timeout ?? configuration.requestTimeout)
     }
@@ -166,8 +168,8 @@ extension SwitchboardClient {
         return token
     }
 
-    private func httpTLS() throws(SwitchboardClientError) -> TLSContext? {
-        try Self.resolvedTLS(configuration.endpoint, configuration.tls)
+    private func httpTLS(_ endpoint: ServerEndpoint) throws(SwitchboardClientError) -> TLSContext? {
+        try Self.resolvedTLS(endpoint, configuration.tls)
     }
 
     private var httpServerName: String? { configuration.serverName }

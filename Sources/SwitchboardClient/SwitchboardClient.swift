@@ -54,6 +54,9 @@ public final class SwitchboardClient: @unchecked Sendable {
     private var socket: ClientSocket?
     // protected by loop.queue
     private var generation: UInt64 = 0
+    // protected by loop.queue: index into `configuration.endpoints` of the server the current (or next)
+    // connection attempt goes to; moves to the next one in turn each time a connection ends
+    private var endpointIndex = 0
     // protected by loop.queue: requests sent on the current connection, by id
     private var inFlight: [Int64: PendingRequest] = [:]
     // protected by loop.queue: requests waiting for a connection or a re-authentication, in order
@@ -267,6 +270,12 @@ public final class SwitchboardClient: @unchecked Sendable {
         get async { await onLoop { $0.tracker.duplicatesDropped } }
     }
 
+    /// The server the current (or next) connection attempt goes to: `configuration.endpoint` unless
+    /// `configuration.alternateEndpoints` are given and a connection has ended since.
+    public var currentEndpoint: ServerEndpoint {
+        get async { await onLoop { $0.configuration.endpoints[$0.endpointIndex] } }
+    }
+
     /// The stored session token (nil before `register`, `login` or `authenticate`, and after `logout`).
     public var sessionToken: String? {
         get async { await onLoop { $0.session?.token } }
@@ -442,7 +451,7 @@ public final class SwitchboardClient: @unchecked Sendable {
         let generation = self.generation
         phase = .connecting
         report(.connecting)
-        let endpoint = configuration.endpoint
+        let endpoint = configuration.endpoints[endpointIndex]
         let socket = ClientSocket(
             generation: generation, loop: loop, endpoint: endpoint, offerDeflate: configuration.offerCompression,
             webSocketConfiguration: webSocketConfiguration)
@@ -520,6 +529,8 @@ public final class SwitchboardClient: @unchecked Sendable {
         authenticatedHere = false
         if case .closed = phase { return }
         logger.debug("connection ended", metadata: ["switchboard.client.reason": "\(end)"])
+        // Failover: the next attempt goes to the next server in turn (a no-op with one).
+        endpointIndex = (endpointIndex + 1) % configuration.endpoints.count
         if end.wasOpen { eventSink.yield(.disconnected(reason: end.description)) }
         // Requests on the wire: resend those that are safe to repeat, fail the others.
         let sent = inFlight.values.sorted { $0.id < $1.id }

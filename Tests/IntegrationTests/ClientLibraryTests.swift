@@ -573,6 +573,54 @@ struct ClientLibraryTests {
         await client.close()
     }
 
+    /// Two "nodes" (relays to one server, as nodes share one database) and a client that holds both: when its
+    /// node dies it reconnects to the other in turn, re-authenticates and resumes with every message once; with
+    /// one node dead, a drop on the other tries the dead one next, then comes back.
+    @Test func failsOverToTheNextEndpointInTurnAndResumes() async throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let nodeA = try DropProxy(targetPort: port)
+        var nodeAStopped = false
+        defer { if !nodeAStopped { nodeA.stop() } }
+        let nodeB = try DropProxy(targetPort: port)
+        defer { nodeB.stop() }
+        let bob = try makeClient(port: nodeA.port) {
+            $0.alternateEndpoints = [ServerEndpoint(host: "127.0.0.1", port: nodeB.port)]
+        }
+        let ann = try makeClient(port: port)
+        let events = EventLog(bob)
+        let bobUser = try await registerUser(bob, "Bob")
+        let annUser = try await registerUser(ann, "Ann")
+        try await befriend(bob, ann, annUser)
+        #expect(await bob.currentEndpoint.port == nodeA.port)
+        #expect(nodeA.acceptedCount == 1 && nodeB.acceptedCount == 0)
+        let first = try await ann.sendText("before", to: .user(bobUser.id))
+        #expect(await events.wait { _ in events.messages.contains { $0.seq == first.seq } })
+
+        nodeA.stop()  // node A dies
+        nodeAStopped = true
+        let during = try await ann.sendText("during", to: .user(bobUser.id))
+        #expect(await events.wait { _ in events.count(.authenticated(userId: bobUser.id)) == 2 })
+        #expect(await bob.currentEndpoint.port == nodeB.port)
+        #expect(nodeB.acceptedCount == 1)
+        let after = try await ann.sendText("after", to: .user(bobUser.id))
+        #expect(await events.wait { _ in events.messages.contains { $0.seq == after.seq } })
+
+        // A drop on B: the next attempt goes to A (refused), the one after to B again.
+        nodeB.dropAll()
+        #expect(await events.wait { _ in events.count(.authenticated(userId: bobUser.id)) == 3 })
+        #expect(await bob.currentEndpoint.port == nodeB.port)
+        #expect(nodeB.acceptedCount == 2)
+        let last = try await ann.sendText("last", to: .user(bobUser.id))
+        #expect(await events.wait { _ in events.messages.contains { $0.seq == last.seq } })
+        let seqs = events.messages.filter { $0.conversationId == first.conversationId && $0.seq >= first.seq }.map(\.seq)
+        #expect(seqs == [first.seq, during.seq, after.seq, last.seq])
+        // A single endpoint stays where it is.
+        #expect(await ann.currentEndpoint.port == port)
+        await bob.close()
+        await ann.close()
+    }
+
     @Test func aSilentConnectionIsGivenUpAndReplaced() async throws {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }

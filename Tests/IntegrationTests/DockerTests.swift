@@ -74,4 +74,42 @@ import Testing
         let build = try #require(server["build"] as? [String: Any])
         #expect(build["dockerfile"] as? String == "docker/Dockerfile")
     }
+
+    /// docker/cluster.yaml: PostgreSQL, Redis, two nodes from one image on the same database and Redis, and
+    /// HAProxy in front (the only published ports) with docker/haproxy.cfg: no stickiness, WebSocket tunnel
+    /// timeout, /readyz health checks, a server line for each node and none for anything else.
+    @Test func clusterComposeAndHAProxyConfiguration() throws {
+        let path = repositoryRoot.appendingPathComponent("docker/cluster.yaml").path
+        let script = "import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))"
+        let result = try runProcess("/usr/bin/env", ["python3", "-c", script, path])
+        #expect(result.status == 0, "cluster.yaml does not parse: \(result.output)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        let services = try #require(json["services"] as? [String: Any])
+        #expect(Set(services.keys) == ["postgres", "redis", "switchboard-1", "switchboard-2", "haproxy"])
+        var images = Set<String>()
+        for name in ["switchboard-1", "switchboard-2"] {
+            let node = try #require(services[name] as? [String: Any])
+            let environment = try #require(node["environment"] as? [String: Any])
+            #expect((environment["DATABASE_URL"] as? String)?.contains("@postgres:5432/") == true)
+            #expect(environment["SWITCHBOARD_REDIS_URL"] as? String == "redis://redis:6379")
+            #expect((node["build"] as? [String: Any])?["dockerfile"] as? String == "docker/Dockerfile")
+            #expect(node["ports"] == nil, "\(name) must be reached through HAProxy only")
+            images.insert(try #require(node["image"] as? String))
+        }
+        #expect(images.count == 1)
+        let haproxy = try #require(services["haproxy"] as? [String: Any])
+        #expect((haproxy["ports"] as? [String])?.contains("8080:8080") == true)
+        #expect((haproxy["volumes"] as? [String])?.contains { $0.hasPrefix("./haproxy.cfg:") } == true)
+
+        let cfg = try String(contentsOf: repositoryRoot.appendingPathComponent("docker/haproxy.cfg"), encoding: .utf8)
+        let lines = cfg.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        #expect(lines.contains("balance leastconn") || lines.contains("balance roundrobin"))
+        #expect(!lines.contains { $0.hasPrefix("cookie") || $0.hasPrefix("stick") || $0 == "balance source" }, "no stickiness")
+        #expect(lines.contains { $0.hasPrefix("timeout tunnel ") })
+        #expect(lines.contains("option httpchk"))
+        #expect(lines.contains { $0.hasPrefix("http-check send meth GET uri /readyz") })
+        #expect(lines.contains("http-check expect status 200"))
+        let servers = lines.filter { $0.hasPrefix("server ") }.map { $0.split(separator: " ")[2] }
+        #expect(Set(servers) == ["switchboard-1:8080", "switchboard-2:8080"])
+    }
 }

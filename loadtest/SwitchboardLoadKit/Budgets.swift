@@ -171,13 +171,17 @@ public enum Metric {
     public static let typingToPeer = "typing_to_peer"
     /// `presence.set` to the `presence` event at a friend.
     public static let presenceToFriend = "presence_to_friend"
+    /// `presence.set` by a client that lost its server to the kill switch, sent within the kill's attribution
+    /// window, to the event at a friend (reported, not judged): until the cluster expires the dead node's
+    /// devices (heartbeat TTL), the user's stale device there still counts toward its presence.
+    public static let presenceAfterKill = "presence_to_friend_after_kill"
     /// `authenticate` with a stored token (idle mode and reconnects) to its reply.
     public static let authenticate = "authenticate"
 
     /// The order of the report's rows.
     public static let order: [String] = [
         sendToAck, sendToDelivery, recoveredDelivery, historyPage, reactionSet, login, authenticate, typingToPeer,
-        presenceToFriend, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
+        presenceToFriend, presenceAfterKill, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
         declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery,
     ]
 }

@@ -33,17 +33,53 @@ public struct RecoveryResult: Codable, Sendable, Equatable {
     public var dropped: Int
     /// Of those, clients that afterwards had every message of every conversation exactly once.
     public var recovered: Int
-    /// Clients never dropped that lack a message or got one twice (should be 0).
+    /// Clients neither dropped nor killed that lack a message or got one twice (should be 0).
     public var othersIncomplete: Int
+    /// Clients whose connection a killed server process took down (`--kill-pid`), that failed over to another.
+    public var killed: Int
+    /// Of those, clients that afterwards had every message of every conversation exactly once.
+    public var killedRecovered: Int
+    /// The processes killed and when (seconds into the measured mix); empty without `--kill-pid`.
+    public var kills: [KillRecord]
 
-    public init(dropped: Int, recovered: Int, othersIncomplete: Int) {
+    public init(
+        dropped: Int, recovered: Int, othersIncomplete: Int, killed: Int = 0, killedRecovered: Int = 0, kills: [KillRecord] = []
+    ) {
         self.dropped = dropped
         self.recovered = recovered
         self.othersIncomplete = othersIncomplete
+        self.killed = killed
+        self.killedRecovered = killedRecovered
+        self.kills = kills
     }
 
     /// recovered / dropped (1 when nobody was dropped).
     public var ratio: Double { dropped == 0 ? 1 : Double(recovered) / Double(dropped) }
+    /// killedRecovered / killed (1 when no client lost its server).
+    public var killedRatio: Double { killed == 0 ? 1 : Double(killedRecovered) / Double(killed) }
+
+    enum CodingKeys: String, CodingKey {
+        case dropped, recovered, othersIncomplete, killed, killedRecovered = "killed_recovered", kills
+    }
+}
+
+/// One process the kill switch signalled.
+public struct KillRecord: Codable, Sendable, Equatable {
+    public var pid: Int32
+    /// Seconds since the start of the measured mix.
+    public var atSeconds: Double
+    /// "killed", or why not (`kill(2)`'s error, e.g. "no such process").
+    public var result: String
+
+    public init(pid: Int32, atSeconds: Double, result: String) {
+        self.pid = pid
+        self.atSeconds = atSeconds
+        self.result = result
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case pid, atSeconds = "at_s", result
+    }
 }
 
 /// One row of the PASS/FAIL table.
@@ -126,6 +162,22 @@ public enum Verdict {
                 VerdictRow(
                     check: "recovery", measured: "\(recovery.recovered) of \(recovery.dropped) dropped clients got every message (\(pct(recovery.ratio)))",
                     budget: ">= \(pct(budgets.minRecoveryRatio))", pass: recovery.ratio >= budgets.minRecoveryRatio))
+            if !recovery.kills.isEmpty {
+                let signalled = recovery.kills.allSatisfy { $0.result == "killed" }
+                let pids = recovery.kills.map { "\($0.pid) at \(String(format: "%.1f", $0.atSeconds)) s: \($0.result)" }
+                    .joined(separator: ", ")
+                // A kill that took no client down tested nothing: it fails too.
+                var notes = [pids]
+                if !signalled { notes.append("not every process was killed") }
+                if recovery.killed == 0 { notes.append("no client lost its server") }
+                rows.append(
+                    VerdictRow(
+                        check: "failover",
+                        measured: "\(recovery.killedRecovered) of \(recovery.killed) clients of killed servers got every message (\(pct(recovery.killedRatio)))",
+                        budget: ">= \(pct(budgets.minRecoveryRatio))",
+                        pass: signalled && recovery.killed > 0 && recovery.killedRatio >= budgets.minRecoveryRatio,
+                        note: notes.joined(separator: "; ")))
+            }
             rows.append(
                 VerdictRow(
                     check: "delivery", measured: "\(recovery.othersIncomplete) other clients missing or doubling a message",

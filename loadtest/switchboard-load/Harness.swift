@@ -87,8 +87,18 @@ final class Harness: Sendable {
     let presenceSent = Locked([Int64: PresenceMark]())
     /// Client index -> when its connection was dropped; removed when its resume finished.
     let recovering = Locked([Int: UInt64]())
-    /// Client index -> when its connection was last dropped (kept after it recovered).
+    /// Client index -> when its connection was last dropped or lost to a kill (kept after it recovered).
     let lastDrop = Locked([Int: UInt64]())
+    /// Clients whose connection the recovery check dropped.
+    let dropped = Locked(Set<Int>())
+    /// The kill switch (`--kill-pid`, `--kill-at`), if any.
+    let killPlan: KillPlan?
+    /// When the kill switch fired (nil before).
+    let killedAt = Locked<UInt64?>(nil)
+    /// Clients whose connection was lost within the kill's attribution window: the killed nodes' clients.
+    let killed = Locked(Set<Int>())
+    /// Operations that failed only because the drop or a kill cut their connection (not counted as errors).
+    let interrupted = Locked([String: Int]())
     /// Operations started and not finished.
     let inFlight = Locked(0)
     let ringTimeout: Double
@@ -118,8 +128,9 @@ final class Harness: Sendable {
 
     init(
         clients: [SwitchboardClient], users: [LoadUser], conversations: [LoadConversation], baselines: [Int64: Int64],
-        ringTimeout: Double, callHold: Double
+        ringTimeout: Double, callHold: Double, killPlan: KillPlan?
     ) {
+        self.killPlan = killPlan
         self.clients = clients
         self.users = users
         var index: [Int64: Int] = [:]
@@ -177,6 +188,54 @@ final class Harness: Sendable {
         }
     }
 
+    /// Records a failure; one whose connection the drop or a kill cut counts as interrupted instead.
+    func fail(_ op: String, client: Int, since start: UInt64, _ error: SwitchboardClientError) {
+        if let dropped = lastDrop.withLock({ $0[client] }), dropped >= start {
+            interrupt(op)
+        } else if Self.isConnectionError(error), attributeToKill(client) {
+            interrupt(op)
+        } else {
+            failed(op, error)
+        }
+    }
+
+    /// An operation started and was cut by a lost connection: neither a success nor an error.
+    func interrupt(_ op: String) {
+        inFlight.withLock { $0 -= 1 }
+        interrupted.withLock { $0[op, default: 0] += 1 }
+    }
+
+    static func isConnectionError(_ error: SwitchboardClientError) -> Bool {
+        switch error {
+        case .connectionLost, .connectFailed: return true
+        default: return false
+        }
+    }
+
+    /// Whether the kill switch fired and its attribution window is still open.
+    func killWindowOpen() -> Bool {
+        guard let killPlan else { return false }
+        return killPlan.attributes(lostAt: now(), killedAt: killedAt.withLock { $0 })
+    }
+
+    /// Takes the client's lost connection as caused by the kill when its window is open: the client must then
+    /// fail over and resume like a dropped one. Returns whether it did.
+    @discardableResult
+    func attributeToKill(_ client: Int) -> Bool {
+        guard killWindowOpen(), let t = killedAt.withLock({ $0 }) else { return false }
+        // A client the recovery check dropped at or after the kill is the drop's.
+        let taken = recovering.withLock { r -> Bool in
+            if let since = r[client], since >= t, !killed.withLock({ $0.contains(client) }) { return false }
+            if r[client] == nil { r[client] = t }
+            return true
+        }
+        guard taken else { return false }
+        lastDrop.withLock { $0[client] = max($0[client] ?? 0, t) }
+        killed.withLock { _ = $0.insert(client) }
+        presenceSent.withLock { $0[users[client].userId] = nil }
+        return true
+    }
+
     /// Records a latency unless the client's connection was dropped while the operation ran (its reply then
     /// waited for the reconnect: that is recovery time, not the server's latency).
     func record(_ metric: String, client: Int, since start: UInt64) {
@@ -209,6 +268,8 @@ final class Harness: Sendable {
             }
         case .resumed:
             recovering.withLock { _ = $0.removeValue(forKey: client) }
+        case .disconnected:
+            attributeToKill(client)
         case .typing(let u) where u.active:
             if let sent = typingSent.withLock({ $0[TypingKey(conversationId: u.conversationId, userId: u.userId)] }) {
                 recorder.record(Metric.typingToPeer, nanoseconds: now() &- sent)
@@ -221,12 +282,21 @@ final class Harness: Sendable {
                 taken[key] = mark.serial
                 return true
             }
-            if fresh { recorder.record(Metric.presenceToFriend, nanoseconds: now() &- mark.sent) }
+            if fresh { recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent) }
         case .other(let raw) where raw.name.hasPrefix("call."):
             handleCallEvent(raw, client: client)
         default:
             break
         }
+    }
+
+    /// Presence set by a killed node's client within the kill's window goes to its own metric (the dead node's
+    /// device counts toward the user's presence until the cluster expires it).
+    func presenceMetric(userId: Int64, sent: UInt64) -> String {
+        guard let killPlan, let killTime = killedAt.withLock({ $0 }), let client = userIndex[userId],
+            killed.withLock({ $0.contains(client) }), sent <= killTime + UInt64(killPlan.attributionWindow * 1e9)
+        else { return Metric.presenceToFriend }
+        return Metric.presenceAfterKill
     }
 
     /// `lt.<send time ns>.<n>` (text) or `lv.<upload start ns>.<n>` (voice).
@@ -310,10 +380,14 @@ final class Harness: Sendable {
                 case (.answered, "hangup"):
                     break
                 default:
-                    // Ended otherwise than planned: the call failed.
+                    // Ended otherwise than planned: the call failed (or a kill took a party's server).
                     calls.withLock { _ = $0.removeValue(forKey: id) }
                     inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
-                    failed("call", code: "ended_\(reason)", detail: "call \(id) (\(plan.outcome.rawValue)) ended: \(reason)")
+                    if lostToKill(plan) {
+                        interrupt("call")
+                    } else {
+                        failed("call", code: "ended_\(reason)", detail: "call \(id) (\(plan.outcome.rawValue)) ended: \(reason)")
+                    }
                     return
                 }
             }
@@ -356,7 +430,36 @@ final class Harness: Sendable {
     private func endFailed(_ id: String, code: String, detail: String) {
         guard let plan = calls.withLock({ $0.removeValue(forKey: id) }) else { return }
         inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
-        failed("call", code: code, detail: detail)
+        if lostToKill(plan) {
+            interrupt("call")
+        } else {
+            failed("call", code: code, detail: detail)
+        }
+    }
+
+    /// Whether a party of the call lost its server to the kill switch, or the kill's window is open.
+    private func lostToKill(_ plan: CallPlan) -> Bool {
+        guard killedAt.withLock({ $0 }) != nil else { return false }
+        return killWindowOpen() || killed.withLock { $0.contains(plan.caller) || $0.contains(plan.callee) }
+    }
+
+    /// After a kill: calls invited before its attribution window closed with a party among the killed clients,
+    /// still unfinished, are given up as interrupted (their node's call state died with it). Returns how many.
+    @discardableResult
+    func abandonCallsOfKilledClients() -> Int {
+        guard let killPlan, let killTime = killedAt.withLock({ $0 }) else { return 0 }
+        let windowEnd = killTime + UInt64(killPlan.attributionWindow * 1e9)
+        let gone = killed.withLock { $0 }
+        let plans = calls.withLock { p -> [CallPlan] in
+            let ids = p.filter { $0.value.invited <= windowEnd && (gone.contains($0.value.caller) || gone.contains($0.value.callee)) }
+                .map(\.key)
+            return ids.compactMap { p.removeValue(forKey: $0) }
+        }
+        for plan in plans {
+            inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+            interrupt("call")
+        }
+        return plans.count
     }
 
     private func accept(_ id: String, callee: Int) async {

@@ -16,7 +16,7 @@ import SwitchboardTransport
 /// connection. One process holds at most ~19,900 sockets on this machine (open-files limit 20,000), so the
 /// connections are spread over worker processes (`idle-worker`), and more than that many connections need
 /// several server processes (one PostgreSQL): give all their PIDs. Give each server its own loopback address
-/// and pass every URL (`--url` once per server; worker w connects to URL w modulo their count): Linux takes the
+/// and pass every URL (`--url` once per server; connection j goes to URL j modulo their count): Linux takes the
 /// odd half of the ephemeral ports for `connect()` first (about 14,100 here) and, past that, scans the whole
 /// range on every connect, system-wide, which stalls all clients for hundreds of milliseconds at a time; ports
 /// are reused per destination, so spreading the connections over addresses keeps each under that half.
@@ -79,9 +79,10 @@ struct IdleCommand: AsyncParsableCommand {
             let first = connections * w / workerCount
             let count = connections * (w + 1) / workerCount - first
             let process = Process()
+            // Every worker spreads its share over all the URLs (connection j to URL j modulo their count).
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = [
-                "idle-worker", "--url", url[w % url.count], "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
+            process.arguments = ["idle-worker"] + url.flatMap { ["--url", $0] } + [
+                "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
                 "--ramp-rate", "\(rampRate / Double(workerCount))",
             ]
             let input = Pipe(), output = Pipe()
@@ -208,7 +209,7 @@ struct IdleWorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "idle-worker", abstract: "Internal: holds a share of `idle`'s connections.", shouldDisplay: false)
 
-    @Option var url: String
+    @Option var url: [String]
     @Option var tokens: String
     @Option var first: Int
     @Option var count: Int
@@ -220,7 +221,8 @@ struct IdleWorkerCommand: AsyncParsableCommand {
         limit.rlim_cur = limit.rlim_max
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         let tokenList = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: tokens)))
-        var configuration = ClientConfiguration(url: url)!
+        var configuration = ClientConfiguration(url: url[0])!
+        let endpoints = url.map { ServerEndpoint(url: $0)! }
         configuration.offerCompression = false
         configuration.reconnect = .disabled
         configuration.establishBaseline = false
@@ -237,7 +239,8 @@ struct IdleWorkerCommand: AsyncParsableCommand {
             while true {
                 let (due, next) = pacer.take(now: now())
                 for k in due where k < count {
-                    let configuration = configuration
+                    var configuration = configuration
+                    configuration.endpoint = endpoints[(first + k) % endpoints.count]
                     tasks.addTask {
                         do {
                             let client = try SwitchboardClient(configuration: configuration, loop: group.loops[0])

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import Glibc
 import SwitchboardClient
 import SwitchboardLoadKit
 import SwitchboardTransport
@@ -17,8 +18,10 @@ final class Mix: Sendable {
     let options: RunOptions
     let loginConfiguration: ClientConfiguration
     let group: EventLoopGroup
-    /// Operations that failed only because the drop cut their connection (not counted as errors).
-    let interrupted = Locked([String: Int]())
+    /// Operations that failed only because the drop or a kill cut their connection (not counted as errors).
+    var interrupted: Locked<[String: Int]> { harness.interrupted }
+    /// The processes the kill switch signalled, and when.
+    let kills = Locked([KillRecord]())
     /// Conversation id -> the id of the latest message acknowledged in it (what reactions go to).
     private let latestMessage = Locked([Int64: Int64]())
     /// Client index -> whether its device is set away.
@@ -88,6 +91,9 @@ final class Mix: Sendable {
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }
+            if let plan = harness.killPlan {
+                tasks.addTask { await self.kill(plan, start: start) }
+            }
         }
     }
 
@@ -116,14 +122,9 @@ final class Mix: Sendable {
         return nil
     }
 
-    /// Records a failure; one whose connection the drop cut counts as interrupted instead.
+    /// Records a failure; one whose connection the drop or a kill cut counts as interrupted instead.
     private func fail(_ op: String, client: Int, since start: UInt64, _ error: SwitchboardClientError) {
-        if let dropped = harness.lastDrop.withLock({ $0[client] }), dropped >= start {
-            harness.inFlight.withLock { $0 -= 1 }
-            interrupted.withLock { $0[op, default: 0] += 1 }
-            return
-        }
-        harness.failed(op, error)
+        harness.fail(op, client: client, since: start, error)
     }
 
     // MARK: operations
@@ -276,9 +277,12 @@ final class Mix: Sendable {
         }) else { return }
         defer { loggingIn.withLock { _ = $0.remove(index) } }
         let user = harness.users[index]
+        // The login goes to the server the user's own client is on (after a failover: a live node).
+        var configuration = loginConfiguration
+        configuration.endpoint = await harness.clients[index].currentEndpoint
         let client: SwitchboardClient
         do {
-            client = try SwitchboardClient(configuration: loginConfiguration, loop: group.loops[k % group.loops.count])
+            client = try SwitchboardClient(configuration: configuration, loop: group.loops[k % group.loops.count])
         } catch {
             harness.started("login")
             harness.failed("login", code: "client", detail: "\(error)")
@@ -293,7 +297,11 @@ final class Mix: Sendable {
             try await client.logout()
             harness.succeeded("login")
         } catch {
-            harness.failed("login", error)
+            if Harness.isConnectionError(error) && harness.killWindowOpen() {
+                harness.interrupt("login")
+            } else {
+                harness.failed("login", error)
+            }
         }
         await client.close()
     }
@@ -348,6 +356,7 @@ final class Mix: Sendable {
             let t = now()
             harness.recovering.withLock { for i in candidates { $0[i] = t } }
             harness.lastDrop.withLock { for i in candidates { $0[i] = t } }
+            harness.dropped.withLock { $0.formUnion(candidates) }
             return Array(candidates)
         }
         harness.presenceSent.withLock { marks in for i in chosen { marks[harness.users[i].userId] = nil } }
@@ -356,5 +365,35 @@ final class Mix: Sendable {
         await withTaskGroup(of: Void.self) { tasks in
             for i in chosen { tasks.addTask { await self.harness.clients[i].dropConnection() } }
         }
+    }
+
+    /// The kill switch: SIGKILL to the processes the operator named, at the plan's moment. The clients whose
+    /// connections end within the attribution window are the killed nodes' clients (`Harness.attributeToKill`);
+    /// after the window, calls they were in are given up as interrupted.
+    private func kill(_ plan: KillPlan, start: UInt64) async {
+        let at = plan.time(start: start, duration: options.duration)
+        let t = now()
+        if at > t { try? await Task.sleep(nanoseconds: at - t) }
+        let killTime = now()
+        harness.killedAt.withLock { $0 = killTime }
+        for pid in plan.pids {
+            let result = Glibc.kill(pid, SIGKILL) == 0 ? "killed" : String(cString: strerror(errno))
+            let record = KillRecord(pid: pid, atSeconds: (Double(killTime &- start) / 1e8).rounded() / 10, result: result)
+            kills.withLock { $0.append(record) }
+            note("run: SIGKILL to \(pid) at \(record.atSeconds) s: \(result)")
+        }
+        // Within the window, clients whose connection ended are attributed; keep `away` true to the server.
+        let deadline = min(killTime + UInt64(plan.attributionWindow * 1e9), start + UInt64(options.duration * 1e9))
+        var cleared = Set<Int>()
+        while now() < deadline {
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            let fresh = harness.killed.withLock { $0 }.subtracting(cleared)
+            if !fresh.isEmpty {
+                away.withLock { for i in fresh { $0.remove(i) } }
+                cleared.formUnion(fresh)
+            }
+        }
+        let abandoned = harness.abandonCallsOfKilledClients()
+        note("run: \(harness.killed.withLock { $0.count }) clients lost their server to the kill; \(abandoned) of their calls given up")
     }
 }

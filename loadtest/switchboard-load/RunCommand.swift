@@ -23,9 +23,17 @@ struct RunCommand: AsyncParsableCommand {
             The server should allow this many logins from one address (serve --login-burst-per-address),
             and, for calls left to time out, run with a short test ring timeout (serve --ring-timeout S,
             given here as --ring-timeout S); without it no call of the mix is left to time out.
+            Several --url (the nodes of a cluster): client i starts on URL i modulo their count and, each time its
+            connection ends, reconnects to the next URL in turn and resumes there (--standby-url: after the --url
+            ones, never a first choice). --kill-pid PID (repeatable)
+            with --kill-at F sends SIGKILL to exactly those processes at F of the mix: the clients that lose
+            their connection within 10 s after it must fail over, resume and have every message exactly once.
             """)
 
-    @Option(help: "The server's WebSocket URL (127.0.0.1 only).") var url = "ws://127.0.0.1:8080/ws"
+    @Option(help: "The servers' WebSocket URLs (repeat for the nodes of a cluster; loopback 127.0.0.0/8 only).")
+    var url: [String] = ["ws://127.0.0.1:8080/ws"]
+    @Option(help: "A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair).")
+    var standbyUrl: [String] = []
     @Option(help: "Users to register (each holds one connection during the run).") var users = 2000
     @Option(help: "Each user befriends the next N users (a ring) and chats with them one-to-one.") var friends = 2
     @Option(help: "Groups (default: one per 20 users).") var groups: Int?
@@ -53,6 +61,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "A budgets file (JSON, any subset of the defaults; see `switchboard-load budgets`).") var budgets: String?
     @Option(help: "Write the JSON report to this file.") var report: String?
     @Option(help: "PIDs of the server processes, for their memory and CPU in the report.") var serverPid: [Int32] = []
+    @Option(help: "A process to SIGKILL mid-run (a cluster node; repeatable; needs --kill-at). Nothing else is killed.")
+    var killPid: [Int32] = []
+    @Option(help: "When to kill the --kill-pid processes, as a share of the duration (0 < F < 1).") var killAt: Double?
     @Flag(help: "Offer permessage-deflate.") var compression = false
     @Flag(
         inversion: .prefixedNo,
@@ -61,8 +72,15 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Print the JSON report on stdout instead of the table.") var json = false
 
     func validate() throws {
-        guard let c = ClientConfiguration(url: url), c.endpoint.host == "127.0.0.1" || c.endpoint.host == "localhost" else {
-            throw ValidationError("--url must be ws://127.0.0.1:PORT/ws (load goes to this machine only)")
+        guard !url.isEmpty else { throw ValidationError("--url: at least one") }
+        for u in url + standbyUrl {
+            guard let c = ClientConfiguration(url: u), c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost" else {
+                throw ValidationError("--url must be ws://127.x.y.z:PORT/ws (load goes to this machine only)")
+            }
+        }
+        if killAt != nil || !killPid.isEmpty {
+            guard killAt != nil else { throw ValidationError("--kill-pid needs --kill-at") }
+            if case .failure(let e) = makeKillPlan() { throw ValidationError(e.description) }
         }
         guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
@@ -70,6 +88,21 @@ struct RunCommand: AsyncParsableCommand {
         guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
             throw ValidationError("--group-sizes: comma-separated sizes of at least 3")
         }
+    }
+
+    func makeKillPlan() -> Result<KillPlan, KillPlanError> {
+        KillPlan.make(pids: killPid, fraction: killAt ?? 0, ownPid: getpid(), parentPid: getppid())
+    }
+
+    /// Client `i`'s configuration: its first URL by round-robin, the others in turn, then the standbys, as failover.
+    static func configuration(
+        client i: Int, base: ClientConfiguration, endpoints: [ServerEndpoint], standbys: [ServerEndpoint]
+    ) -> ClientConfiguration {
+        var c = base
+        let order = Spread.order(client: i, count: endpoints.count)
+        c.endpoint = endpoints[order[0]]
+        c.alternateEndpoints = order.dropFirst().map { endpoints[$0] } + standbys
+        return c
     }
 
     func parsedGroupSizes() -> [Int] { groupSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
@@ -86,7 +119,10 @@ struct RunCommand: AsyncParsableCommand {
             note("switchboard-load: cannot read the budgets file: \(error)")
             throw ExitCode(2)
         }
-        var base = ClientConfiguration(url: url)!
+        let endpoints = url.map { ServerEndpoint(url: $0)! }
+        let standbys = standbyUrl.map { ServerEndpoint(url: $0)! }
+        let killPlan = killAt == nil && killPid.isEmpty ? nil : try? makeKillPlan().get()
+        var base = ClientConfiguration(endpoint: endpoints[0])
         base.offerCompression = compression
         base.resumeMessages = resume
         base.requestTimeout = 15
@@ -99,7 +135,9 @@ struct RunCommand: AsyncParsableCommand {
         let setup: Population.Result
         do {
             setup = try await population.create { i in
-                try SwitchboardClient(configuration: baseConfiguration, loop: group.loops[i % group.loops.count])
+                try SwitchboardClient(
+                    configuration: Self.configuration(client: i, base: baseConfiguration, endpoints: endpoints, standbys: standbys),
+                    loop: group.loops[i % group.loops.count])
             }
         } catch {
             note("switchboard-load: setup failed: \(error)")
@@ -107,25 +145,34 @@ struct RunCommand: AsyncParsableCommand {
         }
         let harness = Harness(
             clients: setup.clients, users: setup.users, conversations: setup.conversations, baselines: setup.baselines,
-            ringTimeout: ringTimeout, callHold: callHold)
+            ringTimeout: ringTimeout, callHold: callHold, killPlan: killPlan)
         for i in 0..<setup.clients.count {
             Task { await harness.consumeEvents(of: i) }
         }
         try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
-        let serverBefore = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+        // Per process: a killed node is left out of the server's figures (those of the processes alive at the end).
+        let serverBeforeEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
         let generatorBefore = ProcessStats.read(pid: getpid())
         let start = now() + 50_000_000
-        note(String(format: "run: %.0f s mix with %d users", duration, users))
+        note(String(format: "run: %.0f s mix with %d users", duration, users) + (url.count > 1 ? " over \(url.count) servers" : ""))
 
         let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group)
         await mix.run(start: start)
         let mixEnd = now()
-        let serverAfter = serverPid.isEmpty ? nil : ProcessStats.read(pids: serverPid)
+        let serverAfterEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
+        let survivors = serverPid.filter { serverBeforeEach[$0] != nil && serverAfterEach[$0] != nil }
+        func sum(_ each: [Int32: ProcessStats]) -> ProcessStats? {
+            survivors.isEmpty ? nil : survivors.reduce(ProcessStats(rssBytes: 0, cpuSeconds: 0)) {
+                ProcessStats(rssBytes: $0.rssBytes + each[$1]!.rssBytes, cpuSeconds: $0.cpuSeconds + each[$1]!.cpuSeconds)
+            }
+        }
+        let serverBefore = sum(serverBeforeEach), serverAfter = sum(serverAfterEach)
         let generatorAfter = ProcessStats.read(pid: getpid())
 
         // Drain: operations still running (calls end, sends resend after reconnects), then deliveries.
         let drainDeadline = now() + UInt64((drainTimeout + ringTimeout + callHold) * 1e9)
         while harness.inFlight.withLock({ $0 }) > 0 && now() < drainDeadline {
+            if killPlan != nil && !harness.killWindowOpen() { harness.abandonCallsOfKilledClients() }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
         let unfinished = harness.inFlight.withLock { $0 }
@@ -143,12 +190,15 @@ struct RunCommand: AsyncParsableCommand {
             if missing.isEmpty && resuming == 0 { break }
             try await Task.sleep(nanoseconds: 200_000_000)
         }
-        let droppedSet = Set(harness.lastDrop.withLock { $0.keys })
+        let droppedSet = harness.dropped.withLock { $0 }
+        let killedSet = harness.killed.withLock { $0 }
         let shortfalls = harness.ledger.withLock { $0.shortfalls() }
         let incomplete = Set(shortfalls.map(\.client))
         let recovery = RecoveryResult(
             dropped: droppedSet.count, recovered: droppedSet.subtracting(incomplete).count,
-            othersIncomplete: incomplete.subtracting(droppedSet).count)
+            othersIncomplete: incomplete.subtracting(droppedSet).subtracting(killedSet).count,
+            killed: killedSet.count, killedRecovered: killedSet.subtracting(incomplete).count,
+            kills: mix.kills.withLock { $0 })
         var duplicatesDropped = 0
         for client in setup.clients { duplicatesDropped += await client.duplicatesDropped }
 
@@ -163,7 +213,7 @@ struct RunCommand: AsyncParsableCommand {
         var server: ServerReport?
         if let serverBefore, let serverAfter {
             server = ServerReport(
-                pids: serverPid, rssBytesBefore: serverBefore.rssBytes, rssBytesAfter: serverAfter.rssBytes,
+                pids: survivors, rssBytesBefore: serverBefore.rssBytes, rssBytesAfter: serverAfter.rssBytes,
                 cpuSecondsDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) * 100).rounded() / 100,
                 cpuPercentDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / measuredSeconds * 1000).rounded() / 10)
         }
@@ -173,12 +223,14 @@ struct RunCommand: AsyncParsableCommand {
         let report = RunReport(
             result: passed ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
             configuration: [
-                "url": url, "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
+                "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "), "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "ring_timeout_s": "\(ringTimeout)",
-                "drop_share": "\(dropShare)", "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
+                "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
+                "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
+                "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
             ],
             setup: SetupReport(
                 users: users, friendships: setup.friendships, conversations: setup.conversations.count,
@@ -207,6 +259,10 @@ struct RunCommand: AsyncParsableCommand {
         var s = String(
             format: "%d users, %.1f s measured: %lld messages stored, %d dropped clients", users, r.measuredSeconds,
             r.messagesStored, r.recovery.dropped)
+        if !r.recovery.kills.isEmpty {
+            s += "; killed " + r.recovery.kills.map { "\($0.pid) at \($0.atSeconds) s (\($0.result))" }.joined(separator: ", ")
+            s += ", \(r.recovery.killed) clients failed over"
+        }
         if let server = r.server {
             s += String(
                 format: "; server CPU %.1f%% of a core, RSS %.0f -> %.0f MiB", server.cpuPercentDuringMix,
