@@ -193,6 +193,9 @@ final class ProtocolApplication: WebSocketApplication {
     var currentRequest: RequestTicket?
     // protected by the connection's loop queue: `startHeld` runs (no recursion)
     var startingHeld = false
+    // protected by the connection's loop queue: in a cluster, the replies held from an authentication until this
+    // device is in the directory sent to the other nodes (nil when nothing is held); requests meanwhile are queued
+    var heldAuthenticationReplies: [[UInt8]]?
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session
@@ -388,7 +391,7 @@ final class ProtocolApplication: WebSocketApplication {
             return EncodedReply(value: value, bytes: ProtocolCodec.encodeReply(id: id, result: value))
         }, replyWith: { app, reply in
             then?(app, reply.value)
-            app.session.send(.text, reply.bytes)
+            app.sendReply(reply.bytes)
         })
     }
 
@@ -524,6 +527,12 @@ final class ProtocolApplication: WebSocketApplication {
     }
 
     /// An authentication op succeeded (on the loop): the connection becomes a device of its user.
+    ///
+    /// In a cluster the other nodes learn of the device through the directory, a moment later: until they have
+    /// it, an event another node sends this user would miss this device. So the authentication's reply is held,
+    /// and the connection's further requests (`sync` first of all) queued, until the device's change is recorded
+    /// in Redis and sent to every node: a `sync` then reads from PostgreSQL after every node can address the
+    /// device (`docs/cluster.md`, "A device that just connected").
     func authenticated(_ identity: Identity) {
         self.identity = identity
         authenticating = false
@@ -531,8 +540,34 @@ final class ProtocolApplication: WebSocketApplication {
         if let device {
             services.registry.add(device)
             services.presence.deviceConnected(device)
-            services.cluster?.directory.localAttached(device)
+            if let cluster = services.cluster {
+                authenticating = true
+                heldAuthenticationReplies = []
+                let me = LoopBound(self, loop: loop)
+                cluster.directory.localAttached(device) {
+                    me.execute { $0.releaseAuthentication() }
+                }
+            }
         }
         callConnectionOpened(identity)
+    }
+
+    /// The device is known to every node: sends the held reply and runs the requests queued behind it.
+    private func releaseAuthentication() {
+        guard let held = heldAuthenticationReplies else { return }
+        heldAuthenticationReplies = nil
+        authenticating = false
+        guard !closed else { return }
+        for bytes in held { session.send(.text, bytes) }
+        processQueued()
+    }
+
+    /// Sends a reply, or holds it while an authentication waits for the cluster's directory.
+    func sendReply(_ bytes: [UInt8]) {
+        if heldAuthenticationReplies != nil {
+            heldAuthenticationReplies!.append(bytes)
+        } else {
+            session.send(.text, bytes)
+        }
     }
 }

@@ -85,13 +85,16 @@ final class ClusterDirectory: @unchecked Sendable {
 
     // protected by queue
     private var localSeq: UInt64 = 0
-    // protected by queue: this node's changes not yet recorded and sent (sent together: one Redis round trip and
-    // one bus message per batch, so a storm of connections costs a few hundred messages, not one per device)
+    // protected by queue: this node's changes not yet recorded and sent, and what to call once they are. Sent
+    // together as soon as the queue gets to them (no timer): changes that arrive while a Redis round trip is
+    // under way join the next batch, so a storm of connections costs a few hundred bus messages, not one per
+    // device, and a lone change is not delayed.
     private var pending: [ClusterWire.DirectoryChange] = []
     // protected by queue
+    private var pendingCallbacks: [@Sendable () -> Void] = []
+    // protected by queue
     private var flushScheduled = false
-    /// Seconds a change may wait for others to join its batch, and the largest batch.
-    let batchDelay = 0.005
+    /// The largest batch.
     let maxBatch = 1000
     // protected by queue
     private var localDevices: [UInt64: DirectoryEntry] = [:]
@@ -141,11 +144,13 @@ final class ClusterDirectory: @unchecked Sendable {
 
     // MARK: this node's devices
 
-    /// A device of this node authenticated.
-    func localAttached(_ device: Device) {
+    /// A device of this node authenticated. `published` runs (on the directory's queue) once the change is
+    /// recorded in Redis and sent to the other nodes (or Redis failed: nothing is held back for it).
+    func localAttached(_ device: Device, published: (@Sendable () -> Void)? = nil) {
         queue.async { [self] in
             localDevices[device.connection.rawValue] = DirectoryEntry(
                 connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId, status: "online")
+            if let published { pendingCallbacks.append(published) }
             publish(.attached(connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId))
         }
     }
@@ -173,8 +178,9 @@ final class ClusterDirectory: @unchecked Sendable {
         if pending.count >= maxBatch {
             flush()
         } else if !flushScheduled {
+            // After the blocks already queued (other changes of a storm join this batch).
             flushScheduled = true
-            queue.asyncAfter(deadline: .now() + batchDelay) { [self] in
+            queue.async { [self] in
                 flushScheduled = false
                 flush()
             }
@@ -186,7 +192,10 @@ final class ClusterDirectory: @unchecked Sendable {
         assertOnQueue()
         guard !pending.isEmpty else { return }
         let changes = pending
+        let callbacks = pendingCallbacks
         pending = []
+        pendingCallbacks = []
+        defer { for callback in callbacks { callback() } }
         let first = localSeq + 1
         localSeq += UInt64(changes.count)
         let withEntries = changes.map { change -> (ClusterWire.DirectoryChange, DirectoryEntry?) in
