@@ -17,6 +17,10 @@ public enum ClusterWire: Sendable, Equatable {
     /// A change of the sending node's device directory, numbered per node (gapless: a gap means a lost
     /// message, and the receiver reloads that node's snapshot).
     case directory(node: UInt32, seq: UInt64, DirectoryChange)
+    /// A call request of a connection of the sending node, for the call coordinator (`docs/cluster.md`, "Calls
+    /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
+    /// the command (the server's `CallCommand`, JSON). The answer comes back as a `.reply` item.
+    case callRequest(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command: [UInt8])
 
     /// One item and the connections it goes to.
     public struct Group: Sendable, Equatable {
@@ -38,6 +42,9 @@ public enum ClusterWire: Sendable, Equatable {
         case event([UInt8])
         /// The connection's session was revoked.
         case revoke
+        /// The answer to a request the connection's node forwarded (calls): the request id (its JSON), the op, and
+        /// the `ok` JSON (`success`) or the error object's JSON.
+        case reply(requestId: [UInt8], op: String, success: Bool, body: [UInt8])
     }
 
     /// A device appeared, went or changed its presence status on the sending node.
@@ -78,6 +85,12 @@ public enum ClusterWire: Sendable, Equatable {
                     w.bytes(bytes)
                 case .revoke:
                     w.byte(4)
+                case .reply(let requestId, let op, let success, let body):
+                    w.byte(5)
+                    w.bytes(requestId)
+                    w.bytes(Array(op.utf8))
+                    w.byte(success ? 1 : 0)
+                    w.bytes(body)
                 }
                 w.u32(UInt32(group.connections.count))
                 for c in group.connections { w.u64(c) }
@@ -102,6 +115,14 @@ public enum ClusterWire: Sendable, Equatable {
                 w.i64(userId)
                 w.bytes(Array(status.utf8))
             }
+        case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
+            w.byte(3)
+            w.u64(connection)
+            w.i64(userId)
+            w.i64(sessionId)
+            w.bytes(requestId)
+            w.bytes(Array(op.utf8))
+            w.bytes(command)
         }
         return w.out
     }
@@ -133,6 +154,11 @@ public enum ClusterWire: Sendable, Equatable {
                         guard let payload = r.bytes() else { return nil }
                         item = .event(payload)
                     case 4: item = .revoke
+                    case 5:
+                        guard let id = r.bytes(), let op = r.string(), let flag = r.byte(), flag <= 1, let body = r.bytes() else {
+                            return nil
+                        }
+                        item = .reply(requestId: id, op: op, success: flag == 1, body: body)
                     default: return nil
                     }
                     guard let n = r.count(), r.remaining >= n * 8 else { return nil }
@@ -158,6 +184,11 @@ public enum ClusterWire: Sendable, Equatable {
                 default: return nil
                 }
                 message = .directory(node: node, seq: seq, change)
+            case 3:
+                guard let c = r.u64(), let u = r.i64(), let s = r.i64(), let id = r.bytes(), let op = r.string(),
+                    let command = r.bytes()
+                else { return nil }
+                message = .callRequest(connection: c, userId: u, sessionId: s, requestId: id, op: op, command: command)
             default: return nil
             }
             return r.remaining == 0 ? message : nil

@@ -15,7 +15,7 @@ import SwitchboardProtocol
 /// Routes what the bus brings (`received`) and applies other nodes' devices to this node's registry and
 /// presence. Built by the server when it has a Redis URL (`docs/cluster.md`).
 public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `presence` is set once, before `start`, and only read afterwards.
+    // @unchecked Sendable: `presence` and `calls` are set once, before `start`, and only read afterwards.
     let node: UInt32
     let outbox: ClusterOutbox
     /// This node's connections.
@@ -26,6 +26,9 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     let logger: Logger
     /// Set by the services once the engines exist (before `start`).
     var presence: PresenceHub?
+    /// Set by the services once the engines exist (before `start`): forwarded call requests, and other nodes'
+    /// devices for the call coordinator.
+    var calls: CallService?
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
@@ -57,6 +60,8 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         switch message {
         case .deliver(let groups): outbox.receive(groups)
         case .directory(let from, let seq, let change): directory.received(node: from, seq: seq, change: change)
+        case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
+            calls?.received(connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op, command: command)
         }
     }
 
@@ -77,12 +82,14 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     func remoteDeviceAttached(_ device: Device, status: String) {
         registry.add(device)
         presence?.deviceConnected(device)
+        calls?.connectionOpened(device)
         if let s = PresenceStatus(rawValue: status), s != .online { presence?.set(device, status: s) }
     }
 
     func remoteDeviceDetached(_ device: Device) {
         registry.remove(device.connection, userId: device.userId)
         presence?.deviceDisconnected(device)
+        calls?.connectionClosed(device)
     }
 
     func remoteDeviceStatus(_ device: Device, status: String) {
