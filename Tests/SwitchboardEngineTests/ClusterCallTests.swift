@@ -399,6 +399,19 @@ struct ClusterCallTests {
             for cut in 0..<bytes.count { #expect(ClusterWire.decode(Array(bytes.prefix(cut))) == nil) }
             #expect(ClusterWire.decode(bytes + [0]) == nil)
         }
+        // The fuzz seeds of these kinds decode and encode back to their bytes.
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fuzz/seeds/protocol")
+        for name in ["cluster-call-request.bin", "cluster-call-reply.bin"] {
+            let bytes = (try? Data(contentsOf: seeds.appendingPathComponent(name))).map { Array($0) } ?? []
+            #expect(ClusterWire.decode(bytes)?.encoded() == bytes, "\(name)")
+        }
+        if case .callRequest(_, _, _, _, _, let command)? = ClusterWire.decode(
+            (try? Data(contentsOf: seeds.appendingPathComponent("cluster-call-request.bin"))).map { Array($0) } ?? [])
+        {
+            #expect(CallCommand.decode(command) == .accept(callId: "c1", device: 7, user: 5, answer: "v=0"))
+        } else {
+            Issue.record("the call request seed does not decode")
+        }
     }
 }
 
