@@ -35,6 +35,8 @@ struct ClusterTests {
             .directory(node: 3, seq: 1, .attached(connection: 9, userId: -1, sessionId: Int64.max)),
             .directory(node: 3, seq: 2, .detached(connection: 9, userId: 1)),
             .directory(node: 3, seq: 3, .status(connection: 9, userId: 1, status: "away")),
+            .callRequest(connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup", command: Array("{}".utf8)),
+            .deliver([.init(item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)), connections: [1 << 40])]),
         ]
         for m in messages {
             let bytes = m.encoded()
