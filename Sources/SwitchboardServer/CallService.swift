@@ -274,6 +274,14 @@ final class CallService: @unchecked Sendable {
         }
     }
 
+    /// Writes the summary of the calls in progress again (the store was unreachable, and may have lost it).
+    func republishSummary() {
+        queue.async { [self] in
+            lastSummary = nil
+            publishSummary()
+        }
+    }
+
     /// Hands the summary of the calls in progress to `coordination` when it changed (the coordinator only).
     private func publishSummary() {
         assertOnQueue()

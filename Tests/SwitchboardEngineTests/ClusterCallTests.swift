@@ -343,6 +343,43 @@ struct ClusterCallTests {
         #expect(await eventually { !rig.events("call.ring", to: ann).isEmpty })
     }
 
+    /// A coordinator cut off from the store long enough for another node to take the lease over resigns at its
+    /// next claim and forgets its calls: the ring timeout does not fire a second time there.
+    @Test func aCoordinatorThatLostTheLeaseResigns() async throws {
+        var settings = CallSettings()
+        settings.ringTimeout = 30
+        let rig = try await Rig(settings: settings)
+        let ann = rig.connect(rig.a, on: 2)
+        let bob = rig.connect(rig.b, on: 3)
+        let callId = try await rig.ring(from: ann, to: rig.b, id: 1)
+        #expect(await eventually { ((try? rig.store.liveCalls()) ?? nil).map { $0 != Array("[]".utf8) } == true })
+        await settle(rig.nodes[0].coordination.queue)
+        rig.store.expireCoordinator()
+        rig.nodes[1].coordination.claimNow()
+        #expect(await eventually { rig.events("call.ended", to: bob).first?["reason"] as? String == "server_failure" })
+        rig.nodes[0].coordination.claimNow()
+        rig.nodes[2].coordination.claimNow()
+        #expect(rig.nodes.allSatisfy { $0.coordination.coordinator == 2 })
+        await settle(rig.nodes[0].calls.queue)
+        rig.clock.advance(by: 31)
+        for node in rig.nodes { await settle(node.calls.queue) }
+        #expect(rig.events("call.ended", to: ann).count == 1 && rig.events("call.ended", to: bob).count == 1)
+        #expect(await eventuallyAsync { (try? await rig.systemMessages(callId)) == 1 })
+        #expect(try await rig.outcome(callId) == "server_failure")
+        // The store lost everything and came back: the coordinator writes its summary again.
+        let again = try await rig.ring(from: bob, to: rig.a, id: 2)
+        await settle(rig.nodes[1].calls.queue)
+        await settle(rig.nodes[1].coordination.queue)
+        rig.store.failing.store(true, ordering: .relaxed)
+        rig.nodes[1].coordination.claimNow()
+        rig.store.wipe()
+        rig.store.failing.store(false, ordering: .relaxed)
+        rig.nodes[1].coordination.claimNow()
+        #expect(await eventually {
+            ((try? rig.store.liveCalls()) ?? nil).flatMap { try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0)) }?.first?.callId == again
+        })
+    }
+
     @Test func aRequestToADeadCoordinatorIsAnsweredUnavailable() async throws {
         var cluster = CallClusterSettings()
         cluster.replyTimeout = 3

@@ -113,6 +113,8 @@ final class CallCoordination: @unchecked Sendable {
     private let holder = Atomic<UInt32>(0)
     // protected by queue: whether this node holds the lease and has taken over
     private var leading = false
+    // protected by queue: whether the last claim failed (the store was unreachable)
+    private var claimFailed = false
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
     /// The latest summary not written yet (coalesced: only the latest is written).
@@ -169,8 +171,10 @@ final class CallCoordination: @unchecked Sendable {
         } catch {
             // The holder as last known stays: a short store outage does not stop calls.
             logger.warning("calls: the coordinator lease could not be claimed", metadata: [LogKey.error: "\(error)"])
+            claimFailed = true
             return
         }
+        defer { claimFailed = false }
         if h == node, !leading {
             let previous: [LiveCallSummary]
             do {
@@ -189,6 +193,9 @@ final class CallCoordination: @unchecked Sendable {
             leading = false
             logger.warning("calls: this node lost the coordinator lease", metadata: ["sb.coordinator": "\(h)"])
             calls?.resign()
+        } else if h == node, claimFailed {
+            // The store is back (and may have lost its data): the summary is written again.
+            calls?.republishSummary()
         }
         holder.store(h, ordering: .releasing)
     }
