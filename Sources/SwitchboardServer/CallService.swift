@@ -67,7 +67,7 @@ public struct CallSettings: Sendable {
 /// its service runs the registry; the others forward their `CallCommand`s to it over the bus and wait (bounded)
 /// for its answer. Without a cluster this node always coordinates, exactly as before.
 final class CallService: @unchecked Sendable {
-    // @unchecked Sendable: `calls`, `names`, `coordinating`, `lastSummary`, `replyTimers` and `nextToken` are only
+    // @unchecked Sendable: `calls`, `names`, `coordinating`, `lastSummary`, `waiting`, `waitingHead` and `waitTimer` are only
     // touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
@@ -95,10 +95,20 @@ final class CallService: @unchecked Sendable {
     private var coordinating: Bool
     // protected by queue: the summary of calls in progress last handed to `coordination`
     private var lastSummary: [UInt8]?
-    // protected by queue: the timers of forwarded requests waiting for the coordinator's answer
-    private var replyTimers: [UInt64: any EngineTimer] = [:]
+    /// A forwarded request and when its origin stops waiting for the answer.
+    private struct Waiting {
+        let deadline: UInt64
+        let origin: Device
+        let id: RequestID
+        let op: String
+    }
+    // protected by queue: forwarded requests in the order sent (so in deadline order: one timeout for all),
+    // from `waitingHead` on; answered ones stay until their deadline, when `ForwardedRequests` says so
+    private var waiting: [Waiting] = []
     // protected by queue
-    private var nextToken: UInt64 = 0
+    private var waitingHead = 0
+    // protected by queue: armed for the first deadline of `waiting`
+    private var waitTimer: (any EngineTimer)?
 
     init(
         registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), settings: CallSettings, pool: DatabasePool,
@@ -198,19 +208,41 @@ final class CallService: @unchecked Sendable {
         let message = ClusterWire.callRequest(
             connection: origin.connection.rawValue, userId: origin.userId, sessionId: origin.sessionId, requestId: ForwardedReplyCodec.encode(id),
             op: op, command: command.encoded())
-        let token = nextToken
-        nextToken &+= 1
         let deadline = clock.now() &+ UInt64(CallSettings.milliseconds(coordination.settings.replyTimeout)) * 1_000_000
-        replyTimers[token] = clock.schedule(at: deadline, on: queue) { [weak self] in
-            guard let self else { return }
-            assertOnQueue()
-            replyTimers[token] = nil
-            if forwarded.complete(origin.connection, id) {
-                logger.warning("calls: the coordinator did not answer in time", metadata: ["sb.coordinator": "\(coordinator)", "sb.op": "\(op)"])
-                outbox.reply(.raw(id, op: op, .failure(unavailable(coordination))), to: origin.connection)
+        waiting.append(Waiting(deadline: deadline, origin: origin, id: id, op: op))
+        if waitTimer == nil { armWaitTimer() }
+        coordination.bus.send(message.encoded(), to: coordinator)
+    }
+
+    private func armWaitTimer() {
+        assertOnQueue()
+        guard waitingHead < waiting.count else {
+            waiting = []
+            waitingHead = 0
+            waitTimer = nil
+            return
+        }
+        waitTimer = clock.schedule(at: waiting[waitingHead].deadline, on: queue) { [weak self] in self?.waitExpired() }
+    }
+
+    /// Forwarded requests past their deadline and still unanswered are answered `unavailable`.
+    private func waitExpired() {
+        assertOnQueue()
+        guard let coordination else { return }
+        let now = clock.now()
+        while waitingHead < waiting.count, waiting[waitingHead].deadline <= now {
+            let w = waiting[waitingHead]
+            waitingHead += 1
+            if coordination.forwarded.complete(w.origin.connection, w.id) {
+                logger.warning("calls: the coordinator did not answer in time", metadata: ["sb.op": "\(w.op)"])
+                outbox.reply(.raw(w.id, op: w.op, .failure(unavailable(coordination))), to: w.origin.connection)
             }
         }
-        coordination.bus.send(message.encoded(), to: coordinator)
+        if waitingHead > 1024, waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+        armWaitTimer()
     }
 
     /// A request another node forwarded (from the bus, on its subscriber's queue).
@@ -364,8 +396,8 @@ final class CallService: @unchecked Sendable {
             timer.cancel()
             apply(calls.shutdown(now: clock.now()))
             publishSummary()
-            for t in replyTimers.values { t.cancel() }
-            replyTimers = [:]
+            waitTimer?.cancel()
+            waitTimer = nil
         }
         _ = pendingRecords.wait(timeout: .now() + 5)
         coordination?.stop()

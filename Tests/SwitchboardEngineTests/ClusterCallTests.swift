@@ -197,8 +197,11 @@ struct ClusterCallTests {
         #expect(rig.events("call.ended", to: bob).first?["reason"] as? String == "hangup")
         #expect(try await rig.outcome(callId) == "completed")
         #expect(await eventuallyAsync { (try? await rig.systemMessages(callId)) == 1 })
-        // Only the coordinator's registry had the call.
+        // Every forwarded request was answered, once: past the reply timeout nothing more comes.
         #expect(rig.nodes.allSatisfy { $0.coordination.forwarded.count == 0 })
+        rig.clock.advance(by: 6)
+        for node in rig.nodes { await settle(node.calls.queue) }
+        #expect(rig.replyCount(on: ann) == 3 && rig.replyCount(on: bob) == 2)
     }
 
     @Test func declinedAndCancelledAcrossNodes() async throws {
@@ -391,16 +394,24 @@ struct ClusterCallTests {
         rig.kill(1)
         rig.invite(from: ann, to: rig.b, id: 1)
         await settle(rig.nodes[1].calls.queue)
+        rig.clock.advance(by: 1)
+        rig.command(ann, id: 2) { .turn(callId: nil, user: $1) }
+        await settle(rig.nodes[1].calls.queue)
         #expect(rig.replyCount(on: ann) == 0)
-        rig.clock.advance(by: 2.9)
+        rig.clock.advance(by: 1.9)
         await settle(rig.nodes[1].calls.queue)
         #expect(rig.replyCount(on: ann) == 0)
         rig.clock.advance(by: 0.2)
         #expect(await eventually { rig.error(1, on: ann) != nil })
         #expect(rig.error(1, on: ann)?.code == .unavailable)
         #expect(rig.error(1, on: ann)?.extra["retry_after_ms"] == 1500)
-        #expect(rig.nodes[1].coordination.forwarded.count == 0)
+        #expect(rig.nodes[1].coordination.forwarded.count == 1)
         #expect(rig.replyCount(on: ann) == 1)
+        // The second, sent a second later, a second later.
+        rig.clock.advance(by: 1)
+        #expect(await eventually { rig.error(2, on: ann)?.code == .unavailable })
+        #expect(rig.nodes[1].coordination.forwarded.count == 0)
+        #expect(rig.replyCount(on: ann) == 2)
     }
 
     @Test func aLateAnswerAfterUnavailableIsDropped() async throws {
