@@ -158,6 +158,7 @@ public enum CallOutcome {
         case "cancelled": return "cancelled"
         case "connection_lost": return "connection lost"
         case "server_shutdown": return "the server shut down"
+        case "server_failure": return "the server coordinating calls failed"
         default: return reason
         }
     }

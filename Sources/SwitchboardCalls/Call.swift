@@ -32,6 +32,8 @@ public enum CallEndReason: String, Sendable, Hashable, CaseIterable {
     case connectionLost = "connection_lost"
     /// The server shut down.
     case serverShutdown = "server_shutdown"
+    /// The node that coordinated the cluster's calls died; the node that took over ended the call.
+    case serverFailure = "server_failure"
 
     /// The outcome written to the calls table for this reason.
     public var outcome: CallOutcome {
@@ -43,6 +45,7 @@ public enum CallEndReason: String, Sendable, Hashable, CaseIterable {
         case .hangup: .completed
         case .connectionLost: .connectionLost
         case .serverShutdown: .serverShutdown
+        case .serverFailure: .serverFailure
         }
     }
 }
@@ -63,6 +66,8 @@ public enum CallOutcome: String, Sendable, Hashable, CaseIterable {
     case connectionLost = "connection_lost"
     /// Ended by a server shutdown.
     case serverShutdown = "server_shutdown"
+    /// Ended because the cluster's call coordinator died (`docs/cluster.md`).
+    case serverFailure = "server_failure"
 }
 
 /// Where a call is in its life.

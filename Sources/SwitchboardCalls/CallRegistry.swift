@@ -396,6 +396,9 @@ public struct CallRegistry: Sendable {
         return effects
     }
 
+    /// The calls in progress (ringing or active), oldest first.
+    public var liveCalls: [Call] { self.calls.values.filter { !$0.isEnded }.sorted(by: Self.order) }
+
     /// Ends every call in progress as `server_shutdown` (one record each).
     public mutating func shutdown(now: UInt64) -> [CallEffect] {
         defer { self.pruneDeadlines() }

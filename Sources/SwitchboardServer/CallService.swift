@@ -62,8 +62,13 @@ public struct CallSettings: Sendable {
 /// clock's time, and each returned effect becomes one event to the connections of the devices it names (a
 /// device is a session), posted to the outbox, or one record (a `calls` row and a system message in the
 /// one-to-one conversation). Replies go to the origin connection before the effects' events.
+///
+/// In a cluster (`coordination`), one node coordinates every call (`docs/cluster.md`, "Calls across nodes"):
+/// its service runs the registry; the others forward their `CallCommand`s to it over the bus and wait (bounded)
+/// for its answer. Without a cluster this node always coordinates, exactly as before.
 final class CallService: @unchecked Sendable {
-    // @unchecked Sendable: `calls` and `names` are only touched on `queue` (asserted).
+    // @unchecked Sendable: `calls`, `names`, `coordinating`, `lastSummary`, `waiting`, `waitingHead` and `waitTimer` are only
+    // touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
     /// Where call events and replies go.
@@ -84,10 +89,30 @@ final class CallService: @unchecked Sendable {
     /// Every record write in flight (a calls row and a system message each); `shutdown` waits for them, so
     /// a call that ended just before the shutdown keeps its records too.
     private let pendingRecords = DispatchGroup()
+    /// The cluster's call coordination (nil: a single node, which coordinates its calls itself).
+    let coordination: CallCoordination?
+    // protected by queue: whether this node runs the registry (always without a cluster)
+    private var coordinating: Bool
+    // protected by queue: the summary of calls in progress last handed to `coordination`
+    private var lastSummary: [UInt8]?
+    /// A forwarded request and when its origin stops waiting for the answer.
+    private struct Waiting {
+        let deadline: UInt64
+        let origin: Device
+        let id: RequestID
+        let op: String
+    }
+    // protected by queue: forwarded requests in the order sent (so in deadline order: one timeout for all),
+    // from `waitingHead` on; answered ones stay until their deadline, when `ForwardedRequests` says so
+    private var waiting: [Waiting] = []
+    // protected by queue
+    private var waitingHead = 0
+    // protected by queue: armed for the first deadline of `waiting`
+    private var waitTimer: (any EngineTimer)?
 
     init(
         registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), settings: CallSettings, pool: DatabasePool,
-        messages: MessageHub, logger: Logger
+        messages: MessageHub, coordination: CallCoordination? = nil, logger: Logger
     ) {
         self.registry = registry
         self.outbox = outbox
@@ -96,37 +121,217 @@ final class CallService: @unchecked Sendable {
         self.pool = pool
         self.messages = messages
         self.logger = logger
+        self.coordination = coordination
+        coordinating = coordination == nil
         calls = CallRegistry(configuration: settings.registryConfiguration)
         timer = DeadlineTimer(queue: queue, clock: clock)
         turnLimiter = SharedRateLimiter(
             capacity: max(1, settings.turnRequestsPerMinute), refillPerSecond: settings.turnRequestsPerMinute / 60)
+        coordination?.calls = self
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
 
+    /// Runs a call command where calls are coordinated: here (always without a cluster), or on the coordinator
+    /// node, whose answer comes back over the bus; request `id` (of `op`) of the origin connection is answered
+    /// with the command's value (raw JSON for `ok`) or its error, or `unavailable` (with `retry_after_ms`) when no
+    /// coordinator is known or its answer did not come within `CallClusterSettings.replyTimeout`.
+    func perform(origin: Device, id: RequestID, op: String, command: CallCommand) {
+        if let coordination {
+            guard let coordinator = coordination.coordinator else {
+                outbox.reply(.raw(id, op: op, .failure(unavailable(coordination))), to: origin.connection)
+                return
+            }
+            if coordinator != coordination.node {
+                queue.async { [self] in forward(origin, id, op, command, to: coordinator, coordination) }
+                return
+            }
+        }
+        queue.async { [self] in run(origin, id, op, command) }
+    }
+
     /// Runs a registry input on the queue, applies its effects, and answers request `id` (of `op`) of the origin
-    /// connection with the input's value (raw JSON for `ok`) or its error.
+    /// connection with the input's value (raw JSON for `ok`) or its error. Always on this node's registry (tests).
     func perform(
         origin: Device, id: RequestID, op: String,
         _ input: @escaping @Sendable (inout CallRegistry, UInt64) throws(CallError) -> ([UInt8], [CallEffect])
     ) {
-        queue.async { [self] in
-            let result: Result<[UInt8], ServiceError>
-            var effects: [CallEffect] = []
-            do throws(CallError) {
-                let (value, e) = try input(&calls, clock.now())
-                effects = e
-                result = .success(value)
-            } catch {
-                result = .failure(Self.serviceError(error))
+        queue.async { [self] in execute(origin, id, op, input) }
+    }
+
+    /// A command of a device of this node or, on the coordinator, of another node's.
+    private func run(_ origin: Device, _ id: RequestID, _ op: String, _ command: CallCommand) {
+        assertOnQueue()
+        if case .invite(_, let caller, _, let name, _, _, _, _) = command { names[caller] = name }
+        let settings = settings
+        execute(origin, id, op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
+            try command.apply(to: &registry, now: now, settings: settings)
+        }
+    }
+
+    private func execute(
+        _ origin: Device, _ id: RequestID, _ op: String,
+        _ input: (inout CallRegistry, UInt64) throws(CallError) -> ([UInt8], [CallEffect])
+    ) {
+        assertOnQueue()
+        let result: Result<[UInt8], ServiceError>
+        var effects: [CallEffect] = []
+        do throws(CallError) {
+            let (value, e) = try input(&calls, clock.now())
+            effects = e
+            result = .success(value)
+        } catch {
+            result = .failure(Self.serviceError(error))
+        }
+        // The reply first, then the events (both on the origin's loop in this order; through the bus in this
+        // order for another node's connection).
+        outbox.reply(.raw(id, op: op, result), to: origin.connection)
+        apply(effects)
+        armTimer()
+        publishSummary()
+    }
+
+    // MARK: the cluster
+
+    private func unavailable(_ coordination: CallCoordination) -> ServiceError {
+        ServiceError(
+            .unavailable, "calls are temporarily unavailable; retry", extra: ["retry_after_ms": coordination.settings.retryAfterMilliseconds])
+    }
+
+    /// Sends a command of this node's device to the coordinator, and answers `unavailable` if its answer does
+    /// not come in time.
+    private func forward(_ origin: Device, _ id: RequestID, _ op: String, _ command: CallCommand, to coordinator: UInt32, _ coordination: CallCoordination) {
+        assertOnQueue()
+        let forwarded = coordination.forwarded
+        forwarded.add(origin.connection, id)
+        let message = ClusterWire.callRequest(
+            connection: origin.connection.rawValue, userId: origin.userId, sessionId: origin.sessionId, requestId: ForwardedReplyCodec.encode(id),
+            op: op, command: command.encoded())
+        let deadline = clock.now() &+ UInt64(CallSettings.milliseconds(coordination.settings.replyTimeout)) * 1_000_000
+        waiting.append(Waiting(deadline: deadline, origin: origin, id: id, op: op))
+        if waitTimer == nil { armWaitTimer() }
+        coordination.bus.send(message.encoded(), to: coordinator)
+    }
+
+    private func armWaitTimer() {
+        assertOnQueue()
+        guard waitingHead < waiting.count else {
+            waiting = []
+            waitingHead = 0
+            waitTimer = nil
+            return
+        }
+        waitTimer = clock.schedule(at: waiting[waitingHead].deadline, on: queue) { [weak self] in self?.waitExpired() }
+    }
+
+    /// Forwarded requests past their deadline and still unanswered are answered `unavailable`.
+    private func waitExpired() {
+        assertOnQueue()
+        guard let coordination else { return }
+        let now = clock.now()
+        while waitingHead < waiting.count, waiting[waitingHead].deadline <= now {
+            let w = waiting[waitingHead]
+            waitingHead += 1
+            if coordination.forwarded.complete(w.origin.connection, w.id) {
+                logger.warning("calls: the coordinator did not answer in time", metadata: ["sb.op": "\(w.op)"])
+                outbox.reply(.raw(w.id, op: w.op, .failure(unavailable(coordination))), to: w.origin.connection)
             }
-            // The reply first, then the events (both on the origin's loop in this order).
-            outbox.reply(.raw(id, op: op, result), to: origin.connection)
-            apply(effects)
+        }
+        if waitingHead > 1024, waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+        armWaitTimer()
+    }
+
+    /// A request another node forwarded (from the bus, on its subscriber's queue).
+    func received(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command bytes: [UInt8]) {
+        let origin = Device(sessionId: sessionId, userId: userId, connection: ConnectionID(rawValue: connection))
+        guard let id = ForwardedReplyCodec.requestID(requestId) else {
+            logger.error("calls: a forwarded request without a valid id was dropped")
+            return
+        }
+        guard let command = CallCommand.decode(bytes) else {
+            logger.error("calls: a malformed forwarded command was refused", metadata: ["sb.op": "\(op)"])
+            outbox.reply(.raw(id, op: op, .failure(ServiceError(.internal, "internal error"))), to: origin.connection)
+            return
+        }
+        queue.async { [self] in
+            guard coordinating else {
+                // Sent to this node as the coordinator, which it no longer is (or is not yet).
+                if let coordination { outbox.reply(.raw(id, op: op, .failure(unavailable(coordination))), to: origin.connection) }
+                return
+            }
+            run(origin, id, op, command)
+        }
+    }
+
+    /// This node got the coordinator lease: the calls its predecessor left (`previous`) end as `server_failure`
+    /// (their parties are told, their records written once), and this node runs the registry from now on.
+    func takeOver(_ previous: [LiveCallSummary]) {
+        queue.async { [self] in
+            coordinating = true
+            let now = Date()
+            let nowMs = Int64(now.timeIntervalSince1970 * 1000)
+            for call in previous {
+                let duration = call.answeredAt.map { max(0, nowMs - $0) } ?? 0
+                let bytes = Self.event("call.ended") { w in
+                    w.key("call_id")
+                    w.string(call.callId)
+                    w.key("duration_ms")
+                    w.int(duration)
+                    w.key("reason")
+                    w.string(CallEndReason.serverFailure.rawValue)
+                }
+                let devices = Set(([call.callerDevice] + call.calleeDevices).map(DeviceID.init))
+                messages.metrics.callsEnded.increment()
+                store(
+                    callId: call.callId, caller: call.caller, callee: call.callee, media: call.media, outcome: CallOutcome.serverFailure.rawValue,
+                    reason: CallEndReason.serverFailure.rawValue, startedAt: Date(timeIntervalSince1970: Double(call.startedAt) / 1000),
+                    answeredAt: call.answeredAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }, endedAt: now, durationMs: duration,
+                    rowWritten: { [self] in send(bytes, to: devices) })
+            }
+            lastSummary = nil
+            publishSummary()
+        }
+    }
+
+    /// Another node holds the lease now: this node forgets its calls (the new coordinator ends them).
+    func resign() {
+        queue.async { [self] in
+            coordinating = false
+            calls = CallRegistry(configuration: settings.registryConfiguration)
             armTimer()
         }
     }
+
+    /// Writes the summary of the calls in progress again (the store was unreachable, and may have lost it).
+    func republishSummary() {
+        queue.async { [self] in
+            lastSummary = nil
+            publishSummary()
+        }
+    }
+
+    /// Hands the summary of the calls in progress to `coordination` when it changed (the coordinator only).
+    private func publishSummary() {
+        assertOnQueue()
+        guard let coordination, coordinating else { return }
+        let summary = calls.liveCalls.map { call in
+            let callee: [Int64]
+            if case .active(_, _, let device) = call.state { callee = [device.rawValue] } else { callee = call.ringingDevices.map(\.rawValue).sorted() }
+            return LiveCallSummary(
+                callId: call.id.rawValue, caller: call.caller.rawValue, callerDevice: call.callerDevice.rawValue, callee: call.callee.rawValue,
+                calleeDevices: callee, media: call.media.rawValue, startedAt: Self.milliseconds(wallClock(call.createdAt)),
+                answeredAt: call.answeredAt.map { Self.milliseconds(wallClock($0)) })
+        }
+        guard let bytes = try? Array(JSONEncoder().encode(summary)), bytes != lastSummary else { return }
+        lastSummary = bytes
+        coordination.save(bytes)
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970 * 1000) }
 
     /// Remembers a caller's display name for ring events.
     func setName(_ name: String, of userId: Int64) {
@@ -156,34 +361,46 @@ final class CallService: @unchecked Sendable {
 
     /// A connection authenticated: if it is its session's first, the device is back (active calls resume;
     /// a ringing call to this user rings here too).
+    ///
+    /// In a cluster every node calls this for every device of the cluster (its own, and the others' as the
+    /// directory attaches them); only the coordinator acts on it.
     func connectionOpened(_ device: Device) {
         queue.async { [self] in
-            guard registry.devices(ofSession: device.sessionId).count == 1 else { return }
+            guard coordinating, registry.devices(ofSession: device.sessionId).count == 1 else { return }
             let now = clock.now()
             let id = DeviceID(device.sessionId)
             let user = UserID(device.userId)
             apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
             armTimer()
+            publishSummary()
         }
     }
 
-    /// A connection closed: if its session has no other, the device is gone.
+    /// A connection closed: if its session has no other, the device is gone. In a cluster, as `connectionOpened`
+    /// (a dead node's devices are detached by the directory: their calls end or wait for them as for a closed
+    /// connection).
     func connectionClosed(_ device: Device) {
         queue.async { [self] in
-            guard registry.devices(ofSession: device.sessionId).isEmpty else { return }
+            guard coordinating, registry.devices(ofSession: device.sessionId).isEmpty else { return }
             apply(calls.deviceDisconnected(DeviceID(device.sessionId), user: UserID(device.userId), now: clock.now()))
             armTimer()
+            publishSummary()
         }
     }
 
     /// Ends every call in progress as `server_shutdown`: the parties are told and the records are written
-    /// (waits up to 5 s for the database).
+    /// (waits up to 5 s for the database). In a cluster only the coordinator has calls; it writes the (empty)
+    /// summary and gives the lease up.
     func shutdown() {
         queue.sync {
             timer.cancel()
             apply(calls.shutdown(now: clock.now()))
+            publishSummary()
+            waitTimer?.cancel()
+            waitTimer = nil
         }
         _ = pendingRecords.wait(timeout: .now() + 5)
+        coordination?.stop()
     }
 
     // MARK: effects
@@ -341,9 +558,17 @@ final class CallService: @unchecked Sendable {
     /// Writes the calls row and the system message; `rowWritten` runs on `queue` once the row is committed (or its
     /// write failed), before `shutdown` stops waiting.
     private func store(_ record: CallRecord, rowWritten: @escaping @Sendable () -> Void) {
-        let started = wallClock(record.startedAt)
-        let answered = record.answeredAt.map(wallClock)
-        let ended = wallClock(record.endedAt)
+        store(
+            callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue, media: record.media.rawValue,
+            outcome: record.outcome.rawValue, reason: record.reason.rawValue, startedAt: wallClock(record.startedAt),
+            answeredAt: record.answeredAt.map(wallClock), endedAt: wallClock(record.endedAt), durationMs: record.durationMilliseconds,
+            rowWritten: rowWritten)
+    }
+
+    private func store(
+        callId: String, caller: Int64, callee: Int64, media: String, outcome: String, reason: String, startedAt started: Date,
+        answeredAt answered: Date?, endedAt ended: Date, durationMs: Int64, rowWritten: @escaping @Sendable () -> Void
+    ) {
         let group = pendingRecords
         group.enter()
         group.enter()
@@ -351,19 +576,16 @@ final class CallService: @unchecked Sendable {
             on: queue,
             { db in
                 try CallRecordRepository.insert(
-                    db, callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue,
-                    media: record.media.rawValue, outcome: record.outcome.rawValue, reason: record.reason.rawValue, startedAt: started,
-                    answeredAt: answered, endedAt: ended, durationMs: record.durationMilliseconds)
+                    db, callId: callId, caller: caller, callee: callee, media: media, outcome: outcome, reason: reason, startedAt: started,
+                    answeredAt: answered, endedAt: ended, durationMs: durationMs)
             },
             completion: { [logger] result in
                 if case .failure(let error) = result { logger.error("call record not stored", metadata: [LogKey.error: "\(error)"]) }
                 rowWritten()
                 group.leave()
             })
-        let event = SystemEvent(
-            event: "call", actorId: record.caller.rawValue, callId: record.callID.rawValue, media: record.media.rawValue,
-            outcome: record.outcome.rawValue, durationMs: record.durationMilliseconds)
-        messages.recordCall(between: record.caller.rawValue, and: record.callee.rawValue, event: event) { [logger] result in
+        let event = SystemEvent(event: "call", actorId: caller, callId: callId, media: media, outcome: outcome, durationMs: durationMs)
+        messages.recordCall(between: caller, and: callee, event: event) { [logger] result in
             if case .failure(let error) = result {
                 logger.warning("call system message not stored", metadata: [LogKey.error: "\(error.message)"])
             }
@@ -382,5 +604,6 @@ final class CallService: @unchecked Sendable {
         assertOnQueue()
         apply(calls.tick(now: clock.now()))
         armTimer()
+        publishSummary()
     }
 }

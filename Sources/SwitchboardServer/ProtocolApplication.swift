@@ -79,8 +79,16 @@ final class ProtocolServices: Sendable {
         let messages = MessageHub(
             registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
         self.messages = messages
+        let coordination = cluster.map { cluster in
+            CallCoordination(
+                node: cluster.node, bus: cluster.bus, store: cluster.directory.store, forwarded: cluster.outbox.forwarded,
+                settings: CallClusterSettings(configuration.cluster), logger: logger)
+        }
         self.calls = CallService(
-            registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages, logger: logger)
+            registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages,
+            coordination: coordination, logger: logger)
+        cluster?.calls = self.calls
+        cluster?.coordination = coordination
         let presence = PresenceHub(
             registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger,
             localNode: cluster?.node)

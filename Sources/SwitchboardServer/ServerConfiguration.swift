@@ -161,6 +161,11 @@ public struct ClusterConfiguration: Sendable, Equatable {
     public var heartbeatTTL: Double
     /// Seconds a Redis command may take.
     public var redisTimeout: Double
+    /// Seconds the call coordinator's lease lasts without renewal (renewed every third of it): a dead
+    /// coordinator is replaced, and its calls ended with `server_failure`, after this.
+    public var callLeaseTTL: Double = 6
+    /// Seconds a node waits for the call coordinator's answer to a forwarded call request (then `unavailable`).
+    public var callForwardTimeout: Double = 5
 
     public init(redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5, redisTimeout: Double = 2) {
         self.redisURL = redisURL

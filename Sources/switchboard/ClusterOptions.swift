@@ -35,7 +35,20 @@ struct ClusterOptions: ParsableArguments {
     @Option(help: "Seconds a Redis command may take before the connection is reset. [env: SWITCHBOARD_REDIS_TIMEOUT]")
     var redisTimeout: Double = envValue("SWITCHBOARD_REDIS_TIMEOUT", as: Double.self) ?? 2
 
+    @Option(
+        help: """
+            Seconds the call coordinator's lease lasts (renewed every third of it): a dead coordinator's calls end \
+            with server_failure after this. [env: SWITCHBOARD_CALL_LEASE_TTL]
+            """)
+    var callLeaseTTL: Double = envValue("SWITCHBOARD_CALL_LEASE_TTL", as: Double.self) ?? 6
+
+    @Option(help: "Seconds a node waits for the call coordinator's answer before answering unavailable. [env: SWITCHBOARD_CALL_FORWARD_TIMEOUT]")
+    var callForwardTimeout: Double = envValue("SWITCHBOARD_CALL_FORWARD_TIMEOUT", as: Double.self) ?? 5
+
     func validate() throws {
+        guard callLeaseTTL >= 0.3, callForwardTimeout > 0 else {
+            throw ValidationError("--call-lease-ttl must be at least 0.3 and --call-forward-timeout above 0")
+        }
         guard nodeHeartbeatInterval > 0, nodeHeartbeatTTL >= 2 * nodeHeartbeatInterval else {
             throw ValidationError("--node-heartbeat-ttl must be at least twice --node-heartbeat-interval (above 0)")
         }
@@ -53,5 +66,7 @@ struct ClusterOptions: ParsableArguments {
         c.cluster = ClusterConfiguration(
             redisURL: redisURL, redisCAFile: redisCAFile.isEmpty ? nil : redisCAFile, heartbeatInterval: nodeHeartbeatInterval,
             heartbeatTTL: nodeHeartbeatTTL, redisTimeout: redisTimeout)
+        c.cluster?.callLeaseTTL = callLeaseTTL
+        c.cluster?.callForwardTimeout = callForwardTimeout
     }
 }

@@ -42,6 +42,8 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         var next: UInt32 = 0
         var alive: [UInt32: Date] = [:]
         var directories: [UInt32: (seq: UInt64, devices: [UInt64: DirectoryEntry])] = [:]
+        var coordinator: (node: UInt32, until: Date)?
+        var liveCalls: [UInt8]?
     }
     private let state = Mutex(State())
     let bus: MemoryBus
@@ -112,6 +114,38 @@ final class MemoryClusterStore: ClusterStore, Sendable {
             return (d.seq, Array(d.devices.values))
         }
     }
+
+    func claimCoordinator(node: UInt32, ttlMilliseconds: Int) throws -> UInt32 {
+        try check()
+        return state.withLock { s in
+            let now = Date()
+            if let c = s.coordinator, c.until > now, c.node != node { return c.node }
+            s.coordinator = (node, now.addingTimeInterval(Double(ttlMilliseconds) / 1000))
+            return node
+        }
+    }
+
+    func releaseCoordinator(node: UInt32) throws {
+        try check()
+        state.withLock { s in if s.coordinator?.node == node { s.coordinator = nil } }
+    }
+
+    func saveLiveCalls(node: UInt32, summary: [UInt8]) throws -> Bool {
+        try check()
+        return state.withLock { s in
+            guard let c = s.coordinator, c.node == node, c.until > Date() else { return false }
+            s.liveCalls = summary
+            return true
+        }
+    }
+
+    func liveCalls() throws -> [UInt8]? {
+        try check()
+        return state.withLock { $0.liveCalls }
+    }
+
+    /// The coordinator lease expires now (its holder died).
+    func expireCoordinator() { state.withLock { $0.coordinator = nil } }
 
     /// Forgets everything (a Redis restart without persistence).
     func wipe() { state.withLock { $0 = State(next: $0.next) } }

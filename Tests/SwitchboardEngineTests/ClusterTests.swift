@@ -38,6 +38,8 @@ struct ClusterTests {
                 [.detached(connection: 9, userId: 1), .status(connection: 9, userId: 1, status: "away"), .sync]),
             .notice(node: 2, .friendship(4, 5, friends: true)), .notice(node: 2, .friendship(4, 5, friends: false)),
             .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")), .notice(node: 3, .revoked(sessionId: 8, userId: 9)),
+            .callRequest(connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup", command: Array("{}".utf8)),
+            .deliver([.init(item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)), connections: [1 << 40])]),
         ]
         for m in messages {
             let bytes = m.encoded()

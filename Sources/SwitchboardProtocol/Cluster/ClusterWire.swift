@@ -16,7 +16,6 @@ public enum ClusterWire: Sendable, Equatable {
     case deliver([Group])
     /// Changes of the sending node's device directory, numbered per node from `seq` (the first's; gapless: a gap
     /// means a lost message, and the receiver reloads that node's snapshot). A node sends its changes in batches.
-    /// message, and the receiver reloads that node's snapshot).
     case directory(node: UInt32, seq: UInt64, [DirectoryChange])
     /// A change of durable data that other nodes keep in memory (sent to every node by `node`).
     case notice(node: UInt32, Notice)
@@ -31,6 +30,10 @@ public enum ClusterWire: Sendable, Equatable {
         /// node's directory knew them yet).
         case revoked(sessionId: Int64, userId: Int64)
     }
+    /// A call request of a connection of the sending node, for the call coordinator (`docs/cluster.md`, "Calls
+    /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
+    /// the command (the server's `CallCommand`, JSON). The answer comes back as a `.reply` item.
+    case callRequest(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command: [UInt8])
 
     /// One item and the connections it goes to.
     public struct Group: Sendable, Equatable {
@@ -52,6 +55,9 @@ public enum ClusterWire: Sendable, Equatable {
         case event([UInt8])
         /// The connection's session was revoked.
         case revoke
+        /// The answer to a request the connection's node forwarded (calls): the request id (its JSON), the op, and
+        /// the `ok` JSON (`success`) or the error object's JSON.
+        case reply(requestId: [UInt8], op: String, success: Bool, body: [UInt8])
     }
 
     /// A device appeared, went or changed its presence status on the sending node.
@@ -95,6 +101,12 @@ public enum ClusterWire: Sendable, Equatable {
                     w.bytes(bytes)
                 case .revoke:
                     w.byte(4)
+                case .reply(let requestId, let op, let success, let body):
+                    w.byte(5)
+                    w.bytes(requestId)
+                    w.bytes(Array(op.utf8))
+                    w.byte(success ? 1 : 0)
+                    w.bytes(body)
                 }
                 w.u32(UInt32(group.connections.count))
                 for c in group.connections { w.u64(c) }
@@ -142,6 +154,14 @@ public enum ClusterWire: Sendable, Equatable {
                 w.byte(4)
             }
             }
+        case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
+            w.byte(3)
+            w.u64(connection)
+            w.i64(userId)
+            w.i64(sessionId)
+            w.bytes(requestId)
+            w.bytes(Array(op.utf8))
+            w.bytes(command)
         }
         return w.out
     }
@@ -173,6 +193,11 @@ public enum ClusterWire: Sendable, Equatable {
                         guard let payload = r.bytes() else { return nil }
                         item = .event(payload)
                     case 4: item = .revoke
+                    case 5:
+                        guard let id = r.bytes(), let op = r.string(), let flag = r.byte(), flag <= 1, let body = r.bytes() else {
+                            return nil
+                        }
+                        item = .reply(requestId: id, op: op, success: flag == 1, body: body)
                     default: return nil
                     }
                     guard let n = r.count(), r.remaining >= n * 8 else { return nil }
@@ -219,6 +244,11 @@ public enum ClusterWire: Sendable, Equatable {
                     message = .notice(node: node, .revoked(sessionId: s, userId: u))
                 default: return nil
                 }
+            case 3:
+                guard let c = r.u64(), let u = r.i64(), let s = r.i64(), let id = r.bytes(), let op = r.string(),
+                    let command = r.bytes()
+                else { return nil }
+                message = .callRequest(connection: c, userId: u, sessionId: s, requestId: id, op: op, command: command)
             default: return nil
             }
             return r.remaining == 0 ? message : nil

@@ -32,6 +32,21 @@ protocol ClusterStore: Sendable {
     func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws
     /// `node`'s directory and the seq of its last change, read atomically.
     func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry])
+
+    // The call coordinator (`CallCoordination`, `docs/cluster.md` "Calls across nodes"); called on its queue.
+
+    /// Atomically: when no node holds the coordinator lease, `node` takes it for `ttlMilliseconds`; when `node`
+    /// holds it, its expiry is reset to `ttlMilliseconds` from now; returns the holder afterwards. (Redis: one
+    /// script: `SET k node NX PX ttl`; if not set and `GET k == node`, `PEXPIRE k ttl`; return `GET k`.)
+    func claimCoordinator(node: UInt32, ttlMilliseconds: Int) throws -> UInt32
+    /// Atomically: drops the lease if `node` holds it (a graceful stop); otherwise nothing.
+    func releaseCoordinator(node: UInt32) throws
+    /// Atomically: replaces the summary of the calls in progress with `summary` if `node` holds the lease (a
+    /// coordinator that lost it writes nothing); returns whether it was written. (Redis: one script comparing
+    /// the lease key, then `SET`.)
+    func saveLiveCalls(node: UInt32, summary: [UInt8]) throws -> Bool
+    /// The last summary written (nil: none yet).
+    func liveCalls() throws -> [UInt8]?
 }
 
 /// One device in a node's directory.

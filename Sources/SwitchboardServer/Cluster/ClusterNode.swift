@@ -15,7 +15,7 @@ import SwitchboardProtocol
 /// Routes what the bus brings (`received`) and applies other nodes' devices to this node's registry and
 /// presence. Built by the server when it has a Redis URL (`docs/cluster.md`).
 public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
-    // @unchecked Sendable: `presence` is set once, before `start`, and only read afterwards.
+    // @unchecked Sendable: `presence` and `calls` are set once, before `start`, and only read afterwards.
     let node: UInt32
     let outbox: ClusterOutbox
     /// This node's connections.
@@ -29,6 +29,11 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     /// Applies another node's notice to this node's caches (set by the services before `start`).
     var noticeHandler: (@Sendable (ClusterWire.Notice) -> Void)?
     let bus: any ClusterBus
+    /// Set by the services once the engines exist (before `start`): forwarded call requests, and other nodes'
+    /// devices for the call coordinator.
+    var calls: CallService?
+    /// The call coordinator's lease and forwarding (set by the services before `start`).
+    var coordination: CallCoordination?
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
@@ -47,9 +52,15 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         directory.delegate = self
     }
 
-    func start() { directory.start() }
+    func start() {
+        directory.start()
+        coordination?.start()
+    }
 
-    func stop() { directory.stop() }
+    func stop() {
+        coordination?.stop()
+        directory.stop()
+    }
 
     /// A message from the bus (this node's channel or the broadcast channel); on the subscriber's queue.
     func received(_ bytes: [UInt8]) {
@@ -62,6 +73,8 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         case .deliver(let groups): outbox.receive(groups)
         case .directory(let from, let seq, let changes): directory.received(node: from, seq: seq, changes: changes)
         case .notice(let from, let notice): if from != node { noticeHandler?(notice) }
+        case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
+            calls?.received(connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op, command: command)
         }
     }
 
@@ -89,12 +102,14 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     func remoteDeviceAttached(_ device: Device, status: String) {
         registry.add(device)
         presence?.deviceConnected(device)
+        calls?.connectionOpened(device)
         if let s = PresenceStatus(rawValue: status), s != .online { presence?.set(device, status: s) }
     }
 
     func remoteDeviceDetached(_ device: Device) {
         registry.remove(device.connection, userId: device.userId)
         presence?.deviceDisconnected(device)
+        calls?.connectionClosed(device)
     }
 
     func remoteDeviceStatus(_ device: Device, status: String) {

@@ -26,7 +26,10 @@ protocol ClusterBus: Sendable {
 /// costs each other node one bus message). The receiving node turns it back into one batch
 /// (`ClusterOutbox.receive`): one `OutboundMessage` (one encoded frame) for all its recipients there.
 ///
-/// Replies never cross the bus: engines answer requests of this node's connections only.
+/// Replies cross the bus only as answers to requests this node forwarded (calls, to the call coordinator:
+/// `EngineReply.raw`); the node that forwarded one delivers its answer only while it still waits for it
+/// (`forwarded`: an answer after the origin gave up and answered `unavailable` is dropped). Other engines answer
+/// requests of their own node's connections only.
 final class ClusterOutbox: Outbox {
     let node: UInt32
     /// This node's connections (`LocalOutbox`).
@@ -34,6 +37,8 @@ final class ClusterOutbox: Outbox {
     let bus: any ClusterBus
     let logger: Logger
     let metrics: ClusterMetrics
+    /// The requests of this node's connections forwarded to another node and not answered yet (thread-safe).
+    let forwarded = ForwardedRequests()
 
     init(node: UInt32, local: any Outbox, bus: any ClusterBus, metrics: ClusterMetrics, logger: Logger) {
         self.node = node
@@ -61,7 +66,7 @@ final class ClusterOutbox: Outbox {
                 continue
             }
             guard let wire = Self.wireItem(item) else {
-                logger.error("cluster: a reply or reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
+                logger.error("cluster: a local-only reply or a reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
                 continue
             }
             remote[node, default: []].append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
@@ -87,6 +92,19 @@ final class ClusterOutbox: Outbox {
             case .ephemeral(let bytes, let source): item = .ephemeral(bytes, source: source)
             case .event(let bytes): item = .event(bytes)
             case .revoke: item = .revoke
+            case .reply(let idBytes, let op, let success, let body):
+                guard let id = ForwardedReplyCodec.requestID(idBytes),
+                    let result = success ? .success(body) : ForwardedReplyCodec.error(body).map({ Result<[UInt8], ServiceError>.failure($0) })
+                else {
+                    logger.error("cluster: a malformed forwarded reply was dropped")
+                    continue
+                }
+                for raw in group.connections {
+                    let connection = ConnectionID(rawValue: raw)
+                    // Only while the request waits (not after its `unavailable` answer).
+                    if connection.node == node, forwarded.complete(connection, id) { batch.add(.reply(.raw(id, op: op, result)), to: connection) }
+                }
+                continue
             }
             for raw in group.connections {
                 let connection = ConnectionID(rawValue: raw)
@@ -114,6 +132,11 @@ final class ClusterOutbox: Outbox {
         case .ephemeral(let bytes, let source): .ephemeral(bytes, source: source)
         case .event(let bytes): .event(bytes)
         case .revoke: .revoke
+        case .reply(.raw(let id, let op, let result)):
+            switch result {
+            case .success(let body): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: true, body: body)
+            case .failure(let error): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: false, body: ForwardedReplyCodec.encode(error))
+            }
         case .reply, .reconnect: nil
         }
     }

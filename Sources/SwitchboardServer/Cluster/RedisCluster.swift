@@ -25,6 +25,9 @@ enum RedisClusterKeys {
     static func directory(_ node: UInt32) -> String { "sb:dir:\(node)" }
     static func channel(_ node: UInt32) -> String { "sb:bus:node:\(node)" }
     static let broadcast = "sb:bus:all"
+    /// The call coordinator's lease (its value: the holder's node number) and its summary of the calls in progress.
+    static let coordinator = "sb:calls:coordinator"
+    static let liveCalls = "sb:calls:live"
 }
 
 /// The bus over Redis pub/sub: `PUBLISH` on the command connection (fire-and-forget; a failure is counted,
@@ -80,6 +83,67 @@ final class RedisClusterStore: ClusterStore {
     private final class ResultBox: @unchecked Sendable {
         // @unchecked Sendable: written once by the reply queue before `done.signal()`, read after `done.wait()`.
         var result: Result<[RedisValue], RedisError>?
+    }
+
+    private func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) throws -> RedisValue {
+        let done = DispatchSemaphore(value: 0)
+        let box = ValueBox()
+        client.evaluate(script, keys: keys.map { Array($0.utf8) }, arguments: arguments, queue: replies) { result in
+            box.result = result
+            done.signal()
+        }
+        done.wait()
+        return try box.result!.get()
+    }
+
+    private final class ValueBox: @unchecked Sendable {
+        // @unchecked Sendable: written once by the reply queue before `done.signal()`, read after `done.wait()`.
+        var result: Result<RedisValue, RedisError>?
+    }
+
+    static let claimScript = RedisScript(
+        """
+        local holder = redis.call('GET', KEYS[1])
+        if not holder then
+          redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+          return tonumber(ARGV[1])
+        end
+        if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        return tonumber(holder)
+        """)
+    static let releaseScript = RedisScript(
+        """
+        if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+        return 0
+        """)
+    static let saveCallsScript = RedisScript(
+        """
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        redis.call('SET', KEYS[2], ARGV[2])
+        return 1
+        """)
+
+    func claimCoordinator(node: UInt32, ttlMilliseconds: Int) throws -> UInt32 {
+        let value = try evaluate(
+            Self.claimScript, keys: [RedisClusterKeys.coordinator], arguments: [Array(String(node).utf8), Array(String(ttlMilliseconds).utf8)])
+        guard let holder = value.integer, let number = UInt32(exactly: holder) else { throw UnexpectedReply(what: "the lease claim") }
+        return number
+    }
+
+    func releaseCoordinator(node: UInt32) throws {
+        _ = try evaluate(Self.releaseScript, keys: [RedisClusterKeys.coordinator], arguments: [Array(String(node).utf8)])
+    }
+
+    func saveLiveCalls(node: UInt32, summary: [UInt8]) throws -> Bool {
+        let value = try evaluate(
+            Self.saveCallsScript, keys: [RedisClusterKeys.coordinator, RedisClusterKeys.liveCalls],
+            arguments: [Array(String(node).utf8), summary])
+        return value.integer == 1
+    }
+
+    func liveCalls() throws -> [UInt8]? {
+        let value = try run([RedisCommand("GET", RedisClusterKeys.liveCalls)])[0]
+        return value == .null ? nil : value.bytes
     }
 
     func allocateNode() throws -> UInt32 {

@@ -20,32 +20,18 @@ struct CallsFeature: FeatureModule {
         router.register(Ops.CallInvite.self, Self.invite)
         router.register(Ops.CallAccept.self) { context, p in
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
-            let deviceID = DeviceID(context.user.sessionId)
-            let user = UserID(context.me)
-            context.services.calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-                let effects = try registry.accept(CallID(p.callId), device: deviceID, user: user, answer: p.answer, now: now)
-                var w = JSONWriter()
-                w.beginObject()
-                w.key("call")
-                if let call = registry.call(CallID(p.callId), for: user) { CallService.write(call, &w) } else { w.raw("null") }
-                w.endObject()
-                return (w.bytes, effects)
-            }
+            context.services.calls.perform(
+                origin: device, id: context.id, op: context.op,
+                command: .accept(callId: p.callId, device: context.user.sessionId, user: context.me, answer: p.answer))
         }
         router.register(Ops.CallDecline.self) { context, p in
-            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
-                try registry.decline(callId, device: device, user: user, now: now)
-            }
+            Self.end(context, p) { .decline(callId: $0, device: $1, user: $2) }
         }
         router.register(Ops.CallCancel.self) { context, p in
-            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
-                try registry.cancel(callId, device: device, user: user, now: now)
-            }
+            Self.end(context, p) { .cancel(callId: $0, device: $1, user: $2) }
         }
         router.register(Ops.CallHangup.self) { context, p in
-            Self.end(context, p) { registry, callId, device, user, now throws(CallError) in
-                try registry.hangup(callId, device: device, user: user, now: now)
-            }
+            Self.end(context, p) { .hangup(callId: $0, device: $1, user: $2) }
         }
         router.register(Ops.CallSignal.self) { context, p in
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
@@ -61,12 +47,9 @@ struct CallsFeature: FeatureModule {
                 context.fail(.badRequest, problem)
                 return
             }
-            let deviceID = DeviceID(context.user.sessionId)
-            let user = UserID(context.me)
-            calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-                let effects = try registry.signal(CallID(p.callId), fromDevice: deviceID, user: user, kind: kind, payload: p.payload, now: now)
-                return (Self.empty, effects)
-            }
+            calls.perform(
+                origin: device, id: context.id, op: context.op,
+                command: .signal(callId: p.callId, device: context.user.sessionId, user: context.me, kind: kind.rawValue, payload: p.payload))
         }
         router.register(Ops.CallTurn.self) { context, p in
             guard let device = context.device else { return }
@@ -76,25 +59,10 @@ struct CallsFeature: FeatureModule {
                 context.fail(.rateLimited, "too many TURN credential requests", extra: ["retry_after_ms": retryAfter])
                 return
             }
-            let settings = calls.settings
-            let user = UserID(context.me)
-            calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-                // Without a call (before the invite, as browsers need it for their offer) or for a call of yours in progress.
-                if let callId = p.callId {
-                    guard let call = registry.call(CallID(callId), for: user), !call.isEnded else { throw .notFound }
-                }
-                let credentials = settings.turnSecret.map {
-                    TURNCredentials.make(
-                        sharedSecret: $0, userID: user, ttl: settings.turnTTL, now: Int64(Date().timeIntervalSince1970),
-                        uris: settings.turnURIs)
-                }
-                return (Self.turnReply(settings, credentials), [])
-            }
+            calls.perform(origin: device, id: context.id, op: context.op, command: .turn(callId: p.callId, user: context.me))
         }
         router.register(Ops.CallHistory.self, Self.history)
     }
-
-    static let empty: [UInt8] = Array("{}".utf8)
 
     /// `call.invite`: friendship and the caller's name (from the presence hub's cache, else the database),
     /// then the state machine.
@@ -115,8 +83,7 @@ struct CallsFeature: FeatureModule {
         let pool = context.services.accounts.pool
         let calls = context.services.calls
         let registry = context.services.registry
-        let deviceID = DeviceID(context.user.sessionId)
-        let user = UserID(me)
+        let sessionId = context.user.sessionId
         let id = context.id
         context.run({ () async throws(ServiceError) -> String in
             // The caller is online, so its friend list is usually in the presence hub and its name in the
@@ -133,40 +100,22 @@ struct CallsFeature: FeatureModule {
             } catch { throw ServiceError.from(error) }
         }, replyWith: { _, name in
             calls.setName(name, of: me)
-            let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-            calls.perform(origin: device, id: id, op: Ops.CallInvite.name) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-                let outcome = try registry.invite(
-                    alias: p.callId.map(CallID.init), caller: user, callerDevice: deviceID, callee: UserID(callee), media: media,
-                    calleeOnlineDevices: online, offer: p.offer, now: now)
-                var w = JSONWriter()
-                w.beginObject()
-                w.key("call")
-                // The offer only on glare: the joining device answers the other side's offer.
-                CallService.write(registry.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting)
-                w.key("disposition")
-                switch outcome.disposition {
-                case .ringing: w.string("ringing")
-                case .unavailable: w.string("unavailable")
-                case .busy: w.string("busy")
-                case .joinedExisting: w.string("joined")
-                }
-                w.endObject()
-                return (w.bytes, outcome.effects)
-            }
+            let online = registry.sessions(ofUser: callee).sorted()
+            calls.perform(
+                origin: device, id: id, op: Ops.CallInvite.name,
+                command: .invite(
+                    alias: p.callId, caller: me, callerDevice: sessionId, callerName: name, callee: callee, media: media.rawValue,
+                    calleeOnlineDevices: online, offer: p.offer))
         })
     }
 
     /// `call.decline`, `call.cancel`, `call.hangup`: a transition of the state machine, answered `{}`.
     static func end<Op: ProtocolOperation>(
-        _ context: RequestContext<Op>, _ p: CallIDParameters,
-        _ transition: @escaping @Sendable (inout CallRegistry, CallID, DeviceID, UserID, UInt64) throws(CallError) -> [CallEffect]
+        _ context: RequestContext<Op>, _ p: CallIDParameters, _ command: (String, Int64, Int64) -> CallCommand
     ) {
         guard let device = context.device, validCallID(p.callId, context) else { return }
-        let deviceID = DeviceID(context.user.sessionId)
-        let user = UserID(context.me)
-        context.services.calls.perform(origin: device, id: context.id, op: context.op) { (registry: inout CallRegistry, now: UInt64) throws(CallError) in
-            (empty, try transition(&registry, CallID(p.callId), deviceID, user, now))
-        }
+        context.services.calls.perform(
+            origin: device, id: context.id, op: context.op, command: command(p.callId, context.user.sessionId, context.me))
     }
 
     /// `call.history`: ended calls, latest first.
