@@ -211,6 +211,7 @@ class Client:
         phone = "+1555" + str(random.randint(1000000, 9999999))
         r = await self.ok("register", phone=phone, password="correct horse battery staple", display_name=display_name,
                           device=self.name)
+        self.phone = phone
         self.token = r["session_token"]
         self.user_id = r["user_id"]
         return r
@@ -442,6 +443,119 @@ async def revocation_and_friendship_reach_every_node():
     await p1.until(lambda e: e.get("ev") == "presence" and e["user_id"] == q2.user_id and e["status"] == "offline",
                    what="the new friend offline on node 1 after its devices on nodes 2 and 3 left")
     for c in (p1, p3):
+        await c.close()
+
+
+async def call_pair(caller_node, callee_nodes, tag):
+    """A caller on `caller_node` and a callee with one device per node of `callee_nodes`, friends."""
+    caller = Client(CLUSTER.urls[caller_node], f"{tag}-caller@{caller_node + 1}")
+    await caller.connect()
+    await caller.register(caller.name)
+    devices = []
+    for i, n in enumerate(callee_nodes):
+        d = Client(CLUSTER.urls[n], f"{tag}-callee@{n + 1}")
+        await d.connect()
+        if i == 0:
+            await d.register(d.name)
+        else:
+            # Another device: a session of its own (a call rings sessions).
+            r = await d.ok("login", phone=devices[0].phone, password="correct horse battery staple", device=d.name)
+            d.token, d.user_id = r["session_token"], r["user_id"]
+        devices.append(d)
+    await befriend(caller, devices[0])
+    return caller, devices
+
+
+def ev(name, call_id=None):
+    return lambda e: e.get("ev") == name and (call_id is None or e.get("call_id") == call_id)
+
+
+@test
+async def calls_across_nodes_through_every_outcome():
+    """Caller on node 1, callee on node 2 (and node 3): accepted with the SDP answer and ICE relayed both ways,
+    then hung up (one call.ended each, one history row); declined; cancelled; missed after the ring timeout;
+    busy and already_in_call across nodes; answered elsewhere (the callee's other device on another node)."""
+    # Accepted, relayed, hung up.
+    caller, (callee,) = await call_pair(0, [1], "acc")
+    inv = await caller.ok("call.invite", callee_id=callee.user_id, offer="v=0 offer")
+    cid = inv["call"]["call_id"]
+    assert inv["disposition"] == "ringing", inv
+    ring = await callee.until(ev("call.ring", cid), what="ring on node 2")
+    assert ring["caller"]["user_id"] == caller.user_id and ring.get("offer") == "v=0 offer", ring
+    await callee.ok("call.accept", call_id=cid, answer="v=0 answer")
+    acc = await caller.until(ev("call.accepted", cid), what="accepted on node 1")
+    assert acc.get("answer") == "v=0 answer", acc
+    cand = json.dumps({"candidate": "candidate:1 1 udp 2122260223 192.0.2.10 50000 typ host", "sdpMid": "0", "sdpMLineIndex": 0})
+    await caller.ok("call.signal", call_id=cid, kind="ice_candidate", payload=cand)
+    await callee.until(lambda e: ev("call.signal", cid)(e) and e["kind"] == "ice_candidate", what="ICE to node 2")
+    await callee.ok("call.signal", call_id=cid, kind="ice_candidate", payload=cand)
+    await caller.until(lambda e: ev("call.signal", cid)(e) and e["kind"] == "ice_candidate", what="ICE to node 1")
+    await caller.ok("call.hangup", call_id=cid)
+    for c in (caller, callee):
+        await c.until(ev("call.ended", cid), what=f"{c.name}: call.ended")
+        assert len([e for e in c.events if ev("call.ended", cid)(e)]) == 1, f"{c.name}: call.ended twice"
+    history = await callee.ok("call.history")
+    assert [h["call_id"] for h in history["calls"]].count(cid) == 1, history
+
+    # Declined, and cancelled.
+    inv = await caller.ok("call.invite", callee_id=callee.user_id)
+    cid = inv["call"]["call_id"]
+    await callee.until(ev("call.ring", cid), what="second ring")
+    await callee.ok("call.decline", call_id=cid)
+    end = await caller.until(ev("call.ended", cid), what="declined on node 1")
+    assert end["reason"] == "declined", end
+    inv = await caller.ok("call.invite", callee_id=callee.user_id)
+    cid = inv["call"]["call_id"]
+    await callee.until(ev("call.ring", cid), what="third ring")
+    await caller.ok("call.cancel", call_id=cid)
+    end = await callee.until(ev("call.ended", cid), what="cancelled on node 2")
+    assert end["reason"] == "cancelled", end
+
+    # Missed after the ring timeout (fires once, for both).
+    inv = await caller.ok("call.invite", callee_id=callee.user_id)
+    cid = inv["call"]["call_id"]
+    await callee.until(ev("call.ring", cid), what="ring before the timeout")
+    for c in (caller, callee):
+        end = await c.until(ev("call.ended", cid), timeout=RING_TIMEOUT + 10, what=f"{c.name}: timed out")
+        assert end["reason"] in ("timeout", "missed", "no_answer"), end
+    await asyncio.sleep(0.5)
+    for c in (caller, callee):
+        assert len([e for e in c.events if ev("call.ended", cid)(e)]) == 1, f"{c.name}: the ring timeout fired twice"
+
+    # Busy and already_in_call across nodes: a third user on node 3 calls the callee while in a call.
+    other = Client(CLUSTER.urls[2], "busy@3")
+    await other.connect()
+    await other.register("Busy")
+    await befriend(other, callee)
+    inv = await caller.ok("call.invite", callee_id=callee.user_id)
+    cid = inv["call"]["call_id"]
+    await callee.until(ev("call.ring", cid), what="ring for the busy case")
+    await callee.ok("call.accept", call_id=cid)
+    busy = await other.ok("call.invite", callee_id=callee.user_id)
+    assert busy["disposition"] == "busy", busy
+    again = await caller.call("call.invite", callee_id=other.user_id)
+    assert "error" in again or again["ok"]["disposition"] in ("busy",), again
+    if "error" in again:
+        assert again["error"]["code"] in ("already_in_call", "not_friends"), again
+    await caller.ok("call.hangup", call_id=cid)
+    await callee.until(ev("call.ended", cid), what="ended after busy")
+    for c in (caller, callee, other):
+        await c.close()
+
+    # Answered elsewhere: the callee's devices on nodes 2 and 3 ring; node 3 answers; node 2 is told.
+    caller, (d2, d3) = await call_pair(0, [1, 2], "else")
+    inv = await caller.ok("call.invite", callee_id=d2.user_id)
+    cid = inv["call"]["call_id"]
+    for d in (d2, d3):
+        await d.until(ev("call.ring", cid), what=f"{d.name}: ring")
+    await d3.ok("call.accept", call_id=cid)
+    await d2.until(ev("call.answered_elsewhere", cid), what="answered elsewhere on node 2")
+    await caller.until(ev("call.accepted", cid), what="accepted from node 3")
+    late = await d2.call("call.accept", call_id=cid)
+    assert late.get("error", {}).get("code") in ("invalid_state", "forbidden"), late
+    await caller.ok("call.hangup", call_id=cid)
+    await d3.until(ev("call.ended", cid), what="ended on node 3")
+    for c in (caller, d2, d3):
         await c.close()
 
 

@@ -88,8 +88,9 @@ struct CallsFeature: FeatureModule {
         context.run({ () async throws(ServiceError) -> String in
             // The caller is online, so its friend list is usually in the presence hub and its name in the
             // call service: then the database is not on the invite's path.
-            if let known = await presence.caller(me, friendOf: callee) {
-                guard known.friends else { throw ServiceError(.notFriends, "you can only call friends") }
+            // A "not friends" from the memory is checked in the database: in a cluster the friendship may have
+            // been made on another node a moment ago (its notice still on the way).
+            if let known = await presence.caller(me, friendOf: callee), known.friends {
                 return known.name
             }
             do {
