@@ -16,20 +16,27 @@ start)
         && [[ "$(awk '{print $3}' "/proc/$(cat "$dir/redis.pid")/stat" 2>/dev/null)" != Z ]]; then
         echo "test-redis: a redis-server from $dir is running already (stop it first)" >&2; exit 1
     fi
+    # Below the ephemeral range (32768-60999), so that no outgoing connection takes the port between the check
+    # and the bind; a bind that fails anyway (another process took it) is retried on another port.
     port=""
-    for _ in $(seq 50); do
-        candidate=$((20000 + RANDOM % 40000))
-        if ! (echo >/dev/tcp/127.0.0.1/$candidate) 2>/dev/null; then port=$candidate; break; fi
+    for _ in $(seq 5); do
+        candidate=""
+        for _ in $(seq 50); do
+            c=$((20000 + RANDOM % 12000))
+            if ! (echo >/dev/tcp/127.0.0.1/$c) 2>/dev/null; then candidate=$c; break; fi
+        done
+        [[ -n "$candidate" ]] || continue
+        rm -f "$dir/redis.pid"
+        # DEBUG is allowed from loopback only (the client's timeout tests use DEBUG SLEEP on their own servers).
+        "$bin" --port "$candidate" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+            --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" --enable-debug-command local >/dev/null || continue
+        for _ in $(seq 100); do
+            (echo >/dev/tcp/127.0.0.1/$candidate) 2>/dev/null && [[ -s "$dir/redis.pid" ]] && break
+            sleep 0.05
+        done
+        if (echo >/dev/tcp/127.0.0.1/$candidate) 2>/dev/null && [[ -s "$dir/redis.pid" ]]; then port=$candidate; break; fi
     done
-    [[ -n "$port" ]] || { echo "test-redis: no free port found" >&2; exit 1; }
-    # DEBUG is allowed from loopback only (the client's timeout tests use DEBUG SLEEP on their own servers).
-    "$bin" --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
-        --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" --dir "$dir" --enable-debug-command local >/dev/null
-    for _ in $(seq 100); do
-        (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && [[ -s "$dir/redis.pid" ]] && break
-        sleep 0.05
-    done
-    (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo "test-redis: redis-server did not start:" >&2; cat "$dir/redis.log" >&2; exit 1; }
+    [[ -n "$port" ]] || { echo "test-redis: redis-server did not start:" >&2; cat "$dir/redis.log" >&2; exit 1; }
     echo "export SWITCHBOARD_TEST_REDIS_URL='redis://127.0.0.1:$port'"
     echo "export TEST_REDIS_DIR='$dir'"
     ;;
