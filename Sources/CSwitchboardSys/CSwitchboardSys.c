@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
 #include "CSwitchboardSys.h"
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <netinet/in.h>
@@ -63,4 +66,13 @@ int CSwitchboardSys_set_nodelay(int fd) {
 int CSwitchboardSys_set_reuseport(int fd) {
     int one = 1;
     return setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
+}
+
+int CSwitchboardSys_set_malloc_arenas(int arenas) {
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+    return mallopt(M_ARENA_MAX, arenas);
+#else
+    (void)arenas;
+    return 0;
+#endif
 }

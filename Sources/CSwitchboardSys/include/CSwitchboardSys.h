@@ -35,4 +35,6 @@ int CSwitchboardSys_eventfd(void);
 int CSwitchboardSys_set_nodelay(int fd);
 int CSwitchboardSys_set_reuseport(int fd);
 extern const int CSwitchboardSys_MSG_NOSIGNAL;
+/// glibc's M_ARENA_MAX (mallopt); returns 1 on success, 0 where it is not available.
+int CSwitchboardSys_set_malloc_arenas(int arenas);
 #endif
