@@ -365,12 +365,29 @@ final class CallService: @unchecked Sendable {
     /// In a cluster every node calls this for every device of the cluster (its own, and the others' as the
     /// directory attaches them); only the coordinator acts on it.
     func connectionOpened(_ device: Device) {
+        connectionsChanged([(device, true)])
+    }
+
+    /// Connections opened and closed (`connectionOpened`, `connectionClosed`), in order, in one block on the queue
+    /// (the cluster's directory hands over a bus message's devices together).
+    func connectionsChanged(_ changes: [(device: Device, opened: Bool)]) {
         queue.async { [self] in
-            guard coordinating, registry.devices(ofSession: device.sessionId).count == 1 else { return }
-            let now = clock.now()
-            let id = DeviceID(device.sessionId)
-            let user = UserID(device.userId)
-            apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
+            guard coordinating else { return }
+            var changed = false
+            for (device, opened) in changes {
+                let now = clock.now()
+                let id = DeviceID(device.sessionId)
+                let user = UserID(device.userId)
+                if opened {
+                    guard registry.devices(ofSession: device.sessionId).count == 1 else { continue }
+                    apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
+                } else {
+                    guard registry.devices(ofSession: device.sessionId).isEmpty else { continue }
+                    apply(calls.deviceDisconnected(id, user: user, now: now))
+                }
+                changed = true
+            }
+            guard changed else { return }
             armTimer()
             publishSummary()
         }
@@ -380,12 +397,7 @@ final class CallService: @unchecked Sendable {
     /// (a dead node's devices are detached by the directory: their calls end or wait for them as for a closed
     /// connection).
     func connectionClosed(_ device: Device) {
-        queue.async { [self] in
-            guard coordinating, registry.devices(ofSession: device.sessionId).isEmpty else { return }
-            apply(calls.deviceDisconnected(DeviceID(device.sessionId), user: UserID(device.userId), now: clock.now()))
-            armTimer()
-            publishSummary()
-        }
+        connectionsChanged([(device, false)])
     }
 
     /// Ends every call in progress as `server_shutdown`: the parties are told and the records are written

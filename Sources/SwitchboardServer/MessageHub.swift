@@ -227,6 +227,10 @@ final class MessageWriter: @unchecked Sendable {
     private let typingTimer: DeadlineTimer
     // protected by queue: conversations whose state is being loaded for typing, with the waiting work
     private var loading: [Int64: [@Sendable (ConversationState?) -> Void]] = [:]
+    /// In a cluster, a resend that finds its message stored already delivers it again: the node that stored it
+    /// may have died before delivering it, and a connection never gets the same seq twice (`SentSeqs`), so those
+    /// that had it see nothing. (On one node the process that stored it delivered it.)
+    private let redeliversResends: Bool
 
     init(
         index: Int, registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
@@ -234,6 +238,7 @@ final class MessageWriter: @unchecked Sendable {
     ) {
         self.index = index
         self.outbox = outbox
+        redeliversResends = outbox is ClusterOutbox
         self.clock = clock
         self.metrics = metrics
         self.registry = registry
@@ -444,7 +449,8 @@ final class MessageWriter: @unchecked Sendable {
             let result = results[i]
             if let origin = request.origin, let reply = request.reply { plan.reply(reply.reply(result), to: origin) }
             request.completion?(result)
-            guard i < stored.count, stored[i], case .success(let message) = result else {
+            let resent = if redeliversResends, case .send = request.action { true } else { false }
+            guard (i < stored.count && stored[i]) || resent, case .success(let message) = result else {
                 if case .announce(let m) = request.action {
                     plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.connection)
                 }

@@ -69,13 +69,39 @@ final class PresenceHub: @unchecked Sendable {
     static func deviceKey(_ device: Device) -> UInt64 { device.connection.rawValue }
 
 
+    /// Devices of other nodes came, went or changed status (the cluster's directory; one block for many).
+    enum RemoteDeviceChange: Sendable {
+        case connected(Device)
+        case disconnected(Device)
+        case status(Device, PresenceStatus)
+    }
+
+    /// Applies other nodes' device changes in order, in one block on the queue.
+    func remoteDevicesChanged(_ changes: [RemoteDeviceChange]) {
+        queue.async { [self] in
+            for change in changes {
+                switch change {
+                case .connected(let device): remoteConnected(device)
+                case .disconnected(let device): disconnected(device)
+                case .status(let device, let status): setStatus(device, status)
+                }
+            }
+        }
+    }
+
+    /// A device of another node is only counted (that node sends its snapshot).
+    private func remoteConnected(_ device: Device) {
+        assertOnQueue()
+        let run = { [self] in publish(tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())) }
+        if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+    }
+
     /// A device authenticated: publish, and send it its friends' presence. A device of another node is only
     /// counted (that node sends its snapshot).
     func deviceConnected(_ device: Device) {
         queue.async { [self] in
             if let localNode, device.connection.node != localNode {
-                let run = { [self] in publish(tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())) }
-                if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+                remoteConnected(device)
                 return
             }
             withFriends(of: device.userId) { [self] in
@@ -88,24 +114,30 @@ final class PresenceHub: @unchecked Sendable {
 
     /// A device's connection closed.
     func deviceDisconnected(_ device: Device) {
-        queue.async { [self] in
-            let run = { [self] in
-                publish(tracker.disconnect(userId: device.userId, device: Self.deviceKey(device), now: clock.now()))
-                armTimer()
-            }
-            // A disconnect racing with the friend list load waits for it (the connect is queued there too).
-            if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+        queue.async { [self] in disconnected(device) }
+    }
+
+    private func disconnected(_ device: Device) {
+        assertOnQueue()
+        let run = { [self] in
+            publish(tracker.disconnect(userId: device.userId, device: Self.deviceKey(device), now: clock.now()))
+            armTimer()
         }
+        // A disconnect racing with the friend list load waits for it (the connect is queued there too).
+        if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
     }
 
     /// A device set itself online or away.
     func set(_ device: Device, status: PresenceStatus) {
-        queue.async { [self] in
-            let run = { [self] in
-                publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: clock.now()))
-            }
-            if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
+        queue.async { [self] in setStatus(device, status) }
+    }
+
+    private func setStatus(_ device: Device, _ status: PresenceStatus) {
+        assertOnQueue()
+        let run = { [self] in
+            publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: clock.now()))
         }
+        if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
     }
 
     /// Whether `other` is a friend of `userId`, and `userId`'s display name, from the memory of a user with

@@ -160,6 +160,7 @@ final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
     func remoteDeviceDetached(_ device: Device) { _ = devices.withLock { $0.removeValue(forKey: device.connection.rawValue) } }
     func remoteDeviceStatus(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue]?.1 = status } }
     func busRecovered() { recoveries.add(1, ordering: .relaxed) }
+    func remoteChangesEnd() {}
 
     var count: Int { devices.withLock { $0.count } }
     func status(_ connection: ConnectionID) -> String? { devices.withLock { $0[connection.rawValue]?.1 } }

@@ -607,6 +607,15 @@ async def a_node_killed_under_load_costs_one_reconnect():
         await asyncio.sleep(1.5)
         CLUSTER.nodes[2].kill()
 
+    try:
+        await killed_node_checks(pairs, acked, watcher, lonely, sender, killer)
+    finally:
+        # Node 3 comes back for the next tests (a new process: a new node number).
+        if CLUSTER.nodes[2].proc.poll() is not None:
+            CLUSTER.nodes[2] = Node(3, CLUSTER.database_url, CLUSTER.redis.url, CLUSTER.port)
+
+
+async def killed_node_checks(pairs, acked, watcher, lonely, sender, killer):
     tasks = [sender(a, cid, a.name) for a, b, cid in pairs] + [sender(b, cid, b.name) for a, b, cid in pairs] + [killer()]
     await asyncio.gather(*tasks)
     # Receivers that were on node 3 resume too.
@@ -629,8 +638,6 @@ async def a_node_killed_under_load_costs_one_reconnect():
         await a.close()
         await b.close()
     await watcher.close()
-    # Node 3 comes back for the next tests (a new process: a new node number).
-    CLUSTER.nodes[2] = Node(3, CLUSTER.database_url, CLUSTER.redis.url, CLUSTER.port)
 
 
 @test

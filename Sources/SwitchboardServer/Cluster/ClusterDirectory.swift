@@ -63,6 +63,8 @@ protocol ClusterDirectoryDelegate: AnyObject, Sendable {
     func remoteDeviceAttached(_ device: Device, status: String)
     func remoteDeviceDetached(_ device: Device)
     func remoteDeviceStatus(_ device: Device, status: String)
+    /// The end of a run of the calls above (one bus message, one snapshot, one heartbeat's expiries).
+    func remoteChangesEnd()
     /// The bus was lost and is back: deliveries to this node's connections may have been missed.
     func busRecovered()
 }
@@ -254,6 +256,7 @@ final class ClusterDirectory: @unchecked Sendable {
                 apply(change, of: from, to: &state)
                 state.seq = seq
             }
+            delegate?.remoteChangesEnd()
         }
     }
 
@@ -328,6 +331,7 @@ final class ClusterDirectory: @unchecked Sendable {
             state.seq = seq
         }
         remote[from] = state
+        delegate?.remoteChangesEnd()
         updateGauges()
     }
 
@@ -377,6 +381,7 @@ final class ClusterDirectory: @unchecked Sendable {
                 // Expired (or forgotten by another node): its devices are gone.
                 let state = remote.removeValue(forKey: other)!
                 for entry in state.devices.values { delegate?.remoteDeviceDetached(Self.device(entry)) }
+                delegate?.remoteChangesEnd()
                 metrics.nodesExpired.increment()
                 logger.warning("cluster: node expired", metadata: ["sb.node": "\(other)", "sb.devices": "\(state.devices.count)"])
             }

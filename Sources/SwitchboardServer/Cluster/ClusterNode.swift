@@ -99,21 +99,39 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
 
     // MARK: ClusterDirectoryDelegate (on the directory's queue)
 
+    // The registry changes at once; presence and calls get a block's changes together (`remoteChangesEnd`): one
+    // queued block per bus message rather than one per device, which a storm of connections would pile up.
+    // protected by the directory's queue
+    private var presenceChanges: [PresenceHub.RemoteDeviceChange] = []
+    // protected by the directory's queue
+    private var callChanges: [(device: Device, opened: Bool)] = []
+
     func remoteDeviceAttached(_ device: Device, status: String) {
         registry.add(device)
-        presence?.deviceConnected(device)
-        calls?.connectionOpened(device)
-        if let s = PresenceStatus(rawValue: status), s != .online { presence?.set(device, status: s) }
+        presenceChanges.append(.connected(device))
+        callChanges.append((device, true))
+        if let s = PresenceStatus(rawValue: status), s != .online { presenceChanges.append(.status(device, s)) }
     }
 
     func remoteDeviceDetached(_ device: Device) {
         registry.remove(device.connection, userId: device.userId)
-        presence?.deviceDisconnected(device)
-        calls?.connectionClosed(device)
+        presenceChanges.append(.disconnected(device))
+        callChanges.append((device, false))
     }
 
     func remoteDeviceStatus(_ device: Device, status: String) {
-        if let s = PresenceStatus(rawValue: status), s != .offline { presence?.set(device, status: s) }
+        if let s = PresenceStatus(rawValue: status), s != .offline { presenceChanges.append(.status(device, s)) }
+    }
+
+    func remoteChangesEnd() {
+        if !presenceChanges.isEmpty {
+            presence?.remoteDevicesChanged(presenceChanges)
+            presenceChanges = []
+        }
+        if !callChanges.isEmpty {
+            calls?.connectionsChanged(callChanges)
+            callChanges = []
+        }
     }
 
     func busRecovered() {
