@@ -72,13 +72,15 @@ final class ClusterOutbox: Outbox {
             remote[node, default: []].append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
             lastItem[node] = item
         }
-        if !mine.isEmpty { local.post(mine) }
+        // The other nodes' part first: it is on its way to Redis before this node's acknowledgements are (a node
+        // that dies between the two leaves acknowledged messages undelivered elsewhere for the narrowest time).
         for (node, groups) in remote {
             let bytes = ClusterWire.deliver(groups).encoded()
             metrics.busMessagesSent.increment()
             metrics.busBytesSent.increment(by: Int64(bytes.count))
             bus.send(bytes, to: node)
         }
+        if !mine.isEmpty { local.post(mine) }
     }
 
     /// A delivery from another node: posted to this node's connections in the order it was sent.
