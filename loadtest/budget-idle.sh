@@ -8,7 +8,8 @@
 #
 # Usage: loadtest/budget-idle.sh [connections=20000] [servers=2] [more switchboard-load idle options...]
 # Environment: SWITCHBOARD_BIN, LOAD_BIN, REPORT (copy the JSON report there), CLUSTER=1 (the servers are the
-# nodes of one cluster: a redis-server is started and every server gets --redis-url).
+# nodes of one cluster: a redis-server is started and every server gets --redis-url), PORT (the servers' port;
+# default: random in 20000-29999; keep it out of the ephemeral range if you widen it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
@@ -19,7 +20,7 @@ load=${LOAD_BIN:-.build/release/switchboard-load}
 for b in "$bin" "$load"; do
     [[ -x "$b" ]] || { echo "no $b (swift build -c release --product switchboard --product switchboard-load)" >&2; exit 2; }
 done
-port=$((20000 + RANDOM % 10000))
+port=${PORT:-$((20000 + RANDOM % 10000))}
 work=$(mktemp -d /tmp/budget-idle.XXXXXX)
 chmod 755 "$work"
 pids=()
