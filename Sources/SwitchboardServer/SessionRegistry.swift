@@ -103,8 +103,9 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let devices = byUser[userId] else { return 1 }
-        var nodes = Set<UInt32>()
-        for connection in devices.keys { nodes.insert(connection.node) }
+        // A user has a few devices: a linear scan, no set allocated on the send path.
+        var nodes: [UInt32] = []
+        for connection in devices.keys where !nodes.contains(connection.node) { nodes.append(connection.node) }
         return max(1, nodes.count)
     }
 

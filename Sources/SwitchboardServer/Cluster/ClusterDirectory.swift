@@ -260,16 +260,6 @@ final class ClusterDirectory: @unchecked Sendable {
         }
     }
 
-    /// Every known device of other nodes (tests, metrics).
-    func remoteDeviceCount() -> Int {
-        queue.sync { remote.values.reduce(0) { $0 + $1.devices.count } }
-    }
-
-    /// The live nodes as last seen (this node included).
-    func liveNodes() -> Set<UInt32> {
-        queue.sync { Set(remote.keys).union([node]) }
-    }
-
     private func apply(_ change: ClusterWire.DirectoryChange, of from: UInt32, to state: inout RemoteNode) {
         assertOnQueue()
         switch change {
@@ -346,6 +336,17 @@ final class ClusterDirectory: @unchecked Sendable {
         }
     }
 
+    /// Writes this node's whole directory to Redis again (after Redis lost it, or the others forgot this node) and
+    /// announces it with a `sync` change, so a node whose copy is older sees a gap and reloads it.
+    private func rewriteDirectory() throws {
+        assertOnQueue()
+        flush()
+        localSeq += 1
+        try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
+        publish(.sync)
+        flush()
+    }
+
     private func beat() {
         assertOnQueue()
         do {
@@ -353,11 +354,7 @@ final class ClusterDirectory: @unchecked Sendable {
             let (live, dead) = try store.nodes()
             if forgotten && !storeDown && localSeq > 0 {
                 // The others forgot this node (a pause longer than the TTL): write the directory again.
-                flush()
-                localSeq += 1
-                try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
-                publish(.sync)
-                flush()
+                try rewriteDirectory()
             }
             if storeDown {
                 storeDown = false
@@ -365,11 +362,7 @@ final class ClusterDirectory: @unchecked Sendable {
                 logger.notice("cluster: Redis is back")
                 // Redis may have lost everything (a restart): write this node's directory again, and reload
                 // every other node's.
-                flush()
-                localSeq += 1
-                try store.replace(node: node, seq: localSeq, devices: Array(localDevices.values))
-                publish(.sync)
-                flush()
+                try rewriteDirectory()
                 for key in remote.keys { remote[key]!.needsSnapshot = true }
                 delegate?.busRecovered()
             }

@@ -67,28 +67,12 @@ final class RedisClusterStore: ClusterStore {
         var description: String { "unexpected Redis reply to \(what)" }
     }
 
-    private func run(_ commands: [RedisCommand]) throws -> [RedisValue] {
+    /// Starts a request with a completion and waits for it (on the caller's queue, never a loop; the completion
+    /// runs on `replies`).
+    private func waitFor<T: Sendable>(_ start: (@escaping @Sendable (Result<T, RedisError>) -> Void) -> Void) throws -> T {
         let done = DispatchSemaphore(value: 0)
-        let box = ResultBox()
-        client.pipeline(commands, queue: replies) { result in
-            box.result = result
-            done.signal()
-        }
-        done.wait()
-        let values = try box.result!.get()
-        for value in values { if case .error(let message) = value { throw RedisError.server(message) } }
-        return values
-    }
-
-    private final class ResultBox: @unchecked Sendable {
-        // @unchecked Sendable: written once by the reply queue before `done.signal()`, read after `done.wait()`.
-        var result: Result<[RedisValue], RedisError>?
-    }
-
-    private func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) throws -> RedisValue {
-        let done = DispatchSemaphore(value: 0)
-        let box = ValueBox()
-        client.evaluate(script, keys: keys.map { Array($0.utf8) }, arguments: arguments, queue: replies) { result in
+        let box = Box<T>()
+        start { result in
             box.result = result
             done.signal()
         }
@@ -96,9 +80,19 @@ final class RedisClusterStore: ClusterStore {
         return try box.result!.get()
     }
 
-    private final class ValueBox: @unchecked Sendable {
+    private final class Box<T: Sendable>: @unchecked Sendable {
         // @unchecked Sendable: written once by the reply queue before `done.signal()`, read after `done.wait()`.
-        var result: Result<RedisValue, RedisError>?
+        var result: Result<T, RedisError>?
+    }
+
+    private func run(_ commands: [RedisCommand]) throws -> [RedisValue] {
+        let values = try waitFor { client.pipeline(commands, queue: replies, completion: $0) }
+        for value in values { if case .error(let message) = value { throw RedisError.server(message) } }
+        return values
+    }
+
+    private func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) throws -> RedisValue {
+        try waitFor { client.evaluate(script, keys: keys.map { Array($0.utf8) }, arguments: arguments, queue: replies, completion: $0) }
     }
 
     static let claimScript = RedisScript(
