@@ -219,8 +219,12 @@ public final class SwitchboardClient: @unchecked Sendable {
     public func send<Op: ProtocolOperation>(
         _ op: Op.Type, _ parameters: Op.Parameters, timeout: Double? = nil, resendable: Bool? = nil
     ) async throws(SwitchboardClientError) -> Op.Result {
-        try await request(op: Op.name, params: parameters, timeout: timeout, resendable: resendable ?? Op.idempotent)
-            .decode(Op.Result.self)
+        let id = ids.next()
+        let frame = try Self.encodeRequest(id: id, op: Op.name, params: parameters)
+        return try await submit(
+            id: id, op: Op.name, frame: frame, timeout: timeout, resendable: resendable ?? Op.idempotent,
+            sendClientId: (parameters as? Ops.MessagesSend.Parameters)?.clientId
+        ).decode(Op.Result.self)
     }
 
     /// Sends a typed request and decodes its result as `type`.
@@ -291,7 +295,7 @@ public final class SwitchboardClient: @unchecked Sendable {
 
     private func submit(
         id: Int64, op: String, frame: [UInt8], timeout: Double?, resendable: Bool, authToken: String? = nil,
-        resumeFrom: [Int64: Int64]? = nil
+        resumeFrom: [Int64: Int64]? = nil, sendClientId: String? = nil
     ) async throws(SwitchboardClientError) -> ReplyPayload {
         let timeout = timeout ?? configuration.requestTimeout
         if Task.isCancelled { throw .cancelled }
@@ -303,6 +307,7 @@ public final class SwitchboardClient: @unchecked Sendable {
                     completion: { continuation.resume(returning: $0) })
                 pending.authToken = authToken
                 pending.resumeFrom = resumeFrom
+                pending.sendClientId = sendClientId
                 loop.execute { [self] in enqueue(pending, timeout: timeout) }
             }
         } onCancel: {
@@ -644,6 +649,7 @@ public final class SwitchboardClient: @unchecked Sendable {
     private func handle(_ event: ClientEvent) {
         switch event {
         case .message(let message):
+            if acknowledgesPendingSend(message) { return }
             guard tracker.observe(conversationId: message.conversationId, seq: message.seq) else { return }
         case .account(.sessionRevoked(let e)):
             if e.sessionId == session?.sessionId { revoked = true }
@@ -651,6 +657,29 @@ public final class SwitchboardClient: @unchecked Sendable {
             break
         }
         eventSink.yield(event)
+    }
+
+    /// A message of ours that a catch-up brought while our `messages.send` of it still waits for its reply (the
+    /// connection dropped after the server stored it and before the acknowledgement arrived): the message is
+    /// the acknowledgement. The send completes with it and the event is not given, as the sending connection
+    /// never gets an event for its own message; the reply to the resent request, if it comes, is ignored.
+    private func acknowledgesPendingSend(_ message: Message) -> Bool {
+        loop.assertOnLoop()
+        guard let clientId = message.clientId, let me = session?.userId, message.senderId == me else { return false }
+        let pending: PendingRequest
+        if let inFlightSend = inFlight.values.first(where: { $0.sendClientId == clientId }) {
+            inFlight[inFlightSend.id] = nil
+            pending = inFlightSend
+        } else if let index = waiting.firstIndex(where: { $0.sendClientId == clientId }) {
+            pending = waiting.remove(at: index)
+        } else {
+            return false
+        }
+        tracker.acknowledge(conversationId: message.conversationId, seq: message.seq)
+        let ack = SendAck(messageId: message.id, conversationId: message.conversationId, seq: message.seq, ts: message.ts)
+        let body = (try? WireCoding.encoder().encode(ack)).map { Array($0) } ?? []
+        finish(pending, with: .success(ReplyPayload(frame: Array("{\"id\":\(pending.id),\"ok\":".utf8) + body + [UInt8(ascii: "}")])))
+        return true
     }
 
     private func replied(_ pending: PendingRequest, _ result: Result<ReplyPayload, SwitchboardClientError>) {
@@ -772,6 +801,8 @@ final class PendingRequest: @unchecked Sendable {
     var authToken: String?
     /// With `authenticate(token:resumeFrom:)`: the resume points; a `sync` follows the request.
     var resumeFrom: [Int64: Int64]?
+    /// The `client_id` of a `messages.send` (its message arriving in a catch-up acknowledges it).
+    var sendClientId: String?
     var timer: DispatchWorkItem?
     private var completion: ((Result<ReplyPayload, SwitchboardClientError>) -> Void)?
 
