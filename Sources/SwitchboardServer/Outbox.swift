@@ -82,6 +82,10 @@ struct OutboxBatch: Sendable {
 
     var isEmpty: Bool { entries.isEmpty }
 
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+    }
+
     mutating func add(_ item: OutboxItem, to connection: ConnectionID) {
         entries.append((connection, item))
     }

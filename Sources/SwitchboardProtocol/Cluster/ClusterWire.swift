@@ -58,6 +58,16 @@ public enum ClusterWire: Sendable, Equatable {
         /// The answer to a request the connection's node forwarded (calls): the request id (its JSON), the op, and
         /// the `ok` JSON (`success`) or the error object's JSON.
         case reply(requestId: [UInt8], op: String, success: Bool, body: [UInt8])
+
+        /// Bytes of its payloads (to size an encoding).
+        var payloadCount: Int {
+            switch self {
+            case .message(_, _, let payload), .event(let payload): payload.count
+            case .ephemeral(let payload, let source): payload.count + source.utf8.count
+            case .revoke: 0
+            case .reply(let id, let op, _, let body): id.count + op.utf8.count + body.count
+            }
+        }
     }
 
     /// A device appeared, went or changed its presence status on the sending node.
@@ -83,6 +93,7 @@ public enum ClusterWire: Sendable, Equatable {
         w.byte(Self.version)
         switch self {
         case .deliver(let groups):
+            w.out.reserveCapacity(groups.reduce(16) { $0 + 64 + $1.connections.count * 8 + $1.item.payloadCount })
             w.byte(1)
             w.u32(UInt32(groups.count))
             for group in groups {
@@ -109,7 +120,7 @@ public enum ClusterWire: Sendable, Equatable {
                     w.bytes(body)
                 }
                 w.u32(UInt32(group.connections.count))
-                for c in group.connections { w.u64(c) }
+                w.u64s(group.connections)
             }
         case .notice(let node, let notice):
             w.byte(9)
@@ -201,9 +212,7 @@ public enum ClusterWire: Sendable, Equatable {
                     default: return nil
                     }
                     guard let n = r.count(), r.remaining >= n * 8 else { return nil }
-                    var connections: [UInt64] = []
-                    connections.reserveCapacity(n)
-                    for _ in 0..<n { connections.append(r.u64()!) }
+                    let connections = r.u64s(n)
                     groups.append(Group(item: item, connections: connections))
                 }
                 message = .deliver(groups)
@@ -261,6 +270,15 @@ public enum ClusterWire: Sendable, Equatable {
         mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
+        /// Values in a row (a fan-out's connections: one copy on a little-endian machine).
+        mutating func u64s(_ values: [UInt64]) {
+            #if _endian(little)
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
+            #else
+            out.reserveCapacity(out.count + values.count * 8)
+            for v in values { u64(v) }
+            #endif
+        }
         mutating func bytes(_ b: [UInt8]) {
             u32(UInt32(b.count))
             out.append(contentsOf: b)
@@ -292,6 +310,24 @@ public enum ClusterWire: Sendable, Equatable {
             return v
         }
         mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
+        /// `n` values in a row; the caller checked that `remaining >= n * 8`.
+        mutating func u64s(_ n: Int) -> [UInt64] {
+            precondition(remaining >= n * 8)
+            let start = i
+            i += n * 8
+            #if _endian(little)
+            return [UInt64](unsafeUninitializedCapacity: n) { values, count in
+                UnsafeMutableRawBufferPointer(values).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<start + n * 8])))
+                count = n
+            }
+            #else
+            return (0..<n).map { k in
+                var v: UInt64 = 0
+                for j in 0..<8 { v |= UInt64(b[start + 8 * k + j]) << (8 * UInt64(j)) }
+                return v
+            }
+            #endif
+        }
         /// A count, at most `maxCount`.
         mutating func count() -> Int? {
             guard let n = u32(), n <= ClusterWire.maxCount else { return nil }

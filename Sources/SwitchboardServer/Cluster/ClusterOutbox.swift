@@ -48,37 +48,54 @@ final class ClusterOutbox: Outbox {
         self.logger = logger
     }
 
+    /// One other node's part of a batch being split.
+    private struct RemotePart {
+        let node: UInt32
+        var groups: [ClusterWire.Group] = []
+        /// The last item added, to extend its group while the batch repeats it (runs keep each connection's
+        /// order: the groups are the batch's runs, in order).
+        var last: OutboxItem
+    }
+
     func post(_ batch: OutboxBatch) {
         guard !batch.isEmpty else { return }
         var mine = OutboxBatch()
-        var remote: [UInt32: [ClusterWire.Group]] = [:]
-        // The last item added per node, to extend its group while the batch repeats it (runs keep each
-        // connection's order: the groups are the batch's runs, in order).
-        var lastItem: [UInt32: OutboxItem] = [:]
+        mine.reserveCapacity(batch.entries.count)
+        // A handful of nodes: found by a linear search from the previous entry's (a fan-out's entries come in
+        // long runs per item), never by hashing per entry.
+        var remote: [RemotePart] = []
+        var current = -1
         for (connection, item) in batch.entries {
             let node = connection.node
             if node == self.node {
                 mine.add(item, to: connection)
                 continue
             }
-            if let last = lastItem[node], Self.same(last, item) {
-                remote[node]![remote[node]!.count - 1].connections.append(connection.rawValue)
+            if current < 0 || remote[current].node != node {
+                current = remote.firstIndex { $0.node == node } ?? -1
+            }
+            if current >= 0, Self.same(remote[current].last, item) {
+                remote[current].groups[remote[current].groups.count - 1].connections.append(connection.rawValue)
                 continue
             }
             guard let wire = Self.wireItem(item) else {
                 logger.error("cluster: a local-only reply or a reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
                 continue
             }
-            remote[node, default: []].append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
-            lastItem[node] = item
+            if current < 0 {
+                remote.append(RemotePart(node: node, last: item))
+                current = remote.count - 1
+            }
+            remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
+            remote[current].last = item
         }
         // The other nodes' part first: it is on its way to Redis before this node's acknowledgements are (a node
         // that dies between the two leaves acknowledged messages undelivered elsewhere for the narrowest time).
-        for (node, groups) in remote {
-            let bytes = ClusterWire.deliver(groups).encoded()
+        for part in remote {
+            let bytes = ClusterWire.deliver(part.groups).encoded()
             metrics.busMessagesSent.increment()
             metrics.busBytesSent.increment(by: Int64(bytes.count))
-            bus.send(bytes, to: node)
+            bus.send(bytes, to: part.node)
         }
         if !mine.isEmpty { local.post(mine) }
     }
@@ -86,6 +103,7 @@ final class ClusterOutbox: Outbox {
     /// A delivery from another node: posted to this node's connections in the order it was sent.
     func receive(_ groups: [ClusterWire.Group]) {
         var batch = OutboxBatch()
+        batch.reserveCapacity(groups.reduce(0) { $0 + $1.connections.count })
         for group in groups {
             let item: OutboxItem
             switch group.item {
