@@ -474,7 +474,7 @@ def ev(name, call_id=None):
 async def calls_across_nodes_through_every_outcome():
     """Caller on node 1, callee on node 2 (and node 3): accepted with the SDP answer and ICE relayed both ways,
     then hung up (one call.ended each, one history row); declined; cancelled; missed after the ring timeout;
-    busy and already_in_call across nodes; answered elsewhere (the callee's other device on another node)."""
+    busy and already_in_call across nodes; answered elsewhere (the callee's other device on another node); glare."""
     # Accepted, relayed, hung up.
     caller, (callee,) = await call_pair(0, [1], "acc")
     inv = await caller.ok("call.invite", callee_id=callee.user_id, offer="v=0 offer")
@@ -556,6 +556,25 @@ async def calls_across_nodes_through_every_outcome():
     await caller.ok("call.hangup", call_id=cid)
     await d3.until(ev("call.ended", cid), what="ended on node 3")
     for c in (caller, d2, d3):
+        await c.close()
+
+    # Glare: the callee (node 2) invites the caller (node 1) while the caller's call still rings: no second call;
+    # the callee's invite joins the ringing one (with the caller's offer) and the caller is told it was accepted.
+    caller, (callee,) = await call_pair(0, [1], "glare")
+    inv = await caller.ok("call.invite", callee_id=callee.user_id, offer="v=0 glare offer")
+    cid = inv["call"]["call_id"]
+    await callee.until(ev("call.ring", cid), what="ring before the glare")
+    joined = await callee.ok("call.invite", callee_id=caller.user_id, offer="v=0 other offer")
+    assert joined["disposition"] == "joined", joined
+    assert joined["call"]["call_id"] == cid and joined["call"].get("offer") == "v=0 glare offer", joined
+    await caller.until(ev("call.accepted", cid), what="glare: accepted on node 1")
+    assert not [e for e in caller.events if e.get("ev") == "call.ring"], "the caller was rung by the glare invite"
+    await caller.ok("call.hangup", call_id=cid)
+    await callee.until(ev("call.ended", cid), what="glare: ended on node 2")
+    history = await caller.ok("call.history")
+    assert [h["call_id"] for h in history["calls"]].count(cid) == 1, history
+    assert len(history["calls"]) == 1, history
+    for c in (caller, callee):
         await c.close()
 
 
