@@ -72,6 +72,9 @@ final class HTTPSession: ConnectionHandler {
     private var servedRequests = 0
     // protected by connection.loop.queue: the user whose voice upload slot this connection holds, if any.
     var uploadSlotUser: Int64?
+    // protected by connection.loop.queue: the client's address (no port) for per-address limits and logs: the
+    // peer's, or behind a trusted proxy the one its `X-Forwarded-For` names (`TrustedProxies`); set per request.
+    private(set) var clientAddress: String
 
     init(connection: Connection, context: LoopContext) {
         self.connection = connection
@@ -79,6 +82,7 @@ final class HTTPSession: ConnectionHandler {
         phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
         headStarted = EventLoop.now()
         idleSince = headStarted
+        clientAddress = TrustedProxies.stripPort(connection.remoteAddress)
     }
 
     var server: HubServer { context.server }
@@ -188,6 +192,11 @@ final class HTTPSession: ConnectionHandler {
     private func handle(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
         server.metrics.httpRequests.increment()
         servedRequests += 1
+        let proxies = server.configuration.trustedProxies
+        if !proxies.isEmpty {
+            clientAddress = proxies.clientAddress(
+                peer: TrustedProxies.stripPort(connection.remoteAddress), forwardedFor: head.headers.values(for: "X-Forwarded-For"))
+        }
         bodyStarted = EventLoop.now()
         bodyReceived = 0
         if server.isDraining {

@@ -529,10 +529,9 @@ final class ProtocolApplication: WebSocketApplication {
 
     // MARK: authentication
 
-    /// The client's address without its port (the key of per-address limits).
-    var clientAddress: String {
-        session.connection.remoteAddress.split(separator: ":").dropLast().joined(separator: ":")
-    }
+    /// The client's address without its port (the key of per-address limits; behind a trusted proxy, the
+    /// address it forwarded for: `HTTPSession.clientAddress`).
+    var clientAddress: String { session.clientAddress }
 
     /// An authentication op succeeded (on the loop): the connection becomes a device of its user.
     ///

@@ -79,6 +79,9 @@ public struct ServerConfiguration: Sendable {
     public var backpressurePolicy: BackpressurePolicy = .close1013
     /// Allowed `Origin` values (`scheme://host[:port]`); nil allows every origin.
     public var allowedOrigins: [String]? = nil
+    /// Load balancers whose `X-Forwarded-For` names the client for per-address limits (`TrustedProxies`);
+    /// none by default.
+    public var trustedProxies: TrustedProxies = .none
 
     /// PEM certificate chain for `wss://`; TLS is on when both paths are set.
     public var tlsCertificatePath: String? = nil

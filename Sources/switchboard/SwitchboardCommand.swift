@@ -173,6 +173,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Comma-separated allowed Origin values; empty allows all. [env: SWITCHBOARD_ALLOWED_ORIGINS]")
     var allowedOrigins: String = env("SWITCHBOARD_ALLOWED_ORIGINS") ?? ""
 
+    @Option(
+        help: """
+            Comma-separated addresses or CIDR blocks of load balancers whose X-Forwarded-For names the client for \
+            per-address limits (the nearest address that is not one of them). [env: SWITCHBOARD_TRUSTED_PROXIES]
+            """)
+    var trustedProxy: String = env("SWITCHBOARD_TRUSTED_PROXIES") ?? ""
+
     @Option(help: "PEM certificate chain for wss://. [env: SWITCHBOARD_TLS_CERT]")
     var tlsCert: String = env("SWITCHBOARD_TLS_CERT") ?? ""
 
@@ -197,6 +204,11 @@ struct Serve: ParsableCommand {
         }
         guard tlsCert.isEmpty == tlsKey.isEmpty else {
             throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        do {
+            _ = try TrustedProxies(trustedProxy.split(separator: ",").map(String.init))
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
         }
         guard mallocArenas >= 0 else { throw ValidationError("--malloc-arenas must be 0 or more") }
         guard maxRequestsInFlight >= 1 else { throw ValidationError("--max-requests-in-flight must be at least 1") }
@@ -236,6 +248,7 @@ struct Serve: ParsableCommand {
         let origins = allowedOrigins.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         c.allowedOrigins = origins.isEmpty ? nil : origins
+        c.trustedProxies = (try? TrustedProxies(trustedProxy.split(separator: ",").map(String.init))) ?? .none
         c.tlsCertificatePath = tlsCert.isEmpty ? nil : tlsCert
         c.tlsPrivateKeyPath = tlsKey.isEmpty ? nil : tlsKey
         c.enableEcho = enableEcho

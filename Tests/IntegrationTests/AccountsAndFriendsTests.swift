@@ -66,9 +66,9 @@ final class ProtocolClient {
     var nextID = 1
     var events: [[String: Any]] = []
 
-    init(port: Int) throws {
+    init(port: Int, extraHeaders: String = "") throws {
         socket = try TestSocket(port: port, timeout: 10)
-        try socket.send(upgradeRequest(path: "/ws", extraHeaders: "Sec-WebSocket-Protocol: switchboard.v1\r\n"))
+        try socket.send(upgradeRequest(path: "/ws", extraHeaders: "Sec-WebSocket-Protocol: switchboard.v1\r\n" + extraHeaders))
         let head = try socket.readHead()
         guard head.hasPrefix("HTTP/1.1 101") else { throw TestSocketError.eof }
     }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardServer
 import Testing
 
 /// No Docker engine runs here, so these check the files themselves: the compose file parses and wires
@@ -100,6 +101,14 @@ import Testing
         let haproxy = try #require(services["haproxy"] as? [String: Any])
         #expect((haproxy["ports"] as? [String])?.contains("8080:8080") == true)
         #expect((haproxy["volumes"] as? [String])?.contains { $0.hasPrefix("./haproxy.cfg:") } == true)
+        // The nodes trust X-Forwarded-For from HAProxy's fixed address only, and it is a valid entry.
+        let haproxyAddress = ((haproxy["networks"] as? [String: Any])?["default"] as? [String: Any])?["ipv4_address"] as? String
+        for name in ["switchboard-1", "switchboard-2"] {
+            let environment = (services[name] as? [String: Any])?["environment"] as? [String: Any]
+            let trusted = try #require(environment?["SWITCHBOARD_TRUSTED_PROXIES"] as? String)
+            #expect(trusted == haproxyAddress)
+            #expect(try TrustedProxies([trusted]).contains(trusted))
+        }
 
         let cfg = try String(contentsOf: repositoryRoot.appendingPathComponent("docker/haproxy.cfg"), encoding: .utf8)
         let lines = cfg.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
@@ -109,6 +118,7 @@ import Testing
         #expect(lines.contains("option httpchk"))
         #expect(lines.contains { $0.hasPrefix("http-check send meth GET uri /readyz") })
         #expect(lines.contains("http-check expect status 200"))
+        #expect(lines.contains("option forwardfor"))
         let servers = lines.filter { $0.hasPrefix("server ") }.map { $0.split(separator: " ")[2] }
         #expect(Set(servers) == ["switchboard-1:8080", "switchboard-2:8080"])
     }
