@@ -151,9 +151,11 @@ final class MessageHub: Sendable {
     let sendLimiter: SharedRateLimiter<Int64>
     let metrics: ServerMetrics
 
+    /// - Parameter redeliversResends: in a cluster, a resend that finds its message stored delivers it again
+    ///   (`MessageWriter.redeliversResends`).
     init(
         registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
-        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger, redeliversResends: Bool = false
     ) {
         self.registry = registry
         self.outbox = outbox
@@ -165,7 +167,7 @@ final class MessageHub: Sendable {
         writers = (0..<max(1, configuration.writers)).map {
             MessageWriter(
                 index: $0, registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: configuration, metrics: metrics,
-                logger: logger)
+                logger: logger, redeliversResends: redeliversResends)
         }
     }
 
@@ -234,11 +236,11 @@ final class MessageWriter: @unchecked Sendable {
 
     init(
         index: Int, registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
-        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger
+        configuration: MessagingConfiguration, metrics: ServerMetrics, logger: Logger, redeliversResends: Bool
     ) {
         self.index = index
         self.outbox = outbox
-        redeliversResends = outbox is ClusterOutbox
+        self.redeliversResends = redeliversResends
         self.clock = clock
         self.metrics = metrics
         self.registry = registry

@@ -77,7 +77,8 @@ final class ProtocolServices: Sendable {
         self.node = cluster?.node ?? 0
         deliveries = Deliveries(registry: registry, outbox: outbox, cluster: cluster)
         let messages = MessageHub(
-            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger)
+            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger,
+            redeliversResends: cluster != nil)
         self.messages = messages
         let coordination = cluster.map { cluster in
             CallCoordination(

@@ -37,7 +37,7 @@ struct ClusterCallTests {
             let pool = try EngineTestDatabase.shared.pool
             let messages = MessageHub(
                 registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: MessagingConfiguration(), metrics: metrics,
-                logger: testLogger())
+                logger: testLogger(), redeliversResends: true)
             calls = CallService(
                 registry: registry, outbox: outbox, clock: clock, settings: settings, pool: pool, messages: messages,
                 coordination: coordination, logger: testLogger())

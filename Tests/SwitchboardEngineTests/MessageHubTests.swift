@@ -24,14 +24,14 @@ import Testing
         let ann: Int64, bob: Int64, cy: Int64
         let group: Int64
 
-        init() async throws {
+        init(redeliversResends: Bool = false) async throws {
             let db = EngineTestDatabase.shared
             var configuration = MessagingConfiguration()
             configuration.typingTTL = 6
             self.configuration = configuration
             hub = MessageHub(
                 registry: registry, outbox: outbox, clock: clock, pool: try db.pool, configuration: configuration,
-                metrics: ServerMetrics(loopCount: 1), logger: testLogger())
+                metrics: ServerMetrics(loopCount: 1), logger: testLogger(), redeliversResends: redeliversResends)
             ann = try await db.user("Ann")
             bob = try await db.user("Bob")
             cy = try await db.user("Cy")
@@ -98,6 +98,22 @@ import Testing
         #expect((try? rig.result(2, on: ann)?.get())?.id == message.id)
         await settle(rig.hub.writer(for: rig.group).queue)
         #expect(rig.messages(to: bob).count == 1)
+    }
+
+    /// In a cluster the node that stored a message may have died before sending it to the other nodes, so a
+    /// resend that finds it stored delivers it again (connections drop seqs they were sent: `SentSeqs`).
+    @Test func inAClusterAResendDeliversTheStoredMessageAgain() async throws {
+        let rig = try await Rig(redeliversResends: true)
+        let ann = rig.connect(rig.ann)
+        let bob = rig.connect(rig.bob)
+        rig.send("hello", from: ann, to: rig.group, clientId: "k1", id: 1)
+        #expect(await rig.outbox.wait { rig.result(1, on: ann) != nil && rig.messages(to: bob).count == 1 })
+        let message = try #require(try? rig.result(1, on: ann)?.get())
+        rig.send("hello", from: ann, to: rig.group, clientId: "k1", id: 2)
+        #expect(await rig.outbox.wait { rig.result(2, on: ann) != nil && rig.messages(to: bob).count == 2 })
+        #expect((try? rig.result(2, on: ann)?.get())?.id == message.id)
+        #expect(rig.messages(to: bob).map(\.seq) == [message.seq, message.seq])
+        #expect(rig.messages(to: ann).isEmpty)
     }
 
     @Test func strangersAndExFriendsAreRefused() async throws {
