@@ -57,13 +57,16 @@ final class TestSocket {
             }
         }
         guard rc == 0 else {
-            let e = errno
-            Glibc.close(fd)
-            throw TestSocketError.connect(e)
+            // Not closed here: a class whose initializer throws after every stored property is set still runs its
+            // deinit, which closes `fd`. Closing it here too closed it twice, and the second close could hit a
+            // descriptor another thread had just been given the same number for (a PostgreSQL connection of a
+            // concurrent test failed with "could not get socket error status: Bad file descriptor").
+            throw TestSocketError.connect(errno)
         }
     }
 
-    deinit { Glibc.close(fd) }
+    /// Closes the socket, exactly once (also after a failed connect: see `init`).
+    deinit { if fd >= 0 { Glibc.close(fd) } }
 
     /// Drops the connection as a vanished client would (the server sees EOF/reset).
     func shutdownBoth() { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
