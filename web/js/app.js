@@ -38,6 +38,7 @@ export const app = {
 };
 
 let currentScreen = null;
+let routeCount = 0; // the latest navigation; an older one still loading its module gives way
 let callsInstalled = false;
 
 // MARK: session kept in the browser (the token, never the password)
@@ -78,7 +79,8 @@ async function logout() {
   try {
     await client.logout();
   } catch {
-    // Offline or already ended: the local data goes anyway; the server ends the session when it can.
+    // Offline or already ended: the local data goes anyway. A session still valid on the server can be
+    // logged out from another device (Settings, "Where you are logged in").
   }
   forgetSession();
   header.hidden = true;
@@ -112,9 +114,11 @@ async function route() {
   if (!signedIn && !SCREENS[name].public) return navigate(LOGIN);
   if (signedIn && SCREENS[name].public) return navigate(HOME);
 
+  const thisRoute = ++routeCount;
   currentScreen?.hide?.();
   currentScreen = null;
   const module = await import(`./screens/${name}.js`);
+  if (thisRoute !== routeCount) return;
   const root = el('main', { id: 'main', dataset: { screen: name } });
   document.querySelector('main').replaceWith(root);
   currentScreen = module;

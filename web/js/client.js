@@ -87,7 +87,7 @@ export class HubClient extends EventTarget {
         this.write(pending);
       } else {
         this.waiting.push(pending);
-        this.connect();
+        if (!this.reconnectTimer) this.connect(); // otherwise the next attempt, after its backoff, takes it
       }
     });
   }

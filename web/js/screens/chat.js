@@ -203,6 +203,7 @@ class ChatPage {
     this.byId.set(item.message.id, item);
     const after = [...this.list.children].find((li) => !li.dataset.seq || Number(li.dataset.seq) > seq);
     this.list.insertBefore(item, after ?? null);
+    this.showReceipt(item);
   }
 
   fill(item, message) {
@@ -219,24 +220,27 @@ class ChatPage {
     if (message.deleted) body = el('p', { class: 'deleted' }, t('message.deleted'));
     else if (message.kind === 'voice') body = voicePlayer(this.app, message);
     else body = el('p', { class: 'text' }, message.text);
-    item.replaceChildren(meta, body);
-    if (mine) item.append(el('p', { class: 'receipt' }));
-    if (!message.deleted) item.append(this.messageActions(item, mine));
+    const head = el('div', { class: 'message-head' }, meta);
+    item.replaceChildren(head, body);
+    if (mine) meta.append(' · ', el('span', { class: 'receipt' }));
+    if (!message.deleted) this.addActions(item, head, mine);
     this.showReceipt(item);
   }
 
-  messageActions(item, mine) {
+  // An "Options" button on the message's first line that opens Hide (and Delete for my own messages).
+  addActions(item, head, mine) {
     const { t } = this;
     const panel = el('div', { class: 'message-actions', hidden: true },
       el('button', { type: 'button', class: 'quiet', onclick: () => this.hideMessage(item) }, t('message.hide')),
       mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null);
-    const toggle = el('button', { type: 'button', class: 'quiet', 'aria-expanded': 'false',
+    const toggle = el('button', { type: 'button', class: 'quiet small', 'aria-expanded': 'false',
       'aria-label': t('message.options_label', { name: this.nameOf(item.message.sender_id) }),
       onclick: () => {
         panel.hidden = !panel.hidden;
         toggle.setAttribute('aria-expanded', String(!panel.hidden));
       } }, t('message.options'));
-    return el('div', {}, toggle, panel);
+    head.append(toggle);
+    item.append(panel);
   }
 
   async deleteMessage(item) {
