@@ -30,6 +30,8 @@ export const app = {
   t,
   me: { userId: null, displayName: '' },
   presence: new Map(), // user id -> {status, last_seen}
+  names: new Map(),    // user id -> display name of everyone met (friends, members, former members)
+  rememberNames,
   navigate,
   toast,
   errorText,
@@ -40,6 +42,11 @@ export const app = {
 let currentScreen = null;
 let routeCount = 0; // the latest navigation; an older one still loading its module gives way
 let callsInstalled = false;
+
+// System messages name people by id; someone who left a group is no longer among its members.
+function rememberNames(users) {
+  for (const user of users) app.names.set(user.user_id, user.display_name);
+}
 
 // MARK: session kept in the browser (the token, never the password)
 
@@ -73,6 +80,7 @@ function forgetSession() {
   sessionStorage.clear();
   app.me = { userId: null, displayName: '' };
   app.presence.clear();
+  app.names.clear();
 }
 
 async function logout() {
@@ -185,6 +193,7 @@ client.on('session', ({ profile }) => {
   updateStoredName(profile.display_name);
 });
 client.on('profile.updated', ({ profile }) => {
+  rememberNames([profile]);
   if (profile.user_id !== app.me.userId) return;
   app.me.displayName = profile.display_name;
   updateStoredName(profile.display_name);

@@ -208,10 +208,10 @@ export class HubClient extends EventTarget {
   closeSocket() {
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
-    if (this.socket) {
-      this.detach(this.socket);
-      this.socket.close(1000);
-      this.socket = null;
+    const socket = this.socket;
+    if (socket) {
+      this.detach(socket);
+      socket.close(1000);
     }
     this.ready = false;
   }

@@ -52,14 +52,16 @@ class ChatPage {
     this.tools = el('div', { class: 'actions' });
     this.older = el('button', { type: 'button', class: 'quiet', hidden: true, onclick: () => this.loadOlder() },
       t('chat.older'));
-    this.list = el('ol', { class: 'messages', role: 'log', 'aria-label': t('chat.messages_label'), tabindex: '0' });
-    this.list.addEventListener('scroll', () => {
-      if (this.list.scrollTop < LOAD_OLDER_WITHIN_PX) this.loadOlder();
+    this.list = el('ol', { class: 'message-list' });
+    this.scroller = el('div', { class: 'messages', role: 'log', 'aria-label': t('chat.messages_label'), tabindex: '0' },
+      this.list);
+    this.scroller.addEventListener('scroll', () => {
+      if (this.scroller.scrollTop < LOAD_OLDER_WITHIN_PX) this.loadOlder();
     });
     this.indicator = el('p', { class: 'indicator', 'aria-live': 'polite' });
     this.composer = el('div');
     this.root.append(el('div', { class: 'chat-head' }, this.title, this.tools), this.detail, this.error,
-      this.older, this.list, this.indicator, this.composer);
+      this.older, this.scroller, this.indicator, this.composer);
 
     // Subscribe before loading, so nothing arriving meanwhile is missed (insertion drops repeats by seq).
     this.offs = [
@@ -74,7 +76,9 @@ class ChatPage {
     document.addEventListener('visibilitychange', this.visibility);
 
     try {
-      const { conversation } = await this.client.request('conversations.get', { conversation_id: this.id });
+      const [{ conversation }, { friends }] = await Promise.all([
+        this.client.request('conversations.get', { conversation_id: this.id }), this.client.request('friends.list')]);
+      this.app.rememberNames(friends);
       this.setConversation(conversation);
       const page = await this.client.request('messages.history', { conversation_id: this.id, limit: PAGE_SIZE });
       this.addPage(page);
@@ -99,6 +103,7 @@ class ChatPage {
     const { t } = this;
     this.conversation = conversation;
     this.members = new Map(conversation.members.map((m) => [m.user_id, m]));
+    this.app.rememberNames(conversation.members);
     this.title.textContent = conversation.name;
     document.title = t('chat.document_title', { name: conversation.name });
     this.showDetail();
@@ -135,7 +140,7 @@ class ChatPage {
 
   nameOf(userId) {
     if (userId === this.app.me.userId) return this.t('you');
-    return this.members.get(userId)?.display_name ?? this.t('someone');
+    return this.members.get(userId)?.display_name ?? this.app.names.get(userId) ?? this.t('someone');
   }
 
   // MARK: messages
@@ -154,12 +159,12 @@ class ChatPage {
   async loadOlder() {
     if (!this.hasMore || this.loadingOlder || this.oldestSeq === null) return;
     this.loadingOlder = true;
-    const before = this.list.scrollHeight;
+    const before = this.scroller.scrollHeight;
     try {
       const page = await this.client.request('messages.history',
         { conversation_id: this.id, before: this.oldestSeq, limit: PAGE_SIZE });
       this.addPage(page);
-      this.list.scrollTop += this.list.scrollHeight - before;
+      this.scroller.scrollTop += this.scroller.scrollHeight - before;
     } catch (failure) {
       this.error.show(this.app.errorText(failure));
     } finally {
@@ -168,7 +173,8 @@ class ChatPage {
   }
 
   received(message) {
-    const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 80;
+    const { scrollHeight, scrollTop, clientHeight } = this.scroller;
+    const atEnd = scrollHeight - scrollTop - clientHeight < 80;
     if (message.kind === 'system') this.applySystem(message.system);
     this.place(message);
     this.typists.delete(message.sender_id);
@@ -271,7 +277,7 @@ class ChatPage {
   }
 
   scrollToEnd() {
-    this.list.scrollTop = this.list.scrollHeight;
+    this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   // MARK: read markers
