@@ -7,6 +7,7 @@ import { installCalls } from './calls.js';
 
 const SESSION_KEY = 'switchboard.session';
 const TOAST_MS = 6000;
+const TOAST_KEEP_ACROSS_NAVIGATION_MS = 1000; // a toast that leads to a navigation (logged out) stays
 
 // Screens by the first part of the hash (#/chat/12 -> chat with {id: '12'}); `public` ones need no session.
 const SCREENS = {
@@ -123,6 +124,7 @@ async function route() {
   if (signedIn && SCREENS[name].public) return navigate(HOME);
 
   const thisRoute = ++routeCount;
+  if (Date.now() - toastShownAt > TOAST_KEEP_ACROSS_NAVIGATION_MS) toastBox.hidden = true;
   currentScreen?.hide?.();
   currentScreen = null;
   const module = await import(`./screens/${name}.js`);
@@ -141,6 +143,7 @@ const header = document.getElementById('top');
 const banner = document.getElementById('banner');
 const toastBox = document.getElementById('toast');
 let toastTimer = null;
+let toastShownAt = 0;
 
 function buildHeader() {
   const links = [
@@ -164,6 +167,7 @@ function markCurrentLink(name) {
 function toast(text) {
   toastBox.textContent = text;
   toastBox.hidden = false;
+  toastShownAt = Date.now();
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { toastBox.hidden = true; }, TOAST_MS);
 }

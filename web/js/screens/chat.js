@@ -134,7 +134,7 @@ class ChatPage {
       const other = this.otherUserId();
       this.detail.textContent = other === null ? '' : presenceText(this.app.presence.get(other));
     } else {
-      this.detail.textContent = t('chat.members', { names: [...this.members.values()].map((m) => m.display_name).join(', ') });
+      this.detail.textContent = t('chat.members', { names: [...this.members.keys()].map((id) => this.nameOf(id)).join(', ') });
     }
   }
 
