@@ -243,6 +243,13 @@ struct WebServingTests {
         #expect(try fetch(smallPort, "/").status == 404)
     }
 
+    @Test func theLoggedAddressIsOneABrowserCanOpen() {
+        #expect(HubServer.pageURL(host: "0.0.0.0", port: 8080, tls: false) == "http://127.0.0.1:8080/")
+        #expect(HubServer.pageURL(host: "hub.example", port: 443, tls: true) == "https://hub.example:443/")
+        #expect(HubServer.pageURL(host: "::", port: 8080, tls: false) == "http://[::1]:8080/")
+        #expect(HubServer.pageURL(host: "::1", port: 80, tls: false) == "http://[::1]:80/")
+    }
+
     @Test func samePageOriginMayOpenTheWebSocket() throws {
         let (server, port) = try startWebServer(root: nil) { $0.allowedOrigins = ["https://app.example"] }
         defer { stop(server) }
