@@ -7,7 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 // libFuzzer target: the HTTP request-head parser (fed in chunks whose sizes the input picks), the
-// response-head parser, the WebSocket handshake on whatever head parses, and the Range header parser.
+// response-head parser, the WebSocket handshake on whatever head parses, the Range header parser, and the static
+// file helpers (request path, Accept-Encoding, If-None-Match).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -30,6 +31,9 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             config.supportedSubprotocols = ["switchboard.v1"]
             config.allowedOrigins = ["https://a.example"]
             _ = WebSocketHandshake.serverResponse(for: head, configuration: config)
+            config.allowSameOrigin = true
+            _ = WebSocketHandshake.serverResponse(for: head, configuration: config)
+            fuzzStatic(head.path, acceptEncoding: head.headers["accept-encoding"], ifNoneMatch: head.headers["if-none-match"])
             offset += consumed
             parser.reset()
         }
@@ -37,7 +41,24 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var responseParser = HTTPResponseHeadParser()
     _ = responseParser.feed(input)
     fuzzRange(input)
+    let text = String(decoding: input, as: UTF8.self)
+    fuzzStatic(text, acceptEncoding: text, ifNoneMatch: text)
     return 0
+}
+
+/// The static file helpers: a path they accept is canonical (absolute, no empty, dot or dot-dot segment, no
+/// backslash or control byte) and accepted again as itself.
+func fuzzStatic(_ path: String, acceptEncoding: String?, ifNoneMatch: String?) {
+    if let file = HTTPStatic.filePath(forRequestPath: path) {
+        precondition(file.hasPrefix("/") && !file.hasSuffix("/"))
+        precondition(!file.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }))
+        for segment in file.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            precondition(!segment.isEmpty && !segment.hasPrefix("."))
+        }
+        if !file.contains("%") { precondition(HTTPStatic.filePath(forRequestPath: file) == file) }
+    }
+    _ = HTTPStatic.acceptsGzip(acceptEncoding)
+    _ = HTTPStatic.ifNoneMatch(ifNoneMatch, matches: "\"0123456789abcdef\"")
 }
 
 /// The `Range` parser on the same input read as text (called from `fuzzHTTPHead`).

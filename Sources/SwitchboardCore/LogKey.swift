@@ -54,4 +54,8 @@ public enum LogKey {
     public static let port = "sb.port"
     public static let loops = "sb.loops"
     public static let tls = "sb.tls"
+    /// A file or folder of the web app (`docs/web.md`).
+    public static let path = "sb.path"
+    /// A count of files.
+    public static let files = "sb.files"
 }

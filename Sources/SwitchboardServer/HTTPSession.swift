@@ -232,7 +232,11 @@ final class HTTPSession: ConnectionHandler {
         case "/ws" where server.services != nil:
             upgrade(head, rest: rest, app: ProtocolApplication(session: self, services: server.services!))
         default:
-            respond(status: 404, body: Array("not found\n".utf8), head: head, bodyLength: bodyLength)
+            if let web = server.web {
+                serveWebFile(head, web: web, bodyLength: bodyLength)
+            } else {
+                respond(status: 404, body: Array("not found\n".utf8), head: head, bodyLength: bodyLength)
+            }
         }
     }
 
@@ -255,6 +259,11 @@ final class HTTPSession: ConnectionHandler {
         } else {
             write(HTTPResponse.encode(status: status, headers: headers, body: body))
         }
+        finishPlainResponse(keepAlive: keepAlive, bodyLength: bodyLength)
+    }
+
+    /// After a plain response is written: skip the request's body, close, or wait for the next request.
+    func finishPlainResponse(keepAlive: Bool, bodyLength: Int) {
         if bodyLength > 0 {
             phase = .skippingBody(remaining: bodyLength, keepAlive: keepAlive)
         } else if !keepAlive {

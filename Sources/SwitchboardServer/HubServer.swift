@@ -49,6 +49,8 @@ public final class HubServer: @unchecked Sendable {
     let handshakeConfiguration: WebSocketHandshakeConfiguration
     let webSocketConfiguration: WebSocketConfiguration
     let parserLimits: HTTPParserLimits
+    /// The web app's files (`docs/web.md`); nil when no web root is configured.
+    let web: WebSite?
     private let lock = NSLock()
     // protected by lock
     private var transport: TransportServer?
@@ -95,6 +97,8 @@ public final class HubServer: @unchecked Sendable {
         handshake.supportedSubprotocols = ["switchboard.v1"]
         handshake.allowedOrigins = configuration.allowedOrigins
         handshake.allowNoOrigin = true
+        // A page the hub served itself may always connect (docs/web.md): Origin equal to http(s):// + Host.
+        handshake.allowSameOrigin = true
         handshake.permessageDeflate = configuration.permessageDeflate ? PerMessageDeflateConfiguration() : nil
         handshakeConfiguration = handshake
         var ws = WebSocketConfiguration()
@@ -107,6 +111,8 @@ public final class HubServer: @unchecked Sendable {
         parserLimits = HTTPParserLimits(
             maxRequestLineLength: configuration.maxRequestLineLength, maxHeaderBytes: configuration.maxHeaderBytes,
             maxHeaderCount: configuration.maxHeaderCount)
+        // Read here, before anything listens: never on a loop.
+        web = configuration.web.root.map { WebSite(root: $0, configuration: configuration.web, logger: logger) }
     }
 
     /// Whether the server accepts work (`/readyz`): running, the last database check passed, and the database
@@ -208,6 +214,7 @@ public final class HubServer: @unchecked Sendable {
         phase = .running
         lock.unlock()
         scheduleDatabaseCheck()
+        web?.startWatching()
         logger.info(
             "listening",
             metadata: [
@@ -253,6 +260,7 @@ public final class HubServer: @unchecked Sendable {
                     contexts = []
                     self.transport = nil
                     lock.unlock()
+                    web?.stopWatching()
                     logger.info("stopped")
                     completion()
                 }

@@ -77,7 +77,9 @@ public struct ServerConfiguration: Sendable {
     public var maxOutboundBytes: Int = 4 << 20
     /// What happens past `maxOutboundBytes`.
     public var backpressurePolicy: BackpressurePolicy = .close1013
-    /// Allowed `Origin` values (`scheme://host[:port]`); nil allows every origin.
+    /// Allowed `Origin` values (`scheme://host[:port]`) of WebSocket upgrades; nil allows every origin. With a
+    /// list, an Origin equal to `http://` or `https://` plus the request's `Host` (a page this hub served) is
+    /// allowed too (docs/web.md).
     public var allowedOrigins: [String]? = nil
 
     /// PEM certificate chain for `wss://`; TLS is on when both paths are set.
@@ -127,6 +129,8 @@ public struct ServerConfiguration: Sendable {
     public var messaging = MessagingConfiguration()
     /// Voice upload, transcoding and download settings.
     public var voice = VoiceConfiguration()
+    /// Serving the web app at `/` (off while `web.root` is nil).
+    public var web = WebConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
 

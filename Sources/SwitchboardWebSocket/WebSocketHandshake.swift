@@ -18,6 +18,10 @@ public struct WebSocketHandshakeConfiguration: Sendable {
     public var allowedOrigins: [String]? = nil
     /// With an allow-list, whether requests without `Origin` (non-browser clients) are allowed.
     public var allowNoOrigin = true
+    /// With an allow-list, whether an `Origin` equal to `http://` or `https://` followed by the request's `Host`
+    /// (a page served by this server itself) is allowed too. The scheme is not compared: behind a proxy that
+    /// ends TLS the server sees plain HTTP from an `https://` page.
+    public var allowSameOrigin = false
     /// permessage-deflate, or nil to decline it.
     public var permessageDeflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
     public init() {}
@@ -128,7 +132,9 @@ public enum WebSocketHandshake {
         }
         if let allowed = configuration.allowedOrigins {
             if let origin = head.headers["origin"] {
-                guard allowed.contains(where: { asciiCaseEqual($0, origin) }) else {
+                guard allowed.contains(where: { asciiCaseEqual($0, origin) })
+                    || (configuration.allowSameOrigin && isSameOrigin(origin, host: head.headers["host"]))
+                else {
                     return .reject(status: 403, headers: [], reason: .originNotAllowed)
                 }
             } else if !configuration.allowNoOrigin {
@@ -157,6 +163,17 @@ public enum WebSocketHandshake {
         if let deflate { headers.append(("Sec-WebSocket-Extensions", deflate.headerValue)) }
         return .accept(
             response: HTTPResponse.encode(status: 101, headers: headers), subprotocol: subprotocol, deflate: deflate)
+    }
+
+    /// Whether `origin` is `http://` or `https://` followed by exactly `host` (case-insensitive).
+    static func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host = host.map(trimOWS), !host.isEmpty else { return false }
+        for scheme in ["http://", "https://"] where origin.utf8.count == scheme.utf8.count + host.utf8.count {
+            if asciiCaseEqual(origin.prefix(scheme.count), scheme) && asciiCaseEqual(origin.dropFirst(scheme.count), host) {
+                return true
+            }
+        }
+        return false
     }
 
     /// 16 random bytes, base64: a `Sec-WebSocket-Key`.

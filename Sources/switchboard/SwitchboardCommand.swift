@@ -69,6 +69,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Cluster") var cluster: ClusterOptions
 
+    @OptionGroup(title: "Web app") var webApp: WebOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -255,6 +257,7 @@ struct Serve: ParsableCommand {
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)
+        webApp.apply(to: &c)
         return c
     }
 
@@ -267,6 +270,8 @@ struct Serve: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "switchboard")
+        let web = webApp.resolveRoot()
+        if web.root == nil { logger.info("\(web.note)") } else { logger.debug("\(web.note)") }
         let code = ServerRunner.run(configuration: makeConfiguration(), logger: logger)
         if code != 0 { throw ExitCode(code) }
     }

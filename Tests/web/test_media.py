@@ -306,7 +306,7 @@ def test_video_call(env):
     a.get_by_role("button", name="Video call").click()
     wait_phase(a, "ringing")
     a.wait_for_selector(".call-clock:has-text('left to answer')")
-    a.wait_for_selector(".call-status:has-text('Ringing on 2 device')")
+    a.wait_for_selector(".call-status:has-text('ringing on 2 devices')")
     for page in (b, b2):
         wait_phase(page, "incoming")
         page.get_by_role("button", name="Accept with video").wait_for()

@@ -19,6 +19,11 @@ const MAX_QUEUED_CANDIDATES = 64;     // the hub's buffer while ringing
 
 let installed = null;                 // {app, session, unsubscribe[]}: one per page
 
+// client.on hands listeners the event's detail (the app's HubClient); a plain EventTarget hands the event.
+function detailOf(arg) {
+  return (typeof Event !== 'undefined' && arg instanceof Event) ? arg.detail : arg;
+}
+
 function newAlias() {
   const bytes = new Uint8Array(8);
   crypto.getRandomValues(bytes);
@@ -458,7 +463,7 @@ export function installCalls(app) {
   installed = state;
 
   state.unsubscribe.push(app.client.on('call.ring', (event) => {
-    const detail = event.detail || {};
+    const detail = detailOf(event) || {};
     if (state.session && state.session.callId === detail.call_id) return;          // rung again after a reconnect
     const existing = state.ringing.get(detail.call_id);
     if (existing && existing.phase === 'incoming') return;
@@ -479,7 +484,7 @@ export function installCalls(app) {
 
   for (const name of CALL_EVENTS) {
     state.unsubscribe.push(app.client.on(name, (event) => {
-      const detail = event.detail || {};
+      const detail = detailOf(event) || {};
       const session = state.ringing.get(detail.call_id)
         || (state.session && state.session.callId === detail.call_id ? state.session : null);
       if (session) { session.handle(name, detail); return; }
@@ -490,7 +495,8 @@ export function installCalls(app) {
   }
 
   state.unsubscribe.push(app.client.on('state', (event) => {
-    const s = event.detail && event.detail.state;
+    const detail = detailOf(event);
+    const s = detail && detail.state;
     if (state.session) state.session.connection(s);
     if (s === 'revoked') {
       for (const session of state.ringing.values()) session.end('connection_lost');

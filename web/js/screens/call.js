@@ -101,7 +101,10 @@ export function createCallView(app, session) {
   function statusText() {
     switch (session.phase) {
       case 'preparing': return session.media === 'video' ? t('call.preparing') : t('call.preparingVoice');
-      case 'ringing': return session.ringingDevices > 0 ? `${t('call.calling')} ${t('call.ringingDevices', { count: session.ringingDevices })}` : t('call.calling');
+      case 'ringing':
+        if (session.ringingDevices === 1) return `${t('call.calling')} ${t('call.ringingOne')}`;
+        if (session.ringingDevices > 1) return `${t('call.calling')} ${t('call.ringingMany', { count: session.ringingDevices })}`;
+        return t('call.calling');
       case 'incoming': return t('call.incoming', { name: session.peerName });
       case 'connecting': return t('call.connecting');
       case 'active': return t('call.inCall');
