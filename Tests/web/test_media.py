@@ -249,7 +249,7 @@ def test_voice_message(env):
     ann, bob = pair(env)
     a, b = ann.page, bob.page
     # hold to record: press, talk for 2 s, let go
-    record = a.get_by_role("button", name="Record a voice message")
+    record = a.get_by_role("button", name="Record voice message")
     record.hover()
     a.mouse.down()
     a.wait_for_selector(".voice-recorder.recording")
@@ -305,9 +305,9 @@ def test_voice_message(env):
     record.focus()
     a.keyboard.press("Enter")
     a.wait_for_selector(".voice-recorder.recording")
-    a.get_by_role("button", name="Send voice message").first.wait_for()
+    a.get_by_role("button", name="Send voice message").wait_for()
     time.sleep(1.2)
-    a.locator(".voice-send").click()
+    a.get_by_role("button", name="Send voice message").click()
     voice_count(b, 2)
     # Escape cancels, nothing is sent
     record.focus()

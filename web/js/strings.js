@@ -210,8 +210,9 @@ export const strings = {
   'error.unavailable': 'The server is busy right now. Please try again in a moment.',
 
   // voice and calls
-  'voice.record': 'Record a voice message',
-  'voice.record.hint': 'Hold to talk, or tap to start and tap again to send',
+  'voice.record': 'Record voice message',
+  'voice.record.hint': 'Hold the button and talk, or tap it once to start and again to send.',
+  'voice.letGo': 'Let go to send',
   'voice.recording': 'Recording {time}',
   'voice.stopAndSend': 'Send voice message',
   'voice.cancel': 'Cancel recording',

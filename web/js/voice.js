@@ -2,7 +2,7 @@
 //
 // voiceRecorder(app, {onSend(voiceId, durationMs, clip), onRecording(active)}) returns an element:
 //   - hold to record: press the button (pointer, or Space held while it has focus), talk, let go: it is sent;
-//   - tap to toggle: a short tap (or Enter) starts, a second tap (or the Send button) stops and sends;
+//   - tap to toggle: a short tap (or Enter) starts, a second tap (or Enter) stops and sends;
 //   - Escape or the Cancel button throws the recording away; a running timer shows the length.
 //   onRecording(true/false) lets the chat page send its "recording" indicator.
 // voicePlayer(app, message) returns an element for a voice message: the server's waveform (100 bars),
@@ -84,28 +84,30 @@ export async function uploadVoice(app, blob, type) {
 
 // MARK: recorder
 
+let recorders = 0;        // for element ids
+
 export function voiceRecorder(app, { onSend, onRecording } = {}) {
   const root = el('div', 'voice-recorder');
+  const hintId = `voice-hint-${++recorders}`;
   const button = el('button', 'voice-record');
   button.type = 'button';
-  button.setAttribute('aria-label', t('voice.record'));
-  button.title = t('voice.record.hint');
+  button.setAttribute('aria-describedby', hintId);
   const icon = el('span', 'voice-record-icon');
   icon.setAttribute('aria-hidden', 'true');
-  button.append(icon);
+  const label = el('span', 'voice-record-label', t('voice.record'));
+  button.append(icon, label);
   const timer = el('span', 'voice-timer', '');
   timer.setAttribute('role', 'timer');
   timer.hidden = true;
-  const send = el('button', 'voice-send', t('voice.stopAndSend'));
-  send.type = 'button';
-  send.hidden = true;
   const cancel = el('button', 'voice-cancel', t('voice.cancel'));
   cancel.type = 'button';
   cancel.hidden = true;
+  const hint = el('span', 'voice-hint', t('voice.record.hint'));
+  hint.id = hintId;
   const status = el('span', 'voice-status');
   status.setAttribute('role', 'status');
   status.setAttribute('aria-live', 'polite');
-  root.append(button, timer, send, cancel, status);
+  root.append(button, timer, cancel, hint, status);
 
   // phase: idle | starting | recording | sending
   let phase = 'idle';
@@ -128,10 +130,10 @@ export function voiceRecorder(app, { onSend, onRecording } = {}) {
     const recording = phase === 'recording' || phase === 'starting';
     root.classList.toggle('recording', recording);
     button.setAttribute('aria-pressed', String(recording));
-    button.setAttribute('aria-label', recording && mode === 'toggle' ? t('voice.stopAndSend') : t('voice.record'));
+    label.textContent = !recording ? t('voice.record') : mode === 'toggle' ? t('voice.stopAndSend') : t('voice.letGo');
     timer.hidden = !recording;
-    send.hidden = !(recording && mode === 'toggle');
     cancel.hidden = !recording;
+    hint.hidden = recording;
     button.disabled = phase === 'sending';
   }
 
@@ -272,7 +274,6 @@ export function voiceRecorder(app, { onSend, onRecording } = {}) {
     if (event.key === ' ' || event.key === 'Spacebar') { event.preventDefault(); release(); }
   });
   button.addEventListener('click', (event) => event.preventDefault());   // handled by pointer and key events
-  send.addEventListener('click', () => finish('send'));
   cancel.addEventListener('click', () => { finish('cancel'); button.focus(); });
   root.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && (phase === 'recording' || phase === 'starting')) {
