@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Switchboard need on Debian/Ubuntu, skipping what is there.
 #   scripts/deps.sh          runtime + build libraries and the PostgreSQL server
-#   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools, redis-server)
+#   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools, redis-server,
+#                            Debian's chromium with Playwright and axe-playwright-python for Tests/web; never
+#                            `playwright install`: the tests drive /usr/bin/chromium)
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev
       postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server)
+    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux)
 fi
 
 missing=()
@@ -23,7 +25,7 @@ if ((${#missing[@]})); then
 fi
 
 if [[ "${1:-}" == "--test" ]]; then
-    for mod in websockets:websockets yaml:pyyaml pexpect:pexpect; do
+    for mod in websockets:websockets yaml:pyyaml pexpect:pexpect playwright:playwright axe_playwright_python:axe-playwright-python; do
         if ! python3 -c "import ${mod%%:*}" 2>/dev/null; then
             echo "deps: installing Python ${mod#*:}" >&2
             python3 -m pip install -q "${mod#*:}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${mod#*:}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Switchboard: unit and integration tests (swift test, against a PostgreSQL and a Redis this
-# script starts), the independent-client tests, and the WebSocket conformance suite (Autobahn).
+# script starts), the independent-client tests, the web app's browser tests (Chromium through Playwright), and the
+# WebSocket conformance suite (Autobahn).
 #   scripts/test.sh            everything (Autobahn's 517 cases take ~20-30 min, most in 12.*/13.*)
 #   scripts/test.sh --quick    the same, but Autobahn without the slow permessage-deflate 12.*/13.* cases
 set -euo pipefail
@@ -56,6 +57,13 @@ python3 Tests/cli/test_cli.py
 
 echo "== cluster: three nodes on 127.0.0.1-3, one PostgreSQL, one Redis (an independent Python client)"
 python3 Tests/cluster/test_cluster.py
+
+echo "== web app in Chromium (Tests/web: serving first, then the app's and media's tests; each in a loopback-only network namespace)"
+python3 Tests/web/test_serving.py
+for t in Tests/web/test_*.py; do
+    [[ "$t" == Tests/web/test_serving.py ]] && continue
+    python3 "$t"
+done
 
 echo "== WebSocket conformance (Autobahn)"
 swift build -c release --product switchboard 2>&1 | tail -1
