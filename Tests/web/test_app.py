@@ -18,9 +18,10 @@ import time
 from playwright.sync_api import expect
 
 import harness
+from harness import axe_check, screenshot, test
 
 PASSWORD = "correct horse 42"
-WAIT_MS = 15000
+expect.set_options(timeout=harness.WAIT * 1000)
 
 
 # MARK: steps a person takes
@@ -30,19 +31,46 @@ def new_phone():
     return "+1555" + "".join(random.choice("0123456789") for _ in range(7))
 
 
+class Line:
+    """Carries a page's WebSocket through the test, which can cut it as a network failure would: `cut()` closes
+    the connection and refuses new ones (as `context.set_offline` refuses them; it leaves open sockets alone),
+    `restore()` lets the page's reconnect attempts through again."""
+
+    def __init__(self, page):
+        self.connections = []
+        self.down = False
+        page.route_web_socket("**/ws", self.route)
+
+    def route(self, socket):
+        if self.down:
+            socket.close()
+            return
+        self.connections.append((socket, socket.connect_to_server()))
+
+    def cut(self):
+        self.down = True
+        for socket, server in self.connections:
+            socket.close()
+            server.close()
+        self.connections = []
+
+    def restore(self):
+        self.down = False
+
+
 class Person:
     """One user in one browser context (one device)."""
 
-    def __init__(self, env, name, phone=None):
+    def __init__(self, env, name, phone=None, cuttable=False):
         self.env = env
         self.name = name
         self.phone = phone or new_phone()
-        self.context = env.new_context()
-        self.page = self.context.new_page()
-        env.watch(self.page, name)
+        self.context = env.new_context(name)
+        self.page = env.watch(self.context.new_page(), name)
+        self.line = Line(self.page) if cuttable else None
 
     def open(self, hash_=""):
-        self.page.goto(self.env.url + "/" + hash_)
+        self.page.goto(self.env.url.rstrip("/") + "/" + hash_)
 
     def register(self, remember=False):
         page = self.page
@@ -114,6 +142,11 @@ def befriend(a, b):
     b.accept_friend(a)
 
 
+def expect_clean(env, *people, allow=()):
+    for person in people:
+        env.expect_clean(person.page, allow=allow)
+
+
 def assert_once_in_order(person):
     seqs = [seq for seq, _, _ in person.messages()]
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs)), f"{person.name} shows {seqs}"
@@ -122,12 +155,13 @@ def assert_once_in_order(person):
 
 # MARK: tests
 
+@test
 def test_register_refuses_weak_password(env):
     ann = Person(env, "Ann")
     page = ann.page
     ann.open("#/register")
-    env.axe(page, "register")
-    env.shot(page, "register")
+    axe_check(page, "register")
+    screenshot(page, "register")
     page.get_by_label("Phone number").fill(ann.phone)
     page.get_by_label("Your name").fill("Ann")
     page.get_by_label("Password", exact=True).fill("123456")
@@ -139,25 +173,27 @@ def test_register_refuses_weak_password(env):
     page.get_by_role("button", name="Create account").click()
     expect(page.get_by_role("alert")).to_contain_text("not the same")
     ann.open("#/login")
-    env.axe(page, "login")
-    env.shot(page, "login")
+    axe_check(page, "login")
+    screenshot(page, "login")
     page.get_by_label("Phone number").fill(ann.phone)
     page.get_by_label("Password").fill("wrong password 1")
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("alert")).to_contain_text("phone number or the password is wrong")
+    expect_clean(env, ann)
 
 
+@test
 def test_friends_chat_and_groups(env):
     ann, bob, cleo = Person(env, "Ann").register(), Person(env, "Bob").register(), Person(env, "Cleo").register()
-    env.axe(ann.page, "chats-empty")
+    axe_check(ann.page, "chats-empty")
 
     # Friends: Ann adds Bob by phone, Bob accepts; Ann finds Cleo through contact matching.
     ann.request_friend(bob)
-    env.axe(ann.page, "friends-outgoing")
+    axe_check(ann.page, "friends-outgoing")
     bob.go("Friends")
     expect(bob.page.get_by_role("button", name="Accept the friend request from Ann")).to_be_visible()
-    env.axe(bob.page, "friends-incoming")
-    env.shot(bob.page, "friends-incoming")
+    axe_check(bob.page, "friends-incoming")
+    screenshot(bob.page, "friends-incoming")
     bob.accept_friend(ann)
     expect(ann.page.get_by_role("button", name="Message Bob")).to_be_visible()  # live, by event
     ann.page.get_by_label("Phone numbers").fill(f"{cleo.phone}\n+15550000000\nnot a number")
@@ -167,7 +203,7 @@ def test_friends_chat_and_groups(env):
     expect(ann.page.locator("li[data-user]")).to_have_count(2)
     names = ann.page.locator("li[data-user] .name").all_text_contents()
     assert names == sorted(names, key=str.lower), names
-    env.shot(ann.page, "friends")
+    screenshot(ann.page, "friends")
 
     # Chat both ways, live, with typing shown both ways.
     bob.open_chat_with(ann)
@@ -206,20 +242,20 @@ def test_friends_chat_and_groups(env):
     bob.page.get_by_role("button", name="Options for the message from Ann").first.click()
     bob.page.get_by_role("button", name="Hide for me").first.click()
     expect(bob.page.locator("li[data-seq]", has_text="Hi Bob")).to_have_count(0)
-    env.axe(ann.page, "chat")
-    env.shot(ann.page, "chat")
+    axe_check(ann.page, "chat")
+    screenshot(ann.page, "chat")
     ann.go("Chats")
     expect(ann.page.locator(".chat-link", has_text="Bob")).to_be_visible()
-    env.axe(ann.page, "chats")
+    axe_check(ann.page, "chats")
 
     # A group of Ann, Bob and Cleo, named after its members; renamed; Bob quits.
     ann.go("New group")
-    env.axe(ann.page, "group-new")
+    axe_check(ann.page, "group-new")
     ann.page.get_by_label("Bob").check()
     ann.page.get_by_role("button", name="Create group").click()
     expect(ann.page.get_by_role("alert")).to_contain_text("at least two friends")
     ann.page.get_by_label("Cleo").check()
-    env.shot(ann.page, "group-new")
+    screenshot(ann.page, "group-new")
     ann.page.get_by_role("button", name="Create group").click()
     title = ann.page.locator("main[data-screen=chat] h1")
     expect(title).to_contain_text("Bob")
@@ -231,8 +267,8 @@ def test_friends_chat_and_groups(env):
     bob.expect_message("Welcome to the group")
     ann.page.get_by_role("link", name="Group settings").click()
     expect(ann.page.locator("main[data-screen=group]")).to_be_visible()
-    env.axe(ann.page, "group")
-    env.shot(ann.page, "group")
+    axe_check(ann.page, "group")
+    screenshot(ann.page, "group")
     ann.page.get_by_label("New name").fill("Book club")
     ann.page.get_by_role("button", name="Rename").click()
     expect(bob.page.locator("main[data-screen=chat] h1")).to_have_text("Book club")
@@ -245,11 +281,13 @@ def test_friends_chat_and_groups(env):
     expect(ann.page.locator("li[data-kind=system]", has_text="Bob left the group.")).to_be_visible()
     expect(ann.page.locator(".detail")).not_to_contain_text("Bob")
     assert_once_in_order(ann)
-    env.shot(ann.page, "group-chat")
+    screenshot(ann.page, "group-chat")
+    expect_clean(env, ann, bob, cleo)
 
 
+@test
 def test_offline_then_resume(env):
-    ann, bob = Person(env, "Ann").register(), Person(env, "Bob").register()
+    ann, bob = Person(env, "Ann").register(), Person(env, "Bob", cuttable=True).register()
     befriend(ann, bob)
     ann.open_chat_with(bob)
     ann.send("before")
@@ -257,15 +295,17 @@ def test_offline_then_resume(env):
     bob.expect_message("before")
 
     bob.context.set_offline(True)
+    bob.line.cut()
     expect(bob.page.get_by_role("status").filter(has_text="You are offline")).to_be_visible()
     for i in range(5):
         ann.send(f"while you were away {i}")
     ann.expect_message("while you were away 4")
     bob.send("typed while offline")
     expect(bob.page.get_by_text("Waiting for the connection")).to_be_visible()
-    env.axe(bob.page, "chat-offline")
-    env.shot(bob.page, "chat-offline")
+    axe_check(bob.page, "chat-offline")
+    screenshot(bob.page, "chat-offline")
     bob.context.set_offline(False)
+    bob.line.restore()
 
     ann.expect_message("typed while offline")
     bob.expect_message("while you were away 4")
@@ -276,23 +316,28 @@ def test_offline_then_resume(env):
     for person in (ann, bob):
         assert [m[2] for m in person.messages()] == expected, (person.name, person.messages())
         assert assert_once_in_order(person) == list(range(1, 8))
+    expect_clean(env, ann)
+    expect_clean(env, bob, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
 
 
+@test
 def test_revoked_session_goes_to_login(env):
     ann = Person(env, "Ann").register()
     elsewhere = Person(env, "Ann", phone=ann.phone).login()
     elsewhere.go("Settings")
     expect(elsewhere.page.locator("main[data-screen=settings]")).to_be_visible()
     expect(elsewhere.page.get_by_role("button", name="Log out that device").first).to_be_visible()
-    env.axe(elsewhere.page, "settings")
-    env.shot(elsewhere.page, "settings")
+    axe_check(elsewhere.page, "settings")
+    screenshot(elsewhere.page, "settings")
     elsewhere.page.get_by_role("button", name="Log out that device").click()
     expect(ann.page.locator("main[data-screen=login]")).to_be_visible()
     expect(ann.page.get_by_text("You have been logged out on this device")).to_be_visible()
     ann.open("#/chats")
     expect(ann.page.locator("main[data-screen=login]")).to_be_visible()  # nothing kept
+    expect_clean(env, ann, elsewhere)
 
 
+@test
 def test_remembered_session_and_load_time(env):
     ann = Person(env, "Ann").register()
     bob = Person(env, "Bob").register()
@@ -303,18 +348,19 @@ def test_remembered_session_and_load_time(env):
     page = device.context.new_page()
     env.watch(page, "Ann (reopened)")
     started = time.monotonic()
-    page.goto(env.url + "/")
+    page.goto(env.url.rstrip("/") + "/")
     expect(page.locator("main[data-screen=chats] ul[aria-busy=false] .chat-link", has_text="Bob")).to_be_visible()
     elapsed_ms = (time.monotonic() - started) * 1000
     print(f"    page opened with a remembered session to a usable chat list: {elapsed_ms:.0f} ms")
     expect(page.locator(".unread")).to_have_text("1")
-    env.shot(page, "chats")
+    screenshot(page, "chats")
     page.set_viewport_size({"width": 360, "height": 740})
-    env.shot(page, "chats-360")
+    screenshot(page, "chats-360")
     page.get_by_role("navigation").get_by_role("button", name="Log out").click()
     expect(page.locator("main[data-screen=login]")).to_be_visible()
     assert page.evaluate("localStorage.length + sessionStorage.length") == 0
+    env.expect_clean(page)
 
 
 if __name__ == "__main__":
-    harness.main(globals())
+    harness.main()

@@ -372,7 +372,7 @@ class ChatPage {
       this.send({ kind: 'text', text: value });
     });
     const recorder = voiceRecorder(this.app, {
-      onSend: (voiceId) => this.send({ kind: 'voice', voice_id: voiceId }),
+      onSend: (voiceId, durationMs, clip) => this.send({ kind: 'voice', voice: voiceOf(clip) }),
       onRecording: (active) => this.sendTyping(active, 'recording'),
     });
     return el('div', {}, form, el('div', { class: 'actions' }, recorder),
@@ -398,13 +398,12 @@ class ChatPage {
     const { message } = item;
     const params = { conversation_id: this.id, client_id: message.client_id };
     if (message.kind === 'text') params.text = message.text;
-    else params.voice_id = message.voice_id;
+    else params.voice_id = message.voice.voice_id;
     try {
       const ack = await this.client.request('messages.send', params);
       item.remove();
       if (this.bySeq.has(ack.seq)) return;
-      const stored = message.kind === 'voice' ? await this.storedMessage(ack) : { ...message, id: ack.message_id, seq: ack.seq, ts: ack.ts };
-      this.place(stored);
+      this.place({ ...message, id: ack.message_id, seq: ack.seq, ts: ack.ts });
       this.scrollToEnd();
     } catch (failure) {
       const retry = el('button', { type: 'button', class: 'quiet', onclick: () => {
@@ -416,12 +415,11 @@ class ChatPage {
       item.append(retry);
     }
   }
+}
 
-  // A voice message as the server stored it (waveform and all), read back by its seq.
-  async storedMessage(ack) {
-    const { messages } = await this.client.request('messages.history', { conversation_id: this.id, before: ack.seq + 1, limit: 1 });
-    return messages[0];
-  }
+// A voice message's `voice` object, from the upload's answer (docs/protocol.md, Voice).
+function voiceOf({ voice_id, duration_ms, waveform, size, mime_type }) {
+  return { voice_id, duration_ms, waveform, size, mime_type };
 }
 
 function newClientId() {
