@@ -7,7 +7,6 @@ import { installCalls } from './calls.js';
 
 const SESSION_KEY = 'switchboard.session';
 const TOAST_MS = 6000;
-const TOAST_KEEP_ACROSS_NAVIGATION_MS = 1000; // a toast that leads to a navigation (logged out) stays
 
 // Screens by the first part of the hash (#/chat/12 -> chat with {id: '12'}); `public` ones need no session.
 const SCREENS = {
@@ -30,6 +29,7 @@ export const app = {
   strings,
   t,
   me: { userId: null, displayName: '' },
+  notice: '',          // why the user is on the login screen (shown there once)
   presence: new Map(), // user id -> {status, last_seen}
   names: new Map(),    // user id -> display name of everyone met (friends, members, former members)
   rememberNames,
@@ -124,7 +124,7 @@ async function route() {
   if (signedIn && SCREENS[name].public) return navigate(HOME);
 
   const thisRoute = ++routeCount;
-  if (Date.now() - toastShownAt > TOAST_KEEP_ACROSS_NAVIGATION_MS) toastBox.hidden = true;
+  toastBox.textContent = ''; // a toast belongs to the screen it was shown on
   currentScreen?.hide?.();
   currentScreen = null;
   const module = await import(`./screens/${name}.js`);
@@ -143,7 +143,6 @@ const header = document.getElementById('top');
 const banner = document.getElementById('banner');
 const toastBox = document.getElementById('toast');
 let toastTimer = null;
-let toastShownAt = 0;
 
 function buildHeader() {
   const links = [
@@ -165,11 +164,10 @@ function markCurrentLink(name) {
 }
 
 function toast(text) {
+  // The live region stays in place and only its text changes, so screen readers announce each toast.
   toastBox.textContent = text;
-  toastBox.hidden = false;
-  toastShownAt = Date.now();
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { toastBox.hidden = true; }, TOAST_MS);
+  toastTimer = setTimeout(() => { toastBox.textContent = ''; }, TOAST_MS);
 }
 
 let wasOnline = false;
@@ -180,7 +178,7 @@ function showConnection({ state }) {
     banner.hidden = true;
     forgetSession();
     header.hidden = true;
-    toast(t('session.revoked'));
+    app.notice = t('session.revoked');
     navigate(LOGIN);
     return;
   }
@@ -208,7 +206,6 @@ client.on('presence.snapshot', ({ presence }) => {
 client.on('presence', (p) => app.presence.set(p.user_id, p));
 
 document.title = t('app.title');
-toastBox.hidden = true;
 buildHeader();
 const kept = storedSession();
 if (kept) {
