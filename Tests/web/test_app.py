@@ -147,6 +147,16 @@ def expect_clean(env, *people, allow=()):
         env.expect_clean(person.page, allow=allow)
 
 
+def fits_narrow_screen(page, name):
+    """At 360 CSS pixels wide (a small phone, or a 720 px window at 200% zoom) nothing needs sideways scrolling."""
+    size = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 740})
+    screenshot(page, f"{name}-360")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    page.set_viewport_size(size)
+    assert width <= 360, f"{name} is {width} px wide at 360"
+
+
 def assert_once_in_order(person):
     seqs = [seq for seq, _, _ in person.messages()]
     assert seqs == sorted(seqs) and len(seqs) == len(set(seqs)), f"{person.name} shows {seqs}"
@@ -220,6 +230,10 @@ def test_friends_chat_and_groups(env):
     bob.page.get_by_label("Your message").press("Enter")
     ann.expect_message("Good")
     expect(bob.page.locator("li[data-seq]", has_text="Good").get_by_text("Read")).to_be_visible()
+    ann.page.get_by_role("button", name="Record voice message").click()  # a tap starts recording
+    expect(bob.page.get_by_text("Ann is recording a voice message")).to_be_visible()
+    ann.page.get_by_role("button", name="Cancel recording").click()
+    expect(bob.page.get_by_text("Ann is recording a voice message")).to_have_count(0)
     assert [m[2] for m in ann.messages()] == ["Hello Ann", "Hi Bob", "Good"], ann.messages()
 
     # Older pages: 12 more, then Bob opens the chat anew and sees the 10 newest, then all.
@@ -244,6 +258,7 @@ def test_friends_chat_and_groups(env):
     expect(bob.page.locator("li[data-seq]", has_text="Hi Bob")).to_have_count(0)
     axe_check(ann.page, "chat")
     screenshot(ann.page, "chat")
+    fits_narrow_screen(ann.page, "chat")
     ann.go("Chats")
     expect(ann.page.locator(".chat-link", has_text="Bob")).to_be_visible()
     axe_check(ann.page, "chats")
@@ -354,8 +369,7 @@ def test_remembered_session_and_load_time(env):
     print(f"    page opened with a remembered session to a usable chat list: {elapsed_ms:.0f} ms")
     expect(page.locator(".unread")).to_have_text("1")
     screenshot(page, "chats")
-    page.set_viewport_size({"width": 360, "height": 740})
-    screenshot(page, "chats-360")
+    fits_narrow_screen(page, "chats")
     page.get_by_role("navigation").get_by_role("button", name="Log out").click()
     expect(page.locator("main[data-screen=login]")).to_be_visible()
     assert page.evaluate("localStorage.length + sessionStorage.length") == 0
