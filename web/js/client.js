@@ -275,7 +275,9 @@ export class HubClient extends EventTarget {
     this.tracker.reset();
     this.request('conversations.list').then((result) => {
       for (const c of result.conversations) this.tracker.setBaseline(c.conversation_id, c.last_seq);
-    }, () => {});
+    }, () => {
+      // Without a baseline a resume asks for those conversations from the joining: more, but nothing lost.
+    });
   }
 
   // A request of the client itself (re-authentication, resume), sent ahead of everything waiting.

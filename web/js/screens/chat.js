@@ -294,6 +294,7 @@ class ChatPage {
       const { read_seq } = await this.client.request('conversations.read', { conversation_id: this.id, seq: newest });
       this.conversation.read_seq = read_seq;
     } catch (failure) {
+      // A marker lost with the connection goes again with the next message or visit; others are shown.
       if (failure.code !== 'connection_lost' && failure.code !== 'timeout') this.error.show(this.app.errorText(failure));
     }
   }
