@@ -110,11 +110,11 @@ class Person:
     def accept_friend(self, other):
         self.go("Friends")
         self.page.get_by_role("button", name=f"Accept the friend request from {other.name}").click()
-        expect(self.page.get_by_role("button", name=f"Message {other.name}")).to_be_visible()
+        expect(self.page.get_by_role("button", name=f"Send a message to {other.name}")).to_be_visible()
 
     def open_chat_with(self, other):
         self.go("Friends")
-        self.page.get_by_role("button", name=f"Message {other.name}").click()
+        self.page.get_by_role("button", name=f"Send a message to {other.name}").click()
         expect(self.page.locator("main[data-screen=chat] h1")).to_have_text(other.name)
 
     def open_chat_named(self, name):
@@ -205,7 +205,7 @@ def test_friends_chat_and_groups(env):
     axe_check(bob.page, "friends-incoming")
     screenshot(bob.page, "friends-incoming")
     bob.accept_friend(ann)
-    expect(ann.page.get_by_role("button", name="Message Bob")).to_be_visible()  # live, by event
+    expect(ann.page.get_by_role("button", name="Send a message to Bob")).to_be_visible()  # live, by event
     ann.page.get_by_label("Phone numbers").fill(f"{cleo.phone}\n+15550000000\nnot a number")
     ann.page.get_by_role("button", name="Find", exact=True).click()
     ann.page.get_by_role("button", name="Send friend request to Cleo").click()

@@ -109,7 +109,7 @@ export const strings = {
   'friends.your_friends': 'Your friends',
   'friends.none': 'No friends yet. Add someone by their phone number below.',
   'friends.message': 'Message',
-  'friends.message_label': 'Message {name}',
+  'friends.message_label': 'Send a message to {name}',
   'friends.incoming': 'Friend requests for you',
   'friends.outgoing': 'Requests you sent',
   'friends.no_incoming': 'No new friend requests.',
