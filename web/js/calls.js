@@ -210,7 +210,9 @@ class CallSession {
     this.update();
     const early = this.earlyEvents;
     this.earlyEvents = [];
-    for (const [name, detail] of early) if (detail.call_id === this.callId) this.handle(name, detail);
+    for (const [name, detail] of early) {
+      if ((detail.call_id || (detail.call && detail.call.call_id)) === this.callId) this.handle(name, detail);
+    }
   }
 
   // Glare, or a renegotiation offer: answer the other side's offer.
@@ -485,8 +487,8 @@ export function installCalls(app) {
   for (const name of CALL_EVENTS) {
     state.unsubscribe.push(app.client.on(name, (event) => {
       const detail = detailOf(event) || {};
-      const session = state.ringing.get(detail.call_id)
-        || (state.session && state.session.callId === detail.call_id ? state.session : null);
+      const callId = detail.call_id || (detail.call && detail.call.call_id);    // call.resumed carries {call}
+      const session = state.ringing.get(callId) || (state.session && state.session.callId === callId ? state.session : null);
       if (session) { session.handle(name, detail); return; }
       if (state.session && state.session.role === 'caller' && !state.session.callId) {
         state.session.earlyEvents.push([name, detail]);     // before the invite reply named the call
