@@ -62,9 +62,9 @@ def new_phone():
 class Person:
     """One user in one browser context (one device), using the app's screens."""
 
-    def __init__(self, env, name, phone=None):
+    def __init__(self, env, name, phone=None, **options):
         self.env, self.name, self.phone = env, name, phone or new_phone()
-        self.page = env.new_page(name)
+        self.page = env.new_page(name, **options)
         self.page.context.add_init_script(RECORD_PEER_CONNECTIONS)
         self.page.set_default_timeout(TIMEOUT_MS)
 
@@ -111,9 +111,9 @@ class Person:
         assert not failed, f"{self.name}: failed requests {failed}"
 
 
-def pair(env, names=("Ann", "Bob")):
-    """Two friends, each on the chat with the other."""
-    a, b = Person(env, names[0]).register(), Person(env, names[1]).register()
+def pair(env, names=("Ann", "Bob"), second=None):
+    """Two friends, each on the chat with the other; `second` are browser-context options for the second."""
+    a, b = Person(env, names[0]).register(), Person(env, names[1], **(second or {})).register()
     a.befriend(b)
     a.open_chat_with(b)
     b.open_chat_with(a)
@@ -238,8 +238,8 @@ def test_video_call(env):
         page.get_by_role("button", name="Accept with video").wait_for()
     b.wait_for_selector(".call-status:has-text('Ann is calling you')")
     time.sleep(0.5)
-    screenshot(a, "call-ringing")
-    screenshot(b, "call-incoming")
+    screenshot(a, "call-ringing", full_page=False)
+    screenshot(b, "call-incoming", full_page=False)
     axe_check(a, "caller's ringing screen")
     axe_check(b, "incoming-call screen")
     b.get_by_role("button", name="Accept with video").click()
@@ -261,7 +261,7 @@ def test_video_call(env):
         assert s2["video"]["bytes"] > s1["video"]["bytes"] > 0, (who, s1, s2)
         assert s2["video"]["frames"] > 0, (who, s2)
         page.wait_for_function("() => document.querySelector('.call-remote').videoWidth > 0")
-    screenshot(a, "call-in-call")
+    screenshot(a, "call-in-call", full_page=False)
     axe_check(a, "in-call screen")
     # mute and camera off act on the local tracks
     a.get_by_role("button", name="Mute microphone").click()
@@ -275,7 +275,7 @@ def test_video_call(env):
     a.get_by_role("button", name="Hang up").click()
     a.wait_for_selector(".call-status:has-text('The call has ended')")
     b.wait_for_selector(".call-status:has-text('The call has ended')")
-    screenshot(b, "call-ended")
+    screenshot(b, "call-ended", full_page=False)
     b.get_by_role("button", name="Close").click()
     b.wait_for_selector(".call-overlay", state="detached")
     for page in (a, b):
@@ -286,14 +286,19 @@ def test_video_call(env):
 
 @test
 def test_declined_call(env):
-    cleo, dan = pair(env, ("Cleo", "Dan"))
+    # Dan's phone is 360 px wide
+    cleo, dan = pair(env, ("Cleo", "Dan"), second={"viewport": {"width": 360, "height": 740}})
     a, b = cleo.page, dan.page
     a.get_by_role("button", name="Voice call").click()
     wait_phase(b, "incoming")
+    screenshot(b, "call-incoming-360px", full_page=False)
+    axe_check(b, "incoming-call screen, 360 px wide")
+    box = b.get_by_role("button", name="Decline").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44, box
     b.get_by_role("button", name="Decline").click()
     a.wait_for_selector(".call-status:has-text('Dan declined the call')")
     b.wait_for_selector(".call-status:has-text('You declined the call')")
-    screenshot(a, "call-declined")
+    screenshot(a, "call-declined", full_page=False)
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Declined voice call')")
     cleo.close(); dan.close()
@@ -307,7 +312,7 @@ def test_call_times_out(env):
     wait_phase(b, "incoming")
     a.wait_for_selector(".call-status:has-text('Finn did not answer')", timeout=(RING_TIMEOUT_S + 10) * 1000)
     b.wait_for_selector(".call-status:has-text('You missed a call from Eve')", timeout=10_000)
-    screenshot(a, "call-timeout")
+    screenshot(a, "call-timeout", full_page=False)
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Missed voice call')")
     eve.close(); finn.close()
@@ -331,7 +336,7 @@ def test_call_survives_a_lost_connection(env):
     b.evaluate("() => window.dispatchEvent(new Event('offline'))")
     b.wait_for_selector(".call-notice:has-text('Your connection was lost')")
     a.wait_for_selector(".call-notice:has-text('The connection to Hana was lost')")
-    screenshot(a, "call-peer-lost")
+    screenshot(a, "call-peer-lost", full_page=False)
     axe_check(a, "call screen while the other side is away")
     time.sleep(2)
     b.context.set_offline(False)
