@@ -354,5 +354,58 @@ def test_call_survives_a_lost_connection(env):
     gus.close(); hana.close(allow=("ERR_INTERNET_DISCONNECTED",))   # the reconnect attempts while offline
 
 
+@test
+def test_cancelled_and_busy_calls(env):
+    ivy, jon = pair(env, ("Ivy", "Jon"))
+    a, b = ivy.page, jon.page
+    # the caller cancels while it rings
+    a.get_by_role("button", name="Voice call").click()
+    wait_phase(b, "incoming")
+    wait_phase(a, "ringing")
+    a.get_by_role("button", name="Cancel call").click()
+    a.wait_for_selector(".call-status:has-text('You cancelled the call')")
+    b.wait_for_selector(".call-status:has-text('Ivy stopped calling')")
+    for page in (a, b):
+        page.wait_for_selector("li[data-kind='system']:has-text('Cancelled voice call')")
+        page.get_by_role("button", name="Close").click()
+        page.wait_for_selector(".call-overlay", state="detached")
+    # busy: Kim calls Jon while Jon is in a call with Ivy
+    kim = Person(env, "Kim").register()
+    kim.befriend(jon)
+    kim.open_chat_with(jon)
+    a.get_by_role("button", name="Voice call").click()
+    wait_phase(b, "incoming")
+    b.get_by_role("button", name="Accept", exact=True).click()
+    wait_phase(a, "active")
+    kim.page.get_by_role("button", name="Voice call").click()
+    kim.page.wait_for_selector(".call-status:has-text('Jon is on another call')")
+    screenshot(kim.page, "call-busy", full_page=False)
+    assert b.locator(".call-overlay").count() == 1
+    b.get_by_role("button", name="Hang up").click()
+    a.wait_for_selector(".call-status:has-text('The call has ended')")
+    ivy.close(); jon.close(); kim.close()
+
+
+@test
+def test_glare_both_call_at_once(env):
+    """Both press Voice call at the same moment: the hub makes one call of the two (docs/calls.md, Glare); the
+    tab whose invite came second rolls back its offer and answers the other's, and audio flows both ways."""
+    leo, mia = pair(env, ("Leo", "Mia"))
+    a, b = leo.page, mia.page
+    click = "() => Array.from(document.querySelectorAll('button')).find(x => x.textContent === 'Voice call').click()"
+    a.evaluate(click)
+    b.evaluate(click)
+    wait_phase(a, "active")
+    wait_phase(b, "active")
+    for page in (a, b):
+        page.wait_for_function("async () => { const s = await (" + INBOUND_STATS + ")(); return s && s.audio.bytes > 2000; }")
+    a.get_by_role("button", name="Hang up").click()
+    for page in (a, b):
+        page.wait_for_selector(".call-status:has-text('The call has ended')")
+        page.wait_for_selector("li[data-kind='system']:has-text('Finished voice call')")
+        assert page.locator("li[data-kind='system']").count() == 1
+    leo.close(); mia.close()
+
+
 if __name__ == "__main__":
     harness.main(server_args=["--ring-timeout", str(RING_TIMEOUT_S)])
