@@ -1,42 +1,26 @@
 #!/usr/bin/env python3
 """Browser tests of voice messages and calls (web/js/voice.js, web/js/calls.js) in a real Chromium.
 
-Runs inside a loopback-only network namespace (re-executes itself under `unshare --net`), so WebRTC traffic
-never leaves 127.0.0.1. Starts the debug server (.build/debug/switchboard serve) on a fresh database in the test
-PostgreSQL ($SWITCHBOARD_TEST_DATABASE_URL) with a short ring timeout, and Chromium (Debian's /usr/bin/chromium
-through Playwright for Python) with fake media devices: the fake microphone plays a beep, the fake camera a
-moving pattern.
+Uses Tests/web/harness.py: a loopback-only network namespace (WebRTC traffic never leaves 127.0.0.1), the debug
+server on a fresh database with a short ring timeout (--ring-timeout 8), Chromium with fake media devices (the
+fake microphone beeps, the fake camera shows a moving pattern). Each user is a browser context driving the real
+app (register, friends, chat page); the voice and call elements are media's.
 
     SWITCHBOARD_TEST_DATABASE_URL=... python3 Tests/web/test_media.py [-k NAME]
 
-Every wait is bounded. Screenshots go to the folder printed at the start.
+Every wait is bounded. Screenshots go to the folder printed at the end.
 """
-import json
 import os
-import random
-import shutil
-import socket
-import subprocess
 import sys
-import tempfile
+import random
 import time
-import traceback
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-HERE = os.path.dirname(os.path.abspath(__file__))
-SERVER = os.environ.get("SWITCHBOARD_SERVER_BIN", os.path.join(ROOT, ".build/debug/switchboard"))
-DATABASE_URL = os.environ.get("SWITCHBOARD_TEST_DATABASE_URL", "")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import test, screenshot, axe_check  # noqa: E402
+
 RING_TIMEOUT_S = 8          # the server's --ring-timeout for these tests (the timeout test waits for it)
-TIMEOUT_MS = 20_000         # Playwright's default wait
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--use-fake-device-for-media-stream",
-    "--use-fake-ui-for-media-stream",
-    "--allow-loopback-in-peer-connection",
-    "--disable-features=WebRtcHideLocalIpsWithMdns",
-    "--autoplay-policy=no-user-gesture-required",
-]
+TIMEOUT_MS = 20_000
 
 # Keeps every RTCPeerConnection the page makes, so the test can read getStats() (an init script: CDP, not CSP).
 RECORD_PEER_CONNECTIONS = """
@@ -50,6 +34,7 @@ RECORD_PEER_CONNECTIONS = """
 })();
 """
 
+# Inbound RTP of the page's newest peer connection, summed by kind.
 INBOUND_STATS = """
 async () => {
   const pcs = window.__peerConnections || [];
@@ -67,109 +52,6 @@ async () => {
 """
 
 
-def in_namespace():
-    """Re-executes this script in a new network namespace with only loopback up (once)."""
-    if os.environ.get("SWITCHBOARD_WEB_NETNS") == "1":
-        return
-    env = dict(os.environ, SWITCHBOARD_WEB_NETNS="1")
-    script = 'ip link set lo up && exec "$0" "$@"'
-    result = subprocess.run(["unshare", "--net", "sh", "-c", script, sys.executable] + sys.argv, env=env)
-    sys.exit(result.returncode)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, proc, seconds=30):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"process exited with {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"port {port} not open after {seconds} s")
-
-
-def make_database():
-    name = f"webmedia_{os.getpid()}_{random.randint(0, 1 << 30)}"
-    psql = shutil.which("psql") or next((os.path.join(d, "psql") for d in sorted(
-        (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")), reverse=True)
-        if os.path.exists(os.path.join(d, "psql"))), None)
-    subprocess.run([psql, DATABASE_URL, "-q", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True, timeout=30)
-    parts = [p for p in DATABASE_URL.split() if not p.startswith("dbname=")]
-    return " ".join(parts + [f"dbname={name}"])
-
-
-class Env:
-    """The server (serving web/) and one Chromium; the same calls as serve's harness (url, new_context, watch,
-    shot, axe). Processes are stopped by PID."""
-
-    def __init__(self):
-        self.tmp = tempfile.mkdtemp(prefix="web-media-")
-        self.shots = os.path.join(self.tmp, "screenshots")
-        os.makedirs(self.shots)
-        print(f"screenshots: {self.shots}", flush=True)
-        self.procs = []
-        port = free_port()
-        self.log = os.path.join(self.tmp, "server.log")
-        args = [SERVER, "serve", "--database-url", make_database(), "--host", "127.0.0.1", "--port", str(port),
-                "--ring-timeout", str(RING_TIMEOUT_S), "--web-root", os.path.join(ROOT, "web")]
-        hub = subprocess.Popen(args, stdout=open(self.log, "w"), stderr=subprocess.STDOUT)
-        self.procs.append(hub)
-        wait_port(port, hub)
-        self.url = f"http://127.0.0.1:{port}"
-        from playwright.sync_api import sync_playwright
-        self.pw = sync_playwright().start()
-        self.browser = self.pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
-        self.problems = []
-
-    def new_context(self):
-        context = self.browser.new_context(viewport={"width": 900, "height": 800})
-        context.grant_permissions(["microphone", "camera"], origin=self.url)
-        context.add_init_script(RECORD_PEER_CONNECTIONS)
-        context.set_default_timeout(TIMEOUT_MS)
-        return context
-
-    def watch(self, page, name):
-        """Collects the page's script errors and failed requests (asserted empty at the end of each test)."""
-        page.on("pageerror", lambda e: self.problems.append(f"{name}: {e}"))
-        page.on("console", lambda m: self.problems.append(f"{name}: {m.text}")
-                if m.type == "error" and "Failed to load resource" not in m.text else None)
-        page.on("response", lambda r: self.problems.append(f"{name}: {r.status} {r.url}")
-                if r.status >= 400 and not r.url.endswith("/favicon.ico") else None)
-
-    def shot(self, page, name):
-        page.screenshot(path=os.path.join(self.shots, f"{name}.png"))
-
-    def axe(self, page, name, context=None):
-        from axe_playwright_python.sync_playwright import Axe
-        results = Axe().run(page, context=context)
-        bad = [v for v in results.response["violations"] if v.get("impact") in ("serious", "critical")]
-        for v in bad:
-            print(f"  axe {name}: {v['id']} ({v['impact']}): {v['help']} {[n['target'] for n in v['nodes']][:4]}")
-        assert not bad, f"{name}: {len(bad)} serious/critical accessibility violations"
-
-    def stop(self):
-        try:
-            self.browser.close()
-            self.pw.stop()
-        except Exception:
-            pass
-        for p in reversed(self.procs):
-            p.terminate()
-        for p in reversed(self.procs):
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
-
-
 PASSWORD = "plain tulips 4711"
 
 
@@ -180,15 +62,15 @@ def new_phone():
 class Person:
     """One user in one browser context (one device), using the app's screens."""
 
-    def __init__(self, env, name, phone=None):
+    def __init__(self, env, name, phone=None, **options):
         self.env, self.name, self.phone = env, name, phone or new_phone()
-        self.context = env.new_context()
-        self.page = self.context.new_page()
-        env.watch(self.page, name)
+        self.page = env.new_page(name, **options)
+        self.page.context.add_init_script(RECORD_PEER_CONNECTIONS)
+        self.page.set_default_timeout(TIMEOUT_MS)
 
     def register(self):
         page = self.page
-        page.goto(self.env.url + "/#/register")
+        page.goto(self.env.url.rstrip("/") + "/#/register")
         page.get_by_label("Phone number").fill(self.phone)
         page.get_by_label("Your name").fill(self.name)
         page.get_by_label("Password", exact=True).fill(PASSWORD)
@@ -199,7 +81,7 @@ class Person:
 
     def login(self):
         page = self.page
-        page.goto(self.env.url + "/#/login")
+        page.goto(self.env.url.rstrip("/") + "/#/login")
         page.get_by_label("Phone number").fill(self.phone)
         page.get_by_label("Password").fill(PASSWORD)
         page.get_by_role("button", name="Log in").click()
@@ -222,13 +104,16 @@ class Person:
         self.page.get_by_role("button", name=f"Send a message to {other.name}").click()
         self.page.locator("main[data-screen=chat] h1", has_text=other.name).wait_for()
 
-    def close(self):
-        self.context.close()
+    def close(self, allow=()):
+        """Asserts the page stayed clean (no console or uncaught errors, no CSP violations, no failed request)."""
+        self.env.expect_clean(self.page, allow=("/favicon.ico", *allow))
+        failed = [(url, status) for url, status in self.page.sb_responses if status >= 400 and not url.endswith("/favicon.ico")]
+        assert not failed, f"{self.name}: failed requests {failed}"
 
 
-def pair(env, names=("Ann", "Bob")):
-    """Two friends, each on the chat with the other."""
-    a, b = Person(env, names[0]).register(), Person(env, names[1]).register()
+def pair(env, names=("Ann", "Bob"), second=None):
+    """Two friends, each on the chat with the other; `second` are browser-context options for the second."""
+    a, b = Person(env, names[0]).register(), Person(env, names[1], **(second or {})).register()
     a.befriend(b)
     a.open_chat_with(b)
     b.open_chat_with(a)
@@ -245,6 +130,7 @@ def voice_count(page, n):
 
 # MARK: tests
 
+@test
 def test_voice_message(env):
     ann, bob = pair(env)
     a, b = ann.page, bob.page
@@ -255,7 +141,7 @@ def test_voice_message(env):
     a.wait_for_selector(".voice-recorder.recording")
     b.get_by_text("Ann is recording").wait_for()           # the chat page's indicator, from onRecording
     a.wait_for_function("() => /0:01/.test(document.querySelector('.voice-timer').textContent)")
-    env.shot(a, "voice-recording")
+    screenshot(a, "voice-recording")
     time.sleep(1.2)
     a.mouse.up()
     a.wait_for_selector(".voice-status:has-text('Voice message sent')")
@@ -283,7 +169,7 @@ def test_voice_message(env):
     assert 0 <= started < 1000, started
     b.wait_for_function("() => document.querySelector('.voice-player audio').currentTime > 0.5")
     b.wait_for_selector(".voice-bar.played")
-    env.shot(b, "voice-playing")
+    screenshot(b, "voice-playing")
     # seek by clicking at three quarters of the waveform
     wave = player.locator(".voice-wave")
     box = wave.bounding_box()
@@ -298,8 +184,8 @@ def test_voice_message(env):
     assert wave.get_attribute("aria-valuenow") == "0"
     # the voice elements in the chat page (the app's own elements are the app's tests' to check: its message
     # list, an <ol role=log>, has axe's 'listitem' finding at the time of writing)
-    env.axe(b, "chat with a voice message", context={"include": [[".voice-player"], [".voice-recorder"]]})
-    env.shot(b, "voice-message")
+    axe_check(b, "chat with a voice message", context={"include": [[".voice-player"], [".voice-recorder"]]})
+    screenshot(b, "voice-message")
 
     # tap to toggle with the keyboard: Enter starts, the Send button sends
     record.focus()
@@ -336,6 +222,7 @@ def test_voice_message(env):
     ann.close(); bob.close()
 
 
+@test
 def test_video_call(env):
     ann, bob = pair(env)
     a, b = ann.page, bob.page
@@ -351,10 +238,10 @@ def test_video_call(env):
         page.get_by_role("button", name="Accept with video").wait_for()
     b.wait_for_selector(".call-status:has-text('Ann is calling you')")
     time.sleep(0.5)
-    env.shot(a, "call-ringing")
-    env.shot(b, "call-incoming")
-    env.axe(a, "caller's ringing screen")
-    env.axe(b, "incoming-call screen")
+    screenshot(a, "call-ringing", full_page=False)
+    screenshot(b, "call-incoming", full_page=False)
+    axe_check(a, "caller's ringing screen")
+    axe_check(b, "incoming-call screen")
     b.get_by_role("button", name="Accept with video").click()
     b2.wait_for_selector(".call-status:has-text('answered on another device')")
     wait_phase(a, "active")
@@ -374,8 +261,8 @@ def test_video_call(env):
         assert s2["video"]["bytes"] > s1["video"]["bytes"] > 0, (who, s1, s2)
         assert s2["video"]["frames"] > 0, (who, s2)
         page.wait_for_function("() => document.querySelector('.call-remote').videoWidth > 0")
-    env.shot(a, "call-in-call")
-    env.axe(a, "in-call screen")
+    screenshot(a, "call-in-call", full_page=False)
+    axe_check(a, "in-call screen")
     # mute and camera off act on the local tracks
     a.get_by_role("button", name="Mute microphone").click()
     assert a.get_by_role("button", name="Turn microphone on").get_attribute("aria-pressed") == "true"
@@ -388,29 +275,36 @@ def test_video_call(env):
     a.get_by_role("button", name="Hang up").click()
     a.wait_for_selector(".call-status:has-text('The call has ended')")
     b.wait_for_selector(".call-status:has-text('The call has ended')")
-    env.shot(b, "call-ended")
+    screenshot(b, "call-ended", full_page=False)
     b.get_by_role("button", name="Close").click()
     b.wait_for_selector(".call-overlay", state="detached")
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Finished video call')")
-    env.shot(b, "chat-with-call-record")
+    screenshot(b, "chat-with-call-record")
     ann.close(); bob.close(); bob2.close()
 
 
+@test
 def test_declined_call(env):
-    cleo, dan = pair(env, ("Cleo", "Dan"))
+    # Dan's phone is 360 px wide
+    cleo, dan = pair(env, ("Cleo", "Dan"), second={"viewport": {"width": 360, "height": 740}})
     a, b = cleo.page, dan.page
     a.get_by_role("button", name="Voice call").click()
     wait_phase(b, "incoming")
+    screenshot(b, "call-incoming-360px", full_page=False)
+    axe_check(b, "incoming-call screen, 360 px wide")
+    box = b.get_by_role("button", name="Decline").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360 and box["height"] >= 44, box
     b.get_by_role("button", name="Decline").click()
     a.wait_for_selector(".call-status:has-text('Dan declined the call')")
     b.wait_for_selector(".call-status:has-text('You declined the call')")
-    env.shot(a, "call-declined")
+    screenshot(a, "call-declined", full_page=False)
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Declined voice call')")
     cleo.close(); dan.close()
 
 
+@test
 def test_call_times_out(env):
     eve, finn = pair(env, ("Eve", "Finn"))
     a, b = eve.page, finn.page
@@ -418,43 +312,100 @@ def test_call_times_out(env):
     wait_phase(b, "incoming")
     a.wait_for_selector(".call-status:has-text('Finn did not answer')", timeout=(RING_TIMEOUT_S + 10) * 1000)
     b.wait_for_selector(".call-status:has-text('You missed a call from Eve')", timeout=10_000)
-    env.shot(a, "call-timeout")
+    screenshot(a, "call-timeout", full_page=False)
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Missed voice call')")
     eve.close(); finn.close()
 
 
-TESTS = [test_voice_message, test_video_call, test_declined_call, test_call_times_out]
+@test
+def test_call_survives_a_lost_connection(env):
+    """The callee's browser goes offline in a call: the caller is told and waits (the hub's grace, 10 s), the
+    callee's page reconnects by itself when back, the hub resumes the call on that device, and media flows again
+    (inbound bytes growing on both sides after the return)."""
+    gus, hana = pair(env, ("Gus", "Hana"))
+    a, b = gus.page, hana.page
+    a.get_by_role("button", name="Voice call").click()
+    wait_phase(b, "incoming")
+    b.get_by_role("button", name="Accept", exact=True).click()
+    wait_phase(a, "active")
+    wait_phase(b, "active")
+    # the network goes away: Chromium's offline emulation blocks new connections but neither closes the open
+    # WebSocket nor fires the window's offline event, so the test fires it (the app's client drops its socket)
+    b.context.set_offline(True)
+    b.evaluate("() => window.dispatchEvent(new Event('offline'))")
+    b.wait_for_selector(".call-notice:has-text('Your connection was lost')")
+    a.wait_for_selector(".call-notice:has-text('The connection to Hana was lost')")
+    screenshot(a, "call-peer-lost", full_page=False)
+    axe_check(a, "call screen while the other side is away")
+    time.sleep(2)
+    b.context.set_offline(False)
+    b.evaluate("() => window.dispatchEvent(new Event('online'))")
+    b.wait_for_selector(".call-notice:has-text('You are connected again')")
+    a.wait_for_selector(".call-notice:has-text('Hana is back')")
+    for page in (a, b):
+        s1 = page.evaluate(INBOUND_STATS)
+        page.wait_for_function("async ([before]) => { const s = await (" + INBOUND_STATS + ")(); "
+                               "return s.audio.bytes > before + 2000; }", arg=[s1["audio"]["bytes"]])
+    b.get_by_role("button", name="Hang up").click()
+    for page in (a, b):
+        page.wait_for_selector(".call-status:has-text('The call has ended')")
+        page.wait_for_selector("li[data-kind='system']:has-text('Finished voice call')")
+    gus.close(); hana.close(allow=("ERR_INTERNET_DISCONNECTED",))   # the reconnect attempts while offline
 
 
-def main():
-    if not DATABASE_URL:
-        print("SWITCHBOARD_TEST_DATABASE_URL is not set")
-        sys.exit(2)
-    in_namespace()
-    only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
-    env = Env()
-    passed = failed = 0
-    try:
-        for test in TESTS:
-            if only and only not in test.__name__:
-                continue
-            started = time.monotonic()
-            try:
-                env.problems.clear()
-                test(env)
-                assert not env.problems, env.problems
-                passed += 1
-                print(f"PASS {test.__name__} ({time.monotonic() - started:.1f} s)", flush=True)
-            except Exception:
-                failed += 1
-                traceback.print_exc()
-                print(f"FAIL {test.__name__}", flush=True)
-    finally:
-        env.stop()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+@test
+def test_cancelled_and_busy_calls(env):
+    ivy, jon = pair(env, ("Ivy", "Jon"))
+    a, b = ivy.page, jon.page
+    # the caller cancels while it rings
+    a.get_by_role("button", name="Voice call").click()
+    wait_phase(b, "incoming")
+    wait_phase(a, "ringing")
+    a.get_by_role("button", name="Cancel call").click()
+    a.wait_for_selector(".call-status:has-text('You cancelled the call')")
+    b.wait_for_selector(".call-status:has-text('Ivy stopped calling')")
+    for page in (a, b):
+        page.wait_for_selector("li[data-kind='system']:has-text('Cancelled voice call')")
+        page.get_by_role("button", name="Close").click()
+        page.wait_for_selector(".call-overlay", state="detached")
+    # busy: Kim calls Jon while Jon is in a call with Ivy
+    kim = Person(env, "Kim").register()
+    kim.befriend(jon)
+    kim.open_chat_with(jon)
+    a.get_by_role("button", name="Voice call").click()
+    wait_phase(b, "incoming")
+    b.get_by_role("button", name="Accept", exact=True).click()
+    wait_phase(a, "active")
+    kim.page.get_by_role("button", name="Voice call").click()
+    kim.page.wait_for_selector(".call-status:has-text('Jon is on another call')")
+    screenshot(kim.page, "call-busy", full_page=False)
+    assert b.locator(".call-overlay").count() == 1
+    b.get_by_role("button", name="Hang up").click()
+    a.wait_for_selector(".call-status:has-text('The call has ended')")
+    ivy.close(); jon.close(); kim.close()
+
+
+@test
+def test_glare_both_call_at_once(env):
+    """Both press Voice call at the same moment: the hub makes one call of the two (docs/calls.md, Glare); the
+    tab whose invite came second rolls back its offer and answers the other's, and audio flows both ways."""
+    leo, mia = pair(env, ("Leo", "Mia"))
+    a, b = leo.page, mia.page
+    click = "() => Array.from(document.querySelectorAll('button')).find(x => x.textContent === 'Voice call').click()"
+    a.evaluate(click)
+    b.evaluate(click)
+    wait_phase(a, "active")
+    wait_phase(b, "active")
+    for page in (a, b):
+        page.wait_for_function("async () => { const s = await (" + INBOUND_STATS + ")(); return s && s.audio.bytes > 2000; }")
+    a.get_by_role("button", name="Hang up").click()
+    for page in (a, b):
+        page.wait_for_selector(".call-status:has-text('The call has ended')")
+        page.wait_for_selector("li[data-kind='system']:has-text('Finished voice call')")
+        assert page.locator("li[data-kind='system']").count() == 1
+    leo.close(); mia.close()
 
 
 if __name__ == "__main__":
-    main()
+    harness.main(server_args=["--ring-timeout", str(RING_TIMEOUT_S)])

@@ -35,6 +35,50 @@ function mediaError(error) {
     ? t('call.error.webrtc') : t('call.error.media');
 }
 
+// MARK: tones (Web Audio, no files): a ring for an incoming call, a ring-back for the caller while it rings.
+// A page the user has not touched yet may not start audio (autoplay rules): then the screen alone shows it.
+
+let audioContext = null;
+let tone = null;            // {timer, kind}
+
+function beep(frequencies, seconds) {
+  const ctx = audioContext;
+  const gain = ctx.createGain();
+  gain.gain.setValueAtTime(0, ctx.currentTime);
+  gain.gain.linearRampToValueAtTime(0.12, ctx.currentTime + 0.02);
+  gain.gain.setValueAtTime(0.12, ctx.currentTime + seconds - 0.05);
+  gain.gain.linearRampToValueAtTime(0, ctx.currentTime + seconds);
+  gain.connect(ctx.destination);
+  for (const frequency of frequencies) {
+    const oscillator = ctx.createOscillator();
+    oscillator.frequency.value = frequency;
+    oscillator.connect(gain);
+    oscillator.start();
+    oscillator.stop(ctx.currentTime + seconds);
+  }
+}
+
+function startTone(kind) {
+  stopTone();
+  try {
+    if (!audioContext) audioContext = new AudioContext();
+    if (audioContext.state === 'suspended') audioContext.resume().catch(() => {});
+  } catch { return; }
+  const play = () => {
+    if (!audioContext || audioContext.state !== 'running') return;
+    if (kind === 'incoming') { beep([480, 620], 0.4); setTimeout(() => tone && beep([480, 620], 0.4), 600); }
+    else beep([440, 480], 1.2);
+  };
+  play();
+  tone = { kind, timer: setInterval(play, kind === 'incoming' ? 3000 : 4000) };
+  if (kind === 'incoming' && navigator.vibrate) { try { navigator.vibrate([400, 200, 400]); } catch { /* none */ } }
+}
+
+function stopTone() {
+  if (tone) clearInterval(tone.timer);
+  tone = null;
+}
+
 class CallSession {
   constructor(app, { role, peerId, peerName, media, callId }) {
     this.app = app;
@@ -65,7 +109,12 @@ class CallSession {
     this.view = createCallView(app, this);
   }
 
-  update() { if (this.view) this.view.update(); }
+  update() {
+    if (this.view) this.view.update();
+    const wanted = this.phase === 'incoming' ? 'incoming' : this.phase === 'ringing' ? 'ringback' : null;
+    if (wanted && (!tone || tone.kind !== wanted || tone.owner !== this)) { startTone(wanted); if (tone) tone.owner = this; }
+    else if (!wanted && tone && tone.owner === this) stopTone();
+  }
 
   // MARK: peer connection
 
@@ -210,7 +259,9 @@ class CallSession {
     this.update();
     const early = this.earlyEvents;
     this.earlyEvents = [];
-    for (const [name, detail] of early) if (detail.call_id === this.callId) this.handle(name, detail);
+    for (const [name, detail] of early) {
+      if ((detail.call_id || (detail.call && detail.call.call_id)) === this.callId) this.handle(name, detail);
+    }
   }
 
   // Glare, or a renegotiation offer: answer the other side's offer.
@@ -367,6 +418,7 @@ class CallSession {
   // `call.resumed` if the call survived the gap, else it ended while we were away.
   connection(state) {
     if (this.phase === 'ended') return;
+    if (!this.app.client.token) { this.end('other'); return; }      // logged out in this tab
     if (state === 'offline' || state === 'connecting') {
       if (this.notice !== 'self-lost') { this.notice = 'self-lost'; this.update(); }
       clearTimeout(this.resumeTimer);
@@ -485,8 +537,8 @@ export function installCalls(app) {
   for (const name of CALL_EVENTS) {
     state.unsubscribe.push(app.client.on(name, (event) => {
       const detail = detailOf(event) || {};
-      const session = state.ringing.get(detail.call_id)
-        || (state.session && state.session.callId === detail.call_id ? state.session : null);
+      const callId = detail.call_id || (detail.call && detail.call.call_id);    // call.resumed carries {call}
+      const session = state.ringing.get(callId) || (state.session && state.session.callId === callId ? state.session : null);
       if (session) { session.handle(name, detail); return; }
       if (state.session && state.session.role === 'caller' && !state.session.callId) {
         state.session.earlyEvents.push([name, detail]);     // before the invite reply named the call

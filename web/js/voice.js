@@ -292,14 +292,14 @@ const cache = new Map();   // voice id -> Promise<blob URL>, oldest first
 let playing = null;        // the player whose audio plays now (one at a time)
 
 function clipURL(app, voiceId) {
-  const key = String(voiceId);
+  const key = `${app.client.token}/${voiceId}`;     // per session: another login in this tab fetches anew
   if (cache.has(key)) {
     const entry = cache.get(key);
     cache.delete(key);
     cache.set(key, entry);
     return entry;
   }
-  const entry = fetch(`/voice/${encodeURIComponent(key)}`, { headers: { Authorization: `Bearer ${app.client.token}` } })
+  const entry = fetch(`/voice/${encodeURIComponent(String(voiceId))}`, { headers: { Authorization: `Bearer ${app.client.token}` } })
     .then((response) => {
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       return response.blob();
