@@ -275,7 +275,7 @@ def test_friends_chat_and_groups(env):
     title = ann.page.locator("main[data-screen=chat] h1")
     expect(title).to_contain_text("Bob")
     expect(title).to_contain_text("Cleo")
-    expect(ann.page.locator("li[data-kind=system]", has_text="created the group")).to_be_visible()
+    expect(ann.page.locator("li[data-kind=system]", has_text="You created the group with Bob, Cleo.")).to_be_visible()
     ann.send("Welcome to the group")
     bob.go("Chats")
     bob.page.locator(".chat-link", has_text="Cleo").click()

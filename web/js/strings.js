@@ -81,8 +81,8 @@ export const strings = {
   'message.read': 'Read',
   'message.read_by': 'Read by {count} of {total}',
 
-  'system.created': '{actor} created the group "{name}".',
-  'system.created_unnamed': '{actor} created the group.',
+  'system.created': '{actor} created the group "{name}" with {names}.',
+  'system.created_unnamed': '{actor} created the group with {names}.',
   'system.member_added': '{actor} added {names}.',
   'system.member_left': '{names} left the group.',
   'system.renamed': '{actor} renamed the group to "{name}".',
