@@ -12,6 +12,7 @@ Prints one line per test, where the screenshots are, the time from opening the p
 session to a usable chat list, and a closing "N passed, N failed"; exits 1 when a test failed.
 """
 
+import json
 import random
 import time
 
@@ -34,18 +35,36 @@ def new_phone():
 class Line:
     """Carries a page's WebSocket through the test, which can cut it as a network failure would: `cut()` closes
     the connection and refuses new ones (as `context.set_offline` refuses them; it leaves open sockets alone),
-    `restore()` lets the page's reconnect attempts through again."""
+    `restore()` lets the page's reconnect attempts through again. With `lose_send_replies` set, the server's
+    replies to `messages.send` never reach the page (an acknowledgement lost with the connection)."""
 
     def __init__(self, page):
         self.connections = []
         self.down = False
+        self.lose_send_replies = False
         page.route_web_socket("**/ws", self.route)
 
     def route(self, socket):
         if self.down:
             socket.close()
             return
-        self.connections.append((socket, socket.connect_to_server()))
+        server = socket.connect_to_server()
+        sends = set()
+
+        def from_page(message):
+            frame = json.loads(message)
+            if frame.get("op") == "messages.send":
+                sends.add(frame["id"])
+            server.send(message)
+
+        def from_server(message):
+            if self.lose_send_replies and json.loads(message).get("re") in sends:
+                return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+        self.connections.append((socket, server))
 
     def cut(self):
         self.down = True
@@ -56,6 +75,7 @@ class Line:
 
     def restore(self):
         self.down = False
+        self.lose_send_replies = False
 
 
 class Person:
@@ -331,6 +351,21 @@ def test_offline_then_resume(env):
     for person in (ann, bob):
         assert [m[2] for m in person.messages()] == expected, (person.name, person.messages())
         assert assert_once_in_order(person) == list(range(1, 8))
+
+    # The acknowledgement of a stored message is lost with the connection: the resend and the catch-up
+    # complete the send; the message shows once, on both sides.
+    bob.line.lose_send_replies = True
+    bob.send("acknowledgement lost")
+    ann.expect_message("acknowledgement lost")
+    expect(bob.page.get_by_text("Sending…")).to_be_visible()
+    bob.line.cut()
+    bob.line.restore()
+    expect(bob.page.locator("li[data-seq='8']", has_text="acknowledgement lost")).to_be_visible()
+    expect(bob.page.get_by_text("Sending…")).to_have_count(0)
+    time.sleep(1)
+    for person in (ann, bob):
+        assert [m[2] for m in person.messages()] == expected + ["acknowledgement lost"], (person.name, person.messages())
+        assert assert_once_in_order(person) == list(range(1, 9))
     expect_clean(env, ann)
     expect_clean(env, bob, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
 
