@@ -8,7 +8,8 @@ export function systemText(message, nameOf) {
   const names = (ids) => (ids ?? []).map(nameOf).join(', ');
   switch (s.event) {
     case 'created': {
-      const vars = { actor: nameOf(s.actor_id), name: s.name, names: names((s.user_ids ?? []).filter((id) => id !== s.actor_id)) };
+      const others = (s.user_ids ?? []).filter((id) => id !== s.actor_id);
+      const vars = { actor: nameOf(s.actor_id), name: s.name, names: names(others) };
       return t(s.name ? 'system.created' : 'system.created_unnamed', vars);
     }
     case 'member_added': return t('system.member_added', { actor: nameOf(s.actor_id), names: names(s.user_ids) });
