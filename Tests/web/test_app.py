@@ -22,6 +22,7 @@ import harness
 from harness import axe_check, screenshot, test
 
 PASSWORD = "correct horse 42"
+PRESENCE_GRACE_S = 1  # the server's --presence-grace: how long a user who left stays online
 expect.set_options(timeout=harness.WAIT * 1000)
 
 
@@ -321,6 +322,26 @@ def test_friends_chat_and_groups(env):
 
 
 @test
+def test_requests_declined_cancelled_and_presence(env):
+    ann, dan = Person(env, "Ann").register(), Person(env, "Dan").register()
+    ann.request_friend(dan)
+    dan.go("Friends")
+    expect(dan.page.get_by_role("button", name="Accept the friend request from Ann")).to_be_visible()
+    ann.page.get_by_role("button", name="Cancel request to Dan").click()
+    expect(dan.page.get_by_text("No new friend requests.")).to_be_visible()  # live, by event
+    dan.request_friend(ann)
+    ann.page.get_by_role("button", name="Decline the friend request from Dan").click()
+    expect(dan.page.get_by_text("No requests waiting for an answer.")).to_be_visible()
+    ann.request_friend(dan)
+    dan.accept_friend(ann)
+    friend = ann.page.locator("li[data-user]", has_text="Dan")
+    expect(friend).to_contain_text("Online")
+    dan.context.close()
+    expect(friend).to_contain_text("Last seen", timeout=(PRESENCE_GRACE_S + harness.WAIT) * 1000)
+    expect_clean(env, ann)
+
+
+@test
 def test_offline_then_resume(env):
     ann, bob = Person(env, "Ann").register(), Person(env, "Bob", cuttable=True).register()
     befriend(ann, bob)
@@ -412,4 +433,4 @@ def test_remembered_session_and_load_time(env):
 
 
 if __name__ == "__main__":
-    harness.main()
+    harness.main(server_args=["--presence-grace", str(PRESENCE_GRACE_S)])
