@@ -1,0 +1,36 @@
+// Create an account: phone number, display name, password twice. The server's reason for refusing a
+// password is shown in plain words (error.weak_password.* in strings.js).
+import { el, heading, field, checkbox, errorBox, busy } from '../ui.js';
+
+export function show(root, params, app) {
+  const { t, client } = app;
+  const phone = field(t('register.phone'), { type: 'tel', autocomplete: 'tel', required: true }, t('register.phone_hint'));
+  const name = field(t('register.name'), { type: 'text', autocomplete: 'name', required: true, maxlength: '64' },
+    t('register.name_hint'));
+  const password = field(t('register.password'), { type: 'password', autocomplete: 'new-password', required: true },
+    t('register.password_hint'));
+  const again = field(t('register.password_again'), { type: 'password', autocomplete: 'new-password', required: true });
+  const remember = checkbox(t('login.remember'));
+  const error = errorBox();
+  const submit = el('button', { type: 'submit' }, t('register.submit'));
+
+  const form = el('form', { novalidate: true }, phone.row, name.row, password.row, again.row, remember.row, error,
+    el('div', { class: 'actions' }, submit));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const problem = !phone.input.value.trim() || !name.input.value.trim() || !password.input.value
+      ? 'register.missing'
+      : password.input.value !== again.input.value ? 'register.mismatch' : null;
+    if (problem) return error.show(t(problem));
+    error.show('');
+    busy(submit, async () => {
+      const displayName = name.input.value.trim();
+      const result = await client.register({ phone: phone.input.value.trim(), password: password.input.value, displayName });
+      app.saveSession({ token: result.session_token, userId: result.user_id, displayName }, remember.input.checked);
+      app.navigate('#/chats');
+    }, error.show);
+  });
+
+  root.append(heading(t('register.title')), form,
+    el('p', {}, t('register.have_account'), ' ', el('a', { href: '#/login' }, t('register.login_link'))));
+}
