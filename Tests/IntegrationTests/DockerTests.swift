@@ -56,6 +56,11 @@ import Testing
             #expect(runText.contains(" \(package)"), "run stage does not install \(package) for -l\(library)")
         }
         #expect(dockerfile.contains("FROM swift:"), "build stage should use the Swift toolchain image")
+        // The run stage carries the web app and points the server at it.
+        let copy = try #require(runText.split(separator: "\n").first { $0.hasPrefix("COPY web ") }, "run stage does not copy web/")
+        let target = String(copy.split(separator: " ").last ?? "")
+        #expect(runText.contains("SWITCHBOARD_WEB_ROOT=\(target)"))
+        #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("web/index.html").path))
     }
 
     @Test func composeFileParsesAndWiresPostgres() throws {
