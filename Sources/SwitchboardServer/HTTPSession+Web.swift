@@ -23,6 +23,13 @@ extension HTTPSession {
                 bodyLength: bodyLength)
             return
         }
+        // A client that pipelines requests without reading the answers: it gets no more queued for it (the files
+        // are shared, but TLS would encrypt a copy of each).
+        guard connection.outboundBytes <= server.configuration.maxOutboundBytes else {
+            phase = .closing
+            connection.close(mode: .immediately)
+            return
+        }
         let gzip = file.gzipBody != nil && HTTPStatic.acceptsGzip(head.headers["accept-encoding"])
         let etag = gzip ? file.gzipETag ?? file.etag : file.etag
         let body = gzip ? file.gzipBody ?? file.body : file.body

@@ -221,7 +221,21 @@ public final class HubServer: @unchecked Sendable {
                 LogKey.host: "\(configuration.host)", LogKey.port: "\(port)", LogKey.loops: "\(group.loops.count)",
                 LogKey.tls: "\(tls != nil)",
             ])
+        if web != nil {
+            logger.info("web app ready: open \(Self.pageURL(host: configuration.host, port: port, tls: tls != nil)) in a browser")
+        }
         return port
+    }
+
+    /// The web app's address for people: a wildcard host becomes the loopback address.
+    public static func pageURL(host: String, port: Int, tls: Bool) -> String {
+        var name = host
+        switch host {
+        case "", "0.0.0.0": name = "127.0.0.1"
+        case "::", "[::]": name = "[::1]"
+        default: if host.contains(":") && !host.hasPrefix("[") { name = "[\(host)]" }
+        }
+        return "\(tls ? "https" : "http")://\(name):\(port)/"
     }
 
     /// Graceful shutdown: close WebSockets with 1001 and idle HTTP connections, wait up to the grace period for

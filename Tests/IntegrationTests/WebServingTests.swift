@@ -243,6 +243,31 @@ struct WebServingTests {
         #expect(try fetch(smallPort, "/").status == 404)
     }
 
+    @Test func aClientThatPipelinesWithoutReadingIsClosed() throws {
+        let (root, _) = try makeWebRoot()
+        defer { removeWebRoot(root) }
+        let (server, port) = try startWebServer(root: root) { $0.maxOutboundBytes = 64 * 1024 }
+        defer { stop(server) }
+        let socket = try TestSocket(port: port, timeout: 10)
+        socket.setReceiveBuffer(4096)
+        let requests = 4000
+        let request = Array("GET /js/app.js HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        // Nothing is read while the requests go out; the send fails once the server has closed.
+        for _ in 0..<requests / 100 {
+            guard (try? socket.send(Array([[UInt8]](repeating: request, count: 100).joined()))) != nil else { break }
+        }
+        #expect(socket.readUntilClosed())
+        let answered = String(decoding: socket.buffer, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count - 1
+        #expect(answered < requests, "\(answered) answers queued for a client that did not read")
+    }
+
+    @Test func theLoggedAddressIsOneABrowserCanOpen() {
+        #expect(HubServer.pageURL(host: "0.0.0.0", port: 8080, tls: false) == "http://127.0.0.1:8080/")
+        #expect(HubServer.pageURL(host: "hub.example", port: 443, tls: true) == "https://hub.example:443/")
+        #expect(HubServer.pageURL(host: "::", port: 8080, tls: false) == "http://[::1]:8080/")
+        #expect(HubServer.pageURL(host: "::1", port: 80, tls: false) == "http://[::1]:80/")
+    }
+
     @Test func samePageOriginMayOpenTheWebSocket() throws {
         let (server, port) = try startWebServer(root: nil) { $0.allowedOrigins = ["https://app.example"] }
         defer { stop(server) }

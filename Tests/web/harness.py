@@ -260,7 +260,13 @@ class Env:
         page.on("pageerror", lambda e: page.sb_console.append(f"uncaught: {e}"))
         page.sb_requests = []
         page.on("response", lambda r: page.sb_responses.append((r.url, r.status)))
-        page.on("request", lambda r: page.sb_requests.append((r.url, r.all_headers())))
+        def on_request(r):
+            try:
+                page.sb_requests.append((r.url, r.all_headers()))
+            except Exception:  # the page or request went away meanwhile
+                page.sb_requests.append((r.url, dict(r.headers)))
+
+        page.on("request", on_request)
         return page
 
     def problems(self, page):
@@ -307,9 +313,14 @@ def enter_loopback_namespace():
     if _in_netns() or os.environ.get("WEB_NO_NETNS") == "1":
         return
     env = dict(os.environ, **{NETNS_MARK: "1"})
-    script = 'ip link set lo up && exec "$@"'
-    for prefix in (["unshare", "--net"], ["unshare", "--net", "--map-root-user"]):
-        probe = subprocess.run(prefix + ["sh", "-c", "ip link set lo up"], capture_output=True, timeout=10)
+    ip = shutil.which("ip", path=os.environ.get("PATH", "") + ":/usr/sbin:/sbin") or "ip"
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        print("note: unshare not found; running in the current network namespace", file=sys.stderr)
+        return
+    script = f'{ip} link set lo up && exec "$@"'
+    for prefix in ([unshare, "--net"], [unshare, "--net", "--map-root-user"]):
+        probe = subprocess.run(prefix + [ip, "link", "set", "lo", "up"], capture_output=True, timeout=10)
         if probe.returncode == 0:
             sys.stdout.flush()
             os.execvpe(prefix[0], prefix + ["sh", "-c", script, "sh", sys.executable, *sys.argv], env)

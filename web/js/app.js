@@ -29,7 +29,10 @@ export const app = {
   strings,
   t,
   me: { userId: null, displayName: '' },
+  notice: '',          // why the user is on the login screen (shown there once)
   presence: new Map(), // user id -> {status, last_seen}
+  names: new Map(),    // user id -> display name of everyone met (friends, members, former members)
+  rememberNames,
   navigate,
   toast,
   errorText,
@@ -40,6 +43,11 @@ export const app = {
 let currentScreen = null;
 let routeCount = 0; // the latest navigation; an older one still loading its module gives way
 let callsInstalled = false;
+
+// System messages name people by id; someone who left a group is no longer among its members.
+function rememberNames(users) {
+  for (const user of users) app.names.set(user.user_id, user.display_name);
+}
 
 // MARK: session kept in the browser (the token, never the password)
 
@@ -73,6 +81,7 @@ function forgetSession() {
   sessionStorage.clear();
   app.me = { userId: null, displayName: '' };
   app.presence.clear();
+  app.names.clear();
 }
 
 async function logout() {
@@ -115,6 +124,7 @@ async function route() {
   if (signedIn && SCREENS[name].public) return navigate(HOME);
 
   const thisRoute = ++routeCount;
+  toastBox.textContent = ''; // a toast belongs to the screen it was shown on
   currentScreen?.hide?.();
   currentScreen = null;
   const module = await import(`./screens/${name}.js`);
@@ -154,10 +164,10 @@ function markCurrentLink(name) {
 }
 
 function toast(text) {
+  // The live region stays in place and only its text changes, so screen readers announce each toast.
   toastBox.textContent = text;
-  toastBox.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { toastBox.hidden = true; }, TOAST_MS);
+  toastTimer = setTimeout(() => { toastBox.textContent = ''; }, TOAST_MS);
 }
 
 let wasOnline = false;
@@ -168,7 +178,7 @@ function showConnection({ state }) {
     banner.hidden = true;
     forgetSession();
     header.hidden = true;
-    toast(t('session.revoked'));
+    app.notice = t('session.revoked');
     navigate(LOGIN);
     return;
   }
@@ -185,6 +195,7 @@ client.on('session', ({ profile }) => {
   updateStoredName(profile.display_name);
 });
 client.on('profile.updated', ({ profile }) => {
+  rememberNames([profile]);
   if (profile.user_id !== app.me.userId) return;
   app.me.displayName = profile.display_name;
   updateStoredName(profile.display_name);
@@ -195,7 +206,6 @@ client.on('presence.snapshot', ({ presence }) => {
 client.on('presence', (p) => app.presence.set(p.user_id, p));
 
 document.title = t('app.title');
-toastBox.hidden = true;
 buildHeader();
 const kept = storedSession();
 if (kept) {

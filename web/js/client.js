@@ -11,8 +11,10 @@
 import { ResumeTracker } from './resume.js';
 
 const REQUEST_TIMEOUT_MS = 15000;
+const SYNC_TIMEOUT_MS = 60000; // a catch-up after a long absence is many messages before its reply
 const PING_AFTER_SILENCE_MS = 25000;
 const PING_TIMEOUT_MS = 10000;
+const LIVENESS_CHECK_MS = 5000;
 const BACKOFF = { initialMs: 250, multiplier: 2, maximumMs: 30000, jitter: 0.5 };
 const CLOSE_SESSION_REVOKED = 4001;
 
@@ -59,7 +61,7 @@ export class HubClient extends EventTarget {
     this.reconnectTimer = null;
     this.lastHeardAt = 0;
     this.pingPending = false;
-    this.liveness = setInterval(() => this.checkLiveness(), 5000);
+    setInterval(() => this.checkLiveness(), LIVENESS_CHECK_MS);
     addEventListener('online', () => this.reconnectNow());
     addEventListener('offline', () => this.drop());
   }
@@ -180,7 +182,7 @@ export class HubClient extends EventTarget {
         if (error) return this.drop();
         for (const c of result.conversations) this.tracker.advance(c.conversation_id, c.last_seq);
         this.emit('resumed', result);
-      }));
+      }, SYNC_TIMEOUT_MS));
     }
   }
 
@@ -208,10 +210,10 @@ export class HubClient extends EventTarget {
   closeSocket() {
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
-    if (this.socket) {
-      this.detach(this.socket);
-      this.socket.close(1000);
-      this.socket = null;
+    const socket = this.socket;
+    if (socket) {
+      this.detach(socket);
+      socket.close(1000);
     }
     this.ready = false;
   }
@@ -275,12 +277,14 @@ export class HubClient extends EventTarget {
     this.tracker.reset();
     this.request('conversations.list').then((result) => {
       for (const c of result.conversations) this.tracker.setBaseline(c.conversation_id, c.last_seq);
-    }, () => {});
+    }, () => {
+      // Without a baseline a resume asks for those conversations from the joining: more, but nothing lost.
+    });
   }
 
   // A request of the client itself (re-authentication, resume), sent ahead of everything waiting.
-  internal(op, params, done) {
-    const pending = { id: this.nextId++, op, params, internal: true, timeoutMs: REQUEST_TIMEOUT_MS,
+  internal(op, params, done, timeoutMs = REQUEST_TIMEOUT_MS) {
+    const pending = { id: this.nextId++, op, params, internal: true, timeoutMs,
       resolve: (result) => done(result, null), reject: (error) => done(null, error), timer: null };
     this.startTimer(pending);
     return pending;

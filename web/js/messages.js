@@ -7,7 +7,9 @@ export function systemText(message, nameOf) {
   const s = message.system;
   const names = (ids) => (ids ?? []).map(nameOf).join(', ');
   switch (s.event) {
-    case 'created': return t('system.created', { actor: nameOf(s.actor_id), name: s.name });
+    case 'created': return s.name
+      ? t('system.created', { actor: nameOf(s.actor_id), name: s.name })
+      : t('system.created_unnamed', { actor: nameOf(s.actor_id) });
     case 'member_added': return t('system.member_added', { actor: nameOf(s.actor_id), names: names(s.user_ids) });
     case 'member_left': return t('system.member_left', { names: names(s.user_ids) });
     case 'renamed': return t('system.renamed', { actor: nameOf(s.actor_id), name: s.name });

@@ -52,14 +52,16 @@ class ChatPage {
     this.tools = el('div', { class: 'actions' });
     this.older = el('button', { type: 'button', class: 'quiet', hidden: true, onclick: () => this.loadOlder() },
       t('chat.older'));
-    this.list = el('ol', { class: 'messages', role: 'log', 'aria-label': t('chat.messages_label'), tabindex: '0' });
-    this.list.addEventListener('scroll', () => {
-      if (this.list.scrollTop < LOAD_OLDER_WITHIN_PX) this.loadOlder();
+    this.list = el('ol', { class: 'message-list' });
+    this.scroller = el('div', { class: 'messages', role: 'log', 'aria-label': t('chat.messages_label'), tabindex: '0' },
+      this.list);
+    this.scroller.addEventListener('scroll', () => {
+      if (this.scroller.scrollTop < LOAD_OLDER_WITHIN_PX) this.loadOlder();
     });
     this.indicator = el('p', { class: 'indicator', 'aria-live': 'polite' });
     this.composer = el('div');
     this.root.append(el('div', { class: 'chat-head' }, this.title, this.tools), this.detail, this.error,
-      this.older, this.list, this.indicator, this.composer);
+      this.older, this.scroller, this.indicator, this.composer);
 
     // Subscribe before loading, so nothing arriving meanwhile is missed (insertion drops repeats by seq).
     this.offs = [
@@ -74,7 +76,9 @@ class ChatPage {
     document.addEventListener('visibilitychange', this.visibility);
 
     try {
-      const { conversation } = await this.client.request('conversations.get', { conversation_id: this.id });
+      const [{ conversation }, { friends }] = await Promise.all([
+        this.client.request('conversations.get', { conversation_id: this.id }), this.client.request('friends.list')]);
+      this.app.rememberNames(friends);
       this.setConversation(conversation);
       const page = await this.client.request('messages.history', { conversation_id: this.id, limit: PAGE_SIZE });
       this.addPage(page);
@@ -99,6 +103,7 @@ class ChatPage {
     const { t } = this;
     this.conversation = conversation;
     this.members = new Map(conversation.members.map((m) => [m.user_id, m]));
+    this.app.rememberNames(conversation.members);
     this.title.textContent = conversation.name;
     document.title = t('chat.document_title', { name: conversation.name });
     this.showDetail();
@@ -129,13 +134,13 @@ class ChatPage {
       const other = this.otherUserId();
       this.detail.textContent = other === null ? '' : presenceText(this.app.presence.get(other));
     } else {
-      this.detail.textContent = t('chat.members', { names: [...this.members.values()].map((m) => m.display_name).join(', ') });
+      this.detail.textContent = t('chat.members', { names: [...this.members.keys()].map((id) => this.nameOf(id)).join(', ') });
     }
   }
 
   nameOf(userId) {
     if (userId === this.app.me.userId) return this.t('you');
-    return this.members.get(userId)?.display_name ?? this.t('someone');
+    return this.members.get(userId)?.display_name ?? this.app.names.get(userId) ?? this.t('someone');
   }
 
   // MARK: messages
@@ -154,12 +159,12 @@ class ChatPage {
   async loadOlder() {
     if (!this.hasMore || this.loadingOlder || this.oldestSeq === null) return;
     this.loadingOlder = true;
-    const before = this.list.scrollHeight;
+    const before = this.scroller.scrollHeight;
     try {
       const page = await this.client.request('messages.history',
         { conversation_id: this.id, before: this.oldestSeq, limit: PAGE_SIZE });
       this.addPage(page);
-      this.list.scrollTop += this.list.scrollHeight - before;
+      this.scroller.scrollTop += this.scroller.scrollHeight - before;
     } catch (failure) {
       this.error.show(this.app.errorText(failure));
     } finally {
@@ -168,7 +173,8 @@ class ChatPage {
   }
 
   received(message) {
-    const atEnd = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 80;
+    const { scrollHeight, scrollTop, clientHeight } = this.scroller;
+    const atEnd = scrollHeight - scrollTop - clientHeight < 80;
     if (message.kind === 'system') this.applySystem(message.system);
     this.place(message);
     this.typists.delete(message.sender_id);
@@ -271,7 +277,7 @@ class ChatPage {
   }
 
   scrollToEnd() {
-    this.list.scrollTop = this.list.scrollHeight;
+    this.scroller.scrollTop = this.scroller.scrollHeight;
   }
 
   // MARK: read markers
@@ -288,6 +294,7 @@ class ChatPage {
       const { read_seq } = await this.client.request('conversations.read', { conversation_id: this.id, seq: newest });
       this.conversation.read_seq = read_seq;
     } catch (failure) {
+      // A marker lost with the connection goes again with the next message or visit; others are shown.
       if (failure.code !== 'connection_lost' && failure.code !== 'timeout') this.error.show(this.app.errorText(failure));
     }
   }
@@ -366,7 +373,7 @@ class ChatPage {
       this.send({ kind: 'text', text: value });
     });
     const recorder = voiceRecorder(this.app, {
-      onSend: (voiceId) => this.send({ kind: 'voice', voice_id: voiceId }),
+      onSend: (voiceId, durationMs, clip) => this.send({ kind: 'voice', voice: voiceOf(clip) }),
       onRecording: (active) => this.sendTyping(active, 'recording'),
     });
     return el('div', {}, form, el('div', { class: 'actions' }, recorder),
@@ -392,13 +399,12 @@ class ChatPage {
     const { message } = item;
     const params = { conversation_id: this.id, client_id: message.client_id };
     if (message.kind === 'text') params.text = message.text;
-    else params.voice_id = message.voice_id;
+    else params.voice_id = message.voice.voice_id;
     try {
       const ack = await this.client.request('messages.send', params);
       item.remove();
       if (this.bySeq.has(ack.seq)) return;
-      const stored = message.kind === 'voice' ? await this.storedMessage(ack) : { ...message, id: ack.message_id, seq: ack.seq, ts: ack.ts };
-      this.place(stored);
+      this.place({ ...message, id: ack.message_id, seq: ack.seq, ts: ack.ts });
       this.scrollToEnd();
     } catch (failure) {
       const retry = el('button', { type: 'button', class: 'quiet', onclick: () => {
@@ -410,12 +416,11 @@ class ChatPage {
       item.append(retry);
     }
   }
+}
 
-  // A voice message as the server stored it (waveform and all), read back by its seq.
-  async storedMessage(ack) {
-    const { messages } = await this.client.request('messages.history', { conversation_id: this.id, before: ack.seq + 1, limit: 1 });
-    return messages[0];
-  }
+// A voice message's `voice` object, from the upload's answer (docs/protocol.md, Voice).
+function voiceOf({ voice_id, duration_ms, waveform, size, mime_type }) {
+  return { voice_id, duration_ms, waveform, size, mime_type };
 }
 
 function newClientId() {

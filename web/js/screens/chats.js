@@ -47,8 +47,8 @@ function render(list, conversations, app) {
     return;
   }
   list.replaceChildren(...conversations.map((c) => {
-    const nameOf = (id) => id === app.me.userId ? t('you')
-      : c.members.find((m) => m.user_id === id)?.display_name ?? t('someone');
+    app.rememberNames(c.members);
+    const nameOf = (id) => id === app.me.userId ? t('you') : app.names.get(id) ?? t('someone');
     const unread = c.unread_count > 0
       ? el('span', { class: 'unread', 'aria-label': t('chats.unread', { count: c.unread_count }) }, String(c.unread_count))
       : null;

@@ -53,6 +53,7 @@ export function show(root, params, app) {
     try {
       const [list, requests] = await Promise.all([client.request('friends.list'), client.request('friends.requests')]);
       friends = list.friends;
+      app.rememberNames(friends);
       renderFriends();
       incoming.replaceChildren(...(requests.incoming.length ? requests.incoming.map((r) => requestItem(r, 'in'))
         : [el('li', { class: 'empty' }, t('friends.no_incoming'))]));

@@ -24,6 +24,9 @@ export function show(root, params, app) {
     }, error.show);
   });
 
-  root.append(heading(t('login.title')), form,
+  const notice = el('p', { class: 'notice', role: 'status' }, app.notice);
+  notice.hidden = !app.notice;
+  app.notice = '';
+  root.append(heading(t('login.title')), notice, form,
     el('p', {}, t('login.no_account'), ' ', el('a', { href: '#/register' }, t('login.register_link'))));
 }
