@@ -405,5 +405,27 @@ def test_glare_both_call_at_once(env):
     leo.close(); mia.close()
 
 
+@test
+def test_video_call_without_a_camera(env):
+    """The callee has no camera: the video call goes on with sound both ways, and the callee is told why."""
+    nia, oto = pair(env, ("Nia", "Oto"))
+    a, b = nia.page, oto.page
+    b.evaluate("""() => {
+      const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = (c) => c && c.video ? Promise.reject(new DOMException('none', 'NotFoundError')) : original(c);
+    }""")
+    a.get_by_role("button", name="Video call").click()
+    wait_phase(b, "incoming")
+    b.get_by_role("button", name="Accept with video").click()
+    wait_phase(a, "active")
+    wait_phase(b, "active")
+    b.wait_for_selector(".call-notice:has-text('No camera was found')")
+    a.wait_for_function("async () => { const s = await (" + INBOUND_STATS + ")(); return s && s.audio.bytes > 2000; }")
+    b.wait_for_function("async () => { const s = await (" + INBOUND_STATS + ")(); return s && s.audio.bytes > 2000 && s.video.frames > 0; }")
+    b.get_by_role("button", name="Hang up").click()
+    a.wait_for_selector(".call-status:has-text('The call has ended')")
+    nia.close(); oto.close()
+
+
 if __name__ == "__main__":
     harness.main(server_args=["--ring-timeout", str(RING_TIMEOUT_S)])

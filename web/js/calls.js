@@ -95,6 +95,7 @@ class CallSession {
     this.connectedAt = 0;
     this.muted = false;
     this.cameraOff = false;
+    this.noCamera = false;            // a video call went on with sound only
     this.localStream = null;
     this.remoteStream = null;
     this.pc = null;
@@ -144,7 +145,16 @@ class CallSession {
         video: this.media === 'video' ? { width: { ideal: 640 }, height: { ideal: 480 } } : false,
       });
     } catch (error) {
-      throw Object.assign(new Error(mediaError(error)), { kind: 'media' });
+      // no camera (or a blocked one) need not stop a video call: go on with sound only, camera shown as off
+      let audioOnly = null;
+      if (this.media === 'video') {
+        try { audioOnly = await navigator.mediaDevices.getUserMedia({ audio: true }); } catch { /* below */ }
+      }
+      if (!audioOnly) throw Object.assign(new Error(mediaError(error)), { kind: 'media' });
+      this.localStream = audioOnly;
+      this.cameraOff = true;
+      this.noCamera = true;
+      this.notice = t('call.noCamera');
     }
     for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
     this.update();
@@ -157,7 +167,7 @@ class CallSession {
         && this.phase === 'connecting') {
       this.phase = 'active';
       this.connectedAt = Date.now();
-      this.notice = '';
+      this.notice = this.noCamera ? t('call.noCamera') : '';
     } else if (state === 'failed' && this.phase === 'active') {
       this.notice = t('call.error.media.failed');
       if (this.role === 'caller') this.restartIce();
@@ -349,6 +359,7 @@ class CallSession {
   }
 
   toggleCamera() {
+    if (this.noCamera) { this.notice = t('call.noCamera'); this.update(); return; }
     this.cameraOff = !this.cameraOff;
     if (this.localStream) this.localStream.getVideoTracks().forEach((track) => { track.enabled = !this.cameraOff; });
     this.update();

@@ -264,6 +264,7 @@ export const strings = {
   'call.cameraOff': 'Turn camera off',
   'call.cameraOn': 'Turn camera on',
   'call.cameraIsOff': 'Your camera is off.',
+  'call.noCamera': 'No camera was found, or it is blocked. The other person can hear you but not see you.',
   'call.hangup': 'Hang up',
   'call.close': 'Close',
   'call.remoteVideo': 'Video of {name}',
