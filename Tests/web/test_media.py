@@ -235,6 +235,12 @@ def test_video_call(env):
         wait_phase(page, "incoming")
         page.get_by_role("button", name="Accept with video").wait_for()
     b.wait_for_selector(".call-status:has-text('Ann is calling you')")
+    # a modal dialog: the page behind is inert, the keyboard starts on Accept and stays inside
+    assert b.evaluate("document.getElementById('main').inert")
+    assert b.evaluate("document.activeElement.textContent") == "Accept with video"
+    b.keyboard.press("Tab")
+    b.keyboard.press("Tab")
+    assert b.evaluate("document.activeElement.textContent") == "Accept with video"
     time.sleep(0.5)
     screenshot(a, "call-ringing", full_page=False)
     screenshot(b, "call-incoming", full_page=False)
@@ -276,6 +282,7 @@ def test_video_call(env):
     screenshot(b, "call-ended", full_page=False)
     b.get_by_role("button", name="Close").click()
     b.wait_for_selector(".call-overlay", state="detached")
+    assert not b.evaluate("document.getElementById('main').inert")
     for page in (a, b):
         page.wait_for_selector("li[data-kind='system']:has-text('Finished video call')")
     screenshot(b, "chat-with-call-record")
