@@ -68,13 +68,15 @@ class Person:
         self.page.context.add_init_script(RECORD_PEER_CONNECTIONS)
         self.page.set_default_timeout(TIMEOUT_MS)
 
-    def register(self):
+    def register(self, remember=False):
         page = self.page
         page.goto(self.env.url.rstrip("/") + "/#/register")
         page.get_by_label("Phone number").fill(self.phone)
         page.get_by_label("Your name").fill(self.name)
         page.get_by_label("Password", exact=True).fill(PASSWORD)
         page.get_by_label("Password again").fill(PASSWORD)
+        if remember:
+            page.get_by_label("Keep me logged in on this computer").check()
         page.get_by_role("button", name="Create account").click()
         page.locator("main[data-screen=chats]").wait_for()
         return self
@@ -111,9 +113,10 @@ class Person:
         assert not failed, f"{self.name}: failed requests {failed}"
 
 
-def pair(env, names=("Ann", "Bob"), second=None):
-    """Two friends, each on the chat with the other; `second` are browser-context options for the second."""
-    a, b = Person(env, names[0]).register(), Person(env, names[1], **(second or {})).register()
+def pair(env, names=("Ann", "Bob"), second=None, remember=False):
+    """Two friends, each on the chat with the other; `second` are browser-context options for the second, who
+    ticks "keep me logged in" with `remember`."""
+    a, b = Person(env, names[0]).register(), Person(env, names[1], **(second or {})).register(remember)
     a.befriend(b)
     a.open_chat_with(b)
     b.open_chat_with(a)
@@ -432,6 +435,27 @@ def test_video_call_without_a_camera(env):
     b.get_by_role("button", name="Hang up").click()
     a.wait_for_selector(".call-status:has-text('The call has ended')")
     nia.close(); oto.close()
+
+
+@test
+def test_two_tabs_of_one_login(env):
+    """Two tabs of one browser share a login (one device to the hub): both ring; when one answers, the other
+    says so (the tabs tell each other: the hub's answered_elsewhere is for other devices)."""
+    pia, quinn = pair(env, ("Pia", "Quinn"), remember=True)
+    a, b = pia.page, quinn.page
+    tab2 = quinn.page.context.new_page()
+    env.watch(tab2, "Quinn tab 2")
+    tab2.goto(env.url)
+    a.get_by_role("button", name="Voice call").click()
+    for page in (b, tab2):
+        wait_phase(page, "incoming")
+    b.get_by_role("button", name="Accept", exact=True).click()
+    tab2.wait_for_selector(".call-status:has-text('answered in another window')")
+    wait_phase(a, "active")
+    a.get_by_role("button", name="Hang up").click()
+    b.wait_for_selector(".call-status:has-text('The call has ended')")
+    env.expect_clean(tab2, allow=("/favicon.ico",))
+    pia.close(); quinn.close()
 
 
 if __name__ == "__main__":

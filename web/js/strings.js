@@ -274,6 +274,7 @@ export const strings = {
   'call.selfLost': 'Your connection was lost. Trying to reconnect…',
   'call.selfBack': 'You are connected again.',
   'call.answeredElsewhere': 'This call was answered on another device.',
+  'call.answeredInOtherWindow': 'This call was answered in another window.',
   'call.alreadyInCall': 'You are already in a call. Hang up first, then try again.',
   'call.notFriends': 'You can only call your friends.',
   'call.ended.hangup': 'The call has ended.',
