@@ -12,6 +12,7 @@ Prints one line per test, where the screenshots are, the time from opening the p
 session to a usable chat list, and a closing "N passed, N failed"; exits 1 when a test failed.
 """
 
+import json
 import random
 import time
 
@@ -21,6 +22,7 @@ import harness
 from harness import axe_check, screenshot, test
 
 PASSWORD = "correct horse 42"
+PRESENCE_GRACE_S = 1  # the server's --presence-grace: how long a user who left stays online
 expect.set_options(timeout=harness.WAIT * 1000)
 
 
@@ -34,18 +36,36 @@ def new_phone():
 class Line:
     """Carries a page's WebSocket through the test, which can cut it as a network failure would: `cut()` closes
     the connection and refuses new ones (as `context.set_offline` refuses them; it leaves open sockets alone),
-    `restore()` lets the page's reconnect attempts through again."""
+    `restore()` lets the page's reconnect attempts through again. With `lose_send_replies` set, the server's
+    replies to `messages.send` never reach the page (an acknowledgement lost with the connection)."""
 
     def __init__(self, page):
         self.connections = []
         self.down = False
+        self.lose_send_replies = False
         page.route_web_socket("**/ws", self.route)
 
     def route(self, socket):
         if self.down:
             socket.close()
             return
-        self.connections.append((socket, socket.connect_to_server()))
+        server = socket.connect_to_server()
+        sends = set()
+
+        def from_page(message):
+            frame = json.loads(message)
+            if frame.get("op") == "messages.send":
+                sends.add(frame["id"])
+            server.send(message)
+
+        def from_server(message):
+            if self.lose_send_replies and json.loads(message).get("re") in sends:
+                return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        server.on_message(from_server)
+        self.connections.append((socket, server))
 
     def cut(self):
         self.down = True
@@ -56,6 +76,7 @@ class Line:
 
     def restore(self):
         self.down = False
+        self.lose_send_replies = False
 
 
 class Person:
@@ -275,7 +296,7 @@ def test_friends_chat_and_groups(env):
     title = ann.page.locator("main[data-screen=chat] h1")
     expect(title).to_contain_text("Bob")
     expect(title).to_contain_text("Cleo")
-    expect(ann.page.locator("li[data-kind=system]", has_text="created the group")).to_be_visible()
+    expect(ann.page.locator("li[data-kind=system]", has_text="You created the group with Bob, Cleo.")).to_be_visible()
     ann.send("Welcome to the group")
     bob.go("Chats")
     bob.page.locator(".chat-link", has_text="Cleo").click()
@@ -298,6 +319,26 @@ def test_friends_chat_and_groups(env):
     assert_once_in_order(ann)
     screenshot(ann.page, "group-chat")
     expect_clean(env, ann, bob, cleo)
+
+
+@test
+def test_requests_declined_cancelled_and_presence(env):
+    ann, dan = Person(env, "Ann").register(), Person(env, "Dan").register()
+    ann.request_friend(dan)
+    dan.go("Friends")
+    expect(dan.page.get_by_role("button", name="Accept the friend request from Ann")).to_be_visible()
+    ann.page.get_by_role("button", name="Cancel request to Dan").click()
+    expect(dan.page.get_by_text("No new friend requests.")).to_be_visible()  # live, by event
+    dan.request_friend(ann)
+    ann.page.get_by_role("button", name="Decline the friend request from Dan").click()
+    expect(dan.page.get_by_text("No requests waiting for an answer.")).to_be_visible()
+    ann.request_friend(dan)
+    dan.accept_friend(ann)
+    friend = ann.page.locator("li[data-user]", has_text="Dan")
+    expect(friend).to_contain_text("Online")
+    dan.context.close()
+    expect(friend).to_contain_text("Last seen", timeout=(PRESENCE_GRACE_S + harness.WAIT) * 1000)
+    expect_clean(env, ann)
 
 
 @test
@@ -331,6 +372,21 @@ def test_offline_then_resume(env):
     for person in (ann, bob):
         assert [m[2] for m in person.messages()] == expected, (person.name, person.messages())
         assert assert_once_in_order(person) == list(range(1, 8))
+
+    # The acknowledgement of a stored message is lost with the connection: the resend and the catch-up
+    # complete the send; the message shows once, on both sides.
+    bob.line.lose_send_replies = True
+    bob.send("acknowledgement lost")
+    ann.expect_message("acknowledgement lost")
+    expect(bob.page.get_by_text("Sending…")).to_be_visible()
+    bob.line.cut()
+    bob.line.restore()
+    expect(bob.page.locator("li[data-seq='8']", has_text="acknowledgement lost")).to_be_visible()
+    expect(bob.page.get_by_text("Sending…")).to_have_count(0)
+    time.sleep(1)
+    for person in (ann, bob):
+        assert [m[2] for m in person.messages()] == expected + ["acknowledgement lost"], (person.name, person.messages())
+        assert assert_once_in_order(person) == list(range(1, 9))
     expect_clean(env, ann)
     expect_clean(env, bob, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
 
@@ -377,4 +433,4 @@ def test_remembered_session_and_load_time(env):
 
 
 if __name__ == "__main__":
-    harness.main()
+    harness.main(server_args=["--presence-grace", str(PRESENCE_GRACE_S)])

@@ -134,7 +134,9 @@ async function route() {
   currentScreen = module;
   markCurrentLink(name);
   module.show(root, params, app);
-  root.querySelector('h1')?.focus();
+  const title = root.querySelector('h1');
+  document.title = title ? t('app.document_title', { name: title.textContent }) : t('app.title');
+  title?.focus();
 }
 
 // MARK: header, banner, toast
@@ -205,7 +207,6 @@ client.on('presence.snapshot', ({ presence }) => {
 });
 client.on('presence', (p) => app.presence.set(p.user_id, p));
 
-document.title = t('app.title');
 buildHeader();
 const kept = storedSession();
 if (kept) {

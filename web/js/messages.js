@@ -7,9 +7,11 @@ export function systemText(message, nameOf) {
   const s = message.system;
   const names = (ids) => (ids ?? []).map(nameOf).join(', ');
   switch (s.event) {
-    case 'created': return s.name
-      ? t('system.created', { actor: nameOf(s.actor_id), name: s.name })
-      : t('system.created_unnamed', { actor: nameOf(s.actor_id) });
+    case 'created': {
+      const others = (s.user_ids ?? []).filter((id) => id !== s.actor_id);
+      const vars = { actor: nameOf(s.actor_id), name: s.name, names: names(others) };
+      return t(s.name ? 'system.created' : 'system.created_unnamed', vars);
+    }
     case 'member_added': return t('system.member_added', { actor: nameOf(s.actor_id), names: names(s.user_ids) });
     case 'member_left': return t('system.member_left', { names: names(s.user_ids) });
     case 'renamed': return t('system.renamed', { actor: nameOf(s.actor_id), name: s.name });

@@ -2,6 +2,7 @@
 // what to do. `{name}` marks a value filled in by t(key, {name: ...}).
 export const strings = {
   'app.title': 'Switchboard',
+  'app.document_title': '{name} - Switchboard',
   'app.device': 'Web browser',
   you: 'You',
   someone: 'Someone',
@@ -51,7 +52,6 @@ export const strings = {
 
   'chat.loading': 'Opening the chat…',
   'chat.title_unknown': 'Chat not available',
-  'chat.document_title': '{name} - Switchboard',
   'chat.messages_label': 'Messages',
   'chat.older': 'Show older messages',
   'chat.members': 'Members: {names}',
@@ -81,8 +81,8 @@ export const strings = {
   'message.read': 'Read',
   'message.read_by': 'Read by {count} of {total}',
 
-  'system.created': '{actor} created the group "{name}".',
-  'system.created_unnamed': '{actor} created the group.',
+  'system.created': '{actor} created the group "{name}" with {names}.',
+  'system.created_unnamed': '{actor} created the group with {names}.',
   'system.member_added': '{actor} added {names}.',
   'system.member_left': '{names} left the group.',
   'system.renamed': '{actor} renamed the group to "{name}".',

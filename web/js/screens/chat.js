@@ -105,7 +105,7 @@ class ChatPage {
     this.members = new Map(conversation.members.map((m) => [m.user_id, m]));
     this.app.rememberNames(conversation.members);
     this.title.textContent = conversation.name;
-    document.title = t('chat.document_title', { name: conversation.name });
+    document.title = t('app.document_title', { name: conversation.name });
     this.showDetail();
     this.tools.replaceChildren();
     const other = this.otherUserId();
@@ -119,7 +119,11 @@ class ChatPage {
     if (conversation.kind === 'group') {
       this.tools.append(el('a', { href: `#/group/${this.id}` }, t('chat.group_settings')));
     }
-    this.composer.replaceChildren(conversation.active ? this.buildComposer() : el('p', { class: 'empty' }, t('chat.left')));
+    // Rebuilt only when it changes (a rename or a new member must not lose what is being typed).
+    if (this.composer.dataset.active !== String(conversation.active)) {
+      this.composer.dataset.active = String(conversation.active);
+      this.composer.replaceChildren(conversation.active ? this.buildComposer() : el('p', { class: 'empty' }, t('chat.left')));
+    }
   }
 
   otherUserId() {
