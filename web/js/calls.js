@@ -19,6 +19,15 @@ const MAX_QUEUED_CANDIDATES = 64;     // the hub's buffer while ringing
 
 let installed = null;                 // {app, session, unsubscribe[]}: one per page
 
+// Tabs of one browser share a session (one device to the hub): the hub tells other *devices* that a call was
+// answered, not other tabs of the same device, so the tabs tell each other.
+const TAB_CHANNEL = 'switchboard-calls';
+let tabs = null;
+
+function tellTabs(app, type, callId) {
+  try { if (tabs) tabs.postMessage({ type, callId, userId: app.client.userId }); } catch { /* no channel */ }
+}
+
 // client.on hands listeners the event's detail (the app's HubClient); a plain EventTarget hands the event.
 function detailOf(arg) {
   return (typeof Event !== 'undefined' && arg instanceof Event) ? arg.detail : arg;
@@ -71,7 +80,9 @@ function startTone(kind) {
   };
   play();
   tone = { kind, timer: setInterval(play, kind === 'incoming' ? 3000 : 4000) };
-  if (kind === 'incoming' && navigator.vibrate) { try { navigator.vibrate([400, 200, 400]); } catch { /* none */ } }
+  // vibration (phones) is allowed only after the user touched the page; asking earlier logs an error
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (kind === 'incoming' && navigator.vibrate && touched) { try { navigator.vibrate([400, 200, 400]); } catch { /* none */ } }
 }
 
 function stopTone() {
@@ -95,6 +106,7 @@ class CallSession {
     this.connectedAt = 0;
     this.muted = false;
     this.cameraOff = false;
+    this.noCamera = false;            // a video call went on with sound only
     this.localStream = null;
     this.remoteStream = null;
     this.pc = null;
@@ -144,7 +156,16 @@ class CallSession {
         video: this.media === 'video' ? { width: { ideal: 640 }, height: { ideal: 480 } } : false,
       });
     } catch (error) {
-      throw Object.assign(new Error(mediaError(error)), { kind: 'media' });
+      // no camera (or a blocked one) need not stop a video call: go on with sound only, camera shown as off
+      let audioOnly = null;
+      if (this.media === 'video') {
+        try { audioOnly = await navigator.mediaDevices.getUserMedia({ audio: true }); } catch { /* below */ }
+      }
+      if (!audioOnly) throw Object.assign(new Error(mediaError(error)), { kind: 'media' });
+      this.localStream = audioOnly;
+      this.cameraOff = true;
+      this.noCamera = true;
+      this.notice = t('call.noCamera');
     }
     for (const track of this.localStream.getTracks()) pc.addTrack(track, this.localStream);
     this.update();
@@ -157,7 +178,7 @@ class CallSession {
         && this.phase === 'connecting') {
       this.phase = 'active';
       this.connectedAt = Date.now();
-      this.notice = '';
+      this.notice = this.noCamera ? t('call.noCamera') : '';
     } else if (state === 'failed' && this.phase === 'active') {
       this.notice = t('call.error.media.failed');
       if (this.role === 'caller') this.restartIce();
@@ -318,6 +339,7 @@ class CallSession {
       return;
     }
     this.canSignal = true;
+    tellTabs(this.app, 'answered', this.callId);
     this.flushCandidates();
     this.connectionChanged();
   }
@@ -325,6 +347,7 @@ class CallSession {
   decline() {
     if (this.phase !== 'incoming') return;
     this.app.client.request('call.decline', { call_id: this.callId }).catch(() => {});
+    tellTabs(this.app, 'declined', this.callId);
     this.end('declined', { byMe: true });
   }
 
@@ -349,6 +372,7 @@ class CallSession {
   }
 
   toggleCamera() {
+    if (this.noCamera) { this.notice = t('call.noCamera'); this.update(); return; }
     this.cameraOff = !this.cameraOff;
     if (this.localStream) this.localStream.getVideoTracks().forEach((track) => { track.enabled = !this.cameraOff; });
     this.update();
@@ -544,6 +568,19 @@ export function installCalls(app) {
         state.session.earlyEvents.push([name, detail]);     // before the invite reply named the call
       }
     }));
+  }
+
+  if (typeof BroadcastChannel !== 'undefined') {
+    if (tabs) tabs.close();
+    tabs = new BroadcastChannel(TAB_CHANNEL);
+    tabs.onmessage = (event) => {
+      const { type, callId, userId } = event.data || {};
+      if (userId !== app.client.userId) return;
+      const session = state.ringing.get(callId);
+      if (!session || session.phase !== 'incoming') return;
+      if (type === 'answered') session.finish(t('call.answeredInOtherWindow'));
+      else if (type === 'declined') session.end('declined', { byMe: true });
+    };
   }
 
   state.unsubscribe.push(app.client.on('state', (event) => {

@@ -10,6 +10,8 @@ import { formatDuration } from '../calls.js';
 
 let counter = 0;
 let shown = null;
+const openViews = new Set();   // call overlays on the page
+const madeInert = [];          // page elements made inert while any call overlay is open (given back after the last)
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -35,7 +37,6 @@ export function createCallView(app, session) {
   overlay.dataset.screen = 'call';
   overlay.setAttribute('role', 'dialog');
   overlay.setAttribute('aria-modal', 'true');
-  overlay.setAttribute('aria-labelledby', `${id}-title`);
   overlay.setAttribute('aria-describedby', `${id}-status`);
   const panel = el('section', 'call-panel');
   const stage = el('div', 'call-stage');
@@ -204,6 +205,17 @@ export function createCallView(app, session) {
     open() {
       if (overlay.isConnected) return;
       returnFocus = document.activeElement;
+      // the page behind is out of reach (keyboard, pointer, screen readers) while a call screen is open
+      if (openViews.size === 0) {
+        for (const child of document.body.children) {
+          // live regions (the app's banner and toast) stay: they still tell what happens
+          if (!child.inert && !child.matches('[role=status], [role=alert], [aria-live], script, link')) {
+            child.inert = true;
+            madeInert.push(child);
+          }
+        }
+      }
+      openViews.add(this);
       document.body.append(overlay);
       document.body.classList.add('call-open');
       ticker = setInterval(tick, 500);
@@ -213,6 +225,11 @@ export function createCallView(app, session) {
     close() {
       clearInterval(ticker);
       overlay.remove();
+      openViews.delete(this);
+      if (openViews.size === 0) {
+        for (const node of madeInert) node.inert = false;
+        madeInert.length = 0;
+      }
       if (!document.querySelector('.call-overlay')) document.body.classList.remove('call-open');
       if (returnFocus && returnFocus.isConnected) returnFocus.focus();
       if (shown === this) shown = null;
