@@ -441,6 +441,8 @@ final class CallService: @unchecked Sendable {
                         w.key("offer")
                         w.string(offer)
                     }
+                    w.key("ring_ms")
+                    w.int(Self.ringMilliseconds(call, now: clock.now()))
                 }, to: devices)
             case .ringing(let id, let to, let count):
                 send(Self.event("call.ringing") { w in
@@ -488,7 +490,7 @@ final class CallService: @unchecked Sendable {
             case .resumed(let call, let to):
                 send(Self.event("call.resumed") { w in
                     w.key("call")
-                    Self.write(call, &w)
+                    Self.write(call, &w, now: clock.now())
                 }, to: [to])
             case .ended(let call, let reason, let notify, let duration):
                 let bytes = Self.event("call.ended") { w in
@@ -523,7 +525,14 @@ final class CallService: @unchecked Sendable {
 
     /// A `call` object; the SDP offer only with `offer` (the callee's views: the ring's offer travels separately, and
     /// the glare reply, whose device answers it).
-    static func write(_ call: Call, _ w: inout JSONWriter, offer includeOffer: Bool = false) {
+    /// Milliseconds left of a call's ring at `now` (0 once past its deadline).
+    static func ringMilliseconds(_ call: Call, now: UInt64) -> Int64 {
+        Int64((call.ringDeadline > now ? call.ringDeadline - now : 0) / 1_000_000)
+    }
+
+    /// `now` (the registry's clock) gives a ringing call its `ring_ms`: the milliseconds left before it times out
+    /// (relative, so the client's clock need not agree with ours).
+    static func write(_ call: Call, _ w: inout JSONWriter, offer includeOffer: Bool = false, now: UInt64) {
         w.beginObject()
         w.key("call_id")
         w.string(call.id.rawValue)
@@ -537,6 +546,10 @@ final class CallService: @unchecked Sendable {
             w.key("offer")
             w.string(offer)
         }
+        if case .ringing = call.state {
+            w.key("ring_ms")
+            w.int(Self.ringMilliseconds(call, now: now))
+        }
         w.key("state")
         switch call.state {
         case .ringing: w.string("ringing")
@@ -547,12 +560,6 @@ final class CallService: @unchecked Sendable {
             w.string(reason.rawValue)
         }
         w.endObject()
-    }
-
-    static func json(_ call: Call) -> [UInt8] {
-        var w = JSONWriter()
-        write(call, &w)
-        return w.bytes
     }
 
     private func send(_ bytes: [UInt8], to devices: Set<DeviceID>) {

@@ -66,6 +66,9 @@ struct CallsTests {
         #expect(reply["disposition"] as? String == "ringing")
         // The caller's own offer is not echoed back to it.
         #expect((reply["call"] as? [String: Any])?["offer"] == nil)
+        // The time left of the ring (30 s here), so a ringing screen can count down whatever the server's timeout.
+        let replyRing = (reply["call"] as? [String: Any])?["ring_ms"] as? Int ?? -1
+        #expect(replyRing > 25_000 && replyRing <= 30_000)
         // Every callee device rings with the caller's profile, the media and the offer.
         for device in [c.b1, c.b2] {
             let ring = try device.event("call.ring")
@@ -73,6 +76,8 @@ struct CallsTests {
             #expect(ring["media"] as? String == "video")
             #expect(ring["offer"] as? String == "v=0 offer")
             #expect((ring["caller"] as? [String: Any])?["display_name"] as? String == "Ann")
+            let left = ring["ring_ms"] as? Int ?? -1
+            #expect(left > 25_000 && left <= 30_000)
         }
         #expect((try c.a1.event("call.ringing"))["devices"] as? Int == 2)
         // The caller cannot accept; a stranger cannot see the call.

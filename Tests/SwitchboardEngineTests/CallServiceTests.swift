@@ -61,7 +61,7 @@ import Testing
                 var w = JSONWriter()
                 w.beginObject()
                 w.key("call")
-                CallService.write(r.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting)
+                CallService.write(r.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting, now: now)
                 w.key("disposition")
                 w.string("\(outcome.disposition)")
                 w.endObject()

@@ -318,6 +318,11 @@ def test_call_times_out(env):
     a, b = eve.page, finn.page
     a.get_by_role("button", name="Voice call").click()
     wait_phase(b, "incoming")
+    # Both screens count down the hub's ring (ring_ms), not a default of 120 s.
+    for page in (a, b):
+        left = page.locator(".call-clock").inner_text()
+        minutes, seconds = left.split(" ")[0].split(":")
+        assert 0 < int(minutes) * 60 + int(seconds) <= RING_TIMEOUT_S, left
     a.wait_for_selector(".call-status:has-text('Finn did not answer')", timeout=(RING_TIMEOUT_S + 10) * 1000)
     b.wait_for_selector(".call-status:has-text('You missed a call from Eve')", timeout=10_000)
     screenshot(a, "call-timeout", full_page=False)

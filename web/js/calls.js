@@ -12,7 +12,7 @@
 import { t } from './strings.js';
 import { createCallView } from './screens/call.js';
 
-const DEFAULT_RING_MS = 120_000;      // the hub's default --ring-timeout; the events carry no deadline
+const DEFAULT_RING_MS = 120_000;      // the hub's default --ring-timeout, if a reply lacks ring_ms
 const RESUME_WAIT_MS = 6_000;         // after our own reconnect: how long to wait for call.resumed
 const ENDED_SCREEN_MS = 6_000;        // an ended call's screen closes itself after this (or on Close)
 const MAX_QUEUED_CANDIDATES = 64;     // the hub's buffer while ringing

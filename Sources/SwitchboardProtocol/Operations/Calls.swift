@@ -175,6 +175,8 @@ public struct CallInfo: Codable, Sendable, Equatable {
     public var reason: String?
     /// The caller's offer (to the callee's devices, and on glare).
     public var offer: String?
+    /// While `ringing`: milliseconds left before the ring times out, when the reply or event was written.
+    public var ringMs: Int64?
 }
 
 /// One ended call of `call.history`.

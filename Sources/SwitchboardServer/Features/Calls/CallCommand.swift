@@ -47,7 +47,7 @@ enum CallCommand: Codable, Sendable, Equatable {
             w.beginObject()
             w.key("call")
             // The offer only on glare: the joining device answers the other side's offer.
-            CallService.write(registry.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting)
+            CallService.write(registry.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting, now: now)
             w.key("disposition")
             switch outcome.disposition {
             case .ringing: w.string("ringing")
@@ -62,7 +62,7 @@ enum CallCommand: Codable, Sendable, Equatable {
             var w = JSONWriter()
             w.beginObject()
             w.key("call")
-            if let call = registry.call(CallID(callId), for: UserID(user)) { CallService.write(call, &w) } else { w.raw("null") }
+            if let call = registry.call(CallID(callId), for: UserID(user)) { CallService.write(call, &w, now: now) } else { w.raw("null") }
             w.endObject()
             return (w.bytes, effects)
         case .decline(let callId, let device, let user):
