@@ -50,12 +50,14 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// backslash or control byte) and accepted again as itself.
 func fuzzStatic(_ path: String, acceptEncoding: String?, ifNoneMatch: String?) {
     if let file = HTTPStatic.filePath(forRequestPath: path) {
-        precondition(file.hasPrefix("/") && !file.hasSuffix("/"))
-        precondition(!file.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }))
-        for segment in file.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
-            precondition(!segment.isEmpty && !segment.hasPrefix("."))
+        // Bytes, not Characters: "/" and a combining mark after it are one Character.
+        let bytes = Array(file.utf8)
+        precondition(bytes.first == UInt8(ascii: "/") && bytes.last != UInt8(ascii: "/"))
+        precondition(!bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") }))
+        for segment in bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
+            precondition(!segment.isEmpty && segment.first != UInt8(ascii: "."))
         }
-        if !file.contains("%") { precondition(HTTPStatic.filePath(forRequestPath: file) == file) }
+        if !bytes.contains(UInt8(ascii: "%")) { precondition(HTTPStatic.filePath(forRequestPath: file) == file) }
     }
     _ = HTTPStatic.acceptsGzip(acceptEncoding)
     _ = HTTPStatic.ifNoneMatch(ifNoneMatch, matches: "\"0123456789abcdef\"")

@@ -41,19 +41,20 @@ public enum HTTPStatic {
             decoded.append(byte)
         }
         guard decoded.count <= maxPathBytes, let text = String(validating: decoded, as: UTF8.self) else { return nil }
-        var segments = text.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // Segments by bytes, not by characters: a `/` followed by a combining mark is one Character, which a
+        // character-wise split would not see as a separator (the fuzzer found "/\u{06D6}" coming out as "/").
+        var segments = text.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         var directory = false
-        if segments.last == "" {
+        if segments.last?.isEmpty == true {
             // `/` or `/dir/`: the folder's index.html.
             directory = true
             segments = segments.dropLast()
         }
         for segment in segments {
-            guard let first = segment.utf8.first, first != UInt8(ascii: ".") else { return nil }
+            guard let first = segment.first, first != UInt8(ascii: ".") else { return nil }
         }
-        let joined = "/" + segments.joined(separator: "/")
-        if directory { return joined == "/" ? "/index.html" : joined + "/index.html" }
-        return joined
+        if directory { return text == "/" ? "/index.html" : text + "index.html" }
+        return text
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {
