@@ -240,8 +240,9 @@ final class WebSite: @unchecked Sendable {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
             for name in names.sorted() {
                 // Dotfiles and dot-folders (.git, .env) are never read; nor names no request could carry.
-                guard !name.hasPrefix("."), !name.contains("/"), !name.contains("\\"),
-                    !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+                // Bytes, not Characters (a dot followed by a combining mark is one Character).
+                guard name.utf8.first != UInt8(ascii: "."),
+                    !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
                 else { continue }
                 let path = prefix + "/" + name
                 entries += 1
@@ -250,7 +251,9 @@ final class WebSite: @unchecked Sendable {
                     return found
                 }
                 guard let resolved = realPath(folder + "/" + name) else { continue }
-                guard resolved.hasPrefix(base + "/") else {
+                // Byte-wise: String's hasPrefix compares canonically equivalent text as equal (a sibling folder
+                // named in another Unicode normalization would pass).
+                guard resolved.utf8.starts(with: (base + "/").utf8) else {
                     refused[path] = "a link to outside the web root"
                     continue
                 }
