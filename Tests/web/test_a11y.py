@@ -221,6 +221,29 @@ def test_zoom_200_and_360_wide(env):
 
 
 @test
+def test_contrast_is_checked(env):
+    """axe's color-contrast rule (WCAG AA) runs in every axe_check: no test file turns it off, and on a page
+    with text it is among the rules axe ran."""
+    import glob
+    import os
+    from axe_playwright_python.sync_playwright import Axe
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in glob.glob(os.path.join(here, "*.py")):
+        if os.path.samefile(path, __file__):
+            continue
+        with open(path, encoding="utf-8") as f:
+            assert "color-contrast" not in f.read(), f"{path} mentions color-contrast (it must not be ignored)"
+    page = env.new_page("Ann")
+    page.goto(f"{env.url}#/login")
+    expect(page.locator("main[data-screen=login] form")).to_be_visible()
+    response = Axe().run(page).response
+    ran = {r["id"] for kind in ("passes", "violations", "incomplete") for r in response.get(kind, [])}
+    assert "color-contrast" in ran, sorted(ran)
+    assert not [v for v in response.get("violations", []) if v["id"] == "color-contrast"]
+
+
+@test
 def test_reactions_live_both_ways(env):
     ann, bob = Person(env, "Ann").register(), Person(env, "Bob").register()
     befriend(ann, bob)
@@ -288,5 +311,5 @@ def test_remove_friend_after_confirming(env):
 
 if __name__ == "__main__":
     harness.main(server_args=["--presence-grace", str(PRESENCE_GRACE_S)],
-                 tests=[test_keyboard_alone, test_zoom_200_and_360_wide, test_reactions_live_both_ways,
+                 tests=[test_keyboard_alone, test_zoom_200_and_360_wide, test_contrast_is_checked, test_reactions_live_both_ways,
                         test_remove_friend_after_confirming])
