@@ -318,6 +318,22 @@ def test_friends_chat_and_groups(env):
     expect(ann.page.locator(".detail")).not_to_contain_text("Bob")
     assert_once_in_order(ann)
     screenshot(ann.page, "group-chat")
+
+    # Ann adds Bob back (only friends not in the group are offered); he sees the group and the system message.
+    ann.page.get_by_role("link", name="Group settings").click()
+    chooser = ann.page.get_by_label("Friend to add")
+    expect(chooser.locator("option")).to_have_text(["Bob"])
+    chooser.select_option(label="Bob")
+    ann.page.get_by_role("button", name="Add to group").click()
+    expect(ann.page.get_by_text("All your friends are in this group already.")).to_be_visible()
+    expect(ann.page.get_by_role("list", name="Members").locator("li")).to_have_count(3)
+    bob.go("Chats")
+    bob.page.locator(".chat-link", has_text="Book club").click()
+    expect(bob.page.locator("li[data-kind=system]", has_text="Ann added you.")).to_be_visible()
+    expect(bob.page.get_by_label("Your message")).to_be_visible()
+    bob.send("Back again")
+    ann.page.get_by_role("link", name="Back to the chat").click()
+    ann.expect_message("Back again")
     expect_clean(env, ann, bob, cleo)
 
 

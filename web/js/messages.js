@@ -5,7 +5,9 @@ import { formatDuration } from './ui.js';
 // `nameOf(userId)` gives a member's display name (or "you").
 export function systemText(message, nameOf) {
   const s = message.system;
-  const names = (ids) => (ids ?? []).map(nameOf).join(', ');
+  // Inside a sentence "You" is "you" ("Ann added you."); a sentence may still start with it.
+  const inner = (id) => { const name = nameOf(id); return name === t('you') ? t('you_inside') : name; };
+  const names = (ids) => (ids ?? []).map(inner).join(', ');
   switch (s.event) {
     case 'created': {
       const others = (s.user_ids ?? []).filter((id) => id !== s.actor_id);
@@ -13,7 +15,7 @@ export function systemText(message, nameOf) {
       return t(s.name ? 'system.created' : 'system.created_unnamed', vars);
     }
     case 'member_added': return t('system.member_added', { actor: nameOf(s.actor_id), names: names(s.user_ids) });
-    case 'member_left': return t('system.member_left', { names: names(s.user_ids) });
+    case 'member_left': return t('system.member_left', { names: (s.user_ids ?? []).map(nameOf).join(', ') });
     case 'renamed': return t('system.renamed', { actor: nameOf(s.actor_id), name: s.name });
     case 'message_deleted': return t('system.message_deleted', { actor: nameOf(s.actor_id) });
     case 'call': return callText(s);

@@ -1,6 +1,6 @@
 // The chat page: the newest messages (older pages when scrolling up), live messages in seq order and each
 // once, sending text and voice (queued while offline, with their client ids), typing and recording
-// indicators both ways, read markers, delete for everyone and hide, call buttons in one-to-one chats.
+// indicators both ways, read markers, delete for everyone and hide, reactions, call buttons in one-to-one chats.
 import { el, field, errorBox, formatTime, presenceText } from '../ui.js';
 import { systemText } from '../messages.js';
 import { voiceRecorder, voicePlayer } from '../voice.js';
@@ -10,6 +10,8 @@ const PAGE_SIZE = 10;
 const TYPING_REFRESH_MS = 3000;
 const LOAD_OLDER_WITHIN_PX = 40;
 const READ_DELAY_MS = 300;
+// The reactions offered in a message's options, with their spoken names (strings.js, `emoji.`).
+const REACTIONS = [['👍', 'thumbs_up'], ['❤️', 'heart'], ['😂', 'laugh'], ['😮', 'surprised'], ['😢', 'sad']];
 
 let cleanup = [];
 
@@ -69,6 +71,7 @@ class ChatPage {
       this.client.on('typing', (e) => e.conversation_id === this.id && e.user_id !== this.app.me.userId && this.typing(e)),
       this.client.on('conversation.read', (e) => e.conversation_id === this.id && this.readBy(e.user_id, e.seq)),
       this.client.on('message.hidden', (e) => e.conversation_id === this.id && this.removeMessage(e.message_id)),
+      this.client.on('message.reaction', (e) => e.conversation_id === this.id && this.reacted(e)),
       this.client.on('presence', () => this.showDetail()),
       this.client.on('presence.snapshot', () => this.showDetail()),
     ];
@@ -233,22 +236,86 @@ class ChatPage {
     const head = el('div', { class: 'message-head' }, meta);
     item.replaceChildren(head, body);
     if (mine) meta.append(' · ', el('span', { class: 'receipt' }));
-    if (!message.deleted) this.addActions(item, head, mine);
+    if (!message.deleted) {
+      item.append(el('ul', { class: 'reactions', 'aria-label': this.t('message.reactions_label') }));
+      this.addActions(item, head, mine);
+      this.showReactions(item);
+    }
     this.showReceipt(item);
   }
 
-  // An "Options" button on the message's first line that opens Hide (and Delete for my own messages).
+  // MARK: reactions
+
+  // The counts under a message (`message.reactions`: [{emoji, count, mine}]); the react buttons show mine.
+  showReactions(item) {
+    const { t } = this;
+    const reactions = item.message.reactions ?? [];
+    const list = item.querySelector('.reactions');
+    if (!list) return;
+    list.hidden = reactions.length === 0;
+    list.replaceChildren(...reactions.map(({ emoji, count, mine }) => el('li', { class: mine ? 'mine' : null,
+      'aria-label': t(mine ? 'message.reaction_count_mine' : 'message.reaction_count', { emoji_name: emojiName(t, emoji), count }) },
+    el('span', { 'aria-hidden': 'true' }, `${emoji} ${count}`))));
+    for (const button of item.querySelectorAll('button[data-emoji]')) {
+      const pressed = reactions.some((r) => r.mine && r.emoji === button.dataset.emoji);
+      button.setAttribute('aria-pressed', String(pressed));
+    }
+  }
+
+  // Choosing my reaction again takes it back; another emoji replaces it.
+  async react(item, emoji) {
+    const mineNow = (item.message.reactions ?? []).some((r) => r.mine && r.emoji === emoji);
+    const params = mineNow ? { message_id: item.message.id, emoji, active: false } : { message_id: item.message.id, emoji };
+    try {
+      const { reactions } = await this.client.request('reactions.set', params);
+      item.message = { ...item.message, reactions };
+      this.showReactions(item);
+    } catch (failure) {
+      this.app.toast(this.app.errorText(failure));
+    }
+  }
+
+  // A `message.reaction` event: new counts without `mine`, which stays as it was unless the change is mine.
+  reacted({ message_id, user_id, emoji, reactions }) {
+    const item = this.byId.get(message_id);
+    if (!item) return;
+    const myEmoji = user_id === this.app.me.userId ? emoji
+      : (item.message.reactions ?? []).find((r) => r.mine)?.emoji ?? null;
+    item.message = { ...item.message, reactions: reactions.map((r) => ({ ...r, mine: r.emoji === myEmoji })) };
+    this.showReactions(item);
+  }
+
+  // An "Options" button on the message's first line that opens the reactions, Hide (and Delete for my own
+  // messages). Escape in the options closes them and puts the focus back on the button.
   addActions(item, head, mine) {
     const { t } = this;
-    const panel = el('div', { class: 'message-actions', hidden: true },
+    const panelId = `options-${item.message.id}`;
+    const reactions = el('div', { class: 'react', role: 'group', 'aria-label': t('message.react_group') },
+      REACTIONS.map(([emoji, name]) => el('button', { type: 'button', class: 'quiet small emoji', 'aria-pressed': 'false',
+        dataset: { emoji }, 'aria-label': t('message.react', { emoji_name: t(`emoji.${name}`) }),
+        onclick: () => this.react(item, emoji) }, emoji)));
+    const panel = el('div', { class: 'message-actions', id: panelId, hidden: true }, reactions,
       el('button', { type: 'button', class: 'quiet', onclick: () => this.hideMessage(item) }, t('message.hide')),
       mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null);
-    const toggle = el('button', { type: 'button', class: 'quiet small', 'aria-expanded': 'false',
+    const setOpen = (open) => {
+      panel.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+    };
+    const toggle = el('button', { type: 'button', class: 'quiet small', 'aria-expanded': 'false', 'aria-controls': panelId,
       'aria-label': t('message.options_label', { name: this.nameOf(item.message.sender_id) }),
       onclick: () => {
-        panel.hidden = !panel.hidden;
-        toggle.setAttribute('aria-expanded', String(!panel.hidden));
+        setOpen(panel.hidden);
+        if (!panel.hidden) panel.scrollIntoView({ block: 'nearest' }); // in sight even in a short list at 200%
       } }, t('message.options'));
+    const escape = (event) => {
+      if (event.key !== 'Escape' || panel.hidden) return;
+      event.preventDefault();
+      event.stopPropagation();
+      setOpen(false);
+      toggle.focus();
+    };
+    panel.addEventListener('keydown', escape);
+    toggle.addEventListener('keydown', escape);
     head.append(toggle);
     item.append(panel);
   }
@@ -425,6 +492,12 @@ class ChatPage {
 // A voice message's `voice` object, from the upload's answer (docs/protocol.md, Voice).
 function voiceOf({ voice_id, duration_ms, waveform, size, mime_type }) {
   return { voice_id, duration_ms, waveform, size, mime_type };
+}
+
+// The spoken name of an emoji offered in the options (any other one is "another emoji").
+function emojiName(t, emoji) {
+  const known = REACTIONS.find(([e]) => e === emoji);
+  return `${emoji} ${t(known ? `emoji.${known[1]}` : 'emoji.other')}`;
 }
 
 function newClientId() {

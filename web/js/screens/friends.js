@@ -1,5 +1,6 @@
 // Friends: the list (alphabetical, with presence and last seen), adding by phone number, requests in and out
-// (accept, decline, cancel), and finding friends from a pasted list of phone numbers (contacts.match).
+// (accept, decline, cancel), removing a friend (after a confirmation), and finding friends from a pasted list
+// of phone numbers (contacts.match).
 import { el, heading, field, errorBox, busy, presenceText } from '../ui.js';
 
 const CHANGES = ['friend.request.received', 'friend.request.accepted', 'friend.request.declined',
@@ -30,10 +31,20 @@ export function show(root, params, app) {
         const { conversation } = await client.request('conversations.direct', { user_id: f.user_id });
         app.navigate(`#/chat/${conversation.conversation_id}`);
       }, (text) => app.toast(text)));
+      const remove = el('button', { type: 'button', class: 'danger',
+        'aria-label': t('friends.remove_label', { name: f.display_name }) }, t('friends.remove'));
+      remove.addEventListener('click', () => {
+        if (!confirm(t('friends.remove_confirm', { name: f.display_name }))) return;
+        busy(remove, async () => {
+          await client.request('friends.remove', { user_id: f.user_id });
+          app.toast(t('friends.removed', { name: f.display_name }));
+          await load();
+        }, (text) => app.toast(text));
+      });
       return el('li', { dataset: { user: f.user_id } },
         el('div', { class: 'who' }, el('div', { class: 'name' }, f.display_name),
           el('div', { class: `detail status-${status}` }, presenceText(presence))),
-        chat);
+        el('div', { class: 'actions tight' }, chat, remove));
     }) : [el('li', { class: 'empty' }, t('friends.none'))]));
   };
 

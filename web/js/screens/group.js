@@ -25,7 +25,7 @@ export function show(root, params, app) {
         el('h2', {}, t('group.members')), members];
       if (conversation.active) {
         const inGroup = new Set(conversation.members.map((m) => m.user_id));
-        parts.push(renameForm(app, id, conversation.name), addForm(app, id, friends.filter((f) => !inGroup.has(f.user_id))),
+        parts.push(renameForm(app, id, conversation.name, load), addForm(app, id, friends.filter((f) => !inGroup.has(f.user_id)), load),
           leaveSection(app, id));
       } else {
         parts.push(el('p', { class: 'empty' }, t('chat.left')));
@@ -47,7 +47,7 @@ export function hide() {
   unsubscribe = null;
 }
 
-function renameForm(app, id, current) {
+function renameForm(app, id, current, reload) {
   const { t, client } = app;
   const name = field(t('group.rename_label'), { type: 'text', maxlength: '128', value: current });
   const error = errorBox();
@@ -59,12 +59,14 @@ function renameForm(app, id, current) {
     busy(submit, async () => {
       await client.request('groups.rename', { conversation_id: id, name: name.input.value.trim() });
       app.toast(t('group.renamed'));
+      await reload();
     }, error.show);
   });
   return el('section', { 'aria-labelledby': 'rename-group' }, el('h2', { id: 'rename-group' }, t('group.rename_title')), form);
 }
 
-function addForm(app, id, candidates) {
+// The acting connection gets no `message` event for its own change (docs/protocol.md): `reload` redraws.
+function addForm(app, id, candidates, reload) {
   const { t, client } = app;
   const section = el('section', { 'aria-labelledby': 'add-member' }, el('h2', { id: 'add-member' }, t('group.add_title')));
   if (!candidates.length) {
@@ -82,6 +84,7 @@ function addForm(app, id, candidates) {
     busy(submit, async () => {
       await client.request('groups.add', { conversation_id: id, user_id: Number(chooser.value) });
       app.toast(t('group.added'));
+      await reload();
     }, error.show);
   });
   section.append(form);
