@@ -173,6 +173,9 @@ public struct ClusterConfiguration: Sendable, Equatable {
     public var callLeaseTTL: Double = 6
     /// Seconds a node waits for the call coordinator's answer to a forwarded call request (then `unavailable`).
     public var callForwardTimeout: Double = 5
+    /// Seconds an `authenticate` reply waits for every other live node to confirm it can address the new device
+    /// (then it is sent anyway).
+    public var directoryApplyTimeout: Double = 0.5
 
     public init(redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5, redisTimeout: Double = 2) {
         self.redisURL = redisURL

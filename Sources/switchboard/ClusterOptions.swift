@@ -45,7 +45,15 @@ struct ClusterOptions: ParsableArguments {
     @Option(help: "Seconds a node waits for the call coordinator's answer before answering unavailable. [env: SWITCHBOARD_CALL_FORWARD_TIMEOUT]")
     var callForwardTimeout: Double = envValue("SWITCHBOARD_CALL_FORWARD_TIMEOUT", as: Double.self) ?? 5
 
+    @Option(
+        help: """
+            Seconds a node holds an authenticate reply for every other live node to confirm it can address the new \
+            device (then it answers anyway); 0 waits only for Redis. [env: SWITCHBOARD_DIRECTORY_APPLY_TIMEOUT]
+            """)
+    var directoryApplyTimeout: Double = envValue("SWITCHBOARD_DIRECTORY_APPLY_TIMEOUT", as: Double.self) ?? 0.5
+
     func validate() throws {
+        guard directoryApplyTimeout >= 0 else { throw ValidationError("--directory-apply-timeout must not be negative") }
         guard callLeaseTTL >= 0.3, callForwardTimeout > 0 else {
             throw ValidationError("--call-lease-ttl must be at least 0.3 and --call-forward-timeout above 0")
         }
@@ -68,5 +76,6 @@ struct ClusterOptions: ParsableArguments {
             heartbeatTTL: nodeHeartbeatTTL, redisTimeout: redisTimeout)
         c.cluster?.callLeaseTTL = callLeaseTTL
         c.cluster?.callForwardTimeout = callForwardTimeout
+        c.cluster?.directoryApplyTimeout = directoryApplyTimeout
     }
 }

@@ -161,6 +161,7 @@ final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
     func remoteDeviceStatus(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue]?.1 = status } }
     func busRecovered() { recoveries.add(1, ordering: .relaxed) }
     func remoteChangesEnd() {}
+    func remoteApplied(_ node: UInt32, seq: UInt64) {}
 
     var count: Int { devices.withLock { $0.count } }
     func status(_ connection: ConnectionID) -> String? { devices.withLock { $0[connection.rawValue]?.1 } }

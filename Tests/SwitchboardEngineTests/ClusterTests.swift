@@ -93,6 +93,106 @@ struct ClusterTests {
         return d
     }
 
+    /// A directory delegate that records like `DirectoryLog` and answers each applied batch on the bus, as
+    /// `ClusterNode` does.
+    final class AnsweringLog: ClusterDirectoryDelegate, Sendable {
+        let log = DirectoryLog()
+        let node: UInt32
+        let bus: MemoryBus
+        init(node: UInt32, bus: MemoryBus) {
+            self.node = node
+            self.bus = bus
+        }
+        func remoteDeviceAttached(_ device: Device, status: String) { log.remoteDeviceAttached(device, status: status) }
+        func remoteDeviceDetached(_ device: Device) { log.remoteDeviceDetached(device) }
+        func remoteDeviceStatus(_ device: Device, status: String) { log.remoteDeviceStatus(device, status: status) }
+        func remoteChangesEnd() {}
+        func busRecovered() {}
+        func remoteApplied(_ other: UInt32, seq: UInt64) { bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other) }
+    }
+
+    /// A held `authenticate` reply (the `published` callback) runs only once every other live node has applied the
+    /// device's change: when it runs, each of them can address the device. A node that does not answer holds it
+    /// no longer than the apply timeout.
+    @Test func aHeldReplyWaitsUntilEveryLiveNodeHasTheDevice() async throws {
+        let bus = MemoryBus()
+        let store = MemoryClusterStore(bus: bus)
+        let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
+        // Node 3's bus messages can be held back (a slow subscriber), or dropped for good.
+        let holdingThree = Atomic<Bool>(false)
+        let deafThree = Atomic<Bool>(false)
+        let heldForThree = Mutex<[[UInt8]]>([])
+        var built: [UInt32: (ClusterDirectory, AnsweringLog)] = [:]
+        for n in UInt32(1)...3 {
+            let log = AnsweringLog(node: n, bus: bus)
+            let d = ClusterDirectory(
+                node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 5, metrics: metrics, logger: testLogger(), applyTimeout: 1)
+            d.delegate = log
+            built[n] = (d, log)
+        }
+        let directories = built.mapValues(\.0)
+        let logs = built.mapValues(\.1)
+        let (two, three) = (logs[2]!.log, logs[3]!.log)
+        for n in UInt32(1)...3 {
+            let d = directories[n]!
+            bus.join(n) { bytes in
+                if n == 3 {
+                    if deafThree.load(ordering: .relaxed) { return }
+                    if holdingThree.load(ordering: .relaxed) {
+                        heldForThree.withLock { $0.append(bytes) }
+                        return
+                    }
+                }
+                switch ClusterWire.decode(bytes) {
+                case .directory(let from, let seq, let changes)?: d.received(node: from, seq: seq, changes: changes)
+                case .directoryApplied(let from, let seq)?: d.applied(by: from, seq: seq)
+                default: break
+                }
+            }
+        }
+        for d in directories.values { d.start() }
+        defer { for d in directories.values { d.stop() } }
+        // Every node knows the other two (heartbeats), with their directories loaded.
+        #expect(await eventually { directories.values.allSatisfy { $0.liveNodeCount == 3 } })
+        try await Task.sleep(nanoseconds: 100_000_000)
+
+        // All answer: when the reply runs, nodes 2 and 3 both have the device.
+        let ann = Device(sessionId: 10, userId: 100, connection: ConnectionID.next(node: 1))
+        let seenAtReply = Mutex<(Bool, Bool)?>(nil)
+        directories[1]!.localAttached(ann) {
+            seenAtReply.withLock { $0 = (two.status(ann.connection) != nil, three.status(ann.connection) != nil) }
+        }
+        #expect(await eventually { seenAtReply.withLock { $0 } != nil })
+        #expect(seenAtReply.withLock { $0 }! == (true, true))
+
+        // Node 3 is slow: the reply waits for it, and runs once it has caught up.
+        holdingThree.store(true, ordering: .relaxed)
+        let bob = Device(sessionId: 11, userId: 101, connection: ConnectionID.next(node: 1))
+        let bobReplied = Atomic<Bool>(false)
+        directories[1]!.localAttached(bob) { bobReplied.store(true, ordering: .relaxed) }
+        #expect(await eventually { logs[2]!.log.status(bob.connection) != nil })
+        try await Task.sleep(nanoseconds: 150_000_000)
+        let early = bobReplied.load(ordering: .relaxed)
+        #expect(!early, "replied before node 3 had the device")
+        holdingThree.store(false, ordering: .relaxed)
+        for bytes in heldForThree.withLock({ $0 }) {
+            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
+                directories[3]!.received(node: from, seq: seq, changes: changes)
+            }
+        }
+        #expect(await eventually(0.8) { bobReplied.load(ordering: .relaxed) })
+        #expect(logs[3]!.log.status(bob.connection) != nil)
+
+        // Node 3 never answers: the reply is held no longer than the apply timeout (1 s here).
+        deafThree.store(true, ordering: .relaxed)
+        let cy = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
+        let cyReplied = Atomic<Bool>(false)
+        let started = Date()
+        directories[1]!.localAttached(cy) { cyReplied.store(true, ordering: .relaxed) }
+        #expect(await eventually(5) { cyReplied.load(ordering: .relaxed) })
+        #expect(Date().timeIntervalSince(started) >= 0.9)
+    }
+
     /// Devices of one node appear on the others in order; a lost change, a late joiner and a dead node are
     /// repaired from snapshots and heartbeats; Redis lost and back makes the nodes rewrite and reload.
     @Test func theDirectoryReplicatesRepairsAndExpires() async throws {

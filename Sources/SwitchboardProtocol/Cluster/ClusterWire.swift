@@ -19,6 +19,9 @@ public enum ClusterWire: Sendable, Equatable {
     case directory(node: UInt32, seq: UInt64, [DirectoryChange])
     /// A change of durable data that other nodes keep in memory (sent to every node by `node`).
     case notice(node: UInt32, Notice)
+    /// `node` has applied the receiving node's directory changes up to `seq` (sent to the node whose changes they
+    /// are: a held `authenticate` reply waits for every live node's, `docs/cluster.md`).
+    case directoryApplied(node: UInt32, seq: UInt64)
 
     /// A change other nodes' caches must follow.
     public enum Notice: Sendable, Equatable {
@@ -173,6 +176,10 @@ public enum ClusterWire: Sendable, Equatable {
             w.bytes(requestId)
             w.bytes(Array(op.utf8))
             w.bytes(command)
+        case .directoryApplied(let node, let seq):
+            w.byte(4)
+            w.u32(node)
+            w.u64(seq)
         }
         return w.out
     }
@@ -258,6 +265,9 @@ public enum ClusterWire: Sendable, Equatable {
                     let command = r.bytes()
                 else { return nil }
                 message = .callRequest(connection: c, userId: u, sessionId: s, requestId: id, op: op, command: command)
+            case 4:
+                guard let node = r.u32(), let seq = r.u64() else { return nil }
+                message = .directoryApplied(node: node, seq: seq)
             default: return nil
             }
             return r.remaining == 0 ? message : nil

@@ -67,6 +67,8 @@ protocol ClusterDirectoryDelegate: AnyObject, Sendable {
     func remoteChangesEnd()
     /// The bus was lost and is back: deliveries to this node's connections may have been missed.
     func busRecovered()
+    /// This node has applied `node`'s directory changes up to `seq`: tell that node (`ClusterWire.directoryApplied`).
+    func remoteApplied(_ node: UInt32, seq: UInt64)
 }
 
 /// Which devices are on which node, replicated to every node, and which nodes are alive.
@@ -126,9 +128,25 @@ final class ClusterDirectory: @unchecked Sendable {
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
 
+    /// Callbacks of this node's changes (held `authenticate` replies) waiting for the other nodes to have applied
+    /// the changes up to `seq`: released when every node in `nodes` said so (`applied(by:seq:)`), when a node
+    /// goes, or after `applyTimeout`.
+    private struct Held {
+        let seq: UInt64
+        var nodes: Set<UInt32>
+        let callbacks: [@Sendable () -> Void]
+    }
+    // protected by queue
+    private var held: [Held] = []
+    /// Seconds a change's callbacks wait for the other nodes to have applied it (then they run anyway).
+    let applyTimeout: Double
+    /// Whether the bus (this node's subscription) is up: a recovery waits for it, so that the snapshots it loads
+    /// are followed by every change published after them. Set before `start`; any thread.
+    var isBusUp: @Sendable () -> Bool = { true }
+
     init(
         node: UInt32, store: any ClusterStore, heartbeatInterval: Double, heartbeatTTL: Double, metrics: ClusterMetrics,
-        logger: Logger
+        logger: Logger, applyTimeout: Double = 0.5
     ) {
         self.node = node
         self.store = store
@@ -136,6 +154,7 @@ final class ClusterDirectory: @unchecked Sendable {
         self.heartbeatTTL = heartbeatTTL
         self.metrics = metrics
         self.logger = logger
+        self.applyTimeout = applyTimeout
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
@@ -162,7 +181,8 @@ final class ClusterDirectory: @unchecked Sendable {
     // MARK: this node's devices
 
     /// A device of this node authenticated. `published` runs (on the directory's queue) once the change is
-    /// recorded in Redis and sent to the other nodes (or Redis failed: nothing is held back for it).
+    /// recorded in Redis and every other live node has applied it (or `applyTimeout` passed, or Redis failed:
+    /// nothing is held back for long).
     func localAttached(_ device: Device, published: (@Sendable () -> Void)? = nil) {
         queue.async { [self] in
             localDevices[device.connection.rawValue] = DirectoryEntry(
@@ -212,7 +232,6 @@ final class ClusterDirectory: @unchecked Sendable {
         let callbacks = pendingCallbacks
         pending = []
         pendingCallbacks = []
-        defer { for callback in callbacks { callback() } }
         let first = localSeq + 1
         localSeq += UInt64(changes.count)
         let withEntries = changes.map { change -> (ClusterWire.DirectoryChange, DirectoryEntry?) in
@@ -228,7 +247,54 @@ final class ClusterDirectory: @unchecked Sendable {
         } catch {
             // The changes are in `localDevices`; the whole directory is written again when Redis is back.
             storeFailed(error)
+            for callback in callbacks { callback() }
+            return
         }
+        hold(callbacks, until: localSeq)
+    }
+
+    /// Runs `callbacks` once every other live node has applied this node's changes up to `seq` (or after
+    /// `applyTimeout`).
+    private func hold(_ callbacks: [@Sendable () -> Void], until seq: UInt64) {
+        assertOnQueue()
+        guard !callbacks.isEmpty else { return }
+        let nodes = Set(remote.keys)
+        guard !nodes.isEmpty, applyTimeout > 0, !storeDown else {
+            for callback in callbacks { callback() }
+            return
+        }
+        held.append(Held(seq: seq, nodes: nodes, callbacks: callbacks))
+        queue.asyncAfter(deadline: .now() + applyTimeout) { [weak self] in self?.releaseHeld(upTo: seq, timedOut: true) }
+    }
+
+    /// `other` has applied this node's changes up to `seq` (a `ClusterWire.directoryApplied` from the bus).
+    func applied(by other: UInt32, seq: UInt64) {
+        queue.async { [self] in
+            for i in held.indices where held[i].seq <= seq { held[i].nodes.remove(other) }
+            releaseSettled()
+        }
+    }
+
+    /// Runs the callbacks no node is awaited for any more.
+    private func releaseSettled() {
+        assertOnQueue()
+        guard held.contains(where: { $0.nodes.isEmpty }) else { return }
+        let done = held.filter { $0.nodes.isEmpty }
+        held.removeAll { $0.nodes.isEmpty }
+        for entry in done { for callback in entry.callbacks { callback() } }
+    }
+
+    /// Runs the callbacks of changes up to `seq` (all with `.max`), whoever has applied them.
+    private func releaseHeld(upTo seq: UInt64, timedOut: Bool) {
+        assertOnQueue()
+        let done = held.filter { $0.seq <= seq }
+        guard !done.isEmpty else { return }
+        held.removeAll { $0.seq <= seq }
+        if timedOut {
+            metrics.directoryApplyTimeouts.increment()
+            logger.debug("cluster: a directory change was not confirmed by every node in time", metadata: ["sb.seq": "\(seq)"])
+        }
+        for entry in done { for callback in entry.callbacks { callback() } }
     }
 
     // MARK: other nodes' changes
@@ -237,6 +303,10 @@ final class ClusterDirectory: @unchecked Sendable {
     func received(node from: UInt32, seq first: UInt64, changes: [ClusterWire.DirectoryChange]) {
         queue.async { [self] in
             guard from != node else { return }
+            if remote[from] == nil {
+                // A node first seen: its snapshot now, not at the next heartbeat (a held reply of it waits).
+                queue.async { [self] in resync(from) }
+            }
             var state = remote[from] ?? RemoteNode()
             defer { remote[from] = state }
             for (i, change) in changes.enumerated() {
@@ -257,6 +327,7 @@ final class ClusterDirectory: @unchecked Sendable {
                 state.seq = seq
             }
             delegate?.remoteChangesEnd()
+            if !state.needsSnapshot { delegate?.remoteApplied(from, seq: state.seq) }
         }
     }
 
@@ -322,6 +393,7 @@ final class ClusterDirectory: @unchecked Sendable {
         }
         remote[from] = state
         delegate?.remoteChangesEnd()
+        if !state.needsSnapshot { delegate?.remoteApplied(from, seq: state.seq) }
         updateGauges()
     }
 
@@ -333,6 +405,7 @@ final class ClusterDirectory: @unchecked Sendable {
         queue.async { [self] in
             if !storeDown { logger.error("cluster: the bus dropped") }
             storeDown = true
+            releaseHeld(upTo: .max, timedOut: false)
         }
     }
 
@@ -357,6 +430,9 @@ final class ClusterDirectory: @unchecked Sendable {
                 try rewriteDirectory()
             }
             if storeDown {
+                // Not before this node hears the bus again: a snapshot loaded while it does not would miss the
+                // changes published between the two.
+                guard isBusUp() else { return }
                 storeDown = false
                 recoveredAt = DispatchTime.now().uptimeNanoseconds
                 logger.notice("cluster: Redis is back")
@@ -373,6 +449,8 @@ final class ClusterDirectory: @unchecked Sendable {
             for other in Set(remote.keys).subtracting(live) where !settling {
                 // Expired (or forgotten by another node): its devices are gone.
                 let state = remote.removeValue(forKey: other)!
+                for i in held.indices { held[i].nodes.remove(other) }
+                releaseSettled()
                 for entry in state.devices.values { delegate?.remoteDeviceDetached(Self.device(entry)) }
                 delegate?.remoteChangesEnd()
                 metrics.nodesExpired.increment()
@@ -400,5 +478,6 @@ final class ClusterDirectory: @unchecked Sendable {
     private func storeFailed(_ error: any Error) {
         if !storeDown { logger.error("cluster: Redis unavailable", metadata: [LogKey.error: "\(error)"]) }
         storeDown = true
+        releaseHeld(upTo: .max, timedOut: false)
     }
 }

@@ -19,6 +19,8 @@ final class ClusterMetrics: Sendable {
     let busMessagesMalformed: CoreMetrics.Counter
     /// Times this node reloaded another node's directory (at start, after a gap or after the bus came back).
     let directoryResyncs: CoreMetrics.Counter
+    /// Held replies released because some node did not confirm a directory change in time.
+    let directoryApplyTimeouts: CoreMetrics.Counter
     /// Nodes declared dead (their heartbeat expired) by this node.
     let nodesExpired: CoreMetrics.Counter
     /// Live nodes as this node sees them (itself included).
@@ -38,6 +40,7 @@ final class ClusterMetrics: Sendable {
             label: "switchboard_cluster_bus_messages_total", dimensions: [("direction", "in")], factory: factory)
         busMessagesMalformed = CoreMetrics.Counter(label: "switchboard_cluster_bus_malformed_total", factory: factory)
         directoryResyncs = CoreMetrics.Counter(label: "switchboard_cluster_directory_resyncs_total", factory: factory)
+        directoryApplyTimeouts = CoreMetrics.Counter(label: "switchboard_cluster_directory_apply_timeouts_total", factory: factory)
         nodesExpired = CoreMetrics.Counter(label: "switchboard_cluster_nodes_expired_total", factory: factory)
         nodesLive = CoreMetrics.Gauge(label: "switchboard_cluster_nodes_live", factory: factory)
         remoteDevices = CoreMetrics.Gauge(label: "switchboard_cluster_remote_devices", factory: factory)

@@ -37,7 +37,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
-        heartbeatInterval: Double, heartbeatTTL: Double, metrics: ClusterMetrics, logger: Logger
+        heartbeatInterval: Double, heartbeatTTL: Double, applyTimeout: Double = 0.5, metrics: ClusterMetrics, logger: Logger
     ) {
         self.node = node
         self.registry = registry
@@ -48,8 +48,9 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         outbox = ClusterOutbox(node: node, local: local, bus: bus, metrics: metrics, logger: logger)
         directory = ClusterDirectory(
             node: node, store: store, heartbeatInterval: heartbeatInterval, heartbeatTTL: heartbeatTTL, metrics: metrics,
-            logger: logger)
+            logger: logger, applyTimeout: applyTimeout)
         directory.delegate = self
+        directory.isBusUp = { [weak self] in self?.isBusUp ?? false }
     }
 
     func start() {
@@ -75,6 +76,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         case .notice(let from, let notice): if from != node { noticeHandler?(notice) }
         case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
             calls?.received(connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op, command: command)
+        case .directoryApplied(let from, let seq): directory.applied(by: from, seq: seq)
         }
     }
 
@@ -132,6 +134,12 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
             calls?.connectionsChanged(callChanges)
             callChanges = []
         }
+    }
+
+    func remoteApplied(_ other: UInt32, seq: UInt64) {
+        let bytes = ClusterWire.directoryApplied(node: node, seq: seq).encoded()
+        metrics.busMessagesSent.increment()
+        bus.send(bytes, to: other)
     }
 
     func busRecovered() {

@@ -279,7 +279,7 @@ final class ClusterRuntime: Sendable {
         let node = ClusterNode(
             node: number, local: LocalOutbox(), bus: RedisClusterBus(client: client, metrics: clusterMetrics), store: store,
             registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval, heartbeatTTL: configuration.heartbeatTTL,
-            metrics: clusterMetrics, logger: logger)
+            applyTimeout: configuration.directoryApplyTimeout, metrics: clusterMetrics, logger: logger)
         let subscriber = try RedisSubscriber(
             configuration: redis, label: "cluster-bus", logger: logger, handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
             handler: { message in node.received(message.payload) },
