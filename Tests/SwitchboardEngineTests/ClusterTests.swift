@@ -111,86 +111,122 @@ struct ClusterTests {
         func remoteApplied(_ other: UInt32, seq: UInt64) { bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other) }
     }
 
-    /// A held `authenticate` reply (the `published` callback) runs only once every other live node has applied the
-    /// device's change: when it runs, each of them can address the device. A node that does not answer holds it
-    /// no longer than the apply timeout.
-    @Test func aHeldReplyWaitsUntilEveryLiveNodeHasTheDevice() async throws {
+    /// Three directories on one bus whose node 3 can be slowed down (its bus messages held back) or silenced.
+    final class AnsweringRig: Sendable {
         let bus = MemoryBus()
-        let store = MemoryClusterStore(bus: bus)
-        let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
-        // Node 3's bus messages can be held back (a slow subscriber), or dropped for good.
+        let directories: [UInt32: ClusterDirectory]
+        let logs: [UInt32: DirectoryLog]
+        /// The directories' delegates (a directory holds its delegate weakly).
+        let delegates: [AnsweringLog]
         let holdingThree = Atomic<Bool>(false)
         let deafThree = Atomic<Bool>(false)
         let heldForThree = Mutex<[[UInt8]]>([])
-        var built: [UInt32: (ClusterDirectory, AnsweringLog)] = [:]
-        for n in UInt32(1)...3 {
-            let log = AnsweringLog(node: n, bus: bus)
-            let d = ClusterDirectory(
-                node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 5, metrics: metrics, logger: testLogger(), applyTimeout: 1)
-            d.delegate = log
-            built[n] = (d, log)
-        }
-        let directories = built.mapValues(\.0)
-        let logs = built.mapValues(\.1)
-        let (two, three) = (logs[2]!.log, logs[3]!.log)
-        for n in UInt32(1)...3 {
-            let d = directories[n]!
-            bus.join(n) { bytes in
-                if n == 3 {
-                    if deafThree.load(ordering: .relaxed) { return }
-                    if holdingThree.load(ordering: .relaxed) {
-                        heldForThree.withLock { $0.append(bytes) }
-                        return
+
+        init(applyTimeout: Double) {
+            let store = MemoryClusterStore(bus: bus)
+            let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
+            var directories: [UInt32: ClusterDirectory] = [:]
+            var logs: [UInt32: DirectoryLog] = [:]
+            var delegates: [AnsweringLog] = []
+            for n in UInt32(1)...3 {
+                let answering = AnsweringLog(node: n, bus: bus)
+                delegates.append(answering)
+                let d = ClusterDirectory(
+                    node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 30, metrics: metrics, logger: testLogger(),
+                    applyTimeout: applyTimeout)
+                d.delegate = answering
+                directories[n] = d
+                logs[n] = answering.log
+            }
+            self.directories = directories
+            self.logs = logs
+            self.delegates = delegates
+            for n in UInt32(1)...3 {
+                let d = directories[n]!
+                bus.join(n) { [self] bytes in
+                    if n == 3 {
+                        if deafThree.load(ordering: .relaxed) { return }
+                        if holdingThree.load(ordering: .relaxed) {
+                            heldForThree.withLock { $0.append(bytes) }
+                            return
+                        }
                     }
-                }
-                switch ClusterWire.decode(bytes) {
-                case .directory(let from, let seq, let changes)?: d.received(node: from, seq: seq, changes: changes)
-                case .directoryApplied(let from, let seq)?: d.applied(by: from, seq: seq)
-                default: break
+                    Self.route(bytes, to: d)
                 }
             }
         }
-        for d in directories.values { d.start() }
-        defer { for d in directories.values { d.stop() } }
-        // Every node knows the other two (heartbeats), with their directories loaded.
-        #expect(await eventually { directories.values.allSatisfy { $0.liveNodeCount == 3 } })
-        try await Task.sleep(nanoseconds: 100_000_000)
 
-        // All answer: when the reply runs, nodes 2 and 3 both have the device.
+        static func route(_ bytes: [UInt8], to d: ClusterDirectory) {
+            switch ClusterWire.decode(bytes) {
+            case .directory(let from, let seq, let changes)?: d.received(node: from, seq: seq, changes: changes)
+            case .directoryApplied(let from, let seq)?: d.applied(by: from, seq: seq)
+            default: break
+            }
+        }
+
+        /// Starts the nodes and waits until each knows the other two.
+        func start() async -> Bool {
+            for d in directories.values { d.start() }
+            let ready = await eventually(30) { directories.values.allSatisfy { $0.liveNodeCount == 3 } }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+            return ready
+        }
+
+        func stop() { for d in directories.values { d.stop() } }
+
+        /// Node 3 gets what was held back for it.
+        func releaseThree() {
+            holdingThree.store(false, ordering: .relaxed)
+            for bytes in heldForThree.withLock({ $0 }) { Self.route(bytes, to: directories[3]!) }
+        }
+    }
+
+    /// A held `authenticate` reply (the `published` callback) runs only once every other live node has applied the
+    /// device's change: when it runs, each of them can address the device; a slow node holds it until it caught up.
+    @Test func aHeldReplyWaitsUntilEveryLiveNodeHasTheDevice() async throws {
+        // A timeout far beyond any wait here (a loaded machine must not turn a wait into a timeout).
+        let rig = AnsweringRig(applyTimeout: 60)
+        defer { rig.stop() }
+        #expect(await rig.start())
+        let (one, two, three) = (rig.directories[1]!, rig.logs[2]!, rig.logs[3]!)
+
         let ann = Device(sessionId: 10, userId: 100, connection: ConnectionID.next(node: 1))
         let seenAtReply = Mutex<(Bool, Bool)?>(nil)
-        directories[1]!.localAttached(ann) {
+        one.localAttached(ann) {
             seenAtReply.withLock { $0 = (two.status(ann.connection) != nil, three.status(ann.connection) != nil) }
         }
-        #expect(await eventually { seenAtReply.withLock { $0 } != nil })
-        #expect(seenAtReply.withLock { $0 }! == (true, true))
+        #expect(await eventually(30) { seenAtReply.withLock { $0 } != nil })
+        #expect(seenAtReply.withLock { $0 } ?? (false, false) == (true, true))
 
         // Node 3 is slow: the reply waits for it, and runs once it has caught up.
-        holdingThree.store(true, ordering: .relaxed)
+        rig.holdingThree.store(true, ordering: .relaxed)
         let bob = Device(sessionId: 11, userId: 101, connection: ConnectionID.next(node: 1))
         let bobReplied = Atomic<Bool>(false)
-        directories[1]!.localAttached(bob) { bobReplied.store(true, ordering: .relaxed) }
-        #expect(await eventually { logs[2]!.log.status(bob.connection) != nil })
+        one.localAttached(bob) { bobReplied.store(true, ordering: .relaxed) }
+        #expect(await eventually(30) { two.status(bob.connection) != nil })
         try await Task.sleep(nanoseconds: 150_000_000)
         let early = bobReplied.load(ordering: .relaxed)
         #expect(!early, "replied before node 3 had the device")
-        holdingThree.store(false, ordering: .relaxed)
-        for bytes in heldForThree.withLock({ $0 }) {
-            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
-                directories[3]!.received(node: from, seq: seq, changes: changes)
-            }
-        }
-        #expect(await eventually(0.8) { bobReplied.load(ordering: .relaxed) })
-        #expect(logs[3]!.log.status(bob.connection) != nil)
+        rig.releaseThree()
+        #expect(await eventually(30) { bobReplied.load(ordering: .relaxed) })
+        #expect(three.status(bob.connection) != nil)
+    }
 
-        // Node 3 never answers: the reply is held no longer than the apply timeout (1 s here).
-        deafThree.store(true, ordering: .relaxed)
+    /// A node that never answers holds a reply no longer than the apply timeout.
+    @Test func aSilentNodeHoldsAReplyOnlyUntilTheApplyTimeout() async throws {
+        let rig = AnsweringRig(applyTimeout: 0.5)
+        defer { rig.stop() }
+        #expect(await rig.start())
+        rig.deafThree.store(true, ordering: .relaxed)
         let cy = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
         let cyReplied = Atomic<Bool>(false)
         let started = Date()
-        directories[1]!.localAttached(cy) { cyReplied.store(true, ordering: .relaxed) }
-        #expect(await eventually(5) { cyReplied.load(ordering: .relaxed) })
-        #expect(Date().timeIntervalSince(started) >= 0.9)
+        rig.directories[1]!.localAttached(cy) { cyReplied.store(true, ordering: .relaxed) }
+        #expect(await eventually(30) { cyReplied.load(ordering: .relaxed) })
+        #expect(Date().timeIntervalSince(started) >= 0.45)
+        let (two, three) = (rig.logs[2]!, rig.logs[3]!)
+        #expect(await eventually(30) { two.status(cy.connection) != nil })
+        #expect(three.status(cy.connection) == nil)
     }
 
     /// Devices of one node appear on the others in order; a lost change, a late joiner and a dead node are
