@@ -13,25 +13,19 @@ session to a usable chat list, and a closing "N passed, N failed"; exits 1 when 
 """
 
 import json
-import random
 import time
 
 from playwright.sync_api import expect
 
 import harness
+import people
 from harness import axe_check, screenshot, test
+from people import PASSWORD, befriend, new_phone  # noqa: F401 (test_a11y imports them from here)
 
-PASSWORD = "correct horse 42"
 PRESENCE_GRACE_S = 1  # the server's --presence-grace: how long a user who left stays online
-expect.set_options(timeout=harness.WAIT * 1000)
 
 
 # MARK: steps a person takes
-
-def new_phone():
-    # +1 555 then 7 digits: valid E.164, and unique enough for one database per run.
-    return "+1555" + "".join(random.choice("0123456789") for _ in range(7))
-
 
 class Line:
     """Carries a page's WebSocket through the test, which can cut it as a network failure would: `cut()` closes
@@ -79,64 +73,12 @@ class Line:
         self.lose_send_replies = False
 
 
-class Person:
-    """One user in one browser context (one device)."""
+class Person(people.Person):
+    """One user in one browser context (one device); with `cuttable`, its WebSocket goes through a `Line`."""
 
     def __init__(self, env, name, phone=None, cuttable=False):
-        self.env = env
-        self.name = name
-        self.phone = phone or new_phone()
-        self.context = env.new_context(name)
-        self.page = env.watch(self.context.new_page(), name)
+        super().__init__(env, name, phone)
         self.line = Line(self.page) if cuttable else None
-
-    def open(self, hash_=""):
-        self.page.goto(self.env.url.rstrip("/") + "/" + hash_)
-
-    def register(self, remember=False):
-        page = self.page
-        self.open("#/register")
-        expect(page.locator("main[data-screen=register]")).to_be_visible()
-        page.get_by_label("Phone number").fill(self.phone)
-        page.get_by_label("Your name").fill(self.name)
-        page.get_by_label("Password", exact=True).fill(PASSWORD)
-        page.get_by_label("Password again").fill(PASSWORD)
-        if remember:
-            page.get_by_label("Keep me logged in on this computer").check()
-        page.get_by_role("button", name="Create account").click()
-        expect(page.locator("main[data-screen=chats]")).to_be_visible()
-        return self
-
-    def login(self, remember=False):
-        page = self.page
-        self.open("#/login")
-        expect(page.locator("main[data-screen=login]")).to_be_visible()
-        page.get_by_label("Phone number").fill(self.phone)
-        page.get_by_label("Password").fill(PASSWORD)
-        if remember:
-            page.get_by_label("Keep me logged in on this computer").check()
-        page.get_by_role("button", name="Log in").click()
-        expect(page.locator("main[data-screen=chats]")).to_be_visible()
-        return self
-
-    def go(self, link):
-        self.page.get_by_role("navigation").get_by_role("link", name=link, exact=True).click()
-
-    def request_friend(self, other):
-        self.go("Friends")
-        self.page.get_by_label("Their phone number").fill(other.phone)
-        self.page.get_by_role("button", name="Send friend request").click()
-        expect(self.page.get_by_role("button", name=f"Cancel request to {other.name}")).to_be_visible()
-
-    def accept_friend(self, other):
-        self.go("Friends")
-        self.page.get_by_role("button", name=f"Accept the friend request from {other.name}").click()
-        expect(self.page.get_by_role("button", name=f"Send a message to {other.name}")).to_be_visible()
-
-    def open_chat_with(self, other):
-        self.go("Friends")
-        self.page.get_by_role("button", name=f"Send a message to {other.name}").click()
-        expect(self.page.locator("main[data-screen=chat] h1")).to_have_text(other.name)
 
     def open_chat_named(self, name):
         self.go("Chats")
@@ -158,13 +100,8 @@ class Person:
         expect(self.page.locator("li[data-seq]", has_text=text)).to_have_count(1)
 
 
-def befriend(a, b):
-    a.request_friend(b)
-    b.accept_friend(a)
-
-
-def expect_clean(env, *people, allow=()):
-    for person in people:
+def expect_clean(env, *persons, allow=()):
+    for person in persons:
         env.expect_clean(person.page, allow=allow)
 
 
