@@ -72,9 +72,13 @@ final class HTTPSession: ConnectionHandler {
     private var servedRequests = 0
     // protected by connection.loop.queue: the user whose voice upload slot this connection holds, if any.
     var uploadSlotUser: Int64?
-    // protected by connection.loop.queue: the client's address (no port) for per-address limits and logs: the
-    // peer's, or behind a trusted proxy the one its `X-Forwarded-For` names (`TrustedProxies`); set per request.
-    private(set) var clientAddress: String
+    // protected by connection.loop.queue: behind a trusted proxy, the client its `X-Forwarded-For` names
+    // (`TrustedProxies`); set per request, nil without trusted proxies.
+    private var forwardedClientAddress: String?
+
+    /// The client's address (no port) for per-address limits: the peer's, or behind a trusted proxy the one it
+    /// forwarded for. Read only when a limit needs it (no `getpeername` per accepted connection).
+    var clientAddress: String { forwardedClientAddress ?? TrustedProxies.stripPort(connection.remoteAddress) }
 
     init(connection: Connection, context: LoopContext) {
         self.connection = connection
@@ -82,7 +86,6 @@ final class HTTPSession: ConnectionHandler {
         phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
         headStarted = EventLoop.now()
         idleSince = headStarted
-        clientAddress = TrustedProxies.stripPort(connection.remoteAddress)
     }
 
     var server: HubServer { context.server }
@@ -194,7 +197,7 @@ final class HTTPSession: ConnectionHandler {
         servedRequests += 1
         let proxies = server.configuration.trustedProxies
         if !proxies.isEmpty {
-            clientAddress = proxies.clientAddress(
+            forwardedClientAddress = proxies.clientAddress(
                 peer: TrustedProxies.stripPort(connection.remoteAddress), forwardedFor: head.headers.values(for: "X-Forwarded-For"))
         }
         bodyStarted = EventLoop.now()

@@ -277,24 +277,27 @@ final class ClusterDirectory: @unchecked Sendable {
 
     /// Runs the callbacks no node is awaited for any more.
     private func releaseSettled() {
-        assertOnQueue()
-        guard held.contains(where: { $0.nodes.isEmpty }) else { return }
-        let done = held.filter { $0.nodes.isEmpty }
-        held.removeAll { $0.nodes.isEmpty }
-        for entry in done { for callback in entry.callbacks { callback() } }
+        release { $0.nodes.isEmpty }
     }
 
     /// Runs the callbacks of changes up to `seq` (all with `.max`), whoever has applied them.
     private func releaseHeld(upTo seq: UInt64, timedOut: Bool) {
-        assertOnQueue()
-        let done = held.filter { $0.seq <= seq }
-        guard !done.isEmpty else { return }
-        held.removeAll { $0.seq <= seq }
-        if timedOut {
+        let released = release { $0.seq <= seq }
+        if timedOut && released {
             metrics.directoryApplyTimeouts.increment()
             logger.debug("cluster: a directory change was not confirmed by every node in time", metadata: ["sb.seq": "\(seq)"])
         }
-        for entry in done { for callback in entry.callbacks { callback() } }
+    }
+
+    /// Removes the held entries `done` selects and runs their callbacks; returns whether there were any.
+    @discardableResult
+    private func release(_ done: (Held) -> Bool) -> Bool {
+        assertOnQueue()
+        let released = held.filter(done)
+        guard !released.isEmpty else { return false }
+        held.removeAll(where: done)
+        for entry in released { for callback in entry.callbacks { callback() } }
+        return true
     }
 
     // MARK: other nodes' changes
