@@ -250,7 +250,7 @@ struct Chat: AsyncParsableCommand {
 
 /// The media options of `call` and `listen` (docs/cli.md, "Media").
 struct MediaArguments: ParsableArguments {
-    @Flag(help: "Signalling only: a generated SDP and candidates, no audio or video.") var noMedia = false
+    @Flag(help: "Signalling only: a generated SDP and candidates, no audio or video (env SWITCHBOARD_NO_MEDIA=1).") var noMedia = false
     @Option(help: "Send a sine tone of this frequency in Hz (the default audio: 440).") var tone: Double?
     @Option(help: "Send audio from this file (WAV, Ogg Opus/Vorbis, FLAC, ...; at most 10 minutes).") var play: String?
     @Flag(help: "Repeat the --play file (else silence after it).") var loop = false
@@ -276,8 +276,9 @@ struct MediaArguments: ParsableArguments {
 
     func options(video: Bool) -> MediaOptions {
         let audio: MediaOptions.AudioSource = play.map { .file($0, loop: loop) } ?? (mic ? .microphone : .tone(tone ?? 440))
+        let off = noMedia || ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["SWITCHBOARD_NO_MEDIA"]?.lowercased() ?? "")
         return MediaOptions(
-            enabled: !noMedia, audio: audio, video: video, videoFile: videoFile, record: record, recordVideo: recordVideo,
+            enabled: !off, audio: audio, video: video, videoFile: videoFile, record: record, recordVideo: recordVideo,
             relayOnly: relayOnly, hangupAfter: hangupAfter, statsInterval: statsInterval)
     }
 }
