@@ -730,8 +730,9 @@ static gboolean first_pass(GQuark field, const GValue *value, gpointer data) {
         if (G.gst_structure_get_uint64(s, "bytes-received", &u)) stats->bytes_received += u;
         if (G.gst_structure_get_int64(s, "packets-lost", &i)) stats->packets_lost += i;
         else if (G.gst_structure_get_int(s, "packets-lost", (gint *)&ui)) stats->packets_lost += (gint)ui;
-        const char *kind = G.gst_structure_get_string(s, "kind");
-        if (G.gst_structure_get_double(s, "jitter", &d) && (!kind || strcmp(kind, "audio") == 0)) {
+        // The highest of the received streams' jitter (1.22 labels every bundled stream with the first m-line's
+        // kind, so audio and video cannot be told apart here).
+        if (G.gst_structure_get_double(s, "jitter", &d) && d >= 0) {
             if (d > stats->jitter_seconds) stats->jitter_seconds = d;
         }
     } else if (strcmp(name, "outbound-rtp") == 0) {

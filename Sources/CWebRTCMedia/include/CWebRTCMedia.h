@@ -80,7 +80,7 @@ typedef struct sbwr_stats {
     char local_candidate_type[16]; ///< of the selected pair: host, srflx, prflx, relay ("" when unknown)
     char remote_candidate_type[16];
     double rtt_seconds;            ///< < 0 when unknown (RTCP receiver reports, else the ICE pair's)
-    double jitter_seconds;         ///< < 0 when unknown (inbound audio, as seen by us)
+    double jitter_seconds;         ///< < 0 when unknown (the highest of the received streams, as seen by us)
     uint64_t packets_received;
     int64_t packets_lost;          ///< inbound, as seen by us
     uint64_t bytes_received;

@@ -141,7 +141,7 @@ public enum MediaPipeline {
         let counter = "queue ! fakesink name=sbframes signal-handoffs=true sync=false async=false"
         guard let record else { return "rtpvp8depay ! \(counter)" }
         return "rtpvp8depay ! tee name=sbvtee ! \(counter) "
-            + "sbvtee. ! queue ! webmmux streamable=true ! filesink name=sbrec1 async=false location=\(quoted(record))"
+            + "sbvtee. ! queue ! webmmux ! filesink name=sbrec1 async=false location=\(quoted(record))"
     }
 
     /// webrtcbin's STUN and TURN settings from `call.turn`'s `ice_servers` (WebRTC URLs such as
