@@ -164,8 +164,11 @@ import Testing
         let recording = folder.appendingPathComponent("b.wav").path
         let a = Collector()
         let b = Collector()
-        let caller = try CallMedia(options: MediaOptions(audio: .tone(440)), video: false, stun: nil, turn: []) { a.add($0) }
-        let callee = try CallMedia(options: MediaOptions(audio: .tone(1000), record: recording), video: false, stun: nil, turn: []) { b.add($0) }
+        // Loopback only: the test does not depend on the machine's interfaces (libnice skips loopback unless told).
+        let caller = try CallMedia(options: MediaOptions(audio: .tone(440), iceAddresses: ["127.0.0.1"]), video: false, stun: nil, turn: []) { a.add($0) }
+        let callee = try CallMedia(
+            options: MediaOptions(audio: .tone(1000), record: recording, iceAddresses: ["127.0.0.1"]), video: false, stun: nil, turn: []
+        ) { b.add($0) }
         let offer = try await caller.offer()
         #expect(offer.contains("m=audio") && offer.lowercased().contains("opus/48000"))
         let answer = try await callee.answer(offer: offer)
@@ -190,6 +193,7 @@ import Testing
         }
         let s = try #require(received, "the callee received no audio within 20 s")
         #expect(s.localCandidateType == "host")
+        #expect(a.candidates().allSatisfy { $0.1.contains(" 127.0.0.1 ") }, "\(a.candidates())")
         #expect(s.iceState == "connected" || s.iceState == "completed")
         #expect(b.has(.remoteMedia("audio")))
         let sc = try #require(await caller.snapshot(elapsedMs: 0))
@@ -205,7 +209,7 @@ import Testing
         #expect(Int(UInt32(littleEndian: riffSize)) == data.count - 8)
     }
 
-    @Test func aFileThatIsNotAudioIsRefusedBeforeTheCall() async throws {
+    @Test func aFileThatIsNotAudioOrABadAddressIsRefusedBeforeTheCall() async throws {
         guard CallMedia.unavailableReason() == nil else { return }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sb-not-audio-\(UUID().uuidString).wav").path
         try Data("this is not audio".utf8).write(to: URL(fileURLWithPath: path))
@@ -215,6 +219,9 @@ import Testing
         }
         #expect(throws: CLIError.self) {
             _ = try CallMedia(options: MediaOptions(audio: .file("/nonexistent/x.wav", loop: false)), video: false, stun: nil, turn: []) { _ in }
+        }
+        #expect(throws: CLIError.self) {
+            _ = try CallMedia(options: MediaOptions(iceAddresses: ["not-an-ip"]), video: false, stun: nil, turn: []) { _ in }
         }
     }
 }
