@@ -49,6 +49,7 @@ public enum ServerRunner {
             database = try Database.open(configuration: configuration, logger: logger)
         } catch {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
+            notifier?.status("could not start: \(error)")
             return 1
         }
         let metrics = ServerMetrics(loopCount: configuration.loopCount)
