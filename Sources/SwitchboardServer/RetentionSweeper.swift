@@ -17,7 +17,7 @@ public import SwitchboardStore
 public struct RetentionSettings: Sendable, Equatable {
     /// Days an ended call's record (the call history) is kept.
     public var callRecordsDays: Int = 365
-    /// Days a deleted message keeps what deletion left behind (client id, voice clip, reactions, hidden marks);
+    /// Days a deleted message keeps what deletion left behind (client id, voice clip, reactions);
     /// the tombstone row itself stays, so histories keep their seqs.
     public var tombstonesDays: Int = 30
     /// Days a revoked (logged-out) session's row is kept.

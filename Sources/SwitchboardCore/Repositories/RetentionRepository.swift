@@ -47,9 +47,10 @@ public enum RetentionRepository {
     /// One step of the tombstone purge over the messages with `after < id`, at most `scan` of them in id order:
     /// every message among them deleted before `cutoff` keeps only its place (conversation, seq, kind, sender,
     /// times: others' histories keep their seqs and stay gapless) and loses what deletion left behind: its
-    /// client id, its voice clip reference, its reactions and per-user hidden marks; a voice clip no message
-    /// references any more after this is deleted too (its audio). Returns the tombstones purged, the rows
-    /// removed in all (reactions, hidden marks, voice clips) and the highest id scanned (nil: no more messages).
+    /// client id, its voice clip reference and its reactions; a voice clip no message references any more after
+    /// this is deleted too (its audio). Per-user hidden marks stay (a tombstone someone hid stays hidden).
+    /// Returns the tombstones purged, the rows removed in all (reactions, voice clips) and the highest id scanned
+    /// (nil: no more messages).
     public static func purgeTombstones(
         _ db: PostgresConnection, deletedBefore cutoff: Date, after: Int64, scan: Int
     ) throws -> (tombstones: Int, rowsRemoved: Int, lastScanned: Int64?) {
@@ -65,8 +66,7 @@ public enum RetentionRepository {
                 SELECT m.id FROM messages m
                 WHERE m.id > $1 AND m.id <= $2 AND m.deleted_at < $3
                   AND (m.client_id IS NOT NULL OR m.voice_id IS NOT NULL OR m.body IS NOT NULL
-                       OR EXISTS (SELECT 1 FROM message_reactions r WHERE r.message_id = m.id)
-                       OR EXISTS (SELECT 1 FROM hidden_messages h WHERE h.message_id = m.id))
+                       OR EXISTS (SELECT 1 FROM message_reactions r WHERE r.message_id = m.id))
                 FOR UPDATE OF m SKIP LOCKED
                 """, [.int(after), .int(last), .timestamp(cutoff)]
         ).map { try $0.decode(Int64.self, column: 0) }
@@ -74,7 +74,6 @@ public enum RetentionRepository {
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         var removed = 0
         removed += try db.execute(cached: "DELETE FROM message_reactions WHERE message_id = ANY($1::bigint[])", [.text(list)]).affectedRows
-        removed += try db.execute(cached: "DELETE FROM hidden_messages WHERE message_id = ANY($1::bigint[])", [.text(list)]).affectedRows
         let clips = try db.execute(
             cached: """
                 UPDATE messages m SET client_id = NULL, voice_id = NULL, body = NULL
