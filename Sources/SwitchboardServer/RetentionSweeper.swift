@@ -40,7 +40,7 @@ public struct RetentionSettings: Sendable, Equatable {
 /// queue). Each batch first takes a PostgreSQL advisory lock (`RetentionRepository.advisoryLockKey`) with
 /// `pg_try_advisory_xact_lock`: in a cluster one node sweeps; a node that finds the lock taken ends its sweep
 /// and tries again at its next interval. Rows removed are counted in
-/// `switchboard_retention_rows_removed_total{kind}`.
+/// `switchboard_retention_rows_removed_total{kind}`, sweeps in `switchboard_retention_sweeps_total{result}`.
 public final class RetentionSweeper: @unchecked Sendable {
     // @unchecked Sendable: the mutable fields are only touched on `queue`.
 
@@ -72,6 +72,8 @@ public final class RetentionSweeper: @unchecked Sendable {
     private let queue = DispatchQueue(label: "switchboard.retention")
     private let removed: [Kind: CoreMetrics.Counter]
     private let tombstonesPurged: CoreMetrics.Counter
+    /// Sweeps by how they ended: `done`, `lock_busy` (another node sweeps), `failed`.
+    private let sweeps: [String: CoreMetrics.Counter]
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
     // protected by queue
@@ -95,6 +97,12 @@ public final class RetentionSweeper: @unchecked Sendable {
         }
         removed = counters
         tombstonesPurged = CoreMetrics.Counter(label: "switchboard_retention_tombstones_purged_total", factory: metrics.factory)
+        var byResult: [String: CoreMetrics.Counter] = [:]
+        for result in ["done", "lock_busy", "failed"] {
+            byResult[result] = CoreMetrics.Counter(
+                label: "switchboard_retention_sweeps_total", dimensions: [("result", result)], factory: metrics.factory)
+        }
+        sweeps = byResult
     }
 
     /// Starts the periodic sweep (nothing when every retention is 0).
@@ -134,6 +142,7 @@ public final class RetentionSweeper: @unchecked Sendable {
             if let c = cutoff(settings.tombstonesDays) { steps.append((.tombstones, c)) }
             run(steps[...], cursor: 0, batches: 0, outcome: Outcome()) { [self] outcome in
                 sweeping = false
+                sweeps[outcome.failed ? "failed" : outcome.lockBusy ? "lock_busy" : "done"]?.increment()
                 let total = outcome.callRecords + outcome.revokedSessions + outcome.tombstoneRows + outcome.tombstones
                 if total > 0 {
                     logger.info(

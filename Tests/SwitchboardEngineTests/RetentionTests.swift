@@ -71,6 +71,7 @@ struct RetentionTests {
         #expect(left == 2)
         let text = String(decoding: metrics.render(), as: UTF8.self)
         #expect(text.contains("switchboard_retention_rows_removed_total{kind=\"call_records\"} \(outcome.callRecords)"))
+        #expect(text.contains("switchboard_retention_sweeps_total{result=\"done\"} 1"))
         // 0 days keeps them forever.
         let forever = try await sweep(settings(calls: 0), now: Self.day(100_000))
         #expect(forever == RetentionSweeper.Outcome())
@@ -203,8 +204,10 @@ struct RetentionTests {
         let other = try PostgresConnection(connectionString: try connectionString(), queue: queue, logger: testLogger())
         defer { queue.sync { other.close() } }
         _ = try queue.sync { try other.query("SELECT pg_advisory_lock($1)", [.int(RetentionRepository.advisoryLockKey)]) }
-        let blocked = try await sweep(settings(calls: 30), now: Self.day(100))
+        let metrics = ServerMetrics(loopCount: 1)
+        let blocked = try await sweep(settings(calls: 30), now: Self.day(100), metrics: metrics)
         #expect(blocked.lockBusy)
+        #expect(String(decoding: metrics.render(), as: UTF8.self).contains("switchboard_retention_sweeps_total{result=\"lock_busy\"} 1"))
         #expect(blocked.callRecords == 0)
         #expect(try await count("SELECT count(*) FROM calls WHERE id = $1", [.text(id)]) == 1)
         _ = try queue.sync { try other.query("SELECT pg_advisory_unlock($1)", [.int(RetentionRepository.advisoryLockKey)]) }
