@@ -230,6 +230,13 @@ struct ServiceManagementTests {
         // Unknown keys and bad values are only warnings (status 0): none may mention the unit.
         let complaints = result.output.split(separator: "\n").filter { $0.contains("switchboard.service") }
         #expect(complaints.isEmpty, "\(complaints)")
+        // The hardening: systemd's own exposure score of the unit (0 best, 10 worst; "OK" up to 3.9).
+        let security = try runProcess("/usr/bin/systemd-analyze", ["security", "--offline=true", copy.path])
+        let overall = try #require(
+            security.output.split(separator: "\n").first { $0.contains("Overall exposure level for switchboard.service:") },
+            "\(security.output)")
+        let score = try #require(overall.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(overall)")
+        #expect(score <= 2.5, "\(overall)")
     }
 
     @Test func unitRestartsOnFailureWithinSecondsAsANotifyServiceWithLimitsAndHardening() throws {
