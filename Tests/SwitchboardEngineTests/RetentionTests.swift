@@ -218,6 +218,7 @@ struct RetentionTests {
 
     func connectionString() throws -> String {
         if let url = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_DATABASE_URL"], !url.isEmpty { return url }
-        throw EngineTestError.noDatabase("the lock test needs SWITCHBOARD_TEST_DATABASE_URL")
+        if let embedded = db.database?.embedded { return embedded.connectionString() }
+        throw EngineTestError.noDatabase(db.error ?? "no database")
     }
 }
