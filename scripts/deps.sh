@@ -10,6 +10,8 @@ want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev l
       postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
     want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux)
+    # systemd-analyze verifies deploy/switchboard.service (it needs no running systemd).
+    want+=(systemd)
 fi
 
 missing=()

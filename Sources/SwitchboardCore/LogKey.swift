@@ -58,4 +58,8 @@ public enum LogKey {
     public static let path = "sb.path"
     /// A count of files.
     public static let files = "sb.files"
+    /// What a retention batch removes (`call_records`, `tombstones`, `revoked_sessions`).
+    public static let kind = "sb.kind"
+    /// Rows a retention sweep removed.
+    public static let rows = "sb.rows"
 }

@@ -599,14 +599,20 @@ final class CallService: @unchecked Sendable {
                     answeredAt: answered, endedAt: ended, durationMs: durationMs)
             },
             completion: { [logger] result in
-                if case .failure(let error) = result { logger.error("call record not stored", metadata: [LogKey.error: "\(error)"]) }
+                if case .failure(let error) = result {
+                    logger.error(
+                        "call record not stored",
+                        metadata: [LogKey.error: "\(error)", LogKey.callId: "\(callId)", LogKey.userId: "\(caller),\(callee)"])
+                }
                 rowWritten()
                 group.leave()
             })
         let event = SystemEvent(event: "call", actorId: caller, callId: callId, media: media, outcome: outcome, durationMs: durationMs)
         messages.recordCall(between: caller, and: callee, event: event) { [logger] result in
             if case .failure(let error) = result {
-                logger.warning("call system message not stored", metadata: [LogKey.error: "\(error.message)"])
+                logger.warning(
+                    "call system message not stored",
+                    metadata: [LogKey.error: "\(error.message)", LogKey.callId: "\(callId)", LogKey.userId: "\(caller),\(callee)"])
             }
             group.leave()
         }

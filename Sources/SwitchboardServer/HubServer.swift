@@ -10,6 +10,7 @@ import Dispatch
 import Foundation
 public import Logging
 import SwitchboardCore
+import Synchronization
 public import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
@@ -160,6 +161,15 @@ public final class HubServer: @unchecked Sendable {
         return phase == .draining || phase == .stopped
     }
 
+    /// Runs a no-op on every loop queue and calls `answered` (on the last loop to run it) once all have: the
+    /// watchdog's liveness probe (a wedged loop never answers).
+    public func probeLoops(_ answered: @escaping @Sendable () -> Void) {
+        let remaining = Countdown(group.loops.count)
+        for loop in group.loops {
+            loop.execute { if remaining.decrement() == 0 { answered() } }
+        }
+    }
+
     /// Voice uploads holding a slot (authenticated, body being received or processed).
     public var voiceUploadsInProgress: Int { services?.voice.uploadsInProgress ?? 0 }
 
@@ -284,4 +294,12 @@ public final class HubServer: @unchecked Sendable {
         }
         queue.async { poll() }
     }
+}
+
+/// A count shared by closures on several queues.
+private final class Countdown: Sendable {
+    private let value: Mutex<Int>
+    init(_ count: Int) { value = Mutex(count) }
+    /// Subtracts one; the new count.
+    func decrement() -> Int { value.withLock { $0 -= 1; return $0 } }
 }

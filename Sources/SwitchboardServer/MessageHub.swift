@@ -313,7 +313,9 @@ final class MessageWriter: @unchecked Sendable {
                 case .failure(let error) where (error as? PostgresError)?.isConnectionProblem == true && prepared.value != nil:
                     // The connection failed while (or after) the COMMIT was sent: it may have committed. Keep the
                     // writer busy (`inFlight`) until the server says which, so seqs stay gapless.
-                    logger.warning("message batch: commit outcome unknown; resolving", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
+                    logger.warning(
+                        "message batch: commit outcome unknown; resolving",
+                        metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)", LogKey.conversationId: "\(batch.conversationsForLog)"])
                     let timeout = configuration.commitResolutionTimeout
                     resolve(batch, prepared.value!, deadline: clock.now() &+ UInt64(max(0, min(timeout, 86_400)) * 1e9), attempt: 0)
                     return
@@ -325,7 +327,12 @@ final class MessageWriter: @unchecked Sendable {
                         let half = batch.count / 2
                         retries.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
                     } else {
-                        logger.warning("message write refused by the database", metadata: [LogKey.error: "\(error)"])
+                        logger.warning(
+                            "message write refused by the database",
+                            metadata: [
+                                LogKey.error: "\(error)", LogKey.conversationId: "\(batch.conversationsForLog)",
+                                LogKey.userId: "\(batch.first.map { String($0.actor) } ?? "")",
+                            ])
                         finish(batch, [.failure(ServiceError(.badRequest, "the database refused this write's data"))], stored: [])
                     }
                 case .failure(let error):
@@ -333,7 +340,9 @@ final class MessageWriter: @unchecked Sendable {
                     for request in batch { states[request.conversationId] = nil }
                     let failure = ServiceError.from(error)
                     if failure.code == .internal {
-                        logger.error("message batch failed", metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)"])
+                        logger.error(
+                            "message batch failed",
+                            metadata: [LogKey.error: "\(error)", LogKey.writes: "\(batch.count)", LogKey.conversationId: "\(batch.conversationsForLog)"])
                     }
                     finish(batch, batch.map { _ in .failure(failure) }, stored: [])
                 }
@@ -363,7 +372,9 @@ final class MessageWriter: @unchecked Sendable {
     /// same `client_id` gets the original acknowledgement if it did commit), the states are dropped.
     private func giveUp(_ batch: [WriteRequest], _ why: String) {
         assertOnQueue()
-        logger.error("message batch: commit outcome unresolved", metadata: [LogKey.reason: "\(why)", LogKey.writes: "\(batch.count)"])
+        logger.error(
+            "message batch: commit outcome unresolved",
+            metadata: [LogKey.reason: "\(why)", LogKey.writes: "\(batch.count)", LogKey.conversationId: "\(batch.conversationsForLog)"])
         for request in batch { states[request.conversationId] = nil }
         let failure = ServiceError(.unavailable, "the database failed during the commit; resend with the same client_id")
         finish(batch, batch.map { _ in .failure(failure) }, stored: [])
@@ -619,5 +630,15 @@ struct DeliveryPlan {
 
     mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
         for device in devices { batch.add(.ephemeral(bytes, source: source), to: device.connection) }
+    }
+}
+
+extension [WriteRequest] {
+    /// The conversations of a batch for a log line: distinct ids, at most 8 (then "+N").
+    var conversationsForLog: String {
+        var seen: [Int64] = []
+        for request in self where !seen.contains(request.conversationId) { seen.append(request.conversationId) }
+        let shown = seen.prefix(8).map(String.init).joined(separator: ",")
+        return seen.count > 8 ? "\(shown),+\(seen.count - 8)" : shown
     }
 }

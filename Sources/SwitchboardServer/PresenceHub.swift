@@ -212,7 +212,7 @@ final class PresenceHub: @unchecked Sendable {
                 case .failure(let error):
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
-                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)"])
+                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)", LogKey.userId: "\(userId)"])
                     friends[userId] = []
                     names[userId] = nil
                 }
@@ -290,7 +290,9 @@ final class PresenceHub: @unchecked Sendable {
             pool.withConnection(
                 on: queue, { db in try UserRepository.touchLastSeen(db, users: ids) },
                 completion: { [logger] result in
-                    if case .failure(let error) = result { logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)"]) }
+                    if case .failure(let error) = result {
+                        logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)", "sb.users": "\(ids.count)"])
+                    }
                 })
         }
     }

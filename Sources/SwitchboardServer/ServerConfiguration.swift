@@ -136,6 +136,8 @@ public struct ServerConfiguration: Sendable {
     public var web = WebConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
+    /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).
+    public var retention = RetentionSettings()
 
     /// Creates the default configuration.
     public init() {}

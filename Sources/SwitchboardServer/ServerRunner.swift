@@ -25,6 +25,8 @@ public enum ServerRunner {
     /// starting is held until the start is over, then shuts down the same way.
     public static func run(configuration: ServerConfiguration, logger: Logger) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // systemd `Type=notify` (deploy/switchboard.service): READY=1 once listening, STOPPING=1 on a signal.
+        let notifier = SystemdNotifier()
         let done = DispatchSemaphore(value: 0)
         let state = RunState()
         let signalQueue = DispatchQueue(label: "switchboard.signals")
@@ -34,21 +36,26 @@ public enum ServerRunner {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: signalQueue)
             source.setEventHandler {
                 logger.info("signal received", metadata: [LogKey.signal: "\(sig == SIGTERM ? "SIGTERM" : "SIGINT")"])
+                notifier?.stopping(status: "draining connections")
                 state.stop(done: done)
             }
             source.resume()
             sources.append(source)
         }
         defer { withExtendedLifetime(sources) {} }
+        notifier?.status("opening the database")
         let database: Database
         do {
             database = try Database.open(configuration: configuration, logger: logger)
         } catch {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
+            notifier?.status("could not start: \(error)")
             return 1
         }
         let metrics = ServerMetrics(loopCount: configuration.loopCount)
         var cluster: ClusterRuntime?
+        var sweeper: RetentionSweeper?
+        var watchdog: SystemdWatchdog?
         do {
             var serverRunning: (@Sendable () -> Bool)? = nil
             if let embedded = database.embedded {
@@ -60,16 +67,33 @@ public enum ServerRunner {
             let server = try HubServer(
                 configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning,
                 cluster: cluster?.node, metrics: metrics)
-            try server.start()
+            let port = try server.start()
             cluster?.start()
+            sweeper = RetentionSweeper(
+                settings: configuration.retention, pool: database.pool, metrics: metrics, logger: logger)
+            sweeper?.start()
+            if let notifier {
+                notifier.ready(status: "listening on port \(port)")
+                if let timeout = SystemdWatchdog.timeout() {
+                    let pinger = SystemdWatchdog(
+                        timeout: timeout, clock: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
+                        probe: { [weak server] answered in server?.probeLoops(answered) },
+                        ping: { notifier.watchdogPing() })
+                    pinger.start(queue: DispatchQueue(label: "switchboard.watchdog"))
+                    watchdog = pinger
+                }
+            }
             state.started(server, done: done)
         } catch {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
+            notifier?.status("could not start: \(error)")
             cluster?.stop()
             database.close()
             return 1
         }
         done.wait()
+        watchdog?.stop()
+        sweeper?.stop()
         cluster?.stop()
         database.close()
         return 0

@@ -179,6 +179,11 @@ final class VoiceService: Sendable {
         let voice: TranscodedVoice
         switch transcoded {
         case .failure(let error):
+            if error.httpStatus >= 500 {
+                logger.error(
+                    "voice upload not transcoded",
+                    metadata: [LogKey.op: "voice.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)", LogKey.bytes: "\(body.count)"])
+            }
             return .error(error.httpStatus, error.wireCode, Self.describe(error, options))
         case .success(let v): voice = v
         }
@@ -202,6 +207,11 @@ final class VoiceService: Sendable {
                 ], headers: [("Location", "/voice/\(clip.id)")])
         } catch {
             let e = ServiceError.from(error)
+            if e.code != .unavailable {
+                logger.error(
+                    "voice upload not stored",
+                    metadata: [LogKey.op: "voice.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
+            }
             return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
         }
     }
@@ -232,6 +242,11 @@ final class VoiceService: Sendable {
             found = try await pool.withConnection { db in try VoiceStore.fetch(db, id: id, for: me.userId) }
         } catch {
             let e = ServiceError.from(error)
+            if e.code != .unavailable {
+                logger.error(
+                    "voice clip not read",
+                    metadata: [LogKey.op: "voice.download", LogKey.userId: "\(me.userId)", LogKey.voiceId: "\(id)", LogKey.error: "\(error)"])
+            }
             return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
         }
         guard let (clip, audio) = found else { return notFound }
