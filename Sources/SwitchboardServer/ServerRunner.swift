@@ -69,7 +69,12 @@ public enum ServerRunner {
             database.close()
             return 1
         }
+        let backups = BackupScheduler(
+            schedule: configuration.backups, connectionString: database.connectionString,
+            embedded: database.embedded != nil, metrics: metrics, logger: logger)
+        backups.start()
         done.wait()
+        backups.stop()
         cluster?.stop()
         database.close()
         return 0
@@ -112,11 +117,14 @@ private final class RunState: @unchecked Sendable {
 public final class Database: Sendable {
     public let pool: DatabasePool
     let embedded: EmbeddedPostgres?
+    /// The libpq connection string the pool uses (scheduled backups hand it to `pg_dump`).
+    let connectionString: String
     let logger: Logger
 
-    init(pool: DatabasePool, embedded: EmbeddedPostgres?, logger: Logger) {
+    init(pool: DatabasePool, embedded: EmbeddedPostgres?, connectionString: String, logger: Logger) {
         self.pool = pool
         self.embedded = embedded
+        self.connectionString = connectionString
         self.logger = logger
     }
 
@@ -142,7 +150,7 @@ public final class Database: Sendable {
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
             embedded?.supervise(
                 initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
-            return Database(pool: pool, embedded: embedded, logger: logger)
+            return Database(pool: pool, embedded: embedded, connectionString: connectionString, logger: logger)
         } catch {
             embedded?.stop()
             throw error

@@ -48,7 +48,7 @@ struct SwitchboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Switchboard: a real-time hub for messaging and call signalling.",
-        subcommands: [Serve.self, Migrate.self, HealthCheck.self],
+        subcommands: [Serve.self, Migrate.self, HealthCheck.self, Backup.self, Restore.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -70,6 +70,8 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Cluster") var cluster: ClusterOptions
 
     @OptionGroup(title: "Web app") var webApp: WebOptions
+
+    @OptionGroup(title: "Backups") var backups: BackupOptions
 
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
@@ -271,6 +273,7 @@ struct Serve: ParsableCommand {
         discovery.apply(to: &c)
         cluster.apply(to: &c)
         webApp.apply(to: &c)
+        backups.apply(to: &c)
         return c
     }
 

@@ -1,0 +1,108 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import Foundation
+import Logging
+import SwitchboardServer
+import SwitchboardStore
+
+/// Scheduled backups of `serve` (`docs/operations.md`).
+struct BackupOptions: ParsableArguments {
+    @Option(help: "Folder for scheduled backups (each in backup-<UTC time>/); with --backup-every. [env: SWITCHBOARD_BACKUP_DIR]")
+    var backupDir: String = env("SWITCHBOARD_BACKUP_DIR") ?? ""
+
+    @Option(help: "Seconds between scheduled backups (the first 10 s after the start); 0: none. [env: SWITCHBOARD_BACKUP_EVERY]")
+    var backupEvery: Double = envValue("SWITCHBOARD_BACKUP_EVERY", as: Double.self) ?? 0
+
+    @Option(help: "Scheduled backups kept; older ones are removed after each new one. [env: SWITCHBOARD_BACKUP_KEEP]")
+    var backupKeep: Int = envValue("SWITCHBOARD_BACKUP_KEEP", as: Int.self) ?? 7
+
+    func validate() throws {
+        guard backupEvery >= 0, backupKeep >= 1 else {
+            throw ValidationError("--backup-every must not be negative and --backup-keep must be at least 1")
+        }
+        guard backupEvery == 0 || !backupDir.isEmpty else {
+            throw ValidationError("--backup-every needs --backup-dir")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.backups.directory = backupDir.isEmpty ? nil : backupDir
+        c.backups.interval = backupEvery
+        c.backups.keep = backupKeep
+    }
+}
+
+private func bootstrapCommandLogging() -> Logger {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .info
+        return handler
+    }
+    return Logger(label: "switchboard")
+}
+
+/// `switchboard backup --to DIR`: a consistent dump of the database while the server runs.
+struct Backup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Back up the database (embedded or --database-url) into a new folder, while the server runs.",
+        discussion: """
+            Writes DIR/switchboard.dump (pg_dump, custom format, one consistent snapshot; voice clips included) \
+            and DIR/manifest.json (schema version, snapshot time, sizes, row counts). DIR must be new or empty. \
+            See docs/operations.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The new backup folder (created; must be empty).")
+    var to: String
+
+    func run() throws {
+        let logger = bootstrapCommandLogging()
+        let manifest: BackupManifest
+        if database.databaseURL.isEmpty {
+            manifest = try PostgresBackup.backupEmbedded(dataDirectory: database.dataDir, to: to, logger: logger)
+        } else {
+            manifest = try PostgresBackup.backup(
+                connectionString: database.databaseURL, to: to, source: "external", logger: logger)
+        }
+        print(
+            "backup of \(manifest.snapshotAt) in \(to): \(manifest.dumpBytes) bytes, schema version "
+                + "\(manifest.schemaVersion), \(manifest.users) users, \(manifest.messages) messages, "
+                + "\(manifest.voiceClips) voice clips")
+    }
+}
+
+/// `switchboard restore --from DIR`: into an empty data folder (embedded) or an empty database.
+struct Restore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Restore a backup into an empty data folder (embedded) or an empty database (--database-url).",
+        discussion: """
+            Refuses a target that already holds data. Restores in one transaction and checks the row counts \
+            against the backup's manifest. Start the server on the target afterwards. See docs/operations.md.
+            """)
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "The backup folder (made by `switchboard backup` or a scheduled backup).")
+    var from: String
+
+    func run() throws {
+        let logger = bootstrapCommandLogging()
+        let manifest: BackupManifest
+        if database.databaseURL.isEmpty {
+            manifest = try PostgresBackup.restoreEmbedded(from: from, dataDirectory: database.dataDir, logger: logger)
+        } else {
+            manifest = try PostgresBackup.restore(from: from, connectionString: database.databaseURL, logger: logger)
+        }
+        print(
+            "restored the backup of \(manifest.snapshotAt): schema version \(manifest.schemaVersion), "
+                + "\(manifest.users) users, \(manifest.messages) messages, \(manifest.voiceClips) voice clips")
+    }
+}
