@@ -50,6 +50,8 @@ public enum PostgresBackupError: Error, Sendable, CustomStringConvertible {
     case commandFailed(program: String, status: Int32, output: String)
     /// After a restore, the row counts differ from the manifest's.
     case verificationFailed(String)
+    /// The data folder to back up holds no embedded PostgreSQL.
+    case noCluster(String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum PostgresBackupError: Error, Sendable, CustomStringConvertible {
             return "\(program) failed with status \(status): \(output)"
         case .verificationFailed(let reason):
             return "the restored database does not match the backup's manifest: \(reason)"
+        case .noCluster(let path):
+            return "\(path) holds no PostgreSQL cluster: is --data-dir (or --database-url) right?"
         }
     }
 }
@@ -126,9 +130,7 @@ public enum PostgresBackup {
     ) throws -> BackupManifest {
         let clients = try locateClients()
         let manager = FileManager.default
-        if let entries = try? manager.contentsOfDirectory(atPath: directory), !entries.isEmpty {
-            throw PostgresBackupError.backupTargetNotEmpty(directory)
-        }
+        try checkBackupTarget(directory)
         try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let dumpPath = directory + "/" + dumpFileName
         let partial = dumpPath + ".partial"
@@ -181,6 +183,13 @@ public enum PostgresBackup {
                 "schema_version": "\(manifest.schemaVersion)",
             ])
         return manifest
+    }
+
+    /// Throws ``PostgresBackupError/backupTargetNotEmpty(_:)`` unless `directory` is absent or empty.
+    public static func checkBackupTarget(_ directory: String) throws {
+        if let entries = try? FileManager.default.contentsOfDirectory(atPath: directory), !entries.isEmpty {
+            throw PostgresBackupError.backupTargetNotEmpty(directory)
+        }
     }
 
     /// Reads a backup folder's manifest and checks that its dump is there.
@@ -275,13 +284,14 @@ public enum PostgresBackup {
     public static func backupEmbedded(dataDirectory: String, to directory: String, logger: Logger) throws
         -> BackupManifest
     {
+        try checkBackupTarget(directory)
         let postgres = EmbeddedPostgres(dataDirectory: dataDirectory, logger: logger)
         if embeddedIsAnswering(postgres) {
             return try backup(
                 connectionString: postgres.connectionString(), to: directory, source: "embedded", logger: logger)
         }
         guard FileManager.default.fileExists(atPath: postgres.clusterDirectory + "/PG_VERSION") else {
-            throw PostgresBackupError.notABackup("\(postgres.clusterDirectory) holds no PostgreSQL cluster")
+            throw PostgresBackupError.noCluster(postgres.dataDirectory)
         }
         let connectionString = try postgres.start()
         defer { postgres.stop() }

@@ -17,7 +17,7 @@ struct BackupOptions: ParsableArguments {
     @Option(help: "Folder for scheduled backups (each in backup-<UTC time>/); with --backup-every. [env: SWITCHBOARD_BACKUP_DIR]")
     var backupDir: String = env("SWITCHBOARD_BACKUP_DIR") ?? ""
 
-    @Option(help: "Seconds between scheduled backups (the first 10 s after the start); 0: none. [env: SWITCHBOARD_BACKUP_EVERY]")
+    @Option(help: "Seconds between scheduled backups (the first after 10 s, or one interval if shorter); 0: none. [env: SWITCHBOARD_BACKUP_EVERY]")
     var backupEvery: Double = envValue("SWITCHBOARD_BACKUP_EVERY", as: Double.self) ?? 0
 
     @Option(help: "Scheduled backups kept; older ones are removed after each new one. [env: SWITCHBOARD_BACKUP_KEEP]")
@@ -36,6 +36,7 @@ struct BackupOptions: ParsableArguments {
         c.backups.directory = backupDir.isEmpty ? nil : backupDir
         c.backups.interval = backupEvery
         c.backups.keep = backupKeep
+        c.backups.firstDelay = min(10, backupEvery)
     }
 }
 
