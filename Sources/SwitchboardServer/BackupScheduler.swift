@@ -27,8 +27,12 @@ final class BackupScheduler: @unchecked Sendable {
     private let lastSuccess: CoreMetrics.Gauge
     private let lastDuration: CoreMetrics.Gauge
     private let failures: CoreMetrics.Counter
+    private let baseFailures: CoreMetrics.Counter
+    private let lastBase: CoreMetrics.Gauge
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
+    // protected by queue: the base backups of the WAL archive.
+    private var baseTimer: (any DispatchSourceTimer)?
     // protected by queue
     private var stopped = false
 
@@ -42,10 +46,13 @@ final class BackupScheduler: @unchecked Sendable {
         lastSuccess = CoreMetrics.Gauge(label: "switchboard_backup_last_success_timestamp_seconds", factory: metrics.factory)
         lastDuration = CoreMetrics.Gauge(label: "switchboard_backup_last_duration_seconds", factory: metrics.factory)
         failures = CoreMetrics.Counter(label: "switchboard_backup_failures_total", factory: metrics.factory)
+        lastBase = CoreMetrics.Gauge(label: "switchboard_wal_base_backup_last_success_timestamp_seconds", factory: metrics.factory)
+        baseFailures = CoreMetrics.Counter(label: "switchboard_wal_base_backup_failures_total", factory: metrics.factory)
     }
 
     /// Schedules the first run `firstDelay` seconds from now, then every `interval` seconds.
     func start() {
+        if schedule.walArchive != nil, source == "embedded" { startBaseBackups() }
         guard schedule.isEnabled else { return }
         queue.async { [self] in
             guard !stopped, timer == nil else { return }
@@ -70,6 +77,42 @@ final class BackupScheduler: @unchecked Sendable {
             stopped = true
             timer?.cancel()
             timer = nil
+            baseTimer?.cancel()
+            baseTimer = nil
+        }
+    }
+
+    /// A base backup into the WAL archive at once if the newest is older than the interval (or none), then every
+    /// interval.
+    private func startBaseBackups() {
+        queue.async { [self] in
+            guard !stopped, baseTimer == nil, let archive = schedule.walArchive else { return }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            let newest = WALArchive.baseBackups(in: archive).last.flatMap { formatter.date(from: $0.info.finishedAt) }
+            let age = newest.map { Date().timeIntervalSince($0) } ?? .infinity
+            let first = max(0, min(schedule.walBaseInterval - age, schedule.walBaseInterval))
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(deadline: .now() + first, repeating: schedule.walBaseInterval, leeway: .seconds(1))
+            source.setEventHandler { [weak self] in self?.takeBaseBackup() }
+            baseTimer = source
+            source.resume()
+            logger.info(
+                "WAL archiving",
+                metadata: ["directory": "\(archive)", "base_every_seconds": "\(schedule.walBaseInterval)"])
+        }
+    }
+
+    private func takeBaseBackup() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !stopped, let archive = schedule.walArchive else { return }
+        do {
+            try WALArchive.takeBaseBackup(
+                directory: archive, connectionString: connectionString, keep: schedule.walBaseKeep, logger: logger)
+            lastBase.record(Date().timeIntervalSince1970)
+        } catch {
+            baseFailures.increment()
+            logger.error("base backup failed", metadata: ["directory": "\(archive)", "error": "\(error)"])
         }
     }
 

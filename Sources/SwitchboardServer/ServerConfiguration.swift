@@ -199,6 +199,14 @@ public struct BackupSchedule: Sendable, Equatable {
     public var keep: Int = 7
     /// Seconds after the start before the first backup.
     public var firstDelay: Double = 10
+    /// Continuous WAL archiving of the embedded PostgreSQL into this folder (`wal/`, `base/`); nil: none.
+    public var walArchive: String?
+    /// Seconds after which PostgreSQL archives a WAL segment even if it is not full (`archive_timeout`).
+    public var walArchiveTimeout: Int = 60
+    /// Seconds between base backups into the WAL archive (one at the start if the newest is older).
+    public var walBaseInterval: Double = 86400
+    /// Base backups kept in the WAL archive (and the WAL they need).
+    public var walBaseKeep: Int = 2
 
     public init() {}
 

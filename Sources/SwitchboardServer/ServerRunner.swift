@@ -136,8 +136,16 @@ public final class Database: Sendable {
             connectionString = url
             logger.info("using the configured PostgreSQL")
         } else {
-            let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger)
+            var settings: [String: String] = [:]
+            if let archive = configuration.backups.walArchive {
+                try WALArchive.prepare(directory: archive)
+                settings = WALArchive.settings(directory: archive, timeout: configuration.backups.walArchiveTimeout)
+            }
+            let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger, settings: settings)
             connectionString = try server.start()
+            if let archive = configuration.backups.walArchive {
+                try WALArchive.prepare(directory: archive)  // as root, the PostgreSQL user now exists: give it wal/
+            }
             embedded = server
             logger.info("embedded PostgreSQL started", metadata: [LogKey.dataDirectory: "\(server.clusterDirectory)"])
         }

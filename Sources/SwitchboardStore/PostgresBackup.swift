@@ -152,7 +152,7 @@ public enum PostgresBackup {
                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS snapshot_at
                 """)[0]
             logger.info("backup started", metadata: ["directory": "\(directory)", "snapshot": "\(snapshot)"])
-            try run(
+            try runTool(
                 [
                     clients.pgDump, "--format=custom", "--compress=6", "--no-owner", "--no-privileges",
                     "--snapshot=\(snapshot)", "--file=\(partial)", "--dbname=\(connectionString)",
@@ -243,7 +243,7 @@ public enum PostgresBackup {
             throw PostgresBackupError.restoreTargetNotEmpty("the database")
         }
         logger.info("restore started", metadata: ["directory": "\(directory)", "snapshot_at": "\(manifest.snapshotAt)"])
-        try run(
+        try runTool(
             [
                 clients.pgRestore, "--exit-on-error", "--single-transaction", "--no-owner", "--no-privileges",
                 "--dbname=\(connectionString)", directory + "/" + manifest.dumpFile,
@@ -377,7 +377,7 @@ public enum PostgresBackup {
 
     // MARK: Internals
 
-    private static func iso8601(_ date: Date) -> String {
+    static func iso8601(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
@@ -392,7 +392,7 @@ public enum PostgresBackup {
 
     /// Runs a client program to completion (stdin from /dev/null, stdout and stderr into a temporary file whose
     /// last 2,000 bytes go into the error); never passes the server's descriptors on.
-    private static func run(_ arguments: [String], logger: Logger) throws {
+    static func runTool(_ arguments: [String], logger: Logger) throws {
         let outputPath = NSTemporaryDirectory() + "switchboard-\(getpid())-\(UUID().uuidString).log"
         let output = open(outputPath, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw EmbeddedPostgresError.spawnFailed(program: outputPath, errno: errno) }

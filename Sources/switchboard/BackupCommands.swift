@@ -23,7 +23,23 @@ struct BackupOptions: ParsableArguments {
     @Option(help: "Scheduled backups kept; older ones are removed after each new one. [env: SWITCHBOARD_BACKUP_KEEP]")
     var backupKeep: Int = envValue("SWITCHBOARD_BACKUP_KEEP", as: Int.self) ?? 7
 
+    @Option(help: "Continuous WAL archiving of the embedded PostgreSQL into this folder (wal/, base/) for restore --until. [env: SWITCHBOARD_WAL_ARCHIVE]")
+    var walArchive: String = env("SWITCHBOARD_WAL_ARCHIVE") ?? ""
+
+    @Option(help: "Seconds after which a WAL segment is archived even if not full (the most recent changes an archive can lack). [env: SWITCHBOARD_WAL_ARCHIVE_TIMEOUT]")
+    var walArchiveTimeout: Int = envValue("SWITCHBOARD_WAL_ARCHIVE_TIMEOUT", as: Int.self) ?? 60
+
+    @Option(help: "Seconds between base backups into the WAL archive (one at the start if the newest is older). [env: SWITCHBOARD_WAL_BASE_EVERY]")
+    var walBaseEvery: Double = envValue("SWITCHBOARD_WAL_BASE_EVERY", as: Double.self) ?? 86400
+
+    @Option(help: "Base backups kept in the WAL archive, with the WAL they need. [env: SWITCHBOARD_WAL_BASE_KEEP]")
+    var walBaseKeep: Int = envValue("SWITCHBOARD_WAL_BASE_KEEP", as: Int.self) ?? 2
+
     func validate() throws {
+        guard walArchiveTimeout >= 1, walBaseEvery > 0, walBaseKeep >= 1 else {
+            throw ValidationError("--wal-archive-timeout and --wal-base-every must be positive, --wal-base-keep at least 1")
+        }
+        guard !walArchive.contains("'") else { throw ValidationError("--wal-archive must not contain a single quote") }
         guard backupEvery >= 0, backupKeep >= 1 else {
             throw ValidationError("--backup-every must not be negative and --backup-keep must be at least 1")
         }
@@ -37,6 +53,10 @@ struct BackupOptions: ParsableArguments {
         c.backups.interval = backupEvery
         c.backups.keep = backupKeep
         c.backups.firstDelay = min(10, backupEvery)
+        c.backups.walArchive = walArchive.isEmpty ? nil : walArchive
+        c.backups.walArchiveTimeout = walArchiveTimeout
+        c.backups.walBaseInterval = walBaseEvery
+        c.backups.walBaseKeep = walBaseKeep
     }
 }
 
@@ -91,11 +111,39 @@ struct Restore: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The backup folder (made by `switchboard backup` or a scheduled backup).")
+    @Option(help: "The backup folder (made by `switchboard backup` or a scheduled backup), or a --wal-archive folder.")
     var from: String
+
+    @Option(help: "With a --wal-archive folder: the time to recover to (ISO 8601, e.g. 2026-11-24T13:30:00Z); default: everything archived.")
+    var until: String?
+
+    func validate() throws {
+        if let until, Self.parse(until) == nil {
+            throw ValidationError("--until must be an ISO 8601 time such as 2026-11-24T13:30:00Z")
+        }
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
 
     func run() throws {
         let logger = bootstrapCommandLogging()
+        let isArchive = FileManager.default.fileExists(atPath: from + "/base")
+            && !FileManager.default.fileExists(atPath: from + "/" + PostgresBackup.manifestFileName)
+        if isArchive || until != nil {
+            guard database.databaseURL.isEmpty else {
+                throw ValidationError("point-in-time restores (a --wal-archive folder, --until) are for the embedded PostgreSQL only")
+            }
+            let result = try WALArchive.restore(
+                from: from, until: until.flatMap(Self.parse), dataDirectory: database.dataDir, logger: logger)
+            print("restored base backup \(result.base) and the archived WAL up to \(result.until)")
+            return
+        }
         let manifest: BackupManifest
         if database.databaseURL.isEmpty {
             manifest = try PostgresBackup.restoreEmbedded(from: from, dataDirectory: database.dataDir, logger: logger)

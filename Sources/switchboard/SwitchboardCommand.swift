@@ -200,6 +200,9 @@ struct Serve: ParsableCommand {
     var logLevel: String = env("SWITCHBOARD_LOG_LEVEL") ?? "info"
 
     func validate() throws {
+        guard backups.walArchive.isEmpty || database.databaseURL.isEmpty else {
+            throw ValidationError("--wal-archive is for the embedded PostgreSQL; archive an external one with its own tools")
+        }
         guard BackpressurePolicy(rawValue: backpressurePolicy) != nil else {
             throw ValidationError("--backpressure-policy must be close-1013 or close-1008")
         }
