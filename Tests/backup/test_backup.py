@@ -8,7 +8,7 @@ sockets while `switchboard backup` runs; the backup is restored into a new data 
 has every message acknowledged before the backup began (same seq, same text, the voice clip byte for byte), and
 every message it has is one a client sent, whole. The same backup also restores into an empty database of the
 test PostgreSQL (`--database-url`, when $SWITCHBOARD_TEST_DATABASE_URL is set); non-empty targets are refused;
-scheduled backups keep the newest --backup-keep and report on /metrics.
+scheduled backups keep the newest --backup-keep and report on /metrics; a --wal-archive restores to a point in time.
 
     python3 Tests/backup/test_backup.py [-k NAME]
 
