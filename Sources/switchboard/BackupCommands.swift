@@ -23,7 +23,7 @@ struct BackupOptions: ParsableArguments {
     @Option(help: "Scheduled backups kept; older ones are removed after each new one. [env: SWITCHBOARD_BACKUP_KEEP]")
     var backupKeep: Int = envValue("SWITCHBOARD_BACKUP_KEEP", as: Int.self) ?? 7
 
-    @Option(help: "Continuous WAL archiving of the embedded PostgreSQL into this folder (wal/, base/) for restore --until. [env: SWITCHBOARD_WAL_ARCHIVE]")
+    @Option(help: "Continuous WAL archiving of the embedded PostgreSQL into this folder (wal/, base/) for point-in-time restores. [env: SWITCHBOARD_WAL_ARCHIVE]")
     var walArchive: String = env("SWITCHBOARD_WAL_ARCHIVE") ?? ""
 
     @Option(help: "Seconds after which a WAL segment is archived even if not full (the most recent changes an archive can lack). [env: SWITCHBOARD_WAL_ARCHIVE_TIMEOUT]")
