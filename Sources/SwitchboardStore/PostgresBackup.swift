@@ -52,6 +52,8 @@ public enum PostgresBackupError: Error, Sendable, CustomStringConvertible {
     case verificationFailed(String)
     /// The data folder to back up holds no embedded PostgreSQL.
     case noCluster(String)
+    /// A point-in-time restore's target lies outside what the WAL archive covers.
+    case outsideArchive(String)
 
     public var description: String {
         switch self {
@@ -70,6 +72,8 @@ public enum PostgresBackupError: Error, Sendable, CustomStringConvertible {
             return "\(program) failed with status \(status): \(output)"
         case .verificationFailed(let reason):
             return "the restored database does not match the backup's manifest: \(reason)"
+        case .outsideArchive(let reason):
+            return "cannot restore to that time: \(reason)"
         case .noCluster(let path):
             return "\(path) holds no PostgreSQL cluster: is --data-dir (or --database-url) right?"
         }

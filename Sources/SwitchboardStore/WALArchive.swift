@@ -150,7 +150,7 @@ public enum WALArchive {
             return (formatter.date(from: entry.info.finishedAt) ?? .distantFuture) < until
         }
         guard let base = candidates.last else {
-            throw PostgresBackupError.notABackup(
+            throw PostgresBackupError.outsideArchive(
                 "\(root)/base holds no base backup finished before \(until.map { PostgresBackup.iso8601($0) } ?? "now")")
         }
         try manager.createDirectory(atPath: postgres.dataDirectory, withIntermediateDirectories: true)
@@ -192,6 +192,11 @@ public enum WALArchive {
         } catch {
             recovering.stop()
             try? manager.removeItem(atPath: postgres.clusterDirectory)
+            let log = (try? String(contentsOfFile: postgres.logPath, encoding: .utf8)) ?? ""
+            if let target, log.contains("recovery ended before configured recovery target was reached") {
+                throw PostgresBackupError.outsideArchive(
+                    "the archive ends before \(target) (omit --until to restore everything archived); see \(postgres.logPath)")
+            }
             throw error
         }
         logger.info("point-in-time restore finished", metadata: ["base": "\(base.name)", "until": "\(target ?? "end")"])

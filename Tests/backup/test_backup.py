@@ -443,6 +443,9 @@ async def point_in_time_restore_from_the_wal_archive():
     assert all(seq in results["pitr-all"] for seq in before + after), "the full replay lacks messages"
     code, out = switchboard("restore", "--data-dir", os.path.join(WORK, "pitr-until"), "--from", archive)
     assert code != 0 and "already holds data" in out, out
+    code, out = switchboard("restore", "--data-dir", os.path.join(WORK, "pitr-early"), "--from", archive,
+                            "--until", "2020-01-01T00:00:00Z")
+    assert code != 0 and "no base backup finished before" in out, out
 
 
 async def main():
