@@ -12,8 +12,8 @@ import Foundation
 import Logging
 import SwitchboardStore
 
-/// Runs ``PostgresBackup/backupInto(root:keep:connectionString:source:logger:now:)`` on a schedule, on a private
-/// serial queue (a `pg_dump` child process does the work; no loop queue ever waits for it). Runs never overlap: a
+/// Runs ``PostgresBackup/backupInto(root:keep:connectionString:source:logger:now:)`` on a schedule (and, with a WAL
+/// archive, ``WALArchive/takeBaseBackup(directory:connectionString:keep:logger:)``), on a private serial queue (a `pg_dump` child process does the work; no loop queue ever waits for it). Runs never overlap: a
 /// run longer than the interval delays the next one. Each run is logged; `/metrics` has
 /// `switchboard_backup_last_success_timestamp_seconds`, `switchboard_backup_last_duration_seconds` and
 /// `switchboard_backup_failures_total`.
@@ -56,12 +56,12 @@ final class BackupScheduler: @unchecked Sendable {
         guard schedule.isEnabled else { return }
         queue.async { [self] in
             guard !stopped, timer == nil else { return }
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(
+            let timerSource = DispatchSource.makeTimerSource(queue: queue)
+            timerSource.schedule(
                 deadline: .now() + max(0, schedule.firstDelay), repeating: schedule.interval, leeway: .seconds(1))
-            source.setEventHandler { [weak self] in self?.runOnce() }
-            timer = source
-            source.resume()
+            timerSource.setEventHandler { [weak self] in self?.runOnce() }
+            timer = timerSource
+            timerSource.resume()
             logger.info(
                 "scheduled backups",
                 metadata: [
@@ -92,11 +92,11 @@ final class BackupScheduler: @unchecked Sendable {
             let newest = WALArchive.baseBackups(in: archive).last.flatMap { formatter.date(from: $0.info.finishedAt) }
             let age = newest.map { Date().timeIntervalSince($0) } ?? .infinity
             let first = max(0, min(schedule.walBaseInterval - age, schedule.walBaseInterval))
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(deadline: .now() + first, repeating: schedule.walBaseInterval, leeway: .seconds(1))
-            source.setEventHandler { [weak self] in self?.takeBaseBackup() }
-            baseTimer = source
-            source.resume()
+            let timerSource = DispatchSource.makeTimerSource(queue: queue)
+            timerSource.schedule(deadline: .now() + first, repeating: schedule.walBaseInterval, leeway: .seconds(1))
+            timerSource.setEventHandler { [weak self] in self?.takeBaseBackup() }
+            baseTimer = timerSource
+            timerSource.resume()
             logger.info(
                 "WAL archiving",
                 metadata: ["directory": "\(archive)", "base_every_seconds": "\(schedule.walBaseInterval)"])
