@@ -156,11 +156,16 @@ public enum PostgresBackup {
                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS snapshot_at
                 """)[0]
             logger.info("backup started", metadata: ["directory": "\(directory)", "snapshot": "\(snapshot)"])
-            try runTool(
-                [
-                    clients.pgDump, "--format=custom", "--compress=6", "--no-owner", "--no-privileges",
-                    "--snapshot=\(snapshot)", "--file=\(partial)", "--dbname=\(connectionString)",
-                ], logger: logger)
+            do {
+                try runTool(
+                    [
+                        clients.pgDump, "--format=custom", "--compress=6", "--no-owner", "--no-privileges",
+                        "--snapshot=\(snapshot)", "--file=\(partial)", "--dbname=\(connectionString)",
+                    ], logger: logger)
+            } catch {
+                try? manager.removeItem(atPath: partial)  // the folder stays empty: a retry may use it
+                throw error
+            }
             try connection.query("COMMIT")
             return BackupManifest(
                 format: 1, snapshotAt: facts.string("snapshot_at") ?? "", finishedAt: "",
