@@ -98,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardServer", "CSwitchboardSys",
+                "SwitchboardServer", "SwitchboardStore", "CSwitchboardSys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

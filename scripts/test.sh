@@ -58,6 +58,9 @@ python3 Tests/cli/test_cli.py
 echo "== cluster: three nodes on 127.0.0.1-3, one PostgreSQL, one Redis (an independent Python client)"
 python3 Tests/cluster/test_cluster.py
 
+echo "== backups: backup under send load, restore into a new data folder and an empty database, scheduled backups"
+python3 Tests/backup/test_backup.py
+
 echo "== web app in Chromium (Tests/web: serving first, then the app's and media's tests; each in a loopback-only network namespace)"
 python3 Tests/web/test_serving.py
 for t in Tests/web/test_*.py; do

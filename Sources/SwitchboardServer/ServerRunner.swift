@@ -91,9 +91,14 @@ public enum ServerRunner {
             database.close()
             return 1
         }
+        let backups = BackupScheduler(
+            schedule: configuration.backups, connectionString: database.connectionString,
+            embedded: database.embedded != nil, metrics: metrics, logger: logger)
+        backups.start()
         done.wait()
         watchdog?.stop()
         sweeper?.stop()
+        backups.stop()
         cluster?.stop()
         database.close()
         return 0
@@ -136,11 +141,14 @@ private final class RunState: @unchecked Sendable {
 public final class Database: Sendable {
     public let pool: DatabasePool
     let embedded: EmbeddedPostgres?
+    /// The libpq connection string the pool uses (scheduled backups hand it to `pg_dump`).
+    let connectionString: String
     let logger: Logger
 
-    init(pool: DatabasePool, embedded: EmbeddedPostgres?, logger: Logger) {
+    init(pool: DatabasePool, embedded: EmbeddedPostgres?, connectionString: String, logger: Logger) {
         self.pool = pool
         self.embedded = embedded
+        self.connectionString = connectionString
         self.logger = logger
     }
 
@@ -152,8 +160,16 @@ public final class Database: Sendable {
             connectionString = url
             logger.info("using the configured PostgreSQL")
         } else {
-            let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger)
+            var settings: [String: String] = [:]
+            if let archive = configuration.backups.walArchive {
+                try WALArchive.prepare(directory: archive)
+                settings = WALArchive.settings(directory: archive, timeout: configuration.backups.walArchiveTimeout)
+            }
+            let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger, settings: settings)
             connectionString = try server.start()
+            if let archive = configuration.backups.walArchive {
+                try WALArchive.prepare(directory: archive)  // as root, the PostgreSQL user now exists: give it wal/
+            }
             embedded = server
             logger.info("embedded PostgreSQL started", metadata: [LogKey.dataDirectory: "\(server.clusterDirectory)"])
         }
@@ -166,7 +182,7 @@ public final class Database: Sendable {
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
             embedded?.supervise(
                 initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
-            return Database(pool: pool, embedded: embedded, logger: logger)
+            return Database(pool: pool, embedded: embedded, connectionString: connectionString, logger: logger)
         } catch {
             embedded?.stop()
             throw error

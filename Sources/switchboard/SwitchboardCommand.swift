@@ -48,7 +48,7 @@ struct SwitchboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Switchboard: a real-time hub for messaging and call signalling.",
-        subcommands: [Serve.self, Migrate.self, HealthCheck.self],
+        subcommands: [Serve.self, Migrate.self, HealthCheck.self, Backup.self, Restore.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -72,6 +72,8 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Web app") var webApp: WebOptions
 
     @OptionGroup(title: "Retention") var retention: RetentionOptions
+
+    @OptionGroup(title: "Backups") var backups: BackupOptions
 
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
@@ -200,6 +202,9 @@ struct Serve: ParsableCommand {
     var logLevel: String = env("SWITCHBOARD_LOG_LEVEL") ?? "info"
 
     func validate() throws {
+        guard backups.walArchive.isEmpty || database.databaseURL.isEmpty else {
+            throw ValidationError("--wal-archive is for the embedded PostgreSQL; archive an external one with its own tools")
+        }
         guard BackpressurePolicy(rawValue: backpressurePolicy) != nil else {
             throw ValidationError("--backpressure-policy must be close-1013 or close-1008")
         }
@@ -274,6 +279,7 @@ struct Serve: ParsableCommand {
         cluster.apply(to: &c)
         webApp.apply(to: &c)
         retention.apply(to: &c)
+        backups.apply(to: &c)
         return c
     }
 
