@@ -10,7 +10,7 @@ import ArgumentParser
 import SwitchboardServer
 
 /// How long `serve` keeps call records, deleted-message leftovers and revoked sessions (the retention sweep,
-/// docs/operations-service.md).
+/// docs/operations.md).
 struct RetentionOptions: ParsableArguments {
     @Option(help: "Days an ended call's record (call history) is kept; 0: forever. [env: SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS]")
     var retainCallRecordsDays: Int = envValue("SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS", as: Int.self) ?? 365

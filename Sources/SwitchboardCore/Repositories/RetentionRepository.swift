@@ -9,7 +9,7 @@
 public import Foundation
 public import SwitchboardStore
 
-/// The SQL of the retention sweep (`docs/operations-service.md`, "Retention"): each function removes at most
+/// The SQL of the retention sweep (`docs/operations.md`, "Retention"): each function removes at most
 /// `limit` rows older than a cutoff in one statement, so a caller runs it in bounded batches, each in its own
 /// short transaction.
 public enum RetentionRepository {
