@@ -21,7 +21,7 @@ extension Ops {
     /// report is open answers that report.
     public enum ReportCreate: ProtocolOperation {
         public static let name = "report.create"
-        public static let stateChanging = false
+        public static let stateChanging = true
         public static let idempotent = true
         public static let rateLimit = RateLimitClass.reports
         public struct Parameters: Codable, Sendable, Equatable {
@@ -77,7 +77,7 @@ extension Ops {
     /// system message `message_removed`) reaches every member like a deletion. `report_id` resolves that report.
     public enum AdminRemove: ProtocolOperation {
         public static let name = "admin.remove"
-        public static let stateChanging = false
+        public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
             public var messageId: Int64
@@ -97,7 +97,7 @@ extension Ops {
     /// `account_suspended` until it is reinstated.
     public enum AdminSuspend: ProtocolOperation {
         public static let name = "admin.suspend"
-        public static let stateChanging = false
+        public static let stateChanging = true
         public static let idempotent = true
         public typealias Parameters = ModerationUserParameters
         public typealias Result = ModerationUserResult
@@ -106,7 +106,7 @@ extension Ops {
     /// `admin.reinstate {user_id, reason?}` -> `{user_id, suspended: false}`.
     public enum AdminReinstate: ProtocolOperation {
         public static let name = "admin.reinstate"
-        public static let stateChanging = false
+        public static let stateChanging = true
         public static let idempotent = true
         public typealias Parameters = ModerationUserParameters
         public typealias Result = ModerationUserResult
@@ -115,7 +115,7 @@ extension Ops {
     /// `admin.resolve {report_id, status, note?}` -> `{report}`: closes a report as `resolved` or `dismissed`.
     public enum AdminResolve: ProtocolOperation {
         public static let name = "admin.resolve"
-        public static let stateChanging = false
+        public static let stateChanging = true
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {
             public var reportId: Int64
