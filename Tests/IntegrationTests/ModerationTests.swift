@@ -8,6 +8,8 @@
 
 import Foundation
 import Logging
+import SwitchboardClient
+import SwitchboardProtocol
 import SwitchboardServer
 import SwitchboardStore
 import Testing
@@ -183,6 +185,20 @@ struct ModerationTests {
         let limited = try bob.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "hate"])
         #expect(errorCode(limited) == "rate_limited")
         #expect((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0 > 0)
+    }
+
+    @Test func theSwiftClientStopsForGoodWhenItsAccountIsSuspended() async throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let client = try makeClient(port: port)
+        let events = EventLog(client)
+        let user = try await registerUser(client, "Sam")
+        let mod = try makeUser(port, "mod")
+        try grant(mod)
+        #expect(ok(try mod.client.call("admin.suspend", ["user_id": Int(user.id)])) != nil)
+        #expect(await events.wait { _ in events.states.last == .closed(.accountSuspended) })
+        await #expect(throws: SwitchboardClientError.closed(.accountSuspended)) { try await client.ping() }
+        #expect(ok(try mod.client.call("admin.reinstate", ["user_id": Int(user.id)])) != nil)
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
