@@ -82,6 +82,8 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
             self.init("\(action): cannot connect to \(server): \(why)", exitCode: .connection)
         case .closed(.sessionRevoked):
             self.init("\(action): the session was revoked; log in again", exitCode: .notLoggedIn, serverCode: "invalid_token")
+        case .closed(.accountSuspended):
+            self.init("\(action): this account is suspended", exitCode: .serverRefused, serverCode: "account_suspended")
         case .closed(let reason):
             self.init("\(action): the connection to \(server) ended (\(reason))", exitCode: .connection)
         case .tooManyQueuedRequests:

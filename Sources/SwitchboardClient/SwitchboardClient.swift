@@ -562,6 +562,11 @@ public final class SwitchboardClient: @unchecked Sendable {
             terminate(.sessionRevoked)
             return
         }
+        if end.closeCode == ModerationCloseCode.accountSuspended {
+            session = nil
+            terminate(.accountSuspended)
+            return
+        }
         guard configuration.reconnect.enabled, session != nil || !waiting.isEmpty else {
             phase = .idle
             for pending in waiting { finish(pending, with: .failure(.connectFailed(end.description))) }
@@ -700,6 +705,9 @@ public final class SwitchboardClient: @unchecked Sendable {
             case .failure(.server(let error)) where error.errorCode == .invalidToken:
                 session = nil
                 terminate(.sessionRevoked)
+            case .failure(.server(let error)) where error.errorCode == .accountSuspended:
+                session = nil
+                terminate(.accountSuspended)
             case .failure(let error):
                 logger.debug("re-authentication failed", metadata: ["switchboard.client.error": "\(error)"])
                 socket?.abort(reason: "re-authentication failed: \(error)")

@@ -86,6 +86,8 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
     case reconnectFailed
     /// `logout` succeeded.
     case loggedOut
+    /// An administrator suspended the account (close 4004, or `account_suspended` when re-authenticating).
+    case accountSuspended
 
     public var description: String {
         switch self {
@@ -93,6 +95,7 @@ public enum CloseReason: Sendable, Equatable, CustomStringConvertible {
         case .sessionRevoked: return "session revoked"
         case .reconnectFailed: return "reconnecting failed"
         case .loggedOut: return "logged out"
+        case .accountSuspended: return "account suspended"
         }
     }
 }

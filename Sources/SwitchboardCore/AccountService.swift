@@ -16,6 +16,8 @@ public struct Profile: Codable, Sendable, Equatable {
     public var userId: Int64
     public var displayName: String
     public var phone: String?
+    /// `admin` or `user`, in one's own profile only (moderation).
+    public var role: String? = nil
 }
 
 /// One of a user's sessions (devices).
@@ -149,7 +151,10 @@ public final class AccountService: Sendable {
         guard valid, let (userId, _) = row else { throw ServiceError(.invalidCredentials, "wrong phone number or password") }
         let token = SessionToken.generate()
         do {
-            let sessionId = try await pool.transaction { db in try Self.insertSession(db, userId: userId, token: token, device: device) }
+            let sessionId = try await pool.transaction { db in
+                if try ModerationRepository.standing(db, of: userId)?.suspended == true { throw ServiceError.accountSuspended }
+                return try Self.insertSession(db, userId: userId, token: token, device: device)
+            }
             return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
         } catch { throw ServiceError.from(error) }
     }
@@ -159,7 +164,11 @@ public final class AccountService: Sendable {
         guard let hash = SessionToken.hash(of: token) else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
         do {
             let found: (Identity, Profile)? = try await pool.withConnection { db -> (Identity, Profile)? in
-                try SessionRepository.authenticate(db, tokenHash: hash)
+                guard var found = try SessionRepository.authenticate(db, tokenHash: hash) else { return nil }
+                let standing = try ModerationRepository.standing(db, of: found.0.userId)
+                if standing?.suspended == true { throw ServiceError.accountSuspended }
+                found.1.role = standing?.admin == true ? "admin" : "user"
+                return found
             }
             guard let found else { throw ServiceError(.invalidToken, "invalid or revoked session token") }
             return found
@@ -189,6 +198,7 @@ public final class AccountService: Sendable {
                 if userId != viewer { guard try FriendRepository.areFriends(db, userId, viewer) else { return nil } }
                 guard var profile = try UserRepository.profile(db, of: userId) else { return nil }
                 if userId != viewer { profile.phone = nil }
+                if userId == viewer { profile.role = try ModerationRepository.standing(db, of: userId)?.admin == true ? "admin" : "user" }
                 return profile
             }
             guard let found else { throw ServiceError(.notFound, "no such user among your friends") }

@@ -18,6 +18,9 @@ public struct ConversationWrite: Sendable {
         case leave
         case rename(String)
         case delete(messageId: Int64)
+        /// An administrator removes a message (moderation): no membership check; the tombstone is the system
+        /// message `message_removed` (no actor named).
+        case remove(messageId: Int64)
         /// A system message from the server (call records); no membership check.
         case system(SystemEvent)
         /// A message stored already (a new group's first message): only delivered.
@@ -53,6 +56,8 @@ public protocol MessageBatchStore {
     func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws
     func rename(conversationId: Int64, name: String) throws
     func markDeleted(messageId: Int64) throws
+    /// Marks a message removed by moderation (deleted too).
+    func markRemoved(messageId: Int64) throws
     /// Inserts messages; returns them as stored, in the input's order.
     func insert(_ messages: [NewMessage]) throws -> [ChatMessage]
     /// Sets conversations' last seq and version; returns the transaction's id when anything was set.
@@ -253,6 +258,16 @@ public enum MessageBatch {
                 state.lastSeq += 1
                 try store.markDeleted(messageId: messageId)
                 system = SystemEvent(event: "message_deleted", actorId: actor, messageId: messageId)
+            case .remove(let messageId):
+                guard let info = try store.messageInfo(messageId: messageId), info.conversationId == conversationId,
+                    info.kind != "system", !info.deleted
+                else {
+                    results[i] = .failure(.noSuchMessage)
+                    continue
+                }
+                state.lastSeq += 1
+                try store.markRemoved(messageId: messageId)
+                system = SystemEvent(event: "message_removed", messageId: messageId)
             case .system(let event):
                 state.lastSeq += 1
                 system = event
@@ -284,6 +299,11 @@ public enum MessageBatch {
     }
 }
 
+extension MessageBatchStore {
+    /// A store without a moderation column marks a removed message deleted.
+    public func markRemoved(messageId: Int64) throws { try markDeleted(messageId: messageId) }
+}
+
 /// The batch store on a PostgreSQL connection (in the caller's transaction).
 public struct PostgresMessageBatchStore: MessageBatchStore {
     let db: PostgresConnection
@@ -309,6 +329,7 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     }
     public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
     public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
+    public func markRemoved(messageId: Int64) throws { try ModerationRepository.markRemoved(db, messageId: messageId) }
     public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] { try MessageStore.insert(db, messages) }
     public func advance(heads: [Int64: ConversationHead]) throws -> Int64? { try MessageStore.advance(db, heads: heads) }
     public func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {

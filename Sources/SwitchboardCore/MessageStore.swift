@@ -65,6 +65,8 @@ extension ServiceError {
     public static let notMember = ServiceError(.notMember, "not a member, or no such conversation")
     /// The one answer for a message the caller cannot see, whether it exists or not.
     public static let noSuchMessage = ServiceError(.notFound, "no such message")
+    /// `login` and `authenticate` of a suspended account (moderation).
+    public static let accountSuspended = ServiceError(.accountSuspended, "this account is suspended")
 }
 
 /// A message about to be inserted (its seq is assigned by the writer).

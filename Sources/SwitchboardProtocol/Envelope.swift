@@ -100,6 +100,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case `internal` = "internal"
     /// The database or the password hasher is temporarily unavailable; retry.
     case unavailable = "unavailable"
+    /// The account is suspended by an administrator (`login`, `authenticate`).
+    case accountSuspended = "account_suspended"
 }
 
 /// The WebSocket close codes the server sends (docs/protocol.md).

@@ -17,11 +17,14 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var displayName: String
     /// The E.164 phone number; only in the user's own profile.
     public var phone: String?
+    /// `admin` or `user`; only in the user's own profile (`authenticate`, `profile.get` of oneself).
+    public var role: String?
 
-    public init(userId: Int64, displayName: String, phone: String? = nil) {
+    public init(userId: Int64, displayName: String, phone: String? = nil, role: String? = nil) {
         self.userId = userId
         self.displayName = displayName
         self.phone = phone
+        self.role = role
     }
 }
 

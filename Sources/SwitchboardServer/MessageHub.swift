@@ -55,6 +55,8 @@ public struct MessagingConfiguration: Sendable {
     /// Reactions (`reactions.set`) per user per second, and the burst.
     public var reactionsPerSecond: Double = 10
     public var reactionBurst: Double = 30
+    /// Reports (`report.create`) per user per hour; the burst is the same number.
+    public var reportsPerHour: Double = 20
     /// Typing updates per user: burst and per second.
     public var typingBurst: Double = 10
     public var typingPerSecond: Double = 4

@@ -68,6 +68,8 @@ enum OutboxItem: Sendable {
     case event([UInt8])
     /// The connection's session was revoked: tell it and close it (4001).
     case revoke
+    /// The connection's account was suspended: tell it and close it (4004).
+    case suspend
     /// Deliveries to the connection may have been lost (the cluster's bus was interrupted): close it with 1012
     /// so that the client reconnects and resumes (`docs/cluster.md`).
     case reconnect

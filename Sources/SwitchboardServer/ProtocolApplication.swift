@@ -61,6 +61,8 @@ final class ProtocolServices: Sendable {
     let router = OperationRouter.standard
     /// `reactions.set` per user: a burst of 30, then 10 a second.
     let reactionLimiter: SharedRateLimiter<Int64>
+    /// `report.create` per user (moderation).
+    let reportLimiter: SharedRateLimiter<Int64>
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -104,6 +106,7 @@ final class ProtocolServices: Sendable {
                 presence.setName(name, of: userId)
                 calls.setName(name, of: userId)
             case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
+            case .suspended(let userId): deliveries.suspendLocally(userId: userId, node: node)
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
@@ -111,6 +114,8 @@ final class ProtocolServices: Sendable {
         self.authenticationTimeout = configuration.authenticationTimeout
         self.reactionLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
+        self.reportLimiter = SharedRateLimiter(
+            capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
@@ -386,6 +391,12 @@ final class ProtocolApplication: WebSocketApplication {
             ProtocolCodec.encodeEvent(
                 ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
         session.closeWebSocket(code: 4001, reason: "session revoked")
+    }
+
+    func accountSuspended() {
+        session.send(
+            .text, ProtocolCodec.encodeEvent(AccountSuspendedEvent.name, AccountSuspendedEvent(userId: identity?.userId ?? 0)))
+        session.closeWebSocket(code: ModerationCloseCode.accountSuspended, reason: "account suspended")
     }
 
     /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop. The reply is

@@ -159,6 +159,21 @@ struct Deliveries: Sendable {
         cluster.announce(.revoked(sessionId: sessionId, userId: userId))
     }
 
+    /// Tells every connection of a suspended account, on every node, and closes it with 4004.
+    func suspend(userId: Int64) {
+        guard let cluster else {
+            outbox.post(.suspend, to: registry.devices(ofUser: userId).map(\.connection))
+            return
+        }
+        suspendLocally(userId: userId, node: cluster.node)
+        cluster.announce(.suspended(userId: userId))
+    }
+
+    /// Closes this node's connections of a suspended account.
+    func suspendLocally(userId: Int64, node: UInt32) {
+        outbox.post(.suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
+    }
+
     /// Closes this node's connections of a session (a revocation announced by another node, or this node's share).
     func revokeLocally(sessionId: Int64, userId: Int64, node: UInt32) {
         let mine = registry.devices(ofUser: userId).filter { $0.sessionId == sessionId && $0.connection.node == node }

@@ -328,6 +328,12 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: Internals
 
+    /// Whether a PostgreSQL answers on this data folder's socket (a running server's, whoever started it). Its
+    /// ``connectionString(database:)`` then reaches it without starting (or stopping) anything.
+    public func isAcceptingConnections() -> Bool {
+        FileManager.default.fileExists(atPath: socketDirectory + "/.s.PGSQL.5432") && PQping(pingString()) == PQPING_OK
+    }
+
     private func pingString() -> String {
         connectionString(database: "postgres") + " connect_timeout=2"
     }

@@ -41,6 +41,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Reactions per user per second (burst three times that). [env: SWITCHBOARD_REACTION_RATE]")
     var reactionRate: Double = envValue("SWITCHBOARD_REACTION_RATE", as: Double.self) ?? 10
 
+    @Option(help: "Reports (report.create) per user per hour, also the burst. [env: SWITCHBOARD_REPORT_RATE]")
+    var reportRate: Double = envValue("SWITCHBOARD_REPORT_RATE", as: Double.self) ?? 20
+
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
     var presenceGrace: Double = envValue("SWITCHBOARD_PRESENCE_GRACE", as: Double.self) ?? 5
 
@@ -56,7 +59,7 @@ struct MessagingOptions: ParsableArguments {
     func validate() throws {
         guard maxTextCharacters >= 1, maxTextBytes >= 4, commitResolutionTimeout >= 0, commitResolutionTimeout <= 86_400, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
             historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0,
-            reactionRate > 0
+            reactionRate > 0, reportRate > 0
         else {
             throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
         }
@@ -79,6 +82,7 @@ struct MessagingOptions: ParsableArguments {
         c.messaging.sendBurst = sendRate * 2
         c.messaging.reactionsPerSecond = reactionRate
         c.messaging.reactionBurst = reactionRate * 3
+        c.messaging.reportsPerHour = reportRate
     }
 }
 

@@ -458,6 +458,50 @@ def test_chat_history_more_live_and_voice(server, ann, bob):
 
 # ---------------------------------------------------------------------------------------------------- runner
 
+def test_report_and_moderation(server, ann, bob):
+    """Bob spams Ann; Ann reports the message and Bob; Ann is refused the admin commands; Mod, made an
+    administrator with `switchboard admin grant` (the running server's database), sees the reports, removes
+    the message, suspends Bob (his commands then fail), reinstates him and reads the audit log."""
+    rc, out, err = bob.run("chat", "Ann", stdin="buy cheap pills\n/quit\n", timeout=60)
+    check(rc == 0 and "delivered" in out, f"scripted chat: {rc} {out[-300:]} {err}")
+    seq = re.findall(r"delivered \(#(\d+)\)", out)[-1]
+    rc, out, err = ann.run("report", "message", "Bob", seq, "--reason", "spam", "--text", "ads")
+    check(rc == 0 and re.search(r"report #\d+ sent", out), f"report message: {rc} {out} {err}")
+    rc, out, err = ann.run("report", "user", "Bob", "--reason", "harassment")
+    check(rc == 0 and "sent" in out, f"report user: {rc} {out} {err}")
+    rc, out, err = ann.run("admin", "reports")
+    check(rc == 1 and "administrators only" in err, f"admin reports by a non-administrator: {rc} {out} {err}")
+
+    mod = User(server, "Mod")
+    mod.register()
+    where = ["--database-url", DATABASE_URL] if DATABASE_URL else ["--data-dir", os.path.join(WORK, "data")]
+    granted = subprocess.run([SERVER, "admin", "grant", mod.phone, *where], capture_output=True, text=True, timeout=120)
+    check(granted.returncode == 0 and "is an administrator" in granted.stdout, f"admin grant: {granted.stdout} {granted.stderr}")
+    listed = subprocess.run([SERVER, "admin", "list", *where], capture_output=True, text=True, timeout=120)
+    check(mod.phone in listed.stdout, f"admin list: {listed.stdout} {listed.stderr}")
+
+    rc, out, err = mod.run("admin", "reports")
+    check(rc == 0 and "buy cheap pills" in out and "harassment" in out, f"admin reports: {rc} {out} {err}")
+    rc, out, err = mod.run("admin", "reports", "--json")
+    reports = [json.loads(line) for line in out.splitlines() if line.strip()]
+    message_report = next(r for r in reports if r.get("target_kind") == "message")
+    bob_id = str(message_report["target_user_id"])
+    rc, out, err = mod.run("admin", "remove", str(message_report["target_id"]), "--reason", "spam",
+                           "--report", str(message_report["report_id"]))
+    check(rc == 0 and "removed" in out, f"admin remove: {rc} {out} {err}")
+    rc, out, err = mod.run("admin", "suspend", bob_id, "--reason", "spam")
+    check(rc == 0 and "suspended" in out, f"admin suspend: {rc} {out} {err}")
+    rc, out, err = bob.run("friends")
+    check(rc != 0 and "suspended" in err, f"a suspended user's command: {rc} {out} {err}")
+    rc, out, err = mod.run("admin", "reinstate", bob_id)
+    check(rc == 0 and "reinstated" in out, f"admin reinstate: {rc} {out} {err}")
+    rc, out, err = bob.run("friends")
+    check(rc == 0, f"a reinstated user's command: {rc} {out} {err}")
+    rc, out, err = mod.run("admin", "audit")
+    check(rc == 0 and f"reinstate user {bob_id}" in out and f"suspend user {bob_id}" in out and "grant user" in out
+          and "remove message" in out, f"admin audit: {rc} {out} {err}")
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -505,6 +549,7 @@ def main():
         run("call_hangup_from_another_process_and_json", test_call_hangup_from_another_process_and_json, server, ann, bob)
         run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
         run("call_with_offer_file_and_unavailable", test_call_with_offer_file_and_unavailable, server, ann, bob)
+        run("report_and_moderation", test_report_and_moderation, server, ann, bob)
         server.stop()
         servers.remove(server)
         if not only or "timeout" in only:

@@ -446,6 +446,34 @@ async def revocation_and_friendship_reach_every_node():
         await c.close()
 
 
+@test
+async def a_suspension_on_one_node_closes_the_session_on_another():
+    """An administrator on node 1 (granted with `switchboard admin grant`) suspends a user whose device is on
+    node 2: that connection gets `account.suspended` and closes with 4004; its token is refused
+    (`account_suspended`) through node 3 until it is reinstated."""
+    admin = Client(CLUSTER.urls[0], "mod@1")
+    await admin.connect()
+    await admin.register("Mod")
+    granted = subprocess.run([SERVER, "admin", "grant", admin.phone, "--database-url", CLUSTER.database_url],
+                             capture_output=True, text=True, timeout=60)
+    assert granted.returncode == 0, f"admin grant: {granted.returncode} {granted.stderr}"
+    target = Client(CLUSTER.urls[1], "sus@2")
+    await target.connect()
+    await target.register("Sus")
+    await admin.ok("admin.suspend", user_id=target.user_id, reason="cluster test")
+    await target.until(lambda e: e.get("ev") == "account.suspended", what="account.suspended on node 2")
+    await target.until(lambda e: target.ws.close_code is not None, what="close on node 2")
+    assert target.ws.close_code == 4004, f"closed with {target.ws.close_code}"
+    again = Client(CLUSTER.urls[2], "sus@3")
+    await again.connect()
+    r = await again.call("authenticate", token=target.token)
+    assert r.get("error", {}).get("code") == "account_suspended", f"authenticate after suspension: {r}"
+    await admin.ok("admin.reinstate", user_id=target.user_id)
+    await again.ok("authenticate", token=target.token)
+    for c in (admin, again):
+        await c.close()
+
+
 async def call_pair(caller_node, callee_nodes, tag):
     """A caller on `caller_node` and a callee with one device per node of `callee_nodes`, friends."""
     caller = Client(CLUSTER.urls[caller_node], f"{tag}-caller@{caller_node + 1}")

@@ -18,6 +18,7 @@ const SCREENS = {
   'group-new': {},
   group: {},
   settings: {},
+  admin: { admin: true },
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -98,6 +99,7 @@ async function logout() {
 
 function startSignedIn() {
   header.hidden = false;
+  learnRole();
   if (!callsInstalled) {
     callsInstalled = true;
     installCalls(app);
@@ -122,6 +124,7 @@ async function route() {
   if (!(name in SCREENS)) return navigate(signedIn ? HOME : LOGIN);
   if (!signedIn && !SCREENS[name].public) return navigate(LOGIN);
   if (signedIn && SCREENS[name].public) return navigate(HOME);
+  if (SCREENS[name].admin && app.me.role !== 'admin') return navigate(HOME);
 
   const thisRoute = ++routeCount;
   toastBox.textContent = ''; // a toast belongs to the screen it was shown on
@@ -152,10 +155,23 @@ function buildHeader() {
     ['friends', '#/friends', t('nav.friends')],
     ['group-new', '#/group-new', t('nav.new_group')],
     ['settings', '#/settings', t('nav.settings')],
+    ['admin', '#/admin', t('nav.admin')],
   ];
   header.append(el('nav', { 'aria-label': t('nav.label') },
     el('ul', {}, links.map(([name, href, text]) => el('li', {}, el('a', { href, dataset: { screen: name } }, text)))),
     el('button', { type: 'button', class: 'quiet', onclick: logout }, t('nav.logout'))));
+}
+
+// The administration link shows only to administrators (the server tells the role in one's own profile).
+function showRole(role) {
+  app.me.role = role ?? 'user';
+  const link = header.querySelector('a[data-screen="admin"]');
+  if (link) link.parentElement.hidden = app.me.role !== 'admin';
+}
+
+function learnRole() {
+  showRole(app.me.role);
+  client.request('profile.get').then(({ profile }) => showRole(profile.role), () => {});
 }
 
 function markCurrentLink(name) {
@@ -180,7 +196,7 @@ function showConnection({ state }) {
     banner.hidden = true;
     forgetSession();
     header.hidden = true;
-    app.notice = t('session.revoked');
+    app.notice = t(client.suspended ? 'session.suspended' : 'session.revoked');
     navigate(LOGIN);
     return;
   }
@@ -193,6 +209,7 @@ function showConnection({ state }) {
 
 client.on('state', showConnection);
 client.on('session', ({ profile }) => {
+  showRole(profile.role);
   app.me.displayName = profile.display_name;
   updateStoredName(profile.display_name);
 });

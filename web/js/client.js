@@ -17,6 +17,7 @@ const PING_TIMEOUT_MS = 10000;
 const LIVENESS_CHECK_MS = 5000;
 const BACKOFF = { initialMs: 250, multiplier: 2, maximumMs: 30000, jitter: 0.5 };
 const CLOSE_SESSION_REVOKED = 4001;
+const CLOSE_ACCOUNT_SUSPENDED = 4004; // after `account.suspended` (docs/moderation.md)
 
 // Ops whose resend after a lost reply is safe (their `idempotent` trait in SwitchboardProtocol).
 const RESENDABLE_OPS = new Set([
@@ -165,6 +166,7 @@ export class HubClient extends EventTarget {
     const auth = this.internal('authenticate', { token: this.token, resume: this.streaming }, (result, error) => {
       if (error) {
         if (error.code === 'invalid_token') this.revoke();
+        else if (error.code === 'account_suspended') this.revoke(true);
         else this.drop();
         return;
       }
@@ -191,6 +193,10 @@ export class HubClient extends EventTarget {
     this.ready = false;
     if (code === CLOSE_SESSION_REVOKED || this.revokedHere) {
       this.revoke();
+      return;
+    }
+    if (code === CLOSE_ACCOUNT_SUSPENDED) {
+      this.revoke(true);
       return;
     }
     this.requeueInFlight();
@@ -234,9 +240,10 @@ export class HubClient extends EventTarget {
     }, delay);
   }
 
-  revoke() {
+  revoke(suspended = false) {
     this.endSession();
     this.revokedHere = false;
+    this.suspended = suspended;
     this.setState('revoked');
   }
 

@@ -18,6 +18,7 @@ export function systemText(message, nameOf) {
     case 'member_left': return t('system.member_left', { names: (s.user_ids ?? []).map(nameOf).join(', ') });
     case 'renamed': return t('system.renamed', { actor: nameOf(s.actor_id), name: s.name });
     case 'message_deleted': return t('system.message_deleted', { actor: nameOf(s.actor_id) });
+    case 'message_removed': return t('system.message_removed');
     case 'call': return callText(s);
     default: return t('system.other');
   }

@@ -68,6 +68,8 @@ public enum RateLimitClass: String, Sendable, Equatable {
     case turn
     /// Reactions set per user.
     case reactions
+    /// Reports made per user (`report.create`).
+    case reports
 }
 
 /// The traits of an op, without its types.
@@ -86,7 +88,7 @@ public enum Ops {}
 public enum ProtocolSchema {
     /// The op types, feature by feature.
     public static let operations: [any ProtocolOperation.Type] =
-        Ops.accounts + Ops.friends + Ops.messaging + Ops.presence + Ops.reactions + Ops.calls
+        Ops.accounts + Ops.friends + Ops.messaging + Ops.presence + Ops.reactions + Ops.calls + Ops.moderation
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -5,6 +5,7 @@ import { el, field, errorBox, formatTime, presenceText } from '../ui.js';
 import { systemText } from '../messages.js';
 import { voiceRecorder, voicePlayer } from '../voice.js';
 import { startCall } from '../calls.js';
+import { openReport } from '../report.js';
 
 const PAGE_SIZE = 10;
 const TYPING_REFRESH_MS = 3000;
@@ -154,6 +155,10 @@ class ChatPage {
 
   addPage({ messages, has_more }) {
     for (const message of messages) this.place(message);
+    // A removal's tombstone names the removed message, which history shows as deleted: say it was moderation.
+    for (const message of messages) {
+      if (message.system?.event === 'message_removed') this.applySystem(message.system);
+    }
     if (messages.length) {
       const oldest = messages[messages.length - 1].seq;
       this.oldestSeq = this.oldestSeq === null ? oldest : Math.min(this.oldestSeq, oldest);
@@ -195,6 +200,9 @@ class ChatPage {
     if (system.event === 'message_deleted') {
       const target = this.byId.get(system.message_id);
       if (target) this.fill(target, { ...target.message, deleted: true });
+    } else if (system.event === 'message_removed') {
+      const target = this.byId.get(system.message_id);
+      if (target) this.fill(target, { ...target.message, deleted: true, removed: true });
     } else if (['member_added', 'member_left', 'renamed'].includes(system.event)) {
       this.client.request('conversations.get', { conversation_id: this.id })
         .then(({ conversation }) => this.setConversation(conversation),
@@ -230,7 +238,8 @@ class ChatPage {
     }
     const meta = el('p', { class: 'meta' }, `${this.nameOf(message.sender_id)} · ${formatTime(message.ts)}`);
     let body;
-    if (message.deleted) body = el('p', { class: 'deleted' }, t('message.deleted'));
+    if (message.removed) body = el('p', { class: 'deleted' }, t('message.removed'));
+    else if (message.deleted) body = el('p', { class: 'deleted' }, t('message.deleted'));
     else if (message.kind === 'voice') body = voicePlayer(this.app, message);
     else body = el('p', { class: 'text' }, message.text);
     const head = el('div', { class: 'message-head' }, meta);
@@ -296,7 +305,9 @@ class ChatPage {
         onclick: () => this.react(item, emoji) }, emoji)));
     const panel = el('div', { class: 'message-actions', id: panelId, hidden: true }, reactions,
       el('button', { type: 'button', class: 'quiet', onclick: () => this.hideMessage(item) }, t('message.hide')),
-      mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null);
+      mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null,
+      mine ? null : el('button', { type: 'button', class: 'quiet', onclick: () => openReport(this.app,
+        { kind: 'message', id: item.message.id, title: t('report.message_title') }) }, t('report.action')));
     const setOpen = (open) => {
       panel.hidden = !open;
       toggle.setAttribute('aria-expanded', String(open));

@@ -2,6 +2,7 @@
 // (accept, decline, cancel), removing a friend (after a confirmation), and finding friends from a pasted list
 // of phone numbers (contacts.match).
 import { el, heading, field, errorBox, busy, presenceText } from '../ui.js';
+import { openReport } from '../report.js';
 
 const CHANGES = ['friend.request.received', 'friend.request.accepted', 'friend.request.declined',
   'friend.request.cancelled', 'friend.removed', 'profile.updated', 'resumed'];
@@ -44,7 +45,10 @@ export function show(root, params, app) {
       return el('li', { dataset: { user: f.user_id } },
         el('div', { class: 'who' }, el('div', { class: 'name' }, f.display_name),
           el('div', { class: `detail status-${status}` }, presenceText(presence))),
-        el('div', { class: 'actions tight' }, chat, remove));
+        el('div', { class: 'actions tight' }, chat, remove,
+          el('button', { type: 'button', class: 'quiet', 'aria-label': t('report.user_title', { name: f.display_name }),
+            onclick: () => openReport(app, { kind: 'user', id: f.user_id, title: t('report.user_title', { name: f.display_name }) }) },
+          t('report.action'))));
     }) : [el('li', { class: 'empty' }, t('friends.none'))]));
   };
 

@@ -96,7 +96,7 @@ struct AccountsFeature: FeatureModule {
 // The store's records as the wire's types (same fields; `WireCompatibilityTests` compares their encodings).
 
 extension UserProfile {
-    init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName, phone: p.phone) }
+    init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role) }
 }
 
 extension UserSummary {

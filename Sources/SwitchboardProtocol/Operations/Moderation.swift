@@ -1,0 +1,287 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// Reports and moderation (docs/protocol.md, "Moderation"; docs/moderation.md): `report.create` for everyone,
+// `admin.*` for administrators only (everyone else: `forbidden`).
+
+extension Ops {
+    /// The moderation ops.
+    public static let moderation: [any ProtocolOperation.Type] = [
+        ReportCreate.self, AdminReports.self, AdminRemove.self, AdminSuspend.self, AdminReinstate.self, AdminResolve.self,
+        AdminAudit.self,
+    ]
+
+    /// `report.create {target_kind, target_id, reason, text?}` -> `{report_id}`: reports a message I can see or a
+    /// user I share a conversation with or am a friend of. Reporting the same target again while my earlier
+    /// report is open answers that report.
+    public enum ReportCreate: ProtocolOperation {
+        public static let name = "report.create"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public static let rateLimit = RateLimitClass.reports
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// `message` or `user` (`post` is reserved for posts, which do not exist yet).
+            public var targetKind: String
+            /// The message's or the user's id.
+            public var targetId: Int64
+            /// One of `ModerationReason.all`.
+            public var reason: String
+            /// Optional words of the reporter (at most 1000 characters).
+            public var text: String?
+            public init(targetKind: String, targetId: Int64, reason: String, text: String? = nil) {
+                self.targetKind = targetKind
+                self.targetId = targetId
+                self.reason = reason
+                self.text = text
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var reportId: Int64
+            public init(reportId: Int64) { self.reportId = reportId }
+        }
+    }
+
+    /// `admin.reports {status?, before?, limit?}` -> `{reports, next_before?}`: reports newest first; `status`
+    /// `open` (default) or `closed` (resolved and dismissed).
+    public enum AdminReports: ProtocolOperation {
+        public static let name = "admin.reports"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var status: String?
+            public var before: Int64?
+            public var limit: Int?
+            public init(status: String? = nil, before: Int64? = nil, limit: Int? = nil) {
+                self.status = status
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var reports: [ModerationReport]
+            /// The `before` of the next page, absent on the last page.
+            public var nextBefore: Int64?
+            public init(reports: [ModerationReport], nextBefore: Int64?) {
+                self.reports = reports
+                self.nextBefore = nextBefore
+            }
+        }
+    }
+
+    /// `admin.remove {message_id, reason?, report_id?}` -> `{message}`: removes a message; its tombstone (the
+    /// system message `message_removed`) reaches every member like a deletion. `report_id` resolves that report.
+    public enum AdminRemove: ProtocolOperation {
+        public static let name = "admin.remove"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var messageId: Int64
+            public var reason: String?
+            public var reportId: Int64?
+            public init(messageId: Int64, reason: String? = nil, reportId: Int64? = nil) {
+                self.messageId = messageId
+                self.reason = reason
+                self.reportId = reportId
+            }
+        }
+        public typealias Result = MessageResult
+    }
+
+    /// `admin.suspend {user_id, reason?, report_id?}` -> `{user_id, suspended: true}`: the account's connections
+    /// get `account.suspended` and close with 4004 on every node; login and authenticate answer
+    /// `account_suspended` until it is reinstated.
+    public enum AdminSuspend: ProtocolOperation {
+        public static let name = "admin.suspend"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public typealias Parameters = ModerationUserParameters
+        public typealias Result = ModerationUserResult
+    }
+
+    /// `admin.reinstate {user_id, reason?}` -> `{user_id, suspended: false}`.
+    public enum AdminReinstate: ProtocolOperation {
+        public static let name = "admin.reinstate"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public typealias Parameters = ModerationUserParameters
+        public typealias Result = ModerationUserResult
+    }
+
+    /// `admin.resolve {report_id, status, note?}` -> `{report}`: closes a report as `resolved` or `dismissed`.
+    public enum AdminResolve: ProtocolOperation {
+        public static let name = "admin.resolve"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var reportId: Int64
+            /// `resolved` or `dismissed`.
+            public var status: String
+            public var note: String?
+            public init(reportId: Int64, status: String, note: String? = nil) {
+                self.reportId = reportId
+                self.status = status
+                self.note = note
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var report: ModerationReport
+            public init(report: ModerationReport) { self.report = report }
+        }
+    }
+
+    /// `admin.audit {before?, limit?}` -> `{entries, next_before?}`: the moderation audit log, newest first.
+    public enum AdminAudit: ProtocolOperation {
+        public static let name = "admin.audit"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var before: Int64?
+            public var limit: Int?
+            public init(before: Int64? = nil, limit: Int? = nil) {
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var entries: [AuditEntry]
+            public var nextBefore: Int64?
+            public init(entries: [AuditEntry], nextBefore: Int64?) {
+                self.entries = entries
+                self.nextBefore = nextBefore
+            }
+        }
+    }
+}
+
+/// The reason categories of a report.
+public enum ModerationReason {
+    public static let all = ["spam", "harassment", "hate", "violence", "sexual", "self_harm", "illegal", "impersonation", "other"]
+}
+
+/// Parameters of `admin.suspend` and `admin.reinstate`.
+public struct ModerationUserParameters: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var reason: String?
+    /// `admin.suspend` only: the report this acts on (resolved with it).
+    public var reportId: Int64?
+    public init(userId: Int64, reason: String? = nil, reportId: Int64? = nil) {
+        self.userId = userId
+        self.reason = reason
+        self.reportId = reportId
+    }
+}
+
+/// The reply of `admin.suspend` and `admin.reinstate`.
+public struct ModerationUserResult: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var suspended: Bool
+    public init(userId: Int64, suspended: Bool) {
+        self.userId = userId
+        self.suspended = suspended
+    }
+}
+
+/// A user named in a report.
+public struct ReportedUser: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var displayName: String
+    public var suspended: Bool?
+    public init(userId: Int64, displayName: String, suspended: Bool? = nil) {
+        self.userId = userId
+        self.displayName = displayName
+        self.suspended = suspended
+    }
+}
+
+/// A report as administrators see it.
+public struct ModerationReport: Codable, Sendable, Equatable {
+    public var reportId: Int64
+    /// `open`, `resolved` or `dismissed`.
+    public var status: String
+    public var targetKind: String
+    public var targetId: Int64
+    public var reason: String
+    public var text: String?
+    public var createdAt: String
+    /// Absent when the reporter's account was deleted.
+    public var reporter: ReportedUser?
+    /// The reported user, or the reported message's sender.
+    public var targetUser: ReportedUser?
+    /// A reported message's conversation and seq.
+    public var conversationId: Int64?
+    public var seq: Int64?
+    /// The reported message's text as it was when reported (`[voice message]` for a voice message).
+    public var content: String?
+    /// A reported message now: `visible`, `deleted` (by its sender) or `removed` (by moderation).
+    public var messageState: String?
+    public var closedAt: String?
+    public var closedBy: Int64?
+    public var note: String?
+    public init(
+        reportId: Int64, status: String, targetKind: String, targetId: Int64, reason: String, text: String?, createdAt: String,
+        reporter: ReportedUser?, targetUser: ReportedUser?, conversationId: Int64?, seq: Int64?, content: String?, messageState: String?,
+        closedAt: String?, closedBy: Int64?, note: String?
+    ) {
+        self.reportId = reportId
+        self.status = status
+        self.targetKind = targetKind
+        self.targetId = targetId
+        self.reason = reason
+        self.text = text
+        self.createdAt = createdAt
+        self.reporter = reporter
+        self.targetUser = targetUser
+        self.conversationId = conversationId
+        self.seq = seq
+        self.content = content
+        self.messageState = messageState
+        self.closedAt = closedAt
+        self.closedBy = closedBy
+        self.note = note
+    }
+}
+
+/// One line of the moderation audit log.
+public struct AuditEntry: Codable, Sendable, Equatable {
+    public var entryId: Int64
+    /// The administrator's user id (absent for the operator's command line, or a deleted account).
+    public var actorId: Int64?
+    /// Who acted, as shown: `user:<id>` or `cli`.
+    public var actor: String
+    /// `grant`, `revoke`, `remove`, `suspend`, `reinstate`, `resolve`, `dismiss`.
+    public var action: String
+    /// `user`, `message` or `report`.
+    public var targetKind: String
+    public var targetId: Int64?
+    public var reason: String?
+    public var createdAt: String
+    public init(
+        entryId: Int64, actorId: Int64?, actor: String, action: String, targetKind: String, targetId: Int64?, reason: String?, createdAt: String
+    ) {
+        self.entryId = entryId
+        self.actorId = actorId
+        self.actor = actor
+        self.action = action
+        self.targetKind = targetKind
+        self.targetId = targetId
+        self.reason = reason
+        self.createdAt = createdAt
+    }
+}
+
+/// The `account.suspended` event, sent before the connection closes with 4004.
+public struct AccountSuspendedEvent: Codable, Sendable, Equatable {
+    public static let name = "account.suspended"
+    public var userId: Int64
+    public init(userId: Int64) { self.userId = userId }
+}
+
+/// The WebSocket close code of a suspended account's connections (after `account.suspended`).
+public enum ModerationCloseCode {
+    public static let accountSuspended: UInt16 = 4004
+}
