@@ -68,6 +68,8 @@ enum OutboxItem: Sendable {
     case event([UInt8])
     /// The connection's session was revoked: tell it and close it (4001).
     case revoke
+    /// Close the connection with this code (after the items before it, e.g. an event saying why).
+    case close(code: UInt16, reason: String)
     /// Deliveries to the connection may have been lost (the cluster's bus was interrupted): close it with 1012
     /// so that the client reconnects and resumes (`docs/cluster.md`).
     case reconnect

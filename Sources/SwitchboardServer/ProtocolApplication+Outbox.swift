@@ -19,6 +19,7 @@ extension ProtocolApplication: OutboxEndpoint {
         case .ephemeral(let bytes, let source): sendEphemeral(bytes, source: source)
         case .event(let bytes): sendEvent(bytes)
         case .revoke: sessionRevoked()
+        case .close(let code, let reason): session.closeWebSocket(code: code, reason: reason)
         case .reconnect: session.closeWebSocket(code: 1012, reason: "reconnect and resume")
         }
     }

@@ -61,6 +61,8 @@ final class ProtocolServices: Sendable {
     let router = OperationRouter.standard
     /// `reactions.set` per user: a burst of 30, then 10 a second.
     let reactionLimiter: SharedRateLimiter<Int64>
+    /// Account deletion jobs and data exports.
+    let account: AccountLifecycle
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -104,6 +106,7 @@ final class ProtocolServices: Sendable {
                 presence.setName(name, of: userId)
                 calls.setName(name, of: userId)
             case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
+            case .accountDeleted(let userId): deliveries.closeDeletedAccountLocally(userId: userId, node: node)
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
@@ -116,6 +119,9 @@ final class ProtocolServices: Sendable {
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics
         self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
+        self.account = AccountLifecycle(
+            configuration: configuration.account, dataDirectory: configuration.dataDirectory, pool: pool, deliveries: deliveries,
+            logger: logger)
     }
 }
 

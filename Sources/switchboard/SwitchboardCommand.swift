@@ -71,6 +71,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Web app") var webApp: WebOptions
 
+    @OptionGroup(title: "Account deletion and data export") var account: AccountOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -271,6 +273,7 @@ struct Serve: ParsableCommand {
         discovery.apply(to: &c)
         cluster.apply(to: &c)
         webApp.apply(to: &c)
+        account.apply(to: &c)
         return c
     }
 

@@ -32,6 +32,9 @@ public enum ClusterWire: Sendable, Equatable {
         /// A session was revoked: every node closes its own connections of it (whether or not the revoking
         /// node's directory knew them yet).
         case revoked(sessionId: Int64, userId: Int64)
+        /// An account was deleted: every node tells its connections of that user (`account.deleted`) and closes
+        /// them with 4005.
+        case accountDeleted(userId: Int64)
     }
     /// A call request of a connection of the sending node, for the call coordinator (`docs/cluster.md`, "Calls
     /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
@@ -141,6 +144,9 @@ public enum ClusterWire: Sendable, Equatable {
             case .revoked(let sessionId, let userId):
                 w.byte(3)
                 w.i64(sessionId)
+                w.i64(userId)
+            case .accountDeleted(let userId):
+                w.byte(4)
                 w.i64(userId)
             }
         case .directory(let node, let seq, let changes):
@@ -258,6 +264,9 @@ public enum ClusterWire: Sendable, Equatable {
                 case 3:
                     guard let s = r.i64(), let u = r.i64() else { return nil }
                     message = .notice(node: node, .revoked(sessionId: s, userId: u))
+                case 4:
+                    guard let u = r.i64() else { return nil }
+                    message = .notice(node: node, .accountDeleted(userId: u))
                 default: return nil
                 }
             case 3:

@@ -43,6 +43,7 @@ struct OperationRouter: Sendable {
     /// Every feature of the server.
     static let standard = OperationRouter([
         AccountsFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
+        AccountFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
