@@ -42,6 +42,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         case .event(let bytes): entry = "event \(String(decoding: bytes, as: UTF8.self))"
         case .revoke: entry = "revoke"
         case .reconnect: entry = "reconnect"
+        case .close(let code, _): entry = "close \(code)"
         }
         log.withLock { $0.append(entry) }
     }
