@@ -18,6 +18,7 @@ const SCREENS = {
   'group-new': {},
   group: {},
   settings: {},
+  account: {},
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -180,7 +181,8 @@ function showConnection({ state }) {
     banner.hidden = true;
     forgetSession();
     header.hidden = true;
-    app.notice = t('session.revoked');
+    app.notice = client.accountDeleted ? t('account.deleted_notice') : t('session.revoked');
+    client.accountDeleted = false;
     navigate(LOGIN);
     return;
   }

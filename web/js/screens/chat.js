@@ -228,9 +228,10 @@ class ChatPage {
       item.replaceChildren(el('p', {}, systemText(message, (id) => this.nameOf(id))));
       return;
     }
-    const meta = el('p', { class: 'meta' }, `${this.nameOf(message.sender_id)} · ${formatTime(message.ts)}`);
+    const sender = message.sender_deleted ? t('message.deleted_account') : this.nameOf(message.sender_id);
+    const meta = el('p', { class: 'meta' }, `${sender} · ${formatTime(message.ts)}`);
     let body;
-    if (message.deleted) body = el('p', { class: 'deleted' }, t('message.deleted'));
+    if (message.deleted) body = el('p', { class: 'deleted' }, t(message.sender_deleted ? 'message.deleted_account_text' : 'message.deleted'));
     else if (message.kind === 'voice') body = voicePlayer(this.app, message);
     else body = el('p', { class: 'text' }, message.text);
     const head = el('div', { class: 'message-head' }, meta);
