@@ -178,7 +178,7 @@ struct Deliveries: Sendable {
         var batch = OutboxBatch()
         for connection in mine {
             batch.add(.event(event), to: connection)
-            batch.add(.close(code: 4005, reason: "account deleted"), to: connection)
+            batch.add(.close(code: AccountEvents.closeCode, reason: "account deleted"), to: connection)
         }
         outbox.post(batch)
     }

@@ -91,6 +91,8 @@ public enum AccountEvents {
     public static let userDeleted = "user.deleted"
     /// `account.export_ready {export}`: to the user's devices when an export is ready (or failed).
     public static let exportReady = "account.export_ready"
+    /// The close code after `account.deleted` (docs/protocol.md, "Close codes of protocol v1").
+    public static let closeCode: UInt16 = 4005
 
     /// Fields of `account.deleted` and `user.deleted`.
     public struct UserDeleted: Codable, Sendable, Equatable {
