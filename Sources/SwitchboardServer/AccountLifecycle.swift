@@ -46,6 +46,8 @@ final class AccountLifecycle: Sendable {
     private let deliveries: Deliveries
     private let logger: Logger
     private let queue = DispatchQueue(label: "switchboard.account")
+    /// Where the jobs' and builds' tasks run (Dispatch-backed: never behind code blocking the shared cooperative pool).
+    private let executor = DispatchTaskExecutor(label: "switchboard.account.tasks")
     /// Deletion jobs and export builds running in this process (user ids, export ids).
     private let running = Mutex<(deletions: Set<Int64>, exports: Set<Int64>)>(([], []))
     /// The sweep timer.
@@ -71,7 +73,7 @@ final class AccountLifecycle: Sendable {
     /// Runs (or resumes) the deletion job of `userId` in this process unless it already runs here.
     func runDeletion(userId: Int64) {
         guard running.withLock({ $0.deletions.insert(userId).inserted }) else { return }
-        Task.detached { [self] in
+        Task(executorPreference: executor) { [self] in
             defer { _ = running.withLock { $0.deletions.remove(userId) } }
             do {
                 try await work(userId: userId)
@@ -107,7 +109,7 @@ final class AccountLifecycle: Sendable {
     /// Builds export `id` of `userId` in this process unless it already builds here.
     func buildExport(id: Int64, userId: Int64) {
         guard running.withLock({ $0.exports.insert(id).inserted }) else { return }
-        Task.detached { [self] in
+        Task(executorPreference: executor) { [self] in
             defer { _ = running.withLock { $0.exports.remove(id) } }
             var file: String? = nil
             var size: Int64? = nil
@@ -180,7 +182,7 @@ final class AccountLifecycle: Sendable {
     /// Resumes unfinished deletions, rebuilds exports whose builder died, removes expired exports' files and
     /// leftovers (on `queue`; the database work in a task).
     private func sweep() {
-        Task.detached { [self] in
+        Task(executorPreference: executor) { [self] in
             do {
                 let (jobs, stale, expired) = try await pool.withConnection { db in
                     (

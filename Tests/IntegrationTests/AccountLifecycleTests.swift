@@ -241,6 +241,23 @@ struct AccountLifecycleTests {
         #expect(try http(port, "GET", "/export/\(second)", token: ann.token).status == 404)
     }
 
+    @Test func deletionPasswordsAreRateLimitedLikeLogins() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.loginLimits.perPhoneBurst = 3
+            $0.loginLimits.perPhoneIntervalSeconds = 60
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        for _ in 0..<3 {
+            #expect(errorCode(try ann.client.call("account.delete", ["password": "wrong password 1"])) == "invalid_credentials")
+        }
+        let limited = try ann.client.call("account.delete", ["password": ann.password])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        #expect(try count(database, "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NULL", [.int(ann.id)]) == 1)
+        #expect(ok(try ann.client.call("ping")) != nil)
+    }
+
     @Test func aDeletionKilledHalfwayIsFinishedByTheNextStart() throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-acct-kill-\(UUID().uuidString)").path
         let url = TestDatabase.shared.url
