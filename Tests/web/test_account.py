@@ -94,9 +94,12 @@ def delete_my_account(env):
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("alert")).to_be_visible()
 
-    # Dan's chat shows the message as a deleted account's, after a reload.
+    # Dan's open chat shows the message as a deleted account's at once (user.deleted), and after a reload.
+    tombstone = "This message was removed when its sender deleted their account."
+    expect(dan.page.get_by_text(tombstone)).to_be_visible()
+    expect(dan.page.get_by_text("soon gone")).to_have_count(0)
     dan.page.reload()
-    expect(dan.page.get_by_text("This message was removed when its sender deleted their account.")).to_be_visible()
+    expect(dan.page.get_by_text(tombstone)).to_be_visible()
     expect(dan.page.get_by_text("soon gone")).to_have_count(0)
     env.expect_clean(dan.page)
 

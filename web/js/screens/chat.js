@@ -72,6 +72,7 @@ class ChatPage {
       this.client.on('conversation.read', (e) => e.conversation_id === this.id && this.readBy(e.user_id, e.seq)),
       this.client.on('message.hidden', (e) => e.conversation_id === this.id && this.removeMessage(e.message_id)),
       this.client.on('message.reaction', (e) => e.conversation_id === this.id && this.reacted(e)),
+      this.client.on('user.deleted', (e) => this.senderDeleted(e.user_id)),
       this.client.on('presence', () => this.showDetail()),
       this.client.on('presence.snapshot', () => this.showDetail()),
     ];
@@ -338,6 +339,16 @@ class ChatPage {
       this.removeMessage(item.message.id);
     } catch (failure) {
       this.app.toast(this.app.errorText(failure));
+    }
+  }
+
+  // `user.deleted`: that account's messages on the page become tombstones at once (history has them so too).
+  senderDeleted(userId) {
+    for (const item of this.byId.values()) {
+      const m = item.message;
+      if (m.sender_id !== userId || m.kind === 'system' || m.sender_deleted) continue;
+      const { text, voice, reactions, ...rest } = m;
+      this.fill(item, { ...rest, deleted: true, sender_deleted: true });
     }
   }
 
