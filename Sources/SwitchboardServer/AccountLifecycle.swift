@@ -30,6 +30,8 @@ public struct AccountConfiguration: Sendable {
     public var deletionBatchSize = 500
     /// Seconds to wait between deletion batches (0 in production; tests slow a job down with it).
     public var deletionBatchPause: Double = 0
+    /// Export downloads served at once (each holds its archive in memory); 503 with `Retry-After` beyond.
+    public var maxConcurrentDownloads = 4
     /// Seconds between sweeps (unfinished deletions resumed, interrupted exports rebuilt, expired ones removed).
     public var sweepInterval: Double = 60
     public init() {}
@@ -50,6 +52,8 @@ final class AccountLifecycle: Sendable {
     private let executor = DispatchTaskExecutor(label: "switchboard.account.tasks")
     /// Deletion jobs and export builds running in this process (user ids, export ids).
     private let running = Mutex<(deletions: Set<Int64>, exports: Set<Int64>)>(([], []))
+    /// Export downloads in progress.
+    private let downloads = Mutex(0)
     /// The sweep timer.
     private let timer = SweepTimer()
 
@@ -166,7 +170,17 @@ final class AccountLifecycle: Sendable {
             let e = ServiceError.from(error)
             return HTTPResult.error(503, e.code.rawValue, e.message, headers: [("Retry-After", "2")])
         }
-        guard let file, let data = FileManager.default.contents(atPath: (exportDirectory as NSString).appendingPathComponent(file)) else {
+        guard let file else { return notFound }
+        let admitted = downloads.withLock { n in
+            guard n < max(1, configuration.maxConcurrentDownloads) else { return false }
+            n += 1
+            return true
+        }
+        guard admitted else {
+            return HTTPResult.error(503, "unavailable", "too many export downloads at once; retry shortly", headers: [("Retry-After", "5")])
+        }
+        defer { downloads.withLock { $0 -= 1 } }
+        guard let data = FileManager.default.contents(atPath: (exportDirectory as NSString).appendingPathComponent(file)) else {
             return notFound
         }
         return HTTPResult(

@@ -23,6 +23,9 @@ struct AccountOptions: ParsableArguments {
     @Option(help: "Data exports one user may request in 24 hours. [env: SWITCHBOARD_EXPORTS_PER_DAY]")
     var exportsPerDay: Int = envValue("SWITCHBOARD_EXPORTS_PER_DAY", as: Int.self) ?? 3
 
+    @Option(help: "Data export downloads served at once (each holds its archive in memory; 503 beyond). [env: SWITCHBOARD_EXPORT_DOWNLOADS]")
+    var exportDownloads: Int = envValue("SWITCHBOARD_EXPORT_DOWNLOADS", as: Int.self) ?? 4
+
     @Option(help: "Rows one account deletion batch (one transaction) changes at most. [env: SWITCHBOARD_DELETION_BATCH]")
     var deletionBatch: Int = envValue("SWITCHBOARD_DELETION_BATCH", as: Int.self) ?? 500
 
@@ -33,10 +36,10 @@ struct AccountOptions: ParsableArguments {
     var accountSweepInterval: Double = envValue("SWITCHBOARD_ACCOUNT_SWEEP_INTERVAL", as: Double.self) ?? 60
 
     func validate() throws {
-        guard exportMaxBytes >= 1024, exportTtl > 0, exportsPerDay >= 1, deletionBatch >= 1, deletionBatchPause >= 0, accountSweepInterval >= 0.5
+        guard exportMaxBytes >= 1024, exportTtl > 0, exportsPerDay >= 1, exportDownloads >= 1, deletionBatch >= 1, deletionBatchPause >= 0, accountSweepInterval >= 0.5
         else {
             throw ValidationError(
-                "--export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least 0.5")
+                "--export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day, --export-downloads and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least 0.5")
         }
     }
 
@@ -45,6 +48,7 @@ struct AccountOptions: ParsableArguments {
         c.account.exportMaxBytes = exportMaxBytes
         c.account.exportTTL = exportTtl
         c.account.exportsPerDay = exportsPerDay
+        c.account.maxConcurrentDownloads = exportDownloads
         c.account.deletionBatchSize = deletionBatch
         c.account.deletionBatchPause = deletionBatchPause
         c.account.sweepInterval = accountSweepInterval
