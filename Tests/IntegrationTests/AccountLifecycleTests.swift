@@ -50,6 +50,28 @@ private func extract(_ archive: [UInt8]) throws -> URL {
 
 private func jsonFile(_ url: URL) throws -> Any { try JSONSerialization.jsonObject(with: try Data(contentsOf: url)) }
 
+/// Creates a fresh database in the test PostgreSQL and returns its connection string.
+private func ownDatabase(_ name: String) throws -> String {
+    let base = TestDatabase.shared.url
+    var logger = Logger(label: "test")
+    logger.logLevel = .warning
+    var configuration = ServerConfiguration()
+    configuration.databaseURL = base
+    configuration.databasePoolSize = 1
+    let admin = try Database.open(configuration: configuration, logger: logger)
+    defer { admin.close() }
+    try runSQL(admin, "CREATE DATABASE \(name)")
+    if let schemeEnd = base.range(of: "://") {
+        // postgres://user@host:port/db?options
+        let rest = base[schemeEnd.upperBound...]
+        let query = rest.firstIndex(of: "?").map { String(rest[$0...]) } ?? ""
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        return base[..<schemeEnd.upperBound] + authority + "/" + name + query
+    }
+    let parts = base.split(separator: " ").filter { !$0.hasPrefix("dbname=") }
+    return (parts + ["dbname=\(name)"]).joined(separator: " ")
+}
+
 @Suite("Account deletion and data export", .serialized)
 struct AccountLifecycleTests {
     @Test func deletionRemovesOrTombstonesEveryKindOfDataAndKeepsOthersHistoriesGapless() throws {
@@ -260,7 +282,8 @@ struct AccountLifecycleTests {
 
     @Test func aDeletionKilledHalfwayIsFinishedByTheNextStart() throws {
         let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-acct-kill-\(UUID().uuidString)").path
-        let url = TestDatabase.shared.url
+        // A database of its own: the other suites' servers (same test database) would resume the job themselves.
+        let url = try ownDatabase("acct_kill_\(getpid())_\(Int.random(in: 0..<1_000_000))")
         let common = ["--database-url", url, "--export-dir", dataDir + "/exports"]
         var logger = Logger(label: "test")
         logger.logLevel = .warning
