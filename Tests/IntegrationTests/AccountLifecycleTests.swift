@@ -76,7 +76,13 @@ private func ownDatabase(_ name: String) throws -> String {
 struct AccountLifecycleTests {
     @Test func deletionRemovesOrTombstonesEveryKindOfDataAndKeepsOthersHistoriesGapless() throws {
         let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
-        let (server, port, database) = try startProtocolServer { $0.account.exportDirectory = exports }
+        // A database of its own: the other suites' servers share the test database and would work this job with
+        // their own export folders (a cluster shares one).
+        let own = try ownDatabase("acct_del_\(getpid())_\(Int.random(in: 0..<1_000_000))")
+        let (server, port, database) = try startProtocolServer {
+            $0.account.exportDirectory = exports
+            $0.databaseURL = own
+        }
         defer { stop(server); database.close() }
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
@@ -187,9 +193,11 @@ struct AccountLifecycleTests {
 
     @Test func exportArchiveHasTheUsersDataAndOnlyItsOwnerDownloadsIt() throws {
         let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
+        let own = try ownDatabase("acct_exp_\(getpid())_\(Int.random(in: 0..<1_000_000))")
         let (server, port, database) = try startProtocolServer {
             $0.account.exportDirectory = exports
             $0.account.exportsPerDay = 2
+            $0.databaseURL = own
         }
         defer { stop(server); database.close() }
         let ann = try makeUser(port, "ann")
