@@ -174,7 +174,7 @@ extension SwitchboardClient {
 
     private var httpServerName: String? { configuration.serverName }
 
-    private static func resolvedTLS(_ endpoint: ServerEndpoint, _ tls: TLSContext?) throws(SwitchboardClientError)
+    static func resolvedTLS(_ endpoint: ServerEndpoint, _ tls: TLSContext?) throws(SwitchboardClientError)
         -> TLSContext?
     {
         guard endpoint.secure else { return nil }
@@ -186,7 +186,7 @@ extension SwitchboardClient {
         }
     }
 
-    private static func defaultServerName(_ endpoint: ServerEndpoint) -> String? {
+    static func defaultServerName(_ endpoint: ServerEndpoint) -> String? {
         endpoint.secure && !HostResolver.isNumeric(endpoint.host) ? endpoint.host : nil
     }
 

@@ -557,7 +557,8 @@ public final class SwitchboardClient: @unchecked Sendable {
             terminate(.loggedOut)
             return
         }
-        if end.closeCode == ProtocolCloseCode.sessionRevoked.rawValue || revoked {
+        // 4005: the account was deleted; its sessions are revoked too.
+        if end.closeCode == ProtocolCloseCode.sessionRevoked.rawValue || end.closeCode == AccountEvents.closeCode || revoked {
             session = nil
             terminate(.sessionRevoked)
             return

@@ -122,7 +122,8 @@ public enum MessageStore {
     }
 
     static let messageColumns = """
-        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(WireTimestamp.sql("m.created_at")), m.deleted_at IS NOT NULL
+        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(WireTimestamp.sql("m.created_at")), m.deleted_at IS NOT NULL,
+        m.sender_deleted
         """
 
     /// Decodes a row of `messageColumns` (starting at `offset`).
@@ -133,7 +134,8 @@ public enum MessageStore {
         var message = ChatMessage(
             id: try r.decode(column: offset + 0), conversationId: try r.decode(column: offset + 1), seq: try r.decode(column: offset + 2),
             senderId: try r.decode(column: offset + 3), kind: kind, clientId: try r.decode(column: offset + 6),
-            ts: try r.decode(column: offset + 7), deleted: deleted ? true : nil)
+            ts: try r.decode(column: offset + 7), deleted: deleted ? true : nil,
+            senderDeleted: try r.decode(Bool.self, column: offset + 9) ? true : nil)
         if let body, !deleted || kind == .system {
             switch kind {
             case .text: message.text = body

@@ -18,6 +18,7 @@ public enum Schema {
         Migration(version: 4, name: "voice clips", sql: voice),
         Migration(version: 5, name: "message reactions", sql: reactions),
         Migration(version: 6, name: "conversation versions", sql: conversationVersions),
+        Migration(version: 7, name: "account deletion and data export", sql: accountLifecycle),
         Migration(version: 8, name: "administrators and moderation", sql: moderation),
     ]
 
@@ -205,5 +206,36 @@ CREATE TABLE moderation_audit (
     reason      TEXT,
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now()
 );
+"""
+
+    /// Account deletion (`account.delete`: a job row committed first, then bounded batches; `docs/protocol.md`,
+    /// "Account deletion and export") and data exports (`account.export`). A deleted user's row stays as a stub
+    /// (`deleted_at`, phone replaced so the number can register again) so that others' conversations keep their
+    /// rows; its messages become tombstones (`sender_deleted`).
+    static let accountLifecycle = """
+ALTER TABLE users ADD COLUMN deleted_at TIMESTAMPTZ;
+ALTER TABLE messages ADD COLUMN sender_deleted BOOLEAN NOT NULL DEFAULT false;
+
+CREATE TABLE account_deletions (
+    user_id      BIGINT PRIMARY KEY REFERENCES users (id),
+    requested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    step         TEXT NOT NULL DEFAULT 'requested',
+    finished_at  TIMESTAMPTZ
+);
+CREATE INDEX account_deletions_unfinished ON account_deletions (requested_at) WHERE finished_at IS NULL;
+
+CREATE TABLE data_exports (
+    id           BIGSERIAL PRIMARY KEY,
+    user_id      BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    state        TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'expired')),
+    requested_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    ready_at     TIMESTAMPTZ,
+    expires_at   TIMESTAMPTZ,
+    size         BIGINT,
+    file         TEXT,
+    error        TEXT
+);
+CREATE INDEX data_exports_by_user ON data_exports (user_id, requested_at DESC);
+CREATE INDEX data_exports_building ON data_exports (requested_at) WHERE state = 'building';
 """
 }

@@ -102,6 +102,8 @@ public struct ChatMessage: Codable, Sendable, Equatable {
     public var ts: String
     /// Set when the sender deleted it for everyone (text and voice are then gone).
     public var deleted: Bool?
+    /// Set on the tombstones of a deleted account's messages (with `deleted`): show the sender as a deleted account.
+    public var senderDeleted: Bool?
     /// The reactions, per emoji (in `messages.history` and `sync` catch-up; absent when there are none and
     /// in live `message` events).
     public var reactions: [ReactionCount]?
@@ -109,7 +111,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
     public init(
         id: Int64, conversationId: Int64, seq: Int64, senderId: Int64?, kind: Kind, text: String? = nil,
         voice: VoiceAttachment? = nil, system: SystemEvent? = nil, clientId: String? = nil, ts: String,
-        deleted: Bool? = nil, reactions: [ReactionCount]? = nil
+        deleted: Bool? = nil, reactions: [ReactionCount]? = nil, senderDeleted: Bool? = nil
     ) {
         self.id = id
         self.conversationId = conversationId
@@ -123,6 +125,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         self.ts = ts
         self.deleted = deleted
         self.reactions = reactions
+        self.senderDeleted = senderDeleted
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -134,6 +137,7 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         try c.encode(kind, forKey: .kind)
         try c.encodeIfPresent(reactions, forKey: .reactions)
         // null for system messages, as in the hand-written event encoding
+        try c.encodeIfPresent(senderDeleted, forKey: .senderDeleted)
         try c.encode(senderId, forKey: .senderId)
         try c.encode(seq, forKey: .seq)
         try c.encodeIfPresent(system, forKey: .system)
@@ -174,6 +178,10 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         if let reactions, !reactions.isEmpty {
             w.key("reactions")
             w.raw(MessageJSON.encode(reactions))
+        }
+        if senderDeleted == true {
+            w.key("sender_deleted")
+            w.raw("true")
         }
         w.key("sender_id")
         if let senderId { w.int(senderId) } else { w.raw("null") }

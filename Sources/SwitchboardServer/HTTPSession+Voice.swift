@@ -113,7 +113,7 @@ extension HTTPSession {
     }
 
     /// Pauses reading, runs `work` on the request executor, and answers on the loop.
-    private func process(keepAlive: Bool, isHead: Bool, _ work: @escaping @Sendable () async -> HTTPResult) {
+    func process(keepAlive: Bool, isHead: Bool, _ work: @escaping @Sendable () async -> HTTPResult) {
         guard let executor = server.services?.executor else { return }
         phase = .processing(keepAlive: keepAlive)
         connection.pauseReading()

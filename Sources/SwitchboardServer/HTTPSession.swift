@@ -215,6 +215,10 @@ final class HTTPSession: ConnectionHandler {
             handleVoice(head, rest: rest)
             return
         }
+        if head.path.hasPrefix("/export/"), server.services != nil {
+            handleExportDownload(head, rest: rest)
+            return
+        }
         if head.isChunked {
             respond(status: 411, body: Array("chunked request bodies are not accepted here\n".utf8), keepAlive: false)
             return

@@ -225,6 +225,7 @@ public final class HubServer: @unchecked Sendable {
         lock.unlock()
         scheduleDatabaseCheck()
         web?.startWatching()
+        services?.account.start()
         logger.info(
             "listening",
             metadata: [
@@ -265,6 +266,7 @@ public final class HubServer: @unchecked Sendable {
         logger.info("shutting down", metadata: [LogKey.connections: "\(transport.connectionCount)"])
         // Calls in progress end with server_shutdown (their parties are told, their records written).
         services?.calls.shutdown()
+        services?.account.stop()
         transport.forEachConnection { connection in
             (connection.handler as? HTTPSession)?.beginShutdown()
         }

@@ -70,6 +70,8 @@ enum OutboxItem: Sendable {
     case revoke
     /// The connection's account was suspended: tell it and close it (4004).
     case suspend
+    /// Close the connection with this code (after the items before it, e.g. an event saying why).
+    case close(code: UInt16, reason: String)
     /// Deliveries to the connection may have been lost (the cluster's bus was interrupted): close it with 1012
     /// so that the client reconnects and resumes (`docs/cluster.md`).
     case reconnect

@@ -20,6 +20,7 @@ extension ProtocolApplication: OutboxEndpoint {
         case .event(let bytes): sendEvent(bytes)
         case .revoke: sessionRevoked()
         case .suspend: accountSuspended()
+        case .close(let code, let reason): session.closeWebSocket(code: code, reason: reason)
         case .reconnect: session.closeWebSocket(code: 1012, reason: "reconnect and resume")
         }
     }

@@ -63,6 +63,8 @@ final class ProtocolServices: Sendable {
     let reactionLimiter: SharedRateLimiter<Int64>
     /// `report.create` per user (moderation).
     let reportLimiter: SharedRateLimiter<Int64>
+    /// Account deletion jobs and data exports.
+    let account: AccountLifecycle
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -107,6 +109,7 @@ final class ProtocolServices: Sendable {
                 calls.setName(name, of: userId)
             case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
             case .suspended(let userId): deliveries.suspendLocally(userId: userId, node: node)
+            case .accountDeleted(let userId): deliveries.closeDeletedAccountLocally(userId: userId, node: node)
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
@@ -121,6 +124,9 @@ final class ProtocolServices: Sendable {
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics
         self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
+        self.account = AccountLifecycle(
+            configuration: configuration.account, dataDirectory: configuration.dataDirectory, pool: pool, deliveries: deliveries,
+            logger: logger)
     }
 }
 

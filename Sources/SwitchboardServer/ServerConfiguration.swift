@@ -136,6 +136,8 @@ public struct ServerConfiguration: Sendable {
     public var voice = VoiceConfiguration()
     /// Serving the web app at `/` (off while `web.root` is nil).
     public var web = WebConfiguration()
+    /// Account deletion and data export (`AccountLifecycle`).
+    public var account = AccountConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

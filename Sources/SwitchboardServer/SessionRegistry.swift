@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import SwitchboardCore
+import SwitchboardProtocol
 import SwitchboardTransport
 
 /// One authenticated connection (a device) of a user, as a value: engines address it by its connection id.
@@ -172,6 +173,29 @@ struct Deliveries: Sendable {
     /// Closes this node's connections of a suspended account.
     func suspendLocally(userId: Int64, node: UInt32) {
         outbox.post(.suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
+    }
+
+    /// Tells every connection of a deleted account (`account.deleted`) and closes it with 4005, on every node.
+    func closeDeletedAccount(userId: Int64) {
+        guard let cluster else {
+            closeDeletedAccountLocally(userId: userId, node: nil)
+            return
+        }
+        closeDeletedAccountLocally(userId: userId, node: cluster.node)
+        cluster.announce(.accountDeleted(userId: userId))
+    }
+
+    /// This node's connections of a deleted account (`node` nil on a single node: all of them).
+    func closeDeletedAccountLocally(userId: Int64, node: UInt32?) {
+        let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(\.connection)
+        guard !mine.isEmpty else { return }
+        let event = ProtocolCodec.encodeEvent(AccountEvents.accountDeleted, AccountEvents.UserDeleted(userId: userId))
+        var batch = OutboxBatch()
+        for connection in mine {
+            batch.add(.event(event), to: connection)
+            batch.add(.close(code: AccountEvents.closeCode, reason: "account deleted"), to: connection)
+        }
+        outbox.post(batch)
     }
 
     /// Closes this node's connections of a session (a revocation announced by another node, or this node's share).

@@ -75,6 +75,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Backups") var backups: BackupOptions
 
+    @OptionGroup(title: "Account deletion and data export") var account: AccountOptions
+
     @Option(help: "Address to listen on. [env: SWITCHBOARD_HOST]")
     var host: String = env("SWITCHBOARD_HOST") ?? "0.0.0.0"
 
@@ -280,6 +282,8 @@ struct Serve: ParsableCommand {
         webApp.apply(to: &c)
         retention.apply(to: &c)
         backups.apply(to: &c)
+
+        account.apply(to: &c)
         return c
     }
 

@@ -44,7 +44,7 @@ final class FakeOutbox: Outbox, Sendable {
             switch item {
             case .event(let b), .ephemeral(let b, _): bytes = b
             case .message(let m): bytes = m.payload
-            case .reply, .revoke, .reconnect, .suspend: return nil
+            case .reply, .revoke, .reconnect, .suspend, .close: return nil
             }
             return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
         }

@@ -43,6 +43,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         case .revoke: entry = "revoke"
         case .reconnect: entry = "reconnect"
         case .suspend: entry = "suspend"
+        case .close(let code, _): entry = "close \(code)"
         }
         log.withLock { $0.append(entry) }
     }

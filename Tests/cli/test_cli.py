@@ -57,7 +57,7 @@ class Server:
         self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
         args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
                 "--db-pool-size", "2", "--loops", "2", "--presence-grace", "1",
-                "--register-burst-per-address", "1000", *extra]
+                "--register-burst-per-address", "1000", "--export-dir", os.path.join(WORK, "exports"), *extra]
         if DATABASE_URL:
             args += ["--database-url", DATABASE_URL]
         else:
@@ -456,6 +456,49 @@ def test_chat_history_more_live_and_voice(server, ann, bob):
     check(rc == 2 and "no friend or group" in err, f"unknown chat target: {rc} {err}")
 
 
+def test_account_export_and_delete(server):
+    eve, fay = User(server, "Eve"), User(server, "Fay")
+    eve.register()
+    fay.register()
+    befriend(eve, fay)
+    rc, out, err = eve.run("chat", "Fay", stdin="for the archive\n/quit\n", timeout=60)
+    check(rc == 0 and "delivered" in out, f"chat: {rc} {out} {err}")
+
+    # Export: waits for the archive, downloads it; its JSON has the profile and the message.
+    target = os.path.join(WORK, "eve-export.tar.gz")
+    rc, out, err = eve.run("account", "export", "--to", target, timeout=120)
+    check(rc == 0 and "saved your data" in out and os.path.getsize(target) > 0, f"export: {rc} {out} {err}")
+    import tarfile
+    with tarfile.open(target, "r:gz") as archive:
+        names = archive.getnames()
+        profile = json.load(archive.extractfile(next(n for n in names if n.endswith("/profile.json"))))
+        conversations = json.load(archive.extractfile(next(n for n in names if n.endswith("/conversations.json"))))
+    check(profile["phone"] == eve.phone and profile["display_name"] == "Eve", profile)
+    check(any(m.get("text") == "for the archive" for c in conversations for m in c["messages"]), conversations)
+
+    # Delete: the prompt warns and does not echo; a wrong password is refused (exit 1) and changes nothing.
+    child = eve.spawn("account", "delete")
+    child.expect("for good")
+    child.expect("Password: ")
+    child.sendline("not my password 1")
+    child.expect("wrong")
+    finish(child, 1)
+    rc, out, _ = eve.run("whoami")
+    check(rc == 0 and "Eve" in out, f"after a wrong password: {rc} {out}")
+    child = eve.spawn("account", "delete")
+    child.expect("Password: ")
+    child.sendline(eve.password)
+    child.expect("account deleted")
+    check(eve.password not in child.before, "the password was echoed")
+    finish(child, 0)
+    check(not os.path.exists(os.path.join(eve.config, "default.json")), "the profile file stayed")
+    rc, out, err = eve.run("login", "--phone", eve.phone, "--password-stdin", stdin=eve.password + "\n")
+    check(rc == 1, f"login after deletion: {rc} {err}")
+    # The number registers again, as a new account.
+    rc, out, err = eve.run("register", "--phone", eve.phone, "--name", "Eve Again", "--password-stdin", stdin=eve.password + "\n")
+    check(rc == 0 and "registered as Eve Again" in out, f"re-register: {rc} {out} {err}")
+
+
 # ---------------------------------------------------------------------------------------------------- runner
 
 def test_report_and_moderation(server, ann, bob):
@@ -550,6 +593,7 @@ def main():
         run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
         run("call_with_offer_file_and_unavailable", test_call_with_offer_file_and_unavailable, server, ann, bob)
         run("report_and_moderation", test_report_and_moderation, server, ann, bob)
+        run("account_export_and_delete", test_account_export_and_delete, server)
         server.stop()
         servers.remove(server)
         if not only or "timeout" in only:

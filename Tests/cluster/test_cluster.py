@@ -115,7 +115,8 @@ class Node:
                 "--node-heartbeat-interval", "0.2", "--node-heartbeat-ttl", str(HEARTBEAT_TTL),
                 "--presence-grace", str(PRESENCE_GRACE), "--ring-timeout", str(RING_TIMEOUT),
                 "--db-pool-size", "4", "--loops", "2", "--register-burst-per-address", "100000",
-                "--login-burst-per-address", "100000", "--login-burst-per-phone", "100000"]
+                "--login-burst-per-address", "100000", "--login-burst-per-phone", "100000",
+                "--export-dir", os.path.join(WORK, "exports")]
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(lambda: self.status("/readyz") == 200, WAIT, f"node {n} ready")
 
@@ -723,6 +724,59 @@ async def redis_restarted_under_load():
         assert len(got) == len(set(got)), f"{x.name}: duplicates {sorted(got)}"
     for x in (a, b, c):
         await x.close()
+
+
+@test
+async def an_account_deleted_on_one_node_closes_its_devices_on_every_node():
+    """Dee has devices on nodes 1 and 2, her friend Eli is on node 3. Her export, requested on node 1, downloads
+    from node 2; her deletion on node 1 closes both devices with 4005 (the event first), Eli hears user.deleted,
+    and the job (worked by whichever node) leaves Eli a gapless history with her messages as tombstones."""
+    dee1 = Client(CLUSTER.urls[0], "dee@1")
+    eli = Client(CLUSTER.urls[2], "eli@3")
+    await dee1.connect()
+    await dee1.register("Dee")
+    await eli.connect()
+    await eli.register("Eli")
+    await befriend(dee1, eli)
+    dee2 = Client(CLUSTER.urls[1], "dee@2")
+    await dee2.connect()
+    await dee2.authenticate(dee1.token)
+    cid = (await dee1.ok("conversations.direct", user_id=eli.user_id))["conversation"]["conversation_id"]
+    for k in range(3):
+        await dee1.send(cid, f"dee {k}", client_id=f"dee-{k}")
+        await eli.send(cid, f"eli {k}", client_id=f"eli-{k}")
+
+    export = (await dee1.ok("account.export"))["export"]
+    ready = await dee1.until(lambda e: e.get("ev") == "account.export_ready", what="export ready")
+    assert ready["export"]["state"] == "ready", ready
+    node2 = CLUSTER.nodes[1]
+    request = urllib.request.Request(f"http://{node2.host}:{node2.port}/export/{export['export_id']}",
+                                     headers={"Authorization": f"Bearer {dee1.token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200 and len(response.read()) == ready["export"]["size"]
+
+    await dee1.ok("account.delete", password="correct horse battery staple")
+    for device in (dee1, dee2):
+        await device.until(lambda e: e.get("ev") == "account.deleted" and e["user_id"] == dee1.user_id, what="account.deleted")
+        for _ in range(int(WAIT / 0.05)):
+            if device.closed_codes:
+                break
+            await asyncio.sleep(0.05)
+        assert device.closed_codes == [4005], f"{device.name}: closed with {device.closed_codes}"
+    await eli.until(lambda e: e.get("ev") == "user.deleted" and e["user_id"] == dee1.user_id, what="user.deleted")
+
+    deadline = time.monotonic() + WAIT
+    while True:
+        history = (await eli.ok("messages.history", conversation_id=cid, limit=100))["messages"]
+        dees = [m for m in history if m["sender_id"] == dee1.user_id]
+        if all(m.get("sender_deleted") for m in dees) or time.monotonic() > deadline:
+            break
+        await asyncio.sleep(0.1)
+    assert sorted(m["seq"] for m in history) == list(range(1, len(history) + 1)), history
+    assert len(dees) == 3 and all(m.get("sender_deleted") and m.get("deleted") and "text" not in m for m in dees), dees
+    assert sorted(m["text"] for m in history if m["sender_id"] == eli.user_id) == ["eli 0", "eli 1", "eli 2"]
+    for c in (dee1, dee2, eli):
+        await c.close()
 
 
 async def run_one(fn):

@@ -19,6 +19,7 @@ const SCREENS = {
   group: {},
   settings: {},
   admin: { admin: true },
+  account: {},
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -196,7 +197,8 @@ function showConnection({ state }) {
     banner.hidden = true;
     forgetSession();
     header.hidden = true;
-    app.notice = t(client.suspended ? 'session.suspended' : 'session.revoked');
+    app.notice = client.suspended ? t('session.suspended') : client.accountDeleted ? t('account.deleted_notice') : t('session.revoked');
+    client.accountDeleted = false;
     navigate(LOGIN);
     return;
   }

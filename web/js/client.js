@@ -18,6 +18,7 @@ const LIVENESS_CHECK_MS = 5000;
 const BACKOFF = { initialMs: 250, multiplier: 2, maximumMs: 30000, jitter: 0.5 };
 const CLOSE_SESSION_REVOKED = 4001;
 const CLOSE_ACCOUNT_SUSPENDED = 4004; // after `account.suspended` (docs/moderation.md)
+const CLOSE_ACCOUNT_DELETED = 4005;
 
 // Ops whose resend after a lost reply is safe (their `idempotent` trait in SwitchboardProtocol).
 const RESENDABLE_OPS = new Set([
@@ -191,7 +192,8 @@ export class HubClient extends EventTarget {
   closed(code) {
     this.socket = null;
     this.ready = false;
-    if (code === CLOSE_SESSION_REVOKED || this.revokedHere) {
+    if (code === CLOSE_ACCOUNT_DELETED) this.accountDeleted = true;
+    if (code === CLOSE_SESSION_REVOKED || code === CLOSE_ACCOUNT_DELETED || this.revokedHere) {
       this.revoke();
       return;
     }

@@ -365,6 +365,26 @@ export const strings = {
   'admin.audit_line': '{time}: {actor} {action} {kind} #{target}',
   'admin.audit_reason': ' ({reason})',
   'admin.no_audit': 'Nothing has been done yet.',
+  // Your data and account (screens/account.js)
+  'account.title': 'Your data and account',
+  'account.link': 'Download my data or delete my account',
+  'account.export_title': 'Download my data',
+  'account.export_hint': 'Get a copy of your profile, friends, conversations, messages and voice messages as one file. Preparing it can take a few minutes.',
+  'account.export_start': 'Download my data',
+  'account.export_building': 'Your data is being prepared. You can stay here or come back later.',
+  'account.export_ready': 'Your data is ready ({size} KB). You can save it until {time}.',
+  'account.export_save': 'Save my data',
+  'account.export_failed': 'Your data could not be prepared. Please try again later.',
+  'account.export_too_large': 'Your data is too large to download here. Please contact the people who run this service.',
+  'account.export_gone': 'This download is no longer available. Please ask for your data again.',
+  'account.delete_title': 'Delete my account',
+  'account.delete_warning': 'Warning: this deletes your account for good. Your friends, voice messages and devices are removed, and your messages show as sent by a deleted account. It cannot be undone. Download your data first if you want to keep it.',
+  'account.delete_password': 'Your password, to confirm',
+  'account.delete_password_missing': 'Please type your password to confirm.',
+  'account.delete_button': 'Delete my account for good',
+  'account.deleted_notice': 'Your account has been deleted.',
+  'message.deleted_account': 'Deleted account',
+  'message.deleted_account_text': 'This message was removed when its sender deleted their account.',
 };
 
 // The text for `key`, with `{name}` placeholders filled from `vars`. A missing key shows itself, so it is

@@ -71,11 +71,12 @@ extension UserRepository {
         ).map { ContactMatch(phone: try $0.decode(column: 0), userId: try $0.decode(column: 1), displayName: try $0.decode(column: 2)) }
     }
 
-    /// The user with this phone number (when `phone` is given) or this id: id and display name, or nil.
+    /// The user with this phone number (when `phone` is given) or this id: id and display name, or nil (also for a
+    /// deleted account's stub).
     public static func find(_ db: PostgresConnection, phone: String?, id: Int64?) throws -> (userId: Int64, displayName: String)? {
         guard
             let r = try db.execute(
-                cached: "SELECT id, display_name FROM users WHERE ($1::text IS NOT NULL AND phone = $1) OR ($1::text IS NULL AND id = $2)",
+                cached: "SELECT id, display_name FROM users WHERE deleted_at IS NULL AND (($1::text IS NOT NULL AND phone = $1) OR ($1::text IS NULL AND id = $2))",
                 [phone.map { .text($0) }, .int(id ?? -1)]
             ).first
         else { return nil }

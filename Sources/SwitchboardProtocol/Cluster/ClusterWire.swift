@@ -34,6 +34,9 @@ public enum ClusterWire: Sendable, Equatable {
         case revoked(sessionId: Int64, userId: Int64)
         /// An account was suspended (moderation): every node closes its own connections of it (4004).
         case suspended(userId: Int64)
+        /// An account was deleted: every node tells its connections of that user (`account.deleted`) and closes
+        /// them with 4005.
+        case accountDeleted(userId: Int64)
     }
     /// A call request of a connection of the sending node, for the call coordinator (`docs/cluster.md`, "Calls
     /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
@@ -146,6 +149,9 @@ public enum ClusterWire: Sendable, Equatable {
                 w.i64(userId)
             case .suspended(let userId):
                 w.byte(8)
+                w.i64(userId)
+            case .accountDeleted(let userId):
+                w.byte(4)
                 w.i64(userId)
             }
         case .directory(let node, let seq, let changes):
@@ -266,6 +272,9 @@ public enum ClusterWire: Sendable, Equatable {
                 case 8:
                     guard let u = r.i64() else { return nil }
                     message = .notice(node: node, .suspended(userId: u))
+                case 4:
+                    guard let u = r.i64() else { return nil }
+                    message = .notice(node: node, .accountDeleted(userId: u))
                 default: return nil
                 }
             case 3:

@@ -44,6 +44,7 @@ struct OperationRouter: Sendable {
     static let standard = OperationRouter([
         AccountsFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
         ModerationFeature(),
+        AccountFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

@@ -73,6 +73,7 @@ class ChatPage {
       this.client.on('conversation.read', (e) => e.conversation_id === this.id && this.readBy(e.user_id, e.seq)),
       this.client.on('message.hidden', (e) => e.conversation_id === this.id && this.removeMessage(e.message_id)),
       this.client.on('message.reaction', (e) => e.conversation_id === this.id && this.reacted(e)),
+      this.client.on('user.deleted', (e) => this.senderDeleted(e.user_id)),
       this.client.on('presence', () => this.showDetail()),
       this.client.on('presence.snapshot', () => this.showDetail()),
     ];
@@ -236,10 +237,11 @@ class ChatPage {
       item.replaceChildren(el('p', {}, systemText(message, (id) => this.nameOf(id))));
       return;
     }
-    const meta = el('p', { class: 'meta' }, `${this.nameOf(message.sender_id)} · ${formatTime(message.ts)}`);
+    const sender = message.sender_deleted ? t('message.deleted_account') : this.nameOf(message.sender_id);
+    const meta = el('p', { class: 'meta' }, `${sender} · ${formatTime(message.ts)}`);
     let body;
     if (message.removed) body = el('p', { class: 'deleted' }, t('message.removed'));
-    else if (message.deleted) body = el('p', { class: 'deleted' }, t('message.deleted'));
+    else if (message.deleted) body = el('p', { class: 'deleted' }, t(message.sender_deleted ? 'message.deleted_account_text' : 'message.deleted'));
     else if (message.kind === 'voice') body = voicePlayer(this.app, message);
     else body = el('p', { class: 'text' }, message.text);
     const head = el('div', { class: 'message-head' }, meta);
@@ -348,6 +350,16 @@ class ChatPage {
       this.removeMessage(item.message.id);
     } catch (failure) {
       this.app.toast(this.app.errorText(failure));
+    }
+  }
+
+  // `user.deleted`: that account's messages on the page become tombstones at once (history has them so too).
+  senderDeleted(userId) {
+    for (const item of this.byId.values()) {
+      const m = item.message;
+      if (m.sender_id !== userId || m.kind === 'system' || m.sender_deleted) continue;
+      const { text, voice, reactions, ...rest } = m;
+      this.fill(item, { ...rest, deleted: true, sender_deleted: true });
     }
   }
 

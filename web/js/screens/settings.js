@@ -41,7 +41,8 @@ export function show(root, params, app) {
   root.append(heading(t('settings.title')), error,
     el('h2', {}, t('settings.profile')), phone, form,
     el('h2', {}, t('settings.sessions')), el('p', { class: 'hint' }, t('settings.sessions_hint')), sessions,
-    el('h2', {}, t('settings.leave')), el('div', { class: 'actions' }, logout));
+    el('h2', {}, t('settings.leave')), el('div', { class: 'actions' }, logout),
+    el('h2', {}, t('account.title')), el('p', {}, el('a', { href: '#/account' }, t('account.link'))));
 
   Promise.all([client.request('profile.get').then(({ profile }) => {
     name.input.value = profile.display_name;

@@ -1,0 +1,304 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+import SwitchboardCore
+import SwitchboardProtocol
+import SwitchboardStore
+import SwitchboardWebSocket
+
+/// Settings of account deletion and data export.
+public struct AccountConfiguration: Sendable {
+    /// Where export archives are written (nil: `exports` in the data folder). In a cluster every node must see the
+    /// same folder (a shared volume), since any node may serve the download.
+    public var exportDirectory: String? = nil
+    /// Largest export archive, in bytes (collected data beyond it fails the export with `too_large`).
+    public var exportMaxBytes = 256 * 1024 * 1024
+    /// Seconds a ready export stays downloadable before its file is removed.
+    public var exportTTL: Double = 24 * 3600
+    /// Exports one user may request in 24 hours (one at a time, always).
+    public var exportsPerDay = 3
+    /// Rows a deletion batch changes at most (each batch is one transaction).
+    public var deletionBatchSize = 500
+    /// Seconds to wait between deletion batches (0 in production; tests slow a job down with it).
+    public var deletionBatchPause: Double = 0
+    /// Export downloads served at once (each holds its archive in memory); 503 with `Retry-After` beyond.
+    public var maxConcurrentDownloads = 4
+    /// Seconds between sweeps (unfinished deletions resumed, interrupted exports rebuilt, expired ones removed).
+    public var sweepInterval: Double = 60
+    public init() {}
+}
+
+/// Account deletion jobs and data exports, off the loop queues: request tasks and a sweep timer on
+/// `switchboard.account`. A deletion is a job row committed with the request, then `DeletionStep`s in bounded
+/// batches (each its own transaction under the job row's lock, `SKIP LOCKED`, so only one node works a batch at a
+/// time); the sweep at start-up and every `sweepInterval` resumes unfinished jobs.
+final class AccountLifecycle: Sendable {
+    let configuration: AccountConfiguration
+    let exportDirectory: String
+    private let pool: DatabasePool
+    private let deliveries: Deliveries
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "switchboard.account")
+    /// Where the jobs' and builds' tasks run (Dispatch-backed: never behind code blocking the shared cooperative pool).
+    private let executor = DispatchTaskExecutor(label: "switchboard.account.tasks")
+    /// Deletion jobs and export builds running in this process (user ids, export ids).
+    private let running = Mutex<(deletions: Set<Int64>, exports: Set<Int64>)>(([], []))
+    /// Export downloads in progress.
+    private let downloads = Mutex(0)
+    /// The sweep timer.
+    private let timer = SweepTimer()
+
+    init(configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger) {
+        self.configuration = configuration
+        self.exportDirectory = configuration.exportDirectory ?? (dataDirectory as NSString).appendingPathComponent("exports")
+        self.pool = pool
+        self.deliveries = deliveries
+        self.logger = logger
+    }
+
+    /// Starts the sweep: at once, then every `sweepInterval` seconds.
+    func start() {
+        timer.start(queue: queue, interval: max(0.5, configuration.sweepInterval)) { [weak self] in self?.sweep() }
+    }
+
+    func stop() { timer.stop() }
+
+    // MARK: deletion
+
+    /// Runs (or resumes) the deletion job of `userId` in this process unless it already runs here.
+    func runDeletion(userId: Int64) {
+        guard running.withLock({ $0.deletions.insert(userId).inserted }) else { return }
+        Task(executorPreference: executor) { [self] in
+            defer { _ = running.withLock { $0.deletions.remove(userId) } }
+            do {
+                try await work(userId: userId)
+            } catch {
+                logger.error(
+                    "account deletion interrupted; the sweep resumes it",
+                    metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+            }
+        }
+    }
+
+    private func work(userId: Int64) async throws {
+        let batch = max(1, configuration.deletionBatchSize)
+        let pause = configuration.deletionBatchPause
+        for step in DeletionStep.allCases {
+            while true {
+                let outcome = try await pool.withConnection { db in
+                    try AccountDeletionRepository.runBatch(db, userId: userId, step: step, limit: batch)
+                }
+                guard let outcome else { return }  // finished, or another node's batch holds the job
+                removeFiles(outcome.files)
+                if outcome.changed == 0 { break }
+                if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
+            }
+        }
+        if try await pool.withConnection({ db in try AccountDeletionRepository.finish(db, userId: userId) }) {
+            logger.info("account deleted", metadata: [LogKey.userId: "\(userId)"])
+        }
+    }
+
+    // MARK: export
+
+    /// Builds export `id` of `userId` in this process unless it already builds here.
+    func buildExport(id: Int64, userId: Int64) {
+        guard running.withLock({ $0.exports.insert(id).inserted }) else { return }
+        Task(executorPreference: executor) { [self] in
+            defer { _ = running.withLock { $0.exports.remove(id) } }
+            var file: String? = nil
+            var size: Int64? = nil
+            var failure: String? = nil
+            do {
+                let entries = try await AccountExportRepository.collect(
+                    pool: pool, userId: userId, exportId: id, maxBytes: configuration.exportMaxBytes)
+                guard let archive = HTTPStatic.gzip(TarWriter.archive(entries, folder: "switchboard-export-\(id)"), level: 6) else {
+                    throw ServiceError(.internal, "gzip failed")
+                }
+                if archive.count > configuration.exportMaxBytes { throw ExportTooLarge() }
+                let name = "export-\(id)-\(UInt64.random(in: 0...UInt64.max)).tar.gz"
+                try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true)
+                let path = (exportDirectory as NSString).appendingPathComponent(name)
+                try Data(archive).write(to: URL(fileURLWithPath: path + ".part"))
+                try FileManager.default.moveItem(atPath: path + ".part", toPath: path)
+                file = name
+                size = Int64(archive.count)
+            } catch is ExportTooLarge {
+                failure = "too_large"
+            } catch {
+                failure = "internal"
+                logger.error("data export failed", metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+            }
+            let (finalFile, finalSize, finalFailure) = (file, size, failure)
+            let ttl = configuration.exportTTL
+            do {
+                let info = try await pool.withConnection { db in
+                    try AccountExportRepository.finish(db, id: id, file: finalFile, size: finalSize, ttlSeconds: ttl, error: finalFailure)
+                }
+                guard let info else {
+                    removeFiles(finalFile.map { [$0] } ?? [])
+                    return
+                }
+                deliveries.push(
+                    PushEvent(
+                        users: [userId], bytes: ProtocolCodec.encodeEvent(AccountEvents.exportReady, AccountExportResult(export: info))))
+            } catch {
+                // Left `building`: the sweep rebuilds it.
+                logger.error("data export not recorded", metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+            }
+        }
+    }
+
+    /// `GET /export/{id}`: the archive, for its owner only (404 for anyone else, an unknown, failed or expired
+    /// export).
+    func download(id: Int64?, identity: Identity) async -> HTTPResult {
+        let notFound = HTTPResult.error(404, "not_found", "no such export")
+        guard let id else { return notFound }
+        let file: String?
+        do {
+            file = try await pool.withConnection { db in try AccountExportRepository.readyFile(db, id: id, userId: identity.userId) }
+        } catch {
+            let e = ServiceError.from(error)
+            return HTTPResult.error(503, e.code.rawValue, e.message, headers: [("Retry-After", "2")])
+        }
+        guard let file else { return notFound }
+        let admitted = downloads.withLock { n in
+            guard n < max(1, configuration.maxConcurrentDownloads) else { return false }
+            n += 1
+            return true
+        }
+        guard admitted else {
+            return HTTPResult.error(503, "unavailable", "too many export downloads at once; retry shortly", headers: [("Retry-After", "5")])
+        }
+        defer { downloads.withLock { $0 -= 1 } }
+        guard let data = FileManager.default.contents(atPath: (exportDirectory as NSString).appendingPathComponent(file)) else {
+            return notFound
+        }
+        return HTTPResult(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/gzip"), ("Cache-Control", "private, no-store"),
+                ("Content-Disposition", "attachment; filename=\"switchboard-export-\(id).tar.gz\""),
+            ], body: Array(data))
+    }
+
+    // MARK: sweep
+
+    /// Resumes unfinished deletions, rebuilds exports whose builder died, removes expired exports' files and
+    /// leftovers (on `queue`; the database work in a task).
+    private func sweep() {
+        Task(executorPreference: executor) { [self] in
+            do {
+                let (jobs, stale, expired) = try await pool.withConnection { db in
+                    (
+                        try AccountDeletionRepository.unfinished(db, limit: 100),
+                        try AccountExportRepository.stale(db, olderThanSeconds: 600),
+                        try AccountExportRepository.expire(db)
+                    )
+                }
+                for userId in jobs { runDeletion(userId: userId) }
+                for (id, userId) in stale { buildExport(id: id, userId: userId) }
+                removeFiles(expired)
+                try await removeLeftovers()
+            } catch {
+                logger.warning("account sweep failed; retried at the next one", metadata: [LogKey.error: "\(error)"])
+            }
+        }
+    }
+
+    /// Files in the export folder that no export names, older than an hour (a build that died after writing).
+    private func removeLeftovers() async throws {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: exportDirectory)) ?? []
+        guard !names.isEmpty else { return }
+        let live = try await pool.withConnection { db in try AccountExportRepository.liveFiles(db) }
+        let hourAgo = Date().addingTimeInterval(-3600)
+        for name in names where !live.contains(name) && name.hasPrefix("export-") {
+            let path = (exportDirectory as NSString).appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            if modified < hourAgo { try? FileManager.default.removeItem(atPath: path) }
+        }
+    }
+
+    private func removeFiles(_ names: [String]) {
+        for name in names where !name.contains("/") {
+            try? FileManager.default.removeItem(atPath: (exportDirectory as NSString).appendingPathComponent(name))
+        }
+    }
+}
+
+/// A ustar archive (the export's format inside its gzip).
+enum TarWriter {
+    static func archive(_ entries: [ExportEntry], folder: String) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(entries.reduce(1024) { $0 + 512 + ($1.bytes.count + 511) / 512 * 512 })
+        for entry in entries {
+            var header = [UInt8](repeating: 0, count: 512)
+            func put(_ text: String, at offset: Int, length: Int) {
+                for (i, b) in text.utf8.prefix(length).enumerated() { header[offset + i] = b }
+            }
+            func octal(_ value: Int, at offset: Int, length: Int) {
+                put(String(String(value, radix: 8).suffix(length - 1)).leftPadded(to: length - 1), at: offset, length: length - 1)
+            }
+            put(folder + "/" + entry.path, at: 0, length: 100)
+            octal(0o644, at: 100, length: 8)
+            octal(0, at: 108, length: 8)
+            octal(0, at: 116, length: 8)
+            octal(entry.bytes.count, at: 124, length: 12)
+            octal(Int(Date().timeIntervalSince1970), at: 136, length: 12)
+            for i in 148..<156 { header[i] = 0x20 }
+            header[156] = UInt8(ascii: "0")
+            put("ustar", at: 257, length: 6)
+            put("00", at: 263, length: 2)
+            let checksum = header.reduce(0) { $0 + Int($1) }
+            put(String(String(checksum, radix: 8)).leftPadded(to: 6), at: 148, length: 6)
+            header[154] = 0
+            header[155] = 0x20
+            out += header
+            out += entry.bytes
+            let padding = (512 - entry.bytes.count % 512) % 512
+            out += [UInt8](repeating: 0, count: padding)
+        }
+        out += [UInt8](repeating: 0, count: 1024)
+        return out
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
+
+/// A repeating timer held strongly until stopped.
+private final class SweepTimer: @unchecked Sendable {
+    // @unchecked Sendable: `source` is only touched under `lock`.
+    private let lock = NSLock()
+    private var source: (any DispatchSourceTimer)?
+
+    func start(queue: DispatchQueue, interval: Double, _ handler: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: interval)
+        timer.setEventHandler(handler: handler)
+        lock.lock()
+        source?.cancel()
+        source = timer
+        lock.unlock()
+        timer.resume()
+    }
+
+    func stop() {
+        lock.lock()
+        source?.cancel()
+        source = nil
+        lock.unlock()
+    }
+}
