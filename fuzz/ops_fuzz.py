@@ -174,6 +174,21 @@ class Fuzzer:
                                                                      "sdpMid": "0", "sdpMLineIndex": self.int_value([0])}))},
             "call.turn": lambda: self.pick([{}, {"call_id": s(lambda: self.pick(w.calls or ["x"]))}]),
             "call.history": lambda: {"before": s(lambda: self.pick(["2030-01-01T00:00:00Z", "0", "9" * 40])), "limit": i([1, 50])},
+            # Account (issue 21): never the fuzz users' real password, so no account is deleted under the fuzzer.
+            "account.delete": lambda: {"password": s("not the password 7")},
+            "account.export": lambda: {},
+            "account.exports": lambda: {},
+            # Moderation (issue 21): the fuzz users are not administrators, so admin ops must answer forbidden.
+            "report.create": lambda: {"target_kind": s(lambda: self.pick(["message", "user", "post"])),
+                                      "target_id": i(w.messages + w.users),
+                                      "reason": s(lambda: self.pick(["spam", "harassment", "other"])),
+                                      "text": s("fuzz report")},
+            "admin.reports": lambda: {"status": s(lambda: self.pick(["open", "closed"])), "before": i([1]), "limit": i([1, 100])},
+            "admin.remove": lambda: {"message_id": i(w.messages), "reason": s("fuzz")},
+            "admin.suspend": lambda: {"user_id": i(w.users), "reason": s("fuzz")},
+            "admin.reinstate": lambda: {"user_id": i(w.users)},
+            "admin.resolve": lambda: {"report_id": i([1]), "status": s(lambda: self.pick(["resolved", "dismissed"]))},
+            "admin.audit": lambda: {"before": i([1]), "limit": i([1, 100])},
         }
 
     def request(self, rid):
