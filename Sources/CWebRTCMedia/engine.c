@@ -787,8 +787,15 @@ static gboolean first_pass(GQuark field, const GValue *value, gpointer data) {
         double d = 0;
         if (G.gst_structure_get_uint64(s, "packets-received", &u)) stats->packets_received += u;
         if (G.gst_structure_get_uint64(s, "bytes-received", &u)) stats->bytes_received += u;
-        if (G.gst_structure_get_int64(s, "packets-lost", &i)) stats->packets_lost += i;
-        else if (G.gst_structure_get_int(s, "packets-lost", (gint *)&ui)) stats->packets_lost += (gint)ui;
+        // Lost as we see it: the RTP source's count, or the jitter buffer's when that is higher (1.22's source
+        // count stays 0 on some answering sessions while the jitter buffer declares the gaps lost).
+        int64_t lost = 0;
+        if (G.gst_structure_get_int64(s, "packets-lost", &i)) lost = i;
+        else if (G.gst_structure_get_int(s, "packets-lost", (gint *)&ui)) lost = (gint)ui;
+        const GValue *jb = G.gst_structure_get_value(s, "gst-rtpjitterbuffer-stats");
+        const GstStructure *jbs = jb ? G.gst_value_get_structure(jb) : NULL;
+        if (jbs && G.gst_structure_get_uint64(jbs, "num-lost", &u) && (int64_t)u > lost) lost = (int64_t)u;
+        stats->packets_lost += lost;
         // The highest of the received streams' jitter (1.22 labels every bundled stream with the first m-line's
         // kind, so audio and video cannot be told apart here).
         if (G.gst_structure_get_double(s, "jitter", &d) && d >= 0) {

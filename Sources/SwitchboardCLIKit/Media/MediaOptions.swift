@@ -103,11 +103,13 @@ public enum MediaPipeline {
         case .microphone:
             source = "autoaudiosrc"
         }
+        // `encoding-params=2`: the offer must say `opus/48000/2`, as RFC 7587 requires; Chromium refuses the audio
+        // section of an offer with `OPUS/48000` alone.
         var description =
             "webrtcbin name=sbwebrtc "
             + "\(source) ! audioconvert ! audioresample ! audio/x-raw,rate=48000,channels=1 ! valve name=sbvalve drop=false ! "
             + "queue ! opusenc bitrate=\(audioBitrate) ! rtpopuspay pt=111 ! "
-            + "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000 ! sbwebrtc."
+            + "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,encoding-params=(string)2 ! sbwebrtc."
         if video {
             let raw = "video/x-raw,width=\(videoWidth),height=\(videoHeight),framerate=\(videoFramerate)/1"
             let videoSource: String
