@@ -126,9 +126,12 @@ let package = Package(
         .testTarget(name: "SwitchboardLoadKitTests", dependencies: ["SwitchboardLoadKit"], swiftSettings: strict),
 
         // The terminal client: commands and their pure parts in a library, argument parsing in the executable.
+        // Its media engine (GStreamer's webrtcbin) is C opened with dlopen at run time: it builds without
+        // GStreamer, and the server never links it.
+        .target(name: "CWebRTCMedia", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         .target(
             name: "SwitchboardCLIKit",
-            dependencies: ["SwitchboardClient", "SwitchboardProtocol", "SwitchboardTransport"],
+            dependencies: ["SwitchboardClient", "SwitchboardProtocol", "SwitchboardTransport", "CWebRTCMedia"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -143,6 +143,8 @@ public enum SessionInput: Sendable {
     case requestFinished(tag: String, ok: Bool)
     /// A timer the session set.
     case deadline(tag: String)
+    /// The call's media engine reported something (`CallMedia`).
+    case media(MediaEvent)
 }
 
 extension SessionInput {

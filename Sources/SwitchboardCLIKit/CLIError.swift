@@ -24,6 +24,10 @@ public enum CLIExitCode: Int32, Sendable {
     case callNotAnswered = 5
     /// A local file could not be read or written (config folder, voice file, SDP file).
     case localFile = 6
+    /// A call with media was answered and ended, but no media arrived from the other side.
+    case noMedia = 7
+    /// The media engine failed: the pipeline could not be built or started, or the offer/answer could not be made.
+    case media = 8
     /// Interrupted twice (Ctrl-C while already shutting down).
     case interrupted = 130
 }

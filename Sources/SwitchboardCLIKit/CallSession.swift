@@ -10,22 +10,30 @@ import Foundation
 import SwitchboardClient
 import SwitchboardProtocol
 
-/// `call FRIEND [--video] [--offer FILE]`: invites, shows ringing and the outcome, relays signals once
-/// connected; `h` or `/hangup` (or Ctrl-C) hangs up or cancels.
+/// `call FRIEND [--video] [--offer FILE] [media options]`: invites, shows ringing and the outcome; with media
+/// (GStreamer's webrtcbin, `CallMedia`) it sends a tone, a file or the microphone (and video), records what it
+/// receives and prints the call's quality every second; without it (`--no-media`, `--offer`, or GStreamer missing)
+/// it sends a generated SDP and candidates. `h` or `/hangup` (or Ctrl-C) hangs up or cancels; `/hold`, `/unhold`.
 public struct CallSession: Sendable {
     public let context: CLIContext
     public let callee: String
     public let video: Bool
     public let offerFile: String?
-    /// Generated ICE candidates sent after the accept.
+    /// Generated ICE candidates sent after the accept (signalling only).
     public let candidates: Int
+    /// What the call sends, records and reports; `enabled` false (or an offer file) means signalling only.
+    public let media: MediaOptions
 
-    public init(context: CLIContext, callee: String, video: Bool, offerFile: String?, candidates: Int = 2) {
+    public init(
+        context: CLIContext, callee: String, video: Bool, offerFile: String?, candidates: Int = 2,
+        media: MediaOptions = .signallingOnly
+    ) {
         self.context = context
         self.callee = callee
         self.video = video
         self.offerFile = offerFile
         self.candidates = candidates
+        self.media = media
     }
 
     /// Runs until the call ends; the exit code follows the end reason (`CallOutcome.exitCode`).
@@ -78,14 +86,30 @@ public struct CallSession: Sendable {
         }
 
         let media = video ? "video" : "voice"
+        var mediaCall: MediaCall?
+        var offer = offer
+        if self.media.enabled && offerFile == nil {
+            mediaCall = try await MediaCall.start(
+                options: self.media, video: video, turnCallId: nil, client: client, inputs: inputs, printer: printer)
+            if let m = mediaCall {
+                do {
+                    offer = try await m.media.offer()
+                } catch {
+                    await m.media.close()
+                    throw error
+                }
+            }
+        }
         let invite: CallInviteReply
         do {
             invite = try await client.request(
                 op: "call.invite", params: CallInviteParams(calleeId: friend.userId, media: media, offer: offer), as: CallInviteReply.self)
         } catch {
+            await mediaCall?.media.close()
             throw context.fail(error, "calling \(friend.displayName)", session.url)
         }
         let callId = invite.call.callId
+        mediaCall?.setCallId(callId)
         store.recordCurrentCall(callId)
         defer { store.recordCurrentCall(nil) }
         printer.emit(
@@ -95,21 +119,39 @@ public struct CallSession: Sendable {
                 text: "calling \(friend.displayName) (\(media) call \(callId))", style: .plain))
         switch invite.disposition {
         case "unavailable", "busy":
+            await mediaCall?.media.close()
             printer.emit(EventFormatter.ended(CallEnded(callId: callId, reason: invite.disposition, durationMs: 0)))
             return .callNotAnswered
         case "joined":
             // Glare: the callee's call to us was accepted from this device; answer its offer.
             printer.emit(OutputRecord("call.joined", ["call_id": .string(callId)], text: "\(friend.displayName) was calling you at the same time: joined that call", style: .success))
-            var rng = SystemRandomNumberGenerator()
-            let answer = SDPGenerator.answer(to: invite.call.offer, using: &rng)
-            sendSignals(client, inputs, callId: callId, answer: answer)
+            if let old = mediaCall {
+                // Our offer is not used: a new pipeline answers theirs.
+                await old.media.close()
+                mediaCall = try await MediaCall.start(
+                    options: self.media, video: video || invite.call.media == "video", turnCallId: callId, client: client,
+                    inputs: inputs, printer: printer)
+            }
+            if var m = mediaCall, let theirs = invite.call.offer {
+                m.learnRemote(theirs)
+                let answer = try await m.media.answer(offer: theirs)
+                sendSignals(client, inputs, callId: callId, answer: answer, generated: false)
+                m.setCallId(callId)
+                m.accepted()
+                mediaCall = m
+            } else {
+                var rng = SystemRandomNumberGenerator()
+                let answer = SDPGenerator.answer(to: invite.call.offer, using: &rng)
+                sendSignals(client, inputs, callId: callId, answer: answer)
+            }
         default:
             printer.hint("press h and Enter (or Ctrl-C) to hang up")
         }
 
         var answered = invite.disposition == "joined"
         var hangingUp = false
-        for await input in inputs.stream {
+        var outcome = CLIExitCode.connection
+        loop: for await input in inputs.stream {
             switch input {
             case .event(.other(let raw)) where raw.name.hasPrefix("call."):
                 let record = EventFormatter.call(raw, names: names)
@@ -117,28 +159,52 @@ public struct CallSession: Sendable {
                 case "call.ended":
                     guard let e = try? raw.decode(CallEnded.self), e.callId == callId else { break }
                     printer.emit(EventFormatter.ended(e))
-                    return CallOutcome.exitCode(reason: e.reason)
+                    outcome = CallOutcome.exitCode(reason: e.reason)
+                    break loop
                 case "call.accepted":
                     guard let a = try? raw.decode(CallAccepted.self), a.callId == callId else { break }
                     answered = true
                     if let record { printer.emit(record) }
-                    sendSignals(client, inputs, callId: callId, answer: nil)
+                    if var m = mediaCall {
+                        if let answer = a.answer {
+                            m.learnRemote(answer)
+                            let media = m.media
+                            Task {
+                                if !(await media.setAnswer(answer)) { inputs.continuation.yield(.media(.error("the answer does not parse as SDP"))) }
+                            }
+                        }
+                        m.accepted()
+                        mediaCall = m
+                    } else {
+                        sendSignals(client, inputs, callId: callId, answer: nil)
+                    }
                     continue
+                case "call.signal":
+                    if let signal = try? raw.decode(CallSignal.self), signal.callId == callId { mediaCall?.handleSignal(signal) }
                 default:
                     break
                 }
                 if let record { printer.emit(record) }
             case .event, .eventsEnded:
-                if let code = input.handleAsOther(names: names, printer: printer) { return code }
+                if let code = input.handleAsOther(names: names, printer: printer) {
+                    outcome = code
+                    break loop
+                }
             case .line(let raw):
                 let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 if line == "h" || line == "/hangup" || line == "/quit" {
                     if !hangingUp { hangingUp = true; hangUp(client, inputs, callId: callId, answered: answered) }
+                } else if (line == "/hold" || line == "/unhold"), let m = mediaCall, answered {
+                    m.hold(line == "/hold")
+                    printer.emit(OutputRecord("call.hold", ["call_id": .string(callId), "hold": .bool(line == "/hold")], text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
                 } else if !line.isEmpty {
-                    printer.hint("press h and Enter to hang up")
+                    printer.hint(mediaCall == nil ? "press h and Enter to hang up" : "h hangs up; /hold, /unhold")
                 }
             case .interrupt:
-                if hangingUp { return .interrupted }
+                if hangingUp {
+                    outcome = .interrupted
+                    break loop
+                }
                 hangingUp = true
                 hangUp(client, inputs, callId: callId, answered: answered)
             case .endOfInput:
@@ -146,21 +212,36 @@ public struct CallSession: Sendable {
             case .record(let r):
                 printer.emit(r)
             case .requestFinished(let tag, let ok):
-                if tag == "hangup" && !ok { return .serverRefused }
+                if tag == "hangup" && !ok {
+                    outcome = .serverRefused
+                    break loop
+                }
             case .deadline(let tag):
                 if tag == "hangup" {
                     printer.error("the server did not confirm the end of the call")
-                    return .connection
+                    break loop
+                } else if tag == MediaCall.statsTag {
+                    mediaCall?.tick()
+                } else if tag == MediaCall.hangupTag, !hangingUp {
+                    hangingUp = true
+                    hangUp(client, inputs, callId: callId, answered: answered)
                 }
+            case .media(let event):
+                mediaCall?.handle(event)
             }
         }
-        return .connection
+        if var m = mediaCall {
+            let received = await m.end()
+            if outcome == .ok && answered && !received { outcome = .noMedia }
+        }
+        return outcome
     }
 
-    /// After the accept: a couple of generated ICE candidates (and, when joining, the answer).
-    private func sendSignals(_ client: SwitchboardClient, _ inputs: SessionInputs, callId: String, answer: String?) {
+    /// After the accept: a couple of generated ICE candidates (unless `generated` is false: real media trickles
+    /// its own) and, when joining, the answer.
+    private func sendSignals(_ client: SwitchboardClient, _ inputs: SessionInputs, callId: String, answer: String?, generated: Bool = true) {
         var rng = SystemRandomNumberGenerator()
-        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
+        let candidates = generated ? SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) } : []
         let continuation = inputs.continuation
         Task {
             var signals: [(String, String)] = []

@@ -190,6 +190,8 @@ public struct ChatSession: Sendable {
                 inputs.schedule("quit", after: 10)
             case .deadline:
                 if quitting { return .ok }
+            case .media:
+                continue
             }
         }
         return .ok

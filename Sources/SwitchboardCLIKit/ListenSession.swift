@@ -23,14 +23,23 @@ public struct ListenSession: Sendable {
     public let context: CLIContext
     public let policy: Policy
     public let presence: Availability?
-    /// Generated ICE candidates sent after answering.
+    /// Generated ICE candidates sent after answering (signalling only).
     public let candidates: Int
+    /// What answered calls send, record and report; `enabled` false means signalling only.
+    public let media: MediaOptions
+    /// End after the first answered call ends, with that call's exit code (`--once`).
+    public let once: Bool
 
-    public init(context: CLIContext, policy: Policy, presence: Availability? = nil, candidates: Int = 2) {
+    public init(
+        context: CLIContext, policy: Policy, presence: Availability? = nil, candidates: Int = 2,
+        media: MediaOptions = .signallingOnly, once: Bool = false
+    ) {
         self.context = context
         self.policy = policy
         self.presence = presence
         self.candidates = candidates
+        self.media = media
+        self.once = once
     }
 
     private struct CurrentCall {
@@ -62,7 +71,47 @@ public struct ListenSession: Sendable {
                 style: .success))
         var current: CurrentCall?
         var quitting = false
+        var mediaCall: MediaCall?
         defer { store.recordCurrentCall(nil) }
+
+        /// Ends the current call's media; returns the call's exit code (`noMedia` when media was on and none came).
+        func endMedia() async -> CLIExitCode {
+            guard var m = mediaCall else { return .ok }
+            mediaCall = nil
+            let answered = m.callId != nil
+            let received = await m.end()
+            return answered && !received ? .noMedia : .ok
+        }
+
+        /// Answers `ring`: with media, the engine's answer (candidates trickle once the accept succeeded).
+        func answerCall(_ ring: CallRing) async {
+            guard self.media.enabled, let offer = ring.offer else {
+                answer(client, inputs, ring)
+                return
+            }
+            do throws(CLIError) {
+                let video = ring.media == "video" || offer.contains("m=video")
+                guard var m = try await MediaCall.start(
+                    options: self.media, video: video, turnCallId: ring.callId, client: client, inputs: inputs, printer: printer)
+                else {
+                    answer(client, inputs, ring)
+                    return
+                }
+                m.learnRemote(offer)
+                let sdp: String
+                do {
+                    sdp = try await m.media.answer(offer: offer)
+                } catch {
+                    await m.media.close()
+                    throw error
+                }
+                mediaCall = m
+                answer(client, inputs, ring, answerSDP: sdp)
+            } catch {
+                printer.emit(OutputRecord("call.answer_failed", ["call_id": .string(ring.callId), "error": .string(error.message)], text: "could not answer with media: \(error.message)", style: .failure))
+                decline(client, inputs, ring.callId)
+            }
+        }
 
         for await input in inputs.stream {
             switch input {
@@ -81,19 +130,25 @@ public struct ListenSession: Sendable {
                     printer.emit(OutputRecord("prompt", ["call_id": .string(ring.callId)], text: "answer with a, decline with d (then Enter)", style: .warning))
                 case .autoAnswer:
                     current?.busy = true
-                    answer(client, inputs, ring)
+                    await answerCall(ring)
                 case .autoDecline:
                     current?.busy = true
                     decline(client, inputs, ring.callId)
                 }
             case .event(.other(let raw)) where raw.name.hasPrefix("call."):
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
+                if raw.name == "call.signal", let signal = try? raw.decode(CallSignal.self), signal.callId == current?.ring.callId {
+                    mediaCall?.handleSignal(signal)
+                }
                 if raw.name == "call.ended" || raw.name == "call.answered_elsewhere",
                     let ref = try? raw.decode(CallReference.self), ref.callId == current?.ring.callId
                 {
+                    let wasActive = current?.active ?? false
                     current = nil
                     store.recordCurrentCall(nil)
+                    let code = await endMedia()
                     if quitting { return .ok }
+                    if once && wasActive { return code }
                 }
             case .event, .eventsEnded:
                 if let code = input.handleAsOther(names: names, printer: printer) { return code }
@@ -114,7 +169,7 @@ public struct ListenSession: Sendable {
                     }
                     call.busy = true
                     current = call
-                    answer(client, inputs, call.ring)
+                    await answerCall(call.ring)
                 case "d", "/decline":
                     guard var call = current, !call.active, !call.busy else {
                         printer.hint(current == nil ? "no call is ringing" : "in the call: h hangs up")
@@ -129,6 +184,13 @@ public struct ListenSession: Sendable {
                         continue
                     }
                     end(client, inputs, call)
+                case "/hold", "/unhold":
+                    guard let call = current, call.active, let m = mediaCall else {
+                        printer.hint("hold needs a call in progress with media")
+                        continue
+                    }
+                    m.hold(line == "/hold")
+                    printer.emit(OutputRecord("call.hold", ["call_id": .string(call.ring.callId), "hold": .bool(line == "/hold")], text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
                 default:
                     printer.hint(current == nil ? "waiting for calls; /quit to stop" : "a: answer, d: decline, h: hang up")
                 }
@@ -149,22 +211,34 @@ public struct ListenSession: Sendable {
                     if ok, current?.ring.callId == id {
                         current?.active = true
                         current?.busy = false
+                        mediaCall?.setCallId(id)
+                        mediaCall?.accepted()
                     } else if !ok, current?.ring.callId == id {
                         current = nil
                         store.recordCurrentCall(nil)
+                        _ = await endMedia()
                     }
                 }
             case .deadline(let tag):
                 if tag == "quit" && quitting { return .ok }
+                if tag == MediaCall.statsTag {
+                    mediaCall?.tick()
+                } else if tag == MediaCall.hangupTag, let call = current, call.active {
+                    end(client, inputs, call)
+                }
+            case .media(let event):
+                mediaCall?.handle(event)
             }
         }
         return .ok
     }
 
-    private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing) {
+    /// Accepts `ring` with `answerSDP` (real media, whose candidates trickle by themselves), else with a generated
+    /// answer and generated candidates.
+    private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing, answerSDP real: String? = nil) {
         var rng = SystemRandomNumberGenerator()
-        let answerSDP = SDPGenerator.answer(to: ring.offer, using: &rng)
-        let candidates = SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
+        let answerSDP = real ?? SDPGenerator.answer(to: ring.offer, using: &rng)
+        let candidates = real != nil ? [] : SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
         let continuation = inputs.continuation
         let callId = ring.callId
         let caller = ring.caller.displayName

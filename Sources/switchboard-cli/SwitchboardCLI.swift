@@ -248,17 +248,58 @@ struct Chat: AsyncParsableCommand {
     }
 }
 
+/// The media options of `call` and `listen` (docs/cli.md, "Media").
+struct MediaArguments: ParsableArguments {
+    @Flag(help: "Signalling only: a generated SDP and candidates, no audio or video.") var noMedia = false
+    @Option(help: "Send a sine tone of this frequency in Hz (the default audio: 440).") var tone: Double?
+    @Option(help: "Send audio from this file (WAV, Ogg Opus/Vorbis, FLAC, ...; at most 10 minutes).") var play: String?
+    @Flag(help: "Repeat the --play file (else silence after it).") var loop = false
+    @Flag(help: "Send the default microphone.") var mic = false
+    @Option(help: "Send video from this file instead of the test pattern (video calls).") var videoFile: String?
+    @Option(help: "Record the received audio: .wav decoded, else Ogg/Opus as received.") var record: String?
+    @Option(help: "Record the received video as WebM (VP8 as received).") var recordVideo: String?
+    @Flag(help: "Use TURN relays only (the hub's call.turn credentials).") var relayOnly = false
+    @Option(help: "Hang up this many seconds after media starts flowing.") var hangupAfter: Double?
+    @Option(help: "Seconds between two quality lines.") var statsInterval: Double = 1
+
+    func validate() throws {
+        let sources = (tone != nil ? 1 : 0) + (play != nil ? 1 : 0) + (mic ? 1 : 0)
+        if sources > 1 { throw ValidationError("--tone, --play and --mic exclude each other") }
+        if let tone, !(tone >= 20 && tone <= 20000) { throw ValidationError("--tone must be 20-20000 Hz") }
+        if loop && play == nil { throw ValidationError("--loop needs --play") }
+        if let hangupAfter, !(hangupAfter > 0 && hangupAfter <= 86400) { throw ValidationError("--hangup-after must be 0-86400 s") }
+        if !(statsInterval >= 0.2 && statsInterval <= 3600) { throw ValidationError("--stats-interval must be 0.2-3600 s") }
+        if noMedia && (sources > 0 || record != nil || recordVideo != nil || relayOnly || hangupAfter != nil || videoFile != nil) {
+            throw ValidationError("--no-media excludes the media options")
+        }
+    }
+
+    func options(video: Bool) -> MediaOptions {
+        let audio: MediaOptions.AudioSource = play.map { .file($0, loop: loop) } ?? (mic ? .microphone : .tone(tone ?? 440))
+        return MediaOptions(
+            enabled: !noMedia, audio: audio, video: video, videoFile: videoFile, record: record, recordVideo: recordVideo,
+            relayOnly: relayOnly, hangupAfter: hangupAfter, statsInterval: statsInterval)
+    }
+}
+
 struct Call: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Call a friend: shows ringing and the outcome; h + Enter or Ctrl-C hangs up.")
+        abstract: "Call a friend with real audio (and video) when GStreamer is installed: shows ringing, the outcome and the call's quality; h + Enter or Ctrl-C hangs up.")
     @OptionGroup var global: Global
     @Argument(help: "A friend's name, phone number or user id (#N).") var friend: String
-    @Flag(help: "A video call (the generated offer has a VP8 video section).") var video = false
-    @Option(help: "Send this SDP offer instead of a generated one.") var offer: String?
+    @Flag(help: "A video call (a test pattern, or --video-file).") var video = false
+    @Option(help: "Send this SDP offer instead of making one (signalling only).") var offer: String?
+    @OptionGroup var media: MediaArguments
+
+    func validate() throws {
+        if offer != nil && (media.record != nil || media.play != nil || media.relayOnly) {
+            throw ValidationError("--offer sends signalling only: it excludes the media options")
+        }
+    }
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
-            try await CallSession(context: context, callee: friend, video: video, offerFile: offer).run()
+            try await CallSession(context: context, callee: friend, video: video, offerFile: offer, media: media.options(video: video)).run()
         }
     }
 }
@@ -270,6 +311,8 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "Answer every incoming call.") var autoAnswer = false
     @Flag(help: "Decline every incoming call.") var autoDecline = false
     @Option(help: "Presence while listening: online or away.") var presence: String?
+    @Flag(help: "End when the first answered call ends, with that call's exit code.") var once = false
+    @OptionGroup var media: MediaArguments
 
     func validate() throws {
         if autoAnswer && autoDecline { throw ValidationError("--auto-answer and --auto-decline exclude each other") }
@@ -279,7 +322,10 @@ struct Listen: AsyncParsableCommand {
     func run() async throws {
         let policy: ListenSession.Policy = autoAnswer ? .autoAnswer : autoDecline ? .autoDecline : .ask
         try await perform(global) { context throws(CLIError) in
-            try await ListenSession(context: context, policy: policy, presence: presence.flatMap(Availability.init(rawValue:))).run()
+            try await ListenSession(
+                context: context, policy: policy, presence: presence.flatMap(Availability.init(rawValue:)),
+                media: media.options(video: false), once: once
+            ).run()
         }
     }
 }
