@@ -112,9 +112,10 @@ class Terminal:
         self.cli("friends", "add", other.phone)
         other.cli("friends", "accept", self.phone)
 
-    def start(self, *args, env_extra=None, server_url=None, netns=None, label=None):
-        """Starts `switchboard-cli ARGS --json ...` in the background (a Session reading its output)."""
-        argv = self.argv(*args, "--json", server_url=server_url, netns=netns)
+    def start(self, *args, env_extra=None, server_url=None, netns=None, label=None, json=True):
+        """Starts `switchboard-cli ARGS --json ...` (without --json when `json` is false) in the background (a
+        Session reading its output)."""
+        argv = self.argv(*args, *(["--json"] if json else []), server_url=server_url, netns=netns)
         return Session(argv, self.env(env_extra), os.path.join(self.work, f"{label or self.name}-{args[0]}.log"),
                        label or self.name)
 
@@ -175,6 +176,20 @@ class Session:
                 if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
                     raise AssertionError(f"{self.name}: no {type_} within {timeout} s (exit {self.proc.poll()});"
                                          f" output:\n{self.output()}")
+                self._cond.wait(min(left, 0.2))
+
+    def wait_text(self, needle, timeout=20):
+        """The first line that is not JSON and contains `needle`; AssertionError after `timeout`."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                for line in self.text:
+                    if needle in line:
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0 or (self.proc.poll() is not None and not self._reader.is_alive()):
+                    raise AssertionError(f"{self.name}: no line with {needle!r} within {timeout} s (exit "
+                                         f"{self.proc.poll()}); output:\n{self.output()}")
                 self._cond.wait(min(left, 0.2))
 
     def send(self, line):

@@ -157,7 +157,21 @@ class Browser(people.Person):
         return self.page.evaluate(AUDIO_STATS)
 
     def wait_phase(self, phase, timeout=TIMEOUT_MS):
-        self.page.wait_for_selector(f".call-overlay[data-phase='{phase}']", timeout=timeout)
+        try:
+            self.page.wait_for_selector(f".call-overlay[data-phase='{phase}']", timeout=timeout)
+        except Exception as e:
+            raise AssertionError(f"{self.name}: the call screen did not reach '{phase}' within {timeout} ms ({e});"
+                                 f" the browser's peer connection:\n{self.describe_pc()}") from None
+
+    def describe_pc(self):
+        """The newest peer connection's states and both SDPs (for a failure's message)."""
+        return self.page.evaluate("""() => {
+          const pc = (window.__peerConnections || []).at(-1);
+          if (!pc) return '(no peer connection)';
+          return `connection ${pc.connectionState}, ice ${pc.iceConnectionState}, signaling ${pc.signalingState}\n`
+            + `--- remote description (${pc.remoteDescription && pc.remoteDescription.type}):\n${pc.remoteDescription && pc.remoteDescription.sdp}`
+            + `--- local description (${pc.localDescription && pc.localDescription.type}):\n${pc.localDescription && pc.localDescription.sdp}`;
+        }""")
 
     def watch_first_inbound(self):
         self.page.evaluate(WATCH_FIRST_INBOUND)
@@ -414,6 +428,14 @@ def test_no_gstreamer(env):
     assert call.exit_code(15) == 0, f"call exited {call.proc.returncode} (ended {ended}):\n{call.output()}"
     assert not call.of("call.media.connected") and not listen.of("call.media.connected")
     listen.wait("call.ended", 10)
+    # on a terminal (no --json) the hint says what to install
+    call = pat.start("call", "Quin", env_extra=no_gst, json=False, label="Pat-human")
+    hint = call.wait_text("apt-get install", 15)
+    print(f"  the hint on screen: {hint}", flush=True)
+    assert "gstreamer1.0-plugins-bad" in hint and "gstreamer1.0-nice" in hint, hint
+    call.wait_text("accepted", 15)
+    call.send("h")
+    assert call.exit_code(15) == 0, f"call exited {call.proc.returncode}:\n{call.output()}"
     listen.stop()
 
 
