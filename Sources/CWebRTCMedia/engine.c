@@ -33,6 +33,7 @@ static struct {
     void (*g_signal_emit_by_name)(gpointer, const gchar *, ...);
     void (*g_object_set)(gpointer, const gchar *, ...);
     void (*g_object_get)(gpointer, const gchar *, ...);
+    void (*g_object_unref)(gpointer);
     gpointer (*g_value_get_boxed)(const GValue *);
     gpointer (*g_value_array_get_nth)(gpointer, guint);
     double (*g_value_get_double)(const GValue *);
@@ -86,6 +87,11 @@ static struct {
     gchar *(*gst_sdp_message_as_text)(const GstSDPMessage *);
     GstWebRTCSessionDescription *(*gst_webrtc_session_description_new)(int, GstSDPMessage *);
     void (*gst_webrtc_session_description_free)(GstWebRTCSessionDescription *);
+    // libnice (webrtcbin's ICE agent), for pinning the local addresses
+    gpointer (*nice_address_new)(void);
+    gboolean (*nice_address_set_from_string)(gpointer, const gchar *);
+    void (*nice_address_free)(gpointer);
+    gboolean (*nice_agent_add_local_address)(gpointer, gpointer);
 } G;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -126,6 +132,8 @@ static void load(void) {
     if (!sdp) return;
     void *webrtc = open_library("libgstwebrtc-1.0.so.0");
     if (!webrtc) return;
+    void *nice = open_library("libnice.so.10");
+    if (!nice) return;
     RESOLVE(glib, g_free);
     RESOLVE(glib, g_error_free);
     RESOLVE(glib, g_quark_to_string);
@@ -133,6 +141,7 @@ static void load(void) {
     RESOLVE(gobject, g_signal_emit_by_name);
     RESOLVE(gobject, g_object_set);
     RESOLVE(gobject, g_object_get);
+    RESOLVE(gobject, g_object_unref);
     RESOLVE(gobject, g_value_get_boxed);
     RESOLVE(gobject, g_value_array_get_nth);
     RESOLVE(gobject, g_value_get_double);
@@ -183,6 +192,10 @@ static void load(void) {
     RESOLVE(sdp, gst_sdp_message_as_text);
     RESOLVE(webrtc, gst_webrtc_session_description_new);
     RESOLVE(webrtc, gst_webrtc_session_description_free);
+    RESOLVE(nice, nice_address_new);
+    RESOLVE(nice, nice_address_set_from_string);
+    RESOLVE(nice, nice_address_free);
+    RESOLVE(nice, nice_agent_add_local_address);
     (void)gstbase;
 
     GError *error = NULL;
@@ -599,8 +612,37 @@ void sbwr_set_audio_pcm(sbwr_engine *engine, const int16_t *samples, size_t coun
 
 // MARK: Life
 
+/// Gives webrtcbin's libnice agent `addresses` (space-separated) as its only local addresses.
+static int pin_local_addresses(GstElement *webrtc, const char *addresses, char *error, size_t error_capacity) {
+    gpointer ice = NULL;
+    G.g_object_get(webrtc, "ice-agent", &ice, NULL);
+    gpointer agent = NULL;
+    if (ice) G.g_object_get(ice, "agent", &agent, NULL);
+    if (!agent) {
+        if (ice) G.g_object_unref(ice);
+        set_error(error, error_capacity, "this webrtcbin's ICE agent is not libnice: local addresses cannot be chosen");
+        return -1;
+    }
+    int status = 0;
+    char *copy = strdup(addresses);
+    char *saved = NULL;
+    for (char *ip = strtok_r(copy, " ", &saved); ip; ip = strtok_r(NULL, " ", &saved)) {
+        gpointer address = G.nice_address_new();
+        if (!G.nice_address_set_from_string(address, ip) || !G.nice_agent_add_local_address(agent, address)) {
+            set_error(error, error_capacity, "not a usable local IP address: %s", ip);
+            status = -1;
+        }
+        G.nice_address_free(address);
+        if (status) break;
+    }
+    free(copy);
+    G.g_object_unref(agent);
+    G.g_object_unref(ice);
+    return status;
+}
+
 sbwr_engine *sbwr_engine_new(const char *description, const char *audio_receive, const char *video_receive,
-                             const char *stun, const char *turn, int relay_only,
+                             const char *stun, const char *turn, int relay_only, const char *local_addresses,
                              sbwr_callback callback, void *context, char *error, size_t error_capacity) {
     if (sbwr_load(error, error_capacity) != 0) return NULL;
     GError *parse_error = NULL;
@@ -614,6 +656,11 @@ sbwr_engine *sbwr_engine_new(const char *description, const char *audio_receive,
     GstElement *webrtc = G.gst_bin_get_by_name(pipeline, "sbwebrtc");
     if (!webrtc) {
         set_error(error, error_capacity, "the media pipeline has no webrtcbin named sbwebrtc");
+        G.gst_object_unref(pipeline);
+        return NULL;
+    }
+    if (local_addresses && *local_addresses && pin_local_addresses(webrtc, local_addresses, error, error_capacity) != 0) {
+        G.gst_object_unref(webrtc);
         G.gst_object_unref(pipeline);
         return NULL;
     }
@@ -730,8 +777,9 @@ static gboolean first_pass(GQuark field, const GValue *value, gpointer data) {
         if (G.gst_structure_get_uint64(s, "bytes-received", &u)) stats->bytes_received += u;
         if (G.gst_structure_get_int64(s, "packets-lost", &i)) stats->packets_lost += i;
         else if (G.gst_structure_get_int(s, "packets-lost", (gint *)&ui)) stats->packets_lost += (gint)ui;
-        const char *kind = G.gst_structure_get_string(s, "kind");
-        if (G.gst_structure_get_double(s, "jitter", &d) && (!kind || strcmp(kind, "audio") == 0)) {
+        // The highest of the received streams' jitter (1.22 labels every bundled stream with the first m-line's
+        // kind, so audio and video cannot be told apart here).
+        if (G.gst_structure_get_double(s, "jitter", &d) && d >= 0) {
             if (d > stats->jitter_seconds) stats->jitter_seconds = d;
         }
     } else if (strcmp(name, "outbound-rtp") == 0) {

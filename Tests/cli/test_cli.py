@@ -92,6 +92,9 @@ def env_for(server, color=False):
     env["SWITCHBOARD_URL"] = server.url
     # A crash prints its backtrace and exits at once (on a terminal the backtracer would otherwise wait for a key).
     env["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
+    # These tests check the signalling screens with generated SDP and candidates (Tests/callmedia carries real
+    # media): calls here run signalling-only, as `--no-media` does.
+    env["SWITCHBOARD_NO_MEDIA"] = "1"
     env.pop("SWITCHBOARD_PASSWORD", None)
     env.pop("SWITCHBOARD_CONFIG_DIR", None)
     env.pop("SWITCHBOARD_PROFILE", None)

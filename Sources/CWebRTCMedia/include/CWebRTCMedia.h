@@ -48,9 +48,11 @@ typedef struct sbwr_engine sbwr_engine;
 /// unlinked sink pad; a `level` element reports the audio level, a `fakesink name=sbframes signal-handoffs=true`
 /// counts video frames, `filesink` elements named `sbrec*` are finished by `sbwr_finish`).
 /// `stun` ("stun://host:port") and `turn` ("turn://user:pass@host:port", several separated by spaces) may be NULL.
+/// `local_addresses` (IP addresses separated by spaces, loopback allowed) restricts host candidates to them; NULL:
+/// every interface but loopback (libnice's default).
 /// Returns NULL and a sentence in `error` on failure.
 sbwr_engine *sbwr_engine_new(const char *description, const char *audio_receive, const char *video_receive,
-                             const char *stun, const char *turn, int relay_only,
+                             const char *stun, const char *turn, int relay_only, const char *local_addresses,
                              sbwr_callback callback, void *context, char *error, size_t error_capacity);
 
 /// Sets the pipeline playing. 0 on success.
@@ -80,7 +82,7 @@ typedef struct sbwr_stats {
     char local_candidate_type[16]; ///< of the selected pair: host, srflx, prflx, relay ("" when unknown)
     char remote_candidate_type[16];
     double rtt_seconds;            ///< < 0 when unknown (RTCP receiver reports, else the ICE pair's)
-    double jitter_seconds;         ///< < 0 when unknown (inbound audio, as seen by us)
+    double jitter_seconds;         ///< < 0 when unknown (the highest of the received streams, as seen by us)
     uint64_t packets_received;
     int64_t packets_lost;          ///< inbound, as seen by us
     uint64_t bytes_received;

@@ -69,6 +69,7 @@ public final class CallMedia: @unchecked Sendable {
         let audioReceive = MediaPipeline.receiveAudio(record: options.record)
         let videoReceive = MediaPipeline.receiveVideo(record: options.recordVideo)
         let turnList = turn.joined(separator: " ")
+        let addresses = options.iceAddresses.joined(separator: " ")
         let callback: sbwr_callback = { context, kind, text, number in
             guard let context else { return }
             let sink = Unmanaged<EventSink>.fromOpaque(context).takeUnretainedValue()
@@ -77,7 +78,7 @@ public final class CallMedia: @unchecked Sendable {
         guard
             let engine = sbwr_engine_new(
                 description, audioReceive, videoReceive, stun, turnList.isEmpty ? nil : turnList,
-                options.relayOnly ? 1 : 0, callback, sinkPointer, &error, error.count)
+                options.relayOnly ? 1 : 0, addresses.isEmpty ? nil : addresses, callback, sinkPointer, &error, error.count)
         else {
             Unmanaged<EventSink>.fromOpaque(sinkPointer).release()
             throw CLIError("media: \(cText(error))", exitCode: .media)

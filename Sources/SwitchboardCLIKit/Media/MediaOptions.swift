@@ -37,11 +37,13 @@ public struct MediaOptions: Sendable, Equatable {
     public var hangupAfter: Double?
     /// Seconds between two quality lines.
     public var statsInterval: Double
+    /// The only local addresses host candidates come from (loopback allowed); empty: every interface but loopback.
+    public var iceAddresses: [String]
 
     public init(
         enabled: Bool = true, audio: AudioSource = .tone(440), video: Bool = false, videoFile: String? = nil,
         record: String? = nil, recordVideo: String? = nil, relayOnly: Bool = false, hangupAfter: Double? = nil,
-        statsInterval: Double = 1
+        statsInterval: Double = 1, iceAddresses: [String] = []
     ) {
         self.enabled = enabled
         self.audio = audio
@@ -52,6 +54,7 @@ public struct MediaOptions: Sendable, Equatable {
         self.relayOnly = relayOnly
         self.hangupAfter = hangupAfter
         self.statsInterval = statsInterval
+        self.iceAddresses = iceAddresses
     }
 
     /// Signalling only (the pseudo-terminal tests' and `--no-media`'s behaviour).
@@ -141,7 +144,7 @@ public enum MediaPipeline {
         let counter = "queue ! fakesink name=sbframes signal-handoffs=true sync=false async=false"
         guard let record else { return "rtpvp8depay ! \(counter)" }
         return "rtpvp8depay ! tee name=sbvtee ! \(counter) "
-            + "sbvtee. ! queue ! webmmux streamable=true ! filesink name=sbrec1 async=false location=\(quoted(record))"
+            + "sbvtee. ! queue ! webmmux ! filesink name=sbrec1 async=false location=\(quoted(record))"
     }
 
     /// webrtcbin's STUN and TURN settings from `call.turn`'s `ice_servers` (WebRTC URLs such as
