@@ -24,6 +24,7 @@ TURNSERVER = shutil.which("turnserver", path=os.environ.get("PATH", "") + ":/usr
 PASSWORD = "a long media test pass 42"
 
 _CLEANUPS = []          # callables, run last-in first-out by cleanup()
+SESSIONS = []           # every Session started (a test stops its own when it ends: stop_sessions_from)
 _cleanup_lock = threading.Lock()
 
 
@@ -44,6 +45,12 @@ def cleanup():
             fn()
         except Exception as e:  # keep cleaning
             print(f"  cleanup: {e}", flush=True)
+
+
+def stop_sessions_from(index):
+    """Stops every Session started since SESSIONS had `index` entries (a test's own, also after a failure)."""
+    for session in SESSIONS[index:]:
+        session.stop(grace=5)
 
 
 def run(args, timeout=20, check=True, **kw):
@@ -137,6 +144,7 @@ class Session:
         self.proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True, bufsize=1)
         on_cleanup(lambda: self.stop(grace=5))
+        SESSIONS.append(self)
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 

@@ -23,9 +23,9 @@ The tests:
 - browsers_through_coturn: two browsers forced to relay (`iceTransportPolicy: 'relay'` injected) talk through
   coturn with the hub's credentials (checks the TURN set-up without the terminal client);
 - terminal_calls_browser / browser_calls_terminal: audio both ways: the browser's getStats() shows inbound audio
-  growing with energy in it, and the terminal's `--record` WAV holds the browser's 1000 Hz tone (sox: duration,
-  RMS, dominant frequency); set-up times (`setup_ms` of call.media.connected; accept -> the browser's first
-  inbound audio packet);
+  growing with energy in it (and Web Audio finds the terminal's tone in it), and the terminal's `--record` WAV
+  holds the browser's 1000 Hz tone (sox: duration, RMS, dominant frequency); set-up times (`setup_ms` of
+  call.media.connected; accept -> the browser's first inbound audio packet);
 - terminals_relay_only: terminal to terminal with `--relay-only` through coturn: pair "relay" on both sides,
   media received both ways (each side's recording holds the other's tone);
 - lossy_path: terminal to terminal between namespaces A and B, first plain (loss near 0, small rtt), then with
@@ -62,8 +62,17 @@ STATE = {}                      # coturn, work folder
 
 
 def test(fn):
-    TESTS.append(fn)
-    return fn
+    """Registers a test; the terminal clients it started are stopped when it ends (also on a failure)."""
+    def run(env):
+        first = len(rig.SESSIONS)
+        try:
+            fn(env)
+        finally:
+            rig.stop_sessions_from(first)
+    run.__name__ = fn.__name__
+    run.__doc__ = fn.__doc__
+    TESTS.append(run)
+    return run
 
 
 def figure(what, value, unit="ms"):
@@ -145,6 +154,34 @@ WATCH_FIRST_INBOUND = """
 """ % AUDIO_STATS
 
 
+# The dominant frequency of what the newest peer connection receives (Web Audio: an analyser on the received
+# audio track, power summed over 20 reads 50 ms apart; bins of 48000/8192 = 5.9 Hz).
+RECEIVED_FREQUENCY = """
+async () => {
+  const pc = (window.__peerConnections || []).at(-1);
+  const track = pc && pc.getReceivers().map((r) => r.track).find((t) => t && t.kind === 'audio');
+  if (!track) return null;
+  const ctx = new AudioContext();
+  await ctx.resume();
+  const analyser = ctx.createAnalyser();
+  analyser.fftSize = 8192;
+  ctx.createMediaStreamSource(new MediaStream([track])).connect(analyser);
+  const sum = new Float64Array(analyser.frequencyBinCount);
+  const data = new Float32Array(analyser.frequencyBinCount);
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    analyser.getFloatFrequencyData(data);
+    for (let k = 0; k < data.length; k++) sum[k] += Math.pow(10, data[k] / 10);
+  }
+  let best = 1;
+  for (let k = 2; k < sum.length; k++) if (sum[k] > sum[best]) best = k;
+  const hz = best * ctx.sampleRate / analyser.fftSize;
+  await ctx.close();
+  return { hz, power: sum[best] };
+}
+"""
+
+
 class Browser(people.Person):
     """A person in the web app (Tests/web/people.py) whose peer connections are kept; `relay` forces TURN."""
 
@@ -172,6 +209,13 @@ class Browser(people.Person):
             + `--- remote description (${pc.remoteDescription && pc.remoteDescription.type}):\n${pc.remoteDescription && pc.remoteDescription.sdp}`
             + `--- local description (${pc.localDescription && pc.localDescription.type}):\n${pc.localDescription && pc.localDescription.sdp}`;
         }""")
+
+    def check_hears(self, hz):
+        """AssertionError unless the received audio's dominant frequency is within 3% of `hz`."""
+        found = self.page.evaluate(RECEIVED_FREQUENCY)
+        print(f"  {self.name} (browser): the received audio's dominant frequency {found and round(found['hz'])} Hz;"
+              f" expected {hz} Hz", flush=True)
+        assert found and abs(found["hz"] - hz) <= 0.03 * hz, f"{self.name}: received {found}, expected {hz} Hz"
 
     def watch_first_inbound(self):
         self.page.evaluate(WATCH_FIRST_INBOUND)
@@ -258,14 +302,15 @@ def test_browsers_through_coturn(env):
 
 @test
 def test_terminal_calls_browser(env):
-    """switchboard-cli calls Wendy's browser: Wendy hears the terminal's tone (getStats), the terminal records
-    Wendy's 1000 Hz tone; the terminal hangs up after 6 s of media and exits 0."""
+    """switchboard-cli calls Wendy's browser: Wendy receives the terminal's 523 Hz tone (getStats: inbound audio
+    growing, not silent; Web Audio: its dominant frequency), the terminal records Wendy's 1000 Hz tone (sox); the
+    terminal hangs up after 6 s of media and exits 0."""
     tess = terminal(env, "Tess")
     wendy = Browser(env, "Wendy").register()
     tess.cli("friends", "add", wendy.phone)
     wendy.accept_friend(tess)
     rec = wav("tess-hears-wendy.wav")
-    call = tess.start("call", "Wendy", "--tone", "440", "--record", rec, "--hangup-after", "6")
+    call = tess.start("call", "Wendy", "--tone", "523", "--record", rec, "--hangup-after", "6")
     wendy.wait_phase("incoming")
     wendy.watch_first_inbound()
     t_accept = time.time() * 1000
@@ -273,11 +318,13 @@ def test_terminal_calls_browser(env):
     wendy.wait_phase("active")
     connected = call.wait("call.media.connected", 15)
     wendy.audio_flows()
+    wendy.check_hears(523)
     first = wendy.first_inbound_at()
     print(f"  terminal: connected over {connected.get('pair')} in {connected.get('setup_ms')} ms; the browser's "
           f"first inbound audio {first - t_accept:.0f} ms after its accept", flush=True)
     figure("terminal -> browser, host: terminal setup_ms (accept -> media)", connected.get("setup_ms"))
-    figure("terminal -> browser, host: accept -> browser's first inbound audio", round(first - t_accept))
+    figure("terminal -> browser, host: accept (the browser's click) -> browser's first inbound audio",
+           round(first - t_accept))
     check_summary(call, "Tess (terminal)")
     assert call.exit_code(20) == 0, f"call exited {call.proc.returncode}:\n{call.output()}"
     wendy.page.wait_for_selector(".call-status:has-text('The call has ended')")
@@ -288,14 +335,15 @@ def test_terminal_calls_browser(env):
 
 @test
 def test_browser_calls_terminal(env):
-    """Vic's browser calls the terminal client in `listen --auto-answer`: audio both ways as above; Vic hangs up."""
+    """Vic's browser calls the terminal client in `listen --auto-answer`: audio both ways as above (the terminal
+    sends 587 Hz); Vic hangs up after 5 s of media."""
     uma = terminal(env, "Uma")
     vic = Browser(env, "Vic").register()
     uma.cli("friends", "add", vic.phone)
     vic.accept_friend(uma)
     vic.open_chat_with(uma)
     rec = wav("uma-hears-vic.wav")
-    listen = uma.start("listen", "--auto-answer", "--tone", "440", "--record", rec)
+    listen = uma.start("listen", "--auto-answer", "--tone", "587", "--record", rec)
     listen.wait("listening", 15)
     vic.page.get_by_role("button", name="Voice call").click()
     vic.watch_first_inbound()
@@ -303,12 +351,14 @@ def test_browser_calls_terminal(env):
     vic.wait_phase("active")
     connected = listen.wait("call.media.connected", 15)
     vic.audio_flows()
+    vic.check_hears(587)
     first = vic.first_inbound_at()
     t_accept = answered["_t"] * 1000
     print(f"  terminal: connected over {connected.get('pair')} in {connected.get('setup_ms')} ms; the browser's "
           f"first inbound audio {first - t_accept:.0f} ms after the terminal answered", flush=True)
     figure("browser -> terminal, host: terminal setup_ms (accept -> media)", connected.get("setup_ms"))
-    figure("browser -> terminal, host: accept -> browser's first inbound audio", round(first - t_accept))
+    figure("browser -> terminal, host: accept (the terminal's call.answered line) -> browser's first inbound audio",
+           round(first - t_accept))
     time.sleep(max(0.0, connected["_t"] + 5.5 - time.time()))   # at least 5 s of recording
     vic.page.get_by_role("button", name="Hang up").click()
     vic.page.wait_for_selector(".call-status:has-text('The call has ended')")
