@@ -384,7 +384,8 @@ def test_terminals_relay_only(env):
     for who, c in connected.items():
         print(f"  {who}: connected over {c.get('pair')} in {c.get('setup_ms')} ms", flush=True)
         figure(f"terminal <-> terminal, relay (coturn): {who}'s setup_ms", c.get("setup_ms"))
-    summaries = {"Xena": check_summary(call, "Xena", pair="relay"), "Yuri": check_summary(listen, "Yuri", pair="relay")}
+    check_summary(call, "Xena", pair="relay")
+    check_summary(listen, "Yuri", pair="relay")
     assert call.exit_code(20) == 0, f"call exited {call.proc.returncode}:\n{call.output()}"
     listen.wait("call.ended", 10)
     listen.stop()
@@ -397,7 +398,6 @@ def test_terminals_relay_only(env):
     assert after > before, f"coturn logged no allocation:\n{coturn.log_tail()}"
     rig.check_tone(rec_x, 660, 3.0, "Xena recording Yuri (relay)")
     rig.check_tone(rec_y, 880, 3.0, "Yuri recording Xena (relay)")
-    del summaries
 
 
 @test
@@ -405,8 +405,14 @@ def test_lossy_path(env):
     """Two terminals in namespaces A and B (routed through the test's namespace): a plain call reports loss near 0
     and a small rtt; with netem 5% loss and 50 ms delay on each direction of the path between them, loss is
     clearly above 0 and near 5%, and rtt is at least 50 ms."""
-    tag = f"sbmedia{os.getpid()}"
-    pair = rig.NetnsPair(tag)
+    pair = rig.NetnsPair(f"sbmedia{os.getpid()}")
+    try:
+        lossy_calls(env, pair)
+    finally:
+        pair.delete()
+
+
+def lossy_calls(env, pair):
     port = env.server.port
     urls = [f"ws://{addr}:{port}/ws" for addr in pair.hub_addrs]
     ada = rig.Terminal(work(), urls[0], "Ada", netns=pair.names[0]).register()
@@ -418,6 +424,8 @@ def test_lossy_path(env):
         listen.wait("listening", 15)
         call = ada.start("call", "Ben", "--tone", "880", "--hangup-after", str(seconds), label=f"Ada-{label}")
         connected = call.wait("call.media.connected", 20)
+        # the path between the namespaces (TURN on 127.0.0.1 is out of their reach): what netem acts on
+        assert connected.get("pair") == "host", f"Ada connected over {connected.get('pair')}, expected host"
         out = {}
         for who, session in (("Ada", call), ("Ben", listen)):
             s = check_summary(session, f"{who} ({label})")
@@ -437,7 +445,7 @@ def test_lossy_path(env):
            connected.get("setup_ms"))
     how = pair.impair(delay_ms=50, loss_pct=5)
     print(f"  impairment: {how}", flush=True)
-    connected, lossy = one_call("netem", 9)
+    connected, lossy = one_call("netem", 10)
     print(f"  impairment ({how}): {pair.impairment_counts()}", flush=True)
     figure("terminal <-> terminal, host, netem 5% loss 50 ms each way: setup_ms", connected.get("setup_ms"))
     for who in ("Ada", "Ben"):
@@ -447,9 +455,8 @@ def test_lossy_path(env):
         assert p["rtt_ms"] is not None and p["rtt_ms"] < 25, f"{who}: plain rtt {p['rtt_ms']} ms"
         assert p["loss_pct"] is not None and p["loss_pct"] <= 1.0, f"{who}: plain loss {p['loss_pct']}%"
         assert l["rtt_ms"] is not None and l["rtt_ms"] >= 50, f"{who}: rtt {l['rtt_ms']} ms with 50 ms each way"
-        assert l["rtt_ms"] < 400, f"{who}: rtt {l['rtt_ms']} ms with 50 ms each way"
+        assert l["rtt_ms"] < 1000, f"{who}: rtt {l['rtt_ms']} ms with 50 ms each way"
         assert l["loss_pct"] is not None and 1.5 <= l["loss_pct"] <= 12, f"{who}: loss {l['loss_pct']}% with 5% netem"
-    pair.delete()
 
 
 @test
