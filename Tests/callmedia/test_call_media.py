@@ -17,7 +17,9 @@ Chromium whose fake microphone plays a 1000 Hz tone (a WAV made with sox). In th
 - coturn on 127.0.0.1 with `use-auth-secret` (its own ports; the server hands out its credentials through
   `call.turn`: --turn-uris/--turn-secret);
 - for the lossy-path test, two named namespaces A and B routed through this one (NetnsPair in rig.py), with
-  `tc netem delay 50ms loss 5%` on each direction of the path between them.
+  `tc netem delay 50ms loss 5%` on each direction of the path between them; on a kernel without netem
+  (CONFIG_NET_SCH_NETEM unset, as on the project's VM) the same delay and loss come from a TUN device that only
+  the A<->B traffic is routed through (rig.Impairer), and the test says which it used.
 
 The tests:
 - browsers_through_coturn: two browsers forced to relay (`iceTransportPolicy: 'relay'` injected) talk through
@@ -30,6 +32,8 @@ The tests:
   media received both ways (each side's recording holds the other's tone);
 - lossy_path: terminal to terminal between namespaces A and B, first plain (loss near 0, small rtt), then with
   netem 5% loss and 50 ms delay each way (loss clearly above 0 and near 5%, rtt >= 50 ms);
+- browser_video_call_to_terminal: a video call from the browser; each side decodes the other's video (the
+  terminal records it as WebM, checked with ffprobe);
 - no_gstreamer: with GStreamer's plugin paths pointed at an empty folder, `call` and `listen --auto-answer`
   report call.media.unavailable (the install hint) and the call connects through signalling only.
 
@@ -37,6 +41,7 @@ The set-up times are printed at the end ("call set-up figures"). Everything the 
 the namespaces are deleted, also on a failure and from the watchdog (the whole file: CALLMEDIA_TIME_LIMIT s).
 """
 
+import json
 import math
 import os
 import random
@@ -366,6 +371,59 @@ def test_browser_calls_terminal(env):
     listen.wait("call.ended", 10)
     listen.stop()
     rig.check_tone(rec, BROWSER_TONE_HZ, 4.0, "Uma (terminal) recording Vic")
+
+
+VIDEO_STATS = """
+async () => {
+  const pc = (window.__peerConnections || []).at(-1);
+  const out = { bytes: 0, frames: 0, width: 0 };
+  if (!pc) return out;
+  (await pc.getStats()).forEach((s) => {
+    if (s.type === 'inbound-rtp' && (s.kind || s.mediaType) === 'video') {
+      out.bytes += s.bytesReceived || 0; out.frames += s.framesDecoded || 0; out.width = Math.max(out.width, s.frameWidth || 0);
+    }
+  });
+  return out;
+}
+"""
+
+
+@test
+def test_browser_video_call_to_terminal(env):
+    """Zoe's browser places a video call to `listen --auto-answer --record-video`: the terminal answers with its
+    test pattern, which the browser decodes (frames, a width), and it records the browser's camera as WebM
+    (ffprobe: a VP8 stream lasting seconds); audio flows as well."""
+    kai = terminal(env, "Kai")
+    zoe = Browser(env, "Zoe").register()
+    kai.cli("friends", "add", zoe.phone)
+    zoe.accept_friend(kai)
+    zoe.open_chat_with(kai)
+    rec = wav("kai-sees-zoe.webm")
+    listen = kai.start("listen", "--auto-answer", "--record-video", rec)
+    listen.wait("listening", 15)
+    zoe.page.get_by_role("button", name="Video call").click()
+    zoe.wait_phase("active")
+    connected = listen.wait("call.media.connected", 15)
+    figure("browser -> terminal, video, host: terminal setup_ms (accept -> media)", connected.get("setup_ms"))
+    zoe.page.wait_for_function("async () => { const s = await (" + VIDEO_STATS + ")(); return s.frames > 10; }",
+                               timeout=15_000)
+    zoe.audio_flows()
+    v = zoe.page.evaluate(VIDEO_STATS)
+    print(f"  Zoe (browser): {v['frames']} video frames decoded from the terminal, {v['width']} px wide", flush=True)
+    time.sleep(max(0.0, connected["_t"] + 4.5 - time.time()))
+    zoe.page.get_by_role("button", name="Hang up").click()
+    s = check_summary(listen, "Kai (terminal)")
+    assert (s.get("video_frames_received") or 0) > 0, f"Kai: no video frames received: {s}"
+    listen.wait("call.ended", 10)
+    listen.stop()
+    probe = rig.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration",
+                     "-of", "json", rec], timeout=30)
+    info = json.loads(probe.stdout)
+    streams = info.get("streams", [])
+    duration = float(info.get("format", {}).get("duration") or 0)
+    print(f"  Kai (terminal): recorded {streams} lasting {duration:.2f} s", flush=True)
+    assert any(st.get("codec_name") == "vp8" and (st.get("width") or 0) > 0 for st in streams), info
+    assert duration >= 2.5, f"the WebM recording lasts {duration} s"
 
 
 @test
