@@ -198,6 +198,18 @@ import Testing
         #expect(b.has(.remoteMedia("audio")))
         let sc = try #require(await caller.snapshot(elapsedMs: 0))
         #expect(sc.bytesSent > 0)
+        // A renegotiation (what `call` and `listen` do with an `offer` signal mid-call): media goes on.
+        let offer2 = try await caller.offer()
+        let answer2 = try await callee.answer(offer: offer2)
+        #expect(await caller.setAnswer(answer2))
+        var after: UInt64 = 0
+        let deadline2 = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline2 {
+            after = await callee.snapshot(elapsedMs: 0)?.packetsReceived ?? 0
+            if after >= s.packetsReceived + 50 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(after >= s.packetsReceived + 50, "packets after the renegotiation: \(after), before: \(s.packetsReceived)")
         #expect(await callee.finish())
         await caller.close()
         await callee.close()

@@ -137,7 +137,8 @@ public struct CallQuality: Sendable {
             "packets_lost": .int(max(s.packetsLost, 0)),
             "loss_pct": loss.map { .double(round($0)) } ?? .null,
             "remote_packets_lost": s.remotePacketsLost.map { .int($0) } ?? .null,
-            "audio_level_db": s.audioLevelDb.map { .double(round($0)) } ?? .null,
+            // GStreamer's level reports digital silence as -700 dB or so: below -127 dB is shown as -127.
+            "audio_level_db": s.audioLevelDb.map { .double(round(max($0, -127))) } ?? .null,
             "mos": mos(rttMs: rttMs, jitterMs: jitterMs, lossPercent: loss).map { .double(round($0)) } ?? .null,
             "video_frames_received": .int(Int64(clamping: s.videoFramesReceived)),
         ]
