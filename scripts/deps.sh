@@ -3,13 +3,15 @@
 #   scripts/deps.sh          runtime + build libraries and the PostgreSQL server
 #   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools, redis-server,
 #                            Debian's chromium with Playwright and axe-playwright-python for Tests/web; never
-#                            `playwright install`: the tests drive /usr/bin/chromium)
+#                            `playwright install`: the tests drive /usr/bin/chromium; GStreamer's plugins and
+#                            coturn for Tests/callmedia)
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev
       postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
-    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux)
+    want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux
+          gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-nice coturn)
     # systemd-analyze verifies deploy/switchboard.service (it needs no running systemd).
     want+=(systemd)
 fi

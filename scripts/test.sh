@@ -68,6 +68,9 @@ for t in Tests/web/test_*.py; do
     python3 "$t"
 done
 
+echo "== calls with real media from the terminal client (Tests/callmedia: a browser, coturn, a lossy path between network namespaces)"
+python3 Tests/callmedia/test_call_media.py
+
 echo "== WebSocket conformance (Autobahn)"
 swift build -c release --product switchboard 2>&1 | tail -1
 port=$((20000 + RANDOM % 20000))

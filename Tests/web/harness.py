@@ -295,6 +295,14 @@ class Env:
 
 
 TESTS = []
+_ON_TIMEOUT = []
+
+
+def on_timeout(fn):
+    """Registers `fn()` to run when the whole file goes over its time limit, before the server is stopped and the
+    process exits (for what a test file started itself: processes, network namespaces)."""
+    _ON_TIMEOUT.append(fn)
+    return fn
 
 
 def test(fn):
@@ -348,6 +356,11 @@ def main(server_args=(), web_root=None, time_limit=None, tests=None):
     def watchdog():
         # The whole file is over its time: stop the server by PID and leave (Chromium goes with its driver).
         print(f"FAIL: over the time limit of {limit:.0f} s", flush=True)
+        for fn in _ON_TIMEOUT:
+            try:
+                fn()
+            except Exception as e:  # the exit must still happen
+                print(f"  on_timeout: {e}", flush=True)
         if server is not None and server.proc.poll() is None:
             server.proc.kill()
         os._exit(3)
