@@ -787,11 +787,16 @@ static gboolean first_pass(GQuark field, const GValue *value, gpointer data) {
         double d = 0;
         if (G.gst_structure_get_uint64(s, "packets-received", &u)) stats->packets_received += u;
         if (G.gst_structure_get_uint64(s, "bytes-received", &u)) stats->bytes_received += u;
-        // Lost as we see it: the RTP source's count, or the jitter buffer's when that is higher (1.22's source
-        // count stays 0 on some answering sessions while the jitter buffer declares the gaps lost).
+        // Lost as we see it: the highest of webrtcbin's count, the RTP source's own (nested) and the jitter
+        // buffer's. 1.22 leaves the top-level `packets-lost` out of an answering session's inbound stats (and
+        // its jitter buffer stats with it); the nested `gst-rtpsource-stats` has it.
         int64_t lost = 0;
         if (G.gst_structure_get_int64(s, "packets-lost", &i)) lost = i;
         else if (G.gst_structure_get_int(s, "packets-lost", (gint *)&ui)) lost = (gint)ui;
+        const GValue *source = G.gst_structure_get_value(s, "gst-rtpsource-stats");
+        const GstStructure *ss = source ? G.gst_value_get_structure(source) : NULL;
+        gint source_lost = 0;
+        if (ss && G.gst_structure_get_int(ss, "packets-lost", &source_lost) && source_lost > lost) lost = source_lost;
         const GValue *jb = G.gst_structure_get_value(s, "gst-rtpjitterbuffer-stats");
         const GstStructure *jbs = jb ? G.gst_value_get_structure(jb) : NULL;
         if (jbs && G.gst_structure_get_uint64(jbs, "num-lost", &u) && (int64_t)u > lost) lost = (int64_t)u;
