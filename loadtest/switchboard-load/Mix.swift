@@ -22,8 +22,15 @@ final class Mix: Sendable {
     var interrupted: Locked<[String: Int]> { harness.interrupted }
     /// The processes the kill switch signalled, and when.
     let kills = Locked([KillRecord]())
-    /// Conversation id -> the id of the latest message acknowledged in it (what reactions go to).
-    private let latestMessage = Locked([Int64: Int64]())
+    /// Conversation id -> the latest message acknowledged in it and the client that sent it (what reactions and
+    /// reports go to).
+    private let latestMessage = Locked([Int64: (id: Int64, sender: Int)]())
+    /// Clients with a text message acknowledged in this run (whose exports hold something of the run).
+    private let senders = Locked(Set<Int>())
+    /// Reports per client, under the server's per-user limit (`--reports-per-user`).
+    private let reporters: Locked<QuotaRoundRobin>
+    /// Exports: whose turn (round-robin under `--exports-per-user`) and which clients have one building.
+    private let exporters: Locked<(turns: QuotaRoundRobin, busy: Set<Int>)>
     /// Client index -> whether its device is set away.
     private let away = Locked(Set<Int>())
     /// Users with a login under way (lock order: `away`, then `loggingIn`).
@@ -37,6 +44,8 @@ final class Mix: Sendable {
         var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
         var voiceSeconds, ringTimeout, dropShare, dropAt: Double
         var textSize: Int
+        var reportRate, exportRate, exportTimeout: Double
+        var downloadExports: Bool
     }
 
     init(harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup) {
@@ -46,7 +55,10 @@ final class Mix: Sendable {
             historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
-            dropAt: command.dropAt, textSize: command.textSize)
+            dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
+            exportTimeout: command.exportTimeout, downloadExports: command.downloadExports)
+        reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
+        exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
         configuration.reconnect = .disabled
         configuration.establishBaseline = false
@@ -64,6 +76,10 @@ final class Mix: Sendable {
         if options.historyRate > 0 { m.insert(Metric.historyPage) }
         if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.reactionSet) }
         if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
+        let sends = options.directRate > 0 || options.groupRate > 0
+        if options.reportRate > 0 && sends { m.insert(Metric.reportCreate) }
+        if options.exportRate > 0 && sends { m.insert(Metric.exportReady) }
+        if options.exportRate > 0 && sends && options.downloadExports { m.insert(Metric.exportDownload) }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
         if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
@@ -88,6 +104,8 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
             tasks.addTask { await self.schedule("call", rate: o.callRate, start: start) { await self.call($0) } }
             tasks.addTask { await self.schedule("voice", rate: o.voiceRate, start: start) { await self.voice($0) } }
+            tasks.addTask { await self.schedule("report", rate: o.reportRate, start: start) { await self.report($0) } }
+            tasks.addTask { await self.schedule("export", rate: o.exportRate, start: start) { await self.export($0) } }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }
@@ -140,7 +158,8 @@ final class Mix: Sendable {
                 text, to: .conversation(conversation.id), clientId: "lt.\(t0).\(k)")
             harness.record(Metric.sendToAck, client: client, since: t0)
             harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
-            latestMessage.withLock { $0[ack.conversationId] = ack.messageId }
+            latestMessage.withLock { $0[ack.conversationId] = (ack.messageId, client) }
+            senders.withLock { _ = $0.insert(client) }
             harness.succeeded(op)
         } catch {
             fail(op, client: client, since: t0, error)
@@ -185,7 +204,7 @@ final class Mix: Sendable {
         for _ in 0..<100 {
             for _ in 0..<20 {
                 if let (client, conversation) = pickConversation(group: k % 4 == 0),
-                    let messageId = latestMessage.withLock({ $0[conversation.id] })
+                    let messageId = latestMessage.withLock({ $0[conversation.id]?.id })
                 {
                     target = (client, messageId)
                     break
@@ -203,6 +222,82 @@ final class Mix: Sendable {
             harness.succeeded("reaction")
         } catch {
             fail("reaction", client: client, since: t0, error)
+        }
+    }
+
+    /// `report.create` (target_kind message, reasons in turn) by a member on the latest message another member
+    /// sent in one of its conversations, each reporter within `--reports-per-user` (at the start of the run it
+    /// waits, at most 2 s, for such a message).
+    private func report(_ k: Int) async {
+        var target: (client: Int, messageId: Int64)?
+        for _ in 0..<100 {
+            for _ in 0..<20 {
+                if let (client, conversation) = pickConversation(group: k % 2 == 0),
+                    let latest = latestMessage.withLock({ $0[conversation.id] }), latest.sender != client,
+                    reporters.withLock({ $0.charge(client) })
+                {
+                    target = (client, latest.id)
+                    break
+                }
+            }
+            if target != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let (client, messageId) = target else { return }
+        let t0 = now()
+        harness.started("report")
+        do {
+            _ = try await harness.clients[client].report(
+                message: messageId, reason: ["spam", "harassment", "other"][k % 3], text: "switchboard-load \(k)")
+            harness.record(Metric.reportCreate, client: client, since: t0)
+            harness.succeeded("report")
+        } catch {
+            fail("report", client: client, since: t0, error)
+        }
+    }
+
+    /// `account.export` by a client that sent messages in this run (in turn, within `--exports-per-user`, one
+    /// at a time each), timed to its `account.export_ready`; then the archive's download (`GET /export/ID`).
+    /// At the start of the run it waits, at most 2 s, for a sender.
+    private func export(_ k: Int) async {
+        var picked: Int?
+        for _ in 0..<100 {
+            let eligible = senders.withLock { $0 }.filter { harness.isAvailable($0) }
+            picked = exporters.withLock { e -> Int? in
+                guard let i = e.turns.pick(count: harness.clients.count, busy: e.busy, eligible: { eligible.contains($0) }) else { return nil }
+                e.busy.insert(i)
+                return i
+            }
+            if picked != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let client = picked else { return }
+        defer { exporters.withLock { _ = $0.busy.remove(client) } }
+        let t0 = now()
+        harness.started("export")
+        do throws(SwitchboardClientError) {
+            let info = try await harness.clients[client].requestExport()
+            guard let ready = await harness.exportsReady.wait(info.exportId, timeout: options.exportTimeout) else {
+                // No event in time (a connection the drop cut loses it: interrupted, not an error).
+                throw SwitchboardClientError.timeout(op: "account.export_ready")
+            }
+            guard ready.value == "ready" else {
+                harness.failed("export", code: "export_\(ready.value)", detail: "export \(info.exportId) ended \(ready.value)")
+                return
+            }
+            harness.record(Metric.exportReady, client: client, from: t0, to: ready.at)
+            if options.downloadExports {
+                let t1 = now()
+                let archive = try await harness.clients[client].downloadExport(info.exportId, timeout: options.exportTimeout)
+                guard archive.count >= 2, archive[0] == 0x1f, archive[1] == 0x8b else {
+                    harness.failed("export", code: "export_not_gzip", detail: "export \(info.exportId): \(archive.count) bytes, not gzip")
+                    return
+                }
+                harness.record(Metric.exportDownload, client: client, since: t1)
+            }
+            harness.succeeded("export")
+        } catch {
+            fail("export", client: client, since: t0, error)
         }
     }
 
