@@ -117,6 +117,9 @@ public struct Budgets: Codable, Sendable, Equatable {
             Metric.exportDownload: LatencyBudget(
                 p50Ms: 50, p99Ms: 300, endToEndMs: 3000,
                 why: "GET /export of a small archive over loopback (a new HTTP connection, one file read); no REQUIREMENTS figure, a tenth of 3 s"),
+            Metric.deleteToClosed: LatencyBudget(
+                p50Ms: 50, p99Ms: 200, endToEndMs: 2000,
+                why: "issue 21: sessions revoked at once; the app leaves the deleted account within 2 s (a password check, Argon2id ~20 ms, and one transaction before the reply); the hub's share a tenth"),
         ],
         maxErrorRate: 0, minThroughputRatio: 0.95, minRecoveryRatio: 1.0, minSamples: 1)
 
@@ -192,11 +195,14 @@ public enum Metric {
     public static let exportReady = "export_ready"
     /// `GET /export/{id}` of a ready export to its last byte.
     public static let exportDownload = "export_download"
+    /// `account.delete` (of a user made for it) to the close 4005 of its connection, after `account.deleted`.
+    public static let deleteToClosed = "delete_to_closed"
 
     /// The order of the report's rows.
     public static let order: [String] = [
         sendToAck, sendToDelivery, recoveredDelivery, historyPage, reactionSet, login, authenticate, typingToPeer,
         presenceToFriend, presenceAfterKill, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
         declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery, reportCreate, exportReady, exportDownload,
+        deleteToClosed,
     ]
 }

@@ -38,13 +38,17 @@ final class Mix: Sendable {
     /// The next user to consider for a login (lock order: `away`, `loggingIn`, `loginCursor`).
     private let loginCursor = Locked(0)
     private let voiceClips: [[UInt8]]
+    /// Deletions: the close of each deleted account's connection (its reason), by operation index.
+    private let deletionsClosed = Rendezvous<String>()
+    /// The phone numbers of the users made to be deleted: a random block of this run.
+    private let deletionPhoneBase = Int.random(in: 1_000_000...8_000_000)
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
         var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
         var voiceSeconds, ringTimeout, dropShare, dropAt: Double
         var textSize: Int
-        var reportRate, exportRate, exportTimeout: Double
+        var reportRate, exportRate, exportTimeout, deleteRate: Double
         var downloadExports: Bool
     }
 
@@ -56,7 +60,7 @@ final class Mix: Sendable {
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
             dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
-            exportTimeout: command.exportTimeout, downloadExports: command.downloadExports)
+            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports)
         reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
         exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
@@ -80,6 +84,7 @@ final class Mix: Sendable {
         if options.reportRate > 0 && sends { m.insert(Metric.reportCreate) }
         if options.exportRate > 0 && sends { m.insert(Metric.exportReady) }
         if options.exportRate > 0 && sends && options.downloadExports { m.insert(Metric.exportDownload) }
+        if options.deleteRate > 0 { m.insert(Metric.deleteToClosed) }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
         if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
@@ -106,6 +111,7 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("voice", rate: o.voiceRate, start: start) { await self.voice($0) } }
             tasks.addTask { await self.schedule("report", rate: o.reportRate, start: start) { await self.report($0) } }
             tasks.addTask { await self.schedule("export", rate: o.exportRate, start: start) { await self.export($0) } }
+            tasks.addTask { await self.schedule("delete", rate: o.deleteRate, start: start) { await self.deletion($0) } }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }
@@ -299,6 +305,74 @@ final class Mix: Sendable {
         } catch {
             fail("export", client: client, since: t0, error)
         }
+    }
+
+    /// Account deletion, with two users made for it (never the run's own): A and B register, become friends, A
+    /// sends B three messages, then A deletes its account; timed from `account.delete` to the close of A's
+    /// connection with 4005, after the `account.deleted` event (`delete_to_closed`). B keeps A's messages as
+    /// tombstones; neither is one of the run's clients, so the run's deliveries and presence are untouched.
+    private func deletion(_ k: Int) async {
+        var configuration = loginConfiguration
+        configuration.endpoint = await harness.clients[k % harness.clients.count].currentEndpoint
+        let loop = group.loops[k % group.loops.count]
+        let a: SwitchboardClient, b: SwitchboardClient
+        harness.started("delete")
+        do {
+            a = try SwitchboardClient(configuration: configuration, loop: loop)
+            b = try SwitchboardClient(configuration: configuration, loop: loop)
+        } catch {
+            harness.failed("delete", code: "client", detail: "\(error)")
+            return
+        }
+        let key = Int64(k)
+        // A's events: `account.deleted`, then the 4005 close, then the client stops (`closed`).
+        let watcher = Task {
+            var deletedEvent = false
+            var closeReason = ""
+            for await event in a.events {
+                switch event {
+                case .other(let raw) where raw.name == "account.deleted": deletedEvent = true
+                case .disconnected(let reason): closeReason = reason
+                case .state(.closed):
+                    deletionsClosed.arrived(key, at: now(), deletedEvent ? closeReason : "no account.deleted before \(closeReason)")
+                    return
+                default: break
+                }
+            }
+        }
+        let password = "lt harbor lantern delete"
+        do throws(SwitchboardClientError) {
+            try await a.connect()
+            try await b.connect()
+            _ = try await a.register(
+                phone: "+1556\(deletionPhoneBase + 2 * k)", password: password, displayName: "load delete \(k)", device: "switchboard-load")
+            let friend = try await b.register(
+                phone: "+1556\(deletionPhoneBase + 2 * k + 1)", password: password, displayName: "load keep \(k)", device: "switchboard-load")
+            if let request = try await a.requestFriend(userId: friend.userId).request {
+                _ = try await b.acceptFriendRequest(request.requestId)
+            }
+            let conversation = try await a.directConversation(with: friend.userId)
+            for j in 0..<3 {
+                _ = try await a.sendText("delete me \(k).\(j)", to: .conversation(conversation.conversationId), clientId: "ld.\(k).\(j)")
+            }
+            let t0 = now()
+            try await a.deleteAccount(password: password)
+            guard let closed = await deletionsClosed.wait(key, timeout: options.exportTimeout) else {
+                throw SwitchboardClientError.timeout(op: "close 4005 after account.delete")
+            }
+            if closed.value.hasPrefix("close 4005") {
+                harness.recorder.record(Metric.deleteToClosed, nanoseconds: closed.at &- t0)
+                harness.succeeded("delete")
+            } else {
+                harness.failed("delete", code: "not_4005", detail: "deleted account's connection ended: \(closed.value)")
+            }
+        } catch {
+            harness.failed("delete", error)
+        }
+        deletionsClosed.forget(key)
+        await a.close()
+        await b.close()
+        watcher.cancel()
     }
 
     private func typing(_ k: Int) async {

@@ -55,7 +55,10 @@ struct RunCommand: AsyncParsableCommand {
     var exportRate = 0.05
     @Option(help: "Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve --exports-per-day).")
     var exportsPerUser = 3
-    @Option(help: "Seconds to wait for an export's account.export_ready, and for its download.") var exportTimeout = 15.0
+    @Option(help: "Seconds to wait for an export's account.export_ready, for its download, and for a deleted account's close.")
+    var exportTimeout = 15.0
+    @Option(help: "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005.")
+    var deleteRate = 0.05
     @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.") var downloadExports = true
     @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
     var ringTimeout = 0.0
@@ -93,7 +96,7 @@ struct RunCommand: AsyncParsableCommand {
         guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
         }
-        guard reportRate >= 0, exportRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1, exportTimeout > 0 else {
+        guard reportRate >= 0, exportRate >= 0, deleteRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1, exportTimeout > 0 else {
             throw ValidationError("--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0")
         }
         guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
@@ -240,7 +243,7 @@ struct RunCommand: AsyncParsableCommand {
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "report_rate": "\(reportRate)",
                 "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",
-                "export_timeout_s": "\(exportTimeout)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
+                "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
                 "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
                 "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
