@@ -369,10 +369,11 @@ final class Mix: Sendable {
         } catch {
             harness.failed("delete", error)
         }
-        deletionsClosed.forget(key)
         await a.close()
         await b.close()
         watcher.cancel()
+        await watcher.value
+        deletionsClosed.forget(key)  // a close nobody waited for (a failure before the deletion)
     }
 
     private func typing(_ k: Int) async {
