@@ -93,7 +93,8 @@ echo "== load tester: a five-second mix and 300 idle connections (smoke; speed i
 swift build -c release --product switchboard-load 2>&1 | tail -1
 port=$((20000 + RANDOM % 10000))
 .build/release/switchboard serve --host 127.0.0.1 --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
-    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 --login-burst-per-phone 100000 --log-level warning >"$work/load-server.log" 2>&1 &
+    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 --login-burst-per-phone 100000 --log-level warning \
+    --export-dir "$work/exports" >"$work/load-server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do
     (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break

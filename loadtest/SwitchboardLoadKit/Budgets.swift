@@ -108,6 +108,18 @@ public struct Budgets: Codable, Sendable, Equatable {
             Metric.presenceToFriend: LatencyBudget(
                 p50Ms: 10, p99Ms: 100, endToEndMs: 1000,
                 why: "presence is pushed on change like messages (1 s); the hub's share a tenth"),
+            Metric.reportCreate: LatencyBudget(
+                p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
+                why: "a report is a write the app confirms like a sent message (REQUIREMENTS: within 1 s); the hub's share a tenth"),
+            Metric.exportReady: LatencyBudget(
+                p50Ms: 250, p99Ms: 1000, endToEndMs: 10000,
+                why: "no REQUIREMENTS figure: the app shows 'preparing' and notifies when ready; a test user's data (tens of messages) ready within 10 s; the hub's share a tenth (measured: ~40 ms)"),
+            Metric.exportDownload: LatencyBudget(
+                p50Ms: 50, p99Ms: 300, endToEndMs: 3000,
+                why: "GET /export of a small archive over loopback (a new HTTP connection, one file read); no REQUIREMENTS figure, a tenth of 3 s"),
+            Metric.deleteToClosed: LatencyBudget(
+                p50Ms: 50, p99Ms: 200, endToEndMs: 2000,
+                why: "issue 21: sessions revoked at once; the app leaves the deleted account within 2 s (a password check, Argon2id ~20 ms, and one transaction before the reply); the hub's share a tenth"),
         ],
         maxErrorRate: 0, minThroughputRatio: 0.95, minRecoveryRatio: 1.0, minSamples: 1)
 
@@ -177,11 +189,20 @@ public enum Metric {
     public static let presenceAfterKill = "presence_to_friend_after_kill"
     /// `authenticate` with a stored token (idle mode and reconnects) to its reply.
     public static let authenticate = "authenticate"
+    /// `report.create` (a message sent in this run, by a member of its conversation) to its reply.
+    public static let reportCreate = "report_create"
+    /// `account.export` to the `account.export_ready` event (state `ready`) at the requesting client.
+    public static let exportReady = "export_ready"
+    /// `GET /export/{id}` of a ready export to its last byte.
+    public static let exportDownload = "export_download"
+    /// `account.delete` (of a user made for it) to the close 4005 of its connection, after `account.deleted`.
+    public static let deleteToClosed = "delete_to_closed"
 
     /// The order of the report's rows.
     public static let order: [String] = [
         sendToAck, sendToDelivery, recoveredDelivery, historyPage, reactionSet, login, authenticate, typingToPeer,
         presenceToFriend, presenceAfterKill, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
-        declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery,
+        declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery, reportCreate, exportReady, exportDownload,
+        deleteToClosed,
     ]
 }

@@ -101,6 +101,8 @@ final class Harness: Sendable {
     let interrupted = Locked([String: Int]())
     /// Operations started and not finished.
     let inFlight = Locked(0)
+    /// `account.export_ready` events by export id: when each came and the export's state.
+    let exportsReady = Rendezvous<String>()
     let ringTimeout: Double
     let callHold: Double
 
@@ -243,6 +245,12 @@ final class Harness: Sendable {
         recorder.record(metric, nanoseconds: now() &- start)
     }
 
+    /// Records a latency that ended at `end` (an event's arrival), with `record(_:client:since:)`'s drop rule.
+    func record(_ metric: String, client: Int, from start: UInt64, to end: UInt64) {
+        if let droppedAt = lastDrop.withLock({ $0[client] }), droppedAt >= start { return }
+        recorder.record(metric, nanoseconds: end &- start)
+    }
+
     /// Whether a client may act now (not recovering from a drop).
     func isAvailable(_ client: Int) -> Bool { recovering.withLock { $0[client] == nil } }
 
@@ -285,6 +293,11 @@ final class Harness: Sendable {
             if fresh { recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent) }
         case .other(let raw) where raw.name.hasPrefix("call."):
             handleCallEvent(raw, client: client)
+        case .other(let raw) where raw.name == "account.export_ready":
+            // Every device of the user gets it (a login's device too): the first arrival counts.
+            if let ready = try? raw.decode(ExportReadyFields.self) {
+                exportsReady.arrived(ready.export.exportId, at: now(), ready.export.state)
+            }
         default:
             break
         }
@@ -313,6 +326,15 @@ final class Harness: Sendable {
         var reason: String?
         var kind: String?
         var payload: String?
+    }
+
+    /// The fields of `account.export_ready` the run needs.
+    struct ExportReadyFields: Decodable {
+        struct Export: Decodable {
+            var exportId: Int64
+            var state: String
+        }
+        var export: Export
     }
 
     func handleCallEvent(_ raw: RawEvent, client: Int) {

@@ -22,8 +22,15 @@ final class Mix: Sendable {
     var interrupted: Locked<[String: Int]> { harness.interrupted }
     /// The processes the kill switch signalled, and when.
     let kills = Locked([KillRecord]())
-    /// Conversation id -> the id of the latest message acknowledged in it (what reactions go to).
-    private let latestMessage = Locked([Int64: Int64]())
+    /// Conversation id -> the latest message acknowledged in it and the client that sent it (what reactions and
+    /// reports go to).
+    private let latestMessage = Locked([Int64: (id: Int64, sender: Int)]())
+    /// Clients with a text message acknowledged in this run (whose exports hold something of the run).
+    private let senders = Locked(Set<Int>())
+    /// Reports per client, under the server's per-user limit (`--reports-per-user`).
+    private let reporters: Locked<QuotaRoundRobin>
+    /// Exports: whose turn (round-robin under `--exports-per-user`) and which clients have one building.
+    private let exporters: Locked<(turns: QuotaRoundRobin, busy: Set<Int>)>
     /// Client index -> whether its device is set away.
     private let away = Locked(Set<Int>())
     /// Users with a login under way (lock order: `away`, then `loggingIn`).
@@ -31,12 +38,18 @@ final class Mix: Sendable {
     /// The next user to consider for a login (lock order: `away`, `loggingIn`, `loginCursor`).
     private let loginCursor = Locked(0)
     private let voiceClips: [[UInt8]]
+    /// Deletions: the close of each deleted account's connection (its reason), by operation index.
+    private let deletionsClosed = Rendezvous<String>()
+    /// The phone numbers of the users made to be deleted: a random block of this run.
+    private let deletionPhoneBase = Int.random(in: 1_000_000...8_000_000)
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
         var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
         var voiceSeconds, ringTimeout, dropShare, dropAt: Double
         var textSize: Int
+        var reportRate, exportRate, exportTimeout, deleteRate: Double
+        var downloadExports: Bool
     }
 
     init(harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup) {
@@ -46,7 +59,10 @@ final class Mix: Sendable {
             historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
-            dropAt: command.dropAt, textSize: command.textSize)
+            dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
+            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports)
+        reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
+        exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
         configuration.reconnect = .disabled
         configuration.establishBaseline = false
@@ -64,6 +80,11 @@ final class Mix: Sendable {
         if options.historyRate > 0 { m.insert(Metric.historyPage) }
         if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.reactionSet) }
         if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
+        let sends = options.directRate > 0 || options.groupRate > 0
+        if options.reportRate > 0 && sends { m.insert(Metric.reportCreate) }
+        if options.exportRate > 0 && sends { m.insert(Metric.exportReady) }
+        if options.exportRate > 0 && sends && options.downloadExports { m.insert(Metric.exportDownload) }
+        if options.deleteRate > 0 { m.insert(Metric.deleteToClosed) }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
         if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
@@ -88,6 +109,9 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
             tasks.addTask { await self.schedule("call", rate: o.callRate, start: start) { await self.call($0) } }
             tasks.addTask { await self.schedule("voice", rate: o.voiceRate, start: start) { await self.voice($0) } }
+            tasks.addTask { await self.schedule("report", rate: o.reportRate, start: start) { await self.report($0) } }
+            tasks.addTask { await self.schedule("export", rate: o.exportRate, start: start) { await self.export($0) } }
+            tasks.addTask { await self.schedule("delete", rate: o.deleteRate, start: start) { await self.deletion($0) } }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }
@@ -140,7 +164,8 @@ final class Mix: Sendable {
                 text, to: .conversation(conversation.id), clientId: "lt.\(t0).\(k)")
             harness.record(Metric.sendToAck, client: client, since: t0)
             harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
-            latestMessage.withLock { $0[ack.conversationId] = ack.messageId }
+            latestMessage.withLock { $0[ack.conversationId] = (ack.messageId, client) }
+            senders.withLock { _ = $0.insert(client) }
             harness.succeeded(op)
         } catch {
             fail(op, client: client, since: t0, error)
@@ -185,7 +210,7 @@ final class Mix: Sendable {
         for _ in 0..<100 {
             for _ in 0..<20 {
                 if let (client, conversation) = pickConversation(group: k % 4 == 0),
-                    let messageId = latestMessage.withLock({ $0[conversation.id] })
+                    let messageId = latestMessage.withLock({ $0[conversation.id]?.id })
                 {
                     target = (client, messageId)
                     break
@@ -204,6 +229,151 @@ final class Mix: Sendable {
         } catch {
             fail("reaction", client: client, since: t0, error)
         }
+    }
+
+    /// `report.create` (target_kind message, reasons in turn) by a member on the latest message another member
+    /// sent in one of its conversations, each reporter within `--reports-per-user` (at the start of the run it
+    /// waits, at most 2 s, for such a message).
+    private func report(_ k: Int) async {
+        var target: (client: Int, messageId: Int64)?
+        for _ in 0..<100 {
+            for _ in 0..<20 {
+                if let (client, conversation) = pickConversation(group: k % 2 == 0),
+                    let latest = latestMessage.withLock({ $0[conversation.id] }), latest.sender != client,
+                    reporters.withLock({ $0.charge(client) })
+                {
+                    target = (client, latest.id)
+                    break
+                }
+            }
+            if target != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let (client, messageId) = target else { return }
+        let t0 = now()
+        harness.started("report")
+        do {
+            _ = try await harness.clients[client].report(
+                message: messageId, reason: ["spam", "harassment", "other"][k % 3], text: "switchboard-load \(k)")
+            harness.record(Metric.reportCreate, client: client, since: t0)
+            harness.succeeded("report")
+        } catch {
+            fail("report", client: client, since: t0, error)
+        }
+    }
+
+    /// `account.export` by a client that sent messages in this run (in turn, within `--exports-per-user`, one
+    /// at a time each), timed to its `account.export_ready`; then the archive's download (`GET /export/ID`).
+    /// At the start of the run it waits, at most 2 s, for a sender.
+    private func export(_ k: Int) async {
+        var picked: Int?
+        for _ in 0..<100 {
+            let eligible = senders.withLock { $0 }.filter { harness.isAvailable($0) }
+            picked = exporters.withLock { e -> Int? in
+                guard let i = e.turns.pick(count: harness.clients.count, busy: e.busy, eligible: { eligible.contains($0) }) else { return nil }
+                e.busy.insert(i)
+                return i
+            }
+            if picked != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let client = picked else { return }
+        defer { exporters.withLock { _ = $0.busy.remove(client) } }
+        let t0 = now()
+        harness.started("export")
+        do throws(SwitchboardClientError) {
+            let info = try await harness.clients[client].requestExport()
+            guard let ready = await harness.exportsReady.wait(info.exportId, timeout: options.exportTimeout) else {
+                // No event in time (a connection the drop cut loses it: interrupted, not an error).
+                throw SwitchboardClientError.timeout(op: "account.export_ready")
+            }
+            guard ready.value == "ready" else {
+                harness.failed("export", code: "export_\(ready.value)", detail: "export \(info.exportId) ended \(ready.value)")
+                return
+            }
+            harness.record(Metric.exportReady, client: client, from: t0, to: ready.at)
+            if options.downloadExports {
+                let t1 = now()
+                let archive = try await harness.clients[client].downloadExport(info.exportId, timeout: options.exportTimeout)
+                guard archive.count >= 2, archive[0] == 0x1f, archive[1] == 0x8b else {
+                    harness.failed("export", code: "export_not_gzip", detail: "export \(info.exportId): \(archive.count) bytes, not gzip")
+                    return
+                }
+                harness.record(Metric.exportDownload, client: client, since: t1)
+            }
+            harness.succeeded("export")
+        } catch {
+            fail("export", client: client, since: t0, error)
+        }
+    }
+
+    /// Account deletion, with two users made for it (never the run's own): A and B register, become friends, A
+    /// sends B three messages, then A deletes its account; timed from `account.delete` to the close of A's
+    /// connection with 4005, after the `account.deleted` event (`delete_to_closed`). B keeps A's messages as
+    /// tombstones; neither is one of the run's clients, so the run's deliveries and presence are untouched.
+    private func deletion(_ k: Int) async {
+        var configuration = loginConfiguration
+        configuration.endpoint = await harness.clients[k % harness.clients.count].currentEndpoint
+        let loop = group.loops[k % group.loops.count]
+        let a: SwitchboardClient, b: SwitchboardClient
+        harness.started("delete")
+        do {
+            a = try SwitchboardClient(configuration: configuration, loop: loop)
+            b = try SwitchboardClient(configuration: configuration, loop: loop)
+        } catch {
+            harness.failed("delete", code: "client", detail: "\(error)")
+            return
+        }
+        let key = Int64(k)
+        // A's events: `account.deleted`, then the 4005 close, then the client stops (`closed`).
+        let watcher = Task {
+            var deletedEvent = false
+            var closeReason = ""
+            for await event in a.events {
+                switch event {
+                case .other(let raw) where raw.name == "account.deleted": deletedEvent = true
+                case .disconnected(let reason): closeReason = reason
+                case .state(.closed):
+                    deletionsClosed.arrived(key, at: now(), deletedEvent ? closeReason : "no account.deleted before \(closeReason)")
+                    return
+                default: break
+                }
+            }
+        }
+        let password = "lt harbor lantern delete"
+        do throws(SwitchboardClientError) {
+            try await a.connect()
+            try await b.connect()
+            _ = try await a.register(
+                phone: "+1556\(deletionPhoneBase + 2 * k)", password: password, displayName: "load delete \(k)", device: "switchboard-load")
+            let friend = try await b.register(
+                phone: "+1556\(deletionPhoneBase + 2 * k + 1)", password: password, displayName: "load keep \(k)", device: "switchboard-load")
+            if let request = try await a.requestFriend(userId: friend.userId).request {
+                _ = try await b.acceptFriendRequest(request.requestId)
+            }
+            let conversation = try await a.directConversation(with: friend.userId)
+            for j in 0..<3 {
+                _ = try await a.sendText("delete me \(k).\(j)", to: .conversation(conversation.conversationId), clientId: "ld.\(k).\(j)")
+            }
+            let t0 = now()
+            try await a.deleteAccount(password: password)
+            guard let closed = await deletionsClosed.wait(key, timeout: options.exportTimeout) else {
+                throw SwitchboardClientError.timeout(op: "close 4005 after account.delete")
+            }
+            if closed.value.hasPrefix("close 4005") {
+                harness.recorder.record(Metric.deleteToClosed, nanoseconds: closed.at &- t0)
+                harness.succeeded("delete")
+            } else {
+                harness.failed("delete", code: "not_4005", detail: "deleted account's connection ended: \(closed.value)")
+            }
+        } catch {
+            harness.failed("delete", error)
+        }
+        await a.close()
+        await b.close()
+        watcher.cancel()
+        await watcher.value
+        deletionsClosed.forget(key)  // a close nobody waited for (a failure before the deletion)
     }
 
     private func typing(_ k: Int) async {

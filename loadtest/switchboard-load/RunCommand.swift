@@ -49,6 +49,17 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Call invitations per second (answered, declined, or left to time out, in turn).") var callRate = 2.0
     @Option(help: "Voice uploads sent as messages per second.") var voiceRate = 0.5
     @Option(help: "Length of each voice recording in seconds.") var voiceSeconds = 3.0
+    @Option(help: "Reports (report.create on a message another member sent in this run) per second.") var reportRate = 0.5
+    @Option(help: "Reports one user may make in the run (the server allows 20 an hour: serve --report-rate).") var reportsPerUser = 20
+    @Option(help: "Data exports (account.export by a user who sent messages in this run, to account.export_ready) per second.")
+    var exportRate = 0.05
+    @Option(help: "Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve --exports-per-day).")
+    var exportsPerUser = 3
+    @Option(help: "Seconds to wait for an export's account.export_ready, for its download, and for a deleted account's close.")
+    var exportTimeout = 15.0
+    @Option(help: "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005.")
+    var deleteRate = 0.05
+    @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.") var downloadExports = true
     @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
     var ringTimeout = 0.0
     @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
@@ -84,6 +95,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
+        }
+        guard reportRate >= 0, exportRate >= 0, deleteRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1, exportTimeout > 0 else {
+            throw ValidationError("--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0")
         }
         guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
             throw ValidationError("--group-sizes: comma-separated sizes of at least 3")
@@ -227,7 +241,9 @@ struct RunCommand: AsyncParsableCommand {
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
-                "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "ring_timeout_s": "\(ringTimeout)",
+                "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "report_rate": "\(reportRate)",
+                "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",
+                "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
                 "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
                 "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
