@@ -353,16 +353,21 @@ static void on_answer_created(GstPromise *promise, gpointer data) {
     G.gst_mini_object_unref(promise);
 }
 
-static void on_remote_offer_set(GstPromise *promise, gpointer data) {
-    sbwr_engine *engine = data;
+/// Reports a refused remote description (`what`: "offer" or "answer"); 1 when it was refused.
+static int remote_refused(sbwr_engine *engine, GstPromise *promise, const char *what) {
     const GstStructure *reply = G.gst_promise_get_reply(promise);
     const GValue *error = reply ? G.gst_structure_get_value(reply, "error") : NULL;
-    if (error) {
-        GError *e = G.g_value_get_boxed(error);
-        char text[300];
-        snprintf(text, sizeof text, "the remote offer was refused: %s", e && e->message ? e->message : "no reason given");
-        report(engine, SBWR_ERROR, text, 0);
-    } else if (!stopping(engine)) {
+    if (!error) return 0;
+    GError *e = G.g_value_get_boxed(error);
+    char text[300];
+    snprintf(text, sizeof text, "the remote %s was refused: %s", what, e && e->message ? e->message : "no reason given");
+    report(engine, SBWR_ERROR, text, 0);
+    return 1;
+}
+
+static void on_remote_offer_set(GstPromise *promise, gpointer data) {
+    sbwr_engine *engine = data;
+    if (!remote_refused(engine, promise, "offer") && !stopping(engine)) {
         GstPromise *next = G.gst_promise_new_with_change_func(on_answer_created, engine, NULL);
         G.g_signal_emit_by_name(engine->webrtc, "create-answer", NULL, next);
     }
@@ -370,15 +375,7 @@ static void on_remote_offer_set(GstPromise *promise, gpointer data) {
 }
 
 static void on_remote_answer_set(GstPromise *promise, gpointer data) {
-    sbwr_engine *engine = data;
-    const GstStructure *reply = G.gst_promise_get_reply(promise);
-    const GValue *error = reply ? G.gst_structure_get_value(reply, "error") : NULL;
-    if (error) {
-        GError *e = G.g_value_get_boxed(error);
-        char text[300];
-        snprintf(text, sizeof text, "the remote answer was refused: %s", e && e->message ? e->message : "no reason given");
-        report(engine, SBWR_ERROR, text, 0);
-    }
+    remote_refused(data, promise, "answer");
     G.gst_mini_object_unref(promise);
 }
 

@@ -495,18 +495,15 @@ public final class EmbeddedPostgres: Sendable {
     }
 
     private func runToCompletion(asUser user: String? = nil, _ arguments: [String]) throws {
-        let pid = try spawn(asUser: user, arguments, newProcessGroup: false)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { break }
-        }
+        let status = ChildProcess.wait(try spawn(asUser: user, arguments, newProcessGroup: false))
         if status != 0 {
             throw EmbeddedPostgresError.commandFailed(program: arguments[0], status: status, logPath: logPath)
         }
     }
 
-    /// Spawns a program with stdin from /dev/null and stdout/stderr appended to `postgres.log`, with default signal
-    /// dispositions and an empty signal mask (the server ignores SIGPIPE; postgres must not inherit that).
+    /// Spawns a program (as `user` through runuser when given) with its output appended to `postgres.log`
+    /// (`ChildProcess.spawn`: stdin from /dev/null, default signals, none of the server's sockets), without the
+    /// caller's `PG*` variables.
     private func spawn(asUser user: String?, _ command: [String], newProcessGroup: Bool) throws -> pid_t {
         var arguments = command
         if let user {
@@ -517,49 +514,8 @@ public final class EmbeddedPostgres: Sendable {
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
         guard log >= 0 else { throw EmbeddedPostgresError.spawnFailed(program: logPath, errno: errno) }
         defer { close(log) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, log, 1)
-        posix_spawn_file_actions_adddup2(&actions, log, 2)
-        // Do not leak the server's sockets (listeners may lack CLOEXEC) into postgres.
-        // (glibc ignores close actions for descriptors closed in the meantime.)
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 && descriptor != log {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var emptyMask = sigset_t()
-        sigemptyset(&emptyMask)
-        posix_spawnattr_setsigmask(&attributes, &emptyMask)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM] {
-            sigaddset(&defaults, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-        if newProcessGroup {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in envp { free(pointer) } }
-
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else { throw EmbeddedPostgresError.spawnFailed(program: arguments[0], errno: result) }
-        return pid
+        return try ChildProcess.spawn(arguments, output: log, environment: environment, newProcessGroup: newProcessGroup)
     }
 }
 
