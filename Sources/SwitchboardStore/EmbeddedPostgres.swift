@@ -157,6 +157,19 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: Binaries
 
+    /// Where PostgreSQL's programs are looked for, in order: `$SWITCHBOARD_PG_BIN` if set (and only there), else
+    /// `<versionsRoot>/<version>/bin` newest version first, else the directories of `$PATH`.
+    static func binaryDirectories(environment: [String: String], versionsRoot: String) -> [String] {
+        if let explicit = environment["SWITCHBOARD_PG_BIN"], !explicit.isEmpty { return [explicit] }
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
+        let sorted = versions.sorted { lhs, rhs in
+            let l = lhs.split(separator: ".").map { Int($0) ?? 0 }
+            let r = rhs.split(separator: ".").map { Int($0) ?? 0 }
+            return r.lexicographicallyPrecedes(l)
+        }
+        return sorted.map { "\(versionsRoot)/\($0)/bin" } + (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    }
+
     /// Finds `initdb` and `postgres`: in `$SWITCHBOARD_PG_BIN` if set (and only there), else in
     /// `<versionsRoot>/<version>/bin` newest version first, else on `$PATH`.
     /// - Parameters:
@@ -167,19 +180,7 @@ public final class EmbeddedPostgres: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         versionsRoot: String = "/usr/lib/postgresql"
     ) throws -> PostgresBinaries {
-        var candidates: [String] = []
-        if let explicit = environment["SWITCHBOARD_PG_BIN"], !explicit.isEmpty {
-            candidates = [explicit]
-        } else {
-            let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
-            let sorted = versions.sorted { lhs, rhs in
-                let l = lhs.split(separator: ".").map { Int($0) ?? 0 }
-                let r = rhs.split(separator: ".").map { Int($0) ?? 0 }
-                return r.lexicographicallyPrecedes(l)
-            }
-            candidates += sorted.map { "\(versionsRoot)/\($0)/bin" }
-            candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        }
+        let candidates = binaryDirectories(environment: environment, versionsRoot: versionsRoot)
         for directory in candidates {
             let binaries = PostgresBinaries(directory: directory)
             if access(binaries.initdb, X_OK) == 0, access(binaries.postgres, X_OK) == 0 {

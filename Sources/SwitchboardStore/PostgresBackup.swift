@@ -102,19 +102,7 @@ public enum PostgresBackup {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         versionsRoot: String = "/usr/lib/postgresql"
     ) throws -> (pgDump: String, pgRestore: String) {
-        var candidates: [String] = []
-        if let explicit = environment["SWITCHBOARD_PG_BIN"], !explicit.isEmpty {
-            candidates = [explicit]
-        } else {
-            let versions = (try? FileManager.default.contentsOfDirectory(atPath: versionsRoot)) ?? []
-            let sorted = versions.sorted { lhs, rhs in
-                let l = lhs.split(separator: ".").map { Int($0) ?? 0 }
-                let r = rhs.split(separator: ".").map { Int($0) ?? 0 }
-                return r.lexicographicallyPrecedes(l)
-            }
-            candidates += sorted.map { "\(versionsRoot)/\($0)/bin" }
-            candidates += (environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        }
+        let candidates = EmbeddedPostgres.binaryDirectories(environment: environment, versionsRoot: versionsRoot)
         for directory in candidates {
             let dump = directory + "/pg_dump"
             let restore = directory + "/pg_restore"
