@@ -4,6 +4,7 @@ import { HubClient } from './client.js';
 import { strings, t } from './strings.js';
 import { el, errorText } from './ui.js';
 import { installCalls } from './calls.js';
+import { installUnread } from './unread.js';
 
 const SESSION_KEY = 'switchboard.session';
 const TOAST_MS = 6000;
@@ -20,6 +21,11 @@ const SCREENS = {
   settings: {},
   admin: { admin: true },
   account: {},
+  communities: {},
+  community: {},
+  event: {},
+  calendar: {},
+  course: {},
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -104,7 +110,9 @@ function startSignedIn() {
   if (!callsInstalled) {
     callsInstalled = true;
     installCalls(app);
+    installUnread(app);
   }
+  app.unread.refresh();
 }
 
 // MARK: routing
@@ -155,6 +163,8 @@ function buildHeader() {
     ['chats', '#/chats', t('nav.chats')],
     ['friends', '#/friends', t('nav.friends')],
     ['group-new', '#/group-new', t('nav.new_group')],
+    ['communities', '#/communities', t('nav.communities')],
+    ['calendar', '#/calendar', t('nav.calendar')],
     ['settings', '#/settings', t('nav.settings')],
     ['admin', '#/admin', t('nav.admin')],
   ];

@@ -25,6 +25,11 @@ const RESENDABLE_OPS = new Set([
   'ping', 'sessions.list', 'profile.get', 'friends.list', 'friends.requests', 'contacts.match',
   'conversations.list', 'conversations.get', 'messages.history', 'call.turn', 'call.history',
   'conversations.read', 'presence.set', 'profile.update', 'reactions.set',
+  // Communities, events, calendar, courses (reads, and the forward-only or absolute `communities.read`,
+  // `courses.complete`)
+  'communities.list', 'communities.get', 'communities.members', 'communities.unread', 'communities.notifications',
+  'communities.read', 'events.list', 'events.get', 'events.participants', 'calendar.get', 'community.posts.list',
+  'courses.get', 'courses.progress', 'courses.complete',
 ]);
 const SESSION_OPS = new Set(['register', 'login', 'authenticate']);
 
