@@ -4,6 +4,7 @@
 // spans midnight shown on every day it touches, cancelled ones marked. Moving between ranges keeps the focus on
 // the button pressed (the address changes without a new screen).
 import { el, heading, errorBox } from '../ui.js';
+import { eventItem } from './event.js';
 import { viewerZone, viewerLocale, localDate, formatClock, daysBetween, addDays, dayLabel, weekdayNames, column } from '../when.js';
 
 const RANGES = ['day', 'week', 'month', 'year'];
@@ -95,7 +96,7 @@ function render(app, r, locale, go) {
   const byDay = new Map(r.days.map((d) => [d.date, d.event_ids.map((id) => events.get(id)).filter(Boolean)]));
   if (r.range === 'day') return dayView(app, r, byDay, locale);
   if (r.range === 'week') return weekView(app, r, byDay, locale);
-  if (r.range === 'month') return monthTable(app, r, byDay, locale, r.from, r.to, false, go);
+  if (r.range === 'month') return el('div', {}, monthTable(app, r, byDay, locale, r.from, r.to, false, go), monthList(app, r, locale));
   const year = el('div', { class: 'calendar-year' });
   const y = Number(r.from.slice(0, 4));
   for (let m = 1; m <= 12; m += 1) {
@@ -124,8 +125,8 @@ function eventLine(app, event, date, r, locale, long) {
   const marks = [];
   if (startsDay !== date) marks.push(t('calendar.continued'));
   if (lastDay > date) marks.push(t('calendar.continues'));
-  if (event.status === 'cancelled') marks.push(t('event.status.cancelled'));
-  else if (event.status === 'ended') marks.push(t('event.status.ended'));
+  if (event.status === 'cancelled') marks.push(t('calendar.mark_cancelled'));
+  else if (event.status === 'ended') marks.push(t('calendar.mark_ended'));
   return el('li', { class: `calendar-event status-${event.status}`, dataset: { event: event.event_id } },
     el('a', { href: `#/event/${event.event_id}` }, el('span', { class: 'time' }, when), ' ', event.title,
       marks.length ? el('span', { class: 'marks' }, ` (${marks.join(', ')})`) : null));
@@ -196,4 +197,14 @@ function monthTable(app, r, byDay, locale, from, to, small, go) {
   tbody.append(row);
   table.append(tbody);
   return table;
+}
+
+// The month's events once each, in order, under the table (easier to read on a small screen or by ear).
+function monthList(app, r, locale) {
+  const { t } = app;
+  const events = [...r.events].sort((a, b) => a.starts_at.localeCompare(b.starts_at) || a.event_id - b.event_id);
+  const list = el('ul', { class: 'list events', 'aria-labelledby': 'calendar-month-events' },
+    events.length ? events.map((e) => eventItem(app, e, r.time_zone)) : el('li', { class: 'empty' }, t('calendar.no_events_month')));
+  return el('section', { 'aria-labelledby': 'calendar-month-events' },
+    el('h3', { id: 'calendar-month-events' }, t('calendar.month_events', { month: dayLabel(r.from, locale, { month: 'long', year: 'numeric' }) })), list);
 }

@@ -37,8 +37,8 @@ export function show(root, params, app) {
         communityName = t('event.community_unknown');
       }
     }
-    body.replaceChildren(...details(app, event, communityName), actions(app, event, load), participants(app, event),
-      app.me.role === 'admin' ? adminTools(app, event, load) : null);
+    body.replaceChildren(...[...details(app, event, communityName), actions(app, event, load), participants(app, event),
+      app.me.role === 'admin' ? adminTools(app, event, load) : null].filter(Boolean));
   };
 
   stop = [
@@ -106,7 +106,7 @@ function actions(app, event, reload) {
     await reload();
   }, error.show);
   if (event.joined) {
-    box.append(el('p', { class: 'going' }, t('event.you_are_going')));
+    box.append(el('p', { class: 'going' }, event.status === 'ended' ? t('event.you_went') : t('event.you_are_going')));
     if (event.status === 'upcoming' || event.status === 'ongoing') {
       box.append(el('button', { type: 'button', class: 'danger', onclick: (e) => run(e.currentTarget, 'events.drop', t('event.dropped')) },
         t('event.drop')));
