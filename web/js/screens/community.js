@@ -56,27 +56,33 @@ export function show(root, params, app) {
     document.title = t('app.document_title', { name: community.name });
     const parts = [el('p', {}, el('a', { href: '#/communities' }, t('community.back'))), about(app, community)];
     parts.push(membership(app, community, load));
+    let newsReady = Promise.resolve();
     if (canSeeContent()) {
+      sections.news = newsSection(app, id);
+      newsReady = sections.news.ready;
       sections.upcoming = eventsSection(app, id, 'upcoming');
       sections.past = eventsSection(app, id, 'past');
       sections.announcements = postsSection(app, id, isCore());
       sections.course = courseSummary(app, id);
       sections.members = membersSection(app, id, isAdmin());
-      parts.push(sections.upcoming.node, sections.past.node, sections.announcements.node, sections.course.node,
+      parts.push(sections.news.node, sections.upcoming.node, sections.past.node, sections.announcements.node, sections.course.node,
         sections.members.node);
     } else {
       parts.push(el('p', { class: 'hint' }, t('community.join_to_see')));
     }
     if (isAdmin()) parts.push(adminSection(app, community, load, () => sections.upcoming?.reload()));
     body.replaceChildren(...parts);
+    // The news first (what is new since my last visit is marked), then everything is read.
+    await newsReady;
     markRead();
   };
 
   const reloadSoon = (what) => {
     clearTimeout(readTimer);
-    readTimer = setTimeout(() => {
-      markRead();
+    readTimer = setTimeout(async () => {
       for (const name of what) sections[name]?.reload();
+      await sections.news?.reload();
+      markRead();
     }, 150);
   };
 
@@ -107,6 +113,48 @@ export function hide() {
   clearTimeout(readTimer);
   for (const off of stop) off();
   stop = [];
+}
+
+// The community's notifications, newest first; those after my read marker (as it was when the page opened)
+// are marked "New". Each leads to its event, or to the announcements or the course.
+function newsSection(app, id) {
+  const { t, client } = app;
+  const list = el('ul', { class: 'list news', 'aria-labelledby': 'community-news-title', 'aria-busy': 'true' });
+  const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('community.news_older'));
+  let before = null;
+  let readSeq = null; // the marker when the page opened: news after it stays "New" while the page is open
+  const item = (n) => {
+    const isNew = readSeq !== null && n.seq > readSeq;
+    const kind = t(`notification.kind.${n.kind}`);
+    const text = t('community.news_line', { kind: kind.charAt(0).toUpperCase() + kind.slice(1), title: n.title });
+    const href = n.event_id ? `#/event/${n.event_id}` : n.kind === 'lesson' ? `#/course/${id}` : null;
+    return el('li', { dataset: { seq: n.seq }, class: isNew ? 'is-new' : null },
+      el('div', { class: 'who' },
+        el('div', { class: 'name' }, isNew ? el('span', { class: 'mark new' }, t('community.news_new')) : null, isNew ? ' ' : null,
+          href ? el('a', { href }, text) : text),
+        el('div', { class: 'detail' }, t('community.post_by', { name: n.actor?.display_name ?? t('someone'), time: formatTime(n.created_at) }))));
+  };
+  const load = async (append = false) => {
+    try {
+      const page = await client.request('communities.notifications', { community_id: id, limit: 10, ...(append && before ? { before_seq: before } : {}) });
+      if (readSeq === null) readSeq = page.read_seq;
+      const items = page.notifications.map(item);
+      if (append) list.append(...items);
+      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('community.no_news'))]));
+      before = page.next_before_seq ?? null;
+      more.hidden = before === null;
+    } catch (failure) {
+      list.replaceChildren(el('li', { class: 'empty' }, app.errorText(failure)));
+    }
+    list.setAttribute('aria-busy', 'false');
+  };
+  more.addEventListener('click', () => busy(more, () => load(true), (text) => app.toast(text)));
+  return {
+    node: el('section', { 'aria-labelledby': 'community-news-title' },
+      el('h2', { id: 'community-news-title' }, t('community.news')), list, el('div', { class: 'actions' }, more)),
+    reload: () => load(),
+    ready: load(),
+  };
 }
 
 function about(app, c) {
