@@ -185,9 +185,12 @@ function learnRole() {
   client.request('profile.get').then(({ profile }) => showRole(profile.role), () => {});
 }
 
+// A community, an event and a course belong to the Communities tab.
+const TAB_OF = { community: 'communities', event: 'communities', course: 'communities' };
+
 function markCurrentLink(name) {
   for (const link of header.querySelectorAll('a')) {
-    if (link.dataset.screen === name) link.setAttribute('aria-current', 'page');
+    if (link.dataset.screen === (TAB_OF[name] ?? name)) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
 }

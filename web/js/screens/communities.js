@@ -22,7 +22,7 @@ export function show(root, params, app) {
   let nextCursor = null;
 
   const item = (c) => {
-    const unread = app.unread.of(c.community_id) || (c.joined ? c.unread : 0);
+    const unread = c.joined ? app.unread.of(c.community_id) : 0; // the live count (unread.js)
     const details = [c.category, t('communities.members_count', { count: c.member_count })];
     if (c.role === 'core') details.push(t('communities.role_core'));
     if (c.archived) details.push(t('communities.archived'));
