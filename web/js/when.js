@@ -65,10 +65,13 @@ export function instantOf(localValue, zone) {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(localValue || '');
   if (!m) return null;
   const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
-  let guess = wall - offsetMs(wall, zone);
-  const second = wall - offsetMs(guess, zone);
-  if (second !== guess) guess = Math.min(guess, second);
-  return new Date(guess).toISOString();
+  // The offsets half a day before and after; a candidate is right when the zone has that offset at it.
+  const before = offsetMs(wall - 43200000, zone);
+  const after = offsetMs(wall + 43200000, zone);
+  const valid = [wall - before, wall - after].filter((instant, i) => offsetMs(instant, zone) === (i === 0 ? before : after));
+  // Both (a repeated hour): the first; neither (a skipped hour): the earlier offset, which lands after the gap.
+  const instant = valid.length ? Math.min(...valid) : wall - before;
+  return new Date(instant).toISOString();
 }
 
 // "Tuesday 24 November 2026, 19:00 - 21:00" in a zone (the end's date too when it is another day).
