@@ -50,7 +50,8 @@ export function show(root, params, app) {
         p.body ? el('p', { class: 'post-body' }, p.body) : null,
         p.video_url ? el('p', {}, el('a', { href: p.video_url, target: '_blank', rel: 'noopener noreferrer' }, t('course.video'))) : null,
         p.voice_clip_id ? voicePlayer(app, { voice_id: p.voice_clip_id, duration_ms: 0 }) : null),
-      el('div', { class: 'actions tight' }, toggle));
+      // Progress is a member's: an administrator who is not a member reads the course without it.
+      community?.joined ? el('div', { class: 'actions tight' }, toggle) : null);
   };
 
   const load = async () => {
