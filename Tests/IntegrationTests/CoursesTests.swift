@@ -100,6 +100,15 @@ struct CoursesTests {
         #expect(
             errorCode(try ann.client.call("community.posts.create", ["community_id": community, "kind": "lesson", "title": "x", "video_url": "ftp://a/b"]))
                 == "bad_request")
+        #expect(errorCode(try ann.client.call("community.posts.update", ["post_id": second])) == "bad_request")
+
+        // An administrator who is not a member posts, reads and edits others' posts.
+        try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(zed.id)")
+        let byAdmin = try #require(
+            ok(try zed.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "From the office"])))
+        #expect((byAdmin["post"] as? [String: Any])?["title"] as? String == "From the office")
+        #expect(list(ok(try zed.client.call("community.posts.list", ["community_id": community]))?["posts"]).count == 2)
+        #expect(ok(try zed.client.call("community.posts.update", ["post_id": second, "body": "Edited by the office"])) != nil)
     }
 
     @Test func lessonsKeepTheirOrderAcrossInsertsAndDeletes() throws {

@@ -56,6 +56,9 @@ struct CoursesFeature: FeatureModule {
             return CommunityPostResult(post: post)
         }
         router.register(Ops.CommunityPostsUpdate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
+            guard p.title != nil || p.body != nil || p.voiceClipId != nil || p.videoUrl != nil else {
+                throw ServiceError(.badRequest, "nothing to change: give title, body, voice_clip_id or video_url")
+            }
             if let title = p.title { try Self.check(title, Self.titleRule) }
             try Self.check(p.body, Self.bodyRule)
             if let video = p.videoUrl { try Self.checkVideo(video) }
