@@ -72,6 +72,8 @@ export function show(root, params, app) {
     }
     if (isAdmin()) parts.push(adminSection(app, community, load, () => sections.upcoming?.reload()));
     body.replaceChildren(...parts);
+    // A button that was pressed (join, quit, archive) is gone with the old page: the focus goes to the heading.
+    if (document.activeElement === document.body) title.focus();
     // The news first (what is new since my last visit is marked), then everything is read.
     await newsReady;
     markRead();

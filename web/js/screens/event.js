@@ -39,6 +39,8 @@ export function show(root, params, app) {
     }
     body.replaceChildren(...[...details(app, event, communityName), actions(app, event, load), participants(app, event),
       app.me.role === 'admin' ? adminTools(app, event, load) : null].filter(Boolean));
+    // A button that was pressed (join, drop, cancel) is gone with the old page: the focus goes to the heading.
+    if (document.activeElement === document.body) title.focus();
   };
 
   stop = [
