@@ -24,6 +24,29 @@ private func makeCommunity(_ database: Database, _ name: String, core: [TestUser
     return id
 }
 
+/// A member's unread count in a community (newest notification seq minus the member's marker), read in SQL.
+private func unread(_ database: Database, _ community: Int, _ user: TestUser) throws -> Int64 {
+    let done = DispatchSemaphore(value: 0)
+    let result = Unchecked(NSMutableArray())
+    let userId = Int64(user.id)
+    database.pool.withConnection(
+        on: DispatchQueue(label: "test.sql"),
+        { db in
+            try db.execute(
+                cached: """
+                    SELECT c.last_seq - m.read_seq FROM communities c JOIN community_members m ON m.community_id = c.id
+                    WHERE c.id = $1 AND m.user_id = $2
+                    """, [.int(Int64(community)), .int(userId)]
+            ).decodeFirst(Int64.self) ?? -1
+        },
+        completion: { r in
+            if case .success(let n) = r { result.value.add(NSNumber(value: n)) }
+            done.signal()
+        })
+    done.wait()
+    return (result.value.firstObject as? NSNumber)?.int64Value ?? -1
+}
+
 @Suite("Announcements and courses over the real protocol", .serialized)
 struct CoursesTests {
     @Test func announcementsNotifyEveryMemberAndOnlyCoreMembersPost() throws {
@@ -44,6 +67,7 @@ struct CoursesTests {
         #expect(errorCode(try zed.client.call("courses.get", ["community_id": community])) == "forbidden")
         #expect(errorCode(try zed.client.call("community.posts.list", ["community_id": 999_999_999])) == "not_found")
 
+        #expect(try unread(database, community, bob) == 0)
         // The core member posts: every member's devices (both of Bob's) get the notification.
         let created = try #require(
             ok(try ann.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Tea on Friday", "body": "Bring wool\nand cake"])))
@@ -59,7 +83,12 @@ struct CoursesTests {
             #expect(notification["post_id"] as? Int == postId)
             #expect(notification["title"] as? String == "Tea on Friday")
             #expect(notification["community_id"] as? Int == community)
+            #expect((notification["actor"] as? [String: Any])?["user_id"] as? Int == ann.id)
         }
+        // Unread rises for the members, not for the author, who had read everything.
+        #expect(try unread(database, community, bob) == 1)
+        #expect(try unread(database, community, cat) == 1)
+        #expect(try unread(database, community, ann) == 0)
         #expect(zed.client.noEvent("community.notification", within: 0.3))
 
         // Members read it, newest first, in pages.
