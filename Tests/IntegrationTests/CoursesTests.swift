@@ -24,27 +24,28 @@ private func makeCommunity(_ database: Database, _ name: String, core: [TestUser
     return id
 }
 
-/// A member's unread count in a community (newest notification seq minus the member's marker), read in SQL.
-private func unread(_ database: Database, _ community: Int, _ user: TestUser) throws -> Int64 {
+/// The first column of the first row of a query (an integer), read on the test's thread; -1 when there is none.
+private func sqlInt(_ database: Database, _ sql: String) -> Int64 {
     let done = DispatchSemaphore(value: 0)
     let result = Unchecked(NSMutableArray())
-    let userId = Int64(user.id)
     database.pool.withConnection(
-        on: DispatchQueue(label: "test.sql"),
-        { db in
-            try db.execute(
-                cached: """
-                    SELECT c.last_seq - m.read_seq FROM communities c JOIN community_members m ON m.community_id = c.id
-                    WHERE c.id = $1 AND m.user_id = $2
-                    """, [.int(Int64(community)), .int(userId)]
-            ).decodeFirst(Int64.self) ?? -1
-        },
+        on: DispatchQueue(label: "test.sql"), { db in try db.query(sql).decodeFirst(Int64.self) ?? -1 },
         completion: { r in
             if case .success(let n) = r { result.value.add(NSNumber(value: n)) }
             done.signal()
         })
     done.wait()
     return (result.value.firstObject as? NSNumber)?.int64Value ?? -1
+}
+
+/// A member's unread count in a community (newest notification seq minus the member's marker).
+private func unread(_ database: Database, _ community: Int, _ user: TestUser) throws -> Int64 {
+    sqlInt(
+        database,
+        """
+        SELECT c.last_seq - m.read_seq FROM communities c JOIN community_members m ON m.community_id = c.id
+        WHERE c.id = \(community) AND m.user_id = \(user.id)
+        """)
 }
 
 @Suite("Announcements and courses over the real protocol", .serialized)
@@ -301,5 +302,10 @@ struct CoursesTests {
         #expect(postList.first?["title"] as? String == "Reading")
         let progressList = try #require(try JSONSerialization.jsonObject(with: Data(progress.bytes)) as? [[String: Any]])
         #expect(progressList.map { $0["post_id"] as? Int } == [postId])
+
+        // Deleting the account removes its progress; the lesson stays, without an author.
+        #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
+        #expect(waitUntil(timeout: 30) { sqlInt(database, "SELECT count(*) FROM lesson_progress WHERE user_id = \(ann.id)") == 0 })
+        #expect(sqlInt(database, "SELECT count(*) FROM community_posts WHERE id = \(postId) AND deleted_at IS NULL") == 1)
     }
 }

@@ -203,6 +203,16 @@ public enum CoursePostRepository {
         }
     }
 
+    /// Removes up to `limit` of the user's lesson progress rows (account deletion); how many.
+    public static func removeProgress(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> Int {
+        try db.execute(
+            cached: """
+                DELETE FROM lesson_progress WHERE (user_id, post_id) IN (
+                    SELECT user_id, post_id FROM lesson_progress WHERE user_id = $1 LIMIT $2)
+                """, [.int(userId), .int(Int64(limit))]
+        ).affectedRows
+    }
+
     // MARK: account export
 
     /// A post as the account export lists it (the author's own posts, deleted ones too).
