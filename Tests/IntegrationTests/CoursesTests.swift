@@ -58,7 +58,15 @@ struct CoursesTests {
         let cat = try makeUser(port, "cat")
         let zed = try makeUser(port, "zed")
         let bob2 = try secondDevice(port, bob, "bob-2")
-        let community = try makeCommunity(database, "Knitting", core: [ann], members: [bob, cat])
+        // Through the communities ops: an administrator creates the community, the others join, Ann is made core.
+        let admin = try makeUser(port, "admin")
+        try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(admin.id)")
+        let created0 = try #require(ok(try admin.client.call("communities.create", ["name": "Knitting \(Int.random(in: 1...999_999))"])))
+        let community = try #require((created0["community"] as? [String: Any])?["community_id"] as? Int)
+        for user in [ann, bob, cat] { _ = try #require(ok(try user.client.call("communities.join", ["community_id": community]))) }
+        _ = try #require(ok(try admin.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true])))
+        func unreadTotal(_ client: ProtocolClient) throws -> Int? { ok(try client.call("communities.unread"))?["unread_total"] as? Int }
+        #expect(try unreadTotal(bob.client) == 0)
 
         // An ordinary member may not post; a stranger may not either, nor read.
         let refused = try bob.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Hi"])
@@ -90,6 +98,9 @@ struct CoursesTests {
         #expect(try unread(database, community, bob) == 1)
         #expect(try unread(database, community, cat) == 1)
         #expect(try unread(database, community, ann) == 0)
+        #expect(try unreadTotal(bob.client) == 1)
+        #expect(try unreadTotal(bob2) == 1)
+        #expect(try unreadTotal(ann.client) == 0)
         #expect(zed.client.noEvent("community.notification", within: 0.3))
 
         // Members read it, newest first, in pages.
