@@ -46,6 +46,7 @@ struct OperationRouter: Sendable {
         ModerationFeature(),
         AccountFeature(),
         CommunitiesFeature(),
+        EventsFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
