@@ -389,16 +389,18 @@ extension CommunityRepository {
     }
 
     /// Removes the user's participations in events (of one community, or all when nil) that end after
-    /// `endingAfter` (all when nil), decrementing their counts; the events' ids in ascending order. The events'
+    /// `endingAfter` (all when nil), at most `limit` of them (account deletion's batches), decrementing their counts; the events' ids in ascending order. The events'
     /// rows are locked first, in id order (as `events.join` and `events.drop` lock the event before its
     /// participants).
-    public static func dropParticipations(_ db: PostgresConnection, userId: Int64, communityId: Int64?, endingAfter: Date?) throws -> [Int64] {
+    public static func dropParticipations(
+        _ db: PostgresConnection, userId: Int64, communityId: Int64?, endingAfter: Date?, limit: Int? = nil
+    ) throws -> [Int64] {
         let ids: [Int64] = try db.execute(
             cached: """
                 SELECT e.id FROM community_events e JOIN event_participants p ON p.event_id = e.id AND p.user_id = $1
                 WHERE ($2::bigint IS NULL OR e.community_id = $2) AND ($3::timestamptz IS NULL OR e.ends_at > $3)
-                ORDER BY e.id FOR UPDATE OF e
-                """, [.int(userId), communityId.map { .int($0) }, endingAfter.map { .timestamp($0) }]
+                ORDER BY e.id LIMIT $4 FOR UPDATE OF e
+                """, [.int(userId), communityId.map { .int($0) }, endingAfter.map { .timestamp($0) }, limit.map { .int(Int64($0)) }]
         ).map { try $0.decode(column: 0) }
         guard !ids.isEmpty else { return [] }
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
