@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import SwitchboardCore
 import SwitchboardServer
 import SwitchboardStore
 import Testing
@@ -22,52 +21,16 @@ private func makeAdministrator(_ database: Database, _ user: TestUser) throws {
     try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(user.id)")
 }
 
-/// A community created by `admin` with `communities.create`, joined by `members` with `communities.join`. Where
-/// the communities ops are not registered yet (this branch has COMM's repository but not its ops), the same
-/// repository functions the ops call are run directly.
-private func community(_ database: Database, _ admin: TestUser, _ name: String, members: [TestUser]) throws -> Int {
-    let attempt = try admin.client.call("communities.create", ["name": name])
-    let id: Int
-    if errorCode(attempt) == "unknown_op" {
-        id = try integer(database, "INSERT INTO communities (name, created_by) VALUES ($1, $2) RETURNING id", [.text(name), .int(Int64(admin.id))])
-    } else {
-        id = try #require((ok(attempt)?["community"] as? [String: Any])?["community_id"] as? Int)
-    }
-    for member in members { try joinCommunity(database, member, id) }
+/// A community created by `admin` with `communities.create`, joined by `members` with `communities.join`.
+private func community(_ admin: TestUser, _ name: String, members: [TestUser]) throws -> Int {
+    let made = try #require(ok(try admin.client.call("communities.create", ["name": name])))
+    let id = try #require((made["community"] as? [String: Any])?["community_id"] as? Int)
+    for member in members { try joinCommunity(member, id) }
     return id
 }
 
-private func joinCommunity(_ database: Database, _ user: TestUser, _ id: Int) throws {
-    let reply = try user.client.call("communities.join", ["community_id": id])
-    if errorCode(reply) == "unknown_op" {
-        let userId = Int64(user.id)
-        try database.pool.connectionForTests { db in try db.transaction { db in try CommunityRepository.join(db, communityId: Int64(id), userId: userId) } }
-    } else {
-        _ = try #require(ok(reply))
-    }
-}
-
-/// `communities.quit`: the ids of the dropped events.
-private func quitCommunity(_ database: Database, _ user: TestUser, _ id: Int) throws -> [Int] {
-    let reply = try user.client.call("communities.quit", ["community_id": id])
-    if errorCode(reply) == "unknown_op" {
-        let userId = Int64(user.id)
-        return try database.pool.connectionForTests { db in
-            try db.transaction { db in try CommunityRepository.quit(db, communityId: Int64(id), userId: userId, now: Date()) }
-        }.map { Int($0) }
-    }
-    return try #require(ok(reply)?["dropped_event_ids"] as? [Int])
-}
-
-/// The kinds of the community's stored notifications, newest first (`communities.notifications`).
-private func storedKinds(_ database: Database, _ user: TestUser, _ id: Int) throws -> [String] {
-    let reply = try user.client.call("communities.notifications", ["community_id": id])
-    if errorCode(reply) == "unknown_op" {
-        return try database.pool.connectionForTests { db in
-            try CommunityRepository.notifications(db, communityId: Int64(id), beforeSeq: nil, limit: 20).map(\.kind)
-        }
-    }
-    return (ok(reply)?["notifications"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+private func joinCommunity(_ user: TestUser, _ id: Int) throws {
+    _ = try #require(ok(try user.client.call("communities.join", ["community_id": id])))
 }
 
 /// A wire timestamp `seconds` from now.
@@ -76,9 +39,6 @@ private func at(_ seconds: Double, from base: Date = Date()) -> String {
     f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
     return f.string(from: base.addingTimeInterval(seconds))
 }
-
-/// A wire timestamp of a fixed instant.
-private func wire(_ text: String) -> String { text }
 
 private func event(_ reply: [String: Any]) -> [String: Any]? { ok(reply)?["event"] as? [String: Any] }
 
@@ -109,7 +69,7 @@ struct EventsTests {
         let zed = try makeUser(port, "zed")
         try makeAdministrator(database, admin)
         let ann2 = try secondDevice(port, ann, "ann-2")
-        let club = try community(database, admin, "Choir club", members: [ann, bob])
+        let club = try community(admin, "Choir club", members: [ann, bob])
         let starts = at(86_400)
         let ends = at(86_400 + 7200)
 
@@ -201,7 +161,7 @@ struct EventsTests {
         _ = try #require(event(try ann.client.call("events.join", ["event_id": eventId])))
         _ = try #require(event(try bob.client.call("events.join", ["event_id": eventId])))
         let carl = try makeUser(port, "carl")
-        try joinCommunity(database, carl, club)
+        try joinCommunity(carl, club)
         #expect(errorCode(try carl.client.call("events.join", ["event_id": eventId])) == "event_full")
 
         // Changed: version + 1, members told; capacity cannot go below the participants; null removes it.
@@ -232,7 +192,9 @@ struct EventsTests {
         #expect(errorCode(try admin.client.call("events.update", ["event_id": eventId, "title": "again"])) == "invalid_state")
         #expect(errorCode(try admin.client.call("events.cancel", ["event_id": eventId])) == "invalid_state")
         // The notifications are stored, newest first.
-        #expect(try storedKinds(database, bob, club).prefix(3) == ["event.cancelled", "event.changed", "event.published"])
+        let stored = try #require(ok(try bob.client.call("communities.notifications", ["community_id": club])))
+        let kinds = (stored["notifications"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds == ["event.cancelled", "event.changed", "event.published"])
     }
 
     @Test func endedEventsAreRefusedAndTheListSplitsUpcomingFromPast() throws {
@@ -241,7 +203,7 @@ struct EventsTests {
         let admin = try makeUser(port, "admin")
         let ann = try makeUser(port, "ann")
         try makeAdministrator(database, admin)
-        let club = try community(database, admin, "Walkers", members: [ann])
+        let club = try community(admin, "Walkers", members: [ann])
         // Administrators may record an event whose times have passed (docs/protocol.md).
         let past = try create(admin, club, "Yesterday's walk", starts: at(-86_400 - 3600), ends: at(-86_400))
         let join = try ann.client.call("events.join", ["event_id": past])
@@ -281,7 +243,7 @@ struct EventsTests {
         try makeAdministrator(database, admin)
         var members: [TestUser] = []
         for i in 0..<20 { members.append(try makeUser(port, "m\(i)")) }
-        let club = try community(database, admin, "Tight room", members: members)
+        let club = try community(admin, "Tight room", members: members)
         let eventId = try create(admin, club, "Five seats", starts: at(86_400), ends: at(90_000), extra: ["capacity": 5])
         // Every request is on the wire before any reply is read.
         let ids = try members.map { try $0.client.send("events.join", ["event_id": eventId]) }
@@ -302,7 +264,7 @@ struct EventsTests {
         let admin = try makeUser(port, "admin")
         let ann = try makeUser(port, "ann")
         try makeAdministrator(database, admin)
-        let club = try community(database, admin, "Evening club", members: [ann])
+        let club = try community(admin, "Evening club", members: [ann])
         // Fixed instants in a future month: 2030-03 in Paris (the change to summer time is on Sunday 31 March).
         let dinner = try create(admin, club, "Dinner", starts: "2030-03-09T19:00:00.000Z", ends: "2030-03-09T23:30:00.000Z")  // 20:00-00:30 Paris
         let concert = try create(admin, club, "Concert", starts: "2030-03-30T20:00:00.000Z", ends: "2030-03-31T02:00:00.000Z")  // 21:00-04:00 (summer)
@@ -345,7 +307,8 @@ struct EventsTests {
         }
 
         // Quitting the community drops the upcoming participations: they leave the calendar at once.
-        let dropped = try quitCommunity(database, ann, club)
+        let quit = try #require(ok(try ann.client.call("communities.quit", ["community_id": club])))
+        let dropped = quit["dropped_event_ids"] as? [Int]
         #expect(dropped == [dinner, concert, april].sorted())  // all of them are still to come (the cancelled one too)
         let after = try #require(ok(try ann.client.call("calendar.get", ["range": "month", "date": "2030-04-01", "time_zone": "Europe/Paris"])))
         #expect((after["events"] as? [[String: Any]])?.isEmpty == true)
