@@ -21,9 +21,10 @@ private func makeAdministrator(_ database: Database, _ user: TestUser) throws {
     try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(user.id)")
 }
 
-/// A community created by `admin` with `communities.create`, joined by `members` with `communities.join`.
+/// A community created by `admin` with `communities.create`, joined by `members` with `communities.join`. The name
+/// gets a random suffix: live names are unique, and the test database outlives a run.
 private func community(_ admin: TestUser, _ name: String, members: [TestUser]) throws -> Int {
-    let made = try #require(ok(try admin.client.call("communities.create", ["name": name])))
+    let made = try #require(ok(try admin.client.call("communities.create", ["name": "\(name) \(UUID().uuidString.prefix(8))"])))
     let id = try #require((made["community"] as? [String: Any])?["community_id"] as? Int)
     for member in members { try joinCommunity(member, id) }
     return id
