@@ -399,7 +399,7 @@ export const strings = {
   'communities.role_core': 'Core member',
   'communities.archived': 'Archived',
   'communities.unread': '{count} new',
-  'communities.unread_total': ', {count} new',
+  'communities.unread_total': '{name}, {count} new',
   'communities.calendar_link': 'Your calendar of events',
   'communities.create_title': 'Create a community',
   'notification.announce': 'New: {kind}, {title}',

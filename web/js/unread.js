@@ -22,16 +22,15 @@ export function installUnread(app) {
     const link = document.querySelector('header a[data-screen="communities"]');
     if (link) {
       let dot = link.querySelector('.dot');
-      let words = link.querySelector('.dot-words');
       if (!dot) {
-        // The red dot is seen; the words are heard with the link's name ("Communities, 3 new").
         dot = el('span', { class: 'dot', 'aria-hidden': 'true', hidden: true });
-        words = el('span', { class: 'visually-hidden dot-words' });
-        link.append(dot, words);
+        link.append(dot);
       }
+      // The red dot is seen; the count is heard in the link's name ("Communities, 3 new").
       dot.hidden = total <= 0;
       dot.textContent = total > 0 ? String(total) : '';
-      words.textContent = total > 0 ? t('communities.unread_total', { count: total }) : '';
+      if (total > 0) link.setAttribute('aria-label', t('communities.unread_total', { name: t('nav.communities'), count: total }));
+      else link.removeAttribute('aria-label');
       link.dataset.unread = String(Math.max(0, total));
     }
     for (const fn of listeners) fn();
