@@ -337,5 +337,61 @@ def test_core_member_posts_and_course(env):
     env.expect_clean(bob.page, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
 
 
+@test
+def test_event_edited_and_cancelled(env):
+    adm = Person(env, "Adm", timezone_id=ORGANISER_ZONE).register()
+    bob = Person(env, "Bob", timezone_id=ORGANISER_ZONE).register()
+    grant(env, adm)
+    adm.page.reload()
+    expect(adm.page.get_by_role("navigation").get_by_role("link", name="Administration")).to_be_visible()
+    create_community(adm, "Gardeners", "Weeding on Saturdays.", "Gardening")
+    page = open_community(bob, "Gardeners")
+    page.get_by_role("button", name="Join this community").click()
+    expect(page.get_by_role("button", name="Leave this community")).to_be_visible()
+
+    paris = ZoneInfo(ORGANISER_ZONE)
+    day = dt.datetime.now(paris).date() + dt.timedelta(days=3)
+    starts = dt.datetime.combine(day, dt.time(10, 0), paris)
+    publish_event(adm, "Weeding", starts, starts + dt.timedelta(hours=2), ORGANISER_ZONE, capacity=1, place="Plot 4")
+    expect(adm.page.get_by_text("The event Weeding is published.")).to_be_visible()
+    page.locator("li[data-event]", has_text="Weeding").get_by_role("link").click()
+    event_page = bob.page.locator("main[data-screen=event]")
+    expect(event_page.locator("dd.places")).to_have_text("0 of 1 places taken")
+    expect(event_page.locator("dd.organiser-when")).to_have_count(0)  # the same zone: said once
+    event_page.get_by_role("button", name="Join this event").click()
+    expect(event_page.locator("dd.places")).to_have_text("Full: all 1 places are taken")
+    weeding = int(bob.page.evaluate("location.hash").split("/")[-1])
+
+    # The administrator edits the place on the event page: Bob's open page follows (event.changed), his dot rises.
+    adm.open(f"#/event/{weeding}")
+    admin_event = adm.page.locator("main[data-screen=event]")
+    expect(admin_event.locator("h1")).to_have_text("Weeding")
+    edit = admin_event.locator("form.event-form")
+    expect(edit.get_by_label("Starts")).to_have_value(starts.strftime("%Y-%m-%dT%H:%M"))
+    edit.get_by_label("Place (optional)").fill("Plot 7")
+    edit.get_by_role("button", name="Save event").click()
+    expect(adm.page.get_by_text("The event is updated.")).to_be_visible()
+    expect(event_page.locator("dl.facts")).to_contain_text("Plot 7")
+    expect(tab(bob)).to_have_attribute("data-unread", "1", timeout=NOTIFY_BUDGET_MS)
+    axe_check(adm.page, "event-admin")
+    screenshot(adm.page, "event-admin")
+
+    # Cancelled: Bob's page says so and offers nothing; his calendar keeps it, marked cancelled.
+    adm.page.once("dialog", lambda d: d.accept())
+    admin_event.get_by_role("button", name="Cancel event").click()
+    expect(admin_event.locator("p.event-status")).to_have_text("Cancelled")
+    expect(event_page.locator("p.event-status")).to_have_text("Cancelled")
+    expect(event_page.get_by_role("button", name="I cannot come")).to_have_count(0)
+    expect(tab(bob)).to_have_attribute("data-unread", "2", timeout=NOTIFY_BUDGET_MS)
+    bob.open(f"#/calendar/month:{day.isoformat()}")
+    expect(bob.page.locator(f"main[data-screen=calendar] td[data-date='{day.isoformat()}'] li[data-event='{weeding}']")).to_contain_text("cancelled")
+    page = open_community(bob, "Gardeners")
+    expect(page.locator(f"li[data-event='{weeding}']").first).to_contain_text("Cancelled")
+    expect(page.locator("li.is-new")).to_have_count(2)  # "event changed" and "event cancelled", new since the last visit
+    expect(tab(bob)).to_have_attribute("data-unread", "0")
+    for p in (adm.page, bob.page):
+        env.expect_clean(p)
+
+
 if __name__ == "__main__":
     harness.main(time_limit=400)
