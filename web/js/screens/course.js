@@ -19,6 +19,8 @@ export function show(root, params, app) {
   const extra = el('div');
   root.append(title, error, el('p', {}, el('a', { href: `#/community/${id}` }, t('course.back'))), progressText, bar, lessons, extra);
   let community = null;
+  let loads = 0;   // the latest load: an older one's reply gives way
+  let changes = 0; // progress changes seen (my marks, `course.progress`): a reply read before one is stale
 
   const showProgress = (completed, total) => {
     progressText.textContent = total ? t('course.progress', { completed, total }) : t('course.no_lessons');
@@ -39,8 +41,11 @@ export function show(root, params, app) {
     set(p.completed);
     toggles.set(p.post_id, set);
     toggle.addEventListener('click', () => busy(toggle, async () => {
-      const result = await client.request('courses.complete', { post_id: p.post_id, completed: !p.completed });
-      set(!p.completed);
+      // The wanted state, fixed before asking: `course.progress` may arrive before the reply and set it already.
+      const wanted = !p.completed;
+      const result = await client.request('courses.complete', { post_id: p.post_id, completed: wanted });
+      changes += 1;
+      set(wanted);
       showProgress(result.completed, result.total);
     }, (text) => app.toast(text)));
     return el('li', { dataset: { post: p.post_id } },
@@ -63,7 +68,15 @@ export function show(root, params, app) {
         const canPost = community.role === 'core' || app.me.role === 'admin';
         if (canPost) extra.append(postForm(app, id, 'lesson', () => load()), progressSection(app, id));
       }
+      const mine = ++loads;
+      const seen = changes;
       const result = await client.request('courses.get', { community_id: id });
+      if (mine !== loads) return;
+      // A mark made while this was read may be missing from it (reads may overtake writes): read again.
+      if (seen !== changes) {
+        load();
+        return;
+      }
       toggles.clear();
       lessons.replaceChildren(...(result.lessons.length ? result.lessons.map(lesson) : [el('li', { class: 'empty' }, t('course.no_lessons'))]));
       showProgress(result.completed, result.total);
@@ -78,6 +91,7 @@ export function show(root, params, app) {
     // Another device of mine (or this one) marked a lesson: that toggle and the totals change in place.
     client.on('course.progress', ({ community_id: c, post_id: post, completed, completed_count: done, total }) => {
       if (c !== id) return;
+      changes += 1;
       if (toggles.has(post)) {
         toggles.get(post)(completed);
         showProgress(done, total);
