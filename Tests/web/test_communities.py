@@ -393,5 +393,39 @@ def test_event_edited_and_cancelled(env):
         env.expect_clean(p)
 
 
+@test
+def test_list_in_pages_joined_first(env):
+    sql(env, "INSERT INTO communities (name, category) SELECT 'Club ' || lpad(g::text, 2, '0'), 'Clubs' "
+             "FROM generate_series(1, 25) AS g")
+    live = int(sql(env, "SELECT count(*) FROM communities WHERE archived_at IS NULL"))
+    eve = Person(env, "Eve").register()
+    eve.page.locator('header a[data-screen="communities"]').click()
+    main = eve.page.locator("main[data-screen=communities]")
+    expect(main.locator("li[data-community]")).to_have_count(20)
+    expect(main.get_by_role("list", name="Your communities")).to_contain_text("You have not joined a community yet.")
+    main.get_by_role("button", name="Show more communities").click()
+    expect(main.locator("li[data-community]")).to_have_count(min(live, 40))
+    while main.get_by_role("button", name="Show more communities").is_visible():
+        count = main.locator("li[data-community]").count()
+        main.get_by_role("button", name="Show more communities").click()
+        expect(main.locator("li[data-community]")).not_to_have_count(count)
+    expect(main.locator("li[data-community]")).to_have_count(live)
+
+    # Joined first: Club 07 moves to "Your communities"; the others stay in order by name.
+    main.locator("li[data-community]", has_text="Club 07").get_by_role("link").click()
+    eve.page.get_by_role("button", name="Join this community").click()
+    expect(eve.page.get_by_role("button", name="Leave this community")).to_be_visible()
+    eve.page.locator('header a[data-screen="communities"]').click()
+    mine = main.get_by_role("list", name="Your communities").locator("li[data-community]")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Club 07")
+    others = main.get_by_role("list", name="Other communities").locator("li[data-community] .name")
+    expect(others.first).to_be_visible()
+    names = others.all_inner_texts()
+    clubs = [n for n in names if n.startswith("Club ")]
+    assert clubs == sorted(clubs) and "Club 07" not in clubs, clubs
+    env.expect_clean(eve.page)
+
+
 if __name__ == "__main__":
     harness.main(time_limit=400)
