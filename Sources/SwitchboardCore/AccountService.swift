@@ -246,12 +246,12 @@ public final class AccountService: Sendable {
         } catch { throw ServiceError.from(error) }
     }
 
-    /// An IANA time zone name as Foundation knows it (its canonical spelling); `bad_request` "unknown time zone".
+    /// An IANA time zone name Foundation knows (kept as given); `bad_request` "unknown time zone".
     public static func validTimeZone(_ name: String) throws(ServiceError) -> String {
-        guard name.utf8.count <= 64, !name.isEmpty, let zone = TimeZone(identifier: name) else {
+        guard name.utf8.count <= 64, !name.isEmpty, TimeZone(identifier: name) != nil else {
             throw ServiceError(.badRequest, "unknown time zone")
         }
-        return zone.identifier
+        return name
     }
 
     /// A BCP 47 language tag (`fr`, `fr-FR`, `zh-Hant-TW`): a 2-3 letter language, then subtags of 1-8 letters or

@@ -43,7 +43,7 @@ struct ActiveHoursFeature: FeatureModule {
                     days.append(ActiveHoursDay(date: day, seconds: read.accumulator.seconds(on: day)))
                 }
             }
-            return ActiveHoursResult(userId: user, timeZone: read.zone.identifier, since: read.since, today: read.today, days: days)
+            return ActiveHoursResult(userId: user, timeZone: read.zoneName, since: read.since, today: read.today, days: days)
         }
         router.register(Ops.StatsActiveDay.self) { s, p async throws(ServiceError) -> ActiveDayResult in
             let date = try Self.date(p.date, field: "date")
@@ -61,6 +61,8 @@ struct ActiveHoursFeature: FeatureModule {
 
     struct Read: Sendable {
         var zone: TimeZone
+        /// The stored name (`UTC` when never set).
+        var zoneName: String
         var since: String
         var today: String
         /// The first date read (the later of the asked one and `since`), nil when the range ends before `since`.
@@ -94,7 +96,7 @@ struct ActiveHoursFeature: FeatureModule {
         let first = max(asked, since)
         var accumulator = ActiveHoursAccumulator()
         guard first <= last else {
-            return Read(zone: zone, since: since, today: today, first: nil, last: last, accumulator: accumulator)
+            return Read(zone: zone, zoneName: subject.timeZone ?? "UTC", since: since, today: today, first: nil, last: last, accumulator: accumulator)
         }
         do {
             accumulator = try await pool.withConnection { db in
@@ -104,6 +106,6 @@ struct ActiveHoursFeature: FeatureModule {
             }
         } catch { throw ServiceError.from(error) }
         for interval in unrecorded { accumulator.add(from: interval.from, to: interval.to, zone: zone) }
-        return Read(zone: zone, since: since, today: today, first: first, last: last, accumulator: accumulator)
+        return Read(zone: zone, zoneName: subject.timeZone ?? "UTC", since: since, today: today, first: first, last: last, accumulator: accumulator)
     }
 }
