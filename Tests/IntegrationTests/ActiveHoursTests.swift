@@ -123,6 +123,22 @@ struct ActiveHoursIntegrationTests {
         #expect(recent.first?["date"] as? String == ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?["since"] as? String)
     }
 
+    @Test func deletingTheAccountRemovesItsActiveHours() throws {
+        let (server, port, database) = try startProtocolServer { $0.activeHours.checkpointInterval = 1 }
+        defer { stop(server); database.close() }
+        let gil = try makeUser(port, "gil")
+        let id = Int64(gil.id)
+        func rows() -> Int {
+            (try? database.pool.connectionForTests { db in
+                Int(try db.execute(cached: "SELECT count(*) FROM active_hours WHERE user_id = $1", [.int(id)]).first?.string(0) ?? "-1") ?? -1
+            }) ?? -1
+        }
+        // The checkpoint (every second here) writes the open interval of the connected device.
+        #expect(waitUntil(timeout: 20) { rows() >= 1 })
+        _ = try #require(ok(try gil.client.call("account.delete", ["password": gil.password])))
+        #expect(waitUntil(timeout: 30) { rows() == 0 })
+    }
+
     @Test func profileUpdateValidatesZoneAndLocaleAndKeepsTheName() throws {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }

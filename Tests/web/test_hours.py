@@ -7,6 +7,8 @@
     SWITCHBOARD_TEST_DATABASE_URL=... python3 Tests/web/test_hours.py [-k NAME]
 """
 
+import re
+
 from playwright.sync_api import expect
 
 import harness
@@ -25,6 +27,7 @@ def active_hours_on_the_settings_screen(env):
     expect(series).to_be_visible()
     # Registered today: one day in the series, counting the connection open now (in words for screen readers).
     expect(series.get_by_role("listitem")).to_have_count(1)
+    expect(series.get_by_role("img")).to_have_attribute("aria-label", re.compile(r"^\w{3}, \w{3} \d+: "))
     expect(section.get_by_text("(days in the time zone UTC)")).to_be_visible()
     picker = section.get_by_label("Show the hours of a day")
     today = picker.input_value()

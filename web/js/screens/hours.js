@@ -1,5 +1,5 @@
 // Active hours on the profile (settings) screen: the last 30 days as a bar series (stats.active_hours) and the
-// hours of a chosen date (stats.active_day). Each bar carries its figure in words for screen readers.
+// hours of a chosen date (stats.active_day). Each bar is an image whose name is its figure in words.
 import { el, errorBox } from '../ui.js';
 
 // "1 h 5 min", "45 min", "less than a minute", "none".
@@ -21,11 +21,12 @@ function dateText(date) {
 function bars(t, items, max, { label, className }) {
   return el('ol', { class: `bars ${className}`, 'aria-label': label },
     items.map((item) => {
-      const bar = el('span', { class: 'bar', 'aria-hidden': 'true', title: `${item.label}: ${durationText(t, item.seconds)}` });
+      const text = t('hours.bar', { label: item.label, duration: durationText(t, item.seconds) });
+      // An image with its figure in words (read by screen readers, shown on hover).
+      const bar = el('span', { class: 'bar', role: 'img', 'aria-label': text, title: text });
       // Through the CSSOM: the page's CSP refuses style attributes.
       bar.style.height = `${max ? Math.round((item.seconds / max) * 100) : 0}%`;
-      return el('li', { dataset: { key: item.key, seconds: String(item.seconds) } }, bar,
-        el('span', { class: 'bar-label' }, t('hours.bar', { label: item.label, duration: durationText(t, item.seconds) })));
+      return el('li', { dataset: { key: item.key, seconds: String(item.seconds) } }, bar);
     }));
 }
 
