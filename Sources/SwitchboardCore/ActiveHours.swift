@@ -50,6 +50,20 @@ public struct SecondSpans: Sendable, Equatable {
         for r in other.ranges { insert(r) }
     }
 
+    /// The parts of `range` these spans do not cover, in order.
+    public func gaps(in range: Range<Int>) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var at = range.lowerBound
+        for r in ranges where r.upperBound > at {
+            if r.lowerBound >= range.upperBound { break }
+            if r.lowerBound > at { out.append(at..<r.lowerBound) }
+            at = max(at, r.upperBound)
+            if at >= range.upperBound { break }
+        }
+        if at < range.upperBound { out.append(at..<range.upperBound) }
+        return out
+    }
+
     /// The number of seconds covered.
     public var total: Int { ranges.reduce(0) { $0 + $1.count } }
 
@@ -74,17 +88,20 @@ public struct SecondSpans: Sendable, Equatable {
     }
 }
 
-/// One hour of a user's local day: the local date (`YYYY-MM-DD`) and the hour's index from local midnight (0 ...
-/// 24: a day of 25 hours has an index 24; hours are counted from midnight, so the repeated hour of an autumn DST
-/// change has its own index).
+/// One hour of a user's local day: the local date (`YYYY-MM-DD`), the hour's index from local midnight (0 ... 24: a
+/// day of 25 hours has an index 24; hours are counted from midnight, so the repeated hour of an autumn DST change has
+/// its own index), and the instant it starts (seconds since 1970), which tells the same local hour of two zones
+/// apart (a user who changed zone) and places stored seconds in real time.
 public struct LocalHour: Hashable, Sendable, Comparable {
     public var day: String
     public var hour: Int
-    public init(day: String, hour: Int) {
+    public var start: Int
+    public init(day: String, hour: Int, start: Int) {
         self.day = day
         self.hour = hour
+        self.start = start
     }
-    public static func < (a: LocalHour, b: LocalHour) -> Bool { (a.day, a.hour) < (b.day, b.hour) }
+    public static func < (a: LocalHour, b: LocalHour) -> Bool { (a.day, a.hour, a.start) < (b.day, b.hour, b.start) }
 }
 
 /// Calendar arithmetic of active hours: local days and hours in a time zone, dates as `YYYY-MM-DD`.
@@ -181,7 +198,7 @@ public enum ActiveHoursCalendar {
             let hour = (at - d.start) / 3600
             let hourStart = d.start + hour * 3600
             let pieceEnd = min(to, hourStart + 3600, d.end)
-            pieces.append((LocalHour(day: d.name, hour: hour), (at - hourStart)..<(pieceEnd - hourStart)))
+            pieces.append((LocalHour(day: d.name, hour: hour, start: hourStart), (at - hourStart)..<(pieceEnd - hourStart)))
             at = pieceEnd
         }
         return pieces
@@ -207,6 +224,29 @@ public struct ActiveHoursAccumulator: Sendable {
     /// Adds spans already split (read back from storage).
     public mutating func add(_ hour: LocalHour, _ spans: SecondSpans) {
         hours[hour, default: SecondSpans()].formUnion(spans)
+    }
+
+    /// Adds `[from, to)` split in `zone`, leaving out the seconds `covered` (absolute: seconds since 1970) already
+    /// holds, whatever zone they were filed in (a read: stored time plus time not yet written).
+    public mutating func add(from: Date, to: Date, zone: TimeZone, except covered: SecondSpans) {
+        let a = Int(from.timeIntervalSince1970.rounded(.down))
+        let b = Int(to.timeIntervalSince1970.rounded(.down))
+        guard a < b else { return }
+        let calendar = ActiveHoursCalendar.calendar(zone)
+        for gap in covered.gaps(in: a..<b) {
+            for (hour, range) in ActiveHoursCalendar.split(from: gap.lowerBound, to: gap.upperBound, in: calendar) {
+                add(hour, SecondSpans([range]))
+            }
+        }
+    }
+
+    /// Every second held, as absolute ranges (seconds since 1970).
+    public var absolute: SecondSpans {
+        var out = SecondSpans()
+        for (hour, spans) in hours {
+            for r in spans.ranges { out.insert((hour.start + r.lowerBound)..<(hour.start + r.upperBound)) }
+        }
+        return out
     }
 
     /// Active seconds of a local date.

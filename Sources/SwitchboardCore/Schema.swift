@@ -347,15 +347,17 @@ CREATE TABLE community_notifications (
 extension Schema {
     /// Active-hours statistics (issue 22, `docs/protocol.md` "Active hours", `docs/architecture.md` "Active hours"):
     /// per user, local date (in the zone in force when the time was recorded) and hour from local midnight (0-24:
-    /// 25-hour days), the connected seconds as a set of second offsets within the hour. Recording is a union
-    /// (`spans + new`), so the same second written by two devices, two nodes or a repeated checkpoint counts once.
+    /// 25-hour days), with the instant that hour starts (seconds since 1970: the same local hour of two zones are two
+    /// rows), the connected seconds as a set of second offsets within the hour. Recording is a union (`spans +
+    /// new`), so the same second written by two devices, two nodes or a repeated checkpoint counts once.
     static let activeHours = """
 CREATE TABLE active_hours (
-    user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    day     DATE NOT NULL,
-    hour    SMALLINT NOT NULL CHECK (hour BETWEEN 0 AND 24),
-    spans   int4multirange NOT NULL,
-    PRIMARY KEY (user_id, day, hour)
+    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    day        DATE NOT NULL,
+    hour       SMALLINT NOT NULL CHECK (hour BETWEEN 0 AND 24),
+    hour_start BIGINT NOT NULL,
+    spans      int4multirange NOT NULL,
+    PRIMARY KEY (user_id, day, hour, hour_start)
 );
 """
 }

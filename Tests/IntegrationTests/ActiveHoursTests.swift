@@ -116,6 +116,14 @@ struct ActiveHoursIntegrationTests {
         #expect(Array(danHours[7...9]) == [3600, 3600, 3600])
         #expect(danHours.reduce(0, +) == 3 * 3600)
 
+        // Dan moves to UTC while connected: his time so far stays where it was filed (the next local date in
+        // Tokyo), and the open interval adds nothing twice.
+        _ = try #require(ok(try dan.client.call("profile.update", ["time_zone": "UTC"])))
+        clock.set(d3.addingTimeInterval(1.5 * 3600))
+        let moved = ok(try dan.client.call("stats.active_hours", ["from": utcDay(d2), "to": utcDay(d3)]))
+        #expect(moved?["time_zone"] as? String == "UTC")
+        #expect(days(moved) == [utcDay(d2): 0, utcDay(d3): 3 * 3600 + 1800])
+
         // The default range: the last 30 days up to today, from the registration date on, zeros included.
         let recent = try #require(ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?["days"] as? [[String: Any]])
         #expect(recent.last?["date"] as? String == utcDay(d3))

@@ -106,6 +106,26 @@ struct ActiveHoursTests {
         #expect(hours[21] == 3600 && hours[23] == 3600)
     }
 
+    @Test func aReadAddsOnlyUnwrittenSecondsWhateverZoneTheStoredOnesWereFiledIn() {
+        // Written in UTC: 10:00-11:00Z. Then the zone changed to Paris while connected since 10:00Z: the read's
+        // open interval 10:00-11:30Z adds only 11:00-11:30Z (13:00-13:30 in Paris, UTC+2 in May).
+        var stored = ActiveHoursAccumulator()
+        stored.add(from: at("2026-05-01T10:00:00Z"), to: at("2026-05-01T11:00:00Z"), zone: utc)
+        var read = stored
+        read.add(from: at("2026-05-01T10:00:00Z"), to: at("2026-05-01T11:30:00Z"), zone: paris, except: stored.absolute)
+        #expect(read.seconds(on: "2026-05-01") == 5400)
+        #expect(read.hourly(on: "2026-05-01", zone: paris)[13] == 1800)
+        // The same local hour filed in two zones is two hours of real time, both counted.
+        var both = ActiveHoursAccumulator()
+        both.add(from: at("2026-05-01T10:00:00Z"), to: at("2026-05-01T10:30:00Z"), zone: utc)
+        both.add(from: at("2026-05-01T08:00:00Z"), to: at("2026-05-01T08:30:00Z"), zone: paris)
+        #expect(both.hours.count == 2)
+        #expect(both.seconds(on: "2026-05-01") == 3600)
+        #expect(SecondSpans([0..<10, 20..<30]).gaps(in: 5..<40) == [10..<20, 30..<40])
+        #expect(SecondSpans([0..<10]).gaps(in: 2..<8).isEmpty)
+        #expect(SecondSpans().gaps(in: 2..<8) == [2..<8])
+    }
+
     @Test func datesParseStrictlyAndCount() {
         #expect(ActiveHoursCalendar.parse("2026-02-28") != nil)
         #expect(ActiveHoursCalendar.parse("2026-02-29") == nil)

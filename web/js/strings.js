@@ -400,6 +400,10 @@ export const strings = {
   'hours.minutes': '{minutes} min',
   'hours.hours': '{hours} h',
   'hours.hours_minutes': '{hours} h {minutes} min',
+  'hours.zone': 'Your time zone',
+  'hours.zone_hint': 'Your days are counted in this time zone from now on.',
+  'hours.zone_save': 'Save time zone',
+  'hours.zone_saved': 'Your time zone is saved.',
 };
 
 // The text for `key`, with `{name}` placeholders filled from `vars`. A missing key shows itself, so it is

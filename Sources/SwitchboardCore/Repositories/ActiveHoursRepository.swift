@@ -59,27 +59,29 @@ public enum ActiveHoursRepository {
         var users: [Int64?] = []
         var days: [String?] = []
         var hours: [Int64?] = []
+        var starts: [Int64?] = []
         var spans: [String?] = []
         for (user, accumulator) in rows {
             for (hour, set) in accumulator.hours where set.total > 0 {
                 users.append(user)
                 days.append(hour.day)
                 hours.append(Int64(hour.hour))
+                starts.append(Int64(hour.start))
                 spans.append(set.sqlLiteral)
             }
         }
         guard !users.isEmpty else { return 0 }
         try db.execute(
             cached: """
-                INSERT INTO active_hours (user_id, day, hour, spans)
-                SELECT x.u, x.d, x.h, x.s::int4multirange
-                FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::text[]) AS x(u, d, h, s)
+                INSERT INTO active_hours (user_id, day, hour, hour_start, spans)
+                SELECT x.u, x.d, x.h, x.t, x.s::int4multirange
+                FROM unnest($1::bigint[], $2::date[], $3::smallint[], $4::bigint[], $5::text[]) AS x(u, d, h, t, s)
                 JOIN users ON users.id = x.u AND users.deleted_at IS NULL
-                ON CONFLICT (user_id, day, hour) DO UPDATE SET spans = active_hours.spans + EXCLUDED.spans
+                ON CONFLICT (user_id, day, hour, hour_start) DO UPDATE SET spans = active_hours.spans + EXCLUDED.spans
                 """,
             [
                 .text(MessageStore.bigintArray(users)), .text(MessageStore.textArray(days)), .text(MessageStore.bigintArray(hours)),
-                .text(MessageStore.textArray(spans)),
+                .text(MessageStore.bigintArray(starts)), .text(MessageStore.textArray(spans)),
             ])
         return users.count
     }
@@ -87,11 +89,15 @@ public enum ActiveHoursRepository {
     /// The stored spans of a user's dates `from ... to` (inclusive), into `accumulator`.
     public static func load(_ db: PostgresConnection, userId: Int64, from: String, to: String, into accumulator: inout ActiveHoursAccumulator) throws {
         for r in try db.execute(
-            cached: "SELECT day::text, hour, spans::text FROM active_hours WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date",
+            cached: """
+                SELECT day::text, hour, hour_start, spans::text FROM active_hours
+                WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date
+                """,
             [.int(userId), .text(from), .text(to)])
         {
-            guard let spans = SecondSpans(sqlLiteral: try r.decode(String.self, column: 2)) else { continue }
-            accumulator.add(LocalHour(day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1))), spans)
+            guard let spans = SecondSpans(sqlLiteral: try r.decode(String.self, column: 3)) else { continue }
+            let hour = LocalHour(day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1)), start: Int(try r.decode(Int64.self, column: 2)))
+            accumulator.add(hour, spans)
         }
     }
 
@@ -109,8 +115,8 @@ public enum ActiveHoursRepository {
     public static func deleteBatch(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> Int {
         try db.execute(
             cached: """
-                DELETE FROM active_hours WHERE (user_id, day, hour) IN
-                (SELECT user_id, day, hour FROM active_hours WHERE user_id = $1 LIMIT $2)
+                DELETE FROM active_hours WHERE (user_id, day, hour, hour_start) IN
+                (SELECT user_id, day, hour, hour_start FROM active_hours WHERE user_id = $1 LIMIT $2)
                 """, [.int(userId), .int(Int64(limit))]
         ).affectedRows
     }

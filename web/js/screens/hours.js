@@ -1,6 +1,6 @@
 // Active hours on the profile (settings) screen: the last 30 days as a bar series (stats.active_hours) and the
 // hours of a chosen date (stats.active_day). Each bar is an image whose name is its figure in words.
-import { el, errorBox } from '../ui.js';
+import { el, errorBox, field, busy } from '../ui.js';
 
 // "1 h 5 min", "45 min", "less than a minute", "none".
 export function durationText(t, seconds) {
@@ -54,12 +54,23 @@ export function activeHoursSection(app, userId = null) {
   };
   picker.addEventListener('change', () => showDay(picker.value));
 
+  // Your own time zone (profile.update time_zone): the days are counted in it from now on.
+  const zone = field(t('hours.zone'), { as: 'select' }, t('hours.zone_hint'));
+  const zoneError = errorBox();
+  const zoneSave = el('button', { type: 'submit' }, t('hours.zone_save'));
+  const zoneForm = userId ? null : el('form', { novalidate: true }, zone.row, zoneError, el('div', { class: 'actions' }, zoneSave));
+  const fillZones = (current) => {
+    const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+    const all = [...new Set(['UTC', current, ...names])].filter(Boolean);
+    zone.input.replaceChildren(...all.map((name) => el('option', { value: name, selected: name === current }, name)));
+  };
+
   const section = el('section', { class: 'active-hours', 'aria-labelledby': 'hours-title' },
     el('h2', { id: 'hours-title' }, t('hours.title')), error, summary, series,
     el('div', { class: 'field' }, el('label', { for: 'hours-date' }, t('hours.pick_date')), picker),
-    dayTotal, dayBars);
+    dayTotal, dayBars, zoneForm);
 
-  client.request('stats.active_hours', who).then((result) => {
+  const load = () => client.request('stats.active_hours', who).then((result) => {
     const total = result.days.reduce((sum, d) => sum + d.seconds, 0);
     summary.textContent = t('hours.summary', { duration: durationText(t, total), zone: result.time_zone });
     const max = Math.max(3600, ...result.days.map((d) => d.seconds));
@@ -68,7 +79,19 @@ export function activeHoursSection(app, userId = null) {
     picker.min = result.since;
     picker.max = result.today;
     picker.value = result.today;
+    if (zoneForm) fillZones(result.time_zone);
     return showDay(result.today);
   }).catch((failure) => error.show(app.errorText(failure)));
+
+  zoneForm?.addEventListener('submit', (event) => {
+    event.preventDefault();
+    zoneError.show('');
+    busy(zoneSave, async () => {
+      await client.request('profile.update', { time_zone: zone.input.value });
+      app.toast(t('hours.zone_saved'));
+      await load();
+    }, zoneError.show);
+  });
+  load();
   return section;
 }

@@ -88,7 +88,7 @@ struct ActiveHoursFeature: FeatureModule {
         guard let subject else { throw ServiceError(.notFound, "no such user among your friends") }
         let zone = ActiveHoursCalendar.zone(subject.timeZone)
         let calendar = ActiveHoursCalendar.calendar(zone)
-        // The unwritten time first: a write that lands between the two reads is then in both (a union: counted once).
+        // The unwritten time first: a write that lands between the two reads is then in both (counted once).
         let (unrecorded, now) = await services.activeHours.unrecorded(of: user)
         let today = ActiveHoursCalendar.day(of: now, in: calendar)
         let since = ActiveHoursCalendar.day(of: subject.registeredAt, in: calendar)
@@ -98,14 +98,20 @@ struct ActiveHoursFeature: FeatureModule {
         guard first <= last else {
             return Read(zone: zone, zoneName: subject.timeZone ?? "UTC", since: since, today: today, first: nil, last: last, accumulator: accumulator)
         }
+        // Stored seconds of the range, and (a day more on each side, for time filed in another zone) every stored
+        // second in real time: the unwritten time adds only what is not stored yet, whatever zone that was filed in.
+        let around = (ActiveHoursCalendar.adding(-1, to: first) ?? first, ActiveHoursCalendar.adding(1, to: last) ?? last)
+        let covered: SecondSpans
         do {
-            accumulator = try await pool.withConnection { db in
+            (accumulator, covered) = try await pool.withConnection { db in
+                var nearby = ActiveHoursAccumulator()
+                try ActiveHoursRepository.load(db, userId: user, from: around.0, to: around.1, into: &nearby)
                 var stored = ActiveHoursAccumulator()
-                try ActiveHoursRepository.load(db, userId: user, from: first, to: last, into: &stored)
-                return stored
+                for (hour, spans) in nearby.hours where hour.day >= first && hour.day <= last { stored.add(hour, spans) }
+                return (stored, nearby.absolute)
             }
         } catch { throw ServiceError.from(error) }
-        for interval in unrecorded { accumulator.add(from: interval.from, to: interval.to, zone: zone) }
+        for interval in unrecorded { accumulator.add(from: interval.from, to: interval.to, zone: zone, except: covered) }
         return Read(zone: zone, zoneName: subject.timeZone ?? "UTC", since: since, today: today, first: first, last: last, accumulator: accumulator)
     }
 }
