@@ -87,7 +87,9 @@ public enum ActiveHoursRepository {
     }
 
     /// The stored spans of a user's dates `from ... to` (inclusive), into `accumulator`.
-    public static func load(_ db: PostgresConnection, userId: Int64, from: String, to: String, into accumulator: inout ActiveHoursAccumulator) throws {
+    public static func load(
+        _ db: PostgresConnection, userId: Int64, from: String, to: String, into accumulator: inout ActiveHoursAccumulator
+    ) throws {
         for r in try db.execute(
             cached: """
                 SELECT day::text, hour, hour_start, spans::text FROM active_hours
@@ -96,7 +98,8 @@ public enum ActiveHoursRepository {
             [.int(userId), .text(from), .text(to)])
         {
             guard let spans = SecondSpans(sqlLiteral: try r.decode(String.self, column: 3)) else { continue }
-            let hour = LocalHour(day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1)), start: Int(try r.decode(Int64.self, column: 2)))
+            let hour = LocalHour(
+                day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1)), start: Int(try r.decode(Int64.self, column: 2)))
             accumulator.add(hour, spans)
         }
     }

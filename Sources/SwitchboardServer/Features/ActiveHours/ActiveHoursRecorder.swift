@@ -43,6 +43,8 @@ final class ActiveHoursRecorder: @unchecked Sendable {
     private var tracker: ActiveTimeTracker
     private var flushScheduled = false
     private var writing = false
+    /// The intervals of the write in flight (a read counts them: they are neither waiting nor stored yet).
+    private var inFlight: [ActiveInterval] = []
     private var writeAgain = false
     private var waiting: [@Sendable () -> Void] = []
     private var timer: (any DispatchSourceTimer)?
@@ -119,7 +121,7 @@ final class ActiveHoursRecorder: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
                 let at = now()
-                continuation.resume(returning: (tracker.unrecorded(of: userId, now: at), at))
+                continuation.resume(returning: (tracker.unrecorded(of: userId, now: at) + inFlight.filter { $0.userId == userId }, at))
             }
         }
     }
@@ -135,7 +137,8 @@ final class ActiveHoursRecorder: @unchecked Sendable {
         }
         let intervals = tracker.take(now: now(), user: user)
         if tracker.dropped > reportedDrops {
-            logger.warning("active hours: intervals dropped while the database was unavailable", metadata: ["sb.count": "\(tracker.dropped - reportedDrops)"])
+            logger.warning(
+                "active hours: intervals dropped while the database was unavailable", metadata: ["sb.count": "\(tracker.dropped - reportedDrops)"])
             reportedDrops = tracker.dropped
         }
         let callbacks = waiting
@@ -145,6 +148,7 @@ final class ActiveHoursRecorder: @unchecked Sendable {
             return
         }
         writing = true
+        inFlight = intervals
         let batches = stride(from: 0, to: intervals.count, by: max(1, configuration.batchSize)).map {
             Array(intervals[$0..<min($0 + max(1, configuration.batchSize), intervals.count)])
         }
@@ -159,6 +163,7 @@ final class ActiveHoursRecorder: @unchecked Sendable {
             },
             completion: { [self] result in
                 writing = false
+                inFlight = []
                 switch result {
                 case .success(let failed):
                     if !failed.isEmpty {
