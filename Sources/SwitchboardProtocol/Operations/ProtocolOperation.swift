@@ -91,6 +91,7 @@ public enum ProtocolSchema {
         Ops.accounts + Ops.friends + Ops.messaging + Ops.presence + Ops.reactions + Ops.calls + Ops.moderation
         + Ops.account
         + Ops.activeHours
+        + Ops.communities + Ops.events
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -46,6 +46,8 @@ struct OperationRouter: Sendable {
         ModerationFeature(),
         AccountFeature(),
         ActiveHoursFeature(),
+        CommunitiesFeature(),
+        EventsFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
