@@ -92,6 +92,7 @@ public enum ProtocolSchema {
         + Ops.account
         + Ops.activeHours
         + Ops.communities + Ops.events
+        + Ops.courses
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -48,6 +48,7 @@ struct OperationRouter: Sendable {
         ActiveHoursFeature(),
         CommunitiesFeature(),
         EventsFeature(),
+        CoursesFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
