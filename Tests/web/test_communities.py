@@ -366,6 +366,7 @@ def test_event_edited_and_cancelled(env):
     adm.open(f"#/event/{weeding}")
     admin_event = adm.page.locator("main[data-screen=event]")
     expect(admin_event.locator("h1")).to_have_text("Weeding")
+    expect(admin_event.get_by_text("Only the community's members can join its events.")).to_be_visible()
     edit = admin_event.locator("form.event-form")
     expect(edit.get_by_label("Starts")).to_have_value(starts.strftime("%Y-%m-%dT%H:%M"))
     edit.get_by_label("Place (optional)").fill("Plot 7")

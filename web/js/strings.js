@@ -499,6 +499,7 @@ export const strings = {
   'event.participation': 'Taking part',
   'event.you_are_going': 'You are going to this event.',
   'event.you_went': 'You joined this event.',
+  'event.members_only': 'Only the community\'s members can join its events.',
   'event.join': 'Join this event',
   'event.joined': 'You joined the event. It is in your calendar.',
   'event.drop': 'I cannot come',

@@ -27,17 +27,19 @@ export function show(root, params, app) {
     error.show('');
     title.textContent = event.title;
     document.title = t('app.document_title', { name: event.title });
-    let communityName = app.communityNames.get(event.community_id);
-    if (!communityName) {
-      try {
-        const { community } = await client.request('communities.get', { community_id: event.community_id });
-        app.unread.rememberCommunities([community]);
-        communityName = community.name;
-      } catch {
-        communityName = t('event.community_unknown');
-      }
+    // The community: its name, and whether I am a member (only members join events).
+    let communityName = app.communityNames.get(event.community_id) ?? t('event.community_unknown');
+    let member = true;
+    try {
+      const { community } = await client.request('communities.get', { community_id: event.community_id });
+      app.unread.rememberCommunities([community]);
+      communityName = community.name;
+      member = community.joined;
+    } catch {
+      // The name stays as known; the server decides about joining.
     }
-    body.replaceChildren(...[...details(app, event, communityName), actions(app, event, load), participants(app, event),
+    body.replaceChildren(...[...details(app, event, communityName),
+      member ? actions(app, event, load) : el('p', { class: 'hint' }, t('event.members_only')), participants(app, event),
       app.me.role === 'admin' ? adminTools(app, event, load) : null].filter(Boolean));
     // A button that was pressed (join, drop, cancel) is gone with the old page: the focus goes to the heading.
     if (document.activeElement === document.body) title.focus();
