@@ -160,7 +160,8 @@ public enum AccountExportRepository {
 
     /// Collects `userId`'s data as the archive's files: `profile.json`, `friends.json`, `sessions.json`,
     /// `conversations.json` (every conversation the user is or was in, with the messages the user can see),
-    /// `reactions.json`, `voice.json` and `voice/<id>.ogg` (the clips the user sent), `manifest.json`. Reads in
+    /// `reactions.json`, `voice.json` and `voice/<id>.ogg` (the clips the user sent), `community_posts.json` (the posts
+    /// the user wrote), `lesson_progress.json` (the lessons the user completed), `manifest.json`. Reads in
     /// pages, each on a connection lease of its own; throws `ExportTooLarge` past `maxBytes`.
     public static func collect(pool: DatabasePool, userId: Int64, exportId: Int64, maxBytes: Int) async throws -> [ExportEntry] {
         var entries: [ExportEntry] = []
@@ -251,6 +252,11 @@ public enum AccountExportRepository {
             }
             if let audio { try add(clip.file, audio) }
         }
+        let (posts, progress) = try await pool.withConnection { db in
+            (try CoursePostRepository.exportedPosts(db, userId: userId), try CoursePostRepository.exportedProgress(db, userId: userId))
+        }
+        try add("community_posts.json", try json(posts))
+        try add("lesson_progress.json", try json(progress))
         let files = entries.map(\.path) + ["manifest.json"]
         try add("manifest.json", try json(Manifest(userId: userId, exportId: exportId, createdAt: now, files: files)))
         return entries

@@ -71,7 +71,8 @@ public enum VoiceStore {
 
     /// A clip with its audio if `userId` may fetch it: its uploader, or a member of a conversation with a
     /// message referencing it that the member sees (not deleted, not hidden by nobody's business: hiding is
-    /// per user and only hides the message).
+    /// per user and only hides the message), or a member of a community (or an administrator) with a live post
+    /// carrying it (announcements and lessons).
     public static func fetch(_ db: PostgresConnection, id: Int64, for userId: Int64) throws -> (VoiceClip, [UInt8])? {
         guard
             let r = try db.execute(
@@ -79,7 +80,11 @@ public enum VoiceStore {
                     SELECT \(columns), audio FROM voice_clips v WHERE v.id = $1 AND (v.uploader_id = $2 OR EXISTS (
                       SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = $2
                       WHERE m.voice_id = v.id AND m.deleted_at IS NULL AND m.seq > mb.joined_seq
-                        AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)))
+                        AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq))
+                    OR EXISTS (
+                      SELECT 1 FROM community_posts p WHERE p.voice_clip_id = v.id AND p.deleted_at IS NULL AND (
+                        EXISTS (SELECT 1 FROM community_members cm WHERE cm.community_id = p.community_id AND cm.user_id = $2)
+                        OR EXISTS (SELECT 1 FROM users a WHERE a.id = $2 AND a.role = 'admin' AND a.suspended_at IS NULL))))
                     """, [.int(id), .int(userId)]
             ).first
         else { return nil }

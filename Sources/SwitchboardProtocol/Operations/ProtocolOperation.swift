@@ -90,6 +90,7 @@ public enum ProtocolSchema {
     public static let operations: [any ProtocolOperation.Type] =
         Ops.accounts + Ops.friends + Ops.messaging + Ops.presence + Ops.reactions + Ops.calls + Ops.moderation
         + Ops.account
+        + Ops.courses
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -45,6 +45,7 @@ struct OperationRouter: Sendable {
         AccountsFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
         ModerationFeature(),
         AccountFeature(),
+        CoursesFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

@@ -1,0 +1,357 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// A community's announcements and course lessons, and each member's progress through the course (docs/protocol.md,
+// "Announcements and courses"). Core members and administrators post; members read and mark lessons completed.
+
+extension Ops {
+    /// The announcement and course ops.
+    public static let courses: [any ProtocolOperation.Type] = [
+        CommunityPostsCreate.self, CommunityPostsUpdate.self, CommunityPostsDelete.self, CommunityPostsList.self, CoursesGet.self,
+        CoursesComplete.self, CoursesProgress.self,
+    ]
+
+    /// `community.posts.create {community_id, kind, title, body?, voice_clip_id?, video_url?, position?}` -> `{post}`:
+    /// a core member or an administrator posts an announcement or a lesson; every member is notified
+    /// (`community.notification` of kind `announcement` or `lesson`). A lesson goes at `position` (default: last),
+    /// the later lessons moving one place down.
+    public enum CommunityPostsCreate: ProtocolOperation {
+        public static let name = "community.posts.create"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var communityId: Int64
+            /// `announcement` or `lesson`.
+            public var kind: String
+            /// 1 to 120 characters.
+            public var title: String
+            /// At most 10,000 characters (line breaks allowed).
+            public var body: String?
+            /// A clip the author uploaded with `POST /voice`.
+            public var voiceClipId: Int64?
+            /// An http or https URL of at most 512 characters.
+            public var videoUrl: String?
+            /// Lessons only: 1 or more; past the last lesson means last.
+            public var position: Int?
+            public init(
+                communityId: Int64, kind: String, title: String, body: String? = nil, voiceClipId: Int64? = nil, videoUrl: String? = nil,
+                position: Int? = nil
+            ) {
+                self.communityId = communityId
+                self.kind = kind
+                self.title = title
+                self.body = body
+                self.voiceClipId = voiceClipId
+                self.videoUrl = videoUrl
+                self.position = position
+            }
+        }
+        public typealias Result = CommunityPostResult
+    }
+
+    /// `community.posts.update {post_id, title?, body?, voice_clip_id?, video_url?}` -> `{post}`: the author or an
+    /// administrator edits a post; `voice_clip_id` or `video_url` null removes it. Members get
+    /// `community.post.updated` (no new notification).
+    public enum CommunityPostsUpdate: ProtocolOperation {
+        public static let name = "community.posts.update"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var postId: Int64
+            public var title: String?
+            public var body: String?
+            /// Absent: unchanged; null: removed; a value: a clip the editor uploaded.
+            public var voiceClipId: Int64??
+            /// Absent: unchanged; null: removed; a value: an http or https URL.
+            public var videoUrl: String??
+            public init(postId: Int64, title: String? = nil, body: String? = nil, voiceClipId: Int64?? = nil, videoUrl: String?? = nil) {
+                self.postId = postId
+                self.title = title
+                self.body = body
+                self.voiceClipId = voiceClipId
+                self.videoUrl = videoUrl
+            }
+
+            enum CodingKeys: String, CodingKey { case postId, title, body, voiceClipId, videoUrl }
+
+            public init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                postId = try c.decode(Int64.self, forKey: .postId)
+                title = try c.decodeIfPresent(String.self, forKey: .title)
+                body = try c.decodeIfPresent(String.self, forKey: .body)
+                voiceClipId = c.contains(.voiceClipId) ? .some(try c.decodeIfPresent(Int64.self, forKey: .voiceClipId)) : nil
+                videoUrl = c.contains(.videoUrl) ? .some(try c.decodeIfPresent(String.self, forKey: .videoUrl)) : nil
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(postId, forKey: .postId)
+                try c.encodeIfPresent(title, forKey: .title)
+                try c.encodeIfPresent(body, forKey: .body)
+                if let voiceClipId { try c.encode(voiceClipId, forKey: .voiceClipId) }
+                if let videoUrl { try c.encode(videoUrl, forKey: .videoUrl) }
+            }
+        }
+        public typealias Result = CommunityPostResult
+    }
+
+    /// `community.posts.delete {post_id}` -> `{}`: the author or an administrator deletes a post; members get
+    /// `community.post.deleted`. The other lessons keep their positions (a gap is left).
+    public enum CommunityPostsDelete: ProtocolOperation {
+        public static let name = "community.posts.delete"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var postId: Int64
+            public init(postId: Int64) { self.postId = postId }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public init() {}
+        }
+    }
+
+    /// `community.posts.list {community_id, kind?, before?, limit?}` -> `{posts, next_before}`: a community's
+    /// announcements (or lessons) newest first, for members and administrators.
+    public enum CommunityPostsList: ProtocolOperation {
+        public static let name = "community.posts.list"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var communityId: Int64
+            /// `announcement` (default) or `lesson`.
+            public var kind: String?
+            /// A post id: the page starts below it.
+            public var before: Int64?
+            /// 1 to 100, default 20.
+            public var limit: Int?
+            public init(communityId: Int64, kind: String? = nil, before: Int64? = nil, limit: Int? = nil) {
+                self.communityId = communityId
+                self.kind = kind
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var posts: [CommunityPost]
+            /// The `before` of the next page, null on the last page.
+            public var nextBefore: Int64?
+            public init(posts: [CommunityPost], nextBefore: Int64?) {
+                self.posts = posts
+                self.nextBefore = nextBefore
+            }
+            enum CodingKeys: String, CodingKey { case posts, nextBefore }
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(posts, forKey: .posts)
+                try c.encode(nextBefore, forKey: .nextBefore)
+            }
+        }
+    }
+
+    /// `courses.get {community_id}` -> `{lessons, completed, total}`: the course's lessons by position, each with
+    /// whether I completed it, and my count.
+    public enum CoursesGet: ProtocolOperation {
+        public static let name = "courses.get"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var communityId: Int64
+            public init(communityId: Int64) { self.communityId = communityId }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var lessons: [CommunityPost]
+            /// How many of the lessons I completed.
+            public var completed: Int
+            /// How many lessons the course has.
+            public var total: Int
+            public init(lessons: [CommunityPost], completed: Int, total: Int) {
+                self.lessons = lessons
+                self.completed = completed
+                self.total = total
+            }
+        }
+    }
+
+    /// `courses.complete {post_id, completed?}` -> `{completed, total}`: a member marks a lesson completed (or, with
+    /// `completed` false, not completed); the member's devices get `course.progress`.
+    public enum CoursesComplete: ProtocolOperation {
+        public static let name = "courses.complete"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var postId: Int64
+            /// Default true.
+            public var completed: Bool?
+            public init(postId: Int64, completed: Bool? = nil) {
+                self.postId = postId
+                self.completed = completed
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            /// How many of the course's lessons I completed.
+            public var completed: Int
+            public var total: Int
+            public init(completed: Int, total: Int) {
+                self.completed = completed
+                self.total = total
+            }
+        }
+    }
+
+    /// `courses.progress {community_id, cursor?, limit?}` -> `{members, total, next_cursor}`: every member's count of
+    /// completed lessons, for core members and administrators, by display name.
+    public enum CoursesProgress: ProtocolOperation {
+        public static let name = "courses.progress"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var communityId: Int64
+            /// Opaque: the `next_cursor` of the previous page.
+            public var cursor: String?
+            /// 1 to 200, default 50.
+            public var limit: Int?
+            public init(communityId: Int64, cursor: String? = nil, limit: Int? = nil) {
+                self.communityId = communityId
+                self.cursor = cursor
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var members: [MemberProgress]
+            /// How many lessons the course has.
+            public var total: Int
+            public var nextCursor: String?
+            public init(members: [MemberProgress], total: Int, nextCursor: String?) {
+                self.members = members
+                self.total = total
+                self.nextCursor = nextCursor
+            }
+            enum CodingKeys: String, CodingKey { case members, total, nextCursor }
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(members, forKey: .members)
+                try c.encode(total, forKey: .total)
+                try c.encode(nextCursor, forKey: .nextCursor)
+            }
+        }
+    }
+}
+
+/// A community's announcement or course lesson. Absent values are null on the wire.
+public struct CommunityPost: Codable, Sendable, Equatable {
+    public var postId: Int64
+    public var communityId: Int64
+    /// `announcement` or `lesson`.
+    public var kind: String
+    /// A lesson's place in the course (the stored position: deletions leave gaps, clients show by order); null for
+    /// announcements.
+    public var position: Int?
+    public var title: String
+    public var body: String
+    /// Null when the author's account is gone.
+    public var author: UserSummary?
+    public var voiceClipId: Int64?
+    public var videoUrl: String?
+    /// Whether I completed this lesson (false for announcements, and in events, which all members share).
+    public var completed: Bool
+    public var createdAt: String
+    public var updatedAt: String
+
+    public init(
+        postId: Int64, communityId: Int64, kind: String, position: Int?, title: String, body: String, author: UserSummary?,
+        voiceClipId: Int64?, videoUrl: String?, completed: Bool, createdAt: String, updatedAt: String
+    ) {
+        self.postId = postId
+        self.communityId = communityId
+        self.kind = kind
+        self.position = position
+        self.title = title
+        self.body = body
+        self.author = author
+        self.voiceClipId = voiceClipId
+        self.videoUrl = videoUrl
+        self.completed = completed
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case postId, communityId, kind, position, title, body, author, voiceClipId, videoUrl, completed, createdAt, updatedAt
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(communityId, forKey: .communityId)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(position, forKey: .position)
+        try c.encode(title, forKey: .title)
+        try c.encode(body, forKey: .body)
+        try c.encode(author, forKey: .author)
+        try c.encode(voiceClipId, forKey: .voiceClipId)
+        try c.encode(videoUrl, forKey: .videoUrl)
+        try c.encode(completed, forKey: .completed)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+/// The reply to `community.posts.create` and `community.posts.update`, and the event `community.post.updated`.
+public struct CommunityPostResult: Codable, Sendable, Equatable {
+    public var post: CommunityPost
+    public init(post: CommunityPost) { self.post = post }
+}
+
+/// One member's progress through a course (`courses.progress`).
+public struct MemberProgress: Codable, Sendable, Equatable {
+    public var user: UserSummary
+    /// How many of the course's lessons the member completed.
+    public var completed: Int
+    public init(user: UserSummary, completed: Int) {
+        self.user = user
+        self.completed = completed
+    }
+}
+
+/// The events of announcements and courses.
+public enum CourseEvents {
+    /// `community.post.updated {post}`: to every member's devices (the post's `completed` is false).
+    public static let postUpdated = "community.post.updated"
+    /// `community.post.deleted {community_id, post_id}`: to every member's devices.
+    public static let postDeleted = "community.post.deleted"
+    /// `course.progress {community_id, post_id, completed, completed_count, total}`: to the member's own devices.
+    public static let progress = "course.progress"
+
+    /// Fields of `community.post.deleted`.
+    public struct PostDeleted: Codable, Sendable, Equatable {
+        public var communityId: Int64
+        public var postId: Int64
+        public init(communityId: Int64, postId: Int64) {
+            self.communityId = communityId
+            self.postId = postId
+        }
+    }
+
+    /// Fields of `course.progress`.
+    public struct Progress: Codable, Sendable, Equatable {
+        public var communityId: Int64
+        public var postId: Int64
+        /// Whether the lesson is now completed.
+        public var completed: Bool
+        /// How many of the course's lessons the member completed.
+        public var completedCount: Int
+        public var total: Int
+        public init(communityId: Int64, postId: Int64, completed: Bool, completedCount: Int, total: Int) {
+            self.communityId = communityId
+            self.postId = postId
+            self.completed = completed
+            self.completedCount = completedCount
+            self.total = total
+        }
+    }
+}
