@@ -41,6 +41,10 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case calls
     /// Data exports (rows; their files are removed by the caller).
     case exports
+    /// Participations in community events (the events' counts decremented).
+    case eventParticipations = "event_participations"
+    /// Community memberships (the communities' member counts decremented).
+    case communities
     /// Sessions (already revoked by the request).
     case sessions
 }
@@ -189,6 +193,10 @@ public enum AccountDeletionRepository {
                     [u, n]
                 ).map { try $0.decode(String?.self, column: 0) }
                 return (files.count, files.compactMap { $0 })
+            case .eventParticipations:
+                return (try CommunityRepository.dropParticipations(db, userId: userId, communityId: nil, endingAfter: nil, limit: limit).count, [])
+            case .communities:
+                return (try CommunityRepository.removeMemberships(db, userId: userId, limit: limit), [])
             case .sessions:
                 return (
                     try db.execute(

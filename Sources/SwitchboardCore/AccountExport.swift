@@ -143,6 +143,13 @@ public enum AccountExportRepository {
         var file: String
     }
 
+    private struct ExportedCommunity: Encodable {
+        var communityId: Int64
+        var name: String
+        var role: String
+        var joinedAt: String
+    }
+
     private struct Manifest: Encodable {
         var format = "switchboard-export-1"
         var userId: Int64
@@ -160,8 +167,9 @@ public enum AccountExportRepository {
 
     /// Collects `userId`'s data as the archive's files: `profile.json`, `friends.json`, `sessions.json`,
     /// `conversations.json` (every conversation the user is or was in, with the messages the user can see),
-    /// `reactions.json`, `voice.json` and `voice/<id>.ogg` (the clips the user sent), `community_posts.json` (the posts
-    /// the user wrote), `lesson_progress.json` (the lessons the user completed), `manifest.json`. Reads in
+    /// `reactions.json`, `voice.json` and `voice/<id>.ogg` (the clips the user sent), `communities.json` (the
+    /// communities the user is a member of: id, name, role, joined_at), `community_posts.json` (the posts the user
+    /// wrote), `lesson_progress.json` (the lessons the user completed), `manifest.json`. Reads in
     /// pages, each on a connection lease of its own; throws `ExportTooLarge` past `maxBytes`.
     public static func collect(pool: DatabasePool, userId: Int64, exportId: Int64, maxBytes: Int) async throws -> [ExportEntry] {
         var entries: [ExportEntry] = []
@@ -171,7 +179,7 @@ public enum AccountExportRepository {
             if total > maxBytes { throw ExportTooLarge() }
             entries.append(ExportEntry(path: path, bytes: bytes))
         }
-        let (profile, friends, sessions, memberships, reactions, clips, now) = try await pool.withConnection { db in
+        let (profile, friends, sessions, memberships, reactions, clips, now, communities) = try await pool.withConnection { db in
             let profile = try UserRepository.profile(db, of: userId)
             let friends = try FriendRepository.friends(db, of: userId).map { ExportedUser(userId: $0.userId, displayName: $0.displayName) }
             let sessions = try SessionRepository.list(db, of: userId, currentSessionId: 0)
@@ -206,7 +214,10 @@ public enum AccountExportRepository {
                     file: "voice/\(id).ogg")
             }
             let now = try db.execute(cached: "SELECT \(WireTimestamp.sql("now()"))").decodeFirst(String.self) ?? ""
-            return (profile, friends, sessions, memberships, reactions, clips, now)
+            let communities = try CommunityRepository.memberships(db, userId: userId).map {
+                ExportedCommunity(communityId: $0.communityId, name: $0.name, role: $0.role, joinedAt: $0.joinedAt)
+            }
+            return (profile, friends, sessions, memberships, reactions, clips, now, communities)
         }
         try add("profile.json", try json(profile))
         try add("friends.json", try json(friends))
@@ -245,6 +256,7 @@ public enum AccountExportRepository {
         try add("conversations.json", try json(conversations))
         try add("reactions.json", try json(reactions))
         try add("voice.json", try json(clips))
+        try add("communities.json", try json(communities))
         for clip in clips {
             let audio = try await pool.withConnection { db in
                 try db.execute(cached: "SELECT audio FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(clip.voiceId), .int(userId)])

@@ -102,6 +102,8 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case unavailable = "unavailable"
     /// The account is suspended by an administrator (`login`, `authenticate`).
     case accountSuspended = "account_suspended"
+    /// `communities.join` by a member of that community.
+    case alreadyMember = "already_member"
 }
 
 /// The WebSocket close codes the server sends (docs/protocol.md).
