@@ -104,6 +104,14 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case accountSuspended = "account_suspended"
     /// `communities.join` by a member of that community.
     case alreadyMember = "already_member"
+    /// The event has as many participants as its capacity (`events.join`).
+    case eventFull = "event_full"
+    /// The event has already ended (`events.join`, `events.drop`).
+    case eventEnded = "event_ended"
+    /// The user already joined the event.
+    case alreadyJoined = "already_joined"
+    /// The user has not joined the event (`events.drop`).
+    case notJoined = "not_joined"
 }
 
 /// The WebSocket close codes the server sends (docs/protocol.md).

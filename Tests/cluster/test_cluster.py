@@ -779,6 +779,57 @@ async def an_account_deleted_on_one_node_closes_its_devices_on_every_node():
         await c.close()
 
 
+def run_sql(database_url, sql):
+    """Runs one SQL statement on the cluster's database with psql (for what only the operator does: roles)."""
+    psql = shutil.which("psql") or next((os.path.join(d, "psql") for d in sorted(
+        (os.path.join("/usr/lib/postgresql", v, "bin") for v in os.listdir("/usr/lib/postgresql")), reverse=True)
+        if os.path.exists(os.path.join(d, "psql"))), None)
+    subprocess.run([psql, database_url, "-q", "-c", sql], check=True, capture_output=True, timeout=30)
+
+
+@test
+async def an_event_published_on_one_node_notifies_members_on_the_others_within_3_s():
+    """Issue 22: an administrator on node 1 publishes an event; members connected to nodes 2 and 3 receive the
+    `community.notification` within 3 s of the reply. A join on node 2 reaches the joiner's other device on node
+    3 (`event.joined`), and the cancellation from node 1 reaches every member's devices."""
+    admin = Client(CLUSTER.urls[0], "ev-admin")
+    ann = Client(CLUSTER.urls[1], "ev-ann")
+    bob = Client(CLUSTER.urls[2], "ev-bob")
+    for c, name in ((admin, "Admin"), (ann, "Ann"), (bob, "Bob")):
+        await c.connect()
+        await c.register(name)
+    run_sql(CLUSTER.database_url, f"UPDATE users SET role = 'admin' WHERE id = {admin.user_id}")
+    ann2 = Client(CLUSTER.urls[2], "ev-ann-2")
+    await ann2.connect()
+    await ann2.authenticate(ann.token)
+    club = (await admin.ok("communities.create", name=f"Cluster club {random.randint(0, 1 << 30)}"))["community"]["community_id"]
+    for c in (ann, bob):
+        await c.ok("communities.join", community_id=club)
+
+    starts = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() + 86400))
+    ends = time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() + 90000))
+    published = await admin.ok("events.create", community_id=club, title="Picnic", starts_at=starts, ends_at=ends,
+                               time_zone="Europe/Paris", capacity=10)
+    replied = time.monotonic()
+    event_id = published["event"]["event_id"]
+    for c in (ann, ann2, bob):
+        remaining = max(0.0, 3.0 - (time.monotonic() - replied))
+        n = await c.until(lambda e: e.get("ev") == "community.notification" and e["notification"].get("event_id") == event_id
+                          and e["notification"]["kind"] == "event.published", timeout=remaining,
+                          what="community.notification within 3 s")
+        assert n["notification"]["community_id"] == club and n["notification"]["title"] == "Picnic", n
+
+    joined = await ann.ok("events.join", event_id=event_id)
+    assert joined["event"]["joined"] and joined["event"]["participant_count"] == 1, joined
+    await ann2.until(lambda e: e.get("ev") == "event.joined" and e["event"]["event_id"] == event_id, what="event.joined on node 3")
+    await admin.ok("events.cancel", event_id=event_id)
+    for c in (ann, ann2, bob):
+        await c.until(lambda e: e.get("ev") == "community.notification" and e["notification"]["kind"] == "event.cancelled"
+                      and e["notification"].get("event_id") == event_id, what="event.cancelled")
+    for c in (admin, ann, ann2, bob):
+        await c.close()
+
+
 async def run_one(fn):
     await fn()
 

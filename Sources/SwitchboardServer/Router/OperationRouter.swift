@@ -46,6 +46,7 @@ struct OperationRouter: Sendable {
         ModerationFeature(),
         AccountFeature(),
         CommunitiesFeature(),
+        EventsFeature(),
         CoursesFeature(),
     ])
 
