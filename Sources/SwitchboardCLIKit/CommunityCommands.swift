@@ -294,7 +294,9 @@ extension CLIContext {
 
     static func eventRecord(_ e: CommunityEventInfo, zone: TimeZone? = nil) -> OutputRecord {
         let tz = zone ?? CommunityTime.zone(e.timeZone) ?? TimeZone(identifier: "UTC")!
-        var s = "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(tz.identifier)"
+        // The zone's name as given (Foundation on Linux calls UTC "GMT").
+        let zoneName = zone.map(\.identifier) ?? e.timeZone ?? "UTC"
+        var s = "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)"
         if let place = e.place, !place.isEmpty { s += "  @ \(place)" }
         s += "  \(e.participantCount)" + (e.capacity.map { "/\($0)" } ?? "") + " going"
         if e.joined { s += "  ✓ joined" }
@@ -464,9 +466,11 @@ extension CLIContext {
                     }
                 case "year":
                     var counts: [String: Int] = [:]
-                    for d in days { counts[String(d.date.prefix(7)), default: 0] += d.eventIds.count }
+                    for d in days { counts[String(d.date.prefix(7)), default: 0] += 1 }
                     for month in counts.keys.sorted() {
-                        printer.emit(OutputRecord("grid", text: "\(month): \(counts[month]!) event-day\(counts[month]! == 1 ? "" : "s")"))
+                        let n = counts[month]!
+                        let title = CalendarGrid.month(containing: month + "-01", firstWeekday: 1, today: "", marked: []).first ?? month
+                        printer.emit(OutputRecord("grid", text: "\(title): \(n) day\(n == 1 ? "" : "s") with events"))
                     }
                 default:
                     break
