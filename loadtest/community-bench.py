@@ -275,15 +275,7 @@ async def _worker(url, tokens, community_id, concurrency, ready_q, counter, stop
 # --- the benchmark ---
 
 async def main(a, say):
-    base = os.environ.get("SWITCHBOARD_TEST_DATABASE_URL")
-    if not base:
-        raise SystemExit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
-    if not os.access(SERVER, os.X_OK):
-        raise SystemExit(f"no server binary at {SERVER} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    if a.online + a.query_clients + 200 > hard:
-        raise SystemExit(f"--online {a.online} needs more file descriptors than the limit {hard}")
+    base = os.environ["SWITCHBOARD_TEST_DATABASE_URL"]
     stamp = f"{os.getpid()}_{random.randrange(10**6)}"
     db = f"commbench_{stamp}"
     url = conninfo(base, db)
@@ -495,6 +487,14 @@ if __name__ == "__main__":
     a = p.parse_args()
     if not (1 <= a.online <= a.members) or a.events < 1:
         sys.exit("need 1 <= --online <= --members and --events >= 1")
+    if not os.environ.get("SWITCHBOARD_TEST_DATABASE_URL"):
+        sys.exit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
+    if not os.access(SERVER, os.X_OK):
+        sys.exit(f"no server binary at {SERVER} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    if a.online + a.query_clients + 200 > hard:
+        sys.exit(f"--online {a.online} needs more file descriptors than the limit {hard}")
     t_run = time.perf_counter()
 
     def say(msg):
