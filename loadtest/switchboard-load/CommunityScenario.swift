@@ -119,7 +119,9 @@ extension Mix {
     /// `events.create` by the administrator: a future event of an hour whose title carries the send time; each
     /// member's `community.notification` is timed by `Harness.handle` (`event_to_notification`).
     func publishEvent(_ k: Int) async {
-        guard let plan = community, harness.isAvailable(plan.admin) else { return }
+        guard let plan = community else { return }
+        // After a kill the administrator may be failing over: wait for it (at most 5 s) rather than skip a publication.
+        for _ in 0..<100 where !harness.isAvailable(plan.admin) { try? await Task.sleep(nanoseconds: 50_000_000) }
         let t0 = now()
         harness.started("event")
         let start = Date().addingTimeInterval(7 * 86400 + Double(k) * 60)

@@ -538,7 +538,8 @@ final class Mix: Sendable {
         if at > t { try? await Task.sleep(nanoseconds: at - t) }
         let count = Int((Double(harness.clients.count) * options.dropShare).rounded())
         let chosen = harness.inCall.withLock { busy -> [Int] in
-            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) }.shuffled().prefix(count)
+            // The community's administrator keeps its connection: its publications are the timed operation.
+            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) && $0 != community?.admin }.shuffled().prefix(count)
             let t = now()
             harness.recovering.withLock { for i in candidates { $0[i] = t } }
             harness.lastDrop.withLock { for i in candidates { $0[i] = t } }
