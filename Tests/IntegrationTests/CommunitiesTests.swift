@@ -9,7 +9,7 @@
 import Foundation
 import SwitchboardCore
 import SwitchboardProtocol
-import SwitchboardServer
+@testable import SwitchboardServer
 import SwitchboardStore
 import Testing
 
@@ -163,6 +163,15 @@ struct CommunitiesTests {
                 db, communityId: Int64(community), kind: "event.published", eventId: nil, postId: nil, actorId: adminId, title: "Rehearsal")
         }
         #expect(notification.seq == 2 && notification.actor?.userId == adminId)
+        // After the commit the server pushes it to the members' devices (what events and courses do).
+        let recipients = try withDatabase(database) { db in try CommunityRepository.memberIds(db, communityId: Int64(community)) }
+        #expect(recipients == [Int64(ann.id)])
+        CommunitiesFeature.pushNotification(try #require(server.services), notification, to: recipients)
+        for device in [ann.client, annB] {
+            let pushed = try #require(try device.event("community.notification")["notification"] as? [String: Any])
+            #expect(pushed["seq"] as? Int == 2 && pushed["title"] as? String == "Rehearsal" && pushed["kind"] as? String == "event.published")
+            #expect(pushed["event_id"] is NSNull && (pushed["actor"] as? [String: Any])?["user_id"] as? Int == admin.id)
+        }
         for device in [ann.client, annB] {
             let unread = try #require(ok(try device.call("communities.unread")))
             #expect(unread["unread_total"] as? Int == 1)

@@ -23,7 +23,7 @@ public enum CommunityNotifications {
         _ db: PostgresConnection, communityId: Int64, kind: String, eventId: Int64? = nil, postId: Int64? = nil, actorId: Int64?,
         title: String
     ) throws -> CommunityNotification {
-        precondition(CommunityNotification.kinds.contains(kind), "unknown notification kind \(kind)")
+        guard CommunityNotification.kinds.contains(kind) else { throw ServiceError(.internal, "unknown notification kind \(kind)") }
         guard
             let seq = try db.execute(
                 cached: "UPDATE communities SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq", [.int(communityId)]
@@ -209,7 +209,8 @@ public enum CommunityCollation {
             names = cached
         } else {
             names = Set(
-                try db.execute(cached: "SELECT collname FROM pg_collation WHERE collprovider = 'i'").map { try $0.decode(String.self, column: 0) })
+                try db.execute(cached: "SELECT collname FROM pg_collation WHERE collprovider = 'i'").map { try $0.decode(String.self, column: 0) }
+                    .filter(isSafeName))
             known.withLock { $0 = names }
         }
         let tag = (locale ?? "en-US").replacingOccurrences(of: "_", with: "-")
@@ -220,6 +221,11 @@ public enum CommunityCollation {
         }
         guard names.contains("und-x-icu") else { throw ServiceError(.internal, "PostgreSQL lacks ICU collations") }
         return "und-x-icu"
+    }
+
+    /// Whether a collation name can be put in SQL text between double quotes (letters, digits, `-`, `_`).
+    static func isSafeName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 }
 
@@ -261,7 +267,7 @@ extension CommunityRepository {
     public static func list(
         _ db: PostgresConnection, userId: Int64, administrator: Bool, collation: String, after cursor: CommunityCursor?, limit: Int
     ) throws -> [(community: Community, cursor: CommunityCursor)] {
-        precondition(collation.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "collation \(collation)")
+        precondition(CommunityCollation.isSafeName(collation), "collation \(collation)")
         let key = "lower(c.name COLLATE \"und-x-icu\") COLLATE \"\(collation)\""
         let part = "(CASE WHEN m.user_id IS NULL THEN 1 ELSE 0 END)"
         let sql = """
@@ -418,7 +424,7 @@ extension CommunityRepository {
     public static func members(
         _ db: PostgresConnection, communityId: Int64, collation: String, after cursor: CommunityCursor?, limit: Int
     ) throws -> [(member: CommunityMember, cursor: CommunityCursor)] {
-        precondition(collation.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "collation \(collation)")
+        precondition(CommunityCollation.isSafeName(collation), "collation \(collation)")
         let key = "lower(u.display_name COLLATE \"und-x-icu\") COLLATE \"\(collation)\""
         let part = "(CASE WHEN m.role = 'core' THEN 0 ELSE 1 END)"
         let sql = """
