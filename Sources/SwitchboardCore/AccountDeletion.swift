@@ -45,6 +45,8 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case eventParticipations = "event_participations"
     /// Community memberships (the communities' member counts decremented).
     case communities
+    /// Lessons the user marked completed (course progress).
+    case lessonProgress = "lesson_progress"
     /// Sessions (already revoked by the request).
     case sessions
 }
@@ -197,6 +199,8 @@ public enum AccountDeletionRepository {
                 return (try CommunityRepository.dropParticipations(db, userId: userId, communityId: nil, endingAfter: nil, limit: limit).count, [])
             case .communities:
                 return (try CommunityRepository.removeMemberships(db, userId: userId, limit: limit), [])
+            case .lessonProgress:
+                return (try CoursePostRepository.removeProgress(db, userId: userId, limit: limit), [])
             case .sessions:
                 return (
                     try db.execute(

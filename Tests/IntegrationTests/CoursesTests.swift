@@ -24,6 +24,30 @@ private func makeCommunity(_ database: Database, _ name: String, core: [TestUser
     return id
 }
 
+/// The first column of the first row of a query (an integer), read on the test's thread; -1 when there is none.
+private func sqlInt(_ database: Database, _ sql: String) -> Int64 {
+    let done = DispatchSemaphore(value: 0)
+    let result = Unchecked(NSMutableArray())
+    database.pool.withConnection(
+        on: DispatchQueue(label: "test.sql"), { db in try db.query(sql).decodeFirst(Int64.self) ?? -1 },
+        completion: { r in
+            if case .success(let n) = r { result.value.add(NSNumber(value: n)) }
+            done.signal()
+        })
+    done.wait()
+    return (result.value.firstObject as? NSNumber)?.int64Value ?? -1
+}
+
+/// A member's unread count in a community (newest notification seq minus the member's marker).
+private func unread(_ database: Database, _ community: Int, _ user: TestUser) throws -> Int64 {
+    sqlInt(
+        database,
+        """
+        SELECT c.last_seq - m.read_seq FROM communities c JOIN community_members m ON m.community_id = c.id
+        WHERE c.id = \(community) AND m.user_id = \(user.id)
+        """)
+}
+
 @Suite("Announcements and courses over the real protocol", .serialized)
 struct CoursesTests {
     @Test func announcementsNotifyEveryMemberAndOnlyCoreMembersPost() throws {
@@ -34,7 +58,15 @@ struct CoursesTests {
         let cat = try makeUser(port, "cat")
         let zed = try makeUser(port, "zed")
         let bob2 = try secondDevice(port, bob, "bob-2")
-        let community = try makeCommunity(database, "Knitting", core: [ann], members: [bob, cat])
+        // Through the communities ops: an administrator creates the community, the others join, Ann is made core.
+        let admin = try makeUser(port, "admin")
+        try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(admin.id)")
+        let created0 = try #require(ok(try admin.client.call("communities.create", ["name": "Knitting \(Int.random(in: 1...999_999))"])))
+        let community = try #require((created0["community"] as? [String: Any])?["community_id"] as? Int)
+        for user in [ann, bob, cat] { _ = try #require(ok(try user.client.call("communities.join", ["community_id": community]))) }
+        _ = try #require(ok(try admin.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true])))
+        func unreadTotal(_ client: ProtocolClient) throws -> Int? { ok(try client.call("communities.unread"))?["unread_total"] as? Int }
+        #expect(try unreadTotal(bob.client) == 0)
 
         // An ordinary member may not post; a stranger may not either, nor read.
         let refused = try bob.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Hi"])
@@ -44,6 +76,7 @@ struct CoursesTests {
         #expect(errorCode(try zed.client.call("courses.get", ["community_id": community])) == "forbidden")
         #expect(errorCode(try zed.client.call("community.posts.list", ["community_id": 999_999_999])) == "not_found")
 
+        #expect(try unread(database, community, bob) == 0)
         // The core member posts: every member's devices (both of Bob's) get the notification.
         let created = try #require(
             ok(try ann.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Tea on Friday", "body": "Bring wool\nand cake"])))
@@ -59,7 +92,15 @@ struct CoursesTests {
             #expect(notification["post_id"] as? Int == postId)
             #expect(notification["title"] as? String == "Tea on Friday")
             #expect(notification["community_id"] as? Int == community)
+            #expect((notification["actor"] as? [String: Any])?["user_id"] as? Int == ann.id)
         }
+        // Unread rises for the members, not for the author, who had read everything.
+        #expect(try unread(database, community, bob) == 1)
+        #expect(try unread(database, community, cat) == 1)
+        #expect(try unread(database, community, ann) == 0)
+        #expect(try unreadTotal(bob.client) == 1)
+        #expect(try unreadTotal(bob2) == 1)
+        #expect(try unreadTotal(ann.client) == 0)
         #expect(zed.client.noEvent("community.notification", within: 0.3))
 
         // Members read it, newest first, in pages.
@@ -272,5 +313,10 @@ struct CoursesTests {
         #expect(postList.first?["title"] as? String == "Reading")
         let progressList = try #require(try JSONSerialization.jsonObject(with: Data(progress.bytes)) as? [[String: Any]])
         #expect(progressList.map { $0["post_id"] as? Int } == [postId])
+
+        // Deleting the account removes its progress; the lesson stays, without an author.
+        #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
+        #expect(waitUntil(timeout: 30) { sqlInt(database, "SELECT count(*) FROM lesson_progress WHERE user_id = \(ann.id)") == 0 })
+        #expect(sqlInt(database, "SELECT count(*) FROM community_posts WHERE id = \(postId) AND deleted_at IS NULL") == 1)
     }
 }

@@ -37,28 +37,11 @@ public enum CoursePostRepository {
             createdAt: try r.decode(column: 11), updatedAt: try r.decode(column: 12))
     }
 
-    /// What a user may do in a community: whether it is archived, the user's role there (nil: not a member), whether
-    /// the user is an administrator. Nil: no such community. `lock` takes the community's row lock.
-    public struct Access: Sendable, Equatable {
-        public var archived: Bool
-        public var role: String?
-        public var administrator: Bool
-    }
-
-    public static func access(_ db: PostgresConnection, communityId: Int64, userId: Int64, lock: Bool = false) throws -> Access? {
-        let sql = """
-            SELECT c.archived_at IS NOT NULL, m.role,
-              COALESCE((SELECT role = 'admin' AND suspended_at IS NULL FROM users WHERE id = $2), false)
-            FROM communities c LEFT JOIN community_members m ON m.community_id = c.id AND m.user_id = $2
-            WHERE c.id = $1
-            """
-        guard let r = try db.execute(cached: lock ? sql + " FOR UPDATE OF c" : sql, [.int(communityId), .int(userId)]).first else { return nil }
-        return Access(archived: try r.decode(column: 0), role: try r.decode(column: 1), administrator: try r.decode(column: 2))
-    }
-
-    /// The ids of the community's members (the recipients of its events).
-    public static func memberIds(_ db: PostgresConnection, communityId: Int64) throws -> [Int64] {
-        try db.execute(cached: "SELECT user_id FROM community_members WHERE community_id = $1", [.int(communityId)]).decode(Int64.self, column: 0)
+    /// Takes the community's row lock (the first statement of a new post's transaction, so that two lessons inserted
+    /// at once cannot compute the same place); whether the community exists. The membership is
+    /// `CommunityRepository.membership`'s.
+    public static func lockCommunity(_ db: PostgresConnection, communityId: Int64) throws -> Bool {
+        try !db.execute(cached: "SELECT 1 FROM communities WHERE id = $1 FOR UPDATE", [.int(communityId)]).isEmpty
     }
 
     /// What a post's row says for authorization.
@@ -218,6 +201,16 @@ public enum CoursePostRepository {
         ).map { r in
             MemberProgress(user: UserSummary(userId: try r.decode(column: 0), displayName: try r.decode(column: 1)), completed: try r.decode(column: 2))
         }
+    }
+
+    /// Removes up to `limit` of the user's lesson progress rows (account deletion); how many.
+    public static func removeProgress(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> Int {
+        try db.execute(
+            cached: """
+                DELETE FROM lesson_progress WHERE (user_id, post_id) IN (
+                    SELECT user_id, post_id FROM lesson_progress WHERE user_id = $1 LIMIT $2)
+                """, [.int(userId), .int(Int64(limit))]
+        ).affectedRows
     }
 
     // MARK: account export

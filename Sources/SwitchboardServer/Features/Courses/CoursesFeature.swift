@@ -43,16 +43,17 @@ struct CoursesFeature: FeatureModule {
             }
             let me = s.userId
             let (post, notification, members) = try await Self.database(s, transaction: true) { db in
-                let access = try CoursePostRepository.access(db, communityId: p.communityId, userId: me, lock: true)
-                try Self.requirePoster(access)
+                guard try CoursePostRepository.lockCommunity(db, communityId: p.communityId) else { throw Self.noSuchCommunity }
+                try Self.requirePoster(try CommunityRepository.membership(db, communityId: p.communityId, userId: me))
                 if let clip = p.voiceClipId { try Self.requireOwnClip(db, clip, me) }
                 let post = try CoursePostRepository.create(
                     db, communityId: p.communityId, authorId: me, kind: p.kind, title: p.title, body: p.body ?? "", voiceClipId: p.voiceClipId,
                     videoUrl: p.videoUrl, position: p.position)
-                let notification = try Self.publish(db, communityId: p.communityId, kind: p.kind, postId: post.postId, actorId: me, title: p.title)
-                return (post, notification, try CoursePostRepository.memberIds(db, communityId: p.communityId))
+                let notification = try CommunityNotifications.publish(
+                    db, communityId: p.communityId, kind: p.kind, postId: post.postId, actorId: me, title: p.title)
+                return (post, notification, try CommunityRepository.memberIds(db, communityId: p.communityId))
             }
-            Self.pushNotification(s, notification, to: members)
+            CommunitiesFeature.pushNotification(s.services, notification, to: members)
             return CommunityPostResult(post: post)
         }
         router.register(Ops.CommunityPostsUpdate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
@@ -68,7 +69,7 @@ struct CoursesFeature: FeatureModule {
                 if let clip = p.voiceClipId ?? nil { try Self.requireOwnClip(db, clip, me) }
                 try CoursePostRepository.update(db, postId: p.postId, title: p.title, body: p.body, voiceClipId: p.voiceClipId, videoUrl: p.videoUrl)
                 guard let post = try CoursePostRepository.post(db, postId: p.postId, viewer: me) else { throw Self.noSuchPost }
-                return (post, try CoursePostRepository.memberIds(db, communityId: info.communityId))
+                return (post, try CommunityRepository.memberIds(db, communityId: info.communityId))
             }
             var shared = post
             shared.completed = false
@@ -80,7 +81,7 @@ struct CoursesFeature: FeatureModule {
             let (communityId, members) = try await Self.database(s, transaction: true) { db in
                 let info = try Self.editablePost(db, postId: p.postId, me: me)
                 guard try CoursePostRepository.delete(db, postId: p.postId) else { throw Self.noSuchPost }
-                return (info.communityId, try CoursePostRepository.memberIds(db, communityId: info.communityId))
+                return (info.communityId, try CommunityRepository.memberIds(db, communityId: info.communityId))
             }
             s.services.deliveries.send(
                 ProtocolCodec.encodeEvent(CourseEvents.postDeleted, CourseEvents.PostDeleted(communityId: communityId, postId: p.postId)),
@@ -94,7 +95,7 @@ struct CoursesFeature: FeatureModule {
             if let before = p.before, before < 1 { throw ServiceError(.badRequest, "before must be a post id (1 or more)") }
             let me = s.userId
             let posts = try await Self.database(s) { db in
-                try Self.requireReader(try CoursePostRepository.access(db, communityId: p.communityId, userId: me))
+                try Self.requireReader(try CommunityRepository.membership(db, communityId: p.communityId, userId: me))
                 return try CoursePostRepository.list(db, communityId: p.communityId, kind: kind, before: p.before, limit: limit + 1, viewer: me)
             }
             let page = Array(posts.prefix(limit))
@@ -103,7 +104,7 @@ struct CoursesFeature: FeatureModule {
         router.register(Ops.CoursesGet.self) { s, p async throws(ServiceError) -> Ops.CoursesGet.Result in
             let me = s.userId
             let lessons = try await Self.database(s) { db in
-                try Self.requireReader(try CoursePostRepository.access(db, communityId: p.communityId, userId: me))
+                try Self.requireReader(try CommunityRepository.membership(db, communityId: p.communityId, userId: me))
                 return try CoursePostRepository.lessons(db, communityId: p.communityId, viewer: me)
             }
             return .init(lessons: lessons, completed: lessons.filter(\.completed).count, total: lessons.count)
@@ -113,10 +114,10 @@ struct CoursesFeature: FeatureModule {
             let completed = p.completed ?? true
             let (communityId, progress) = try await Self.database(s, transaction: true) { db in
                 guard let info = try CoursePostRepository.info(db, postId: p.postId) else { throw Self.noSuchPost }
-                let access = try CoursePostRepository.access(db, communityId: info.communityId, userId: me)
-                try Self.requireReader(access)
-                guard access?.role != nil else { throw ServiceError(.forbidden, "only members follow the course") }
-                guard access?.archived == false else { throw ServiceError(.forbidden, "the community is archived") }
+                let membership = try CommunityRepository.membership(db, communityId: info.communityId, userId: me)
+                try Self.requireReader(membership)
+                guard membership?.role != nil else { throw ServiceError(.forbidden, "only members follow the course") }
+                guard membership?.archived == false else { throw ServiceError(.forbidden, "the community is archived") }
                 guard info.kind == "lesson" else { throw ServiceError(.badRequest, "not a lesson") }
                 _ = try CoursePostRepository.setCompleted(db, postId: p.postId, userId: me, completed: completed)
                 return (info.communityId, try CoursePostRepository.progress(db, communityId: info.communityId, userId: me))
@@ -134,9 +135,9 @@ struct CoursesFeature: FeatureModule {
             }
             let me = s.userId
             let (members, total) = try await Self.database(s) { db in
-                let access = try CoursePostRepository.access(db, communityId: p.communityId, userId: me)
-                try Self.requireReader(access)
-                guard access?.role == "core" || access?.administrator == true else {
+                let membership = try CommunityRepository.membership(db, communityId: p.communityId, userId: me)
+                try Self.requireReader(membership)
+                guard membership?.role == "core" || membership?.administrator == true else {
                     throw ServiceError(.forbidden, "only core members and administrators see the members' progress")
                 }
                 let members = try CoursePostRepository.memberProgress(db, communityId: p.communityId, after: after, limit: limit + 1)
@@ -152,29 +153,27 @@ struct CoursesFeature: FeatureModule {
 
     /// Members-only content: `not_found` for no such community (or an archived one the user is not in and does not
     /// administer), `forbidden` for a live community the user is not a member of (administrators read every one).
-    static func requireReader(_ access: CoursePostRepository.Access?) throws(ServiceError) {
-        guard let access else { throw noSuchCommunity }
-        let member = access.role != nil
-        if access.archived && !member && !access.administrator { throw noSuchCommunity }
-        guard member || access.administrator else { throw ServiceError(.forbidden, "members only") }
+    static func requireReader(_ membership: CommunityMembership?) throws(ServiceError) {
+        guard let membership else { throw noSuchCommunity }
+        try membership.requireReader()
     }
 
     /// Posting: core members and administrators, in a live community.
-    static func requirePoster(_ access: CoursePostRepository.Access?) throws(ServiceError) {
-        try requireReader(access)
-        guard let access, access.role == "core" || access.administrator else {
+    static func requirePoster(_ membership: CommunityMembership?) throws(ServiceError) {
+        try requireReader(membership)
+        guard let membership, membership.role == "core" || membership.administrator else {
             throw ServiceError(.forbidden, "only core members and administrators post")
         }
-        guard !access.archived else { throw ServiceError(.forbidden, "the community is archived") }
+        guard !membership.archived else { throw ServiceError(.forbidden, "the community is archived") }
     }
 
     /// A live post the user may edit or delete: its author (still able to read the community) or an administrator.
     static func editablePost(_ db: PostgresConnection, postId: Int64, me: Int64) throws -> CoursePostRepository.PostInfo {
         guard let info = try CoursePostRepository.info(db, postId: postId, lock: true) else { throw noSuchPost }
-        let access = try CoursePostRepository.access(db, communityId: info.communityId, userId: me)
-        do { try requireReader(access) } catch { throw error.code == .forbidden ? noSuchPost : error }
-        guard info.authorId == me || access?.administrator == true else { throw ServiceError(.forbidden, "only the author or an administrator") }
-        guard access?.archived == false else { throw ServiceError(.forbidden, "the community is archived") }
+        let membership = try CommunityRepository.membership(db, communityId: info.communityId, userId: me)
+        do { try requireReader(membership) } catch { throw error.code == .forbidden ? noSuchPost : error }
+        guard info.authorId == me || membership?.administrator == true else { throw ServiceError(.forbidden, "only the author or an administrator") }
+        guard membership?.archived == false else { throw ServiceError(.forbidden, "the community is archived") }
         return info
     }
 
