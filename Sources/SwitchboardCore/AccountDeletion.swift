@@ -49,6 +49,8 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case lessonProgress = "lesson_progress"
     /// Sessions (already revoked by the request).
     case sessions
+    /// Active-hours statistics (`active_hours`).
+    case activeHours = "active_hours"
 }
 
 /// The SQL of account deletion (`account_deletions`, the steps) and of the stub left behind.
@@ -71,7 +73,7 @@ public enum AccountDeletionRepository {
             cached: "INSERT INTO account_deletions (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING", [.int(userId)])
         try db.execute(
             cached: """
-                UPDATE users SET phone = 'deleted:' || id, password_hash = '', display_name = 'Deleted account', last_seen_at = NULL,
+                UPDATE users SET phone = 'deleted:' || id, password_hash = '', display_name = 'Deleted account', last_seen_at = NULL, time_zone = NULL, locale = NULL,
                 deleted_at = now() WHERE id = $1
                 """, [.int(userId)])
         let sessions = try db.execute(
@@ -207,6 +209,8 @@ public enum AccountDeletionRepository {
                         cached: "DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE user_id = $1 LIMIT $2)", [u, n]
                     ).affectedRows, []
                 )
+            case .activeHours:
+                return (try ActiveHoursRepository.deleteBatch(db, userId: userId, limit: limit), [])
             }
         }
     }

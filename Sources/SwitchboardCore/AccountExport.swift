@@ -143,6 +143,24 @@ public enum AccountExportRepository {
         var file: String
     }
 
+    private struct ExportedActiveHours: Encodable {
+        struct Day: Encodable {
+            var date: String
+            var seconds: Int64
+        }
+        var timeZone: String
+        var days: [Day]
+    }
+
+    /// The active-hours series (`active_hours.json`): seconds per local date, in the zones they were recorded in.
+    private static func activeHours(pool: DatabasePool, userId: Int64) async throws -> ExportedActiveHours {
+        try await pool.withConnection { db in
+            let zone = try ActiveHoursRepository.subject(db, userId: userId)?.timeZone
+            let days = try ActiveHoursRepository.series(db, userId: userId).map { ExportedActiveHours.Day(date: $0.day, seconds: $0.seconds) }
+            return ExportedActiveHours(timeZone: zone ?? "UTC", days: days)
+        }
+    }
+
     private struct ExportedCommunity: Encodable {
         var communityId: Int64
         var name: String
@@ -256,6 +274,7 @@ public enum AccountExportRepository {
         try add("conversations.json", try json(conversations))
         try add("reactions.json", try json(reactions))
         try add("voice.json", try json(clips))
+        try add("active_hours.json", try json(try await Self.activeHours(pool: pool, userId: userId)))
         try add("communities.json", try json(communities))
         for clip in clips {
             let audio = try await pool.withConnection { db in

@@ -18,6 +18,9 @@ public struct Profile: Codable, Sendable, Equatable {
     public var phone: String?
     /// `admin` or `user`, in one's own profile only (moderation).
     public var role: String? = nil
+    /// IANA time zone and BCP 47 locale, in one's own profile only (`UTC`, `en-US` when never set).
+    public var timeZone: String? = nil
+    public var locale: String? = nil
 }
 
 /// One of a user's sessions (devices).
@@ -199,6 +202,10 @@ public final class AccountService: Sendable {
                 guard var profile = try UserRepository.profile(db, of: userId) else { return nil }
                 if userId != viewer { profile.phone = nil }
                 if userId == viewer { profile.role = try ModerationRepository.standing(db, of: userId)?.admin == true ? "admin" : "user" }
+                if userId == viewer, let preferences = try UserRepository.preferences(db, of: userId) {
+                    profile.timeZone = preferences.timeZone ?? "UTC"
+                    profile.locale = preferences.locale ?? "en-US"
+                }
                 return profile
             }
             guard let found else { throw ServiceError(.notFound, "no such user among your friends") }
@@ -214,6 +221,48 @@ public final class AccountService: Sendable {
                 Profile(userId: userId, displayName: name, phone: try UserRepository.setDisplayName(db, of: userId, to: name))
             }
         } catch { throw ServiceError.from(error) }
+    }
+
+    /// Changes whichever of the display name, time zone (IANA, `unknown time zone` otherwise) and locale (BCP 47)
+    /// are given (at least one); the own profile after the change, with `time_zone` and `locale`.
+    public func updateProfile(of userId: Int64, displayName: String?, timeZone: String?, locale: String?) async throws(ServiceError) -> Profile {
+        guard displayName != nil || timeZone != nil || locale != nil else {
+            throw ServiceError(.badRequest, "give display_name, time_zone or locale")
+        }
+        let name = try displayName.map { name throws(ServiceError) in try Self.validName(name, rule: Self.displayNameRule) }
+        let zone = try timeZone.map { zone throws(ServiceError) in try Self.validTimeZone(zone) }
+        let locale = try locale.map { locale throws(ServiceError) in try Self.validLocale(locale) }
+        do {
+            let profile: Profile? = try await pool.transaction { db -> Profile? in
+                guard try UserRepository.updateProfile(db, of: userId, displayName: name, timeZone: zone, locale: locale),
+                    var profile = try UserRepository.profile(db, of: userId), let preferences = try UserRepository.preferences(db, of: userId)
+                else { return nil }
+                profile.timeZone = preferences.timeZone ?? "UTC"
+                profile.locale = preferences.locale ?? "en-US"
+                return profile
+            }
+            guard let profile else { throw ServiceError(.notFound, "no such user") }
+            return profile
+        } catch { throw ServiceError.from(error) }
+    }
+
+    /// An IANA time zone name Foundation knows (kept as given); `bad_request` "unknown time zone".
+    public static func validTimeZone(_ name: String) throws(ServiceError) -> String {
+        guard name.utf8.count <= 64, !name.isEmpty, TimeZone(identifier: name) != nil else {
+            throw ServiceError(.badRequest, "unknown time zone")
+        }
+        return name
+    }
+
+    /// A BCP 47 language tag (`fr`, `fr-FR`, `zh-Hant-TW`): a 2-3 letter language, then subtags of 1-8 letters or
+    /// digits; at most 35 characters. `bad_request` "invalid locale" otherwise.
+    public static func validLocale(_ tag: String) throws(ServiceError) -> String {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard tag.utf8.count <= 35, let language = parts.first, (2...3).contains(language.count),
+            language.allSatisfy({ $0.isASCII && $0.isLetter }),
+            parts.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else { throw ServiceError(.badRequest, "invalid locale") }
+        return tag
     }
 }
 

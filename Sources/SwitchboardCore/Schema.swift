@@ -21,6 +21,7 @@ public enum Schema {
         Migration(version: 7, name: "account deletion and data export", sql: accountLifecycle),
         Migration(version: 8, name: "administrators and moderation", sql: moderation),
         Migration(version: 9, name: "communities, events, courses and notifications", sql: communities),
+        Migration(version: 10, name: "active hours", sql: activeHours),
     ]
 
     /// The version of a conversation's members and name, bumped by every change of them, so that a process
@@ -339,6 +340,24 @@ CREATE TABLE community_notifications (
     title        TEXT NOT NULL,
     created_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (community_id, seq)
+);
+"""
+}
+
+extension Schema {
+    /// Active-hours statistics (issue 22, `docs/protocol.md` "Active hours", `docs/architecture.md` "Active hours"):
+    /// per user, local date (in the zone in force when the time was recorded) and hour from local midnight (0-24:
+    /// 25-hour days), with the instant that hour starts (seconds since 1970: the same local hour of two zones are two
+    /// rows), the connected seconds as a set of second offsets within the hour. Recording is a union (`spans +
+    /// new`), so the same second written by two devices, two nodes or a repeated checkpoint counts once.
+    static let activeHours = """
+CREATE TABLE active_hours (
+    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    day        DATE NOT NULL,
+    hour       SMALLINT NOT NULL CHECK (hour BETWEEN 0 AND 24),
+    hour_start BIGINT NOT NULL,
+    spans      int4multirange NOT NULL,
+    PRIMARY KEY (user_id, day, hour, hour_start)
 );
 """
 }

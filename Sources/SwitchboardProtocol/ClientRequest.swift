@@ -110,7 +110,7 @@ public enum ClientRequest: Sendable, Equatable, CustomStringConvertible {
         case .logout, .ping, .sessionsList, .friendsList, .friendsRequests: return op.rawValue
         case .sessionsRevoke(let p): return "sessions.revoke(sessionId: \(p.sessionId))"
         case .profileGet(let p): return "profile.get(userId: \(p.userId.map(String.init) ?? "self"))"
-        case .profileUpdate(let p): return "profile.update(displayName: \(p.displayName))"
+        case .profileUpdate(let p): return "profile.update(displayName: \(p.displayName ?? "-"), timeZone: \(p.timeZone ?? "-"), locale: \(p.locale ?? "-"))"
         case .friendsRequest(let p):
             return "friends.request(" + (p.phone.map { "phone: \($0)" } ?? p.userId.map { "userId: \($0)" } ?? "") + ")"
         case .friendsAccept(let p), .friendsDecline(let p), .friendsCancel(let p):

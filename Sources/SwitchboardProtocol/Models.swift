@@ -19,12 +19,19 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var phone: String?
     /// `admin` or `user`; only in the user's own profile (`authenticate`, `profile.get` of oneself).
     public var role: String?
+    /// The IANA time zone (`UTC` when never set); only in the user's own profile (`profile.get` of oneself,
+    /// `profile.update`).
+    public var timeZone: String?
+    /// The BCP 47 locale (`en-US` when never set); only in the user's own profile, like `time_zone`.
+    public var locale: String?
 
-    public init(userId: Int64, displayName: String, phone: String? = nil, role: String? = nil) {
+    public init(userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil, locale: String? = nil) {
         self.userId = userId
         self.displayName = displayName
         self.phone = phone
         self.role = role
+        self.timeZone = timeZone
+        self.locale = locale
     }
 }
 

@@ -226,6 +226,7 @@ public final class HubServer: @unchecked Sendable {
         scheduleDatabaseCheck()
         web?.startWatching()
         services?.account.start()
+        services?.activeHours.start()
         logger.info(
             "listening",
             metadata: [
@@ -287,6 +288,8 @@ public final class HubServer: @unchecked Sendable {
                     self.transport = nil
                     lock.unlock()
                     web?.stopWatching()
+                    // The closed connections' time, before the database closes (bounded).
+                    services?.activeHours.stop()
                     logger.info("stopped")
                     completion()
                 }

@@ -48,11 +48,14 @@ final class PresenceHub: @unchecked Sendable {
     // protected by queue: last-seen times (ISO 8601) learned from the database or from going offline
     private var lastSeen: [Int64: String] = [:]
     private let timer: DeadlineTimer
+    /// Told of every device that comes and goes (active-hours statistics); nil in engine tests.
+    let activeHours: ActiveHoursRecorder?
 
     init(
         registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool, grace: Double,
-        metrics: ServerMetrics, logger: Logger, localNode: UInt32? = nil
+        metrics: ServerMetrics, logger: Logger, localNode: UInt32? = nil, activeHours: ActiveHoursRecorder? = nil
     ) {
+        self.activeHours = activeHours
         self.localNode = localNode
         self.registry = registry
         self.outbox = outbox
@@ -78,6 +81,15 @@ final class PresenceHub: @unchecked Sendable {
 
     /// Applies other nodes' device changes in order, in one block on the queue.
     func remoteDevicesChanged(_ changes: [RemoteDeviceChange]) {
+        if let activeHours {
+            for change in changes {
+                switch change {
+                case .connected(let device): activeHours.connected(device)
+                case .disconnected(let device): activeHours.disconnected(device)
+                case .status: break
+                }
+            }
+        }
         queue.async { [self] in
             for change in changes {
                 switch change {
@@ -99,6 +111,7 @@ final class PresenceHub: @unchecked Sendable {
     /// A device authenticated: publish, and send it its friends' presence. A device of another node is only
     /// counted (that node sends its snapshot).
     func deviceConnected(_ device: Device) {
+        activeHours?.connected(device)
         queue.async { [self] in
             if let localNode, device.connection.node != localNode {
                 remoteConnected(device)
@@ -114,6 +127,7 @@ final class PresenceHub: @unchecked Sendable {
 
     /// A device's connection closed.
     func deviceDisconnected(_ device: Device) {
+        activeHours?.disconnected(device)
         queue.async { [self] in disconnected(device) }
     }
 

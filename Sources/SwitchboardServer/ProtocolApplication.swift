@@ -65,6 +65,8 @@ final class ProtocolServices: Sendable {
     let reportLimiter: SharedRateLimiter<Int64>
     /// Account deletion jobs and data exports.
     let account: AccountLifecycle
+    /// Active-hours recording (fed by presence).
+    let activeHours: ActiveHoursRecorder
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -94,9 +96,11 @@ final class ProtocolServices: Sendable {
             coordination: coordination, logger: logger)
         cluster?.calls = self.calls
         cluster?.coordination = coordination
+        let activeHours = ActiveHoursRecorder(pool: pool, configuration: configuration.activeHours, logger: logger, localNode: cluster?.node)
+        self.activeHours = activeHours
         let presence = PresenceHub(
             registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger,
-            localNode: cluster?.node)
+            localNode: cluster?.node, activeHours: activeHours)
         self.presence = presence
         cluster?.presence = presence
         let calls = self.calls

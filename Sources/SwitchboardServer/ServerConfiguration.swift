@@ -138,6 +138,8 @@ public struct ServerConfiguration: Sendable {
     public var web = WebConfiguration()
     /// Account deletion and data export (`AccountLifecycle`).
     public var account = AccountConfiguration()
+    /// Active-hours recording (`ActiveHoursRecorder`).
+    public var activeHours = ActiveHoursConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

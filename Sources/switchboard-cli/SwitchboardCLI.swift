@@ -69,6 +69,7 @@ struct SwitchboardCLI: AsyncParsableCommand {
             Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Call.self,
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
+            Hours.self, ProfileSettings.self,
         ])
 
     /// Parses and runs, mapping parse errors to exit code 2 (usage) and help to 0.
@@ -507,6 +508,41 @@ struct Account: AsyncParsableCommand {
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
                 try await context.exportAccount(to: to, timeout: timeout)
+                return .ok
+            }
+        }
+    }
+}
+
+struct Hours: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show active hours: the last 30 days, or the hours of one date (yours, or a friend's with --user).")
+    @OptionGroup var global: Global
+    @Argument(help: "A date (YYYY-MM-DD) in the user's time zone: show its hours.") var date: String?
+    @Option(help: "A friend's user id (default: yours).") var user: Int64?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.hours(date: date, userId: user)
+            return .ok
+        }
+    }
+}
+
+struct ProfileSettings: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile", abstract: "Change your profile: name, time zone, locale.", subcommands: [Set.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone and locale.")
+        @OptionGroup var global: Global
+        @Option(help: "Display name.") var name: String?
+        @Option(name: .customLong("time-zone"), help: "IANA time zone, e.g. Europe/Paris (active hours and calendars).") var timeZone: String?
+        @Option(help: "BCP 47 locale, e.g. fr-FR.") var locale: String?
+
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                try await context.setProfile(name: name, timeZone: timeZone, locale: locale)
                 return .ok
             }
         }

@@ -47,6 +47,9 @@ struct MessagingOptions: ParsableArguments {
     @Option(help: "Seconds a user stays available after its last device goes. [env: SWITCHBOARD_PRESENCE_GRACE]")
     var presenceGrace: Double = envValue("SWITCHBOARD_PRESENCE_GRACE", as: Double.self) ?? 5
 
+    @Option(help: "Seconds between checkpoints of open active-hours intervals (what a crash loses at most). [env: SWITCHBOARD_ACTIVE_HOURS_CHECKPOINT]")
+    var activeHoursCheckpoint: Double = envValue("SWITCHBOARD_ACTIVE_HOURS_CHECKPOINT", as: Double.self) ?? 300
+
     @Option(name: .customLong("typing-ttl"), help: "Seconds a typing indicator lives without a refresh. [env: SWITCHBOARD_TYPING_TTL]")
     var typingTTL: Double = envValue("SWITCHBOARD_TYPING_TTL", as: Double.self) ?? 6
 
@@ -59,9 +62,9 @@ struct MessagingOptions: ParsableArguments {
     func validate() throws {
         guard maxTextCharacters >= 1, maxTextBytes >= 4, commitResolutionTimeout >= 0, commitResolutionTimeout <= 86_400, maxGroupMembers >= 3, messageBatch >= 1, maxPendingWrites >= 1, messageWriters >= 1,
             historyMaxLimit >= 10, maxHeldDuringSync >= 1, presenceGrace >= 0, typingTTL > 0, typingRate > 0, sendRate > 0,
-            reactionRate > 0, reportRate > 0
+            reactionRate > 0, reportRate > 0, activeHoursCheckpoint >= 1, activeHoursCheckpoint <= 86_400
         else {
-            throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10)")
+            throw ValidationError("messaging limits must be positive (groups at least 3 members, history pages at least 10, active-hours checkpoint 1-86400 s)")
         }
     }
 
@@ -83,6 +86,7 @@ struct MessagingOptions: ParsableArguments {
         c.messaging.reactionsPerSecond = reactionRate
         c.messaging.reactionBurst = reactionRate * 3
         c.messaging.reportsPerHour = reportRate
+        c.activeHours.checkpointInterval = activeHoursCheckpoint
     }
 }
 

@@ -259,6 +259,9 @@ struct AccountLifecycleTests {
         let audio = try Data(contentsOf: folder.appendingPathComponent("voice/\(clip).ogg"))
         #expect(Array(audio) == (try http(port, "GET", "/voice/\(clip)", token: ann.token).body))
         #expect(audio.prefix(4) == Data("OggS".utf8))
+        let hours = try #require(try jsonFile(folder.appendingPathComponent("active_hours.json")) as? [String: Any])
+        #expect(hours["time_zone"] as? String == "UTC")
+        #expect(hours["days"] is [Any])
 
         // Limits: at most 2 a day (configured), the third refused with retry_after_ms.
         let second = try #require((ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)

@@ -621,6 +621,35 @@ def test_report_and_moderation(server, ann, bob):
           and "remove message" in out, f"admin audit: {rc} {out} {err}")
 
 
+def test_hours_and_profile_settings(server, ann, bob):
+    """`profile set` changes the time zone and locale (refusing an unknown zone); `hours` shows the series and one
+    day's hours, for oneself and a friend; a stranger is refused."""
+    rc, out, err = ann.run("profile", "set", "--time-zone", "Asia/Tokyo", "--locale", "ja-JP")
+    check(rc == 0 and "time zone Asia/Tokyo, locale ja-JP" in out, f"profile set: {rc} {out} {err}")
+    rc, out, err = ann.run("profile", "set", "--time-zone", "Mars/Base")
+    check(rc == 1 and "unknown time zone" in err, f"unknown zone: {rc} {out} {err}")
+    rc, out, err = ann.run("profile", "set")
+    check(rc == 2, f"nothing to set: {rc} {out} {err}")
+    rc, out, _ = ann.run("whoami", "--json")
+    ann_id = json.loads(out.splitlines()[0])["user_id"]
+    rc, out, err = bob.run("hours", "--user", str(ann_id), "--json")
+    series = json.loads(out.splitlines()[0])
+    check(rc == 0 and series["type"] == "active_hours" and series["time_zone"] == "Asia/Tokyo", f"{rc} {out} {err}")
+    check(series["days"] and series["days"][-1]["date"] == series["today"] and series["days"][-1]["seconds"] >= 0, out)
+    rc, out, err = bob.run("hours", series["today"], "--user", str(ann_id), "--json")
+    day = json.loads(out.splitlines()[0])
+    check(rc == 0 and day["type"] == "active_day" and len(day["hours"]) in (23, 24, 25), f"{rc} {out} {err}")
+    child = ann.spawn("hours")
+    child.expect(r"active hours of user \d+, last \d+ days \(Asia/Tokyo\)")
+    finish(child, 0)
+    rc, out, err = ann.run("hours", "2026-02-30")
+    check(rc == 1 and "YYYY-MM-DD" in err, f"bad date: {rc} {out} {err}")
+    cy = User(server, "Cy")
+    cy.register()
+    rc, out, err = cy.run("hours", "--user", str(ann_id))
+    check(rc == 1 and ("not_found" in err or "no such user" in err), f"stranger: {rc} {out} {err}")
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -669,6 +698,7 @@ def main():
         run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
         run("call_with_offer_file_and_unavailable", test_call_with_offer_file_and_unavailable, server, ann, bob)
         run("report_and_moderation", test_report_and_moderation, server, ann, bob)
+        run("hours_and_profile_settings", test_hours_and_profile_settings, server, ann, bob)
         run("account_export_and_delete", test_account_export_and_delete, server)
         run("communities_events_and_calendar", test_communities_events_and_calendar, server, ann, bob)
         server.stop()

@@ -779,6 +779,47 @@ async def an_account_deleted_on_one_node_closes_its_devices_on_every_node():
         await c.close()
 
 
+@test
+async def active_hours_of_devices_on_two_nodes_count_once():
+    """Fay has devices on nodes 2 and 3 at the same time for a few seconds; her friend Gus on node 1 reads her active
+    hours: live while she is connected (node 1 knows her open interval from the directory), then from what nodes 2
+    and 3 wrote: about the wall time she was connected, not the sum of both devices."""
+    gus = Client(CLUSTER.urls[0], "gus@1")
+    await gus.connect()
+    await gus.register("Gus")
+    fay2 = Client(CLUSTER.urls[1], "fay@2")
+    await fay2.connect()
+    started = time.monotonic()
+    await fay2.register("Fay")
+    await befriend(gus, fay2)
+    fay3 = Client(CLUSTER.urls[2], "fay@3")
+    await fay3.connect()
+    await fay3.authenticate(fay2.token)
+
+    async def total():
+        r = await gus.ok("stats.active_hours", user_id=fay2.user_id)
+        return sum(d["seconds"] for d in r["days"])
+    deadline = time.monotonic() + WAIT
+    while await total() < 1:
+        assert time.monotonic() < deadline, "Fay's open interval never showed on node 1"
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(max(0.0, 4 - (time.monotonic() - started)))
+    await fay2.close()
+    await fay3.close()
+    elapsed = time.monotonic() - started
+    # Written by nodes 2 and 3 (after their flush delay); stable once both writes are in.
+    last, stable_since = -1, time.monotonic()
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() - stable_since < 2.5:
+        assert time.monotonic() < deadline, "Fay's time never settled"
+        now = await total()
+        if now != last:
+            last, stable_since = now, time.monotonic()
+        await asyncio.sleep(0.2)
+    assert 3 <= last <= elapsed + 2, f"Fay's two devices over {elapsed:.1f} s counted {last} s (twice would be about {2 * elapsed:.0f})"
+    await gus.close()
+
+
 def run_sql(database_url, sql):
     """Runs one SQL statement on the cluster's database with psql (for what only the operator does: roles)."""
     psql = shutil.which("psql") or next((os.path.join(d, "psql") for d in sorted(

@@ -385,6 +385,25 @@ export const strings = {
   'account.deleted_notice': 'Your account has been deleted.',
   'message.deleted_account': 'Deleted account',
   'message.deleted_account_text': 'This message was removed when its sender deleted their account.',
+
+  // Active hours (screens/hours.js, on the settings screen)
+  'hours.title': 'Your active hours',
+  'hours.summary': 'Time connected in the last 30 days: {duration} (days in the time zone {zone}).',
+  'hours.series_label': 'Time connected each day, last 30 days',
+  'hours.bar': '{label}: {duration}',
+  'hours.pick_date': 'Show the hours of a day',
+  'hours.day_total': '{date}: {duration} in all',
+  'hours.day_label': 'Time connected each hour on {date}',
+  'hours.hour_label': '{hour}:00',
+  'hours.none': 'none',
+  'hours.under_minute': 'less than a minute',
+  'hours.minutes': '{minutes} min',
+  'hours.hours': '{hours} h',
+  'hours.hours_minutes': '{hours} h {minutes} min',
+  'hours.zone': 'Your time zone',
+  'hours.zone_hint': 'Your days are counted in this time zone from now on.',
+  'hours.zone_save': 'Save time zone',
+  'hours.zone_saved': 'Your time zone is saved.',
 };
 
 // The text for `key`, with `{name}` placeholders filled from `vars`. A missing key shows itself, so it is

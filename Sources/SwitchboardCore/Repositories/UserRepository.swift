@@ -82,4 +82,24 @@ extension UserRepository {
         else { return nil }
         return (try r.decode(column: 0), try r.decode(column: 1))
     }
+
+    /// A user's stored time zone and locale (nil: never set, meaning `UTC` and `en-US`).
+    public static func preferences(_ db: PostgresConnection, of userId: Int64) throws -> (timeZone: String?, locale: String?)? {
+        guard let r = try db.execute(cached: "SELECT time_zone, locale FROM users WHERE id = $1", [.int(userId)]).first else { return nil }
+        return (try r.decode(column: 0), try r.decode(column: 1))
+    }
+
+    /// Sets whichever of a live user's display name, time zone and locale are given (in one statement); false
+    /// when there is no such live user.
+    public static func updateProfile(
+        _ db: PostgresConnection, of userId: Int64, displayName: String?, timeZone: String?, locale: String?
+    ) throws -> Bool {
+        try db.execute(
+            cached: """
+                UPDATE users SET display_name = coalesce($2::text, display_name), time_zone = coalesce($3::text, time_zone),
+                locale = coalesce($4::text, locale) WHERE id = $1 AND deleted_at IS NULL RETURNING id
+                """,
+            [.int(userId), displayName.map(PostgresData.text), timeZone.map(PostgresData.text), locale.map(PostgresData.text)]
+        ).first != nil
+    }
 }

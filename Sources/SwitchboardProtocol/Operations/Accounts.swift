@@ -154,7 +154,7 @@ extension Ops {
         public typealias Result = ProfileResult
     }
 
-    /// `profile.update {display_name}` -> `{profile}`.
+    /// `profile.update {display_name?, time_zone?, locale?}` (at least one) -> `{profile}`.
     public enum ProfileUpdate: ProtocolOperation {
         public static let name = "profile.update"
         public static let stateChanging = true
@@ -162,8 +162,16 @@ extension Ops {
         /// Parameters of `profile.update`.
         public struct Parameters: Codable, Sendable, Equatable {
             /// The new display name.
-            public var displayName: String
-            public init(displayName: String) { self.displayName = displayName }
+            public var displayName: String?
+            /// The new IANA time zone (`Europe/Paris`): active hours and calendars.
+            public var timeZone: String?
+            /// The new BCP 47 locale (`fr-FR`).
+            public var locale: String?
+            public init(displayName: String? = nil, timeZone: String? = nil, locale: String? = nil) {
+                self.displayName = displayName
+                self.timeZone = timeZone
+                self.locale = locale
+            }
         }
         public typealias Result = ProfileResult
     }

@@ -89,7 +89,9 @@ public enum ProtocolSchema {
     /// The op types, feature by feature.
     public static let operations: [any ProtocolOperation.Type] =
         Ops.accounts + Ops.friends + Ops.messaging + Ops.presence + Ops.reactions + Ops.calls + Ops.moderation
-        + Ops.account + Ops.communities + Ops.events
+        + Ops.account
+        + Ops.activeHours
+        + Ops.communities + Ops.events
         + Ops.courses
 
     /// Traits by op name.

@@ -45,6 +45,7 @@ struct OperationRouter: Sendable {
         AccountsFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
         ModerationFeature(),
         AccountFeature(),
+        ActiveHoursFeature(),
         CommunitiesFeature(),
         EventsFeature(),
         CoursesFeature(),

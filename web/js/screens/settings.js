@@ -1,6 +1,7 @@
 // Settings: your name (profile.update), your phone number, the devices logged in to your account
 // (sessions.list, sessions.revoke), and logging out.
 import { el, heading, field, errorBox, busy, formatTime } from '../ui.js';
+import { activeHoursSection } from './hours.js';
 
 export function show(root, params, app) {
   const { t, client } = app;
@@ -40,6 +41,7 @@ export function show(root, params, app) {
 
   root.append(heading(t('settings.title')), error,
     el('h2', {}, t('settings.profile')), phone, form,
+    activeHoursSection(app),
     el('h2', {}, t('settings.sessions')), el('p', { class: 'hint' }, t('settings.sessions_hint')), sessions,
     el('h2', {}, t('settings.leave')), el('div', { class: 'actions' }, logout),
     el('h2', {}, t('account.title')), el('p', {}, el('a', { href: '#/account' }, t('account.link'))));

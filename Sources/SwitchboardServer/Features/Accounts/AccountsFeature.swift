@@ -77,7 +77,10 @@ struct AccountsFeature: FeatureModule {
         }
         router.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
             let me = s.userId
-            let profile = try await s.services.accounts.updateProfile(of: me, displayName: p.displayName)
+            // This node's time so far is recorded in the zone it was spent in (other nodes' within a checkpoint).
+            if let zone = p.timeZone, (try? AccountService.validTimeZone(zone)) != nil { await s.services.activeHours.checkpoint(user: me) }
+            let profile = try await s.services.accounts.updateProfile(of: me, displayName: p.displayName, timeZone: p.timeZone, locale: p.locale)
+            guard p.displayName != nil else { return ProfileResult(profile: UserProfile(profile)) }
             s.services.renamed(me, profile.displayName)
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
             // Without the phone number.
@@ -96,7 +99,9 @@ struct AccountsFeature: FeatureModule {
 // The store's records as the wire's types (same fields; `WireCompatibilityTests` compares their encodings).
 
 extension UserProfile {
-    init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role) }
+    init(_ p: Profile) {
+        self.init(userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role, timeZone: p.timeZone, locale: p.locale)
+    }
 }
 
 extension UserSummary {
