@@ -346,7 +346,7 @@ extension CLIContext {
     }
 
     /// The fields of `events create`/`update` from what the user typed (times in `zone`, else the machine's zone).
-    public func eventFields(
+    public func eventParameters(
         title: String?, description: String?, place: String?, starts: String?, ends: String?, durationMinutes: Int?, zone: String?,
         capacity: Int?, noCapacity: Bool
     ) throws(CLIError) -> [String: JSONValue] {

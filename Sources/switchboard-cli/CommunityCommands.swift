@@ -189,7 +189,7 @@ struct EventOptions: ParsableArguments {
     @Flag(help: "Remove the capacity limit (update).") var noCapacity = false
 
     func fields(_ context: CLIContext) throws(CLIError) -> [String: JSONValue] {
-        try context.eventFields(
+        try context.eventParameters(
             title: title, description: description, place: place, starts: starts, ends: ends, durationMinutes: duration, zone: tz,
             capacity: capacity, noCapacity: noCapacity)
     }
