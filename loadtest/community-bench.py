@@ -16,7 +16,8 @@
 #     join the community through the protocol (communities.join).
 # Measure: the administrator publishes --events events one at a time (events.create); for each, every online member's
 # `community.notification` receipt is timed from the request's send (CLOCK_MONOTONIC, shared by the processes) and
-# from its reply; the next publication starts when every online member has the previous one (or after --wait s).
+# from its reply (0 for a member that had it before the reply came); the next publication starts when every online
+# member has the previous one (or after --wait s).
 # Then --query-clients extra connections of online members (each joined to the first five events) share --queries
 # communities.list (first page) and --queries calendar.get (month) requests, each connection one request at a time,
 # while nothing else runs; the server's own per-op histogram
