@@ -60,7 +60,8 @@ echo "server pid $server_pid (port $port), ring timeout $ring s; $users users, $
 pinner=$!
 status=0
 taskset -c 1 "$load" run --url "ws://127.0.0.1:$port/ws" --users "$users" --duration "$seconds" --ring-timeout "$ring" \
-    --server-pid "$server_pid" --report "$work/report.json" "$@" 2> >(tee "$work/load.err" >&2) || status=$?
+    --server-pid "$server_pid" --report "$work/report.json" --admin-command "$bin admin grant {phone} --data-dir $work/data" \
+    "$@" 2> >(tee "$work/load.err" >&2) || status=$?
 kill "$pinner" 2>/dev/null || true
 [[ -z "${REPORT:-}" ]] || cp "$work/report.json" "$REPORT" 2>/dev/null || true
 if grep -qiE "error|critical" "$work/server.log"; then

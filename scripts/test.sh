@@ -103,7 +103,8 @@ done
 # The mix: every kind of operation (calls time out after the 2 s test ring timeout), 10% of the clients
 # dropped and resumed; judged against the apps' end-to-end ceilings only (loadtest/budgets-smoke.json).
 .build/release/switchboard-load run --url "ws://127.0.0.1:$port/ws" --users 40 --duration 5 --ring-timeout 2 \
-    --server-pid "$server_pid" --budgets loadtest/budgets-smoke.json --report "$work/load-report.json"
+    --server-pid "$server_pid" --budgets loadtest/budgets-smoke.json --report "$work/load-report.json" \
+    --event-rate 1 --admin-command ".build/release/switchboard admin grant {phone} --database-url '$SWITCHBOARD_TEST_DATABASE_URL'"
 # Idle mode through its worker process: every connection authenticated and held (memory not judged here).
 .build/release/switchboard-load idle --url "ws://127.0.0.1:$port/ws" --connections 300 --users 10 --hold 2 \
     --ramp-rate 300 --server-pid "$server_pid" --max-bytes-per-connection 1048576 --max-authenticate-p99-ms 3000

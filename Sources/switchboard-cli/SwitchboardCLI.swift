@@ -68,6 +68,7 @@ struct SwitchboardCLI: AsyncParsableCommand {
         subcommands: [
             Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Call.self,
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
+            Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
             Hours.self, ProfileSettings.self,
         ])
 

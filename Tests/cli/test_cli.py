@@ -499,6 +499,82 @@ def test_account_export_and_delete(server):
     check(rc == 0 and "registered as Eve Again" in out, f"re-register: {rc} {out} {err}")
 
 
+def test_communities_events_and_calendar(server, ann, bob):
+    """An administrator (made with `switchboard admin grant`) creates two communities and publishes an event; Bob
+    lists the communities (not joined), joins one by name, lists its events, sees the next publication live in
+    `listen` and as an unread count in `communities`, joins the event, finds it starred and listed in `calendar
+    month`, and `communities read` clears the count; a non-administrator cannot publish."""
+    ada = User(server, "Ada")
+    ada.register()
+    where = ["--database-url", DATABASE_URL] if DATABASE_URL else ["--data-dir", os.path.join(WORK, "data")]
+    granted = subprocess.run([SERVER, "admin", "grant", ada.phone, *where], capture_output=True, text=True, timeout=120)
+    check(granted.returncode == 0, f"admin grant: {granted.stdout} {granted.stderr}")
+    tag = "".join(random.choice("abcdefghij") for _ in range(6))
+    garden, chess = f"Garden Club {tag}", f"Chess {tag}"
+    rc, out, err = ada.run("communities", "create", garden, "--description", "Growing things together", "--category", "hobby")
+    check(rc == 0 and f"created {garden}" in out, f"communities create: {rc} {out} {err}")
+    rc, out, err = ada.run("communities", "create", chess)
+    check(rc == 0, f"communities create: {rc} {out} {err}")
+    # An event starting in an hour (UTC), shown in its month's calendar.
+    start = time.time() + 3600
+    day = time.strftime("%Y-%m-%d", time.gmtime(start))
+    rc, out, err = ada.run("events", "create", garden, "--title", "Spring planting", "--starts",
+                           time.strftime("%Y-%m-%d %H:%M", time.gmtime(start)), "--duration", "90", "--tz", "UTC",
+                           "--place", "Town garden", "--capacity", "10")
+    check(rc == 0 and "published #" in out and "Spring planting" in out, f"events create: {rc} {out} {err}")
+    rc, out, err = bob.run("events", "create", garden, "--title", "Mine", "--starts", "2030-01-01 10:00",
+                           "--duration", "60", "--tz", "UTC")
+    check(rc == 1 and "forbidden" in err, f"events create by a non-administrator: {rc} {out} {err}")
+
+    rc, out, err = bob.run("communities", "--all")
+    check(rc == 0 and re.search(rf"^#\d+ {garden} \[hobby\]  0 members$", out, re.M)
+          and re.search(rf"^#\d+ {chess}  0 members$", out, re.M), f"communities: {rc} {out} {err}")
+    rc, out, err = bob.run("communities", "join", garden.lower())
+    check(rc == 0 and f"joined {garden}" in out, f"communities join: {rc} {out} {err}")
+    rc, out, err = bob.run("events", "list", garden, "--json")
+    events = [json.loads(line) for line in out.splitlines() if line.strip()]
+    check(rc == 0 and [e["title"] for e in events] == ["Spring planting"] and events[0]["status"] == "upcoming",
+          f"events list: {rc} {out} {err}")
+    event_id = str(events[0]["event_id"])
+
+    # A publication reaches Bob's listening terminal at once, and is unread afterwards.
+    listener = bob.spawn("listen")
+    listener.expect("listening as Bob")
+    rc, out, err = ada.run("events", "create", garden, "--title", "Seed swap", "--starts", "2030-05-01 10:00",
+                           "--duration", "60", "--tz", "Europe/Paris")
+    check(rc == 0, f"second events create: {rc} {out} {err}")
+    listener.expect(r"● community #\d+: #\d+ new event: Seed swap \(event #\d+\) by Ada")
+    listener.sendintr()
+    finish(listener, 0)
+    rc, out, err = bob.run("communities")
+    check(rc == 0 and re.search(rf"^#\d+ {garden} \[hobby\]  1 member  joined  ● 1 unread$", out, re.M)
+          and "1 unread notification in all" in out, f"communities with an unread notification: {rc} {out} {err}")
+    rc, out, err = bob.run("communities", "notifications", garden)
+    check(rc == 0 and re.search(r"^● #\d+ new event: Seed swap", out, re.M), f"notifications: {rc} {out} {err}")
+
+    rc, out, err = bob.run("events", "join", event_id)
+    check(rc == 0 and "going to #" in out and "1/10 going" in out, f"events join: {rc} {out} {err}")
+    rc, out, err = bob.run("events", "join", event_id)
+    check(rc == 1 and "already_joined" in err, f"joining twice: {rc} {out} {err}")
+    child = bob.spawn("calendar", "month", day, "--tz", "UTC")
+    finish(child, 0)
+    shown = screen(child)
+    d = int(day[8:])
+    check(re.search(rf"(\[{d:2d}\]|\b{d})\*", shown) and "Spring planting" in shown
+          and re.search(r" Mo   Tu   We   Th   Fr   Sa   Su| Su   Mo   Tu   We   Th   Fr   Sa", shown)
+          and "next: calendar month" in shown, f"calendar month: {shown}")
+    rc, out, err = bob.run("calendar", "month", day, "--tz", "UTC", "--json")
+    records = [json.loads(line) for line in out.splitlines() if line.strip()]
+    cal = next(r for r in records if r["type"] == "calendar")
+    check(rc == 0 and any(int(event_id) in x["event_ids"] for x in cal["days"] if x["date"] == day),
+          f"calendar --json: {rc} {out} {err}")
+
+    rc, out, err = bob.run("communities", "read", garden)
+    check(rc == 0 and "0 unread there, 0 in all" in out, f"communities read: {rc} {out} {err}")
+    rc, out, err = bob.run("communities")
+    check(rc == 0 and "nothing unread" in out, f"communities after read: {rc} {out} {err}")
+
+
 # ---------------------------------------------------------------------------------------------------- runner
 
 def test_report_and_moderation(server, ann, bob):
@@ -624,6 +700,7 @@ def main():
         run("report_and_moderation", test_report_and_moderation, server, ann, bob)
         run("hours_and_profile_settings", test_hours_and_profile_settings, server, ann, bob)
         run("account_export_and_delete", test_account_export_and_delete, server)
+        run("communities_events_and_calendar", test_communities_events_and_calendar, server, ann, bob)
         server.stop()
         servers.remove(server)
         if not only or "timeout" in only:

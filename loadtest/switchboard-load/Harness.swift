@@ -103,6 +103,10 @@ final class Harness: Sendable {
     let inFlight = Locked(0)
     /// `account.export_ready` events by export id: when each came and the export's state.
     let exportsReady = Rendezvous<String>()
+    /// The community's publications by k: when `events.create` was sent and the event's id.
+    let published = Locked([Int: (sent: UInt64, eventId: Int64)]())
+    /// Publication k -> the clients its `community.notification` reached.
+    let notificationReceipts = Locked([Int: Set<Int>]())
     let ringTimeout: Double
     let callHold: Double
 
@@ -293,6 +297,12 @@ final class Harness: Sendable {
             if fresh { recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent) }
         case .other(let raw) where raw.name.hasPrefix("call."):
             handleCallEvent(raw, client: client)
+        case .other(let raw) where raw.name == "community.notification":
+            // The title of a publication of the run carries its send time (`CommunityPlan.title`); setup events do not.
+            let t = now()
+            guard let n = try? raw.decode(NotificationFields.self), let (sent, k) = CommunityPlan.parse(title: n.notification.title) else { return }
+            let first = notificationReceipts.withLock { $0[k, default: []].insert(client).inserted }
+            if first { record(Metric.eventToNotification, client: client, from: sent, to: t) }
         case .other(let raw) where raw.name == "account.export_ready":
             // Every device of the user gets it (a login's device too): the first arrival counts.
             if let ready = try? raw.decode(ExportReadyFields.self) {
@@ -326,6 +336,12 @@ final class Harness: Sendable {
         var reason: String?
         var kind: String?
         var payload: String?
+    }
+
+    /// The fields of `community.notification` the run needs.
+    struct NotificationFields: Decodable {
+        struct Notification: Decodable { var title: String }
+        var notification: Notification
     }
 
     /// The fields of `account.export_ready` the run needs.

@@ -42,6 +42,8 @@ final class Mix: Sendable {
     private let deletionsClosed = Rendezvous<String>()
     /// The phone numbers of the users made to be deleted: a random block of this run.
     private let deletionPhoneBase = Int.random(in: 1_000_000...8_000_000)
+    /// The run's community (nil without `--admin-command`: no events are published).
+    let community: CommunityPlan?
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
@@ -50,17 +52,23 @@ final class Mix: Sendable {
         var textSize: Int
         var reportRate, exportRate, exportTimeout, deleteRate: Double
         var downloadExports: Bool
+        var eventRate, communityListRate, calendarRate: Double
     }
 
-    init(harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup) {
+    init(
+        harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup,
+        community: CommunityPlan? = nil
+    ) {
         self.harness = harness
+        self.community = community
         options = RunOptions(
             duration: command.duration, directRate: command.directRate, groupRate: command.groupRate,
             historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
             dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
-            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports)
+            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports,
+            eventRate: command.eventRate, communityListRate: command.communityListRate, calendarRate: command.calendarRate)
         reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
         exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
@@ -85,6 +93,9 @@ final class Mix: Sendable {
         if options.exportRate > 0 && sends { m.insert(Metric.exportReady) }
         if options.exportRate > 0 && sends && options.downloadExports { m.insert(Metric.exportDownload) }
         if options.deleteRate > 0 { m.insert(Metric.deleteToClosed) }
+        if options.eventRate > 0, let c = community, !c.members.isEmpty { m.insert(Metric.eventToNotification) }
+        if options.communityListRate > 0 { m.insert(Metric.communitiesList) }
+        if options.calendarRate > 0 { m.insert(Metric.calendarMonth) }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
         if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
@@ -112,6 +123,11 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("report", rate: o.reportRate, start: start) { await self.report($0) } }
             tasks.addTask { await self.schedule("export", rate: o.exportRate, start: start) { await self.export($0) } }
             tasks.addTask { await self.schedule("delete", rate: o.deleteRate, start: start) { await self.deletion($0) } }
+            if community != nil {
+                tasks.addTask { await self.schedule("event", rate: o.eventRate, start: start) { await self.publishEvent($0) } }
+            }
+            tasks.addTask { await self.schedule("communities_list", rate: o.communityListRate, start: start) { await self.listCommunities($0) } }
+            tasks.addTask { await self.schedule("calendar", rate: o.calendarRate, start: start) { await self.calendarMonth($0) } }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }
@@ -522,7 +538,8 @@ final class Mix: Sendable {
         if at > t { try? await Task.sleep(nanoseconds: at - t) }
         let count = Int((Double(harness.clients.count) * options.dropShare).rounded())
         let chosen = harness.inCall.withLock { busy -> [Int] in
-            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) }.shuffled().prefix(count)
+            // The community's administrator keeps its connection: its publications are the timed operation.
+            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) && $0 != community?.admin }.shuffled().prefix(count)
             let t = now()
             harness.recovering.withLock { for i in candidates { $0[i] = t } }
             harness.lastDrop.withLock { for i in candidates { $0[i] = t } }

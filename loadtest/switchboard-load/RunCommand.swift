@@ -60,6 +60,19 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005.")
     var deleteRate = 0.05
     @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.") var downloadExports = true
+    @Option(
+        help: """
+            A shell command that makes the run's first user an administrator, {phone} standing for its phone number \
+            (e.g. "switchboard admin grant {phone} --data-dir DIR"); that user then creates the run's community and \
+            publishes events to it. Without it no community is created and no event published.
+            """)
+    var adminCommand: String?
+    @Option(help: "Members of the run's community (users 1...N, all online; default: every user but the administrator).")
+    var communityMembers: Int?
+    @Option(help: "Events published to the run's community per second (events.create to each member's community.notification).")
+    var eventRate = 0.2
+    @Option(help: "communities.list (first page) per second.") var communityListRate = 2.0
+    @Option(help: "calendar.get (month) per second.") var calendarRate = 2.0
     @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
     var ringTimeout = 0.0
     @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
@@ -95,6 +108,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
+        }
+        guard eventRate >= 0, communityListRate >= 0, calendarRate >= 0, (communityMembers ?? 1) >= 1 else {
+            throw ValidationError("--event-rate, --community-list-rate and --calendar-rate >= 0, --community-members >= 1")
         }
         guard reportRate >= 0, exportRate >= 0, deleteRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1, exportTimeout > 0 else {
             throw ValidationError("--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0")
@@ -163,6 +179,18 @@ struct RunCommand: AsyncParsableCommand {
         for i in 0..<setup.clients.count {
             Task { await harness.consumeEvents(of: i) }
         }
+        var community: CommunityPlan?
+        if let adminCommand {
+            do {
+                community = try await CommunityPlan.make(
+                    harness: harness, adminCommand: adminCommand, members: communityMembers ?? (users - 1), concurrency: concurrency)
+            } catch {
+                note("switchboard-load: setup failed: \(error)")
+                throw ExitCode(2)
+            }
+        } else if eventRate > 0 {
+            note("run: no --admin-command, so no community: events are not published (event_to_notification not measured)")
+        }
         try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
         // Per process: a killed node is left out of the server's figures (those of the processes alive at the end).
         let serverBeforeEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
@@ -170,7 +198,7 @@ struct RunCommand: AsyncParsableCommand {
         let start = now() + 50_000_000
         note(String(format: "run: %.0f s mix with %d users", duration, users) + (url.count > 1 ? " over \(url.count) servers" : ""))
 
-        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group)
+        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group, community: community)
         await mix.run(start: start)
         let mixEnd = now()
         let serverAfterEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
@@ -203,6 +231,16 @@ struct RunCommand: AsyncParsableCommand {
             let resuming = harness.recovering.withLock { $0.count }
             if missing.isEmpty && resuming == 0 { break }
             try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        // Every member that kept its connection must have each publication's notification.
+        while now() < drainDeadline && mix.missingNotifications().count > 0 {
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        let missing = mix.missingNotifications()
+        if missing.count > 0 {
+            harness.errors.withLock { $0["event: notification_missing", default: 0] += missing.count }
+            harness.errorSamples.withLock { $0.append(contentsOf: missing.samples.prefix(max(0, 20 - $0.count))) }
+            harness.operations.withLock { $0["event_delivery", default: OperationCount()].failed += missing.count }
         }
         let droppedSet = harness.dropped.withLock { $0 }
         let killedSet = harness.killed.withLock { $0 }
@@ -243,7 +281,9 @@ struct RunCommand: AsyncParsableCommand {
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "report_rate": "\(reportRate)",
                 "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",
-                "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
+                "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "event_rate": "\(eventRate)",
+                "community_members": "\(community?.members.count ?? 0)", "community_list_rate": "\(communityListRate)",
+                "calendar_rate": "\(calendarRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
                 "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
                 "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",

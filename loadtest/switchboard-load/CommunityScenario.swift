@@ -1,0 +1,201 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Foundation
+import Glibc
+import SwitchboardClient
+import SwitchboardLoadKit
+
+/// The run's community (issue 22): client 0, made an administrator by `--admin-command`, creates it and publishes
+/// events to it; clients 1...`--community-members` are its members (each online: every client of the run holds its
+/// connection). Each publication's title carries its send time, so that every member's `community.notification`
+/// can be timed (`event_to_notification`) and counted.
+struct CommunityPlan: Sendable {
+    /// The administrator's client index.
+    let admin: Int
+    let communityId: Int64
+    /// Client indexes of the members.
+    let members: [Int]
+
+    /// `lt.<send time ns>.<k>`: the title of publication k.
+    static func title(sent: UInt64, k: Int) -> String { "lt.\(sent).\(k)" }
+
+    /// (send time, k) of a title made by `title(sent:k:)`.
+    static func parse(title: String) -> (sent: UInt64, k: Int)? {
+        let parts = title.split(separator: ".")
+        guard parts.count == 3, parts[0] == "lt", let t = UInt64(parts[1]), let k = Int(parts[2]) else { return nil }
+        return (t, k)
+    }
+
+    /// Runs `command` through `/bin/sh -c` with `{phone}` replaced by `phone`, for at most `timeout` seconds.
+    static func runAdminCommand(_ command: String, phone: String, timeout: Double) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command.replacingOccurrences(of: "{phone}", with: phone)]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw SetupError(description: "--admin-command did not finish within \(Int(timeout)) s")
+        }
+        guard process.terminationStatus == 0 else {
+            throw SetupError(description: "--admin-command exited with \(process.terminationStatus)")
+        }
+    }
+
+    /// Makes client 0 an administrator, creates the community, has the members join it, and publishes two events of
+    /// the next hours that the members join in turn (so that their calendars have something to show).
+    static func make(harness: Harness, adminCommand: String, members count: Int, concurrency: Int) async throws -> CommunityPlan {
+        let started = Date()
+        try runAdminCommand(adminCommand, phone: harness.users[0].phone, timeout: 120)
+        let admin = harness.clients[0]
+        let community: CommunityInfo
+        do {
+            community = try await admin.createCommunity(
+                name: "load community \(UInt32.random(in: 0...UInt32.max))", description: "switchboard-load", category: "load")
+        } catch {
+            throw SetupError(description: "communities.create by the administrator: \(error)")
+        }
+        let members = Array(1...max(1, min(count, harness.clients.count - 1)))
+        let failures = Locked([String]())
+        await forEach(members.count, limit: concurrency * 2) { k in
+            do {
+                _ = try await harness.clients[members[k]].joinCommunity(community.communityId)
+            } catch {
+                failures.withLock { $0.append("communities.join \(members[k]): \(error)") }
+            }
+        }
+        var eventIds: [Int64] = []
+        for h in 1...2 {
+            let start = Date().addingTimeInterval(Double(h) * 3600)
+            do {
+                let e = try await admin.createEvent(
+                    community: community.communityId,
+                    fields: [
+                        "title": .string("load setup event \(h)"), "starts_at": .string(wire(start)),
+                        "ends_at": .string(wire(start.addingTimeInterval(3600))), "time_zone": "UTC",
+                    ])
+                eventIds.append(e.eventId)
+            } catch {
+                failures.withLock { $0.append("events.create: \(error)") }
+            }
+        }
+        let events = eventIds
+        if !events.isEmpty {
+            await forEach(members.count, limit: concurrency * 2) { k in
+                do {
+                    _ = try await harness.clients[members[k]].joinEvent(events[k % events.count])
+                } catch {
+                    failures.withLock { $0.append("events.join \(members[k]): \(error)") }
+                }
+            }
+        }
+        if let first = failures.withLock({ $0.first }) { throw SetupError(description: first) }
+        note(
+            String(
+                format: "setup: community #%lld with %d members (all online), %d events joined; %.1f s", community.communityId,
+                members.count, events.count, Date().timeIntervalSince(started)))
+        return CommunityPlan(admin: 0, communityId: community.communityId, members: members)
+    }
+
+    static func wire(_ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+        return f.string(from: date)
+    }
+}
+
+extension Mix {
+    /// `events.create` by the administrator: a future event of an hour whose title carries the send time; each
+    /// member's `community.notification` is timed by `Harness.handle` (`event_to_notification`).
+    func publishEvent(_ k: Int) async {
+        guard let plan = community else { return }
+        // After a kill the administrator may be failing over: wait for it (at most 5 s) rather than skip a publication.
+        for _ in 0..<100 where !harness.isAvailable(plan.admin) { try? await Task.sleep(nanoseconds: 50_000_000) }
+        let t0 = now()
+        harness.started("event")
+        let start = Date().addingTimeInterval(7 * 86400 + Double(k) * 60)
+        do {
+            let e = try await harness.clients[plan.admin].createEvent(
+                community: plan.communityId,
+                fields: [
+                    "title": .string(CommunityPlan.title(sent: t0, k: k)), "starts_at": .string(CommunityPlan.wire(start)),
+                    "ends_at": .string(CommunityPlan.wire(start.addingTimeInterval(3600))), "time_zone": "UTC",
+                    "place": "switchboard-load",
+                ])
+            harness.published.withLock { $0[k] = (sent: t0, eventId: e.eventId) }
+            harness.succeeded("event")
+        } catch {
+            harness.fail("event", client: plan.admin, since: t0, error)
+        }
+    }
+
+    /// `communities.list` (the first page) by a random client.
+    func listCommunities(_ k: Int) async {
+        guard let client = randomAvailableClient() else { return }
+        let t0 = now()
+        harness.started("communities_list")
+        do {
+            _ = try await harness.clients[client].communities(limit: 20)
+            harness.record(Metric.communitiesList, client: client, since: t0)
+            harness.succeeded("communities_list")
+        } catch {
+            harness.fail("communities_list", client: client, since: t0, error)
+        }
+    }
+
+    /// `calendar.get` (month, the user's zone) by a random member (else any client).
+    func calendarMonth(_ k: Int) async {
+        let client = community.flatMap { plan in plan.members.randomElement().flatMap { harness.isAvailable($0) ? $0 : nil } }
+            ?? randomAvailableClient()
+        guard let client else { return }
+        let t0 = now()
+        harness.started("calendar")
+        do {
+            _ = try await harness.clients[client].calendar(range: "month")
+            harness.record(Metric.calendarMonth, client: client, since: t0)
+            harness.succeeded("calendar")
+        } catch {
+            harness.fail("calendar", client: client, since: t0, error)
+        }
+    }
+
+    private func randomAvailableClient() -> Int? {
+        for _ in 0..<50 {
+            let i = Int.random(in: 0..<harness.clients.count)
+            if harness.isAvailable(i) { return i }
+        }
+        return nil
+    }
+
+    /// Notifications of this run's publications that have not reached a member which kept its connection (the
+    /// dropped and killed clients are excused: community notifications are not replayed on resume).
+    func missingNotifications() -> (count: Int, samples: [String]) {
+        guard let plan = community else { return (0, []) }
+        let excused = harness.dropped.withLock { $0 }.union(harness.killed.withLock { $0 })
+        let expected = plan.members.filter { !excused.contains($0) }
+        let published = harness.published.withLock { $0 }
+        let receipts = harness.notificationReceipts.withLock { $0 }
+        var count = 0
+        var samples: [String] = []
+        for (k, p) in published.sorted(by: { $0.key < $1.key }) {
+            let got = receipts[k] ?? []
+            let missing = expected.filter { !got.contains($0) }
+            count += missing.count
+            if !missing.isEmpty && samples.count < 5 {
+                samples.append("event #\(p.eventId) (publication \(k)): no community.notification at \(missing.count) member(s), e.g. client \(missing[0])")
+            }
+        }
+        return (count, samples)
+    }
+}
