@@ -25,6 +25,7 @@ import json
 import os
 import random
 import re
+import subprocess
 import sys
 import time
 import urllib.request
@@ -68,6 +69,7 @@ class World:
         self.users, self.phones, self.conversations, self.messages = [], [], [], []
         self.requests, self.sessions, self.calls, self.voice = [], [], [], []
         self.tokens = []
+        self.communities, self.events, self.posts = [], [], []
 
 
 class Fuzzer:
@@ -189,7 +191,57 @@ class Fuzzer:
             "admin.reinstate": lambda: {"user_id": i(w.users)},
             "admin.resolve": lambda: {"report_id": i([1]), "status": s(lambda: self.pick(["resolved", "dismissed"]))},
             "admin.audit": lambda: {"before": i([1]), "limit": i([1, 100])},
+            # Communities, events, calendar, courses (issue 22): the workers are not administrators, so publishing
+            # answers forbidden; with --admin-command the world has a community, an event and posts to reach.
+            "communities.list": lambda: {"limit": i([1, 20, 100]), "cursor": s(lambda: self.pick(["", "AAAA", "x" * 200]))},
+            "communities.get": lambda: {"community_id": i(w.communities)},
+            "communities.create": lambda: {"name": s("Fuzz club"), "description": s("d"), "category": s("c"), "picture": s("https://x/y.png")},
+            "communities.update": lambda: {"community_id": i(w.communities), "name": s("Renamed club"), "picture": s("")},
+            "communities.archive": lambda: {"community_id": i(w.communities)},
+            "communities.join": lambda: {"community_id": i(w.communities)},
+            "communities.quit": lambda: {"community_id": i(w.communities)},
+            "communities.members": lambda: {"community_id": i(w.communities), "limit": i([1, 200]), "cursor": s("AAAA")},
+            "communities.core": lambda: {"community_id": i(w.communities), "user_id": i(w.users), "core": self.pick([True, False, None, 1])},
+            "communities.unread": lambda: {},
+            "communities.notifications": lambda: {"community_id": i(w.communities), "before_seq": i([1, 2]), "limit": i([1, 100])},
+            "communities.read": lambda: {"community_id": i(w.communities), "seq": i([0, 1, 2])},
+            "events.create": lambda: {"community_id": i(w.communities), "title": s("Walk"), "starts_at": s(self.instant),
+                                      "ends_at": s(self.instant), "time_zone": s(self.zone), "capacity": i([1, 5, 100000])},
+            "events.update": lambda: {"event_id": i(w.events), "title": s("Walk 2"), "ends_at": s(self.instant),
+                                      "capacity": self.pick([None, 3, "x", 2**63])},
+            "events.cancel": lambda: {"event_id": i(w.events)},
+            "events.list": lambda: {"community_id": i(w.communities), "direction": s(lambda: self.pick(["upcoming", "past"])),
+                                    "cursor": s("AAAA"), "limit": i([1, 100])},
+            "events.get": lambda: {"event_id": i(w.events)},
+            "events.join": lambda: {"event_id": i(w.events)},
+            "events.drop": lambda: {"event_id": i(w.events)},
+            "events.participants": lambda: {"event_id": i(w.events), "cursor": s("1"), "limit": i([1, 100])},
+            "calendar.get": lambda: {"range": s(lambda: self.pick(["day", "week", "month", "year"])), "date": s(self.date),
+                                     "time_zone": s(self.zone), "locale": s(lambda: self.pick(["fr-FR", "en-US", "und", "x" * 90]))},
+            "community.posts.create": lambda: {"community_id": i(w.communities), "kind": s(lambda: self.pick(["announcement", "lesson"])),
+                                               "title": s("Lesson"), "body": s("b"), "position": i([1, 2]),
+                                               "voice_clip_id": i(w.voice), "video_url": s("https://example.org/v")},
+            "community.posts.update": lambda: {"post_id": i(w.posts), "title": s("T"), "video_url": self.pick([None, "ftp://x", "https://a"])},
+            "community.posts.delete": lambda: {"post_id": i(w.posts)},
+            "community.posts.list": lambda: {"community_id": i(w.communities), "kind": s(lambda: self.pick(["announcement", "lesson"])),
+                                             "before": i(w.posts), "limit": i([1, 100])},
+            "courses.get": lambda: {"community_id": i(w.communities)},
+            "courses.complete": lambda: {"post_id": i(w.posts), "completed": self.pick([True, False, None, 1])},
+            "courses.progress": lambda: {"community_id": i(w.communities), "cursor": s("1"), "limit": i([1, 200])},
+            # Active hours (issue 22).
+            "stats.active_hours": lambda: {"user_id": i(w.users), "from": s(self.date), "to": s(self.date)},
+            "stats.active_day": lambda: {"date": s(self.date), "user_id": i(w.users)},
         }
+
+    def instant(self):
+        return self.pick(["2030-01-01T10:00:00.000Z", "2030-01-01T12:00:00.000Z", "1970-01-01T00:00:00.000Z",
+                          "2030-13-01T00:00:00.000Z", "2030-01-01T10:00:00Z", "9999-12-31T23:59:59.999Z", "2030-01-01"])
+
+    def date(self):
+        return self.pick(["2026-11-24", "2026-03-29", "2026-02-29", "2024-02-29", "0000-01-01", "9999-12-31", "2026-1-1", "20261124"])
+
+    def zone(self):
+        return self.pick(["Europe/Paris", "America/New_York", "UTC", "Mars/Olympus", "../../etc/passwd", "Asia/Kolkata"])
 
     def request(self, rid):
         templates = self.templates()
@@ -249,6 +301,23 @@ class Fuzzer:
         for c in w.conversations:
             m = await self.call(a, "messages.send", conversation_id=c, text="seed", client_id=f"seed-{c}")
             w.messages.append(m["message_id"])
+        if self.args.admin_command:
+            # Ann becomes an administrator (the operator's command) and builds a community with an event, an
+            # announcement and a lesson; Bob and Cat join, Bob joins the event.
+            subprocess.run(self.args.admin_command.replace("{phone}", w.phones[0]), shell=True, check=True,
+                           capture_output=True, timeout=60)
+            club = await self.call(a, "communities.create", name=f"Fuzz club {FRESH.randrange(10**9)}")
+            w.communities.append(club["community"]["community_id"])
+            for k in (1, 2):
+                await self.call(people[k], "communities.join", community_id=w.communities[0])
+            event = await self.call(a, "events.create", community_id=w.communities[0], title="Fuzz walk",
+                                    starts_at="2030-01-01T10:00:00.000Z", ends_at="2030-01-01T12:00:00.000Z",
+                                    time_zone="Europe/Paris", capacity=50)
+            w.events.append(event["event"]["event_id"])
+            await self.call(people[1], "events.join", event_id=w.events[0])
+            for kind in ("announcement", "lesson"):
+                post = await self.call(a, "community.posts.create", community_id=w.communities[0], kind=kind, title="Fuzz " + kind)
+                w.posts.append(post["post"]["post_id"])
         call = await self.call(a, "call.invite", callee_id=w.users[1], media="voice", offer="v=0\r\n")
         w.calls.append(call.get("call_id") or call.get("call", {}).get("call_id", "x"))
         for ws in people:
@@ -404,6 +473,8 @@ def main():
     p.add_argument("--window", type=int, default=8, help="requests in flight per connection")
     p.add_argument("--reply-timeout", type=float, default=15)
     p.add_argument("--server-pid", type=int, default=0)
+    p.add_argument("--admin-command", default="",
+                   help="a shell command making the user with phone {phone} an administrator (seeds communities)")
     args = p.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(2**32)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
