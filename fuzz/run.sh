@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of bytes from the network with libFuzzer + ASan for a bounded time.
-#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz [SECONDS=60]
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz|CalendarFuzz [SECONDS=60]
 # Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
 # crashes: fuzz/bin/crashes-TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz or RedisReplyFuzz}
+target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz, RedisReplyFuzz or CalendarFuzz}
 seconds=${2:-60}
 case "$target" in
     HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
     FrameDecoderFuzz) seeds=fuzz/seeds/frames ;;
     ProtocolFuzz) seeds=fuzz/seeds/protocol ;;
     RedisReplyFuzz) seeds=fuzz/seeds/redis ;;
+    CalendarFuzz) seeds=fuzz/seeds/calendar ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
@@ -30,6 +31,21 @@ if [[ "$target" == RedisReplyFuzz ]]; then
         Sources/SwitchboardRedis/RedisReplyReader.swift Sources/SwitchboardRedis/RedisValue.swift \
         Sources/SwitchboardRedis/RedisError.swift fuzz/RedisReplyFuzz.swift -o fuzz/bin/RedisReplyFuzz -lhiredis
     exec fuzz/bin/RedisReplyFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
+fi
+if [[ "$target" == CalendarFuzz ]]; then
+    # The calendar's pure file (dates, instants, ranges in a zone) and the wire timestamp it checks shapes with,
+    # over the store's one Foundation-only file it needs (UTCTimestamp), built as its own module first.
+    mkdir -p fuzz/bin/calendar-modules
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardStore -emit-module \
+        -emit-module-path fuzz/bin/calendar-modules/SwitchboardStore.swiftmodule -emit-object \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        Sources/SwitchboardStore/PostgresData.swift -o fuzz/bin/calendar-modules/SwitchboardStore.o
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardCore -I fuzz/bin/calendar-modules \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        Sources/SwitchboardCore/Communities/CalendarRange.swift Sources/SwitchboardCore/Repositories/WireTimestamp.swift \
+        fuzz/CalendarFuzz.swift fuzz/bin/calendar-modules/SwitchboardStore.o -o fuzz/bin/CalendarFuzz
+    exec fuzz/bin/CalendarFuzz -max_total_time="$seconds" -max_len=256 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWebSocket \
