@@ -128,20 +128,9 @@ public enum ActiveHoursCalendar {
         String(format: "%04d-%02d-%02d", year, month, day)
     }
 
-    /// A `YYYY-MM-DD` date's components, or nil when it is not a real date.
+    /// A `YYYY-MM-DD` date's components, or nil when it is not a real date (the one date parser: `LocalDate`).
     public static func parse(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), y >= 1, (1...12).contains(m), d >= 1
-        else { return nil }
-        var c = DateComponents()
-        c.year = y
-        c.month = m
-        guard let first = calendar(TimeZone(identifier: "UTC")!).date(from: c),
-            let days = calendar(TimeZone(identifier: "UTC")!).range(of: .day, in: .month, for: first), days.contains(d)
-        else { return nil }
-        return (y, m, d)
+        LocalDate(text).map { ($0.year, $0.month, $0.day) }
     }
 
     /// The local day `[start, end)` of a date in the calendar's zone (23 or 25 hours across a DST change).
