@@ -39,7 +39,7 @@ swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
-for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz; do
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz; do
     fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
     grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
 done
@@ -110,6 +110,7 @@ done
     --ramp-rate 300 --server-pid "$server_pid" --max-bytes-per-connection 1048576 --max-authenticate-p99-ms 3000
 # Every op's decoder and handler with extreme values (an independent Python client; the server must answer each
 # request with a documented code other than `internal`, and stay up).
-python3 fuzz/ops_fuzz.py --url "ws://127.0.0.1:$port/ws" --seconds 30 --server-pid "$server_pid"
+python3 fuzz/ops_fuzz.py --url "ws://127.0.0.1:$port/ws" --seconds 30 --server-pid "$server_pid" \
+    --admin-command ".build/release/switchboard admin grant {phone} --database-url '$SWITCHBOARD_TEST_DATABASE_URL'"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 echo "== all tests passed"
