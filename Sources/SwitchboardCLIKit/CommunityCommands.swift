@@ -23,7 +23,7 @@ extension CLIContext {
     func communityId(_ target: String, _ session: AuthenticatedSession) async throws(CLIError) -> Int64 {
         if let id = Int64(target.hasPrefix("#") ? String(target.dropFirst()) : target) { return id }
         var cursor: String?
-        var hits: [CommunityInfo] = []
+        var hits: [Community] = []
         for _ in 0..<100 {
             let c = cursor
             let page = try await ask(session, "finding the community") { () async throws(SwitchboardClientError) in
@@ -50,22 +50,22 @@ extension CLIContext {
 
     // MARK: communities
 
-    static func fields(_ c: CommunityInfo) -> [String: JSONValue] {
+    static func fields(_ c: Community) -> [String: JSONValue] {
         [
-            "community_id": .int(c.communityId), "name": .string(c.name), "description": c.description.map { .string($0) } ?? .null,
-            "category": c.category.map { .string($0) } ?? .null, "picture": c.picture.map { .string($0) } ?? .null,
+            "community_id": .int(c.communityId), "name": .string(c.name), "description": .string(c.description),
+            "category": .string(c.category), "picture": c.picture.map { .string($0) } ?? .null,
             "member_count": .int(c.memberCount), "joined": .bool(c.joined), "role": c.role.map { .string($0) } ?? .null,
-            "unread": .int(c.unread ?? 0), "archived": .bool(c.archived ?? false),
+            "unread": .int(c.unread), "archived": .bool(c.archived),
         ]
     }
 
-    static func line(_ c: CommunityInfo) -> String {
+    static func line(_ c: Community) -> String {
         var s = "#\(c.communityId) \(c.name)"
-        if let category = c.category, !category.isEmpty { s += " [\(category)]" }
+        if !c.category.isEmpty { s += " [\(c.category)]" }
         s += "  \(c.memberCount) member\(c.memberCount == 1 ? "" : "s")"
         if c.joined { s += c.role == "core" ? "  joined (core member)" : "  joined" }
-        if let unread = c.unread, unread > 0 { s += "  ● \(unread) unread" }
-        if c.archived == true { s += "  (archived)" }
+        if c.unread > 0 { s += "  ● \(c.unread) unread" }
+        if c.archived { s += "  (archived)" }
         return s
     }
 
@@ -80,12 +80,12 @@ extension CLIContext {
                 let page = try await ask(session, "listing communities") { () async throws(SwitchboardClientError) in
                     try await session.client.communities(limit: limit ?? (all ? 100 : nil), cursor: c)
                 }
-                total = page.unreadTotal ?? total
+                total = page.unreadTotal
                 for community in page.communities {
                     printer.emit(
                         OutputRecord(
                             "community", Self.fields(community), text: Self.line(community),
-                            style: (community.unread ?? 0) > 0 ? .incoming : community.joined ? .plain : .dim))
+                            style: community.unread > 0 ? .incoming : community.joined ? .plain : .dim))
                 }
                 shown += page.communities.count
                 next = page.nextCursor
@@ -109,7 +109,7 @@ extension CLIContext {
                 try await session.client.community(id)
             }
             printer.emit(OutputRecord("community", Self.fields(c), text: Self.line(c), style: .plain))
-            if let d = c.description, !d.isEmpty { printer.hint(d) }
+            if !c.description.isEmpty { printer.hint(c.description) }
             guard c.joined else {
                 printer.hint("join it with: communities join \(c.communityId)")
                 return
@@ -167,7 +167,7 @@ extension CLIContext {
                         "member",
                         [
                             "user_id": .int(m.user.userId), "display_name": .string(m.user.displayName), "role": .string(m.role),
-                            "joined_at": m.joinedAt.map { .string($0) } ?? .null,
+                            "joined_at": .string(m.joinedAt),
                         ],
                         text: "\(m.user.displayName)  #\(m.user.userId)\(m.role == "core" ? "  (core member)" : "")"))
             }
@@ -185,13 +185,15 @@ extension CLIContext {
         }
     }
 
-    /// `communities update C --name/--description/--category/--picture` (administrators).
-    public func updateCommunity(_ target: String, fields: [String: JSONValue]) async throws(CLIError) {
-        guard !fields.isEmpty else { throw CLIError("give at least one of --name, --description, --category, --picture", exitCode: .usage) }
+    /// `communities update C --name/--description/--category/--picture` (administrators); `picture` "" removes it.
+    public func updateCommunity(
+        _ target: String, name: String?, description: String?, category: String?, picture: String?
+    ) async throws(CLIError) {
+        guard name != nil || description != nil || category != nil || picture != nil else { throw CLIError("give at least one of --name, --description, --category, --picture", exitCode: .usage) }
         try await withSession { session throws(CLIError) in
             let id = try await communityId(target, session)
             let c = try await ask(session, "updating the community") { () async throws(SwitchboardClientError) in
-                try await session.client.updateCommunity(id, fields: fields)
+                try await session.client.updateCommunity(id, name: name, description: description, category: category, picture: picture)
             }
             printer.emit(OutputRecord("community.updated", Self.fields(c), text: "updated \(c.name) (#\(c.communityId))", style: .success))
         }
@@ -257,16 +259,16 @@ extension CLIContext {
         }
     }
 
-    static func notificationFields(_ n: CommunityNotificationInfo) -> [String: JSONValue] {
+    static func notificationFields(_ n: CommunityNotification) -> [String: JSONValue] {
         [
             "community_id": .int(n.communityId), "seq": .int(n.seq), "kind": .string(n.kind),
             "event_id": n.eventId.map { .int($0) } ?? .null, "post_id": n.postId.map { .int($0) } ?? .null,
             "actor_id": n.actor.map { .int($0.userId) } ?? .null, "title": .string(n.title),
-            "created_at": n.createdAt.map { .string($0) } ?? .null,
+            "created_at": .string(n.createdAt),
         ]
     }
 
-    static func notificationText(_ n: CommunityNotificationInfo) -> String {
+    static func notificationText(_ n: CommunityNotification) -> String {
         let what: String
         switch n.kind {
         case "event.published": what = "new event"
@@ -282,22 +284,22 @@ extension CLIContext {
 
     // MARK: events
 
-    static func eventFields(_ e: CommunityEventInfo) -> [String: JSONValue] {
+    static func eventFields(_ e: EventInfo) -> [String: JSONValue] {
         [
             "event_id": .int(e.eventId), "community_id": .int(e.communityId), "title": .string(e.title),
-            "description": e.description.map { .string($0) } ?? .null, "place": e.place.map { .string($0) } ?? .null,
-            "starts_at": .string(e.startsAt), "ends_at": .string(e.endsAt), "time_zone": e.timeZone.map { .string($0) } ?? .null,
+            "description": .string(e.description), "place": .string(e.place),
+            "starts_at": .string(e.startsAt), "ends_at": .string(e.endsAt), "time_zone": .string(e.timeZone),
             "capacity": e.capacity.map { .int($0) } ?? .null, "participant_count": .int(e.participantCount), "joined": .bool(e.joined),
-            "status": .string(e.status), "version": e.version.map { .int($0) } ?? .null,
+            "status": .string(e.status), "version": .int(e.version),
         ]
     }
 
-    static func eventRecord(_ e: CommunityEventInfo, zone: TimeZone? = nil) -> OutputRecord {
+    static func eventRecord(_ e: EventInfo, zone: TimeZone? = nil) -> OutputRecord {
         let tz = zone ?? CommunityTime.zone(e.timeZone) ?? TimeZone(identifier: "UTC")!
         // The zone's name as given (Foundation on Linux calls UTC "GMT").
-        let zoneName = zone.map(\.identifier) ?? e.timeZone ?? "UTC"
+        let zoneName = zone.map(\.identifier) ?? e.timeZone
         var s = "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)"
-        if let place = e.place, !place.isEmpty { s += "  @ \(place)" }
+        if !e.place.isEmpty { s += "  @ \(e.place)" }
         s += "  \(e.participantCount)" + (e.capacity.map { "/\($0)" } ?? "") + " going"
         if e.joined { s += "  ✓ joined" }
         if e.status != "upcoming" { s += "  [\(e.status)]" }
@@ -326,7 +328,7 @@ extension CLIContext {
                 try await session.client.event(id)
             }
             printer.emit(Self.eventRecord(e))
-            if let d = e.description, !d.isEmpty { printer.hint(d) }
+            if !e.description.isEmpty { printer.hint(e.description) }
         }
     }
 
@@ -349,48 +351,51 @@ extension CLIContext {
     public func eventParameters(
         title: String?, description: String?, place: String?, starts: String?, ends: String?, durationMinutes: Int?, zone: String?,
         capacity: Int?, noCapacity: Bool
-    ) throws(CLIError) -> [String: JSONValue] {
-        var f: [String: JSONValue] = [:]
+    ) throws(CLIError) -> EventFields {
+        var f = EventFields()
         let zoneName = zone ?? CommunityTime.localZoneName(environment: environment)
         guard let tz = CommunityTime.zone(zoneName) else { throw CLIError("unknown time zone \(zoneName)", exitCode: .usage) }
-        if let title { f["title"] = .string(title) }
-        if let description { f["description"] = .string(description) }
-        if let place { f["place"] = .string(place) }
+        f.title = title
+        f.description = description
+        f.place = place
         var start: Date?
         if let starts {
             guard let d = CommunityTime.parse(starts, in: tz) else {
                 throw CLIError("--starts: \(starts) is not a date and time (2026-12-01 14:30)", exitCode: .usage)
             }
             start = d
-            f["starts_at"] = .string(CommunityTime.wire(d))
+            f.startsAt = CommunityTime.wire(d)
         }
         if let ends {
             guard let d = CommunityTime.parse(ends, in: tz) else {
                 throw CLIError("--ends: \(ends) is not a date and time (2026-12-01 16:00)", exitCode: .usage)
             }
-            f["ends_at"] = .string(CommunityTime.wire(d))
+            f.endsAt = CommunityTime.wire(d)
         } else if let durationMinutes {
             guard let start, durationMinutes > 0 else { throw CLIError("--duration needs --starts and a positive number of minutes", exitCode: .usage) }
-            f["ends_at"] = .string(CommunityTime.wire(start.addingTimeInterval(Double(durationMinutes) * 60)))
+            f.endsAt = CommunityTime.wire(start.addingTimeInterval(Double(durationMinutes) * 60))
         }
-        if zone != nil || starts != nil || ends != nil { f["time_zone"] = .string(zoneName) }
+        if zone != nil || starts != nil || ends != nil { f.timeZone = zoneName }
         if noCapacity {
-            f["capacity"] = .null
+            f.capacity = .some(nil)
         } else if let capacity {
-            f["capacity"] = .int(Int64(capacity))
+            f.capacity = .some(Int64(capacity))
         }
         return f
     }
 
     /// `events create C --title T --starts S (--ends E | --duration M) ...` (administrators).
-    public func createEvent(_ target: String, fields: [String: JSONValue]) async throws(CLIError) {
-        guard fields["title"] != nil, fields["starts_at"] != nil, fields["ends_at"] != nil else {
+    public func createEvent(_ target: String, fields: EventFields) async throws(CLIError) {
+        guard let title = fields.title, let startsAt = fields.startsAt, let endsAt = fields.endsAt, let timeZone = fields.timeZone else {
             throw CLIError("events create needs --title, --starts and --ends (or --duration)", exitCode: .usage)
         }
         try await withSession { session throws(CLIError) in
             let id = try await communityId(target, session)
             let e = try await ask(session, "publishing the event") { () async throws(SwitchboardClientError) in
-                try await session.client.createEvent(community: id, fields: fields)
+                try await session.client.createEvent(
+                    .init(
+                        communityId: id, title: title, description: fields.description, place: fields.place, startsAt: startsAt,
+                        endsAt: endsAt, timeZone: timeZone, capacity: fields.capacity ?? nil))
             }
             var record = Self.eventRecord(e)
             record.type = "event.created"
@@ -401,12 +406,15 @@ extension CLIContext {
     }
 
     /// `events update E ...` (administrators).
-    public func updateEvent(_ event: String, fields: [String: JSONValue]) async throws(CLIError) {
+    public func updateEvent(_ event: String, fields: EventFields) async throws(CLIError) {
         let id = try Self.id(event, what: "EVENT")
         guard !fields.isEmpty else { throw CLIError("nothing to change: give --title, --starts, --ends, --place, ...", exitCode: .usage) }
         try await withSession { session throws(CLIError) in
             let e = try await ask(session, "changing the event") { () async throws(SwitchboardClientError) in
-                try await session.client.updateEvent(id, fields: fields)
+                try await session.client.updateEvent(
+                    .init(
+                        eventId: id, title: fields.title, description: fields.description, place: fields.place, startsAt: fields.startsAt,
+                        endsAt: fields.endsAt, timeZone: fields.timeZone, capacity: fields.capacity))
             }
             var record = Self.eventRecord(e)
             record.type = "event.updated"
@@ -453,7 +461,7 @@ extension CLIContext {
                     [
                         "range": .string(view.range), "time_zone": .string(view.timeZone), "first_weekday": .int(Int64(view.firstWeekday)),
                         "today": .string(view.today), "from": .string(view.from), "to": .string(view.to),
-                        "previous": .string(view.previous), "next": .string(view.next),
+                        "previous": view.previous.map { .string($0) } ?? .null, "next": view.next.map { .string($0) } ?? .null,
                         "days": .array(days.map { .object(["date": .string($0.date), "event_ids": .array($0.eventIds.map { .int($0) })]) }),
                     ],
                     text: "\(view.range) \(view.from == view.to ? view.from : "\(view.from) – \(view.to)") (\(view.timeZone)); today is \(view.today)"))
@@ -487,7 +495,7 @@ extension CLIContext {
                     guard let e = byId[id] else { continue }
                     let hours = CommunityTime.hours(startsAt: e.startsAt, endsAt: e.endsAt, on: day.date, in: tz)
                     var s = "    \(hours)  \(e.title)  #\(e.eventId)"
-                    if let place = e.place, !place.isEmpty { s += "  @ \(place)" }
+                    if !e.place.isEmpty { s += "  @ \(e.place)" }
                     if e.status == "cancelled" { s += "  [cancelled]" }
                     printer.emit(OutputRecord("calendar.entry", text: s, style: e.status == "cancelled" ? .dim : .plain))
                 }
@@ -495,30 +503,30 @@ extension CLIContext {
             if case .json = printer.mode {
                 for e in view.events { printer.emit(Self.eventRecord(e, zone: tz)) }
             }
-            printer.hint("previous: calendar \(view.range) \(view.previous)   next: calendar \(view.range) \(view.next)")
+            printer.hint("previous: calendar \(view.range) \(view.previous ?? "")   next: calendar \(view.range) \(view.next ?? "")")
         }
     }
 
     // MARK: posts and courses
 
-    static func postRecord(_ p: CommunityPostInfo) -> OutputRecord {
+    static func postRecord(_ p: CommunityPost) -> OutputRecord {
         let fields: [String: JSONValue] = [
             "post_id": .int(p.postId), "community_id": .int(p.communityId), "kind": .string(p.kind),
-            "position": p.position.map { .int($0) } ?? .null, "title": .string(p.title), "body": p.body.map { .string($0) } ?? .null,
+            "position": p.position.map { .int(Int64($0)) } ?? .null, "title": .string(p.title), "body": .string(p.body),
             "author_id": p.author.map { .int($0.userId) } ?? .null, "voice_clip_id": p.voiceClipId.map { .int($0) } ?? .null,
-            "video_url": p.videoUrl.map { .string($0) } ?? .null, "completed": .bool(p.completed ?? false),
-            "created_at": p.createdAt.map { .string($0) } ?? .null,
+            "video_url": p.videoUrl.map { .string($0) } ?? .null, "completed": .bool(p.completed),
+            "created_at": .string(p.createdAt),
         ]
         var s: String
         if p.kind == "lesson" {
-            s = "\(p.completed == true ? "[x]" : "[ ]") \(p.position.map { "\($0). " } ?? "")\(p.title)  #\(p.postId)"
+            s = "\(p.completed ? "[x]" : "[ ]") \(p.position.map { "\($0). " } ?? "")\(p.title)  #\(p.postId)"
         } else {
             s = "#\(p.postId) \(p.title)" + (p.author.map { " — \($0.displayName)" } ?? "")
         }
-        if let body = p.body, !body.isEmpty { s += ": " + String(body.prefix(120)) }
+        if !p.body.isEmpty { s += ": " + String(p.body.prefix(120)) }
         if let v = p.videoUrl { s += "  video: \(v)" }
         if let v = p.voiceClipId { s += "  voice clip #\(v)" }
-        return OutputRecord(p.kind == "lesson" ? "lesson" : "announcement", fields, text: s, style: p.completed == true ? .dim : .plain)
+        return OutputRecord(p.kind == "lesson" ? "lesson" : "announcement", fields, text: s, style: p.completed ? .dim : .plain)
     }
 
     /// `course C`: the lessons in order with my progress.
@@ -532,7 +540,7 @@ extension CLIContext {
             for lesson in course.lessons { printer.emit(Self.postRecord(lesson)) }
             printer.emit(
                 OutputRecord(
-                    "course.progress", ["community_id": .int(id), "completed": .int(course.completed), "total": .int(course.total)],
+                    "course.progress", ["community_id": .int(id), "completed": .int(Int64(course.completed)), "total": .int(Int64(course.total))],
                     text: "completed \(course.completed) of \(course.total)", style: course.total > 0 && course.completed == course.total ? .success : .plain))
         }
     }
@@ -548,7 +556,7 @@ extension CLIContext {
             printer.emit(
                 OutputRecord(
                     "course.progress",
-                    ["community_id": .int(id), "post_id": .int(postId), "lesson_completed": .bool(completed), "completed": .int(r.completed), "total": .int(r.total)],
+                    ["community_id": .int(id), "post_id": .int(postId), "lesson_completed": .bool(completed), "completed": .int(Int64(r.completed)), "total": .int(Int64(r.total))],
                     text: "lesson #\(postId) \(completed ? "completed" : "marked not completed"); \(r.completed) of \(r.total) done", style: .success))
         }
     }
@@ -566,19 +574,18 @@ extension CLIContext {
         }
         try await withSession { session throws(CLIError) in
             let id = try await communityId(target, session)
-            var fields: [String: JSONValue] = ["title": .string(title)]
-            if let body { fields["body"] = .string(body) }
-            if let videoURL { fields["video_url"] = .string(videoURL) }
-            if let position, lesson { fields["position"] = .int(Int64(position)) }
+            var voiceClipId: Int64?
             if let audio {
                 let clip = try await ask(session, "uploading the voice clip") { () async throws(SwitchboardClientError) in
                     try await session.client.uploadVoice(audio)
                 }
-                fields["voice_clip_id"] = .int(clip.voiceId)
+                voiceClipId = clip.voiceId
             }
-            let f = fields
+            let clipId = voiceClipId
             let p = try await ask(session, "posting") { () async throws(SwitchboardClientError) in
-                try await session.client.createPost(community: id, kind: lesson ? "lesson" : "announcement", fields: f)
+                try await session.client.createPost(
+                    community: id, kind: lesson ? "lesson" : "announcement", title: title, body: body, voiceClipId: clipId, videoUrl: videoURL,
+                    position: lesson ? position : nil)
             }
             var record = Self.postRecord(p)
             record.type = "post.created"
@@ -602,39 +609,49 @@ extension CLIContext {
     }
 }
 
+/// The fields of `events create`/`update` as the user gave them (nil: not given). `capacity` `.some(nil)` is
+/// `--no-capacity` (sent as `capacity: null` by `events update`).
+public struct EventFields: Sendable, Equatable {
+    public var title: String?
+    public var description: String?
+    public var place: String?
+    /// Wire timestamps.
+    public var startsAt: String?
+    public var endsAt: String?
+    public var timeZone: String?
+    public var capacity: Int64??
+
+    public init() {}
+
+    /// Whether nothing was given.
+    public var isEmpty: Bool {
+        title == nil && description == nil && place == nil && startsAt == nil && endsAt == nil && timeZone == nil && capacity == nil
+    }
+}
+
 /// Live community events for `listen` and the interactive sessions.
 extension EventFormatter {
-    struct NotificationEvent: Decodable { var notification: CommunityNotificationInfo }
-    struct CommunityEvent: Decodable { var community: CommunityInfo }
     struct CommunityIdEvent: Decodable {
         var communityId: Int64
         var droppedEventIds: [Int64]?
     }
-    struct ReadEvent: Decodable {
-        var communityId: Int64
-        var readSeq: Int64
-        var unread: Int64
-        var unreadTotal: Int64
-    }
-    struct EventEvent: Decodable { var event: CommunityEventInfo }
-    struct PostEvent: Decodable { var post: CommunityPostInfo }
 
     /// `community.*`, `event.*` and `course.progress` events; nil for other names.
     public static func community(_ raw: RawEvent) -> OutputRecord? {
         switch raw.name {
         case "community.notification":
-            guard let n = try? raw.decode(NotificationEvent.self).notification else { return nil }
+            guard let n = try? raw.decode(CommunityNotificationEvent.self).notification else { return nil }
             return OutputRecord(
                 "community.notification", CLIContext.notificationFields(n), text: "● community #\(n.communityId): " + CLIContext.notificationText(n),
                 style: .incoming)
         case "community.read":
-            guard let r = try? raw.decode(ReadEvent.self) else { return nil }
+            guard let r = try? raw.decode(CommunityReadEvent.self) else { return nil }
             return OutputRecord(
                 "community.read",
                 ["community_id": .int(r.communityId), "read_seq": .int(r.readSeq), "unread": .int(r.unread), "unread_total": .int(r.unreadTotal)],
                 text: "community #\(r.communityId) read up to #\(r.readSeq) (\(r.unreadTotal) unread in all)", style: .dim)
         case "community.joined", "community.updated":
-            guard let c = try? raw.decode(CommunityEvent.self).community else { return nil }
+            guard let c = try? raw.decode(SwitchboardProtocol.CommunityEvent.self).community else { return nil }
             return OutputRecord(raw.name, CLIContext.fields(c), text: "\(raw.name == "community.joined" ? "joined" : "updated"): \(CLIContext.line(c))", style: .dim)
         case "community.left", "community.archived":
             guard let c = try? raw.decode(CommunityIdEvent.self) else { return nil }
@@ -642,13 +659,13 @@ extension EventFormatter {
                 raw.name, ["community_id": .int(c.communityId)],
                 text: "community #\(c.communityId) \(raw.name == "community.left" ? "left" : "archived")", style: .dim)
         case "event.joined":
-            guard let e = try? raw.decode(EventEvent.self).event else { return nil }
+            guard let e = try? raw.decode(EventResult.self).event else { return nil }
             var r = CLIContext.eventRecord(e)
             r.type = raw.name
             r.text = "going to " + r.text
             return r
         case "community.post.updated":
-            guard let p = try? raw.decode(PostEvent.self).post else { return nil }
+            guard let p = try? raw.decode(CommunityPostResult.self).post else { return nil }
             var r = CLIContext.postRecord(p)
             r.type = raw.name
             r.text = "post changed: " + r.text

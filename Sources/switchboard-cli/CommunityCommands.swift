@@ -138,12 +138,7 @@ struct Communities: AsyncParsableCommand {
         @Option(help: "A new picture URL (empty: none).") var picture: String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
-                var fields: [String: JSONValue] = [:]
-                if let name { fields["name"] = .string(name) }
-                if let description { fields["description"] = .string(description) }
-                if let category { fields["category"] = .string(category) }
-                if let picture { fields["picture"] = picture.isEmpty ? .null : .string(picture) }
-                try await context.updateCommunity(community, fields: fields)
+                try await context.updateCommunity(community, name: name, description: description, category: category, picture: picture)
                 return .ok
             }
         }
@@ -188,7 +183,7 @@ struct EventOptions: ParsableArguments {
     @Option(help: "Places (1-100,000).") var capacity: Int?
     @Flag(help: "Remove the capacity limit (update).") var noCapacity = false
 
-    func fields(_ context: CLIContext) throws(CLIError) -> [String: JSONValue] {
+    func fields(_ context: CLIContext) throws(CLIError) -> EventFields {
         try context.eventParameters(
             title: title, description: description, place: place, starts: starts, ends: ends, durationMinutes: duration, zone: tz,
             capacity: capacity, noCapacity: noCapacity)

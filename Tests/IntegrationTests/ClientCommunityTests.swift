@@ -11,7 +11,7 @@ import SwitchboardClient
 import Testing
 
 /// The client library's community, event, calendar and course methods (`SwitchboardClient+Communities.swift`)
-/// against a real server: every reply decodes into the client's types.
+/// against a real server: every reply decodes into the protocol's types (`SwitchboardProtocol/Operations`).
 @Suite("Client library: communities, events, calendar, courses", .serialized)
 struct ClientCommunityTests {
     func code<T>(_ body: () async throws(SwitchboardClientError) -> T) async -> String? {
@@ -45,11 +45,8 @@ struct ClientCommunityTests {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let event = try await admin.createEvent(
-            community: garden.communityId,
-            fields: [
-                "title": "Planting", "starts_at": .string(f.string(from: start)), "ends_at": .string(f.string(from: start.addingTimeInterval(3600))),
-                "time_zone": "Europe/Paris", "capacity": 5,
-            ])
+            community: garden.communityId, title: "Planting", startsAt: f.string(from: start),
+            endsAt: f.string(from: start.addingTimeInterval(3600)), timeZone: "Europe/Paris", capacity: 5)
         #expect(event.status == "upcoming" && event.capacity == 5 && event.participantCount == 0)
         let unread = try await bob.communityUnread()
         #expect(unread.unreadTotal >= 1 && unread.communities.contains { $0.communityId == garden.communityId && $0.unread == 1 })
@@ -71,7 +68,7 @@ struct ClientCommunityTests {
         #expect(!dropped.joined && dropped.participantCount == 0)
 
         try await admin.setCoreMember(garden.communityId, userId: bobUser.id, core: true)
-        let lesson = try await bob.createPost(community: garden.communityId, kind: "lesson", fields: ["title": "Dig", "body": "deep"])
+        let lesson = try await bob.createPost(community: garden.communityId, kind: "lesson", title: "Dig", body: "deep")
         #expect(lesson.kind == "lesson" && lesson.completed == false)
         let progress = try await bob.completeLesson(lesson.postId)
         #expect(progress.completed == 1 && progress.total == 1)

@@ -57,10 +57,11 @@ struct CommunityPlan: Sendable {
         let started = Date()
         try runAdminCommand(adminCommand, phone: harness.users[0].phone, timeout: 120)
         let admin = harness.clients[0]
-        let community: CommunityInfo
+        let communityId: Int64
         do {
-            community = try await admin.createCommunity(
-                name: "load community \(UInt32.random(in: 0...UInt32.max))", description: "switchboard-load", category: "load")
+            communityId = try await admin.createCommunity(
+                name: "load community \(UInt32.random(in: 0...UInt32.max))", description: "switchboard-load", category: "load"
+            ).communityId
         } catch {
             throw SetupError(description: "communities.create by the administrator: \(error)")
         }
@@ -68,7 +69,7 @@ struct CommunityPlan: Sendable {
         let failures = Locked([String]())
         await forEach(members.count, limit: concurrency * 2) { k in
             do {
-                _ = try await harness.clients[members[k]].joinCommunity(community.communityId)
+                _ = try await harness.clients[members[k]].joinCommunity(communityId)
             } catch {
                 failures.withLock { $0.append("communities.join \(members[k]): \(error)") }
             }
@@ -78,11 +79,8 @@ struct CommunityPlan: Sendable {
             let start = Date().addingTimeInterval(Double(h) * 3600)
             do {
                 let e = try await admin.createEvent(
-                    community: community.communityId,
-                    fields: [
-                        "title": .string("load setup event \(h)"), "starts_at": .string(wire(start)),
-                        "ends_at": .string(wire(start.addingTimeInterval(3600))), "time_zone": "UTC",
-                    ])
+                    community: communityId, title: "load setup event \(h)", startsAt: wire(start),
+                    endsAt: wire(start.addingTimeInterval(3600)), timeZone: "UTC")
                 eventIds.append(e.eventId)
             } catch {
                 failures.withLock { $0.append("events.create: \(error)") }
@@ -101,9 +99,9 @@ struct CommunityPlan: Sendable {
         if let first = failures.withLock({ $0.first }) { throw SetupError(description: first) }
         note(
             String(
-                format: "setup: community #%lld with %d members (all online), %d events joined; %.1f s", community.communityId,
+                format: "setup: community #%lld with %d members (all online), %d events joined; %.1f s", communityId,
                 members.count, events.count, Date().timeIntervalSince(started)))
-        return CommunityPlan(admin: 0, communityId: community.communityId, members: members)
+        return CommunityPlan(admin: 0, communityId: communityId, members: members)
     }
 
     static func wire(_ date: Date) -> String {
@@ -127,12 +125,8 @@ extension Mix {
         let start = Date().addingTimeInterval(7 * 86400 + Double(k) * 60)
         do {
             let e = try await harness.clients[plan.admin].createEvent(
-                community: plan.communityId,
-                fields: [
-                    "title": .string(CommunityPlan.title(sent: t0, k: k)), "starts_at": .string(CommunityPlan.wire(start)),
-                    "ends_at": .string(CommunityPlan.wire(start.addingTimeInterval(3600))), "time_zone": "UTC",
-                    "place": "switchboard-load",
-                ])
+                community: plan.communityId, title: CommunityPlan.title(sent: t0, k: k), startsAt: CommunityPlan.wire(start),
+                endsAt: CommunityPlan.wire(start.addingTimeInterval(3600)), timeZone: "UTC", place: "switchboard-load")
             harness.published.withLock { $0[k] = (sent: t0, eventId: e.eventId) }
             harness.succeeded("event")
         } catch {
