@@ -67,6 +67,10 @@ final class ProtocolServices: Sendable {
     let account: AccountLifecycle
     /// Active-hours recording (fed by presence).
     let activeHours: ActiveHoursRecorder
+    /// Limits of communities, events, the calendar and courses.
+    let communities: CommunityConfiguration
+    /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
+    let publicationLimiter: SharedRateLimiter<Int64>
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -123,6 +127,10 @@ final class ProtocolServices: Sendable {
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
         self.reportLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
+        self.communities = configuration.communities
+        self.publicationLimiter = SharedRateLimiter(
+            capacity: max(1, configuration.communities.publicationsPerHour),
+            refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

@@ -140,6 +140,8 @@ public struct ServerConfiguration: Sendable {
     public var account = AccountConfiguration()
     /// Active-hours recording (`ActiveHoursRecorder`).
     public var activeHours = ActiveHoursConfiguration()
+    /// Limits of communities, events, the calendar and courses.
+    public var communities = CommunityConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

@@ -63,6 +63,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Voice") var voice: VoiceOptions
 
+    @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
+
     @OptionGroup(title: "Calls") var calls: CallOptions
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
@@ -276,6 +278,7 @@ struct Serve: ParsableCommand {
         database.apply(to: &c)
         messaging.apply(to: &c)
         voice.apply(to: &c)
+        communities.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

@@ -161,6 +161,11 @@ struct ActiveHoursIntegrationTests {
         let own = try #require(ok(try eve.client.call("profile.get"))?["profile"] as? [String: Any])
         #expect(own["time_zone"] as? String == "Europe/Paris")
         #expect(own["locale"] as? String == "fr-FR")
+        // A new device learns them from its authentication, like the rest of its own profile.
+        let device = try ProtocolClient(port: port)
+        let session = try #require(ok(try device.call("authenticate", ["token": eve.token]))?["profile"] as? [String: Any])
+        #expect(session["time_zone"] as? String == "Europe/Paris")
+        #expect(session["locale"] as? String == "fr-FR")
         // A failed request changes nothing.
         #expect(errorCode(try eve.client.call("profile.update", ["display_name": "Eve", "time_zone": "Nowhere/Else"])) == "bad_request")
         let same = try #require(ok(try eve.client.call("profile.get"))?["profile"] as? [String: Any])

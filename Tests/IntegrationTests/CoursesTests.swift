@@ -319,4 +319,77 @@ struct CoursesTests {
         #expect(waitUntil(timeout: 30) { sqlInt(database, "SELECT count(*) FROM lesson_progress WHERE user_id = \(ann.id)") == 0 })
         #expect(sqlInt(database, "SELECT count(*) FROM community_posts WHERE id = \(postId) AND deleted_at IS NULL") == 1)
     }
+
+    /// The limits of `CommunityConfiguration` are the server's, not constants: a server configured lower refuses
+    /// what the defaults allow, and a core member's posts stop at the hourly allowance while an administrator's do
+    /// not (a refused post stores nothing and notifies no one).
+    @Test func configuredLimitsAndTheCoreMembersPostRate() throws {
+        let (server, port, database) = try startProtocolServer { c in
+            c.communities.publicationsPerHour = 2
+            c.communities.maxPage = 30
+            c.communities.maxPeoplePage = 60
+            c.communities.maxEventDays = 2
+            c.communities.maxEventCapacity = 10
+            c.communities.maxPostCharacters = 20
+            c.communities.maxDescriptionCharacters = 30
+            c.communities.maxCalendarEvents = 1
+        }
+        defer { stop(server); database.close() }
+        let admin = try makeUser(port, "admin")
+        try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(admin.id)")
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let long = String(repeating: "é", count: 31)
+        #expect(errorCode(try admin.client.call("communities.create", ["name": "Limits \(Int.random(in: 1...999_999))", "description": long])) == "bad_request")
+        let created = try #require(ok(try admin.client.call("communities.create", ["name": "Limits \(Int.random(in: 1...999_999))"])))
+        let community = try #require((created["community"] as? [String: Any])?["community_id"] as? Int)
+        for user in [ann, bob] { _ = try #require(ok(try user.client.call("communities.join", ["community_id": community]))) }
+        _ = try #require(ok(try admin.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true])))
+
+        // Pages: 30 and 60 at most.
+        #expect(errorCode(try ann.client.call("communities.list", ["limit": 31])) == "bad_request")
+        #expect(ok(try ann.client.call("communities.list", ["limit": 30])) != nil)
+        #expect(errorCode(try ann.client.call("communities.members", ["community_id": community, "limit": 61])) == "bad_request")
+        #expect(ok(try ann.client.call("communities.members", ["community_id": community, "limit": 60])) != nil)
+        #expect(errorCode(try ann.client.call("community.posts.list", ["community_id": community, "limit": 31])) == "bad_request")
+
+        // Events: 2 days, 10 seats, a 30-character description.
+        let start = Date().addingTimeInterval(86_400)
+        func event(days: Double, capacity: Int, description: String = "") throws -> [String: Any] {
+            try admin.client.call(
+                "events.create",
+                [
+                    "community_id": community, "title": "Walk", "starts_at": WireTimestamp.string(from: start),
+                    "ends_at": WireTimestamp.string(from: start.addingTimeInterval(days * 86_400)), "time_zone": "Europe/Paris",
+                    "capacity": capacity, "description": description,
+                ])
+        }
+        #expect(errorCode(try event(days: 2.5, capacity: 5)) == "bad_request")
+        #expect(errorCode(try event(days: 1, capacity: 11)) == "bad_request")
+        #expect(errorCode(try event(days: 1, capacity: 5, description: long)) == "bad_request")
+        var events: [Int] = []
+        for _ in 0..<2 {
+            let e = try #require(ok(try event(days: 1, capacity: 10)))
+            events.append(try #require((e["event"] as? [String: Any])?["event_id"] as? Int))
+        }
+        // The calendar carries one event at most here.
+        for id in events { _ = try #require(ok(try bob.client.call("events.join", ["event_id": id]))) }
+        let year = try #require(ok(try bob.client.call("calendar.get", ["range": "year", "date": String(WireTimestamp.string(from: start).prefix(10))])))
+        #expect((year["events"] as? [Any])?.count == 1)
+
+        // Posts: 20 characters; two an hour for the core member, then rate_limited with retry_after_ms.
+        #expect(errorCode(try ann.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "T", "body": long])) == "bad_request")
+        for n in 1...2 {
+            #expect(ok(try ann.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Post \(n)"])) != nil)
+        }
+        let limited = try ann.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Post 3"])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        #expect(sqlInt(database, "SELECT count(*) FROM community_posts WHERE community_id = \(community)") == 2)
+        // The administrator is not limited.
+        for n in 1...3 {
+            #expect(ok(try admin.client.call("community.posts.create", ["community_id": community, "kind": "announcement", "title": "Admin \(n)"])) != nil)
+        }
+        #expect(sqlInt(database, "SELECT count(*) FROM community_posts WHERE community_id = \(community)") == 5)
+    }
 }

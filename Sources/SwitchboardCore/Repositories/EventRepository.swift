@@ -282,19 +282,17 @@ public enum EventRepository {
         }
     }
 
-    /// The most events a calendar answer carries (a year of a very busy member): beyond, the latest are left out.
-    public static let calendarEventLimit = 5000
-
     /// The events `userId` joined that meet [from, to): cancelled ones included, by start then id (the
-    /// `event_participants_by_user` index, then each event by its key).
-    public static func joined(_ db: PostgresConnection, userId: Int64, from: Date, to: Date) throws -> [Row] {
+    /// `event_participants_by_user` index, then each event by its key), at most `limit` (beyond, the latest are
+    /// left out).
+    public static func joined(_ db: PostgresConnection, userId: Int64, from: Date, to: Date, limit: Int) throws -> [Row] {
         try db.execute(
             cached: """
                 SELECT \(columns) FROM event_participants p JOIN community_events e ON e.id = p.event_id
                 WHERE p.user_id = $2 AND e.starts_at < $4::timestamptz AND e.ends_at > $3::timestamptz
                 ORDER BY e.starts_at, e.id LIMIT $1
                 """,
-            [.int(Int64(calendarEventLimit)), .int(userId), .text(WireTimestamp.string(from: from)), .text(WireTimestamp.string(from: to))]
+            [.int(Int64(limit)), .int(userId), .text(WireTimestamp.string(from: from)), .text(WireTimestamp.string(from: to))]
         ).decode(Row.self)
     }
 

@@ -26,14 +26,17 @@ public enum SessionRepository {
                 cached: """
                     UPDATE sessions s SET last_seen_at = now() FROM users u
                     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id
-                    RETURNING s.id, u.id, u.display_name, u.phone
+                    RETURNING s.id, u.id, u.display_name, u.phone, u.time_zone, u.locale
                     """, [.bytea(tokenHash)]
             ).first
         else { return nil }
         let uid = try r.decode(Int64.self, column: 1)
+        // One's own profile carries the zone and locale, as `profile.get` does (`UTC`, `en-US` when never set).
         return (
             Identity(userId: uid, sessionId: try r.decode(column: 0)),
-            Profile(userId: uid, displayName: try r.decode(column: 2), phone: try r.decode(column: 3))
+            Profile(
+                userId: uid, displayName: try r.decode(column: 2), phone: try r.decode(column: 3),
+                timeZone: try r.decode(String?.self, column: 4) ?? "UTC", locale: try r.decode(String?.self, column: 5) ?? "en-US")
         )
     }
 

@@ -15,19 +15,9 @@ import SwitchboardStore
 /// unread markers. Events and courses publish their notifications with `CommunityNotifications.publish` inside
 /// their transaction and, after the commit, `pushNotification` to the members.
 struct CommunitiesFeature: FeatureModule {
-    static let nameRule = TextRule(field: "name", maxCharacters: 80, maxBytes: 320)
-    static let descriptionRule = TextRule(field: "description", maxCharacters: 2000, maxBytes: 8000, controls: .lineBreaksAndTabs, allowsBlank: true)
-    static let categoryRule = TextRule(field: "category", maxCharacters: 40, maxBytes: 160, allowsBlank: true)
-    /// Longest picture URL.
-    static let maxPictureLength = 512
-    /// Page sizes: (default, most).
-    static let listPage = (20, 100)
-    static let membersPage = (50, 200)
-    static let notificationsPage = (20, 100)
-
     func register(in router: inout OperationRouter) {
         router.register(Ops.CommunitiesList.self) { s, p async throws(ServiceError) -> Ops.CommunitiesList.Result in
-            let limit = try Self.limit(p.limit, Self.listPage)
+            let limit = try s.services.communities.page(p.limit)
             let cursor = try Self.cursor(p.cursor)
             let me = s.userId
             return try await Self.database(s) { db in
@@ -52,10 +42,11 @@ struct CommunitiesFeature: FeatureModule {
         }
         router.register(Ops.CommunitiesCreate.self) { s, p async throws(ServiceError) -> CommunityResult in
             try await ModerationFeature.requireAdministrator(s)
-            let name = try Self.checkedName(p.name)
-            try ModerationFeature.check(p.description, Self.descriptionRule)
-            try ModerationFeature.check(p.category, Self.categoryRule)
-            let picture = try Self.checkedPicture(p.picture)
+            let limits = s.services.communities
+            let name = try Self.checkedName(p.name, limits)
+            try ModerationFeature.check(p.description, limits.communityDescriptionRule)
+            try ModerationFeature.check(p.category, limits.categoryRule)
+            let picture = try Self.checkedPicture(p.picture, limits)
             let me = s.userId
             return CommunityResult(
                 community: try await Self.database(s, transaction: true) { db in
@@ -67,10 +58,11 @@ struct CommunitiesFeature: FeatureModule {
         }
         router.register(Ops.CommunitiesUpdate.self) { s, p async throws(ServiceError) -> CommunityResult in
             try await ModerationFeature.requireAdministrator(s)
-            let name = try p.name.map { (n) throws(ServiceError) in try Self.checkedName(n) }
-            try ModerationFeature.check(p.description, Self.descriptionRule)
-            try ModerationFeature.check(p.category, Self.categoryRule)
-            let picture = p.picture == "" ? "" : try Self.checkedPicture(p.picture)
+            let limits = s.services.communities
+            let name = try p.name.map { (n) throws(ServiceError) in try Self.checkedName(n, limits) }
+            try ModerationFeature.check(p.description, limits.communityDescriptionRule)
+            try ModerationFeature.check(p.category, limits.categoryRule)
+            let picture = p.picture == "" ? "" : try Self.checkedPicture(p.picture, limits)
             let me = s.userId
             let (community, members) = try await Self.database(s, transaction: true) { db in
                 guard
@@ -117,7 +109,7 @@ struct CommunitiesFeature: FeatureModule {
             return .init(droppedEventIds: dropped)
         }
         router.register(Ops.CommunitiesMembers.self) { s, p async throws(ServiceError) -> Ops.CommunitiesMembers.Result in
-            let limit = try Self.limit(p.limit, Self.membersPage)
+            let limit = try s.services.communities.page(p.limit, people: true)
             let cursor = try Self.cursor(p.cursor)
             let me = s.userId
             return try await Self.database(s) { db in
@@ -148,7 +140,7 @@ struct CommunitiesFeature: FeatureModule {
             return .init(unreadTotal: unread.reduce(0) { $0 + $1.unread }, communities: unread)
         }
         router.register(Ops.CommunitiesNotifications.self) { s, p async throws(ServiceError) -> Ops.CommunitiesNotifications.Result in
-            let limit = try Self.limit(p.limit, Self.notificationsPage)
+            let limit = try s.services.communities.page(p.limit)
             if let before = p.beforeSeq, before < 1 { throw ServiceError(.badRequest, "before_seq must be 1 or more") }
             let me = s.userId
             return try await Self.database(s) { db in
@@ -177,26 +169,20 @@ struct CommunitiesFeature: FeatureModule {
         }
     }
 
-    static func checkedName(_ name: String) throws(ServiceError) -> String {
+    static func checkedName(_ name: String, _ limits: CommunityConfiguration) throws(ServiceError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        try ModerationFeature.check(trimmed, nameRule)
+        try ModerationFeature.check(trimmed, limits.nameRule)
         guard !trimmed.isEmpty else { throw ServiceError(.badRequest, "name must not be empty") }
         return trimmed
     }
 
-    /// An http(s) URL of at most `maxPictureLength` characters, or nil.
-    static func checkedPicture(_ picture: String?) throws(ServiceError) -> String? {
+    /// An http(s) URL of at most `maxURLBytes` bytes, or nil.
+    static func checkedPicture(_ picture: String?, _ limits: CommunityConfiguration) throws(ServiceError) -> String? {
         guard let picture else { return nil }
-        guard picture.utf8.count <= maxPictureLength, picture.hasPrefix("https://") || picture.hasPrefix("http://"),
+        guard picture.utf8.count <= limits.maxURLBytes, picture.hasPrefix("https://") || picture.hasPrefix("http://"),
             !picture.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 32 || $0 == 127 } == true })
-        else { throw ServiceError(.badRequest, "picture must be an http or https URL of at most \(maxPictureLength) characters") }
+        else { throw ServiceError(.badRequest, "picture must be an http or https URL of at most \(limits.maxURLBytes) bytes") }
         return picture
-    }
-
-    static func limit(_ limit: Int?, _ page: (Int, Int)) throws(ServiceError) -> Int {
-        let limit = limit ?? page.0
-        guard (1...page.1).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(page.1)") }
-        return limit
     }
 
     static func cursor(_ text: String?) throws(ServiceError) -> CommunityCursor? {

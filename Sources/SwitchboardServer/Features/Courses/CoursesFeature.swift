@@ -21,22 +21,14 @@ import SwitchboardStore
 /// `community.post.updated`/`community.post.deleted` (no notification); a member's progress to that member's own
 /// devices with `course.progress`.
 struct CoursesFeature: FeatureModule {
-    static let titleRule = TextRule(field: "title", maxCharacters: 120, maxBytes: 480)
-    static let bodyRule = TextRule(field: "body", maxCharacters: 10_000, maxBytes: 40_000, controls: .lineBreaksAndTabs, allowsBlank: true)
-    static let maxVideoURL = 512
-    /// Posts per page of `community.posts.list` (at most, and by default).
-    static let maxPosts = 100
-    static let defaultPosts = 20
-    /// Members per page of `courses.progress`.
-    static let maxMembers = 200
-    static let defaultMembers = 50
 
     func register(in router: inout OperationRouter) {
         router.register(Ops.CommunityPostsCreate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
             guard p.kind == "announcement" || p.kind == "lesson" else { throw ServiceError(.badRequest, "kind must be announcement or lesson") }
-            try Self.check(p.title, Self.titleRule)
-            try Self.check(p.body, Self.bodyRule)
-            try Self.checkVideo(p.videoUrl)
+            let limits = s.services.communities
+            try ModerationFeature.check(p.title, limits.titleRule)
+            try ModerationFeature.check(p.body, limits.bodyRule)
+            try Self.checkVideo(p.videoUrl, limits)
             if let position = p.position {
                 guard p.kind == "lesson" else { throw ServiceError(.badRequest, "position is for lessons") }
                 guard position >= 1 else { throw ServiceError(.badRequest, "position must be 1 or more") }
@@ -44,7 +36,10 @@ struct CoursesFeature: FeatureModule {
             let me = s.userId
             let (post, notification, members) = try await Self.database(s, transaction: true) { db in
                 guard try CoursePostRepository.lockCommunity(db, communityId: p.communityId) else { throw Self.noSuchCommunity }
-                try Self.requirePoster(try CommunityRepository.membership(db, communityId: p.communityId, userId: me))
+                let membership = try CommunityRepository.membership(db, communityId: p.communityId, userId: me)
+                try Self.requirePoster(membership)
+                // Core members' posts count against their hourly allowance; administrators run the communities.
+                if membership?.administrator != true { try s.countPublication() }
                 if let clip = p.voiceClipId { try Self.requireOwnClip(db, clip, me) }
                 let post = try CoursePostRepository.create(
                     db, communityId: p.communityId, authorId: me, kind: p.kind, title: p.title, body: p.body ?? "", voiceClipId: p.voiceClipId,
@@ -60,9 +55,10 @@ struct CoursesFeature: FeatureModule {
             guard p.title != nil || p.body != nil || p.voiceClipId != nil || p.videoUrl != nil else {
                 throw ServiceError(.badRequest, "nothing to change: give title, body, voice_clip_id or video_url")
             }
-            if let title = p.title { try Self.check(title, Self.titleRule) }
-            try Self.check(p.body, Self.bodyRule)
-            if let video = p.videoUrl { try Self.checkVideo(video) }
+            let limits = s.services.communities
+            try ModerationFeature.check(p.title, limits.titleRule)
+            try ModerationFeature.check(p.body, limits.bodyRule)
+            if let video = p.videoUrl { try Self.checkVideo(video, limits) }
             let me = s.userId
             let (post, members) = try await Self.database(s, transaction: true) { db in
                 let info = try Self.editablePost(db, postId: p.postId, me: me)
@@ -91,7 +87,7 @@ struct CoursesFeature: FeatureModule {
         router.register(Ops.CommunityPostsList.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsList.Result in
             let kind = p.kind ?? "announcement"
             guard kind == "announcement" || kind == "lesson" else { throw ServiceError(.badRequest, "kind must be announcement or lesson") }
-            let limit = try Self.pageLimit(p.limit, Self.defaultPosts, Self.maxPosts)
+            let limit = try s.services.communities.page(p.limit)
             if let before = p.before, before < 1 { throw ServiceError(.badRequest, "before must be a post id (1 or more)") }
             let me = s.userId
             let posts = try await Self.database(s) { db in
@@ -128,7 +124,7 @@ struct CoursesFeature: FeatureModule {
             return .init(completed: progress.completed, total: progress.total)
         }
         router.register(Ops.CoursesProgress.self) { s, p async throws(ServiceError) -> Ops.CoursesProgress.Result in
-            let limit = try Self.pageLimit(p.limit, Self.defaultMembers, Self.maxMembers)
+            let limit = try s.services.communities.page(p.limit, people: true)
             let after: Int64? = try p.cursor.map { cursor throws(ServiceError) in
                 guard let id = Int64(cursor), id > 0 else { throw ServiceError(.badRequest, "cursor is not one this server gave") }
                 return id
@@ -183,22 +179,12 @@ struct CoursesFeature: FeatureModule {
         guard try VoiceStore.owned(db, id: clipId, by: me) != nil else { throw ServiceError(.notFound, "no such voice clip") }
     }
 
-    static func check(_ text: String?, _ rule: TextRule) throws(ServiceError) {
-        if let text, let problem = StoredText.problem(text, rule) { throw ServiceError(.badRequest, problem) }
-    }
-
-    /// A video link: an absolute http or https URL with a host, at most 512 characters.
-    static func checkVideo(_ url: String?) throws(ServiceError) {
+    /// A video link: an absolute http or https URL with a host, at most `maxURLBytes` bytes.
+    static func checkVideo(_ url: String?, _ limits: CommunityConfiguration) throws(ServiceError) {
         guard let url else { return }
-        guard url.count <= maxVideoURL, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
+        guard url.utf8.count <= limits.maxURLBytes, let parsed = URLComponents(string: url), let scheme = parsed.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = parsed.host, !host.isEmpty
-        else { throw ServiceError(.badRequest, "video_url must be an http or https URL of at most \(maxVideoURL) characters") }
-    }
-
-    static func pageLimit(_ limit: Int?, _ standard: Int, _ most: Int) throws(ServiceError) -> Int {
-        let limit = limit ?? standard
-        guard (1...most).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(most)") }
-        return limit
+        else { throw ServiceError(.badRequest, "video_url must be an http or https URL of at most \(limits.maxURLBytes) bytes") }
     }
 
     static func database<Op, T: Sendable>(

@@ -22,24 +22,12 @@ import SwitchboardStore
 /// every member's connected devices through `Deliveries` (every node of a cluster). `now` is read once per
 /// request: an event is ended when now ≥ ends_at (`EventStatus`).
 struct EventsFeature: FeatureModule {
-    static let titleRule = TextRule(field: "title", maxCharacters: 120, maxBytes: 480)
-    static let descriptionRule = TextRule(field: "description", maxCharacters: 4000, maxBytes: 16_000, controls: .lineBreaksAndTabs)
-    static let placeRule = TextRule(field: "place", maxCharacters: 200, maxBytes: 800)
-    /// The longest event: 31 days.
-    static let maxDuration: TimeInterval = 31 * 86_400
-    static let maxCapacity: Int64 = 100_000
-    /// Events per page of `events.list` at most (and by default).
-    static let maxEventPage = 100
-    static let defaultEventPage = 20
-    /// Participants per page of `events.participants` at most (and by default).
-    static let maxParticipantPage = 200
-    static let defaultParticipantPage = 50
 
     func register(in router: inout OperationRouter) {
         router.register(Ops.EventsCreate.self) { s, p async throws(ServiceError) -> EventResult in
             let fields = try Self.fields(
                 title: p.title, description: p.description ?? "", place: p.place ?? "", startsAt: Self.instant(p.startsAt, "starts_at"),
-                endsAt: Self.instant(p.endsAt, "ends_at"), timeZone: p.timeZone, capacity: p.capacity)
+                endsAt: Self.instant(p.endsAt, "ends_at"), timeZone: p.timeZone, capacity: p.capacity, limits: s.services.communities)
             let me = s.userId
             let (row, notice) = try await Self.database(s, transaction: true) { db in
                 try EventRepository.requireOrganiser(try EventRepository.access(db, communityId: p.communityId, userId: me))
@@ -53,6 +41,7 @@ struct EventsFeature: FeatureModule {
             let me = s.userId
             let startsAt = try p.startsAt.map { text throws(ServiceError) in try Self.instant(text, "starts_at") }
             let endsAt = try p.endsAt.map { text throws(ServiceError) in try Self.instant(text, "ends_at") }
+            let limits = s.services.communities
             let (row, notice) = try await Self.database(s, transaction: true) { db in
                 let (current, access) = try EventRepository.visibleEvent(db, id: p.eventId, viewer: me, lock: true)
                 try EventRepository.requireOrganiser(access)
@@ -60,7 +49,7 @@ struct EventsFeature: FeatureModule {
                 let fields = try Self.fields(
                     title: p.title ?? current.title, description: p.description ?? current.description, place: p.place ?? current.place,
                     startsAt: startsAt ?? current.startsAt, endsAt: endsAt ?? current.endsAt, timeZone: p.timeZone ?? current.timeZone,
-                    capacity: p.capacityGiven ? p.capacity : current.capacity)
+                    capacity: p.capacityGiven ? p.capacity : current.capacity, limits: limits)
                 if let capacity = fields.capacity, capacity < current.participantCount {
                     throw ServiceError(.badRequest, "capacity is below the \(current.participantCount) participants")
                 }
@@ -83,7 +72,7 @@ struct EventsFeature: FeatureModule {
             return EventResult(event: row.event(at: Date()))
         }
         router.register(Ops.EventsList.self) { s, p async throws(ServiceError) -> Ops.EventsList.Result in
-            let limit = try Self.pageLimit(p.limit, max: Self.maxEventPage, default: Self.defaultEventPage)
+            let limit = try s.services.communities.page(p.limit)
             let direction = p.direction ?? "upcoming"
             guard direction == "upcoming" || direction == "past" else { throw ServiceError(.badRequest, "direction must be upcoming or past") }
             var cursor: EventRepository.ListCursor?
@@ -150,7 +139,7 @@ struct EventsFeature: FeatureModule {
             return EventResult(event: row.event(at: now))
         }
         router.register(Ops.EventsParticipants.self) { s, p async throws(ServiceError) -> Ops.EventsParticipants.Result in
-            let limit = try Self.pageLimit(p.limit, max: Self.maxParticipantPage, default: Self.defaultParticipantPage)
+            let limit = try s.services.communities.page(p.limit, people: true)
             var after: Int64 = 0
             if let text = p.cursor {
                 guard let id = Int64(text), id > 0 else { throw ServiceError(.badRequest, "invalid cursor") }
@@ -198,7 +187,7 @@ struct EventsFeature: FeatureModule {
                 guard let range = CalendarRange(kind: kind, anchor: anchorDate, timeZone: zone, locale: locale ?? "en-US", now: now) else {
                     throw ServiceError(.badRequest, "date is out of range")
                 }
-                let rows = try EventRepository.joined(db, userId: me, from: range.startsAt, to: range.endsAt)
+                let rows = try EventRepository.joined(db, userId: me, from: range.startsAt, to: range.endsAt, limit: s.services.communities.maxCalendarEvents)
                 let days = range.days(rows.map { CalendarRange.Span(id: $0.id, startsAt: $0.startsAt, endsAt: $0.endsAt) })
                 return CalendarResult(
                     range: kind.rawValue, timeZone: name, firstWeekday: range.firstWeekday, today: range.today.description,
@@ -221,16 +210,19 @@ struct EventsFeature: FeatureModule {
 
     /// The checked fields of an event.
     static func fields(
-        title: String, description: String, place: String, startsAt: Date, endsAt: Date, timeZone: String, capacity: Int64?
+        title: String, description: String, place: String, startsAt: Date, endsAt: Date, timeZone: String, capacity: Int64?,
+        limits: CommunityConfiguration
     ) throws(ServiceError) -> EventRepository.Fields {
-        try check(title, titleRule)
-        if !description.isEmpty { try check(description, descriptionRule) }
-        if !place.isEmpty { try check(place, placeRule) }
+        try ModerationFeature.check(title, limits.titleRule)
+        if !description.isEmpty { try ModerationFeature.check(description, limits.eventDescriptionRule) }
+        if !place.isEmpty { try ModerationFeature.check(place, limits.placeRule) }
         guard endsAt > startsAt else { throw ServiceError(.badRequest, "ends_at must be after starts_at") }
-        guard endsAt.timeIntervalSince(startsAt) <= maxDuration else { throw ServiceError(.badRequest, "an event lasts at most 31 days") }
+        guard endsAt.timeIntervalSince(startsAt) <= TimeInterval(limits.maxEventDays) * 86_400 else {
+            throw ServiceError(.badRequest, "an event lasts at most \(limits.maxEventDays) days")
+        }
         try checkTimeZone(timeZone)
-        if let capacity, !(1...maxCapacity).contains(capacity) {
-            throw ServiceError(.badRequest, "capacity must be 1 to \(maxCapacity)")
+        if let capacity, !(1...limits.maxEventCapacity).contains(capacity) {
+            throw ServiceError(.badRequest, "capacity must be 1 to \(limits.maxEventCapacity)")
         }
         return EventRepository.Fields(
             title: title, description: description, place: place, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone, capacity: capacity)
@@ -258,15 +250,6 @@ struct EventsFeature: FeatureModule {
         else { throw ServiceError(.badRequest, "invalid locale") }
     }
 
-    static func check(_ text: String, _ rule: TextRule) throws(ServiceError) {
-        if let problem = StoredText.problem(text, rule) { throw ServiceError(.badRequest, problem) }
-    }
-
-    static func pageLimit(_ limit: Int?, max: Int, default value: Int) throws(ServiceError) -> Int {
-        let limit = limit ?? value
-        guard (1...max).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(max)") }
-        return limit
-    }
 
     // MARK: - Notifications
 
