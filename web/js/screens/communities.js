@@ -77,7 +77,7 @@ export function hide() {
 export function communityForm(app, community, onDone) {
   const { t, client } = app;
   const name = field(t('community.form.name'), { type: 'text', maxlength: '80', required: true, value: community?.name ?? '' });
-  const description = field(t('community.form.description'), { as: 'textarea', maxlength: '2000' });
+  const description = field(t('community.form.description'), { as: 'textarea', maxlength: '4000' });
   description.input.value = community?.description ?? '';
   const category = field(t('community.form.category'), { type: 'text', maxlength: '40', value: community?.category ?? '' },
     t('community.form.category_hint'));
