@@ -27,56 +27,16 @@
 # 10 ms server-side. Exit 0 when the 3 s budget is met and no notification was missing, 1 otherwise, 2 on set-up
 # failures. Bounded: every wait has a deadline and the whole run --deadline seconds.
 # Usage: loadtest/community-bench.py [--members 10000] [--online 2000] [--events 50] [--json FILE]
-import argparse, asyncio, base64, hashlib, json, multiprocessing as mp, os, random, re, resource, shutil, socket
+import argparse, asyncio, base64, hashlib, json, multiprocessing as mp, os, random, re, resource, shutil
 import subprocess, sys, tempfile, time
-import urllib.request
 import websockets
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import Conn, Server, conninfo, pct, server_binary, sql  # noqa: E402
 
 
-def server_binary():
-    if os.environ.get("SWITCHBOARD_SERVER_BIN"):
-        return os.environ["SWITCHBOARD_SERVER_BIN"]
-    for p in (".build/release/switchboard", ".build/debug/switchboard"):
-        if os.access(os.path.join(ROOT, p), os.X_OK):
-            return os.path.join(ROOT, p)
-    return os.path.join(ROOT, ".build/debug/switchboard")
-
-
-SERVER = server_binary()
+SERVER = server_binary(prefer_release=True)
 PASSWORD = "bench mark community 99"
-
-
-def conninfo(base, dbname):
-    if base.startswith(("postgres://", "postgresql://")):
-        from urllib.parse import urlsplit, urlunsplit
-        p = urlsplit(base)
-        return urlunsplit((p.scheme, p.netloc, "/" + dbname, p.query, p.fragment))
-    if re.search(r"\bdbname=\S+", base):
-        return re.sub(r"\bdbname=\S+", "dbname=" + dbname, base)
-    return base + " dbname=" + dbname
-
-
-def sql(url, text, timeout=300):
-    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", url], input=text,
-                       capture_output=True, text=True, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"psql failed: {r.stderr.strip()[-800:]}")
-    return r.stdout.strip()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def pct(values, q):
-    if not values:
-        return None
-    v = sorted(values)
-    return v[min(len(v) - 1, max(0, int(round(q * len(v))) - 1))]
 
 
 def summary_ms(values_ns):
@@ -96,53 +56,20 @@ def make_token():
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode(), hashlib.sha256(raw).hexdigest()
 
 
-class Server:
-    def __init__(self, url, work, extra=()):
-        self.port = free_port()
-        self.http = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}/ws"
-        self.log = open(os.path.join(work, "server.log"), "a")
-        args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-                "--database-url", url, "--register-burst-per-address", "100000",
-                "--login-burst-per-address", "100000", "--max-connections", "20000",
-                "--export-dir", os.path.join(work, "exports"), *extra]
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log.name}")
-            try:
-                if urllib.request.urlopen(self.http + "/readyz", timeout=1).status == 200:
-                    return
-            except Exception:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server not ready in 60 s")
-
-    def histograms(self, ops):
-        """{op: [(le seconds, cumulative count), ...]} of switchboard_request_duration_seconds."""
-        text = urllib.request.urlopen(self.http + "/metrics", timeout=10).read().decode()
-        out = {op: [] for op in ops}
-        for line in text.splitlines():
-            if not line.startswith("switchboard_request_duration_seconds_bucket{"):
-                continue
-            m = re.match(r"[^{]+\{([^}]*)\}\s+([0-9.eE+-]+)$", line)
-            if not m:
-                continue
-            labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-            if labels.get("op") in out:
-                le = float("inf") if labels["le"] in ("+Inf", "Inf") else float(labels["le"])
-                out[labels["op"]].append((le, float(m.group(2))))
-        return {op: sorted(v) for op, v in out.items()}
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+def histograms(server, ops):
+    """{op: [(le seconds, cumulative count), ...]} of switchboard_request_duration_seconds."""
+    out = {op: [] for op in ops}
+    for line in server.metrics_text().splitlines():
+        if not line.startswith("switchboard_request_duration_seconds_bucket{"):
+            continue
+        m = re.match(r"[^{]+\{([^}]*)\}\s+([0-9.eE+-]+)$", line)
+        if not m:
+            continue
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        if labels.get("op") in out:
+            le = float("inf") if labels["le"] in ("+Inf", "Inf") else float(labels["le"])
+            out[labels["op"]].append((le, float(m.group(2))))
+    return {op: sorted(v) for op, v in out.items()}
 
 
 def server_quantiles(before, after):
@@ -166,47 +93,6 @@ def server_quantiles(before, after):
                 break
             prev_le, prev_c = le, c
     return res
-
-
-class Conn:
-    """One protocol connection; replies matched by id, events queued."""
-
-    def __init__(self, ws):
-        self.ws, self.rid, self.waiting, self.events = ws, 0, {}, asyncio.Queue()
-        self.reader = asyncio.ensure_future(self._read())
-
-    @classmethod
-    async def open(cls, url):
-        return cls(await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None))
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                m = json.loads(raw)
-                fut = self.waiting.pop(m.get("re"), None) if "re" in m else None
-                if fut is not None and not fut.done():
-                    fut.set_result((time.monotonic_ns(), m))
-                elif "re" not in m:
-                    self.events.put_nowait(m)
-        except websockets.ConnectionClosed:
-            pass
-
-    def send(self, op, **params):
-        self.rid += 1
-        fut = asyncio.get_running_loop().create_future()
-        self.waiting[self.rid] = fut
-        asyncio.ensure_future(self.ws.send(json.dumps({"id": self.rid, "op": op, **params})))
-        return fut
-
-    async def call(self, op, timeout=30, **params):
-        _, m = await asyncio.wait_for(self.send(op, **params), timeout)
-        if "ok" not in m:
-            raise RuntimeError(f"{op}: {m}")
-        return m["ok"]
-
-    async def close(self):
-        await self.ws.close()
-        self.reader.cancel()
 
 
 # --- the online members: worker processes ---
@@ -286,8 +172,8 @@ async def main(a, say):
     results = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "server": SERVER, "params": vars(a)}
     server, workers, stop = None, [], mp.Event()
     try:
-        server = Server(url, work, extra=a.server_arg)
-        admin = await Conn.open(server.ws)
+        server = Server(url, work, extra=["--max-connections", "20000", *a.server_arg], binary=SERVER)
+        admin = await Conn.open(server.ws, time.monotonic_ns)
         phone = "+1555%07d" % random.randrange(10**7)
         admin_id = (await admin.call("register", phone=phone, password=PASSWORD, display_name="Bench admin",
                                      device="bench"))["user_id"]
@@ -367,7 +253,7 @@ SELECT '+1778' || lpad(g::text, 7, '0'), 'x', 'Online member ' || g FROM generat
         # Queries: list and calendar month, client- and server-side.
         query_conns = []
         for i in range(a.query_clients):
-            c = await Conn.open(server.ws)
+            c = await Conn.open(server.ws, time.monotonic_ns)
             await c.call("authenticate", token=tokens[i % len(tokens)][0])
             for e in event_ids:
                 try:
@@ -377,7 +263,7 @@ SELECT '+1778' || lpad(g::text, 7, '0'), 'x', 'Online member ' || g FROM generat
                         raise
             query_conns.append(c)
         ops = ["communities.list", "calendar.get", "events.create"]
-        before = server.histograms(ops)
+        before = histograms(server, ops)
         client_lat = {"communities.list": [], "calendar.get": []}
 
         async def ask(c, n):
@@ -389,7 +275,7 @@ SELECT '+1778' || lpad(g::text, 7, '0'), 'x', 'Online member ' || g FROM generat
 
         per_client = max(1, a.queries // max(1, len(query_conns)))
         await asyncio.gather(*(ask(c, per_client) for c in query_conns))
-        after = server.histograms(ops)
+        after = histograms(server, ops)
         for c in query_conns:
             await c.close()
         say(f"{per_client * len(query_conns)} communities.list and calendar.get requests")

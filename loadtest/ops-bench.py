@@ -16,138 +16,30 @@
 # first metrics poll that shows removals to the one that shows all, so the first batch is not in the time).
 # Bounded: every wait has a deadline and the whole run --deadline seconds (360).
 # Usage: loadtest/ops-bench.py [--messages 200000] [--small 50000] [--json FILE]
-import argparse, asyncio, json, os, random, re, shutil, socket, subprocess, sys, tempfile, time
-import urllib.request
-import websockets
+import argparse, asyncio, json, os, random, re, shutil, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERVER = os.environ.get("SWITCHBOARD_SERVER_BIN") or os.path.join(ROOT, ".build/debug/switchboard")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import Conn, Server as BenchServer, conninfo, pct, server_binary, sql  # noqa: E402
+
+SERVER = server_binary()
 PASSWORD = "bench mark 99"
-
-
-def conninfo(base, dbname):
-    if base.startswith(("postgres://", "postgresql://")):
-        from urllib.parse import urlsplit, urlunsplit
-        p = urlsplit(base)
-        return urlunsplit((p.scheme, p.netloc, "/" + dbname, p.query, p.fragment))
-    if re.search(r"\bdbname=\S+", base):
-        return re.sub(r"\bdbname=\S+", "dbname=" + dbname, base)
-    return base + " dbname=" + dbname
-
-
-def sql(url, text, timeout=300):
-    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", url], input=text,
-                       capture_output=True, text=True, timeout=timeout)
-    if r.returncode != 0:
-        raise RuntimeError(f"psql failed: {r.stderr.strip()[-800:]}")
-    return r.stdout.strip()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def dir_size(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
 
-def pct(values, q):
-    if not values:
-        return None
-    v = sorted(values)
-    return v[min(len(v) - 1, max(0, int(round(q * len(v))) - 1))]
-
-
-class Server:
+class Server(BenchServer):
     def __init__(self, url, work, extra=()):
-        self.port = free_port()
-        self.http = f"http://127.0.0.1:{self.port}"
-        self.ws = f"ws://127.0.0.1:{self.port}/ws"
-        self.log = open(os.path.join(work, "server.log"), "a")
-        args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "notice",
-                "--database-url", url, "--register-burst-per-address", "100000",
-                "--login-burst-per-address", "100000", "--login-burst-per-phone", "100000",
-                "--export-dir", os.path.join(work, "exports"), *extra]
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log.name}")
-            try:
-                if urllib.request.urlopen(self.http + "/readyz", timeout=1).status == 200:
-                    return
-            except Exception:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server not ready in 60 s")
+        super().__init__(url, work, extra, binary=SERVER, log_level="notice")
 
     def metrics(self):
-        text = urllib.request.urlopen(self.http + "/metrics", timeout=5).read().decode()
         out = {}
-        for line in text.splitlines():
+        for line in self.metrics_text(timeout=5).splitlines():
             m = re.match(r"(switchboard_retention_\w+)(\{[^}]*\})?\s+([0-9.eE+-]+)$", line)
             if m:
                 out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
         return out
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-
-
-class Conn:
-    """One protocol connection; replies matched by id, events queued."""
-
-    def __init__(self, ws):
-        self.ws, self.rid, self.waiting, self.events = ws, 0, {}, asyncio.Queue()
-        self.reader = asyncio.ensure_future(self._read())
-
-    @classmethod
-    async def open(cls, url):
-        return cls(await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None))
-
-    async def _read(self):
-        try:
-            async for raw in self.ws:
-                m = json.loads(raw)
-                fut = self.waiting.pop(m.get("re"), None) if "re" in m else None
-                if fut is not None and not fut.done():
-                    fut.set_result((time.perf_counter(), m))
-                elif "re" not in m:
-                    self.events.put_nowait(m)
-        except websockets.ConnectionClosed:
-            pass
-
-    def send(self, op, **params):
-        self.rid += 1
-        fut = asyncio.get_running_loop().create_future()
-        self.waiting[self.rid] = fut
-        asyncio.ensure_future(self.ws.send(json.dumps({"id": self.rid, "op": op, **params})))
-        return fut
-
-    async def call(self, op, timeout=30, **params):
-        _, m = await asyncio.wait_for(self.send(op, **params), timeout)
-        if "ok" not in m:
-            raise RuntimeError(f"{op}: {m}")
-        return m["ok"]
-
-    async def event(self, name, timeout):
-        end = time.perf_counter() + timeout
-        while True:
-            m = await asyncio.wait_for(self.events.get(), max(0.01, end - time.perf_counter()))
-            if m.get("ev") == name:
-                return m
-
-    async def close(self):
-        await self.ws.close()
-        self.reader.cancel()
 
 
 class Ticker:

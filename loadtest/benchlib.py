@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: Apache-2.0
+# What the Python benchmarks in loadtest/ share: the server they start (with /readyz, /metrics and a bounded
+# stop), PostgreSQL through psql, percentiles, and one protocol connection whose replies are matched by id.
+# Imported by ops-bench.py and community-bench.py (they run from any directory: this folder is on sys.path).
+import asyncio, json, os, re, socket, subprocess, time
+import urllib.request
+import websockets
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def server_binary(prefer_release=False):
+    """$SWITCHBOARD_SERVER_BIN, else the release build when asked for and built, else the debug build."""
+    if os.environ.get("SWITCHBOARD_SERVER_BIN"):
+        return os.environ["SWITCHBOARD_SERVER_BIN"]
+    if prefer_release and os.access(os.path.join(ROOT, ".build/release/switchboard"), os.X_OK):
+        return os.path.join(ROOT, ".build/release/switchboard")
+    return os.path.join(ROOT, ".build/debug/switchboard")
+
+
+def conninfo(base, dbname):
+    """The connection string `base` pointed at database `dbname` (URL or key=value form)."""
+    if base.startswith(("postgres://", "postgresql://")):
+        from urllib.parse import urlsplit, urlunsplit
+        p = urlsplit(base)
+        return urlunsplit((p.scheme, p.netloc, "/" + dbname, p.query, p.fragment))
+    if re.search(r"\bdbname=\S+", base):
+        return re.sub(r"\bdbname=\S+", "dbname=" + dbname, base)
+    return base + " dbname=" + dbname
+
+
+def sql(url, text, timeout=300):
+    r = subprocess.run(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-d", url], input=text,
+                       capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"psql failed: {r.stderr.strip()[-800:]}")
+    return r.stdout.strip()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pct(values, q):
+    if not values:
+        return None
+    v = sorted(values)
+    return v[min(len(v) - 1, max(0, int(round(q * len(v))) - 1))]
+
+
+class Server:
+    """`switchboard serve` on a free loopback port against `url`, ready (/readyz) within 60 s, with the
+    registration and login limits lifted for the benchmark's many users."""
+
+    def __init__(self, url, work, extra=(), binary=None, log_level="warning"):
+        self.port = free_port()
+        self.http = f"http://127.0.0.1:{self.port}"
+        self.ws = f"ws://127.0.0.1:{self.port}/ws"
+        self.log = open(os.path.join(work, "server.log"), "a")
+        args = [binary or server_binary(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                "--log-level", log_level, "--database-url", url, "--register-burst-per-address", "100000",
+                "--login-burst-per-address", "100000", "--login-burst-per-phone", "100000",
+                "--export-dir", os.path.join(work, "exports"), *extra]
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log.name}")
+            try:
+                if urllib.request.urlopen(self.http + "/readyz", timeout=1).status == 200:
+                    return
+            except Exception:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("server not ready in 60 s")
+
+    def metrics_text(self, timeout=10):
+        return urllib.request.urlopen(self.http + "/metrics", timeout=timeout).read().decode()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class Conn:
+    """One protocol connection; replies matched by id (each with `clock()` at its arrival), events queued."""
+
+    def __init__(self, ws, clock=time.perf_counter):
+        self.ws, self.clock, self.rid, self.waiting, self.events = ws, clock, 0, {}, asyncio.Queue()
+        self.reader = asyncio.ensure_future(self._read())
+
+    @classmethod
+    async def open(cls, url, clock=time.perf_counter):
+        return cls(await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None), clock)
+
+    async def _read(self):
+        try:
+            async for raw in self.ws:
+                m = json.loads(raw)
+                fut = self.waiting.pop(m.get("re"), None) if "re" in m else None
+                if fut is not None and not fut.done():
+                    fut.set_result((self.clock(), m))
+                elif "re" not in m:
+                    self.events.put_nowait(m)
+        except websockets.ConnectionClosed:
+            pass
+
+    def send(self, op, **params):
+        """A future of (arrival clock, reply)."""
+        self.rid += 1
+        fut = asyncio.get_running_loop().create_future()
+        self.waiting[self.rid] = fut
+        asyncio.ensure_future(self.ws.send(json.dumps({"id": self.rid, "op": op, **params})))
+        return fut
+
+    async def call(self, op, timeout=30, **params):
+        _, m = await asyncio.wait_for(self.send(op, **params), timeout)
+        if "ok" not in m:
+            raise RuntimeError(f"{op}: {m}")
+        return m["ok"]
+
+    async def event(self, name, timeout):
+        """The next event called `name` (others are dropped), within `timeout` seconds."""
+        end = time.perf_counter() + timeout
+        while True:
+            m = await asyncio.wait_for(self.events.get(), max(0.01, end - time.perf_counter()))
+            if m.get("ev") == name:
+                return m
+
+    async def close(self):
+        await self.ws.close()
+        self.reader.cancel()
