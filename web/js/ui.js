@@ -67,6 +67,29 @@ export async function busy(button, action, onError) {
   }
 }
 
+// A list shown in pages. `fetchPage(cursor)` asks for the page after `cursor` (null: the first) and answers
+// `{ items: [element], next: cursor or null }`; `more` shows while there is a next page. A failure shows in
+// `error` (an errorBox) when there is one, else in place of the list. Returns `load(append = false)`.
+export function pagedList({ list, more, fetchPage, emptyText, error = null }) {
+  let next = null;
+  const load = async (append = false) => {
+    try {
+      const page = await fetchPage(append ? next : null);
+      if (append) list.append(...page.items);
+      else list.replaceChildren(...(page.items.length ? page.items : [el('li', { class: 'empty' }, emptyText)]));
+      next = page.next ?? null;
+      more.hidden = next === null;
+      error?.show('');
+    } catch (failure) {
+      if (error) error.show(errorText(failure));
+      else list.replaceChildren(el('li', { class: 'empty' }, errorText(failure)));
+    }
+    list.setAttribute('aria-busy', 'false');
+  };
+  more.addEventListener('click', () => busy(more, () => load(true), (text) => error?.show(text)));
+  return load;
+}
+
 // What happened and what to do, in plain words, for any failed request.
 export function errorText(error) {
   const code = error?.code;

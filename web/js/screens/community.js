@@ -3,7 +3,7 @@
 // announcements, the course with my progress, the members (core first). Viewing it as a member marks its
 // notifications read (`communities.read`), again when one arrives while it is open. Administrators edit and
 // archive it, publish events and appoint core members; core members (and administrators) post announcements.
-import { el, heading, field, errorBox, busy, formatTime } from '../ui.js';
+import { el, heading, field, errorBox, busy, formatTime, pagedList } from '../ui.js';
 import { communityForm } from './communities.js';
 import { eventForm, eventItem } from './event.js';
 
@@ -123,7 +123,6 @@ function newsSection(app, id) {
   const { t, client } = app;
   const list = el('ul', { class: 'list news', 'aria-labelledby': 'community-news-title', 'aria-busy': 'true' });
   const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('community.news_older'));
-  let before = null;
   let readSeq = null; // the marker when the page opened: news after it stays "New" while the page is open
   const item = (n) => {
     const isNew = readSeq !== null && n.seq > readSeq;
@@ -136,21 +135,11 @@ function newsSection(app, id) {
           href ? el('a', { href }, text) : text),
         el('div', { class: 'detail' }, t('community.post_by', { name: n.actor?.display_name ?? t('someone'), time: formatTime(n.created_at) }))));
   };
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('communities.notifications', { community_id: id, limit: 10, ...(append && before ? { before_seq: before } : {}) });
-      if (readSeq === null) readSeq = page.read_seq;
-      const items = page.notifications.map(item);
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('community.no_news'))]));
-      before = page.next_before_seq ?? null;
-      more.hidden = before === null;
-    } catch (failure) {
-      list.replaceChildren(el('li', { class: 'empty' }, app.errorText(failure)));
-    }
-    list.setAttribute('aria-busy', 'false');
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), (text) => app.toast(text)));
+  const load = pagedList({ list, more, emptyText: t('community.no_news'), fetchPage: async (before) => {
+    const page = await client.request('communities.notifications', { community_id: id, limit: 10, ...(before ? { before_seq: before } : {}) });
+    if (readSeq === null) readSeq = page.read_seq;
+    return { items: page.notifications.map(item), next: page.next_before_seq };
+  } });
   return {
     node: el('section', { 'aria-labelledby': 'community-news-title' },
       el('h2', { id: 'community-news-title' }, t('community.news')), list, el('div', { class: 'actions' }, more)),
@@ -211,23 +200,12 @@ function eventsSection(app, id, direction) {
   const error = errorBox();
   const more = el('button', { type: 'button', class: 'quiet', hidden: true },
     direction === 'upcoming' ? t('community.events_more') : t('community.events_earlier'));
-  let cursor = null;
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('events.list', { community_id: id, direction, limit: PAGE, ...(append && cursor ? { cursor } : {}) });
-      const items = page.events.map((e) => eventItem(app, e));
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' },
-        direction === 'upcoming' ? t('community.no_upcoming') : t('community.no_past'))]));
-      cursor = page.next_cursor ?? null;
-      more.hidden = cursor === null;
-      error.show('');
-    } catch (failure) {
-      error.show(app.errorText(failure));
-    }
-    list.setAttribute('aria-busy', 'false');
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), error.show));
+  const load = pagedList({ list, more, error,
+    emptyText: direction === 'upcoming' ? t('community.no_upcoming') : t('community.no_past'),
+    fetchPage: async (cursor) => {
+      const page = await client.request('events.list', { community_id: id, direction, limit: PAGE, ...(cursor ? { cursor } : {}) });
+      return { items: page.events.map((e) => eventItem(app, e)), next: page.next_cursor };
+    } });
   load();
   return {
     node: el('section', { 'aria-labelledby': headingId },
@@ -242,7 +220,6 @@ function postsSection(app, id, canPost) {
   const list = el('ul', { class: 'list posts', 'aria-labelledby': 'announcements', 'aria-busy': 'true' });
   const error = errorBox();
   const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('community.posts_older'));
-  let before = null;
   const item = (p) => el('li', { dataset: { post: p.post_id } },
     el('article', { class: 'who', 'aria-label': p.title },
       el('h3', { class: 'name' }, p.title),
@@ -257,22 +234,11 @@ function postsSection(app, id, canPost) {
           await load();
         }, (text) => app.toast(text));
       } }, t('community.post_delete')) : null);
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('community.posts.list', { community_id: id, kind: 'announcement', limit: PAGE,
-        ...(append && before ? { before } : {}) });
-      const items = page.posts.map(item);
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('community.no_announcements'))]));
-      before = page.next_before ?? null;
-      more.hidden = before === null;
-      error.show('');
-    } catch (failure) {
-      error.show(app.errorText(failure));
-    }
-    list.setAttribute('aria-busy', 'false');
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), error.show));
+  const load = pagedList({ list, more, error, emptyText: t('community.no_announcements'), fetchPage: async (before) => {
+    const page = await client.request('community.posts.list', { community_id: id, kind: 'announcement', limit: PAGE,
+      ...(before ? { before } : {}) });
+    return { items: page.posts.map(item), next: page.next_before };
+  } });
   load();
   const node = el('section', { 'aria-labelledby': 'announcements' },
     el('h2', { id: 'announcements' }, t('community.announcements')), error, list, el('div', { class: 'actions' }, more));
@@ -342,7 +308,6 @@ function membersSection(app, id, isAdmin) {
   const list = el('ul', { class: 'list members', 'aria-labelledby': 'community-members', 'aria-busy': 'true' });
   const error = errorBox();
   const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('community.members_more'));
-  let cursor = null;
   const item = (m) => {
     const name = m.user.user_id === app.me.userId ? t('group.you', { name: m.user.display_name }) : m.user.display_name;
     const core = m.role === 'core';
@@ -357,22 +322,11 @@ function membersSection(app, id, isAdmin) {
           await load();
         }, (text) => app.toast(text)) }, core ? t('community.core_remove') : t('community.core_add')) : null);
   };
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('communities.members', { community_id: id, limit: 50, ...(append && cursor ? { cursor } : {}) });
-      app.rememberNames(page.members.map((m) => m.user));
-      const items = page.members.map(item);
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('community.no_members'))]));
-      cursor = page.next_cursor ?? null;
-      more.hidden = cursor === null;
-      error.show('');
-    } catch (failure) {
-      error.show(app.errorText(failure));
-    }
-    list.setAttribute('aria-busy', 'false');
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), error.show));
+  const load = pagedList({ list, more, error, emptyText: t('community.no_members'), fetchPage: async (cursor) => {
+    const page = await client.request('communities.members', { community_id: id, limit: 50, ...(cursor ? { cursor } : {}) });
+    app.rememberNames(page.members.map((m) => m.user));
+    return { items: page.members.map(item), next: page.next_cursor };
+  } });
   load();
   return {
     node: el('section', { 'aria-labelledby': 'community-members' },

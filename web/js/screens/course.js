@@ -2,7 +2,7 @@
 // progress ("2 of 5 lessons completed", a progress bar) and a "Completed" toggle per lesson (`courses.complete`;
 // `course.progress` keeps my other devices in step). Core members and administrators add lessons and see every
 // member's progress.
-import { el, heading, errorBox, busy, formatTime } from '../ui.js';
+import { el, heading, errorBox, busy, formatTime, pagedList } from '../ui.js';
 import { voicePlayer } from '../voice.js';
 import { postForm } from './community.js';
 
@@ -116,22 +116,15 @@ function progressSection(app, id) {
   const { t, client } = app;
   const list = el('ul', { class: 'list', 'aria-labelledby': 'course-members' });
   const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('community.members_more'));
-  let cursor = null;
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('courses.progress', { community_id: id, ...(append && cursor ? { cursor } : {}) });
-      const items = page.members.map((m) => el('li', {}, el('div', { class: 'who' },
+  const load = pagedList({ list, more, emptyText: t('community.no_members'), fetchPage: async (cursor) => {
+    const page = await client.request('courses.progress', { community_id: id, ...(cursor ? { cursor } : {}) });
+    return {
+      items: page.members.map((m) => el('li', {}, el('div', { class: 'who' },
         el('div', { class: 'name' }, m.user.display_name),
-        el('div', { class: 'detail' }, t('course.progress', { completed: m.completed, total: page.total })))));
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('community.no_members'))]));
-      cursor = page.next_cursor ?? null;
-      more.hidden = cursor === null;
-    } catch (failure) {
-      list.replaceChildren(el('li', { class: 'empty' }, app.errorText(failure)));
-    }
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), (text) => app.toast(text)));
+        el('div', { class: 'detail' }, t('course.progress', { completed: m.completed, total: page.total }))))),
+      next: page.next_cursor,
+    };
+  } });
   load();
   return el('section', { 'aria-labelledby': 'course-members' },
     el('h2', { id: 'course-members' }, t('course.members_progress')), list, el('div', { class: 'actions' }, more));

@@ -2,7 +2,7 @@
 // that is another), place, description, places taken of the capacity ("Full"), its status (ended, cancelled),
 // join or drop ("event has already ended" and the other refusals in words), the participants. Administrators
 // edit and cancel it. Also the event form and the event list item the community page and calendar use.
-import { el, heading, field, errorBox, busy } from '../ui.js';
+import { el, heading, field, errorBox, busy, pagedList } from '../ui.js';
 import { viewerZone, zoneNames, formatRange, instantOf, localInputValue } from '../when.js';
 
 let stop = [];
@@ -128,21 +128,14 @@ function participants(app, event) {
   const { t, client } = app;
   const list = el('ul', { class: 'list', 'aria-labelledby': 'event-participants' });
   const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('event.participants_more'));
-  let cursor = null;
-  const load = async (append = false) => {
-    try {
-      const page = await client.request('events.participants', { event_id: event.event_id, limit: 50, ...(append && cursor ? { cursor } : {}) });
-      const items = page.participants.map((u) => el('li', {}, el('div', { class: 'name' },
-        u.user_id === app.me.userId ? t('group.you', { name: u.display_name }) : u.display_name)));
-      if (append) list.append(...items);
-      else list.replaceChildren(...(items.length ? items : [el('li', { class: 'empty' }, t('event.no_participants'))]));
-      cursor = page.next_cursor ?? null;
-      more.hidden = cursor === null;
-    } catch (failure) {
-      list.replaceChildren(el('li', { class: 'empty' }, app.errorText(failure)));
-    }
-  };
-  more.addEventListener('click', () => busy(more, () => load(true), (text) => app.toast(text)));
+  const load = pagedList({ list, more, emptyText: t('event.no_participants'), fetchPage: async (cursor) => {
+    const page = await client.request('events.participants', { event_id: event.event_id, limit: 50, ...(cursor ? { cursor } : {}) });
+    return {
+      items: page.participants.map((u) => el('li', {}, el('div', { class: 'name' },
+        u.user_id === app.me.userId ? t('group.you', { name: u.display_name }) : u.display_name))),
+      next: page.next_cursor,
+    };
+  } });
   load();
   return el('section', { 'aria-labelledby': 'event-participants' },
     el('h2', { id: 'event-participants' }, t('event.participants')), list, el('div', { class: 'actions' }, more));
