@@ -139,60 +139,16 @@ public struct CommunityCursor: Sendable, Equatable {
 
     /// `part.id.key` in base64url (the key last: it may hold any character).
     public var encoded: String {
-        Base64URL.encode(Array("\(part).\(id).\(key)".utf8))
+        SessionToken.base64url(Array("\(part).\(id).\(key)".utf8))
     }
 
     /// The cursor `encoded` made, nil when it is not one.
     public init?(encoded: String) {
-        guard encoded.utf8.count <= 2048, let bytes = Base64URL.decode(encoded), let text = String(validating: bytes, as: UTF8.self)
+        guard encoded.utf8.count <= 2048, let bytes = SessionToken.decodeBase64url(encoded), let text = String(validating: bytes, as: UTF8.self)
         else { return nil }
         let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, let part = Int(parts[0]), part == 0 || part == 1, let id = Int64(parts[1]) else { return nil }
         self.init(part: part, key: String(parts[2]), id: id)
-    }
-}
-
-/// base64url without padding (cursors).
-enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var i = 0
-        while i < bytes.count {
-            let b0 = UInt32(bytes[i])
-            let b1 = i + 1 < bytes.count ? UInt32(bytes[i + 1]) : 0
-            let b2 = i + 2 < bytes.count ? UInt32(bytes[i + 2]) : 0
-            let n = b0 << 16 | b1 << 8 | b2
-            out.append(alphabet[Int(n >> 18 & 63)])
-            out.append(alphabet[Int(n >> 12 & 63)])
-            if i + 1 < bytes.count { out.append(alphabet[Int(n >> 6 & 63)]) }
-            if i + 2 < bytes.count { out.append(alphabet[Int(n & 63)]) }
-            i += 3
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        var values: [UInt32] = []
-        for c in text.utf8 {
-            guard let v = alphabet.firstIndex(of: c) else { return nil }
-            values.append(UInt32(v))
-        }
-        guard values.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        var i = 0
-        while i < values.count {
-            let chunk = values[i..<min(i + 4, values.count)]
-            var n: UInt32 = 0
-            for (k, v) in chunk.enumerated() { n |= v << (18 - 6 * UInt32(k)) }
-            out.append(UInt8(n >> 16 & 255))
-            if chunk.count > 2 { out.append(UInt8(n >> 8 & 255)) }
-            if chunk.count > 3 { out.append(UInt8(n & 255)) }
-            i += 4
-        }
-        return out
     }
 }
 
