@@ -93,6 +93,7 @@ public enum ProtocolSchema {
         + Ops.activeHours
         + Ops.communities + Ops.events
         + Ops.courses
+        + Ops.socialLive
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

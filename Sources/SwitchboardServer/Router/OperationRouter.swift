@@ -49,6 +49,7 @@ struct OperationRouter: Sendable {
         CommunitiesFeature(),
         EventsFeature(),
         CoursesFeature(),
+        SocialNotificationsFeature(), LiveFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
