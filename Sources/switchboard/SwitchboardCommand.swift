@@ -66,6 +66,7 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
     @OptionGroup(title: "Live pages") var live: LiveOptions
+    @OptionGroup(title: "Follows") var socialGraph: SocialGraphOptions
 
     @OptionGroup(title: "Calls") var calls: CallOptions
 
@@ -282,6 +283,7 @@ struct Serve: ParsableCommand {
         voice.apply(to: &c)
         communities.apply(to: &c)
         live.apply(to: &c)
+        socialGraph.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

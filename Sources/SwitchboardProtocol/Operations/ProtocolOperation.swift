@@ -94,6 +94,7 @@ public enum ProtocolSchema {
         + Ops.communities + Ops.events
         + Ops.courses
         + Ops.socialLive
+        + Ops.socialGraph
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

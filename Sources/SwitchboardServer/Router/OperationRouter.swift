@@ -50,6 +50,7 @@ struct OperationRouter: Sendable {
         EventsFeature(),
         CoursesFeature(),
         SocialNotificationsFeature(), LiveFeature(),
+        ProfilesFeature(), FollowsFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
