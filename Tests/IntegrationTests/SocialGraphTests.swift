@@ -466,7 +466,9 @@ struct SocialGraphTests {
         #expect(try direct(noHandle) == "not_friends")
         _ = try #require(ok(try noHandle.client.call("handle.set", ["handle": "nick_\(t)"])))
         #expect(try direct(noHandle) == "ok")
-        #expect(ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])) != nil)
+        let opened = try #require(ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])))
+        // The one written to answers in that conversation (its own policy admitted the pair).
+        #expect(ok(try ann.client.call("messages.send", ["conversation_id": opened["conversation_id"] as? Int ?? 0, "client_id": "a1", "text": "hi"])) != nil)
         // Blocked: never, whatever the policy (and even for a friend).
         _ = try #require(ok(try ann.client.call("block", ["user_id": noHandle.id])))
         #expect(try direct(noHandle) == "not_found")
