@@ -71,6 +71,8 @@ final class ProtocolServices: Sendable {
     let communities: CommunityConfiguration
     /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
     let publicationLimiter: SharedRateLimiter<Int64>
+    /// Limits of posts, likes, reposts and timelines (their token buckets).
+    let posts: PostLimits
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -131,6 +133,7 @@ final class ProtocolServices: Sendable {
         self.publicationLimiter = SharedRateLimiter(
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
+        self.posts = PostLimits(configuration.posts)
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

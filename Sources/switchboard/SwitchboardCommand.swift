@@ -65,6 +65,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
+    @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
+
     @OptionGroup(title: "Calls") var calls: CallOptions
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
@@ -279,6 +281,7 @@ struct Serve: ParsableCommand {
         messaging.apply(to: &c)
         voice.apply(to: &c)
         communities.apply(to: &c)
+        posts.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

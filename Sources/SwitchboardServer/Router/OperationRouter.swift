@@ -49,6 +49,7 @@ struct OperationRouter: Sendable {
         CommunitiesFeature(),
         EventsFeature(),
         CoursesFeature(),
+        PostsFeature(), TimelinesFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
