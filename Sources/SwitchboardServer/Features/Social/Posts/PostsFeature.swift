@@ -101,7 +101,7 @@ struct PostsFeature: FeatureModule {
 
     /// Posting, liking and reposting need a handle of one's own.
     static func requireHandle(_ db: PostgresConnection, _ user: Int64) throws {
-        guard try SocialGraphRepository.hasHandle(db, user) else { throw ServiceError(handleRequiredCode, "choose a handle first") }
+        guard try SocialGraphRepository.hasHandle(db, user) else { throw ServiceError(.handleRequired, "choose a handle first") }
     }
 
     /// A post just written, as its author sees it (after the commit: its seq is the stamped one).
@@ -117,7 +117,7 @@ struct PostsFeature: FeatureModule {
     static func publish(_ services: ProtocolServices, _ effects: PostRepository.Effects) {
         for id in effects.created { publishSocial(services, .postCreated(postId: id)) }
         for d in effects.deleted {
-            publishSocial(services, .postDeleted(postId: d.postId, authorId: d.authorId, threadRoot: d.threadRoot, seq: d.seq))
+            services.social.publish(.postDeleted(postId: d.postId, authorId: d.authorId, threadRoot: d.threadRoot, seq: d.seq))
         }
         for id in Set(effects.counts).sorted() { publishSocial(services, .counts(postId: id)) }
         for n in effects.notified { publishSocial(services, .notified(userId: n.userId, notificationId: n.notificationId)) }
