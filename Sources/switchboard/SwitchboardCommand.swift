@@ -67,6 +67,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
 
+    @OptionGroup(title: "Live pages") var live: LiveOptions
+
     @OptionGroup(title: "Calls") var calls: CallOptions
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
@@ -282,6 +284,7 @@ struct Serve: ParsableCommand {
         voice.apply(to: &c)
         communities.apply(to: &c)
         posts.apply(to: &c)
+        live.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

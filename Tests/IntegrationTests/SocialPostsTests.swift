@@ -267,6 +267,12 @@ struct SocialPostsTests {
         let thread = try #require(ok(try zed.client.call("timeline.thread", ["post_id": reply])))
         #expect((thread["ancestors"] as? [[String: Any]])?.first?["deleted"] as? Bool == true)
         #expect(sqlValue(database, "SELECT count(*) FROM likes WHERE user_id = \(zed.id)") == 0)
+        // The protected page: refused to Zed (the profile stays visible), open to the follower.
+        #expect(errorCode(try zed.client.call("timeline.user", ["handle": patHandle])) == "forbidden")
+        try befriend(fan, pat)  // the profile part of the page follows profile.get's rules (GRAPH's); friends see it always
+        let patPage = try #require(ok(try fan.client.call("timeline.user", ["handle": patHandle])))
+        #expect((patPage["posts"] as? [[String: Any]])?.map { $0["post_id"] as? Int } == [secret])
+        #expect((patPage["profile"] as? [String: Any])?["user_id"] as? Int == pat.id)
 
         // Blocks: Blk blocks Fan: every op on Blk's posts answers not_found, and Fan's mention of Blk stores no row.
         try runSQL(database, "INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(blk.id), \(fan.id))")
@@ -276,6 +282,7 @@ struct SocialPostsTests {
         }
         #expect(errorCode(try fan.client.call("post.create", ["text": "hi", "reply_to": open])) == "not_found")
         #expect(errorCode(try fan.client.call("timeline.likes", ["user_id": blk.id])) == "not_found")
+        #expect(errorCode(try fan.client.call("timeline.user", ["user_id": blk.id])) == "not_found")
         #expect(errorCode(try fan.client.call("post.delete", ["post_id": open])) == "not_found")
         let mention = try #require(try post(fan.client, "hey @\(blkHandle)")["post_id"] as? Int)
         #expect(sqlValue(database, "SELECT count(*) FROM post_mentions WHERE post_id = \(mention)") == 0)

@@ -102,9 +102,10 @@ public enum TimelineRepository {
     }
 
     /// `timeline.user`: `author`'s posts and reposts (and replies with `replies`), as `viewer` sees them; the caller
-    /// checked that `viewer` may see `author`'s posts.
-    public static func user(_ db: PostgresConnection, viewer: Int64, author: Int64, replies: Bool, cursor: Cursor, limit: Int) throws -> PostPage {
-        let clock = try snapshot(db)
+    /// checked that `viewer` may see `author`'s posts, after taking the snapshot (`clock`, from `snapshot`).
+    public static func user(
+        _ db: PostgresConnection, viewer: Int64, author: Int64, replies: Bool, cursor: Cursor, limit: Int, clock: Int64
+    ) throws -> PostPage {
         let (lo, hi, order) = bounds(cursor)
         let rows = try db.execute(
             cached: """

@@ -100,6 +100,7 @@ public enum ProtocolSchema {
         + Ops.communities + Ops.events
         + Ops.courses
         + Ops.socialPosts
+        + Ops.socialLive
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

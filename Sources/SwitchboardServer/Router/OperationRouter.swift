@@ -50,6 +50,7 @@ struct OperationRouter: Sendable {
         EventsFeature(),
         CoursesFeature(),
         PostsFeature(), TimelinesFeature(),
+        SocialNotificationsFeature(), LiveFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

@@ -115,12 +115,12 @@ struct PostsFeature: FeatureModule {
 
     /// Tells LIVE what a committed write changed: new posts, deletions, counts, then notifications.
     static func publish(_ services: ProtocolServices, _ effects: PostRepository.Effects) {
-        for id in effects.created { publishSocial(services, .postCreated(postId: id)) }
+        for id in effects.created { services.social.publish(.postCreated(postId: id)) }
         for d in effects.deleted {
             services.social.publish(.postDeleted(postId: d.postId, authorId: d.authorId, threadRoot: d.threadRoot, seq: d.seq))
         }
-        for id in Set(effects.counts).sorted() { publishSocial(services, .counts(postId: id)) }
-        for n in effects.notified { publishSocial(services, .notified(userId: n.userId, notificationId: n.notificationId)) }
+        for id in Set(effects.counts).sorted() { services.social.publish(.counts(postId: id)) }
+        for n in effects.notified { services.social.publish(.notified(userId: n.userId, notificationId: n.notificationId)) }
     }
 
     static func database<Op, T: Sendable>(

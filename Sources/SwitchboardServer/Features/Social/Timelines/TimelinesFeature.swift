@@ -30,11 +30,14 @@ struct TimelinesFeature: FeatureModule {
                 guard let id = try SocialGraphRepository.userIds(db, handles: [handle?.lowercased() ?? ""]).values.first else { throw Self.noSuchUser }
                 return id
             }
-            let profile = try await s.services.accounts.profile(of: author, viewer: me)
             let page = try await PostsFeature.database(s, transaction: true) { db in
+                let clock = try TimelineRepository.snapshot(db)
                 try Self.requirePosts(db, viewer: me, author: author)
-                return try TimelineRepository.user(db, viewer: me, author: author, replies: p.replies ?? false, cursor: cursor, limit: limit)
+                return try TimelineRepository.user(
+                    db, viewer: me, author: author, replies: p.replies ?? false, cursor: cursor, limit: limit, clock: clock)
             }
+            // The profile as `profile.get` shows it (GRAPH's rules), after the page's own refusals.
+            let profile = try await s.services.accounts.profile(of: author, viewer: me)
             return .init(page: page, profile: UserProfile(profile))
         }
         router.register(Ops.TimelineThread.self) { s, p async throws(ServiceError) -> Ops.TimelineThread.Result in
