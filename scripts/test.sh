@@ -39,7 +39,7 @@ swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
-for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz; do
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz; do
     fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
     grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
 done
@@ -57,6 +57,9 @@ python3 Tests/cli/test_cli.py
 
 echo "== cluster: three nodes on 127.0.0.1-3, one PostgreSQL, one Redis (an independent Python client)"
 python3 Tests/cluster/test_cluster.py
+
+echo "== cluster: live pages on two nodes (a post on node 1 to a home on node 2, resume on the other node)"
+python3 Tests/cluster/test_social_live.py
 
 echo "== backups: backup under send load, restore into a new data folder and an empty database, scheduled backups"
 python3 Tests/backup/test_backup.py

@@ -75,6 +75,8 @@ final class ProtocolServices: Sendable {
     let graph: SocialGraphServices
     /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
     let publicationLimiter: SharedRateLimiter<Int64>
+    /// Limits of posts, likes, reposts and timelines (their token buckets).
+    let posts: PostLimits
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -139,6 +141,7 @@ final class ProtocolServices: Sendable {
         self.publicationLimiter = SharedRateLimiter(
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
+        self.posts = PostLimits(configuration.posts)
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

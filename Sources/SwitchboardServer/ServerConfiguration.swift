@@ -142,6 +142,8 @@ public struct ServerConfiguration: Sendable {
     public var activeHours = ActiveHoursConfiguration()
     /// Limits of communities, events, the calendar and courses.
     public var communities = CommunityConfiguration()
+    /// Limits of posts, likes, reposts and timelines.
+    public var posts = SocialPostConfiguration()
     /// Live pages (`--max-subscriptions`, `--live-replay-max`).
     public var live = LiveConfiguration()
     /// Follows (`--follow-burst`, `--follow-refill`, `--max-following`).

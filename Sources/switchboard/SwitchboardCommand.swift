@@ -65,6 +65,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
+    @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
+
     @OptionGroup(title: "Live pages") var live: LiveOptions
     @OptionGroup(title: "Follows") var socialGraph: SocialGraphOptions
 
@@ -282,6 +284,7 @@ struct Serve: ParsableCommand {
         messaging.apply(to: &c)
         voice.apply(to: &c)
         communities.apply(to: &c)
+        posts.apply(to: &c)
         live.apply(to: &c)
         socialGraph.apply(to: &c)
         calls.apply(to: &c)

@@ -49,6 +49,7 @@ struct OperationRouter: Sendable {
         CommunitiesFeature(),
         EventsFeature(),
         CoursesFeature(),
+        PostsFeature(), TimelinesFeature(),
         SocialNotificationsFeature(), LiveFeature(),
         ProfilesFeature(), FollowsFeature(),
     ])
