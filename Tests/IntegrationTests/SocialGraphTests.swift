@@ -318,6 +318,31 @@ struct SocialGraphTests {
         #expect(wrong == 0)
     }
 
+    @Test func followRateLimitAndMaxFollowing() throws {
+        let (server, port, database) = try startProtocolServer {
+            $0.socialGraph.followBurst = 4
+            $0.socialGraph.followRefillSeconds = 3600
+            $0.socialGraph.maxFollowing = 2
+        }
+        defer { stop(server); database.close() }
+        let t = tag()
+        let ann = try socialUser(port, "ann", handle: "ann_\(t)")
+        let others = try (0..<3).map { try socialUser(port, "o\($0)", handle: "o\($0)_\(t)") }
+        #expect(ok(try ann.client.call("follow", ["user_id": others[0].id])) != nil)
+        #expect(ok(try ann.client.call("follow", ["user_id": others[1].id])) != nil)
+        // Over --max-following (active and pending together): too_many, nothing changed.
+        #expect(errorCode(try ann.client.call("follow", ["user_id": others[2].id])) == "too_many")
+        #expect(try stats(ann, ann).following == 2)
+        // The fourth follow/unfollow of the burst passes; the fifth is rate_limited with retry_after_ms.
+        #expect(ok(try ann.client.call("unfollow", ["user_id": others[1].id])) != nil)
+        let limited = try ann.client.call("follow", ["user_id": others[2].id])
+        #expect(errorCode(limited) == "rate_limited")
+        #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
+        #expect(try stats(ann, ann).following == 1)
+        // Other ops are not limited.
+        #expect(ok(try ann.client.call("following")) != nil)
+    }
+
     @Test func protectedAccountsRequestsApproveDenyAndUnprotecting() throws {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }
@@ -466,7 +491,9 @@ struct SocialGraphTests {
         #expect(try direct(noHandle) == "not_friends")
         _ = try #require(ok(try noHandle.client.call("handle.set", ["handle": "nick_\(t)"])))
         #expect(try direct(noHandle) == "ok")
-        #expect(ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])) != nil)
+        let opened = try #require(ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])))
+        // The one written to answers in that conversation (its own policy admitted the pair).
+        #expect(ok(try ann.client.call("messages.send", ["conversation_id": opened["conversation_id"] as? Int ?? 0, "client_id": "a1", "text": "hi"])) != nil)
         // Blocked: never, whatever the policy (and even for a friend).
         _ = try #require(ok(try ann.client.call("block", ["user_id": noHandle.id])))
         #expect(try direct(noHandle) == "not_found")
