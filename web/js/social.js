@@ -141,6 +141,12 @@ export function installSocial(app) {
 
 // MARK: showing a post
 
+// `key`, or `key_one` when `count` is 1 and strings.js has it ("1 reply", "2 replies").
+export function counted(app, key, count, vars = {}) {
+  const one = `${key}_one`;
+  return app.t(count === 1 && one in app.strings ? one : key, { count, ...vars });
+}
+
 // The post whose counts and buttons an item shows (a repost shows its original's).
 const original = (post) => post.repost_of ?? post;
 
@@ -208,12 +214,12 @@ function postActions(app, post, item, options) {
     like_count: shown.like_count ?? 0, repost_count: shown.repost_count ?? 0, reply_count: shown.reply_count ?? 0 };
   const draw = () => {
     like.textContent = t(state.liked ? 'post.liked' : 'post.like', { count: state.like_count });
-    like.setAttribute('aria-label', t(state.liked ? 'post.liked_label' : 'post.like_label', { count: state.like_count, name }));
+    like.setAttribute('aria-label', counted(app, state.liked ? 'post.liked_label' : 'post.like_label', state.like_count, { name }));
     like.setAttribute('aria-pressed', String(state.liked));
     repost.textContent = t(state.reposted ? 'post.reposted' : 'post.repost', { count: state.repost_count });
-    repost.setAttribute('aria-label', t(state.reposted ? 'post.reposted_label' : 'post.repost_label', { count: state.repost_count, name }));
+    repost.setAttribute('aria-label', counted(app, state.reposted ? 'post.reposted_label' : 'post.repost_label', state.repost_count, { name }));
     repost.setAttribute('aria-pressed', String(state.reposted));
-    counts.replaceChildren(el('a', { href: `#/post/${shown.post_id}` }, t('post.replies', { count: state.reply_count })));
+    counts.replaceChildren(el('a', { href: `#/post/${shown.post_id}` }, counted(app, 'post.replies', state.reply_count)));
   };
   item.socialCounts = (c) => {
     for (const key of ['like_count', 'repost_count', 'reply_count']) if (typeof c[key] === 'number') state[key] = c[key];
@@ -300,7 +306,8 @@ export function composeForm(app, { replyTo = null, onPosted, label = null, id = 
   let lastBand = 'ok';
   const update = () => {
     const left = MAX_POST_LENGTH - graphemeCount(input.value);
-    count.textContent = left >= 0 ? t('compose.left', { count: left }) : t('compose.over', { count: -left });
+    const key = left >= 0 ? (left === 1 ? 'compose.left_one' : 'compose.left') : (left === -1 ? 'compose.over_one' : 'compose.over');
+    count.textContent = t(key, { count: Math.abs(left) });
     count.dataset.left = String(left);
     count.classList.toggle('over', left < 0);
     input.setAttribute('aria-invalid', String(left < 0));

@@ -3,7 +3,7 @@
 // without replies, live through `user:<id>`. A protected account's posts show only to its followers; a blocked
 // or unknown handle answers "not found".
 import { el, heading, errorBox, busy } from '../ui.js';
-import { feed } from '../social.js';
+import { feed, counted } from '../social.js';
 
 const PAGE = 20;
 
@@ -26,9 +26,9 @@ export function show(root, params, app) {
 
   const drawStats = (s) => {
     stats.replaceChildren(
-      el('span', {}, t('profile.stat_posts', { count: s.posts ?? 0 })), ' · ',
+      el('span', {}, counted(app, 'profile.stat_posts', s.posts ?? 0)), ' · ',
       el('span', {}, t('profile.stat_following', { count: s.following ?? 0 })), ' · ',
-      el('span', {}, t('profile.stat_followers', { count: s.followers ?? 0 })));
+      el('span', {}, counted(app, 'profile.stat_followers', s.followers ?? 0)));
     stats.dataset.followers = String(s.followers ?? 0);
     stats.dataset.posts = String(s.posts ?? 0);
   };

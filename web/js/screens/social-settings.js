@@ -129,12 +129,18 @@ export function socialSettingsSection(app) {
     userButton('unmute', 'social_settings.unmute', 'social_settings.unmute_label', 'quiet', 'social_settings.unmuted')(user, reload),
   ]);
 
+  const typed = new Set();
+  for (const input of [handle.input, bio.input, locked.input, policy.input]) {
+    input.addEventListener('input', () => typed.add(input));
+    input.addEventListener('change', () => typed.add(input));
+  }
   client.request('profile.get').then(({ profile: p }) => {
     profile = p;
-    handle.input.value = p.handle ?? '';
-    bio.input.value = p.bio ?? '';
-    locked.input.checked = Boolean(p.protected);
-    policy.input.value = p.dm_policy ?? 'friends';
+    // What was typed before the profile arrived stays.
+    if (!typed.has(handle.input)) handle.input.value = p.handle ?? '';
+    if (!typed.has(bio.input)) bio.input.value = p.bio ?? '';
+    if (!typed.has(locked.input)) locked.input.checked = Boolean(p.protected);
+    if (!typed.has(policy.input)) policy.input.value = p.dm_policy ?? 'friends';
     showOwn();
   }, (failure) => profileError.show(app.errorText(failure)));
   loadRequests();
