@@ -9,6 +9,7 @@
 // its posts and deletions go to the handlers as if live; `resync_required` (too much missed) makes them reload.
 // `post.counts` updates every shown copy of a post in place, whatever the screen.
 import { el, errorBox, busy, formatTime } from './ui.js';
+import { voicePlayer } from './voice.js';
 
 export const MAX_POST_LENGTH = 280;
 
@@ -196,7 +197,9 @@ export function postItem(app, post, options = {}) {
   }
   if (shown.deleted) article.append(el('p', { class: 'deleted' }, t('post.deleted')));
   else article.append(postText(shown));
-  if (shown.voice_clip_id) article.append(el('p', { class: 'detail' }, t('post.voice')));
+  if (shown.voice_clip_id && !shown.deleted) {
+    article.append(el('p', { class: 'detail' }, t('post.voice')), voicePlayer(app, { voice_id: shown.voice_clip_id, duration_ms: 0 }));
+  }
   if (!shown.deleted && options.actions !== false) article.append(postActions(app, post, item, options));
   item.append(article);
   return item;

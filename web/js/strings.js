@@ -706,6 +706,7 @@ export const strings = {
   'profile.block_confirm': 'Block {name}? You will stop following each other, and they cannot see your posts or message you.',
   'profile.blocked': '{name} is blocked.',
   'profile.unblocked': '{name} is no longer blocked.',
+  'profile.blocked_list': 'The people you blocked or muted are listed in Settings.',
   'profile.posts': 'Posts',
   'profile.show': 'Show',
   'profile.tab_posts': 'Posts',

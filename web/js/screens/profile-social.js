@@ -82,7 +82,8 @@ export function show(root, params, app) {
     } catch (failure) {
       title.textContent = t('profile.unavailable');
       error.show(app.errorText(failure));
-      about.replaceChildren();
+      // Someone I just blocked may no longer be shown: Settings lists the people I blocked.
+      about.replaceChildren(profile?.relationship ? el('p', {}, el('a', { href: '#/settings' }, t('profile.blocked_list'))) : '');
       stats.replaceChildren();
       tools.replaceChildren();
       posts.replaceChildren();
