@@ -212,6 +212,8 @@ def test_follow_protected_account_and_approve(env):
     expect(bob.page.get_by_role("button", name=f"You follow {ann.name}. Press to unfollow")).to_be_visible()
     expect(main.locator("li.post", has_text="Only for my followers")).to_be_visible()
     expect(main.locator(".stats")).to_contain_text("1 follower")
+    main.get_by_role("button", name="1 follower").click()
+    expect(main.get_by_role("list", name=f"People who follow {ann.name}")).to_contain_text(f"{bob.name} (@{bob.handle})")
     screenshot(bob.page, "profile-following")
     env.expect_clean(bob.page)
 

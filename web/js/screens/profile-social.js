@@ -2,8 +2,8 @@
 // `profile.counts`), Follow / Requested / Unfollow, and in "More": block and mute. Below, the posts, with or
 // without replies, live through `user:<id>`. A protected account's posts show only to its followers; a blocked
 // or unknown handle answers "not found".
-import { el, heading, errorBox, busy } from '../ui.js';
-import { feed, counted } from '../social.js';
+import { el, heading, errorBox, busy, pagedList } from '../ui.js';
+import { feed, counted, userLabel } from '../social.js';
 
 const PAGE = 20;
 
@@ -19,16 +19,46 @@ export function show(root, params, app) {
   const tools = el('div', { class: 'actions' });
   const posts = el('section', { 'aria-labelledby': 'profile-posts' });
   root.append(title, error, about, stats, tools, posts);
+  stats.after(people);
   let profile = null;
   let replies = false;
   let unwatch = null;
   let current = null;
 
+  // Following and followers open a list under the stats (`following`, `followers`; refused for a protected
+  // account's non-followers, said in words).
+  const people = el('section', { class: 'people', 'aria-labelledby': 'profile-people', hidden: true });
+  let showing = null;
+  const showPeople = async (op) => {
+    if (showing === op) {
+      showing = null;
+      people.hidden = true;
+      drawStats(profile.stats ?? {});
+      return;
+    }
+    showing = op;
+    drawStats(profile.stats ?? {});
+    const list = el('ul', { class: 'list', 'aria-labelledby': 'profile-people', 'aria-busy': 'true' });
+    const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('profile.people_more'));
+    const problem = errorBox();
+    people.replaceChildren(el('h2', { id: 'profile-people' }, t(`profile.${op}_title`, { name: profile.display_name })), problem, list,
+      el('div', { class: 'actions' }, more));
+    people.hidden = false;
+    await pagedList({ list, more, error: problem, emptyText: t('profile.people_none'), fetchPage: async (before) => {
+      const page = await client.request(op, { user_id: profile.user_id, limit: 20, ...(before ? { before } : {}) });
+      return { items: page.users.map((u) => el('li', {}, el('div', { class: 'who' }, el('div', { class: 'name' },
+        u.handle ? el('a', { href: `#/u/${encodeURIComponent(u.handle)}` }, userLabel(u)) : userLabel(u))))), next: page.next_before ?? null };
+    } })();
+  };
+  const statButton = (op, text) => el('button', { type: 'button', class: 'quiet small', 'aria-expanded': String(showing === op),
+    onclick: () => showPeople(op) }, text);
+
   const drawStats = (s) => {
+    if (profile?.stats) Object.assign(profile.stats, s);
     stats.replaceChildren(
       el('span', {}, counted(app, 'profile.stat_posts', s.posts ?? 0)), ' · ',
-      el('span', {}, t('profile.stat_following', { count: s.following ?? 0 })), ' · ',
-      el('span', {}, counted(app, 'profile.stat_followers', s.followers ?? 0)));
+      statButton('following', t('profile.stat_following', { count: s.following ?? 0 })), ' · ',
+      statButton('followers', counted(app, 'profile.stat_followers', s.followers ?? 0)));
     stats.dataset.followers = String(s.followers ?? 0);
     stats.dataset.posts = String(s.posts ?? 0);
   };
