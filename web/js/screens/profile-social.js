@@ -19,7 +19,6 @@ export function show(root, params, app) {
   const tools = el('div', { class: 'actions' });
   const posts = el('section', { 'aria-labelledby': 'profile-posts' });
   root.append(title, error, about, stats, tools, posts);
-  stats.after(people);
   let profile = null;
   let replies = false;
   let unwatch = null;
@@ -28,6 +27,7 @@ export function show(root, params, app) {
   // Following and followers open a list under the stats (`following`, `followers`; refused for a protected
   // account's non-followers, said in words).
   const people = el('section', { class: 'people', 'aria-labelledby': 'profile-people', hidden: true });
+  stats.after(people);
   let showing = null;
   const showPeople = async (op) => {
     if (showing === op) {
