@@ -243,6 +243,18 @@ def test_notifications_grouped(env):
     ann.page.get_by_role("button", name="Mark all as read").click()
     expect(badge).to_have_attribute("data-unread", "0")
     expect(group.get_by_text("New")).to_have_count(0)
+
+    # Bob's Likes tab has the post; Ann's Mentions tab gets Bob's mention of her (its @handle a link to her).
+    bob = others[0]
+    bob.open("#/posts/likes")
+    expect(bob.page.locator("main li.post", has_text="Like me, please")).to_be_visible()
+    home(bob)
+    write_post(bob, f"Thank you @{ann.handle} for the bread")
+    expect(badge).to_have_attribute("data-unread", "1")
+    ann.open("#/posts/mentions")
+    mention = ann.page.locator("main li.post", has_text="for the bread")
+    expect(mention.get_by_role("link", name=f"@{ann.handle}")).to_have_attribute("href", f"#/u/{ann.handle}")
+    axe_check(ann.page, "mentions")
     env.expect_clean(ann.page)
 
 
