@@ -288,5 +288,49 @@ def test_thread_page(env):
     env.expect_clean(bob.page)
 
 
+@test
+def test_repost_delete_and_block(env):
+    ann = social_person(env, "Ann")
+    bob = social_person(env, "Bob")
+    follow(ann, bob)
+    home(bob)
+    write_post(bob, "Fresh rolls at six")
+    home(ann)
+    item = post_item(ann, "Fresh rolls at six")
+    item.get_by_role("button", name=f"Repost the post by {bob.name}, 0 reposts").click()
+    expect(ann.page.locator("#toast")).to_have_text("You reposted it.")
+    expect(item.locator("button.repost")).to_have_text("Reposted (1)")
+    # Bob's own page shows the count live; his delete takes the post and Ann's repost off Ann's open home.
+    expect(post_item(bob, "Fresh rolls at six").locator("button.repost")).to_have_text("Repost (1)")
+    ann.page.reload()
+    home(ann)
+    expect(ann.page.locator("main li.post", has_text="Fresh rolls at six")).to_have_count(2)
+    expect(ann.page.locator("main li.post", has_text=f"{ann.name} reposted")).to_have_count(1)
+    bob.page.once("dialog", lambda dialog: dialog.accept())
+    post_item(bob, "Fresh rolls at six").get_by_role("button", name="Delete your post").click()
+    expect(bob.page.locator("#toast")).to_have_text("Your post is deleted.")
+    expect(ann.page.locator("main li.post", has_text="Fresh rolls at six")).to_have_count(0)
+
+    # Ann mutes, then blocks Bob from the profile's "More" menu; Settings lists him, and unblocks.
+    open_profile(ann, bob)
+    main = ann.page.locator("main[data-screen=u]")
+    main.get_by_text("More").click()
+    main.get_by_role("button", name=f"Mute {bob.name}").click()
+    expect(ann.page.locator("#toast")).to_contain_text(f"{bob.name} is muted.")
+    main.get_by_text("More").click()
+    ann.page.once("dialog", lambda dialog: dialog.accept())
+    main.get_by_role("button", name=f"Block {bob.name}").click()
+    expect(ann.page.locator("#toast")).to_have_text(f"{bob.name} is blocked.")
+    ann.go("Settings")
+    blocked = ann.page.get_by_role("list", name="People you blocked")
+    expect(blocked).to_contain_text(bob.name)
+    expect(ann.page.get_by_role("list", name="People you muted")).to_contain_text(bob.name)
+    axe_check(ann.page, "settings-blocked")
+    ann.page.get_by_role("button", name=f"Unblock {bob.name}").click()
+    expect(blocked).to_contain_text("You have not blocked anyone.")
+    env.expect_clean(ann.page)
+    env.expect_clean(bob.page)
+
+
 if __name__ == "__main__":
     harness.main(time_limit=600)

@@ -213,8 +213,13 @@ function postActions(app, post, item, options) {
   const like = el('button', { type: 'button', class: 'quiet small like', 'aria-pressed': String(Boolean(shown.liked)) });
   const repost = el('button', { type: 'button', class: 'quiet small repost', 'aria-pressed': String(Boolean(shown.reposted)) });
   const reply = el('button', { type: 'button', class: 'quiet small reply', 'aria-label': t('post.reply_label', { name }) }, t('post.reply'));
-  const state = { liked: Boolean(shown.liked), reposted: Boolean(shown.reposted),
+  // Live events carry liked/reposted as false (encoded once for everyone): a copy already shown knows better,
+  // and a repost of mine means I reposted it.
+  const known = document.querySelector(`li.post[data-original="${Number(shown.post_id)}"]`)?.socialState;
+  const state = { liked: Boolean(known ? known.liked : shown.liked),
+    reposted: Boolean(known ? known.reposted : shown.reposted) || Boolean(post.repost_of && post.author?.user_id === app.me.userId),
     like_count: shown.like_count ?? 0, repost_count: shown.repost_count ?? 0, reply_count: shown.reply_count ?? 0 };
+  item.socialState = state;
   const draw = () => {
     like.textContent = t(state.liked ? 'post.liked' : 'post.like', { count: state.like_count });
     like.setAttribute('aria-label', counted(app, state.liked ? 'post.liked_label' : 'post.like_label', state.like_count, { name }));
