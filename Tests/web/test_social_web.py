@@ -321,6 +321,7 @@ def test_repost_delete_and_block(env):
     ann.page.once("dialog", lambda dialog: dialog.accept())
     main.get_by_role("button", name=f"Block {bob.name}").click()
     expect(ann.page.locator("#toast")).to_have_text(f"{bob.name} is blocked.")
+    expect(main.get_by_text(f"You blocked {bob.name}.")).to_be_visible()
     ann.go("Settings")
     blocked = ann.page.get_by_role("list", name="People you blocked")
     expect(blocked).to_contain_text(bob.name)

@@ -63,8 +63,10 @@ export function show(root, params, app) {
     stats.dataset.posts = String(s.posts ?? 0);
   };
 
+  let blockedName = null; // someone I blocked here: the server no longer shows their profile
   const act = (op, done) => (e) => busy(e.currentTarget, async () => {
     await client.request(op, { user_id: profile.user_id });
+    if (op === 'block') blockedName = profile.display_name;
     if (done) app.toast(done);
     if (await loadProfile()) loadPosts();
   }, (text) => app.toast(text));
@@ -110,10 +112,11 @@ export function show(root, params, app) {
     try {
       ({ profile } = await client.request('profile.get', { handle }));
     } catch (failure) {
-      title.textContent = t('profile.unavailable');
-      error.show(app.errorText(failure));
-      // Someone I just blocked may no longer be shown: Settings lists the people I blocked.
-      about.replaceChildren(profile?.relationship ? el('p', {}, el('a', { href: '#/settings' }, t('profile.blocked_list'))) : '');
+      // Someone I just blocked is no longer shown: say so, and where to unblock them.
+      title.textContent = blockedName ?? t('profile.unavailable');
+      error.show(blockedName && failure.code === 'not_found' ? '' : app.errorText(failure));
+      about.replaceChildren(blockedName ? el('p', { class: 'notice' }, t('profile.you_blocked', { name: blockedName }), ' ',
+        el('a', { href: '#/settings' }, t('profile.blocked_list'))) : '');
       stats.replaceChildren();
       tools.replaceChildren();
       posts.replaceChildren();
