@@ -289,6 +289,28 @@ def test_thread_page(env):
 
 
 @test
+def test_register_with_handle(env):
+    taken = social_person(env, "Ann")
+    eve = Person(env, "Eve")
+    page = eve.page
+    eve.open("#/register")
+    page.get_by_label("Phone number").fill(eve.phone)
+    page.get_by_label("Your name").fill(eve.name)
+    page.get_by_label("Password", exact=True).fill(people.PASSWORD)
+    page.get_by_label("Password again").fill(people.PASSWORD)
+    page.get_by_label("Handle (optional)").fill(taken.handle.upper())
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("alert")).to_have_text("That handle is taken. Please choose another one.")
+    handle = unique("eve")
+    page.get_by_label("Handle (optional)").fill(handle)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.locator("main[data-screen=chats]")).to_be_visible()
+    eve.go("Settings")
+    expect(page.get_by_role("link", name=f"See your profile, @{handle}")).to_be_visible()
+    env.expect_clean(page)
+
+
+@test
 def test_repost_delete_and_block(env):
     ann = social_person(env, "Ann")
     bob = social_person(env, "Bob")

@@ -105,8 +105,8 @@ export class HubClient extends EventTarget {
     });
   }
 
-  async register({ phone, password, displayName }) {
-    return this.startSession('register', { phone, password, display_name: displayName, device: this.device });
+  async register({ phone, password, displayName, handle = null }) {
+    return this.startSession('register', { phone, password, display_name: displayName, device: this.device, ...(handle ? { handle } : {}) });
   }
 
   async login({ phone, password }) {

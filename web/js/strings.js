@@ -613,6 +613,8 @@ export const strings = {
   // The social layer: posts, profiles, threads, notifications (social.js; screens/timeline.js, profile-social.js,
   // thread.js, notifications-social.js, social-settings.js)
   'nav.posts': 'Posts',
+  'register.handle': 'Handle (optional)',
+  'register.handle_hint': 'Your public name for posts, as @handle: 3 to 30 letters, digits or _ . You can choose it later in Settings.',
   'nav.notifications': 'Notifications',
   'posts.tabs': 'Posts',
   'posts.tab.home': 'Home',
