@@ -67,8 +67,14 @@ export function installSocial(app) {
 
   // Every stream again on a new connection (its subscriptions died with the old one), then the truth of the
   // unread count.
+  let owner = null;            // whose seqs and count these are (another login in this tab starts over)
   const refresh = async () => {
     if (app.me.userId === null) return;
+    if (owner !== app.me.userId) {
+      owner = app.me.userId;
+      lastSeq = null;
+      setUnread(0);
+    }
     const mine = ++generation;
     try {
       const params = { streams: allStreams() };
