@@ -249,12 +249,16 @@ def test_notifications_grouped(env):
     bob.open("#/posts/likes")
     expect(bob.page.locator("main li.post", has_text="Like me, please")).to_be_visible()
     home(bob)
-    write_post(bob, f"Thank you @{ann.handle} for the bread")
+    write_post(bob, f"Thank you @{ann.handle} for the #Bread")
     expect(badge).to_have_attribute("data-unread", "1")
     ann.open("#/posts/mentions")
-    mention = ann.page.locator("main li.post", has_text="for the bread")
+    mention = ann.page.locator("main li.post", has_text="for the")
     expect(mention.get_by_role("link", name=f"@{ann.handle}")).to_have_attribute("href", f"#/u/{ann.handle}")
     axe_check(ann.page, "mentions")
+    # Its hashtag leads to the tag's timeline.
+    mention.get_by_role("link", name="#Bread").click()
+    expect(ann.page.locator("main h1")).to_have_text("#bread")
+    expect(ann.page.locator("main li.post", has_text="for the")).to_be_visible()
     env.expect_clean(ann.page)
 
 

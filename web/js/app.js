@@ -32,6 +32,7 @@ const SCREENS = {
   u: { module: 'profile-social' },
   post: { module: 'thread' },
   notifications: { module: 'notifications-social' },
+  tag: { module: 'timeline' },
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -196,7 +197,7 @@ function learnRole() {
 }
 
 // A community, an event and a course belong to the Communities tab.
-const TAB_OF = { community: 'communities', event: 'communities', course: 'communities', u: 'posts', post: 'posts' };
+const TAB_OF = { community: 'communities', event: 'communities', course: 'communities', u: 'posts', post: 'posts', tag: 'posts' };
 
 function markCurrentLink(name) {
   for (const link of header.querySelectorAll('a')) {

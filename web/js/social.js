@@ -169,18 +169,27 @@ function userLink(user) {
     el('span', { class: 'handle' }, ` @${user.handle}`));
 }
 
-// The text with its mentions as links to their profiles (the server parsed them; only those it stored).
+// The text with its stored mentions as links to their profiles and its stored hashtags as links to their
+// timelines (the server parsed them; only those it stored become links).
 function postText(post) {
   const node = el('p', { class: 'post-text' });
   const handles = new Set((post.mentions ?? []).map((m) => m.handle.toLowerCase()));
+  const tags = new Set((post.hashtags ?? []).map((tag) => tag.toLowerCase()));
   const text = post.text ?? '';
-  const pattern = /(^|[^A-Za-z0-9_.+-])@([A-Za-z0-9_]{1,30})(?![A-Za-z0-9_])/g;
+  const pattern = /(^|[^A-Za-z0-9_.+-])@([A-Za-z0-9_]{1,30})(?![A-Za-z0-9_])|(^|[^\p{L}\p{N}_])#([\p{L}\p{N}_]{1,100})/gu;
   let at = 0;
   for (const match of text.matchAll(pattern)) {
-    const start = match.index + match[1].length;
-    if (!handles.has(match[2].toLowerCase())) continue;
-    node.append(text.slice(at, start), el('a', { href: `#/u/${encodeURIComponent(match[2])}` }, `@${match[2]}`));
-    at = start + 1 + match[2].length;
+    if (match[2] !== undefined) {
+      const start = match.index + match[1].length;
+      if (!handles.has(match[2].toLowerCase())) continue;
+      node.append(text.slice(at, start), el('a', { href: `#/u/${encodeURIComponent(match[2])}` }, `@${match[2]}`));
+      at = start + 1 + match[2].length;
+    } else {
+      const start = match.index + match[3].length;
+      if (!tags.has(match[4].toLowerCase())) continue;
+      node.append(text.slice(at, start), el('a', { href: `#/tag/${encodeURIComponent(match[4].toLowerCase())}` }, `#${match[4]}`));
+      at = start + 1 + match[4].length;
+    }
   }
   node.append(text.slice(at));
   return node;

@@ -11,6 +11,8 @@ let stop = [];
 
 export function show(root, params, app) {
   const { t, client } = app;
+  // #/tag/NAME: the posts with a hashtag (the same screen, no tab chosen).
+  if (location.hash.startsWith('#/tag/')) return showTag(root, decodeURIComponent(params.id ?? ''), app);
   const tab = TABS.includes(params.id) ? params.id : 'home';
   const tabs = el('nav', { class: 'tabs', 'aria-label': t('posts.tabs') }, el('ul', {}, TABS.map((name) =>
     el('li', {}, el('a', { href: name === 'home' ? '#/posts' : `#/posts/${name}`, 'aria-current': name === tab ? 'page' : null },
@@ -71,6 +73,15 @@ export function show(root, params, app) {
     stop.push(likes.stop);
     likes.load().catch(() => {});
   }
+}
+
+function showTag(root, tag, app) {
+  const { t, client } = app;
+  const posts = feed(app, { label: t('posts.tag_label', { tag }), emptyText: t('posts.tag_empty', { tag }), onReply: inlineReply(app),
+    fetchPage: (before) => client.request('timeline.hashtag', { tag, limit: PAGE, ...(before !== null ? { before } : {}) }) });
+  root.append(heading(t('posts.tag_title', { tag })), el('p', {}, el('a', { href: '#/posts' }, t('posts.back_home'))), posts.node);
+  stop.push(posts.stop);
+  posts.load().catch(() => {});
 }
 
 export function hide() {
