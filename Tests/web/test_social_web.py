@@ -149,6 +149,7 @@ def test_post_live_on_second_home_and_like_count(env):
     fresh.click()
     item = post_item(bob, "Hello from Ann")
     expect(item).to_be_visible()
+    axe_check(bob.page, "home-posts")
     # Bob likes it: the count changes live on Ann's page.
     item.get_by_role("button", name=f"Like the post by {ann.name}, 0 likes").click()
     expect(item.get_by_role("button", name=f"You liked the post by {ann.name}, 1 like. Press to undo")).to_be_visible()
@@ -215,6 +216,7 @@ def test_follow_protected_account_and_approve(env):
     main.get_by_role("button", name="1 follower").click()
     expect(main.get_by_role("list", name=f"People who follow {ann.name}")).to_contain_text(f"{bob.name} (@{bob.handle})")
     screenshot(bob.page, "profile-following")
+    axe_check(bob.page, "profile-following")
     env.expect_clean(bob.page)
 
 
