@@ -295,6 +295,25 @@ def test_thread_page(env):
 
 
 @test
+def test_home_pages(env):
+    ann = social_person(env, "Ann")
+    home(ann)
+    for n in range(1, 23):
+        write_post(ann, f"Number {n:02d}")
+    ann.page.reload()
+    home(ann)
+    posts = ann.page.locator("main ul.posts-feed li.post")
+    expect(posts).to_have_count(20)
+    expect(posts.first).to_contain_text("Number 22")
+    # The next page loads when "Show older posts" scrolls into view: the two oldest, once each, and no button.
+    ann.page.get_by_role("button", name="Show older posts").scroll_into_view_if_needed()
+    expect(posts).to_have_count(22)
+    expect(posts.last).to_contain_text("Number 01")
+    expect(ann.page.get_by_role("button", name="Show older posts")).to_be_hidden()
+    env.expect_clean(ann.page)
+
+
+@test
 def test_register_with_handle(env):
     taken = social_person(env, "Ann")
     eve = Person(env, "Eve")
