@@ -358,9 +358,25 @@ def test_repost_delete_and_block(env):
     expect(bob.page.locator("#toast")).to_have_text("Your post is deleted.")
     expect(ann.page.locator("main li.post", has_text="Fresh rolls at six")).to_have_count(0)
 
-    # Ann mutes, then blocks Bob from the profile's "More" menu; Settings lists him, and unblocks.
+    # Bob's profile page, open on Ann's screen, gets his next post live (`user:<id>`); his reply to it shows only
+    # under "Posts and replies".
     open_profile(ann, bob)
     main = ann.page.locator("main[data-screen=u]")
+    expect(main.get_by_text("No posts yet.")).to_be_visible()
+    write_post(bob, "Evening bake")
+    main.get_by_role("button", name="1 new post").click()
+    expect(main.locator("li.post", has_text="Evening bake")).to_be_visible()
+    expect(main.locator(".stats")).to_contain_text("1 post")
+    post_item(bob, "Evening bake").get_by_role("button", name=f"Reply to {bob.name}").click()
+    bob.page.get_by_label(f"Your reply to {bob.name} (@{bob.handle})").fill("Rye this time")
+    bob.page.locator("main .reply-box").get_by_role("button", name="Reply", exact=True).click()
+    expect(bob.page.locator("#toast")).to_have_text("Your reply is published.")
+    expect(main.locator(".stats")).to_contain_text("2 posts")
+    expect(main.locator("li.post", has_text="Rye this time")).to_have_count(0)
+    main.get_by_role("button", name="Posts and replies").click()
+    expect(main.locator("li.post", has_text="Rye this time")).to_be_visible()
+
+    # Ann mutes, then blocks Bob from the profile's "More" menu; Settings lists him, and unblocks.
     main.get_by_text("More").click()
     main.get_by_role("button", name=f"Mute {bob.name}").click()
     expect(ann.page.locator("#toast")).to_contain_text(f"{bob.name} is muted.")
