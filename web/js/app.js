@@ -5,6 +5,7 @@ import { strings, t } from './strings.js';
 import { el, errorText } from './ui.js';
 import { installCalls } from './calls.js';
 import { installUnread } from './unread.js';
+import { installSocial } from './social.js';
 
 const SESSION_KEY = 'switchboard.session';
 const TOAST_MS = 6000;
@@ -26,6 +27,12 @@ const SCREENS = {
   event: {},
   calendar: {},
   course: {},
+  // The social layer (`module`: the screen's file when it is not named like the hash)
+  posts: { module: 'timeline' },
+  u: { module: 'profile-social' },
+  post: { module: 'thread' },
+  notifications: { module: 'notifications-social' },
+  tag: { module: 'timeline' },
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -111,8 +118,10 @@ function startSignedIn() {
     callsInstalled = true;
     installCalls(app);
     installUnread(app);
+    installSocial(app);
   }
   app.unread.refresh();
+  app.social.refresh();
 }
 
 // MARK: routing
@@ -139,7 +148,7 @@ async function route() {
   toastBox.textContent = ''; // a toast belongs to the screen it was shown on
   currentScreen?.hide?.();
   currentScreen = null;
-  const module = await import(`./screens/${name}.js`);
+  const module = await import(`./screens/${SCREENS[name].module ?? name}.js`);
   if (thisRoute !== routeCount) return;
   const root = el('main', { id: 'main', dataset: { screen: name } });
   document.querySelector('main').replaceWith(root);
@@ -165,6 +174,8 @@ function buildHeader() {
     ['group-new', '#/group-new', t('nav.new_group')],
     ['communities', '#/communities', t('nav.communities')],
     ['calendar', '#/calendar', t('nav.calendar')],
+    ['posts', '#/posts', t('nav.posts')],
+    ['notifications', '#/notifications', t('nav.notifications')],
     ['settings', '#/settings', t('nav.settings')],
     ['admin', '#/admin', t('nav.admin')],
   ];
@@ -186,7 +197,7 @@ function learnRole() {
 }
 
 // A community, an event and a course belong to the Communities tab.
-const TAB_OF = { community: 'communities', event: 'communities', course: 'communities' };
+const TAB_OF = { community: 'communities', event: 'communities', course: 'communities', u: 'posts', post: 'posts', tag: 'posts' };
 
 function markCurrentLink(name) {
   for (const link of header.querySelectorAll('a')) {

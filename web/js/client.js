@@ -30,6 +30,10 @@ const RESENDABLE_OPS = new Set([
   'communities.list', 'communities.get', 'communities.members', 'communities.unread', 'communities.notifications',
   'communities.read', 'events.list', 'events.get', 'events.participants', 'calendar.get', 'community.posts.list',
   'courses.get', 'courses.progress', 'courses.complete',
+  // The social layer (reads, and the forward-only `notifications.read`)
+  'handle.check', 'post.get', 'post.likers', 'timeline.home', 'timeline.user', 'timeline.thread', 'timeline.mentions',
+  'timeline.likes', 'timeline.hashtag', 'follow.requests', 'followers', 'following', 'blocks.list', 'mutes.list',
+  'notifications.list', 'notifications.unread', 'notifications.read',
 ]);
 const SESSION_OPS = new Set(['register', 'login', 'authenticate']);
 
@@ -101,8 +105,8 @@ export class HubClient extends EventTarget {
     });
   }
 
-  async register({ phone, password, displayName }) {
-    return this.startSession('register', { phone, password, display_name: displayName, device: this.device });
+  async register({ phone, password, displayName, handle = null }) {
+    return this.startSession('register', { phone, password, display_name: displayName, device: this.device, ...(handle ? { handle } : {}) });
   }
 
   async login({ phone, password }) {

@@ -1,4 +1,4 @@
-// Create an account: phone number, display name, password twice. The server's reason for refusing a
+// Create an account: phone number, display name, password twice, and optionally a handle (issue 18). The server's reason for refusing a
 // password is shown in plain words (error.weak_password.* in strings.js).
 import { el, heading, field, checkbox, errorBox, busy } from '../ui.js';
 
@@ -10,22 +10,26 @@ export function show(root, params, app) {
   const password = field(t('register.password'), { type: 'password', autocomplete: 'new-password', required: true },
     t('register.password_hint'));
   const again = field(t('register.password_again'), { type: 'password', autocomplete: 'new-password', required: true });
+  const handle = field(t('register.handle'), { type: 'text', autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off', maxlength: '30' },
+    t('register.handle_hint'));
   const remember = checkbox(t('login.remember'));
   const error = errorBox();
   const submit = el('button', { type: 'submit' }, t('register.submit'));
 
-  const form = el('form', { novalidate: true }, phone.row, name.row, password.row, again.row, remember.row, error,
+  const form = el('form', { novalidate: true }, phone.row, name.row, password.row, again.row, handle.row, remember.row, error,
     el('div', { class: 'actions' }, submit));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const chosen = handle.input.value.trim().replace(/^@/, '');
     const problem = !phone.input.value.trim() || !name.input.value.trim() || !password.input.value
       ? 'register.missing'
-      : password.input.value !== again.input.value ? 'register.mismatch' : null;
+      : password.input.value !== again.input.value ? 'register.mismatch'
+        : chosen && !/^[A-Za-z0-9_]{3,30}$/.test(chosen) ? 'social_settings.handle_invalid' : null;
     if (problem) return error.show(t(problem));
     error.show('');
     busy(submit, async () => {
       const displayName = name.input.value.trim();
-      const result = await client.register({ phone: phone.input.value.trim(), password: password.input.value, displayName });
+      const result = await client.register({ phone: phone.input.value.trim(), password: password.input.value, displayName, handle: chosen || null });
       app.saveSession({ token: result.session_token, userId: result.user_id, displayName }, remember.input.checked);
       app.navigate('#/chats');
     }, error.show);

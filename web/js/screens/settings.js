@@ -2,6 +2,9 @@
 // (sessions.list, sessions.revoke), and logging out.
 import { el, heading, field, errorBox, busy, formatTime } from '../ui.js';
 import { activeHoursSection } from './hours.js';
+import { socialSettingsSection } from './social-settings.js';
+
+let social = null;
 
 export function show(root, params, app) {
   const { t, client } = app;
@@ -39,8 +42,10 @@ export function show(root, params, app) {
         }, (text) => app.toast(text)) }, t('settings.revoke')))));
   };
 
+  social = socialSettingsSection(app);
   root.append(heading(t('settings.title')), error,
     el('h2', {}, t('settings.profile')), phone, form,
+    social,
     activeHoursSection(app),
     el('h2', {}, t('settings.sessions')), el('p', { class: 'hint' }, t('settings.sessions_hint')), sessions,
     el('h2', {}, t('settings.leave')), el('div', { class: 'actions' }, logout),
@@ -50,4 +55,9 @@ export function show(root, params, app) {
     name.input.value = profile.display_name;
     phone.textContent = t('settings.phone', { phone: profile.phone });
   }), loadSessions()]).catch((failure) => error.show(app.errorText(failure)));
+}
+
+export function hide() {
+  social?.stop();
+  social = null;
 }
