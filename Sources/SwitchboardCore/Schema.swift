@@ -23,6 +23,7 @@ public enum Schema {
         Migration(version: 9, name: "communities, events, courses and notifications", sql: communities),
         Migration(version: 10, name: "active hours", sql: activeHours),
         Migration(version: 11, name: "social: handles, follows, blocks, posts, likes, notifications", sql: social),
+        Migration(version: 12, name: "post client ids", sql: postClientIds),
     ]
 
     /// The version of a conversation's members and name, bumped by every change of them, so that a process
@@ -473,5 +474,12 @@ CREATE TABLE social_notifications (
     UNIQUE NULLS NOT DISTINCT (user_id, kind, actor_id, post_id)
 );
 CREATE INDEX social_notifications_by_user ON social_notifications (user_id, id DESC);
+"""
+
+    /// `post.create`'s optional `client_id`: a resend with the same id returns the post it already made (like
+    /// `messages.send`), so a client may resend after a failure or a reconnect without posting twice.
+    static let postClientIds = """
+ALTER TABLE posts ADD COLUMN client_id TEXT;
+CREATE UNIQUE INDEX posts_client_id ON posts (author_id, client_id) WHERE client_id IS NOT NULL;
 """
 }

@@ -152,6 +152,38 @@ struct SocialPostsTests {
         #expect(voice["voice_clip_id"] as? Int == bobsClip && voice["text"] as? String == "")
     }
 
+    @Test func aResendWithTheSameClientIdReturnsThePostItAlreadyMade() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let (ann, _) = try socialUser(port, database, "ann")
+        let (bob, _) = try socialUser(port, database, "bob")
+        let root = try #require(try post(bob.client, "root")["post_id"] as? Int)
+        let first = try #require(ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
+        let again = try #require(ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
+        #expect(first["post_id"] as? Int == again["post_id"] as? Int && first["seq"] as? Int == again["seq"] as? Int)
+        // Two devices resending one reply at the same moment: one post, one reply counted.
+        let phone = try secondDevice(port, ann, "phone")
+        let clients = Unchecked([ann.client, phone])
+        let replies = Unchecked(NSMutableArray())
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 2) { i in
+            if let reply = try? clients.value[i].call("post.create", ["text": "reply", "reply_to": root, "client_id": "c-2"]),
+                let id = (ok(reply)?["post"] as? [String: Any])?["post_id"] as? Int
+            {
+                lock.withLock { replies.value.add(NSNumber(value: id)) }
+            }
+        }
+        #expect(replies.value.count == 2 && Set(replies.value.compactMap { ($0 as? NSNumber)?.intValue }).count == 1)
+        #expect(sqlValue(database, "SELECT post_count FROM users WHERE id = \(ann.id)") == 2)
+        #expect(sqlValue(database, "SELECT count(*) FROM posts WHERE author_id = \(ann.id)") == 2)
+        #expect(sqlValue(database, "SELECT reply_count FROM posts WHERE id = \(root)") == 1)
+        // Another author may use the same client_id; an over-long one is refused and changes nothing.
+        let bobs = try #require(ok(try bob.client.call("post.create", ["text": "mine", "client_id": "c-1"]))?["post"] as? [String: Any])
+        #expect(bobs["post_id"] as? Int != first["post_id"] as? Int)
+        #expect(errorCode(try ann.client.call("post.create", ["text": "x", "client_id": String(repeating: "x", count: 65)])) == "bad_request")
+        #expect(sqlValue(database, "SELECT post_count FROM users WHERE id = \(ann.id)") == 2)
+    }
+
     @Test func countsStayExactUnderConcurrentLikesAndUnlikesFromFiftyClients() throws {
         let (server, port, database) = try startProtocolServer { $0.databasePoolSize = 8 }
         defer { stop(server); database.close() }

@@ -261,9 +261,20 @@ public enum PostRepository {
     /// notifications (reply to the parent's author, mention to each mentioned user who may see it), stamped last.
     /// - Throws: `not_found` for an invisible or deleted `replyTo`, or a voice clip that is not the author's.
     public static func create(
-        _ db: PostgresConnection, author: Int64, text: PostText, replyTo: Int64?, voiceClipId: Int64?
+        _ db: PostgresConnection, author: Int64, text: PostText, replyTo: Int64?, voiceClipId: Int64?, clientId: String? = nil
     ) throws -> (postId: Int64, effects: Effects) {
         var effects = Effects()
+        if let clientId {
+            // Two resends of one post wait for each other here; the second then finds the first's row (its own
+            // statement snapshot, READ COMMITTED) and returns it with no effects: nothing counted or announced twice.
+            try db.execute(
+                cached: "SELECT pg_advisory_xact_lock(hashtextextended('post.client_id:' || $1::text || ':' || $2, 0))", [.int(author), .text(clientId)])
+            if let existing = try db.execute(
+                cached: "SELECT id FROM posts WHERE author_id = $1 AND client_id = $2", [.int(author), .text(clientId)]
+            ).decodeFirst(Int64.self) {
+                return (existing, effects)
+            }
+        }
         var parent: Row? = nil
         if let replyTo {
             guard let p = try Self.target(db, id: replyTo, viewer: author) else { throw ServiceError(.notFound, "no such post") }
@@ -286,6 +297,9 @@ public enum PostRepository {
         let id = try insert(
             db, author: author, text: text.text, replyTo: parent?.id, replyToUser: parent?.authorId, threadRoot: parent.map { $0.threadRoot ?? $0.id },
             repostOf: nil, voiceClipId: voiceClipId)
+        if let clientId {
+            try db.execute(cached: "UPDATE posts SET client_id = $2 WHERE id = $1", [.int(id), .text(clientId)])
+        }
         if !text.mentions.isEmpty {
             let found = try SocialGraphRepository.userIds(db, handles: text.mentions.map { $0.lowercased() })
             var seen: Set<Int64> = []

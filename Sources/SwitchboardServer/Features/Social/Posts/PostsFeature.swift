@@ -26,11 +26,14 @@ struct PostsFeature: FeatureModule {
             case .failure(let problem): throw ServiceError(.invalidText, problem.message)
             }
             if let id = p.replyTo, id < 1 { throw Self.noSuchPost }
+            if let clientId = p.clientId, let problem = StoredText.problem(clientId, s.services.messages.configuration.clientIdRule) {
+                throw ServiceError(.badRequest, problem)
+            }
             try s.count(limits.posts, "posts")
             let me = s.userId
             let (id, effects) = try await Self.database(s, transaction: true) { db in
                 try Self.requireHandle(db, me)
-                return try PostRepository.create(db, author: me, text: text, replyTo: p.replyTo, voiceClipId: p.voiceClipId)
+                return try PostRepository.create(db, author: me, text: text, replyTo: p.replyTo, voiceClipId: p.voiceClipId, clientId: p.clientId)
             }
             Self.publish(s.services, effects)
             return PostResult(post: try await Self.load(s, id))
