@@ -61,6 +61,8 @@ final class SocialLive: @unchecked Sendable {
     private var pending: [SocialChange] = []
     // protected by queue: a batch is being resolved
     private var resolving = false
+    // protected by queue: failed attempts at the batch now at the head of `pending` (see `resolveNext`)
+    private var failedAttempts = 0
 
     init(configuration: LiveConfiguration, pool: DatabasePool, outbox: LocalOutbox, cluster: ClusterNode?, logger: Logger) {
         self.configuration = configuration
@@ -80,6 +82,9 @@ final class SocialLive: @unchecked Sendable {
             resolveNext()
         }
     }
+
+    /// Attempts at one batch before its changes are given up (pauses of 100, 200 and 400 ms between them).
+    static let maxAttempts = 3
 
     private func resolveNext() {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -101,9 +106,30 @@ final class SocialLive: @unchecked Sendable {
                     }
                 }
             case .failure(let error):
-                // Clients resume from the post clock (`live.subscribe` with `since`) after a reconnect.
-                logger.error("social: live changes could not be resolved", metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)"])
+                if let error = error as? PostgresError, error.kind == .closed {
+                    // Shutting down: nothing left to tell.
+                    logger.debug("social: live changes dropped at shutdown", metadata: ["sb.count": "\(batch.count)"])
+                } else if failedAttempts < Self.maxAttempts {
+                    // A passing failure (a lost connection, the pool overloaded): the same batch again, in order,
+                    // after a pause that grows with each failure.
+                    failedAttempts += 1
+                    pending.insert(contentsOf: batch, at: 0)
+                    resolving = true
+                    let delay = 50 * (1 << failedAttempts)
+                    logger.warning(
+                        "social: live changes will be retried",
+                        metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)", "sb.attempt": "\(failedAttempts)"])
+                    queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
+                        resolving = false
+                        resolveNext()
+                    }
+                    return
+                } else {
+                    // Live pages missed these; a client learns of them when it resumes (`live.subscribe` with `since`).
+                    logger.error("social: live changes could not be resolved", metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)"])
+                }
             }
+            failedAttempts = 0
             resolveNext()
         }
     }
