@@ -70,6 +70,9 @@ struct SwitchboardCLI: AsyncParsableCommand {
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
             Hours.self, ProfileSettings.self,
+            Handle.self, Reply.self, Timeline.self, ThreadCommand.self, Follow.self, Unfollow.self, Requests.self, Followers.self,
+            Following.self, Like.self, Repost.self, DeletePost.self, SocialNotificationsCommand.self, Block.self, Unblock.self, Mute.self,
+            Unmute.self,
         ])
 
     /// Parses and runs, mapping parse errors to exit code 2 (usage) and help to 0.
@@ -531,18 +534,26 @@ struct Hours: AsyncParsableCommand {
 
 struct ProfileSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "profile", abstract: "Change your profile: name, time zone, locale.", subcommands: [Set.self])
+        commandName: "profile", abstract: "Show a profile (`profile [@handle|ID]`), or change yours (`profile set`).",
+        subcommands: [ProfileShow.self, Set.self], defaultSubcommand: ProfileShow.self)
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone and locale.")
+        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone, locale, bio, protected account and DM policy.")
         @OptionGroup var global: Global
         @Option(help: "Display name.") var name: String?
         @Option(name: .customLong("time-zone"), help: "IANA time zone, e.g. Europe/Paris (active hours and calendars).") var timeZone: String?
         @Option(help: "BCP 47 locale, e.g. fr-FR.") var locale: String?
+        @Option(help: "Bio (≤ 160 characters; empty: none).") var bio: String?
+        @Flag(inversion: .prefixedNo, help: "A protected account: follows are requests you approve, posts only for followers.") var protected: Bool?
+        @Option(name: .customLong("dm-policy"), help: "Who may start a direct conversation: friends, mutuals or anyone.") var dmPolicy: String?
 
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
-                try await context.setProfile(name: name, timeZone: timeZone, locale: locale)
+                let social = bio != nil || protected != nil || dmPolicy != nil
+                if name != nil || timeZone != nil || locale != nil || !social {
+                    try await context.setProfile(name: name, timeZone: timeZone, locale: locale)
+                }
+                if social { try await context.setSocialProfile(bio: bio, protected: protected, dmPolicy: dmPolicy) }
                 return .ok
             }
         }
