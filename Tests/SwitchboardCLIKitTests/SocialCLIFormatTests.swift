@@ -12,7 +12,7 @@ import SwitchboardClient
 import Testing
 
 @Suite("Social CLI: timeline arguments, the client's social models and the lines people see")
-struct SocialCLITests {
+struct SocialCLIFormatTests {
     static let author = #"{"user_id": 7, "display_name": "Ann", "handle": "ann", "protected": false}"#
 
     static func post(_ fields: String) throws -> SocialAPI.Post {
