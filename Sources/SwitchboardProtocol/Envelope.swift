@@ -112,6 +112,10 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case alreadyJoined = "already_joined"
     /// The user has not joined the event (`events.drop`).
     case notJoined = "not_joined"
+    /// Posting, following, liking or reposting without a handle of one's own ("choose a handle first").
+    case handleRequired = "handle_required"
+    /// `register` or `handle.set` with a handle another user has (compared case-insensitively).
+    case handleTaken = "handle_taken"
 }
 
 /// The WebSocket close codes the server sends (docs/protocol.md).

@@ -66,6 +66,8 @@ enum OutboxItem: Sendable {
     case ephemeral([UInt8], source: String)
     /// An event (a JSON text message).
     case event([UInt8])
+    /// A live page event (`SocialLive`): never crosses the bus as an item (each node routes social changes itself).
+    case social(SocialDelivery)
     /// The connection's session was revoked: tell it and close it (4001).
     case revoke
     /// The connection's account was suspended: tell it and close it (4004).
@@ -161,6 +163,11 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
     /// A connection closed: deliveries to it are dropped from now on.
     func detach(_ id: ConnectionID) {
         lock.withLock { connections[id] = nil }
+    }
+
+    /// Whether a connection is attached (live pages refuse a subscription of a connection that closed).
+    func isAttached(_ id: ConnectionID) -> Bool {
+        lock.withLock { connections[id] != nil }
     }
 
     /// The number of attached connections.

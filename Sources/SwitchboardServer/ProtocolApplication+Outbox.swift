@@ -18,6 +18,7 @@ extension ProtocolApplication: OutboxEndpoint {
         case .message(let message): deliverMessage(message)
         case .ephemeral(let bytes, let source): sendEphemeral(bytes, source: source)
         case .event(let bytes): sendEvent(bytes)
+        case .social(let delivery): receiveSocial(delivery)
         case .revoke: sessionRevoked()
         case .suspend: accountSuspended()
         case .close(let code, let reason): session.closeWebSocket(code: code, reason: reason)

@@ -69,8 +69,12 @@ final class ProtocolServices: Sendable {
     let activeHours: ActiveHoursRecorder
     /// Limits of communities, events, the calendar and courses.
     let communities: CommunityConfiguration
+    /// Live pages and social notifications' pushes (`docs/social.md`).
+    let social: SocialLive
     /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
     let publicationLimiter: SharedRateLimiter<Int64>
+    /// Limits of posts, likes, reposts and timelines (their token buckets).
+    let posts: PostLimits
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -128,9 +132,13 @@ final class ProtocolServices: Sendable {
         self.reportLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
         self.communities = configuration.communities
+        let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
+        self.social = social
+        cluster?.social = social
         self.publicationLimiter = SharedRateLimiter(
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
+        self.posts = PostLimits(configuration.posts)
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
@@ -218,6 +226,8 @@ final class ProtocolApplication: WebSocketApplication {
     var messaging = ConnectionMessaging()
     // protected by the connection's loop queue
     var lane = OrderedLane()
+    // protected by the connection's loop queue: live page state (held events during a resume, the last replay)
+    var social = ConnectionSocial()
     // protected by the connection's loop queue
     var admission: RequestAdmission
     // protected by the connection's loop queue: the request being dispatched, until work that answers it later
@@ -385,6 +395,7 @@ final class ProtocolApplication: WebSocketApplication {
                 services.cluster?.directory.localDetached(device)
             }
             callConnectionClosed(identity)
+            if social.subscribed { services.social.connectionClosed(connectionId) }
         }
         outboundDrained(open: false)
     }

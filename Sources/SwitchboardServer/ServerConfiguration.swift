@@ -142,6 +142,10 @@ public struct ServerConfiguration: Sendable {
     public var activeHours = ActiveHoursConfiguration()
     /// Limits of communities, events, the calendar and courses.
     public var communities = CommunityConfiguration()
+    /// Limits of posts, likes, reposts and timelines.
+    public var posts = SocialPostConfiguration()
+    /// Live pages (`--max-subscriptions`, `--live-replay-max`).
+    public var live = LiveConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

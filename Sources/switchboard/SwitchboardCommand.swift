@@ -65,6 +65,10 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
+    @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
+
+    @OptionGroup(title: "Live pages") var live: LiveOptions
+
     @OptionGroup(title: "Calls") var calls: CallOptions
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
@@ -279,6 +283,8 @@ struct Serve: ParsableCommand {
         messaging.apply(to: &c)
         voice.apply(to: &c)
         communities.apply(to: &c)
+        posts.apply(to: &c)
+        live.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

@@ -43,6 +43,7 @@ final class FakeOutbox: Outbox, Sendable {
             let bytes: [UInt8]
             switch item {
             case .event(let b), .ephemeral(let b, _): bytes = b
+            case .social(let d): bytes = d.bytes
             case .message(let m): bytes = m.payload
             case .reply, .revoke, .reconnect, .suspend, .close: return nil
             }

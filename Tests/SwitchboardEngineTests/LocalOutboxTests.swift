@@ -44,6 +44,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         case .reconnect: entry = "reconnect"
         case .suspend: entry = "suspend"
         case .close(let code, _): entry = "close \(code)"
+        case .social(let d): entry = "social \(String(decoding: d.bytes, as: UTF8.self))"
         }
         log.withLock { $0.append(entry) }
     }

@@ -42,6 +42,9 @@ public enum ClusterWire: Sendable, Equatable {
     /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
     /// the command (the server's `CallCommand`, JSON). The answer comes back as a `.reply` item.
     case callRequest(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command: [UInt8])
+    /// A batch of resolved social changes (live pages, `docs/social.md`), broadcast by `node`: every node routes it
+    /// to its own connections. The payload is the server's `SocialRouted` batch.
+    case social(node: UInt32, payload: [UInt8])
 
     /// One item and the connections it goes to.
     public struct Group: Sendable, Equatable {
@@ -191,6 +194,10 @@ public enum ClusterWire: Sendable, Equatable {
             w.byte(4)
             w.u32(node)
             w.u64(seq)
+        case .social(let node, let payload):
+            w.byte(5)
+            w.u32(node)
+            w.bytes(payload)
         }
         return w.out
     }
@@ -285,6 +292,9 @@ public enum ClusterWire: Sendable, Equatable {
             case 4:
                 guard let node = r.u32(), let seq = r.u64() else { return nil }
                 message = .directoryApplied(node: node, seq: seq)
+            case 5:
+                guard let node = r.u32(), let payload = r.bytes() else { return nil }
+                message = .social(node: node, payload: payload)
             default: return nil
             }
             return r.remaining == 0 ? message : nil

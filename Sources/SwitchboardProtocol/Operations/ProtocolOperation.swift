@@ -70,6 +70,12 @@ public enum RateLimitClass: String, Sendable, Equatable {
     case reactions
     /// Reports made per user (`report.create`).
     case reports
+    /// Posts, replies per user (`post.create`).
+    case posts
+    /// Likes and unlikes per user.
+    case likes
+    /// Reposts and unreposts per user.
+    case reposts
 }
 
 /// The traits of an op, without its types.
@@ -93,6 +99,8 @@ public enum ProtocolSchema {
         + Ops.activeHours
         + Ops.communities + Ops.events
         + Ops.courses
+        + Ops.socialPosts
+        + Ops.socialLive
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -34,6 +34,8 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     var calls: CallService?
     /// The call coordinator's lease and forwarding (set by the services before `start`).
     var coordination: CallCoordination?
+    /// Live pages: routes other nodes' social batches to this node's connections (set by the services before `start`).
+    var social: SocialLive?
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
@@ -77,6 +79,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
             calls?.received(connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op, command: command)
         case .directoryApplied(let from, let seq): directory.applied(by: from, seq: seq)
+        case .social(let from, let payload): if from != node { social?.received(payload) }
         }
     }
 

@@ -157,7 +157,7 @@ final class ClusterOutbox: Outbox {
             case .success(let body): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: true, body: body)
             case .failure(let error): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: false, body: ForwardedReplyCodec.encode(error))
             }
-        case .reply, .reconnect, .suspend, .close: nil
+        case .reply, .reconnect, .suspend, .close, .social: nil
         }
     }
 }

@@ -49,6 +49,8 @@ struct OperationRouter: Sendable {
         CommunitiesFeature(),
         EventsFeature(),
         CoursesFeature(),
+        PostsFeature(), TimelinesFeature(),
+        SocialNotificationsFeature(), LiveFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

@@ -1,0 +1,428 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// Social notifications and live pages (docs/protocol.md, "Social notifications" and "Live pages"; the design in
+// docs/social.md, "Live pages: ordering, routing and resume").
+
+extension Ops {
+    /// The social notification and live page ops.
+    public static let socialLive: [any ProtocolOperation.Type] = [
+        NotificationsList.self, NotificationsUnread.self, NotificationsRead.self, LiveSubscribe.self, LiveUnsubscribe.self,
+    ]
+
+    /// `notifications.list {before?, limit?}` -> `{groups, unread, next_before}`: my social notifications, grouped.
+    public enum NotificationsList: ProtocolOperation {
+        public static let name = "notifications.list"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// A notification id: groups made of notifications older than it.
+            public var before: Int64?
+            /// 1-50 groups, default 20.
+            public var limit: Int?
+            public init(before: Int64? = nil, limit: Int? = nil) {
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public typealias Result = SocialNotificationsPage
+    }
+
+    /// `notifications.unread {}` -> `{unread}`.
+    public enum NotificationsUnread: ProtocolOperation {
+        public static let name = "notifications.unread"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public typealias Parameters = Empty
+        public typealias Result = SocialUnread
+    }
+
+    /// `notifications.read {up_to?}` -> `{unread}`: moves my read marker forward (default: to the newest);
+    /// `notifications.read {read_id, unread}` goes to my devices.
+    public enum NotificationsRead: ProtocolOperation {
+        public static let name = "notifications.read"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var upTo: Int64?
+            public init(upTo: Int64? = nil) { self.upTo = upTo }
+        }
+        public typealias Result = SocialUnread
+    }
+
+    /// `live.subscribe {streams, since?}` -> `{subscribed, seq, posts, deleted, resync_required}`.
+    public enum LiveSubscribe: ProtocolOperation {
+        public static let name = "live.subscribe"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// `home`, `user:<id>`, `thread:<post id>`, `notifications`.
+            public var streams: [String]
+            /// The newest post seq the client has seen: the posts and deletions after it on the new streams come back.
+            public var since: Int64?
+            public init(streams: [String], since: Int64? = nil) {
+                self.streams = streams
+                self.since = since
+            }
+        }
+        public typealias Result = LiveSubscribeResult
+    }
+
+    /// `live.unsubscribe {streams}` -> `{subscribed}`.
+    public enum LiveUnsubscribe: ProtocolOperation {
+        public static let name = "live.unsubscribe"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            public var streams: [String]
+            public init(streams: [String]) { self.streams = streams }
+        }
+        public typealias Result = LiveUnsubscribeResult
+    }
+}
+
+/// A user as the social layer shows it (`social_user`): `handle` null for a user without one.
+public struct LiveSocialUser: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var displayName: String
+    public var handle: String?
+    public var `protected`: Bool
+    public init(userId: Int64, displayName: String, handle: String?, protected: Bool) {
+        self.userId = userId
+        self.displayName = displayName
+        self.handle = handle
+        self.protected = `protected`
+    }
+    enum CodingKeys: String, CodingKey { case userId, displayName, handle, `protected` }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId)
+        try c.encode(displayName, forKey: .displayName)
+        try c.encode(handle, forKey: .handle)  // null when absent
+        try c.encode(`protected`, forKey: .protected)
+    }
+}
+
+/// A mention in a post.
+public struct LiveMention: Codable, Sendable, Equatable {
+    public var userId: Int64
+    public var handle: String
+    public init(userId: Int64, handle: String) {
+        self.userId = userId
+        self.handle = handle
+    }
+}
+
+/// A post (`post` of docs/protocol.md) as live events and notifications carry it: `liked`/`reposted` are false
+/// in events (encoded once for every recipient).
+public final class LivePost: Codable, Sendable, Equatable {
+    public let postId: Int64
+    public let seq: Int64
+    public let author: LiveSocialUser
+    public let text: String
+    public let createdAt: String
+    public let replyTo: Int64?
+    public let replyToUser: LiveSocialUser?
+    public let threadRoot: Int64?
+    public let repostOf: LivePost?
+    public let voiceClipId: Int64?
+    public let mentions: [LiveMention]
+    public let hashtags: [String]
+    public let likeCount: Int64
+    public let repostCount: Int64
+    public let replyCount: Int64
+    public let liked: Bool
+    public let reposted: Bool
+
+    public init(
+        postId: Int64, seq: Int64, author: LiveSocialUser, text: String, createdAt: String, replyTo: Int64?, replyToUser: LiveSocialUser?,
+        threadRoot: Int64?, repostOf: LivePost?, voiceClipId: Int64?, mentions: [LiveMention], hashtags: [String], likeCount: Int64,
+        repostCount: Int64, replyCount: Int64, liked: Bool, reposted: Bool
+    ) {
+        self.postId = postId
+        self.seq = seq
+        self.author = author
+        self.text = text
+        self.createdAt = createdAt
+        self.replyTo = replyTo
+        self.replyToUser = replyToUser
+        self.threadRoot = threadRoot
+        self.repostOf = repostOf
+        self.voiceClipId = voiceClipId
+        self.mentions = mentions
+        self.hashtags = hashtags
+        self.likeCount = likeCount
+        self.repostCount = repostCount
+        self.replyCount = replyCount
+        self.liked = liked
+        self.reposted = reposted
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, repostOf, voiceClipId, mentions, hashtags
+        case likeCount, repostCount, replyCount, liked, reposted
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        postId = try c.decode(Int64.self, forKey: .postId)
+        seq = try c.decode(Int64.self, forKey: .seq)
+        author = try c.decode(LiveSocialUser.self, forKey: .author)
+        text = try c.decode(String.self, forKey: .text)
+        createdAt = try c.decode(String.self, forKey: .createdAt)
+        replyTo = try c.decodeIfPresent(Int64.self, forKey: .replyTo)
+        replyToUser = try c.decodeIfPresent(LiveSocialUser.self, forKey: .replyToUser)
+        threadRoot = try c.decodeIfPresent(Int64.self, forKey: .threadRoot)
+        repostOf = try c.decodeIfPresent(LivePost.self, forKey: .repostOf)
+        voiceClipId = try c.decodeIfPresent(Int64.self, forKey: .voiceClipId)
+        mentions = try c.decodeIfPresent([LiveMention].self, forKey: .mentions) ?? []
+        hashtags = try c.decodeIfPresent([String].self, forKey: .hashtags) ?? []
+        likeCount = try c.decode(Int64.self, forKey: .likeCount)
+        repostCount = try c.decode(Int64.self, forKey: .repostCount)
+        replyCount = try c.decode(Int64.self, forKey: .replyCount)
+        liked = try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false
+        reposted = try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(postId, forKey: .postId)
+        try c.encode(seq, forKey: .seq)
+        try c.encode(author, forKey: .author)
+        try c.encode(text, forKey: .text)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(replyTo, forKey: .replyTo)
+        try c.encode(replyToUser, forKey: .replyToUser)
+        try c.encode(threadRoot, forKey: .threadRoot)
+        try c.encode(repostOf, forKey: .repostOf)
+        try c.encode(voiceClipId, forKey: .voiceClipId)
+        try c.encode(mentions, forKey: .mentions)
+        try c.encode(hashtags, forKey: .hashtags)
+        try c.encode(likeCount, forKey: .likeCount)
+        try c.encode(repostCount, forKey: .repostCount)
+        try c.encode(replyCount, forKey: .replyCount)
+        try c.encode(liked, forKey: .liked)
+        try c.encode(reposted, forKey: .reposted)
+    }
+
+    public static func == (a: LivePost, b: LivePost) -> Bool {
+        a.postId == b.postId && a.seq == b.seq && a.author == b.author && a.text == b.text && a.createdAt == b.createdAt
+            && a.replyTo == b.replyTo && a.replyToUser == b.replyToUser && a.threadRoot == b.threadRoot && a.repostOf == b.repostOf
+            && a.voiceClipId == b.voiceClipId && a.mentions == b.mentions && a.hashtags == b.hashtags && a.likeCount == b.likeCount
+            && a.repostCount == b.repostCount && a.replyCount == b.replyCount && a.liked == b.liked && a.reposted == b.reposted
+    }
+}
+
+/// One group of `notifications.list`: likes and reposts of one post, the follows of a page, or one reply/mention.
+public struct SocialNotificationGroup: Codable, Sendable, Equatable {
+    /// `follow`, `follow_request`, `like`, `repost`, `reply`, `mention`.
+    public var kind: String
+    /// The post liked/reposted, or the reply/mentioning post; null for follows (or a post no longer visible).
+    public var post: LivePost?
+    /// Newest first, at most 3.
+    public var actors: [LiveSocialUser]
+    public var actorCount: Int64
+    public var latestAt: String
+    public var newestId: Int64
+    public var unread: Bool
+    public init(
+        kind: String, post: LivePost?, actors: [LiveSocialUser], actorCount: Int64, latestAt: String, newestId: Int64, unread: Bool
+    ) {
+        self.kind = kind
+        self.post = post
+        self.actors = actors
+        self.actorCount = actorCount
+        self.latestAt = latestAt
+        self.newestId = newestId
+        self.unread = unread
+    }
+    enum CodingKeys: String, CodingKey { case kind, post, actors, actorCount, latestAt, newestId, unread }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(post, forKey: .post)
+        try c.encode(actors, forKey: .actors)
+        try c.encode(actorCount, forKey: .actorCount)
+        try c.encode(latestAt, forKey: .latestAt)
+        try c.encode(newestId, forKey: .newestId)
+        try c.encode(unread, forKey: .unread)
+    }
+}
+
+/// The reply to `notifications.list`: `next_before` (a notification id) for the next page, null at the end.
+public struct SocialNotificationsPage: Codable, Sendable, Equatable {
+    public var groups: [SocialNotificationGroup]
+    public var unread: Int64
+    public var nextBefore: Int64?
+    public init(groups: [SocialNotificationGroup], unread: Int64, nextBefore: Int64?) {
+        self.groups = groups
+        self.unread = unread
+        self.nextBefore = nextBefore
+    }
+    enum CodingKeys: String, CodingKey { case groups, unread, nextBefore }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(groups, forKey: .groups)
+        try c.encode(unread, forKey: .unread)
+        try c.encode(nextBefore, forKey: .nextBefore)
+    }
+}
+
+/// `{unread}`.
+public struct SocialUnread: Codable, Sendable, Equatable {
+    public var unread: Int64
+    public init(unread: Int64) { self.unread = unread }
+}
+
+/// The `notifications.read` event to my devices: my marker and what is left unread.
+public struct SocialNotificationsReadEvent: Codable, Sendable, Equatable {
+    public static let name = "notifications.read"
+    public var readId: Int64
+    public var unread: Int64
+    public init(readId: Int64, unread: Int64) {
+        self.readId = readId
+        self.unread = unread
+    }
+}
+
+/// A deleted post in a live resume.
+public struct LiveDeletedPost: Codable, Sendable, Equatable {
+    public var postId: Int64
+    public var seq: Int64
+    public init(postId: Int64, seq: Int64) {
+        self.postId = postId
+        self.seq = seq
+    }
+}
+
+/// The reply to `live.subscribe`.
+public struct LiveSubscribeResult: Codable, Sendable, Equatable {
+    /// Every stream of this connection.
+    public var subscribed: [String]
+    /// The post clock now: pass it as `since` when resubscribing.
+    public var seq: Int64
+    /// Posts missed on the new streams (seq > since), oldest first.
+    public var posts: [LivePost]
+    /// Deletions missed on the new streams (deletion seq > since).
+    public var deleted: [LiveDeletedPost]
+    /// More than `--live-replay-max` missed: `posts` and `deleted` are empty, reload the pages.
+    public var resyncRequired: Bool
+    public init(subscribed: [String], seq: Int64, posts: [LivePost], deleted: [LiveDeletedPost], resyncRequired: Bool) {
+        self.subscribed = subscribed
+        self.seq = seq
+        self.posts = posts
+        self.deleted = deleted
+        self.resyncRequired = resyncRequired
+    }
+}
+
+/// The reply to `live.unsubscribe`.
+public struct LiveUnsubscribeResult: Codable, Sendable, Equatable {
+    public var subscribed: [String]
+    public init(subscribed: [String]) { self.subscribed = subscribed }
+}
+
+/// Live page events (`docs/protocol.md`, "Live pages").
+public enum LiveEvents {
+    public static let postNew = "post.new"
+    public static let postDeleted = "post.deleted"
+    public static let postCounts = "post.counts"
+    public static let profileCounts = "profile.counts"
+    public static let notification = "notification"
+
+    /// `post.new {post}`.
+    public struct PostNew: Codable, Sendable, Equatable {
+        public var post: LivePost
+        public init(post: LivePost) { self.post = post }
+    }
+
+    /// `post.deleted {post_id, seq, author_id, thread_root}`.
+    public struct PostDeleted: Codable, Sendable, Equatable {
+        public var postId: Int64
+        public var seq: Int64
+        public var authorId: Int64
+        public var threadRoot: Int64?
+        public init(postId: Int64, seq: Int64, authorId: Int64, threadRoot: Int64?) {
+            self.postId = postId
+            self.seq = seq
+            self.authorId = authorId
+            self.threadRoot = threadRoot
+        }
+        enum CodingKeys: String, CodingKey { case postId, seq, authorId, threadRoot }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(postId, forKey: .postId)
+            try c.encode(seq, forKey: .seq)
+            try c.encode(authorId, forKey: .authorId)
+            try c.encode(threadRoot, forKey: .threadRoot)
+        }
+    }
+
+    /// `post.counts {post_id, like_count, repost_count, reply_count}`.
+    public struct PostCounts: Codable, Sendable, Equatable {
+        public var postId: Int64
+        public var likeCount: Int64
+        public var repostCount: Int64
+        public var replyCount: Int64
+        public init(postId: Int64, likeCount: Int64, repostCount: Int64, replyCount: Int64) {
+            self.postId = postId
+            self.likeCount = likeCount
+            self.repostCount = repostCount
+            self.replyCount = replyCount
+        }
+    }
+
+    /// `profile.counts {user_id, posts, following, followers}`.
+    public struct ProfileCounts: Codable, Sendable, Equatable {
+        public var userId: Int64
+        public var posts: Int64
+        public var following: Int64
+        public var followers: Int64
+        public init(userId: Int64, posts: Int64, following: Int64, followers: Int64) {
+            self.userId = userId
+            self.posts = posts
+            self.following = following
+            self.followers = followers
+        }
+    }
+
+    /// One notification in a `notification` event.
+    public struct Notification: Codable, Sendable, Equatable {
+        public var id: Int64
+        public var kind: String
+        public var actor: LiveSocialUser
+        public var postId: Int64?
+        public var createdAt: String
+        public init(id: Int64, kind: String, actor: LiveSocialUser, postId: Int64?, createdAt: String) {
+            self.id = id
+            self.kind = kind
+            self.actor = actor
+            self.postId = postId
+            self.createdAt = createdAt
+        }
+        enum CodingKeys: String, CodingKey { case id, kind, actor, postId, createdAt }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(actor, forKey: .actor)
+            try c.encode(postId, forKey: .postId)
+            try c.encode(createdAt, forKey: .createdAt)
+        }
+    }
+
+    /// `notification {notification, unread}`.
+    public struct NotificationEvent: Codable, Sendable, Equatable {
+        public var notification: Notification
+        public var unread: Int64
+        public init(notification: Notification, unread: Int64) {
+            self.notification = notification
+            self.unread = unread
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+import SwitchboardProtocol
+
+/// A change to the social graph or to posts, as the other parts tell LIVE about it (after their commit):
+/// `services.social.publish(_:)`.
+public enum SocialChange: Sendable {
+    /// LIVE loads the post once, encodes `post.new` once.
+    case postCreated(postId: Int64)
+    case postDeleted(postId: Int64, authorId: Int64, threadRoot: Int64?, seq: Int64)
+    /// LIVE reads the current counts (conflated).
+    case counts(postId: Int64)
+    /// After commit of a recorded notification.
+    case notified(userId: Int64, notificationId: Int64)
+    /// Home indexes, profile counts.
+    case followChanged(followerId: Int64, followeeId: Int64, active: Bool)
+    case blockChanged(blockerId: Int64, blockedId: Int64, blocked: Bool)
+    case muteChanged(muterId: Int64, mutedId: Int64, muted: Bool)
+}
+
+/// The facts that route a new post to live pages.
+struct LivePostRoute: Sendable, Equatable {
+    var postId: Int64
+    var seq: Int64
+    var authorId: Int64
+    var authorProtected: Bool
+    /// The thread's root for a reply.
+    var threadRoot: Int64?
+    /// The author of the post replied to.
+    var replyToUser: Int64?
+    /// The author of the original, for a repost.
+    var originalAuthor: Int64?
+}
+
+/// A change once resolved (its post or counts read, its event encoded once): what every node routes to its own
+/// connections, and what crosses the cluster's bus (`ClusterWire.social`, one message per resolved batch).
+enum SocialRouted: Sendable, Equatable {
+    /// `post.new`.
+    case post(LivePostRoute, event: [UInt8])
+    /// `post.deleted`.
+    case deleted(postId: Int64, seq: Int64, authorId: Int64, threadRoot: Int64?, event: [UInt8])
+    /// `post.counts` (conflated per post on a backed-up connection); `threadKey` is the thread's root (the post's own
+    /// id for a root).
+    case counts(postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, event: [UInt8])
+    /// `profile.counts`.
+    case profileCounts(userId: Int64, event: [UInt8])
+    /// `notification` to the user's connections subscribed to `notifications`.
+    case notification(userId: Int64, event: [UInt8])
+    /// Index changes.
+    case follow(followerId: Int64, followeeId: Int64, active: Bool)
+    case block(blockerId: Int64, blockedId: Int64, active: Bool)
+    case mute(muterId: Int64, mutedId: Int64, active: Bool)
+
+    // MARK: the bus format
+
+    /// A batch for the bus: `count (u32) | items`, each `tag (1) | fields`; integers little-endian, an optional
+    /// integer as `flag (1) | i64`, bytes as `u32 length | bytes`. Decoded defensively (nil when malformed).
+    static func encode(_ items: [SocialRouted]) -> [UInt8] {
+        var w = BusWriter()
+        w.u32(UInt32(items.count))
+        for item in items {
+            switch item {
+            case .post(let r, let event):
+                w.byte(1)
+                w.i64(r.postId)
+                w.i64(r.seq)
+                w.i64(r.authorId)
+                w.byte(r.authorProtected ? 1 : 0)
+                w.optional(r.threadRoot)
+                w.optional(r.replyToUser)
+                w.optional(r.originalAuthor)
+                w.bytes(event)
+            case .deleted(let postId, let seq, let authorId, let threadRoot, let event):
+                w.byte(2)
+                w.i64(postId)
+                w.i64(seq)
+                w.i64(authorId)
+                w.optional(threadRoot)
+                w.bytes(event)
+            case .counts(let postId, let authorId, let authorProtected, let threadKey, let event):
+                w.byte(3)
+                w.i64(postId)
+                w.i64(authorId)
+                w.byte(authorProtected ? 1 : 0)
+                w.i64(threadKey)
+                w.bytes(event)
+            case .profileCounts(let userId, let event):
+                w.byte(4)
+                w.i64(userId)
+                w.bytes(event)
+            case .notification(let userId, let event):
+                w.byte(5)
+                w.i64(userId)
+                w.bytes(event)
+            case .follow(let a, let b, let active):
+                w.byte(6)
+                w.i64(a)
+                w.i64(b)
+                w.byte(active ? 1 : 0)
+            case .block(let a, let b, let active):
+                w.byte(7)
+                w.i64(a)
+                w.i64(b)
+                w.byte(active ? 1 : 0)
+            case .mute(let a, let b, let active):
+                w.byte(8)
+                w.i64(a)
+                w.i64(b)
+                w.byte(active ? 1 : 0)
+            }
+        }
+        return w.out
+    }
+
+    static func decode(_ bytes: [UInt8]) -> [SocialRouted]? {
+        var r = BusReader(bytes)
+        guard let count = r.u32(), count <= 1 << 16 else { return nil }
+        var items: [SocialRouted] = []
+        for _ in 0..<count {
+            guard let tag = r.byte() else { return nil }
+            switch tag {
+            case 1:
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let p = r.flag(), let root = r.optional(),
+                    let replyTo = r.optional(), let original = r.optional(), let event = r.bytes()
+                else { return nil }
+                items.append(
+                    .post(
+                        LivePostRoute(
+                            postId: id, seq: seq, authorId: author, authorProtected: p, threadRoot: root, replyToUser: replyTo,
+                            originalAuthor: original), event: event))
+            case 2:
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let root = r.optional(), let event = r.bytes() else { return nil }
+                items.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: event))
+            case 3:
+                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes() else { return nil }
+                items.append(.counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
+            case 4:
+                guard let u = r.i64(), let event = r.bytes() else { return nil }
+                items.append(.profileCounts(userId: u, event: event))
+            case 5:
+                guard let u = r.i64(), let event = r.bytes() else { return nil }
+                items.append(.notification(userId: u, event: event))
+            case 6, 7, 8:
+                guard let a = r.i64(), let b = r.i64(), let active = r.flag() else { return nil }
+                items.append(
+                    tag == 6 ? .follow(followerId: a, followeeId: b, active: active)
+                        : tag == 7 ? .block(blockerId: a, blockedId: b, active: active) : .mute(muterId: a, mutedId: b, active: active))
+            default: return nil
+            }
+        }
+        return r.remaining == 0 ? items : nil
+    }
+
+    private struct BusWriter {
+        var out: [UInt8] = []
+        mutating func byte(_ b: UInt8) { out.append(b) }
+        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        mutating func optional(_ v: Int64?) {
+            if let v {
+                byte(1)
+                i64(v)
+            } else {
+                byte(0)
+            }
+        }
+        mutating func bytes(_ b: [UInt8]) {
+            u32(UInt32(b.count))
+            out.append(contentsOf: b)
+        }
+    }
+
+    private struct BusReader {
+        let b: [UInt8]
+        var i = 0
+        init(_ b: [UInt8]) { self.b = b }
+        var remaining: Int { b.count - i }
+        mutating func byte() -> UInt8? {
+            guard i < b.count else { return nil }
+            defer { i += 1 }
+            return b[i]
+        }
+        mutating func flag() -> Bool? {
+            guard let v = byte(), v <= 1 else { return nil }
+            return v == 1
+        }
+        mutating func u32() -> UInt32? {
+            guard remaining >= 4 else { return nil }
+            var v: UInt32 = 0
+            for k in 0..<4 { v |= UInt32(b[i + k]) << (8 * UInt32(k)) }
+            i += 4
+            return v
+        }
+        mutating func i64() -> Int64? {
+            guard remaining >= 8 else { return nil }
+            var v: UInt64 = 0
+            for k in 0..<8 { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
+            i += 8
+            return Int64(bitPattern: v)
+        }
+        /// `Int64??`: nil when malformed, `.some(nil)` for an absent value.
+        mutating func optional() -> Int64?? {
+            guard let f = flag() else { return nil }
+            guard f else { return .some(nil) }
+            guard let v = i64() else { return nil }
+            return .some(v)
+        }
+        mutating func bytes() -> [UInt8]? {
+            guard let n = u32(), Int(n) <= remaining else { return nil }
+            defer { i += Int(n) }
+            return Array(b[i..<(i + Int(n))])
+        }
+    }
+}
