@@ -51,6 +51,17 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case sessions
     /// Active-hours statistics (`active_hours`).
     case activeHours = "active_hours"
+    /// Follows both ways, pending too (the other users' follower and following counts decremented).
+    case follows
+    /// Blocks and mutes both ways.
+    case blocks
+    /// Likes the user gave (the posts' like counts decremented).
+    case likes
+    /// The user's posts and others' reposts of them, marked deleted like `post.delete` (counts adjusted, each
+    /// stamped from `post_clock`).
+    case posts
+    /// Social notifications to or from the user.
+    case socialNotifications = "social_notifications"
 }
 
 /// The SQL of account deletion (`account_deletions`, the steps) and of the stub left behind.
@@ -74,7 +85,7 @@ public enum AccountDeletionRepository {
         try db.execute(
             cached: """
                 UPDATE users SET phone = 'deleted:' || id, password_hash = '', display_name = 'Deleted account', last_seen_at = NULL, time_zone = NULL, locale = NULL,
-                deleted_at = now() WHERE id = $1
+                handle = NULL, bio = '', protected = false, deleted_at = now() WHERE id = $1
                 """, [.int(userId)])
         let sessions = try db.execute(
             cached: "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id", [.int(userId)]
@@ -211,6 +222,47 @@ public enum AccountDeletionRepository {
                 )
             case .activeHours:
                 return (try ActiveHoursRepository.deleteBatch(db, userId: userId, limit: limit), [])
+            case .follows:
+                return (try SocialGraphRepository.deleteFollows(db, userId: userId, limit: limit), [])
+            case .blocks:
+                let blocks = try db.execute(
+                    cached: """
+                        DELETE FROM blocks WHERE (blocker_id, blocked_id) IN (
+                            SELECT blocker_id, blocked_id FROM blocks WHERE blocker_id = $1 OR blocked_id = $1 LIMIT $2)
+                        """, [u, n]
+                ).affectedRows
+                return (
+                    blocks
+                        + (try db.execute(
+                            cached: """
+                                DELETE FROM mutes WHERE (muter_id, muted_id) IN (
+                                    SELECT muter_id, muted_id FROM mutes WHERE muter_id = $1 OR muted_id = $1 LIMIT $2)
+                                """, [u, n]
+                        ).affectedRows), []
+                )
+            case .likes:
+                return (
+                    try db.execute(
+                        cached: """
+                            WITH d AS (DELETE FROM likes WHERE (post_id, user_id) IN (
+                                    SELECT post_id, user_id FROM likes WHERE user_id = $1 ORDER BY post_id LIMIT $2) RETURNING post_id),
+                            c AS (UPDATE posts p SET like_count = greatest(0, p.like_count - 1) FROM d WHERE p.id = d.post_id RETURNING 1)
+                            SELECT count(*) FROM d
+                            """, [u, n]
+                    ).decodeFirst(Int.self) ?? 0, []
+                )
+            case .posts:
+                return (try SocialGraphRepository.deletePosts(db, userId: userId, limit: limit), [])
+            case .socialNotifications:
+                return (
+                    try db.execute(
+                        cached: """
+                            DELETE FROM social_notifications WHERE id IN (
+                                (SELECT id FROM social_notifications WHERE user_id = $1 LIMIT $2)
+                                UNION ALL (SELECT id FROM social_notifications WHERE actor_id = $1 LIMIT $2))
+                            """, [u, n]
+                    ).affectedRows, []
+                )
             }
         }
     }

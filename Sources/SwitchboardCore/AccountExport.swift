@@ -198,7 +198,11 @@ public enum AccountExportRepository {
             entries.append(ExportEntry(path: path, bytes: bytes))
         }
         let (profile, friends, sessions, memberships, reactions, clips, now, communities) = try await pool.withConnection { db in
-            let profile = try UserRepository.profile(db, of: userId)
+            var profile = try UserRepository.profile(db, of: userId)
+            if var p = profile {
+                try SocialGraphRepository.decorate(db, &p, viewer: userId)
+                profile = p
+            }
             let friends = try FriendRepository.friends(db, of: userId).map { ExportedUser(userId: $0.userId, displayName: $0.displayName) }
             let sessions = try SessionRepository.list(db, of: userId, currentSessionId: 0)
             let memberships = try db.execute(
@@ -286,6 +290,7 @@ public enum AccountExportRepository {
         let (posts, progress) = try await pool.withConnection { db in
             (try CoursePostRepository.exportedPosts(db, userId: userId), try CoursePostRepository.exportedProgress(db, userId: userId))
         }
+        try add("social.json", try json(try await pool.withConnection { db in try SocialGraphRepository.export(db, userId: userId) }))
         try add("community_posts.json", try json(posts))
         try add("lesson_progress.json", try json(progress))
         let files = entries.map(\.path) + ["manifest.json"]

@@ -21,6 +21,14 @@ public struct Profile: Codable, Sendable, Equatable {
     /// IANA time zone and BCP 47 locale, in one's own profile only (`UTC`, `en-US` when never set).
     public var timeZone: String? = nil
     public var locale: String? = nil
+    /// Social fields (`SocialGraphRepository.decorate`): handle, bio, protected and stats; `dm_policy` in one's own
+    /// profile only, `relationship` in others' only.
+    public var handle: String? = nil
+    public var bio: String? = nil
+    public var protected: Bool? = nil
+    public var dmPolicy: String? = nil
+    public var stats: ProfileStats? = nil
+    public var relationship: ProfileRelationship? = nil
 }
 
 /// One of a user's sessions (devices).
@@ -98,7 +106,10 @@ public final class AccountService: Sendable {
     }
 
     /// Creates an account and its first session.
-    public func register(phone rawPhone: String, password: String, displayName: String, device: String) async throws(ServiceError) -> Credentials {
+    public func register(
+        phone rawPhone: String, password: String, displayName: String, device: String, handle: String? = nil
+    ) async throws(ServiceError) -> Credentials {
+        if let handle { try Self.checkHandle(handle) }
         let phone = try normalizedPhone(rawPhone)
         let name = try Self.validName(displayName, rule: Self.displayNameRule)
         let device = try Self.validName(device, rule: Self.deviceRule)
@@ -116,6 +127,9 @@ public final class AccountService: Sendable {
             return try await pool.transaction { db in
                 guard let userId = try UserRepository.insert(db, phone: phone, passwordHash: encoded, displayName: name) else {
                     throw ServiceError(.phoneTaken, "this phone number is already registered")
+                }
+                if let handle, !(try SocialGraphRepository.setHandle(db, userId, handle)) {
+                    throw ServiceError(.handleTaken, "this handle is taken")
                 }
                 let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
                 return Credentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
@@ -198,8 +212,9 @@ public final class AccountService: Sendable {
     public func profile(of userId: Int64, viewer: Int64) async throws(ServiceError) -> Profile {
         do {
             let found: Profile? = try await pool.withConnection { db -> Profile? in
-                if userId != viewer { guard try FriendRepository.areFriends(db, userId, viewer) else { return nil } }
+                if userId != viewer { guard try SocialGraphRepository.canSeeProfile(db, viewer: viewer, user: userId) else { return nil } }
                 guard var profile = try UserRepository.profile(db, of: userId) else { return nil }
+                try SocialGraphRepository.decorate(db, &profile, viewer: viewer)
                 if userId != viewer { profile.phone = nil }
                 if userId == viewer { profile.role = try ModerationRepository.standing(db, of: userId)?.admin == true ? "admin" : "user" }
                 if userId == viewer, let preferences = try UserRepository.preferences(db, of: userId) {
@@ -208,7 +223,7 @@ public final class AccountService: Sendable {
                 }
                 return profile
             }
-            guard let found else { throw ServiceError(.notFound, "no such user among your friends") }
+            guard let found else { throw ServiceError(.notFound, "no such user") }
             return found
         } catch { throw ServiceError.from(error) }
     }
@@ -226,24 +241,46 @@ public final class AccountService: Sendable {
     /// Changes whichever of the display name, time zone (IANA, `unknown time zone` otherwise) and locale (BCP 47)
     /// are given (at least one); the own profile after the change, with `time_zone` and `locale`.
     public func updateProfile(of userId: Int64, displayName: String?, timeZone: String?, locale: String?) async throws(ServiceError) -> Profile {
-        guard displayName != nil || timeZone != nil || locale != nil else {
-            throw ServiceError(.badRequest, "give display_name, time_zone or locale")
+        try await updateProfile(of: userId, displayName: displayName, timeZone: timeZone, locale: locale, social: SocialProfileChange()).profile
+    }
+
+    /// As above, also the social fields (`bio`, `protected`, `dm_policy`); at least one field. Turning `protected`
+    /// off approves every pending follow request in the same transaction: their followers' ids are returned.
+    public func updateProfile(
+        of userId: Int64, displayName: String?, timeZone: String?, locale: String?, social: SocialProfileChange
+    ) async throws(ServiceError) -> (profile: Profile, approved: [Int64]) {
+        guard displayName != nil || timeZone != nil || locale != nil || !social.isEmpty else {
+            throw ServiceError(.badRequest, "give display_name, time_zone, locale, bio, protected or dm_policy")
         }
         let name = try displayName.map { name throws(ServiceError) in try Self.validName(name, rule: Self.displayNameRule) }
         let zone = try timeZone.map { zone throws(ServiceError) in try Self.validTimeZone(zone) }
         let locale = try locale.map { locale throws(ServiceError) in try Self.validLocale(locale) }
+        var checked = social
+        try checked.validate()
+        let social = checked
         do {
-            let profile: Profile? = try await pool.transaction { db -> Profile? in
-                guard try UserRepository.updateProfile(db, of: userId, displayName: name, timeZone: zone, locale: locale),
-                    var profile = try UserRepository.profile(db, of: userId), let preferences = try UserRepository.preferences(db, of: userId)
+            let result: (Profile, [Int64])? = try await pool.transaction { db -> (Profile, [Int64])? in
+                guard try UserRepository.updateProfile(db, of: userId, displayName: name, timeZone: zone, locale: locale) else { return nil }
+                let approved = try SocialGraphRepository.updateSocialProfile(db, of: userId, social)
+                guard var profile = try UserRepository.profile(db, of: userId), let preferences = try UserRepository.preferences(db, of: userId)
                 else { return nil }
                 profile.timeZone = preferences.timeZone ?? "UTC"
                 profile.locale = preferences.locale ?? "en-US"
-                return profile
+                try SocialGraphRepository.decorate(db, &profile, viewer: userId)
+                return (profile, approved)
             }
-            guard let profile else { throw ServiceError(.notFound, "no such user") }
-            return profile
+            guard let result else { throw ServiceError(.notFound, "no such user") }
+            return (result.0, result.1)
         } catch { throw ServiceError.from(error) }
+    }
+
+    /// `bad_request` with the handle rule's message unless `handle` may be chosen (taken or not aside).
+    public static func checkHandle(_ handle: String) throws(ServiceError) {
+        switch Handle.validate(handle) {
+        case nil: return
+        case .reserved: throw ServiceError(.badRequest, "this handle is reserved")
+        default: throw ServiceError(.badRequest, "a handle is 3 to 30 letters, digits or underscores")
+        }
     }
 
     /// An IANA time zone name Foundation knows (kept as given); `bad_request` "unknown time zone".

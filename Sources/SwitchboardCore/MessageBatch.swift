@@ -48,6 +48,9 @@ public protocol MessageBatchStore {
     func loadStates(ids: [Int64]) throws -> [Int64: ConversationState]
     /// Which of these pairs are friends.
     func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair>
+    /// Direct sends' social checks (one query): which of these (sender, recipient) pairs are blocked either way, and
+    /// which the recipient's DM policy allows without a friendship (`mutuals`, `anyone`).
+    func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>)
     /// Earlier messages with these idempotency keys.
     func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage]
     /// A message's conversation, seq, sender, kind and whether it is deleted.
@@ -120,6 +123,7 @@ public enum MessageBatch {
 
         // Friendships needed: direct sends and group additions.
         var pairs = Set<FriendRepository.Pair>()
+        var directs = Set<DirectPair>()
         var keys: [MessageStore.ClientKey] = []
         for request in batch {
             guard let state = states[request.conversationId] else { continue }
@@ -127,6 +131,7 @@ public enum MessageBatch {
             case .send(_, _, let clientId, _):
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
                     pairs.insert(FriendRepository.Pair(request.actor, other))
+                    directs.insert(DirectPair(sender: request.actor, recipient: other))
                 }
                 if let clientId {
                     keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
@@ -137,6 +142,7 @@ public enum MessageBatch {
             }
         }
         let friends = try store.friendPairs(pairs)
+        let policy = directs.isEmpty ? (blocked: Set<DirectPair>(), allowed: Set<DirectPair>()) : try store.directPolicy(directs)
         let existing = try store.existing(keys)
 
         var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
@@ -181,11 +187,18 @@ public enum MessageBatch {
                     results[i] = .failure(.notMember)
                     continue
                 }
-                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }),
-                    !friends.contains(FriendRepository.Pair(actor, other))
-                {
-                    fail(i, .notFriends, "you can only message friends")
-                    continue
+                if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }) {
+                    // A block either way ends a direct conversation's sends; otherwise friends, or whom the
+                    // recipient's DM policy admits (docs/social.md, "Visibility and blocks").
+                    let direct = DirectPair(sender: actor, recipient: other)
+                    if policy.blocked.contains(direct) {
+                        fail(i, .forbidden, "you cannot message this user")
+                        continue
+                    }
+                    if !friends.contains(FriendRepository.Pair(actor, other)) && !policy.allowed.contains(direct) {
+                        fail(i, .notFriends, "you can only message friends")
+                        continue
+                    }
                 }
                 if let clientId {
                     let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
@@ -299,7 +312,20 @@ public enum MessageBatch {
     }
 }
 
+/// A direct send's sender and recipient.
+public struct DirectPair: Hashable, Sendable {
+    public let sender: Int64
+    public let recipient: Int64
+    public init(sender: Int64, recipient: Int64) {
+        self.sender = sender
+        self.recipient = recipient
+    }
+}
+
 extension MessageBatchStore {
+    /// A store without the social graph: nothing blocked, friends only.
+    public func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) { ([], []) }
+
     /// A store without a moderation column marks a removed message deleted.
     public func markRemoved(messageId: Int64) throws { try markDeleted(messageId: messageId) }
 }
@@ -314,6 +340,9 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] { try MessageStore.loadStates(db, ids: ids) }
     public func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> {
         try FriendRepository.areFriends(db, pairs: pairs)
+    }
+    public func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) {
+        try SocialGraphRepository.directPolicy(db, pairs)
     }
     public func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
         try MessageStore.existing(db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })

@@ -24,14 +24,36 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var timeZone: String?
     /// The BCP 47 locale (`en-US` when never set); only in the user's own profile, like `time_zone`.
     public var locale: String?
+    /// The handle (without `@`); absent when the user has none (Social).
+    public var handle: String?
+    /// The bio (at most 160 characters; "" when never set); in `profile.get`/`profile.update`/`handle.set` answers.
+    public var bio: String?
+    /// Whether the account is protected; with `bio`.
+    public var protected: Bool?
+    /// `friends`, `mutuals` or `anyone`; only in the user's own profile.
+    public var dmPolicy: String?
+    /// `{posts, following, followers}`; with `bio`.
+    public var stats: ProfileStats?
+    /// The viewer's relationship with the user; only in others' profiles (`profile.get`).
+    public var relationship: ProfileRelationship?
 
-    public init(userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil, locale: String? = nil) {
+    public init(
+        userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil, locale: String? = nil,
+        handle: String? = nil, bio: String? = nil, protected: Bool? = nil, dmPolicy: String? = nil, stats: ProfileStats? = nil,
+        relationship: ProfileRelationship? = nil
+    ) {
         self.userId = userId
         self.displayName = displayName
         self.phone = phone
         self.role = role
         self.timeZone = timeZone
         self.locale = locale
+        self.handle = handle
+        self.bio = bio
+        self.protected = protected
+        self.dmPolicy = dmPolicy
+        self.stats = stats
+        self.relationship = relationship
     }
 }
 

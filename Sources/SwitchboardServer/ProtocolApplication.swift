@@ -71,6 +71,8 @@ final class ProtocolServices: Sendable {
     let communities: CommunityConfiguration
     /// Live pages and social notifications' pushes (`docs/social.md`).
     let social: SocialLive
+    /// Follows' limits and rate limiter.
+    let graph: SocialGraphServices
     /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
     let publicationLimiter: SharedRateLimiter<Int64>
     /// Limits of posts, likes, reposts and timelines (their token buckets).
@@ -132,6 +134,7 @@ final class ProtocolServices: Sendable {
         self.reportLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
         self.communities = configuration.communities
+        self.graph = SocialGraphServices(configuration.socialGraph)
         let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social

@@ -146,6 +146,8 @@ public struct ServerConfiguration: Sendable {
     public var posts = SocialPostConfiguration()
     /// Live pages (`--max-subscriptions`, `--live-replay-max`).
     public var live = LiveConfiguration()
+    /// Follows (`--follow-burst`, `--follow-refill`, `--max-following`).
+    public var socialGraph = SocialGraphConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

@@ -68,6 +68,7 @@ struct Serve: ParsableCommand {
     @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
 
     @OptionGroup(title: "Live pages") var live: LiveOptions
+    @OptionGroup(title: "Follows") var socialGraph: SocialGraphOptions
 
     @OptionGroup(title: "Calls") var calls: CallOptions
 
@@ -285,6 +286,7 @@ struct Serve: ParsableCommand {
         communities.apply(to: &c)
         posts.apply(to: &c)
         live.apply(to: &c)
+        socialGraph.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
         cluster.apply(to: &c)

@@ -33,12 +33,15 @@ extension Ops {
             public var displayName: String
             /// A name for the device (1-64 characters), shown in `sessions.list`.
             public var device: String
+            /// A handle to take at once (Social; `handle_taken`, `bad_request` when invalid or reserved).
+            public var handle: String?
 
-            public init(phone: String, password: String, displayName: String, device: String) {
+            public init(phone: String, password: String, displayName: String, device: String, handle: String? = nil) {
                 self.phone = phone
                 self.password = password
                 self.displayName = displayName
                 self.device = device
+                self.handle = handle
             }
 
             /// Redacts the password.
@@ -147,9 +150,14 @@ extension Ops {
         public static let idempotent = true
         /// Parameters of `profile.get`.
         public struct Parameters: Codable, Sendable, Equatable {
-            /// The user (oneself or a friend); absent for one's own profile.
+            /// The user (oneself, a friend, or anyone with a handle); absent for one's own profile.
             public var userId: Int64?
-            public init(userId: Int64? = nil) { self.userId = userId }
+            /// Or the user's handle (without `@`, any case).
+            public var handle: String?
+            public init(userId: Int64? = nil, handle: String? = nil) {
+                self.userId = userId
+                self.handle = handle
+            }
         }
         public typealias Result = ProfileResult
     }
@@ -167,10 +175,22 @@ extension Ops {
             public var timeZone: String?
             /// The new BCP 47 locale (`fr-FR`).
             public var locale: String?
-            public init(displayName: String? = nil, timeZone: String? = nil, locale: String? = nil) {
+            /// The new bio (at most 160 characters; "" clears it).
+            public var bio: String?
+            /// Whether the account is protected (turning it off approves every pending follow request).
+            public var protected: Bool?
+            /// `friends`, `mutuals` or `anyone`: who may open a direct conversation with you.
+            public var dmPolicy: String?
+            public init(
+                displayName: String? = nil, timeZone: String? = nil, locale: String? = nil, bio: String? = nil, protected: Bool? = nil,
+                dmPolicy: String? = nil
+            ) {
                 self.displayName = displayName
                 self.timeZone = timeZone
                 self.locale = locale
+                self.bio = bio
+                self.protected = protected
+                self.dmPolicy = dmPolicy
             }
         }
         public typealias Result = ProfileResult

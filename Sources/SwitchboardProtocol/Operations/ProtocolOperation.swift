@@ -101,6 +101,7 @@ public enum ProtocolSchema {
         + Ops.courses
         + Ops.socialPosts
         + Ops.socialLive
+        + Ops.socialGraph
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

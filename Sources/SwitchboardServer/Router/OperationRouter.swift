@@ -51,6 +51,7 @@ struct OperationRouter: Sendable {
         CoursesFeature(),
         PostsFeature(), TimelinesFeature(),
         SocialNotificationsFeature(), LiveFeature(),
+        ProfilesFeature(), FollowsFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

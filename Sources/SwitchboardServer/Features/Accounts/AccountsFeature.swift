@@ -20,7 +20,8 @@ struct AccountsFeature: FeatureModule {
             context.run({ () async throws(ServiceError) -> SessionCredentials in
                 if let refused = s.services.discovery.register(address: s.address, now: EventLoop.now()) { throw refused }
                 return SessionCredentials(
-                    try await s.services.accounts.register(phone: p.phone, password: p.password, displayName: p.displayName, device: p.device))
+                    try await s.services.accounts.register(
+                        phone: p.phone, password: p.password, displayName: p.displayName, device: p.device, handle: p.handle))
             }, then: Self.becomeAuthenticated)
         }
         router.register(Ops.Login.self) { context, p in
@@ -73,18 +74,32 @@ struct AccountsFeature: FeatureModule {
             return Empty()
         }
         router.register(Ops.ProfileGet.self) { s, p async throws(ServiceError) -> ProfileResult in
-            ProfileResult(profile: UserProfile(try await s.services.accounts.profile(of: p.userId ?? s.userId, viewer: s.userId)))
+            var userId = p.userId ?? s.userId
+            if p.userId == nil, let handle = p.handle {
+                // By handle (Social): one answer for "no such handle" and "not visible to you".
+                let found: Int64?
+                do {
+                    found = try await s.services.accounts.pool.withConnection { db in try SocialGraphRepository.userId(db, handle: handle) }
+                } catch { throw ServiceError.from(error) }
+                guard let found else { throw ServiceError(.notFound, "no such user") }
+                userId = found
+            }
+            return ProfileResult(profile: UserProfile(try await s.services.accounts.profile(of: userId, viewer: s.userId)))
         }
         router.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
             let me = s.userId
             // This node's time so far is recorded in the zone it was spent in (other nodes' within a checkpoint).
             if let zone = p.timeZone, (try? AccountService.validTimeZone(zone)) != nil { await s.services.activeHours.checkpoint(user: me) }
-            let profile = try await s.services.accounts.updateProfile(of: me, displayName: p.displayName, timeZone: p.timeZone, locale: p.locale)
+            let (profile, approved) = try await s.services.accounts.updateProfile(
+                of: me, displayName: p.displayName, timeZone: p.timeZone, locale: p.locale,
+                social: SocialProfileChange(bio: p.bio, protected: p.protected, dmPolicy: p.dmPolicy))
+            // Turning `protected` off approved every pending request (Social).
+            for follower in approved { FollowsFeature.followChanged(s, follower: follower, followee: me, state: .active) }
             guard p.displayName != nil else { return ProfileResult(profile: UserProfile(profile)) }
             s.services.renamed(me, profile.displayName)
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
             // Without the phone number.
-            let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName))
+            let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName, handle: profile.handle))
             s.services.deliveries.push(
                 PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
             return ProfileResult(profile: UserProfile(profile))
@@ -100,7 +115,9 @@ struct AccountsFeature: FeatureModule {
 
 extension UserProfile {
     init(_ p: Profile) {
-        self.init(userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role, timeZone: p.timeZone, locale: p.locale)
+        self.init(
+            userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role, timeZone: p.timeZone, locale: p.locale, handle: p.handle,
+            bio: p.bio, protected: p.protected, dmPolicy: p.dmPolicy, stats: p.stats, relationship: p.relationship)
     }
 }
 

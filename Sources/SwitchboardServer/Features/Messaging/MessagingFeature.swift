@@ -297,7 +297,12 @@ struct MessagingFeature: FeatureModule {
         guard other != me else { throw ServiceError(.badRequest, "a conversation with yourself is not possible") }
         do {
             return try await pool.withConnection { db in
-                guard try FriendRepository.areFriends(db, me, other) else { throw ServiceError(.notFriends, "you can only message friends") }
+                // The DM policy (Social): a block either way answers as if the user did not exist.
+                switch try SocialGraphRepository.directAccess(db, from: me, to: other) {
+                case .allowed: break
+                case .blocked: throw ServiceError(.notFound, "no such user")
+                case .refused: throw ServiceError(.notFriends, "you can only message friends")
+                }
                 return try MessageStore.directConversation(db, me, other)
             }
         } catch { throw ServiceError.from(error) }

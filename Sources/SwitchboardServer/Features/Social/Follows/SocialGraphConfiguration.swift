@@ -1,0 +1,44 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+
+/// Limits of the social graph (`--follow-burst`, `--follow-refill`, `--max-following`; docs/protocol.md, "Profiles,
+/// handles and follows"). Immutable once the server runs.
+public struct SocialGraphConfiguration: Sendable, Equatable {
+    /// `follow` and `unfollow` per user: a burst, then one per `followRefillSeconds`.
+    public var followBurst = 50
+    public var followRefillSeconds: Double = 20
+    /// Follows (active and pending) one user may have.
+    public var maxFollowing = 5000
+    /// Users per page of the lists by default and at most.
+    public var defaultPage = 20
+    public var maxPage = 100
+
+    public init() {}
+
+    /// A list's page size: `limit` or the default, refused outside 1...maxPage.
+    func page(_ limit: Int?) throws(ServiceError) -> Int {
+        let limit = limit ?? defaultPage
+        guard (1...maxPage).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(maxPage)") }
+        return limit
+    }
+}
+
+/// The social graph's limits and rate limiter, one per server (`ProtocolServices.graph`).
+final class SocialGraphServices: Sendable {
+    let configuration: SocialGraphConfiguration
+    /// `follow` + `unfollow` per user.
+    let followLimiter: SharedRateLimiter<Int64>
+
+    init(_ configuration: SocialGraphConfiguration) {
+        self.configuration = configuration
+        followLimiter = SharedRateLimiter(
+            capacity: Double(max(1, configuration.followBurst)), refillPerSecond: 1 / max(0.001, configuration.followRefillSeconds))
+    }
+}
