@@ -13,8 +13,9 @@ import SwitchboardProtocol
 // social events arrive on `events` as `.other(RawEvent)`: `SocialAPI.Event(raw)` reads them.
 //
 // Resending after a lost reply: reads and the idempotent writes (follow, like, block, ... answer the current state
-// when repeated) are resent; `post.create` only with a `client_id` (the server answers the same post again), and
-// `post.repost` (answers the existing repost).
+// when repeated; `post.repost` answers the existing repost) are resent; `post.create` never is (the server accepts a
+// `client_id` but does not use it for idempotency yet, docs/protocol.md), so a post whose reply was lost fails with
+// `.connectionLost` and may or may not have been stored.
 
 /// Handles, profiles, follows, blocks and mutes.
 extension SwitchboardClient {
@@ -136,7 +137,7 @@ extension SwitchboardClient {
     ) async throws(SwitchboardClientError) -> SocialAPI.Post {
         try await social(
             "post.create", PostCreate(text: text, replyTo: replyTo, voiceClipId: voiceClipId, clientId: clientId), PostBox.self,
-            resendable: clientId != nil
+            resendable: false
         ).post
     }
 
