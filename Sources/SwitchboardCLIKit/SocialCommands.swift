@@ -498,7 +498,13 @@ extension CLIContext {
     /// `block|unblock|mute|unmute @h`.
     public func relationship(_ action: String, _ target: String) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
-            let id = try await socialUserId(target, session)
+            // A user you blocked is invisible to you (`profile.get`: not_found): find them in your blocked list.
+            var blocked: Int64?
+            if action == "unblock", Int64(target.hasPrefix("#") ? String(target.dropFirst()) : target) == nil {
+                blocked = try await blockedUserId(handle: target.hasPrefix("@") ? String(target.dropFirst()) : target, session)
+            }
+            let id: Int64
+            if let blocked { id = blocked } else { id = try await socialUserId(target, session) }
             try await ask(session, action) { () async throws(SwitchboardClientError) in
                 switch action {
                 case "block": try await session.client.block(id)
@@ -510,6 +516,21 @@ extension CLIContext {
             let past = ["block": "blocked", "unblock": "unblocked", "mute": "muted", "unmute": "unmuted"][action] ?? action
             printer.emit(OutputRecord(past, ["user_id": .int(id)], text: "\(past) \(target)", style: .success))
         }
+    }
+
+    /// The id of the user with `handle` (case-insensitive) in your blocked list, or nil.
+    private func blockedUserId(handle: String, _ session: AuthenticatedSession) async throws(CLIError) -> Int64? {
+        var before: Int64?
+        for _ in 0..<100 {
+            let cursor = before
+            let page = try await ask(session, "listing blocked users") { () async throws(SwitchboardClientError) in
+                try await session.client.blockedUsers(before: cursor, limit: 100)
+            }
+            if let u = page.users.first(where: { $0.handle?.lowercased() == handle.lowercased() }) { return u.userId }
+            guard let next = page.nextBefore, !page.users.isEmpty else { return nil }
+            before = next
+        }
+        return nil
     }
 
     // MARK: notifications
