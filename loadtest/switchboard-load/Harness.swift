@@ -113,6 +113,8 @@ final class Harness: Sendable {
     let socialPosts = Locked([Int: (sent: UInt64, postId: Int64, author: Int)]())
     /// Post k -> the clients whose home page got its `post.new`.
     let postReceipts = Locked([Int: Set<Int>]())
+    /// Posts made at setup (something to like before the mix has posted).
+    let socialSeedPosts = Locked([Int64]())
     /// Post id -> the clients whose like of it succeeded.
     let socialLikes = Locked([Int64: Set<Int>]())
     /// Posts with a like whose reply was lost (their counts are not checked).

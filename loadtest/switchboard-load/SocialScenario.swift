@@ -71,6 +71,15 @@ struct SocialPlan: Sendable {
             }
         }
         if let first = failures.withLock({ $0.first }) { throw SetupError(description: first) }
+        // A few posts to like from the start (before the mix has posted any).
+        for i in 0..<min(n, 5) {
+            do {
+                let p = try await harness.clients[i].publishPost("switchboard-load setup post \(i)")
+                harness.socialSeedPosts.withLock { $0.append(p.postId) }
+            } catch {
+                throw SetupError(description: "post.create (setup) \(i): \(error)")
+            }
+        }
         harness.socialLive.withLock { $0 = true }
         note(String(format: "setup: social: %d handles, %d follows each (a ring), home pages live; %.1f s", n, follows, Date().timeIntervalSince(started)))
         return SocialPlan(follows: follows, clients: n)
@@ -108,21 +117,22 @@ extension Mix {
         }
     }
 
-    /// `post.like` of a random post of this run by a random client (each like is kept: the counts are checked at the
+    /// `post.like` of a random post of this run (or of the setup's) by a random client (each like is kept: the counts are checked at the
     /// end against the likes that succeeded).
     func likePost(_ k: Int) async {
         guard social != nil, let client = randomSocialClient() else { return }
-        guard let post = harness.socialPosts.withLock({ $0.values.randomElement() }) else { return }
+        let seeds = harness.socialSeedPosts.withLock { $0 }
+        guard let postId = harness.socialPosts.withLock({ $0.values.randomElement()?.postId }) ?? seeds.randomElement() else { return }
         let t0 = now()
         harness.started("like")
         do {
-            _ = try await harness.clients[client].like(post.postId)
+            _ = try await harness.clients[client].like(postId)
             harness.record(Metric.postLike, client: client, since: t0)
-            harness.socialLikes.withLock { _ = $0[post.postId, default: []].insert(client) }
+            harness.socialLikes.withLock { _ = $0[postId, default: []].insert(client) }
             harness.succeeded("like")
         } catch {
             // A like whose reply was lost may still have been stored: its post's count is not checked.
-            harness.socialLikesUncertain.withLock { _ = $0.insert(post.postId) }
+            harness.socialLikesUncertain.withLock { _ = $0.insert(postId) }
             harness.fail("like", client: client, since: t0, error)
         }
     }
