@@ -720,6 +720,19 @@ def test_social_timeline_follow_live(server, sam, tia, uma):
     child.expect(rf"post #{pid} was deleted")
     child.sendintr()
     finish(child, 0)
+    # A user page and the mentions, live, with --json.
+    page = uma.spawn("timeline", "@" + sam.handle, "--follow", "--json")
+    page.expect('"type":"live.subscribed"')
+    mentions = uma.spawn("timeline", "mentions", "--follow")
+    mentions.expect("following mentions live")
+    rc, out, err = sam.run("post", f"psst @{uma.handle}", "--json")
+    check(rc == 0, f"post with a mention: {rc} {out} {err}")
+    pid = post_id(out)
+    page.expect(rf'"post_id":{pid}')
+    mentions.expect(rf"#{pid} @{sam.handle}: psst @{uma.handle}")
+    for c in (page, mentions):
+        c.sendintr()
+        finish(c, 0)
     rc, out, err = tia.run("timeline")
     check(rc == 0 and "live from the hub" not in out and "Hello #world" in out, f"home after delete: {rc} {out} {err}")
 
