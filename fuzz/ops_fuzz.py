@@ -231,6 +231,23 @@ class Fuzzer:
             # Active hours (issue 22).
             "stats.active_hours": lambda: {"user_id": i(w.users), "from": s(self.date), "to": s(self.date)},
             "stats.active_day": lambda: {"date": s(self.date), "user_id": i(w.users)},
+            # Posts and timelines (issue 18): the workers have no handle, so writes answer handle_required.
+            "post.create": lambda: {"text": s(lambda: self.pick(["fuzz @ann #tag", "a\u0007", "", "x" * 300, "e\u0301" * 50])),
+                                    "reply_to": i([1, 2, 3]), "voice_clip_id": i(w.voice), "client_id": s("c1")},
+            "post.get": lambda: {"post_id": i([1, 2, 3])},
+            "post.delete": lambda: {"post_id": i([1, 2, 3])},
+            "post.like": lambda: {"post_id": i([1, 2, 3])},
+            "post.unlike": lambda: {"post_id": i([1, 2, 3])},
+            "post.repost": lambda: {"post_id": i([1, 2, 3])},
+            "post.unrepost": lambda: {"post_id": i([1, 2, 3])},
+            "post.likers": lambda: {"post_id": i([1, 2, 3]), "before": i([1]), "limit": i([1, 100])},
+            "timeline.home": lambda: self.pick([{"before": i([1, 50])}, {"after": i([0, 5])}, {"limit": i([1, 20, 100])}, {}]),
+            "timeline.user": lambda: self.pick([{"user_id": i(w.users), "replies": self.pick([True, False, None, 1])},
+                                                {"handle": s(lambda: self.pick(["ann", "@ann", "no such", ""]))}]),
+            "timeline.thread": lambda: {"post_id": i([1, 2, 3]), "after": i([0, 1]), "limit": i([1, 100])},
+            "timeline.mentions": lambda: {"before": i([1, 50]), "limit": i([1, 100])},
+            "timeline.likes": lambda: {"user_id": i(w.users), "before": i([1]), "limit": i([1, 100])},
+            "timeline.hashtag": lambda: {"tag": s(lambda: self.pick(["tag", "#Tag", "123", "東京", ""])), "before": i([1]), "limit": i([1, 100])},
         }
 
     def instant(self):

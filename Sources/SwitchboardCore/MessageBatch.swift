@@ -132,6 +132,7 @@ public enum MessageBatch {
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
                     pairs.insert(FriendRepository.Pair(request.actor, other))
                     directs.insert(DirectPair(sender: request.actor, recipient: other))
+                    directs.insert(DirectPair(sender: other, recipient: request.actor))
                 }
                 if let clientId {
                     keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
@@ -188,14 +189,17 @@ public enum MessageBatch {
                     continue
                 }
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != actor }) {
-                    // A block either way ends a direct conversation's sends; otherwise friends, or whom the
-                    // recipient's DM policy admits (docs/social.md, "Visibility and blocks").
+                    // A block either way ends a direct conversation's sends; otherwise friends, or a pair that either
+                    // side's DM policy admits, so the one who was written to can answer (docs/social.md, "Visibility
+                    // and blocks").
                     let direct = DirectPair(sender: actor, recipient: other)
                     if policy.blocked.contains(direct) {
                         fail(i, .forbidden, "you cannot message this user")
                         continue
                     }
-                    if !friends.contains(FriendRepository.Pair(actor, other)) && !policy.allowed.contains(direct) {
+                    if !friends.contains(FriendRepository.Pair(actor, other)) && !policy.allowed.contains(direct)
+                        && !policy.allowed.contains(DirectPair(sender: other, recipient: actor))
+                    {
                         fail(i, .notFriends, "you can only message friends")
                         continue
                     }

@@ -432,7 +432,7 @@ struct SocialLiveTests {
         while Date() < deadline, posts < 300 || counts.last != 30 {
             let e = try slow.next()
             switch e["ev"] as? String {
-            case "post.new": posts += 1
+            case "post.new": if ((e["post"] as? [String: Any])?["text"] as? String)?.count == big.count { posts += 1 }
             case "post.counts": counts.append(e["like_count"] as? Int ?? -1)
             default: break
             }
@@ -464,6 +464,14 @@ struct SocialLiveTests {
         try w.follow(gus, ann)
         let reply = try w.post(cat, "a reply", replyTo: p2)
         try w.like(bob, p2)
+        // Both devices got every notification live (7); then ann mutes gus, whose follow is no longer counted.
+        for client in [ann.client, ann2] {
+            var received = client.all("notification", within: 0.3)
+            while received.count < 7 { received.append(try client.event("notification")) }
+            #expect(received.count == 7)
+            #expect(received.compactMap { ($0["notification"] as? [String: Any])?["kind"] as? String }.sorted()
+                == ["follow", "follow", "like", "like", "like", "like", "reply"])
+        }
         // Recorded once per (kind, actor, post); never by oneself, a blocked user or a muted one.
         let (annId, bobId, gusId) = (Int64(ann.id), Int64(bob.id), Int64(gus.id))
         let again: Int64?? = try? sql(w.database) { db in
@@ -476,15 +484,6 @@ struct SocialLiveTests {
         #expect(fromSelf == nil)
         #expect(fromMuted == nil)
 
-        // Both devices got every notification live (7), the last with unread 6 (gus's follow is muted now, not counted).
-        for client in [ann.client, ann2] {
-            let notes = client.all("notification", within: 0.3) + (0..<0).map { _ in [:] }
-            var received = notes
-            while received.count < 7 { received.append(try client.event("notification")) }
-            #expect(received.count == 7)
-            #expect(received.compactMap { ($0["notification"] as? [String: Any])?["kind"] as? String }.sorted()
-                == ["follow", "follow", "like", "like", "like", "like", "reply"])
-        }
         #expect(ok(try ann.client.call("notifications.unread"))?["unread"] as? Int == 6)
 
         // Grouped: newest first. like p2 (bob), reply (cat), follows (eve; gus muted), likes of p1 (dan, cat, bob).
@@ -527,5 +526,71 @@ struct SocialLiveTests {
         #expect((read["groups"] as? [[String: Any]] ?? []).allSatisfy { $0["unread"] as? Bool == false })
         // Another user sees none of ann's.
         #expect((ok(try bob.client.call("notifications.list"))?["groups"] as? [Any])?.count == 0)
+    }
+
+    @Test func theGraphAndPostsOpsDriveLivePages() throws {
+        let w = try startWorld()
+        defer { stop(w.server); w.database.close() }
+        func register(_ name: String) throws -> TestUser {
+            let client = try ProtocolClient(port: w.port)
+            let phone = freshPhone()
+            let password = "\(name) secret pass 42"
+            let handle = "\(name)_\(UInt32.random(in: 0...UInt32.max))"
+            let r = try #require(
+                ok(try client.call("register", ["phone": phone, "password": password, "display_name": name, "device": "\(name)-1", "handle": handle])))
+            return TestUser(
+                id: try #require(r["user_id"] as? Int), phone: phone, password: password, token: try #require(r["session_token"] as? String),
+                client: client)
+        }
+        let ann = try register("ann")
+        let bob = try register("bob")
+        let cat = try register("cat")
+        let dan = try register("dan")
+        #expect(ok(try ann.client.call("profile.update", ["protected": true])) != nil)
+        #expect(ok(try ann.client.subscribe(["notifications", "home"])) != nil)
+
+        // A follow request to a protected account: notified live; the page is refused until approved.
+        #expect(ok(try bob.client.call("follow", ["user_id": ann.id]))?["state"] as? String == "pending")
+        let request = try ann.client.event("notification")
+        #expect((request["notification"] as? [String: Any])?["kind"] as? String == "follow_request")
+        #expect(errorCode(try bob.client.subscribe(["user:\(ann.id)"])) == "forbidden")
+        #expect(ok(try ann.client.call("follow.approve", ["user_id": bob.id])) != nil)
+        #expect(ok(try bob.client.subscribe(["home", "user:\(ann.id)"])) != nil)
+        #expect(ok(try cat.client.subscribe(["home"])) != nil)
+
+        // post.create: to the approved follower once, not to a stranger.
+        let post = try #require((ok(try ann.client.call("post.create", ["text": "only for @\("bob") and followers #vip"]))?["post"] as? [String: Any]))
+        let created = try #require((post["post_id"] as? Int).map(Int64.init))
+        #expect(try bob.client.event("post.new") { _ in true }["post"].flatMap { ($0 as? [String: Any])?["post_id"] as? Int } == Int(created))
+        #expect(bob.client.all("post.new", within: 0.3).isEmpty)
+        #expect(cat.client.noEvent("post.new", within: 0.1))
+        #expect(postId(try ann.client.event("post.new")) == created)
+
+        // post.like: counts to the page and home subscribers, a notification to the author.
+        #expect(ok(try bob.client.call("post.like", ["post_id": created])) != nil)
+        #expect(try bob.client.event("post.counts")["like_count"] as? Int == 1)
+        #expect((try ann.client.event("notification") { ($0["notification"] as? [String: Any])?["kind"] as? String == "like" })["unread"] as? Int == 2)
+
+        // A repost by bob of a public post reaches bob's followers; a mute stops it.
+        #expect(ok(try cat.client.call("follow", ["user_id": bob.id]))?["state"] as? String == "active")
+        #expect(ok(try dan.client.call("follow", ["user_id": bob.id])) != nil)
+        #expect(ok(try dan.client.subscribe(["home"])) != nil)
+        let original = try #require((ok(try dan.client.call("post.create", ["text": "public"]))?["post"] as? [String: Any])?["post_id"] as? Int)
+        let repost = try #require((ok(try bob.client.call("post.repost", ["post_id": original]))?["post"] as? [String: Any])?["post_id"] as? Int)
+        #expect(try cat.client.event("post.new") { postId($0) == Int64(repost) }["post"] != nil)
+        #expect(ok(try cat.client.call("mute", ["user_id": bob.id])) != nil)
+        _ = try #require(ok(try bob.client.call("post.create", ["text": "muted by cat"])))
+        #expect(try dan.client.event("post.new") { (($0["post"] as? [String: Any])?["text"] as? String) == "muted by cat" }["post"] != nil)
+        #expect(cat.client.all("post.new", within: 0.4).isEmpty)
+
+        // A block ends bob's page and home of ann at once; deleting reaches the remaining subscribers.
+        #expect(ok(try ann.client.call("block", ["user_id": bob.id])) != nil)
+        let hidden = try #require((ok(try ann.client.call("post.create", ["text": "not for bob"]))?["post"] as? [String: Any])?["post_id"] as? Int)
+        #expect(postId(try ann.client.event("post.new") { postId($0) == Int64(hidden) }) == Int64(hidden))
+        let fromAnn = bob.client.all("post.new", within: 0.4).filter { (($0["post"] as? [String: Any])?["author"] as? [String: Any])?["user_id"] as? Int == ann.id }
+        #expect(fromAnn.isEmpty)
+        #expect(ok(try ann.client.call("post.delete", ["post_id": hidden])) != nil)
+        #expect(try ann.client.event("post.deleted")["post_id"] as? Int == hidden)
+        #expect(bob.client.noEvent("post.deleted", within: 0.2))
     }
 }

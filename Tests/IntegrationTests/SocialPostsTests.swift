@@ -105,6 +105,10 @@ struct SocialPostsTests {
         #expect(ids(try cat.client.call("timeline.hashtag", ["tag": "#SWIFT"])) == [rootId])
         #expect(ids(try bob.client.call("timeline.mentions")) == [rootId])
         #expect(sqlValue(database, "SELECT post_count FROM users WHERE id = \(bob.id)") == 2)
+        // Notifications recorded in the writes' transactions: Ann's reply, two likes and a repost; Bob's mention and reply.
+        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(ann.id) AND kind IN ('reply', 'like', 'repost')") == 4)
+        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind IN ('mention', 'reply')") == 2)
+        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(cat.id)") == 0)
 
         // Deleting: only the author (or an administrator); the reposts go with it; the counts follow.
         #expect(errorCode(try bob.client.call("post.delete", ["post_id": rootId])) == "forbidden")
@@ -300,10 +304,17 @@ struct SocialPostsTests {
         let (bob, bobHandle) = try socialUser(port, database, "bob")
         let (mut, _) = try socialUser(port, database, "mut")
         let bob2 = try secondDevice(port, bob, "bob-2")
+        // Both of Bob's devices follow their notifications live (LIVE's streams, fed by the posts' changes after commit).
+        for client in [bob.client, bob2] { #expect(ok(try client.call("live.subscribe", ["streams": ["notifications"]])) != nil) }
         let mentioning = try #require(try post(ann.client, "@\(bobHandle) and @\(bobHandle.uppercased()) and x@\(bobHandle)")["post_id"] as? Int)
         let notMentioning = try #require(try post(ann.client, "write \(bobHandle)@example.com")["post_id"] as? Int)
         #expect(ids(try bob.client.call("timeline.mentions")) == [mentioning])
         #expect(ids(try bob2.call("timeline.mentions")) == [mentioning])
+        for client in [bob.client, bob2] {
+            let event = try client.event("notification")
+            let notification = event["notification"] as? [String: Any]
+            #expect(notification?["kind"] as? String == "mention" && notification?["post_id"] as? Int == mentioning)
+        }
         #expect(sqlValue(database, "SELECT count(*) FROM post_mentions WHERE post_id = \(notMentioning)") == 0)
         #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind = 'mention'") == 1)
 
@@ -328,6 +339,30 @@ struct SocialPostsTests {
         #expect(!(annPage["posts"] as? [[String: Any]] ?? []).contains { $0["post_id"] as? Int == toBob })
         let withReplies = try #require(ok(try ann.client.call("timeline.user", ["user_id": ann.id, "replies": true])))
         #expect((withReplies["posts"] as? [[String: Any]] ?? []).contains { $0["post_id"] as? Int == toBob })
+    }
+
+    @Test func openHomePagesGetNewPostsCountsAndDeletionsAfterCommit() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let (ann, _) = try socialUser(port, database, "ann")
+        let (bob, _) = try socialUser(port, database, "bob")
+        try follow(database, bob, ann)
+        let bob2 = try secondDevice(port, bob, "bob-2")
+        for client in [bob.client, bob2] { #expect(ok(try client.call("live.subscribe", ["streams": ["home"]])) != nil) }
+        let id = try #require(try post(ann.client, "live words")["post_id"] as? Int)
+        for client in [bob.client, bob2] {
+            #expect((try client.event("post.new")["post"] as? [String: Any])?["post_id"] as? Int == id)
+        }
+        #expect(ok(try ann.client.call("post.like", ["post_id": id])) != nil)
+        for client in [bob.client, bob2] {
+            let counts = try client.event("post.counts")
+            #expect(counts["post_id"] as? Int == id && counts["like_count"] as? Int == 1)
+        }
+        #expect(ok(try ann.client.call("post.delete", ["post_id": id])) != nil)
+        for client in [bob.client, bob2] {
+            let deleted = try client.event("post.deleted")
+            #expect(deleted["post_id"] as? Int == id && deleted["author_id"] as? Int == ann.id)
+        }
     }
 
     @Test func rateLimitsOfPostsLikesAndReposts() throws {

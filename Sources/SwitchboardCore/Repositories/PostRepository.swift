@@ -354,6 +354,11 @@ public enum PostRepository {
         guard let row = try Self.row(db, id: postId), !row.deleted, try administrator || SocialGraphRepository.canSeePosts(db, viewer: user, author: row.authorId)
         else { throw ServiceError(.notFound, "no such post") }
         guard row.authorId == user || administrator else { throw ServiceError(.forbidden, "only the author deletes a post") }
+        // The post's row lock before listing its reposts: a repost being made waits for it (or committed before it,
+        // and is listed), so no live repost of a deleted post is left behind.
+        guard try !db.execute(cached: "SELECT 1 FROM posts WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(postId)]).isEmpty else {
+            throw ServiceError(.notFound, "no such post")
+        }
         let reposts: [Int64] = try db.execute(
             cached: "SELECT id FROM posts WHERE repost_of = $1 AND deleted_at IS NULL ORDER BY id", [.int(postId)]
         ).decode(column: 0)

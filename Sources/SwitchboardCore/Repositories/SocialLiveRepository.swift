@@ -10,7 +10,7 @@ public import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The SQL of live pages and social notifications' posts (`docs/social.md`, "Live pages"): posts loaded as the
-/// wire's `post` (viewer fields false), a user's follow/mute/block sets, profile counts, the authorization of a
+/// wire's `post` (viewer fields false, `PostRepository.posts` with viewer 0), a user's follow/mute/block sets, profile counts, the authorization of a
 /// stream and the replay of a resume. Every function takes the connection it runs on.
 public enum SocialLiveRepository {
     /// A user's relations, as live routing needs them.
@@ -28,17 +28,11 @@ public enum SocialLiveRepository {
         }
     }
 
-    /// `user`'s active followees, mutes and blocks either way (three index scans).
+    /// `user`'s active followees, mutes and blocks either way (GRAPH's three index scans).
     public static func relations(_ db: PostgresConnection, of user: Int64) throws -> Relations {
-        let followees = try db.execute(
-            cached: "SELECT followee_id FROM follows WHERE follower_id = $1 AND state = 'active'", [.int(user)]
-        ).decode(Int64.self, column: 0)
-        let muted = try db.execute(cached: "SELECT muted_id FROM mutes WHERE muter_id = $1", [.int(user)]).decode(Int64.self, column: 0)
-        let blocked = try db.execute(
-            cached: "SELECT blocked_id FROM blocks WHERE blocker_id = $1 UNION SELECT blocker_id FROM blocks WHERE blocked_id = $1",
-            [.int(user)]
-        ).decode(Int64.self, column: 0)
-        return Relations(followees: Set(followees), muted: Set(muted), blocked: Set(blocked))
+        Relations(
+            followees: Set(try SocialGraphRepository.activeFolloweeIds(db, of: user)), muted: try SocialGraphRepository.mutedIds(db, of: user),
+            blocked: try SocialGraphRepository.blockedEitherWayIds(db, of: user))
     }
 
     /// The post clock (the newest committed post seq).
@@ -129,111 +123,6 @@ public enum SocialLiveRepository {
                 userId: try row.decode(column: 0), posts: try row.decode(column: 1),
                 following: try row.decode(column: 2), followers: try row.decode(column: 3))
         }
-    }
-
-    /// Social users by id.
-    public static func users(_ db: PostgresConnection, ids: some Collection<Int64>) throws -> [Int64: LiveSocialUser] {
-        guard !ids.isEmpty else { return [:] }
-        var result: [Int64: LiveSocialUser] = [:]
-        for row in try db.execute(
-            cached: "SELECT id, display_name, handle, protected FROM users WHERE id = ANY($1::bigint[])",
-            [.text(MessageStore.bigintArray(Array(ids)))])
-        {
-            let user = LiveSocialUser(
-                userId: try row.decode(column: 0), displayName: try row.decode(column: 1), handle: try row.decode(column: 2),
-                protected: try row.decode(column: 3))
-            result[user.userId] = user
-        }
-        return result
-    }
-
-    /// One stored post row.
-    struct PostRow {
-        var id: Int64
-        var seq: Int64
-        var authorId: Int64
-        var text: String
-        var createdAt: String
-        var replyTo: Int64?
-        var replyToUser: Int64?
-        var threadRoot: Int64?
-        var repostOf: Int64?
-        var voiceClipId: Int64?
-        var likeCount: Int64
-        var repostCount: Int64
-        var replyCount: Int64
-    }
-
-    private static func rows(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: PostRow] {
-        guard !ids.isEmpty else { return [:] }
-        var result: [Int64: PostRow] = [:]
-        for row in try db.execute(
-            cached: """
-                SELECT id, seq, author_id, text, \(WireTimestamp.sql("created_at")), reply_to, reply_to_user, thread_root, repost_of,
-                       voice_clip_id, like_count, repost_count, reply_count
-                FROM posts WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL
-                """, [.text(MessageStore.bigintArray(ids))])
-        {
-            let r = PostRow(
-                id: try row.decode(column: 0), seq: try row.decode(column: 1), authorId: try row.decode(column: 2),
-                text: try row.decode(column: 3), createdAt: try row.decode(column: 4), replyTo: try row.decode(column: 5),
-                replyToUser: try row.decode(column: 6), threadRoot: try row.decode(column: 7), repostOf: try row.decode(column: 8),
-                voiceClipId: try row.decode(column: 9), likeCount: try row.decode(column: 10),
-                repostCount: try row.decode(column: 11), replyCount: try row.decode(column: 12))
-            result[r.id] = r
-        }
-        return result
-    }
-
-    /// Live posts by id (deleted ones left out), with their originals for reposts; `liked`/`reposted` false.
-    public static func posts(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: LivePost] {
-        var rows = try rows(db, ids: ids)
-        let originals = Set(rows.values.compactMap(\.repostOf)).subtracting(rows.keys)
-        for (id, row) in try self.rows(db, ids: Array(originals)) { rows[id] = row }
-        guard !rows.isEmpty else { return [:] }
-        let all = Array(rows.keys)
-        var userIds = Set<Int64>()
-        for r in rows.values {
-            userIds.insert(r.authorId)
-            if let u = r.replyToUser { userIds.insert(u) }
-        }
-        let users = try users(db, ids: userIds)
-        var mentions: [Int64: [LiveMention]] = [:]
-        for row in try db.execute(
-            cached: """
-                SELECT m.post_id, m.user_id, u.handle FROM post_mentions m JOIN users u ON u.id = m.user_id
-                WHERE m.post_id = ANY($1::bigint[]) AND u.handle IS NOT NULL ORDER BY m.post_id, m.user_id
-                """, [.text(MessageStore.bigintArray(all))])
-        {
-            mentions[try row.decode(column: 0), default: []].append(LiveMention(userId: try row.decode(column: 1), handle: try row.decode(column: 2)))
-        }
-        var hashtags: [Int64: [String]] = [:]
-        for row in try db.execute(
-            cached: "SELECT post_id, tag FROM post_hashtags WHERE post_id = ANY($1::bigint[]) ORDER BY post_id, tag",
-            [.text(MessageStore.bigintArray(all))])
-        {
-            hashtags[try row.decode(column: 0), default: []].append(try row.decode(column: 1))
-        }
-        func make(_ r: PostRow, original: LivePost?) -> LivePost? {
-            guard let author = users[r.authorId] else { return nil }
-            let counts = original.map { ($0.likeCount, $0.repostCount, $0.replyCount) } ?? (r.likeCount, r.repostCount, r.replyCount)
-            return LivePost(
-                postId: r.id, seq: r.seq, author: author, text: r.text, createdAt: r.createdAt, replyTo: r.replyTo,
-                replyToUser: r.replyToUser.flatMap { users[$0] }, threadRoot: r.threadRoot, repostOf: original, voiceClipId: r.voiceClipId,
-                mentions: mentions[r.id] ?? [], hashtags: hashtags[r.id] ?? [], likeCount: counts.0, repostCount: counts.1,
-                replyCount: counts.2, liked: false, reposted: false)
-        }
-        var result: [Int64: LivePost] = [:]
-        for id in ids {
-            guard let r = rows[id] else { continue }
-            if let o = r.repostOf {
-                guard let orow = rows[o], let original = make(orow, original: nil) else { continue }
-                result[id] = make(r, original: original)
-            } else {
-                result[id] = make(r, original: nil)
-            }
-        }
-        return result
     }
 
     /// Makes the transaction one snapshot (its first statement).

@@ -86,152 +86,20 @@ extension Ops {
     }
 }
 
-/// A user as the social layer shows it (`social_user`): `handle` null for a user without one.
-public struct LiveSocialUser: Codable, Sendable, Equatable {
-    public var userId: Int64
-    public var displayName: String
-    public var handle: String?
-    public var `protected`: Bool
-    public init(userId: Int64, displayName: String, handle: String?, protected: Bool) {
-        self.userId = userId
-        self.displayName = displayName
-        self.handle = handle
-        self.protected = `protected`
-    }
-    enum CodingKeys: String, CodingKey { case userId, displayName, handle, `protected` }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId)
-        try c.encode(displayName, forKey: .displayName)
-        try c.encode(handle, forKey: .handle)  // null when absent
-        try c.encode(`protected`, forKey: .protected)
-    }
-}
-
-/// A mention in a post.
-public struct LiveMention: Codable, Sendable, Equatable {
-    public var userId: Int64
-    public var handle: String
-    public init(userId: Int64, handle: String) {
-        self.userId = userId
-        self.handle = handle
-    }
-}
-
-/// A post (`post` of docs/protocol.md) as live events and notifications carry it: `liked`/`reposted` are false
-/// in events (encoded once for every recipient).
-public final class LivePost: Codable, Sendable, Equatable {
-    public let postId: Int64
-    public let seq: Int64
-    public let author: LiveSocialUser
-    public let text: String
-    public let createdAt: String
-    public let replyTo: Int64?
-    public let replyToUser: LiveSocialUser?
-    public let threadRoot: Int64?
-    public let repostOf: LivePost?
-    public let voiceClipId: Int64?
-    public let mentions: [LiveMention]
-    public let hashtags: [String]
-    public let likeCount: Int64
-    public let repostCount: Int64
-    public let replyCount: Int64
-    public let liked: Bool
-    public let reposted: Bool
-
-    public init(
-        postId: Int64, seq: Int64, author: LiveSocialUser, text: String, createdAt: String, replyTo: Int64?, replyToUser: LiveSocialUser?,
-        threadRoot: Int64?, repostOf: LivePost?, voiceClipId: Int64?, mentions: [LiveMention], hashtags: [String], likeCount: Int64,
-        repostCount: Int64, replyCount: Int64, liked: Bool, reposted: Bool
-    ) {
-        self.postId = postId
-        self.seq = seq
-        self.author = author
-        self.text = text
-        self.createdAt = createdAt
-        self.replyTo = replyTo
-        self.replyToUser = replyToUser
-        self.threadRoot = threadRoot
-        self.repostOf = repostOf
-        self.voiceClipId = voiceClipId
-        self.mentions = mentions
-        self.hashtags = hashtags
-        self.likeCount = likeCount
-        self.repostCount = repostCount
-        self.replyCount = replyCount
-        self.liked = liked
-        self.reposted = reposted
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, repostOf, voiceClipId, mentions, hashtags
-        case likeCount, repostCount, replyCount, liked, reposted
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        postId = try c.decode(Int64.self, forKey: .postId)
-        seq = try c.decode(Int64.self, forKey: .seq)
-        author = try c.decode(LiveSocialUser.self, forKey: .author)
-        text = try c.decode(String.self, forKey: .text)
-        createdAt = try c.decode(String.self, forKey: .createdAt)
-        replyTo = try c.decodeIfPresent(Int64.self, forKey: .replyTo)
-        replyToUser = try c.decodeIfPresent(LiveSocialUser.self, forKey: .replyToUser)
-        threadRoot = try c.decodeIfPresent(Int64.self, forKey: .threadRoot)
-        repostOf = try c.decodeIfPresent(LivePost.self, forKey: .repostOf)
-        voiceClipId = try c.decodeIfPresent(Int64.self, forKey: .voiceClipId)
-        mentions = try c.decodeIfPresent([LiveMention].self, forKey: .mentions) ?? []
-        hashtags = try c.decodeIfPresent([String].self, forKey: .hashtags) ?? []
-        likeCount = try c.decode(Int64.self, forKey: .likeCount)
-        repostCount = try c.decode(Int64.self, forKey: .repostCount)
-        replyCount = try c.decode(Int64.self, forKey: .replyCount)
-        liked = try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false
-        reposted = try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(postId, forKey: .postId)
-        try c.encode(seq, forKey: .seq)
-        try c.encode(author, forKey: .author)
-        try c.encode(text, forKey: .text)
-        try c.encode(createdAt, forKey: .createdAt)
-        try c.encode(replyTo, forKey: .replyTo)
-        try c.encode(replyToUser, forKey: .replyToUser)
-        try c.encode(threadRoot, forKey: .threadRoot)
-        try c.encode(repostOf, forKey: .repostOf)
-        try c.encode(voiceClipId, forKey: .voiceClipId)
-        try c.encode(mentions, forKey: .mentions)
-        try c.encode(hashtags, forKey: .hashtags)
-        try c.encode(likeCount, forKey: .likeCount)
-        try c.encode(repostCount, forKey: .repostCount)
-        try c.encode(replyCount, forKey: .replyCount)
-        try c.encode(liked, forKey: .liked)
-        try c.encode(reposted, forKey: .reposted)
-    }
-
-    public static func == (a: LivePost, b: LivePost) -> Bool {
-        a.postId == b.postId && a.seq == b.seq && a.author == b.author && a.text == b.text && a.createdAt == b.createdAt
-            && a.replyTo == b.replyTo && a.replyToUser == b.replyToUser && a.threadRoot == b.threadRoot && a.repostOf == b.repostOf
-            && a.voiceClipId == b.voiceClipId && a.mentions == b.mentions && a.hashtags == b.hashtags && a.likeCount == b.likeCount
-            && a.repostCount == b.repostCount && a.replyCount == b.replyCount && a.liked == b.liked && a.reposted == b.reposted
-    }
-}
-
 /// One group of `notifications.list`: likes and reposts of one post, the follows of a page, or one reply/mention.
 public struct SocialNotificationGroup: Codable, Sendable, Equatable {
     /// `follow`, `follow_request`, `like`, `repost`, `reply`, `mention`.
     public var kind: String
     /// The post liked/reposted, or the reply/mentioning post; null for follows (or a post no longer visible).
-    public var post: LivePost?
+    public var post: SocialPost?
     /// Newest first, at most 3.
-    public var actors: [LiveSocialUser]
+    public var actors: [SocialUser]
     public var actorCount: Int64
     public var latestAt: String
     public var newestId: Int64
     public var unread: Bool
     public init(
-        kind: String, post: LivePost?, actors: [LiveSocialUser], actorCount: Int64, latestAt: String, newestId: Int64, unread: Bool
+        kind: String, post: SocialPost?, actors: [SocialUser], actorCount: Int64, latestAt: String, newestId: Int64, unread: Bool
     ) {
         self.kind = kind
         self.post = post
@@ -307,12 +175,12 @@ public struct LiveSubscribeResult: Codable, Sendable, Equatable {
     /// The post clock now: pass it as `since` when resubscribing.
     public var seq: Int64
     /// Posts missed on the new streams (seq > since), oldest first.
-    public var posts: [LivePost]
+    public var posts: [SocialPost]
     /// Deletions missed on the new streams (deletion seq > since).
     public var deleted: [LiveDeletedPost]
     /// More than `--live-replay-max` missed: `posts` and `deleted` are empty, reload the pages.
     public var resyncRequired: Bool
-    public init(subscribed: [String], seq: Int64, posts: [LivePost], deleted: [LiveDeletedPost], resyncRequired: Bool) {
+    public init(subscribed: [String], seq: Int64, posts: [SocialPost], deleted: [LiveDeletedPost], resyncRequired: Bool) {
         self.subscribed = subscribed
         self.seq = seq
         self.posts = posts
@@ -337,8 +205,8 @@ public enum LiveEvents {
 
     /// `post.new {post}`.
     public struct PostNew: Codable, Sendable, Equatable {
-        public var post: LivePost
-        public init(post: LivePost) { self.post = post }
+        public var post: SocialPost
+        public init(post: SocialPost) { self.post = post }
     }
 
     /// `post.deleted {post_id, seq, author_id, thread_root}`.
@@ -395,10 +263,10 @@ public enum LiveEvents {
     public struct Notification: Codable, Sendable, Equatable {
         public var id: Int64
         public var kind: String
-        public var actor: LiveSocialUser
+        public var actor: SocialUser
         public var postId: Int64?
         public var createdAt: String
-        public init(id: Int64, kind: String, actor: LiveSocialUser, postId: Int64?, createdAt: String) {
+        public init(id: Int64, kind: String, actor: SocialUser, postId: Int64?, createdAt: String) {
             self.id = id
             self.kind = kind
             self.actor = actor

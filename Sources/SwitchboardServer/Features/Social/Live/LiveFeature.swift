@@ -140,7 +140,7 @@ struct LiveFeature: FeatureModule {
                 let roots = new.compactMap { if case .thread = $0.0 { $0.key } else { nil } }
                 let replay = try SocialLiveRepository.replay(
                     db, viewer: me, since: since, homeAuthors: homeAuthors, authors: authors, roots: roots, limit: limit)
-                let loaded = try SocialLiveRepository.posts(db, ids: replay.postIds)
+                let loaded = try PostRepository.posts(db, ids: replay.postIds, viewer: 0)
                 let posts = replay.postIds.compactMap { loaded[$0] }.filter { post in
                     visible(post, to: me, relations) && (authors.contains(post.author.userId) || !mutedRepost(post, relations))
                 }
@@ -172,8 +172,8 @@ struct LiveFeature: FeatureModule {
     }
 
     /// Whether `viewer` may see the post (and a repost's original).
-    static func visible(_ post: LivePost, to viewer: Int64, _ relations: SocialLiveRepository.Relations) -> Bool {
-        func sees(_ author: LiveSocialUser) -> Bool {
+    static func visible(_ post: SocialPost, to viewer: Int64, _ relations: SocialLiveRepository.Relations) -> Bool {
+        func sees(_ author: SocialUser) -> Bool {
             author.userId == viewer
                 || (!relations.blocked.contains(author.userId) && (!author.protected || relations.followees.contains(author.userId)))
         }
@@ -181,7 +181,7 @@ struct LiveFeature: FeatureModule {
     }
 
     /// A repost of a muted user's post (left out of home).
-    static func mutedRepost(_ post: LivePost, _ relations: SocialLiveRepository.Relations) -> Bool {
+    static func mutedRepost(_ post: SocialPost, _ relations: SocialLiveRepository.Relations) -> Bool {
         guard let original = post.repostOf else { return false }
         return relations.muted.contains(original.author.userId)
     }

@@ -41,7 +41,10 @@ extension ProtocolApplication {
     private func deliverSocial(_ delivery: SocialDelivery) {
         switch delivery.kind {
         case .post:
-            if delivery.seq <= social.replayedUpTo && social.replayedPosts.contains(delivery.postId) { return }
+            // Sent by the resume, or deleted by then (the resume carried its deletion).
+            if delivery.seq <= social.replayedUpTo
+                && (social.replayedPosts.contains(delivery.postId) || social.replayedDeletions.contains(delivery.postId))
+            { return }
             sendEvent(delivery.bytes)
         case .deleted:
             if delivery.seq <= social.replayedUpTo && social.replayedDeletions.contains(delivery.postId) { return }

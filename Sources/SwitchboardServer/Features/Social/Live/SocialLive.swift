@@ -114,7 +114,7 @@ final class SocialLive: @unchecked Sendable {
         var lastCounts: [Int64: Int] = [:]
         for (i, change) in batch.enumerated() { if case .counts(let id) = change { lastCounts[id] = i } }
         let created = batch.compactMap { if case .postCreated(let id) = $0 { id } else { nil } }
-        let posts = try SocialLiveRepository.posts(db, ids: created)
+        let posts = try PostRepository.posts(db, ids: created, viewer: 0)
         var out: [SocialRouted] = []
         var profiles: [Int64] = []
         for (i, change) in batch.enumerated() {
@@ -139,7 +139,7 @@ final class SocialLive: @unchecked Sendable {
                         event: ProtocolCodec.encodeEvent(LiveEvents.postCounts, event)))
             case .notified(let userId, let notificationId):
                 guard let row = try SocialNotifications.notification(db, userId: userId, id: notificationId),
-                    let actor = try SocialLiveRepository.users(db, ids: [row.actorId])[row.actorId]
+                    let actor = try SocialGraphRepository.socialUsers(db, ids: [row.actorId])[row.actorId]
                 else { continue }
                 let unread = try SocialNotifications.unread(db, userId: userId)
                 let event = LiveEvents.NotificationEvent(

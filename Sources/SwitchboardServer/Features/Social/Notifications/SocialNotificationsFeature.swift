@@ -128,8 +128,8 @@ struct SocialNotificationsFeature: FeatureModule {
             nextBefore = last
         }
         let actorIds = Set(groups.flatMap { $0.actors.prefix(3) })
-        let users = try SocialLiveRepository.users(db, ids: actorIds)
-        let posts = try SocialLiveRepository.posts(db, ids: Array(Set(groups.compactMap(\.postId))))
+        let users = try SocialGraphRepository.socialUsers(db, ids: Array(actorIds))
+        let posts = try PostRepository.posts(db, ids: Array(Set(groups.compactMap(\.postId))), viewer: 0)
         let unread = try SocialNotifications.unread(db, userId: me)
         return SocialNotificationsPage(
             groups: groups.map { g in

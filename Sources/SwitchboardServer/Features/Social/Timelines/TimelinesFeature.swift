@@ -25,6 +25,7 @@ struct TimelinesFeature: FeatureModule {
             let me = s.userId
             guard (p.userId == nil) != (p.handle == nil) else { throw ServiceError(.badRequest, "give user_id or handle") }
             let handle = p.handle.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
+            if let handle, !Handle.isWellFormed(handle) { throw Self.noSuchUser }
             let author: Int64 = try await PostsFeature.database(s) { db in
                 if let id = p.userId { return id }
                 guard let id = try SocialGraphRepository.userIds(db, handles: [handle?.lowercased() ?? ""]).values.first else { throw Self.noSuchUser }
