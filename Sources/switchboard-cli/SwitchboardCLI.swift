@@ -107,11 +107,12 @@ struct Register: AsyncParsableCommand {
     @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
     var passwordStdin = false
     @Option(help: "Device name shown in the session list.") var device: String?
+    @Option(help: "A social handle to take at once (@name: 3-30 of A-Z a-z 0-9 _; taken: nothing is made).") var handle: String?
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
             let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: true)
-            try await context.register(phone: phone, name: name, password: password, device: device)
+            try await context.register(phone: phone, name: name, password: password, device: device, handle: handle)
             return .ok
         }
     }

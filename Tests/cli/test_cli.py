@@ -681,6 +681,15 @@ def test_social_handles_posts_and_thread(server, sam, tia, uma):
     check(rc == 1 and "handle_taken" in err, f"taken handle: {rc} {out} {err}")
     rc, out, err = tia.run("handle", "admin")
     check(rc == 1 and "bad_request" in err, f"reserved handle: {rc} {out} {err}")
+    vic = User(server, "Vic")
+    rc, out, err = vic.run("register", "--phone", vic.phone, "--name", "Vic", "--password-stdin", "--handle", sam.handle,
+                           stdin=vic.password + "\n")
+    check(rc == 1 and "handle_taken" in err, f"register with a taken handle: {rc} {out} {err}")
+    rc, out, err = vic.run("register", "--phone", vic.phone, "--name", "Vic", "--password-stdin", "--handle",
+                           "@vic" + sam.handle[3:], stdin=vic.password + "\n")
+    check(rc == 0, f"register with a handle: {rc} {out} {err}")
+    rc, out, err = vic.run("profile")
+    check(rc == 0 and f"@vic{sam.handle[3:]} (Vic)" in out, f"own profile: {rc} {out} {err}")
     rc, out, err = sam.run("post", f"Hello #world from @{tia.handle}", "--json")
     check(rc == 0, f"post: {rc} {out} {err}")
     post = json.loads(out.splitlines()[0])
