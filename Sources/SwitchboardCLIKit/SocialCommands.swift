@@ -518,6 +518,31 @@ extension CLIContext {
         }
     }
 
+    /// `block` / `mute` without a user: everyone you blocked or muted, newest first.
+    public func listRelationship(blocks: Bool) async throws(CLIError) {
+        try await withSession { session throws(CLIError) in
+            var before: Int64?
+            var shown = 0
+            for _ in 0..<100 {
+                let cursor = before
+                let page = try await ask(session, blocks ? "listing blocked users" : "listing muted users") { () async throws(SwitchboardClientError) in
+                    if blocks {
+                        try await session.client.blockedUsers(before: cursor, limit: 100)
+                    } else {
+                        try await session.client.mutedUsers(before: cursor, limit: 100)
+                    }
+                }
+                for u in page.users {
+                    printer.emit(OutputRecord(blocks ? "blocked_user" : "muted_user", Self.socialUserFields(u), text: Self.socialUserLine(u)))
+                }
+                shown += page.users.count
+                guard let next = page.nextBefore, !page.users.isEmpty else { break }
+                before = next
+            }
+            if shown == 0 { printer.hint(blocks ? "you have blocked no one" : "you have muted no one") }
+        }
+    }
+
     /// The id of the user with `handle` (case-insensitive) in your blocked list, or nil.
     private func blockedUserId(handle: String, _ session: AuthenticatedSession) async throws(CLIError) -> Int64? {
         var before: Int64?

@@ -206,42 +206,49 @@ struct SocialNotificationsCommand: AsyncParsableCommand {
 /// `block`, `unblock`, `mute`, `unmute`: one shape.
 protocol RelationshipCommand: AsyncParsableCommand {
     var global: Global { get }
-    var user: String { get }
+    var user: String? { get }
 }
 
 extension RelationshipCommand {
+    /// `action @h`; without a user, `block` and `mute` list the users blocked or muted.
     func change(_ action: String) async throws {
         try await perform(global) { context throws(CLIError) in
-            try await context.relationship(action, user)
+            if let user {
+                try await context.relationship(action, user)
+            } else if action == "block" || action == "mute" {
+                try await context.listRelationship(blocks: action == "block")
+            } else {
+                throw CLIError("\(action) @handle", exitCode: .usage)
+            }
             return .ok
         }
     }
 }
 
 struct Block: RelationshipCommand {
-    static let configuration = CommandConfiguration(abstract: "Block a user: no follows either way; they cannot see your posts, mention-notify or message you.")
+    static let configuration = CommandConfiguration(abstract: "Block a user: no follows either way; they cannot see your posts, mention-notify or message you. Without a user: the blocked list.")
     @OptionGroup var global: Global
-    @Argument(help: "@handle or a user id.") var user: String
+    @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("block") }
 }
 
 struct Unblock: RelationshipCommand {
     static let configuration = CommandConfiguration(abstract: "Unblock a user.")
     @OptionGroup var global: Global
-    @Argument(help: "@handle or a user id.") var user: String
+    @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("unblock") }
 }
 
 struct Mute: RelationshipCommand {
-    static let configuration = CommandConfiguration(abstract: "Mute a user: their posts leave your home timeline, no notifications from them (they are not told).")
+    static let configuration = CommandConfiguration(abstract: "Mute a user: their posts leave your home timeline, no notifications from them (they are not told). Without a user: the muted list.")
     @OptionGroup var global: Global
-    @Argument(help: "@handle or a user id.") var user: String
+    @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("mute") }
 }
 
 struct Unmute: RelationshipCommand {
     static let configuration = CommandConfiguration(abstract: "Unmute a user.")
     @OptionGroup var global: Global
-    @Argument(help: "@handle or a user id.") var user: String
+    @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("unmute") }
 }

@@ -785,6 +785,8 @@ def test_social_protected_follow_and_likes(server, sam, tia, uma):
     check(rc == 0 and "blocked" in out, f"block: {rc} {out} {err}")
     rc, out, err = tia.run("timeline", "@" + sam.handle)
     check(rc == 1 and "not_found" in err, f"blocked user's view: {rc} {out} {err}")
+    rc, out, err = sam.run("block")
+    check(rc == 0 and f"@{tia.handle} (Tia)" in out, f"blocked list: {rc} {out} {err}")
     rc, out, err = sam.run("unblock", "@" + tia.handle)
     check(rc == 0 and "unblocked" in out, f"unblock: {rc} {out} {err}")
 
