@@ -379,6 +379,9 @@ extension CLIContext {
                     continue
                 }
             case .event(.state(.reconnecting)), .event(.disconnected):
+                if !wasDisconnected {
+                    printer.emit(OutputRecord("live.disconnected", [:], text: "connection lost; reconnecting…", style: .warning))
+                }
                 wasDisconnected = true
             case .event(.state(.authenticated)) where wasDisconnected:
                 // The server forgot the subscription with the old connection: subscribe again from what was shown.
@@ -392,6 +395,11 @@ extension CLIContext {
                         if again.resyncRequired {
                             continuation.yield(.record(OutputRecord("live.resync", [:], text: "many posts were missed: run timeline again to see them all", style: .warning)))
                         }
+                        continuation.yield(
+                            .record(
+                                OutputRecord(
+                                    "live.resubscribed", ["missed": .int(Int64(forPosts ? again.posts.count : 0))],
+                                    text: "live again" + (forPosts && !again.posts.isEmpty ? " (\(again.posts.count) missed)" : ""), style: .success)))
                         if forPosts { for p in again.posts { continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming))) } }
                     } catch {
                         continuation.yield(.record(OutputRecord("live.error", ["error": .string("\(error)")], text: "could not subscribe again: \(error)", style: .failure)))

@@ -51,8 +51,8 @@ def free_port():
 class Server:
     """The debug server on a free port; stopped by PID."""
 
-    def __init__(self, *extra):
-        self.port = free_port()
+    def __init__(self, *extra, port=None):
+        self.port = port or free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
         args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
@@ -791,6 +791,35 @@ def test_social_protected_follow_and_likes(server, sam, tia, uma):
     check(rc == 0 and "unblocked" in out, f"unblock: {rc} {out} {err}")
 
 
+def test_social_follow_survives_a_restart(server):
+    """`timeline --follow` keeps following across a server restart: it reconnects, subscribes again from the newest
+    seq it showed, and shows a post made after the restart."""
+    tag = "".join(random.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(5))
+    ann, bob = User(server, "Ann"), User(server, "Bob")
+    for u, h in ((ann, "ann_" + tag), (bob, "bob_" + tag)):
+        rc, out, err = u.run("register", "--phone", u.phone, "--name", u.name, "--password-stdin", "--handle", h,
+                             stdin=u.password + "\n")
+        check(rc == 0, f"register {h}: {rc} {out} {err}")
+    rc, out, err = bob.run("follow", "@ann_" + tag)
+    check(rc == 0, f"follow: {rc} {out} {err}")
+    child = bob.spawn("timeline", "--follow")
+    child.expect("following home live")
+    rc, out, err = ann.run("post", "before the restart")
+    child.expect("before the restart")
+    server.stop()
+    child.expect("connection lost; reconnecting")
+    again = Server(port=server.port)
+    try:
+        child.expect("live again", timeout=40)
+        rc, out, err = ann.run("post", "after the restart")
+        check(rc == 0, f"post after the restart: {rc} {out} {err}")
+        child.expect("after the restart")
+        child.sendintr()
+        finish(child, 0)
+    finally:
+        again.stop()
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -849,6 +878,10 @@ def main():
             run("social_protected_follow_and_likes", test_social_protected_follow_and_likes, server, sam, tia, uma)
         server.stop()
         servers.remove(server)
+        if not only or "restart" in only:
+            restarted = Server()
+            servers.append(restarted)
+            run("social_follow_survives_a_restart", test_social_follow_survives_a_restart, restarted)
         if not only or "timeout" in only:
             short = Server("--ring-timeout", "3")
             servers.append(short)
