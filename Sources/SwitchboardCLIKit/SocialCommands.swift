@@ -401,6 +401,10 @@ extension CLIContext {
                                     "live.resubscribed", ["missed": .int(Int64(forPosts ? again.posts.count : 0))],
                                     text: "live again" + (forPosts && !again.posts.isEmpty ? " (\(again.posts.count) missed)" : ""), style: .success)))
                         if forPosts { for p in again.posts { continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming))) } }
+                        // Mentions have no replay in the subscription: read the ones newer than what was shown.
+                        if !forPosts, let missed = try? await client.mentionsTimeline(after: from, limit: 100) {
+                            for p in missed.posts.reversed() { continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming))) }
+                        }
                     } catch {
                         continuation.yield(.record(OutputRecord("live.error", ["error": .string("\(error)")], text: "could not subscribe again: \(error)", style: .failure)))
                     }
