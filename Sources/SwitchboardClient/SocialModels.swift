@@ -47,6 +47,11 @@ public enum SocialAPI {
     public struct Mention: Codable, Sendable, Equatable {
         public var userId: Int64
         public var handle: String
+
+        public init(userId: Int64, handle: String) {
+            self.userId = userId
+            self.handle = handle
+        }
     }
 
     /// `post` (a repost carries the original in `repostOf`; its counts and `liked`/`reposted` are the original's).

@@ -9,6 +9,7 @@
 import Foundation
 @testable import SwitchboardCLIKit
 import SwitchboardClient
+import SwitchboardProtocol
 import Testing
 
 @Suite("Social CLI: timeline arguments, the client's social models and the lines people see")
@@ -66,6 +67,33 @@ struct SocialCLIFormatTests {
             return
         }
         #expect(json["post_id"] == .int(15) && inner["like_count"] == .int(3) && inner["mentions"] != nil)
+    }
+
+    @Test("the server's own wire types (SwitchboardProtocol) read back by the client's models, field for field")
+    func serverTypesDecode() throws {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let ann = SocialUser(userId: 7, displayName: "Ann", handle: "ann", protected: true)
+        let bob = SocialUser(userId: 8, displayName: "Bob", handle: nil, protected: false)
+        let original = SocialPost(
+            postId: 12, seq: 30, author: ann, text: "hi @bob #tag", createdAt: "2026-11-24T18:02:03.456Z", replyTo: 3, replyToUser: bob,
+            threadRoot: 1, voiceClipId: 5, mentions: [PostMention(userId: 8, handle: "bob")], hashtags: ["tag"], likeCount: 4, repostCount: 2,
+            replyCount: 1, liked: true, reposted: false)
+        let repost = SocialPost(
+            postId: 15, seq: 31, author: bob, text: "", createdAt: "2026-11-24T18:05:00.000Z", repostOf: original, likeCount: 4, repostCount: 2)
+        let p = try JSONDecoder.wire.decode(SocialAPI.Post.self, from: encoder.encode(repost))
+        let o = try #require(p.repostOf)
+        #expect(p.postId == 15 && p.seq == 31 && p.author == SocialAPI.User(userId: 8, displayName: "Bob", handle: nil, protected: false))
+        #expect(o.postId == 12 && o.seq == 30 && o.author?.protected == true && o.text == "hi @bob #tag" && o.createdAt == "2026-11-24T18:02:03.456Z")
+        #expect(o.replyTo == 3 && o.replyToUser?.userId == 8 && o.threadRoot == 1 && o.voiceClipId == 5)
+        #expect(o.mentions == [SocialAPI.Mention(userId: 8, handle: "bob")] && o.hashtags == ["tag"])
+        #expect(o.likeCount == 4 && o.repostCount == 2 && o.replyCount == 1 && o.liked && !o.reposted && !o.deleted)
+        let gone = try JSONDecoder.wire.decode(SocialAPI.Post.self, from: encoder.encode(ThreadAncestor.gone(postId: 9)))
+        #expect(gone.postId == 9 && gone.deleted)
+        let thread = try JSONDecoder.wire.decode(
+            SocialAPI.Thread.self,
+            from: encoder.encode(Ops.TimelineThread.Result(post: original, ancestors: [.gone(postId: 1), .post(original)], replies: [repost], after: nil)))
+        #expect(thread.ancestors.map(\.deleted) == [true, false] && thread.replies.first?.repostOf?.postId == 12 && thread.after == nil)
     }
 
     @Test("social events decode from their frames; other events are not social")
