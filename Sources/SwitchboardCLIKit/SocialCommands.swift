@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import SwitchboardClient
+public import SwitchboardClient
 import SwitchboardProtocol
 
 // handle, profile, post, reply, timeline, thread, follow, unfollow, requests, followers, following, like, repost,
@@ -626,5 +626,52 @@ extension CLIContext {
             s += " #\(p.postId): " + (text.count > 60 ? String(text.prefix(59)) + "…" : text)
         }
         return s + "  " + shortTime(g.latestAt)
+    }
+}
+
+extension EventFormatter {
+    /// A social event in a sentence (`listen` shows them): follows, blocks and mutes from your other devices, notifications
+    /// and, on a live page, posts, deletions and counts; nil for other events.
+    public static func social(_ raw: RawEvent) -> OutputRecord? {
+        guard let event = SocialAPI.Event(raw) else { return nil }
+        switch event {
+        case .postNew(let p):
+            return CLIContext.postRecord("post.new", p, style: .incoming)
+        case .postDeleted(let postId, let seq, _, _):
+            return OutputRecord("post.deleted", ["post_id": .int(postId), "seq": .int(seq)], text: "post #\(postId) was deleted", style: .dim)
+        case .postCounts(let postId, let likes, let reposts, let replies):
+            return OutputRecord(
+                "post.counts", ["post_id": .int(postId), "like_count": .int(likes), "repost_count": .int(reposts), "reply_count": .int(replies)],
+                text: "post #\(postId)  ♥ \(likes) ↻ \(reposts) ↩ \(replies)", style: .dim)
+        case .profileCounts(let userId, let posts, let following, let followers):
+            return OutputRecord(
+                "profile.counts", ["user_id": .int(userId), "posts": .int(posts), "following": .int(following), "followers": .int(followers)],
+                text: "user #\(userId): \(posts) posts, \(following) following, \(followers) followers", style: .dim)
+        case .notification(let n, let unread):
+            let who = n.actor?.label ?? "someone"
+            let what: String
+            switch n.kind {
+            case "follow": what = "\(who) followed you"
+            case "follow_request": what = "\(who) asked to follow you (requests approve \(n.actor?.handle.map { "@" + $0 } ?? "@handle"))"
+            case "like": what = "\(who) liked your post" + (n.postId.map { " #\($0)" } ?? "")
+            case "repost": what = "\(who) reposted your post" + (n.postId.map { " #\($0)" } ?? "")
+            case "reply": what = "\(who) replied" + (n.postId.map { ": #\($0)" } ?? "")
+            case "mention": what = "\(who) mentioned you" + (n.postId.map { " in #\($0)" } ?? "")
+            default: what = "\(who): \(n.kind)"
+            }
+            return OutputRecord(
+                "notification", ["id": .int(n.id), "kind": .string(n.kind), "actor_id": n.actor.map { .int($0.userId) } ?? .null,
+                                 "post_id": n.postId.map(JSONValue.int) ?? .null, "unread": .int(unread)],
+                text: "● \(what)  (\(unread) unread)", style: .incoming)
+        case .notificationsRead(let readId, let unread):
+            return OutputRecord("notifications.read", ["read_id": .int(readId), "unread": .int(unread)], text: "notifications read on another device; \(unread) unread", style: .dim)
+        case .followChanged(let userId, let state):
+            let text = state == "active" ? "you follow user #\(userId)" : state == "pending" ? "follow request to user #\(userId) pending" : "you no longer follow user #\(userId)"
+            return OutputRecord("follow.changed", ["user_id": .int(userId), "state": .string(state)], text: text, style: .dim)
+        case .relationshipChanged(let userId, let blocking, let muting):
+            return OutputRecord(
+                "relationship.changed", ["user_id": .int(userId), "blocking": .bool(blocking), "muting": .bool(muting)],
+                text: "user #\(userId): " + (blocking ? "blocked" : "not blocked") + ", " + (muting ? "muted" : "not muted"), style: .dim)
+        }
     }
 }

@@ -119,6 +119,12 @@ struct SocialCLIFormatTests {
             Issue.record("notification did not decode")
         }
         #expect(SocialAPI.Event(raw("message.hidden", #""conversation_id": 1"#)) == nil)
+        // `listen` words them.
+        let note = EventFormatter.social(
+            raw("notification", #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#))
+        #expect(note?.text == "● @ann liked your post #4  (3 unread)" && note?.type == "notification")
+        #expect(EventFormatter.social(raw("follow.changed", #""user_id": 3, "state": "none""#))?.text == "you no longer follow user #3")
+        #expect(EventFormatter.social(raw("call.ring", #""call_id": "x""#)) == nil)
         #expect(SocialAPI.Event(raw("post.new", #""post": {}"#)) == nil)
     }
 
