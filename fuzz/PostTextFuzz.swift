@@ -32,7 +32,10 @@ public func fuzzPostText(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(post.mentions.count <= PostText.maxMentions && post.hashtags.count <= PostText.maxHashtags, "too many")
         for m in post.mentions {
             precondition((1...30).contains(m.unicodeScalars.count) && m.unicodeScalars.allSatisfy(PostText.isHandleCharacter), "mention \(m)")
-            precondition(post.text.contains("@" + m), "mention not in the text")
+            let needle = Array(("@" + m).utf8)
+            let hay = Array(post.text.utf8)
+            precondition(hay.count >= needle.count && (0...(hay.count - needle.count)).contains { Array(hay[$0..<($0 + needle.count)]) == needle },
+                         "mention not in the text")
         }
         for h in post.hashtags { precondition(PostText.normalizedTag(h) == h, "hashtag \(h) not normal") }
         precondition(Set(post.mentions.map { $0.lowercased() }).count == post.mentions.count, "repeated mention")

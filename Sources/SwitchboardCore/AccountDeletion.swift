@@ -252,7 +252,7 @@ public enum AccountDeletionRepository {
                     ).decodeFirst(Int.self) ?? 0, []
                 )
             case .posts:
-                return (try SocialGraphRepository.deletePosts(db, userId: userId, limit: limit), [])
+                return (try SocialGraphRepository.deletePosts(db, userId: userId, limit: limit).count, [])
             case .socialNotifications:
                 return (
                     try db.execute(
@@ -264,6 +264,14 @@ public enum AccountDeletionRepository {
                     ).affectedRows, []
                 )
             }
+        }
+    }
+
+    /// The `posts` step's batch, as `runBatch`, returning the posts marked deleted (for LIVE's `postDeleted`).
+    public static func runPostsBatch(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> [SocialGraphRepository.DeletedPost]? {
+        try db.transaction { db -> [SocialGraphRepository.DeletedPost]? in
+            guard try claim(db, userId: userId, step: .posts) else { return nil }
+            return try SocialGraphRepository.deletePosts(db, userId: userId, limit: limit)
         }
     }
 

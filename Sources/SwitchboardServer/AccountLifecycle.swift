@@ -56,8 +56,14 @@ final class AccountLifecycle: Sendable {
     private let downloads = Mutex(0)
     /// The sweep timer.
     private let timer = SweepTimer()
+    /// Told of the posts the deletion marked deleted, after each batch's commit (LIVE's `postDeleted`).
+    private let postsDeleted: @Sendable ([SocialGraphRepository.DeletedPost]) -> Void
 
-    init(configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger) {
+    init(
+        configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger,
+        postsDeleted: @escaping @Sendable ([SocialGraphRepository.DeletedPost]) -> Void = { _ in }
+    ) {
+        self.postsDeleted = postsDeleted
         self.configuration = configuration
         self.exportDirectory = configuration.exportDirectory ?? (dataDirectory as NSString).appendingPathComponent("exports")
         self.pool = pool
@@ -93,7 +99,16 @@ final class AccountLifecycle: Sendable {
         let batch = max(1, configuration.deletionBatchSize)
         let pause = configuration.deletionBatchPause
         for step in DeletionStep.allCases {
-            while true {
+            while step == .posts {
+                let deleted = try await pool.withConnection { db in
+                    try AccountDeletionRepository.runPostsBatch(db, userId: userId, limit: batch)
+                }
+                guard let deleted else { return }
+                postsDeleted(deleted)
+                if deleted.isEmpty { break }
+                if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
+            }
+            while step != .posts {
                 let outcome = try await pool.withConnection { db in
                     try AccountDeletionRepository.runBatch(db, userId: userId, step: step, limit: batch)
                 }

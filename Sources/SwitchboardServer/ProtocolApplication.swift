@@ -149,7 +149,10 @@ final class ProtocolServices: Sendable {
         self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
         self.account = AccountLifecycle(
             configuration: configuration.account, dataDirectory: configuration.dataDirectory, pool: pool, deliveries: deliveries,
-            logger: logger)
+            logger: logger,
+            postsDeleted: { posts in
+                for p in posts { social.publish(.postDeleted(postId: p.postId, authorId: p.authorId, threadRoot: p.threadRoot, seq: p.seq)) }
+            })
     }
 }
 

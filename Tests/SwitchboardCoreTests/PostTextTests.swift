@@ -63,6 +63,7 @@ private func problem(_ text: String, max: Int = 280, allowsEmpty: Bool = false) 
         #expect(parsed("@" + String(repeating: "a", count: 30))?.mentions == [String(repeating: "a", count: 30)])
         #expect(parsed("@" + String(repeating: "a", count: 31))?.mentions == [])
         #expect(parsed("@ @- @")?.mentions == [])
+        #expect(parsed("@ann\u{20DD} @bob")?.mentions == ["bob"])  // a mark (left after NFC) belongs to the last letter: not @ann
         // Once each, case-insensitively, the first spelling kept.
         #expect(parsed("@Ann @ann @ANN")?.mentions == ["Ann"])
         #expect(parsed("café@ann")?.mentions == ["ann"])  // only [A-Za-z0-9_.+-] before the @ blocks it

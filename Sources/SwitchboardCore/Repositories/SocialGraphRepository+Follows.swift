@@ -325,12 +325,13 @@ extension SocialGraphRepository {
 
     /// Marks up to `limit` of `userId`'s live posts deleted, with others' live reposts of them, as `post.delete` does:
     /// text cleared, the parents' reply counts, the originals' repost counts and the authors' post counts decremented,
-    /// and each deletion stamped from `post_clock` as the transaction's LAST statement. The number marked.
-    public static func deletePosts(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> Int {
+    /// and each deletion stamped from `post_clock` as the transaction's LAST statement. The posts marked (for LIVE's
+    /// `postDeleted` after the commit).
+    public static func deletePosts(_ db: PostgresConnection, userId: Int64, limit: Int) throws -> [DeletedPost] {
         let own = try db.execute(
             cached: "SELECT id FROM posts WHERE author_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT $2", [.int(userId), .int(Int64(limit))]
         ).map { try $0.decode(Int64.self, column: 0) }
-        guard !own.isEmpty else { return 0 }
+        guard !own.isEmpty else { return [] }
         let reposts = try db.execute(
             cached: "SELECT id FROM posts WHERE repost_of = ANY($1::bigint[]) AND deleted_at IS NULL ORDER BY id", [.text(FriendRepository.bigintArray(own))]
         ).map { try $0.decode(Int64.self, column: 0) }
@@ -338,10 +339,15 @@ extension SocialGraphRepository {
         let rows = try db.execute(
             cached: """
                 UPDATE posts SET deleted_at = now(), text = '' WHERE id = ANY($1::bigint[]) AND deleted_at IS NULL
-                RETURNING id, author_id, reply_to, repost_of
+                RETURNING id, author_id, reply_to, repost_of, thread_root
                 """, [.text(FriendRepository.bigintArray(ids))]
-        ).map { (id: try $0.decode(Int64.self, column: 0), author: try $0.decode(Int64.self, column: 1), replyTo: try $0.decode(Int64?.self, column: 2), repostOf: try $0.decode(Int64?.self, column: 3)) }
-        guard !rows.isEmpty else { return 0 }
+        ).map {
+            (
+                id: try $0.decode(Int64.self, column: 0), author: try $0.decode(Int64.self, column: 1), replyTo: try $0.decode(Int64?.self, column: 2),
+                repostOf: try $0.decode(Int64?.self, column: 3), threadRoot: try $0.decode(Int64?.self, column: 4)
+            )
+        }
+        guard !rows.isEmpty else { return [] }
         var byAuthor: [Int64: Int64] = [:]
         var byParent: [Int64: Int64] = [:]
         var byOriginal: [Int64: Int64] = [:]
@@ -361,13 +367,29 @@ extension SocialGraphRepository {
         }
         let order = ids.filter { id in rows.contains { $0.id == id } }
         // LAST: one seq each, in order (seq order = commit order).
-        try db.execute(
+        var seqs: [Int64: Int64] = [:]
+        for r in try db.execute(
             cached: """
                 WITH c AS (UPDATE post_clock SET seq = seq + cardinality($1::bigint[]) RETURNING seq),
                 d AS (SELECT id, ord FROM unnest($1::bigint[]) WITH ORDINALITY AS t(id, ord))
                 UPDATE posts p SET deleted_seq = c.seq - cardinality($1::bigint[]) + d.ord FROM c, d WHERE p.id = d.id
+                RETURNING p.id, p.deleted_seq
                 """, [.text(FriendRepository.bigintArray(order))])
-        return rows.count
+        {
+            seqs[try r.decode(Int64.self, column: 0)] = try r.decode(Int64.self, column: 1)
+        }
+        return order.compactMap { id in
+            guard let row = rows.first(where: { $0.id == id }), let seq = seqs[id] else { return nil }
+            return DeletedPost(postId: id, authorId: row.author, threadRoot: row.threadRoot, seq: seq)
+        }
+    }
+
+    /// A post marked deleted by the deletion job.
+    public struct DeletedPost: Sendable, Equatable {
+        public var postId: Int64
+        public var authorId: Int64
+        public var threadRoot: Int64?
+        public var seq: Int64
     }
 }
 

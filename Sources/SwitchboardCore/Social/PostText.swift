@@ -21,7 +21,7 @@ import Foundation
 ///
 /// A mention is `@` followed by 1-30 of `[A-Za-z0-9_]`, not preceded by `[A-Za-z0-9_.+-]` (so not inside a word or an
 /// e-mail address such as `ann@example.com`) and not followed by another handle character (`@` + 31 of them is no
-/// mention). A hashtag is `#` followed by letters, digits, combining marks or `_` (any script), at least one letter,
+/// mention, nor is one whose last letter carries a combining mark left after NFC). A hashtag is `#` followed by letters, digits, combining marks or `_` (any script), at least one letter,
 /// at most 100 characters, not preceded by a letter, digit, mark or `_`; it is stored lowercased without the `#`.
 /// Mentions and hashtags are kept once each (mentions compared case-insensitively), in order of appearance, at most
 /// `maxMentions` and `maxHashtags`.
@@ -131,7 +131,9 @@ public struct PostText: Sendable, Equatable {
             var j = i + 1
             while j < scalars.count, isHandleCharacter(scalars[j]), j - i <= maxHandleLength + 1 { j += 1 }
             let length = j - i - 1
-            guard (1...maxHandleLength).contains(length) else {
+            // A combining mark after the run belongs to its last letter ("@ann\u{301}" is not @ann).
+            let marked = j < scalars.count && isMark(scalars[j])
+            guard (1...maxHandleLength).contains(length), !marked else {
                 i = j - 1
                 continue
             }
@@ -151,6 +153,13 @@ public struct PostText: Sendable, Equatable {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .nonspacingMark,
             .spacingMark, .enclosingMark:
             return true
+        default: return false
+        }
+    }
+
+    static func isMark(_ s: Unicode.Scalar) -> Bool {
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return true
         default: return false
         }
     }
