@@ -296,6 +296,14 @@ extension CLIContext {
             if let older = page.before ?? page.nextBefore, !page.posts.isEmpty, !follow {
                 printer.hint("older: timeline \(Self.kindWords(kind)) --before \(older)")
             }
+            if case .json = printer.mode {
+                // Scripts page with these (people get the hint above).
+                let older = page.before ?? page.nextBefore
+                printer.emit(
+                    OutputRecord(
+                        "timeline.page", ["before": older.map(JSONValue.int) ?? .null, "after": page.after.map(JSONValue.int) ?? .null],
+                        text: ""))
+            }
             guard follow else { return .ok }
             let newest = max(page.after ?? 0, page.posts.map(\.seq).max() ?? 0)
             return try await followTimeline(kind, userId: userId, since: newest, session)

@@ -707,6 +707,7 @@ def test_social_handles_posts_and_thread(server, sam, tia, uma):
     check(rc == 0 and f"#{pid} " in out, f"mentions: {rc} {out} {err}")
     rc, out, err = uma.run("timeline", "#world", "--json")
     check(rc == 0 and any(json.loads(l).get("post", {}).get("post_id") == pid for l in out.splitlines()), f"#world: {rc} {out} {err}")
+    check(json.loads(out.splitlines()[-1])["type"] == "timeline.page", f"#world page record: {out}")
     rc, out, err = uma.run("profile", "@" + sam.handle)
     check(rc == 0 and f"@{sam.handle} (Sam)" in out and "1 post, 0 following, 0 followers" in out, f"profile: {rc} {out} {err}")
 
