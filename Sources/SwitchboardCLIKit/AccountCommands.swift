@@ -19,9 +19,11 @@ extension CLIContext {
     }
 
     /// `register`: creates the account and saves the session.
-    public func register(phone: String, name: String, password: String, device: String?) async throws(CLIError) {
+    public func register(phone: String, name: String, password: String, device: String?, handle: String? = nil) async throws(CLIError) {
+        let handle = handle.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
         try await startSession(action: "registering", phone: phone) { client throws(SwitchboardClientError) in
-            try await client.register(phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice())
+            try await client.register(
+                phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice(), handle: handle)
         }
     }
 

@@ -14,13 +14,14 @@ extension SwitchboardClient {
     // MARK: Sessions
 
     /// `register`: creates an account and authenticates the connection; the client keeps the session token
-    /// for re-authentication after reconnects.
+    /// for re-authentication after reconnects. With `handle` the account takes that social handle at once
+    /// (`handle_taken`, `bad_request` when invalid or reserved: then no account is made).
     @discardableResult
-    public func register(phone: String, password: String, displayName: String, device: String) async throws(SwitchboardClientError)
-        -> SessionCredentials
-    {
+    public func register(
+        phone: String, password: String, displayName: String, device: String, handle: String? = nil
+    ) async throws(SwitchboardClientError) -> SessionCredentials {
         try await request(
-            .register(.init(phone: phone, password: password, displayName: displayName, device: device)),
+            .register(.init(phone: phone, password: password, displayName: displayName, device: device, handle: handle)),
             as: SessionCredentials.self)
     }
 

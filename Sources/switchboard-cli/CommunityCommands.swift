@@ -328,8 +328,38 @@ struct Course: AsyncParsableCommand {
 
 struct Post: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Post an announcement or a course lesson to a community (core members, administrators); `post list C` lists them.",
-        subcommands: [Create.self, List.self], defaultSubcommand: Create.self)
+        abstract:
+            "Post to your followers (`post TEXT`), or an announcement or a course lesson to a community (`post C TITLE`, core members, administrators); `post list C` lists those.",
+        subcommands: [Say.self, Create.self, List.self], defaultSubcommand: Say.self)
+
+    /// `post TEXT [--voice FILE]` (a social post), or `post C TITLE [...]` (as `post create`).
+    struct Say: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "say", abstract: "`post TEXT`: a post to your followers; `post C TITLE`: a community announcement (as `post create`).")
+        @OptionGroup var global: Global
+        @Argument(help: "TEXT (≤ 280 characters), or COMMUNITY TITLE.") var words: [String] = []
+        @Option(help: "A voice recording to attach (WAV, Ogg/Opus or WebM).") var voice: String?
+        @Option(help: "A community post's text.") var body: String?
+        @Flag(help: "A community course lesson instead of an announcement.") var lesson = false
+        @Option(help: "A lesson's place in the course (default: last).") var position: Int?
+        @Option(name: .customLong("video-url"), help: "A community post's video link (http or https).") var videoURL: String?
+        func run() async throws {
+            try await perform(global) { context throws(CLIError) in
+                switch words.count {
+                case 0 where voice != nil:
+                    try await context.publishPost(nil, replyTo: nil, voiceFile: voice)
+                case 1 where body == nil && !lesson && position == nil && videoURL == nil:
+                    try await context.publishPost(words[0], replyTo: nil, voiceFile: voice)
+                case 2:
+                    try await context.createPost(
+                        words[0], title: words[1], body: body, lesson: lesson, position: position, videoURL: videoURL, voiceFile: voice)
+                default:
+                    throw CLIError("post TEXT [--voice FILE] (quote the text), or post C TITLE [--body B] for a community", exitCode: .usage)
+                }
+                return .ok
+            }
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Post an announcement (--lesson: a course lesson).")

@@ -70,6 +70,9 @@ struct SwitchboardCLI: AsyncParsableCommand {
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
             Hours.self, ProfileSettings.self,
+            Handle.self, Reply.self, Timeline.self, ThreadCommand.self, Follow.self, Unfollow.self, Requests.self, Followers.self,
+            Following.self, Like.self, Repost.self, DeletePost.self, SocialNotificationsCommand.self, Block.self, Unblock.self, Mute.self,
+            Unmute.self,
         ])
 
     /// Parses and runs, mapping parse errors to exit code 2 (usage) and help to 0.
@@ -104,11 +107,12 @@ struct Register: AsyncParsableCommand {
     @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
     var passwordStdin = false
     @Option(help: "Device name shown in the session list.") var device: String?
+    @Option(help: "A social handle to take at once (@name: 3-30 of A-Z a-z 0-9 _; taken: nothing is made).") var handle: String?
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
             let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: true)
-            try await context.register(phone: phone, name: name, password: password, device: device)
+            try await context.register(phone: phone, name: name, password: password, device: device, handle: handle)
             return .ok
         }
     }
@@ -531,18 +535,26 @@ struct Hours: AsyncParsableCommand {
 
 struct ProfileSettings: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "profile", abstract: "Change your profile: name, time zone, locale.", subcommands: [Set.self])
+        commandName: "profile", abstract: "Show a profile (`profile [@handle|ID]`), or change yours (`profile set`).",
+        subcommands: [ProfileShow.self, Set.self], defaultSubcommand: ProfileShow.self)
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone and locale.")
+        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone, locale, bio, protected account and DM policy.")
         @OptionGroup var global: Global
         @Option(help: "Display name.") var name: String?
         @Option(name: .customLong("time-zone"), help: "IANA time zone, e.g. Europe/Paris (active hours and calendars).") var timeZone: String?
         @Option(help: "BCP 47 locale, e.g. fr-FR.") var locale: String?
+        @Option(help: "Bio (≤ 160 characters; empty: none).") var bio: String?
+        @Flag(inversion: .prefixedNo, help: "A protected account: follows are requests you approve, posts only for followers.") var protected: Bool?
+        @Option(name: .customLong("dm-policy"), help: "Who may start a direct conversation: friends, mutuals or anyone.") var dmPolicy: String?
 
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
-                try await context.setProfile(name: name, timeZone: timeZone, locale: locale)
+                let social = bio != nil || protected != nil || dmPolicy != nil
+                if name != nil || timeZone != nil || locale != nil || !social {
+                    try await context.setProfile(name: name, timeZone: timeZone, locale: locale)
+                }
+                if social { try await context.setSocialProfile(bio: bio, protected: protected, dmPolicy: dmPolicy) }
                 return .ok
             }
         }

@@ -51,8 +51,8 @@ def free_port():
 class Server:
     """The debug server on a free port; stopped by PID."""
 
-    def __init__(self, *extra):
-        self.port = free_port()
+    def __init__(self, *extra, port=None):
+        self.port = port or free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
         args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
@@ -650,6 +650,177 @@ def test_hours_and_profile_settings(server, ann, bob):
     check(rc == 1 and ("not_found" in err or "no such user" in err), f"stranger: {rc} {out} {err}")
 
 
+# ---------------------------------------------------------------------------------------------------- social
+
+def social_users(server):
+    """Three users with handles (random, so that reruns against the same database do not collide)."""
+    tag = "".join(random.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(5))
+    users = []
+    for name in ("Sam", "Tia", "Uma"):
+        u = User(server, name)
+        u.register()
+        u.handle = f"{name.lower()}_{tag}"
+        users.append(u)
+    return users
+
+
+def post_id(out):
+    """The post id of a `post.created`/`reply.created` JSON line."""
+    return json.loads(out.splitlines()[0])["post"]["post_id"]
+
+
+def test_social_handles_posts_and_thread(server, sam, tia, uma):
+    """No handle: posting refused (`handle_required`); a handle taken in another case refused (`handle_taken`); a post
+    with a mention and a tag, a reply, the user page, the thread and the profile's stats."""
+    rc, out, err = sam.run("post", "too early")
+    check(rc == 1 and "handle_required" in err, f"post without a handle: {rc} {out} {err}")
+    for u in (sam, tia, uma):
+        rc, out, err = u.run("handle", "@" + u.handle)
+        check(rc == 0 and f"your handle is @{u.handle}" in out, f"handle {u.handle}: {rc} {out} {err}")
+    rc, out, err = tia.run("handle", sam.handle.upper())
+    check(rc == 1 and "handle_taken" in err, f"taken handle: {rc} {out} {err}")
+    rc, out, err = tia.run("handle", "admin")
+    check(rc == 1 and "bad_request" in err, f"reserved handle: {rc} {out} {err}")
+    vic = User(server, "Vic")
+    rc, out, err = vic.run("register", "--phone", vic.phone, "--name", "Vic", "--password-stdin", "--handle", sam.handle,
+                           stdin=vic.password + "\n")
+    check(rc == 1 and "handle_taken" in err, f"register with a taken handle: {rc} {out} {err}")
+    rc, out, err = vic.run("register", "--phone", vic.phone, "--name", "Vic", "--password-stdin", "--handle",
+                           "@vic" + sam.handle[3:], stdin=vic.password + "\n")
+    check(rc == 0, f"register with a handle: {rc} {out} {err}")
+    rc, out, err = vic.run("profile")
+    check(rc == 0 and f"@vic{sam.handle[3:]} (Vic)" in out, f"own profile: {rc} {out} {err}")
+    rc, out, err = sam.run("post", f"Hello #world from @{tia.handle}", "--json")
+    check(rc == 0, f"post: {rc} {out} {err}")
+    post = json.loads(out.splitlines()[0])
+    check(post["type"] == "post.created" and post["post"]["hashtags"] == ["world"], out)
+    check([m["handle"] for m in post["post"]["mentions"]] == [tia.handle], out)
+    pid = post["post"]["post_id"]
+    rc, out, err = tia.run("reply", str(pid), "Hello back")
+    check(rc == 0 and "replied" in out and f"@{tia.handle}: Hello back" in out, f"reply: {rc} {out} {err}")
+    rc, out, err = uma.run("timeline", "@" + sam.handle)
+    check(rc == 0 and f"#{pid} @{sam.handle}: Hello #world" in out and "1 post" in out, f"user page: {rc} {out} {err}")
+    rc, out, err = uma.run("thread", f"#{pid}")
+    lines = out.splitlines()
+    check(rc == 0 and lines[0].startswith(f"▶ #{pid}") and "Hello back" in lines[1] and "↩ 1" in lines[0], f"thread: {rc} {out} {err}")
+    rc, out, err = tia.run("timeline", "mentions")
+    check(rc == 0 and f"#{pid} " in out, f"mentions: {rc} {out} {err}")
+    rc, out, err = uma.run("timeline", "#world", "--json")
+    check(rc == 0 and any(json.loads(l).get("post", {}).get("post_id") == pid for l in out.splitlines()), f"#world: {rc} {out} {err}")
+    check(json.loads(out.splitlines()[-1])["type"] == "timeline.page", f"#world page record: {out}")
+    rc, out, err = uma.run("profile", "@" + sam.handle)
+    check(rc == 0 and f"@{sam.handle} (Sam)" in out and "1 post, 0 following, 0 followers" in out, f"profile: {rc} {out} {err}")
+
+
+def test_social_timeline_follow_live(server, sam, tia, uma):
+    """`timeline --follow` on Tia's terminal shows Sam's new post (made by another process) live, then its deletion;
+    Ctrl-C ends it with exit 0."""
+    rc, out, err = tia.run("follow", "@" + sam.handle)
+    check(rc == 0 and f"following @{sam.handle}" in out, f"follow: {rc} {out} {err}")
+    rc, out, err = tia.run("following")
+    check(rc == 0 and f"@{sam.handle} (Sam)" in out, f"following: {rc} {out} {err}")
+    child = tia.spawn("timeline", "--follow")
+    child.expect("following home live; Ctrl-C to stop")
+    rc, out, err = sam.run("post", "live from the hub", "--json")
+    check(rc == 0, f"post: {rc} {out} {err}")
+    pid = post_id(out)
+    child.expect(rf"#{pid} @{sam.handle}: live from the hub")
+    rc, out, err = sam.run("delete-post", str(pid))
+    check(rc == 0 and f"deleted post #{pid}" in out, f"delete-post: {rc} {out} {err}")
+    child.expect(rf"post #{pid} was deleted")
+    child.sendintr()
+    finish(child, 0)
+    # A user page and the mentions, live, with --json.
+    page = uma.spawn("timeline", "@" + sam.handle, "--follow", "--json")
+    page.expect('"type":"live.subscribed"')
+    mentions = uma.spawn("timeline", "mentions", "--follow")
+    mentions.expect("following mentions live")
+    rc, out, err = sam.run("post", f"psst @{uma.handle}", "--json")
+    check(rc == 0, f"post with a mention: {rc} {out} {err}")
+    pid = post_id(out)
+    page.expect(rf'"post_id":{pid}')
+    mentions.expect(rf"#{pid} @{sam.handle}: psst @{uma.handle}")
+    for c in (page, mentions):
+        c.sendintr()
+        finish(c, 0)
+    rc, out, err = tia.run("timeline")
+    check(rc == 0 and "live from the hub" not in out and "Hello #world" in out, f"home after delete: {rc} {out} {err}")
+
+
+def test_social_protected_follow_and_likes(server, sam, tia, uma):
+    """A protected account: a follow is a request until approved (`requests approve`); likes count exactly across
+    users with --undo; notifications group the likes; a block hides the blocker's page (not_found)."""
+    rc, out, err = uma.run("profile", "set", "--protected", "--bio", "quiet one")
+    check(rc == 0 and "protected" in out and "quiet one" in out, f"profile set: {rc} {out} {err}")
+    rc, out, err = sam.run("follow", "@" + uma.handle)
+    check(rc == 0 and "requested to follow" in out, f"follow protected: {rc} {out} {err}")
+    rc, out, err = sam.run("timeline", "@" + uma.handle)
+    check(rc == 1 and "forbidden" in err, f"protected page before approval: {rc} {out} {err}")
+    rc, out, err = uma.run("requests")
+    check(rc == 0 and f"@{sam.handle} (Sam)" in out, f"requests: {rc} {out} {err}")
+    rc, out, err = uma.run("requests", "approve", "@" + sam.handle)
+    check(rc == 0 and "now follows you" in out, f"approve: {rc} {out} {err}")
+    rc, out, err = uma.run("followers", "--json")
+    check(rc == 0 and json.loads(out.splitlines()[0])["handle"] == sam.handle, f"followers: {rc} {out} {err}")
+    rc, out, err = sam.run("timeline", "@" + uma.handle)
+    check(rc == 0, f"protected page after approval: {rc} {out} {err}")
+
+    rc, out, err = sam.run("post", "like me", "--json")
+    pid = post_id(out)
+    rc, out, err = tia.run("like", str(pid))
+    check(rc == 0 and f"liked post #{pid}  ♥ 1" in out, f"like 1: {rc} {out} {err}")
+    rc, out, err = uma.run("like", str(pid), "--json")
+    r = json.loads(out.splitlines()[0])
+    check(rc == 0 and r["like_count"] == 2 and r["liked"] is True, f"like 2: {rc} {out} {err}")
+    rc, out, err = uma.run("like", str(pid))
+    check(rc == 0 and "♥ 2" in out, f"like again (idempotent): {rc} {out} {err}")
+    rc, out, err = tia.run("like", str(pid), "--undo")
+    check(rc == 0 and "♥ 1" in out, f"unlike: {rc} {out} {err}")
+    rc, out, err = tia.run("repost", str(pid))
+    check(rc == 0 and "reposted" in out, f"repost: {rc} {out} {err}")
+    rc, out, err = sam.run("notifications")
+    check(rc == 0 and "liked your post" in out and "reposted your post" in out and "unread" in out, f"notifications: {rc} {out} {err}")
+    rc, out, err = sam.run("notifications", "--read")
+    check(rc == 0 and "marked read" in out, f"read: {rc} {out} {err}")
+    rc, out, err = sam.run("block", "@" + tia.handle)
+    check(rc == 0 and "blocked" in out, f"block: {rc} {out} {err}")
+    rc, out, err = tia.run("timeline", "@" + sam.handle)
+    check(rc == 1 and "not_found" in err, f"blocked user's view: {rc} {out} {err}")
+    rc, out, err = sam.run("block")
+    check(rc == 0 and f"@{tia.handle} (Tia)" in out, f"blocked list: {rc} {out} {err}")
+    rc, out, err = sam.run("unblock", "@" + tia.handle)
+    check(rc == 0 and "unblocked" in out, f"unblock: {rc} {out} {err}")
+
+
+def test_social_follow_survives_a_restart(server):
+    """`timeline --follow` keeps following across a server restart: it reconnects, subscribes again from the newest
+    seq it showed, and shows a post made after the restart."""
+    tag = "".join(random.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(5))
+    ann, bob = User(server, "Ann"), User(server, "Bob")
+    for u, h in ((ann, "ann_" + tag), (bob, "bob_" + tag)):
+        rc, out, err = u.run("register", "--phone", u.phone, "--name", u.name, "--password-stdin", "--handle", h,
+                             stdin=u.password + "\n")
+        check(rc == 0, f"register {h}: {rc} {out} {err}")
+    rc, out, err = bob.run("follow", "@ann_" + tag)
+    check(rc == 0, f"follow: {rc} {out} {err}")
+    child = bob.spawn("timeline", "--follow")
+    child.expect("following home live")
+    rc, out, err = ann.run("post", "before the restart")
+    child.expect("before the restart")
+    server.stop()
+    child.expect("connection lost; reconnecting")
+    again = Server(port=server.port)
+    try:
+        child.expect("live again", timeout=40)
+        rc, out, err = ann.run("post", "after the restart")
+        check(rc == 0, f"post after the restart: {rc} {out} {err}")
+        child.expect("after the restart")
+        child.sendintr()
+        finish(child, 0)
+    finally:
+        again.stop()
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -701,8 +872,17 @@ def main():
         run("hours_and_profile_settings", test_hours_and_profile_settings, server, ann, bob)
         run("account_export_and_delete", test_account_export_and_delete, server)
         run("communities_events_and_calendar", test_communities_events_and_calendar, server, ann, bob)
+        if not only or "social" in only:
+            sam, tia, uma = social_users(server)
+            run("social_handles_posts_and_thread", test_social_handles_posts_and_thread, server, sam, tia, uma)
+            run("social_timeline_follow_live", test_social_timeline_follow_live, server, sam, tia, uma)
+            run("social_protected_follow_and_likes", test_social_protected_follow_and_likes, server, sam, tia, uma)
         server.stop()
         servers.remove(server)
+        if not only or "restart" in only:
+            restarted = Server()
+            servers.append(restarted)
+            run("social_follow_survives_a_restart", test_social_follow_survives_a_restart, restarted)
         if not only or "timeout" in only:
             short = Server("--ring-timeout", "3")
             servers.append(short)

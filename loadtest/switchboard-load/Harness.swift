@@ -107,6 +107,20 @@ final class Harness: Sendable {
     let published = Locked([Int: (sent: UInt64, eventId: Int64)]())
     /// Publication k -> the clients its `community.notification` reached.
     let notificationReceipts = Locked([Int: Set<Int>]())
+    /// Social (issue 18): whether the clients keep their home pages live (set up by `SocialPlan.make`).
+    let socialLive = Locked(false)
+    /// Post k of the mix: when `post.create` was sent, the post's id and its author's client.
+    let socialPosts = Locked([Int: (sent: UInt64, postId: Int64, author: Int)]())
+    /// Post k -> the clients whose home page got its `post.new`.
+    let postReceipts = Locked([Int: Set<Int>]())
+    /// Posts made at setup (something to like before the mix has posted).
+    let socialSeedPosts = Locked([Int64]())
+    /// Post id -> the clients whose like of it succeeded.
+    let socialLikes = Locked([Int64: Set<Int>]())
+    /// Posts with a like whose reply was lost (their counts are not checked).
+    let socialLikesUncertain = Locked(Set<Int64>())
+    /// Follows the mix added outside the ring (follower * clients + followee), and pairs being toggled.
+    let extraFollows = Locked((active: Set<Int>(), busy: Set<Int>()))
     let ringTimeout: Double
     let callHold: Double
 
@@ -280,6 +294,11 @@ final class Harness: Sendable {
             }
         case .resumed:
             recovering.withLock { _ = $0.removeValue(forKey: client) }
+            // Live subscriptions die with a connection: subscribe the home page again.
+            if socialLive.withLock({ $0 }) {
+                let c = clients[client]
+                Task { _ = try? await c.subscribeLive(["home"]) }
+            }
         case .disconnected:
             attributeToKill(client)
         case .typing(let u) where u.active:
@@ -303,6 +322,12 @@ final class Harness: Sendable {
             guard let n = try? raw.decode(NotificationFields.self), let (sent, k) = CommunityPlan.parse(title: n.notification.title) else { return }
             let first = notificationReceipts.withLock { $0[k, default: []].insert(client).inserted }
             if first { record(Metric.eventToNotification, client: client, from: sent, to: t) }
+        case .other(let raw) where raw.name == "post.new":
+            // The text of a post of the mix carries its send time (`SocialPlan.text`).
+            let t = now()
+            guard let e = try? raw.decode(PostNewFields.self), let (sent, k) = SocialPlan.parse(text: e.post.text) else { return }
+            let first = postReceipts.withLock { $0[k, default: []].insert(client).inserted }
+            if first { record(Metric.postToLive, client: client, from: sent, to: t) }
         case .other(let raw) where raw.name == "account.export_ready":
             // Every device of the user gets it (a login's device too): the first arrival counts.
             if let ready = try? raw.decode(ExportReadyFields.self) {
@@ -342,6 +367,12 @@ final class Harness: Sendable {
     struct NotificationFields: Decodable {
         struct Notification: Decodable { var title: String }
         var notification: Notification
+    }
+
+    /// The fields of `post.new` the run needs.
+    struct PostNewFields: Decodable {
+        struct Post: Decodable { var text: String }
+        var post: Post
     }
 
     /// The fields of `account.export_ready` the run needs.

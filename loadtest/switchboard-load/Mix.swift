@@ -44,6 +44,8 @@ final class Mix: Sendable {
     private let deletionPhoneBase = Int.random(in: 1_000_000...8_000_000)
     /// The run's community (nil without `--admin-command`: no events are published).
     let community: CommunityPlan?
+    /// The run's social graph (nil with `--no-social`: no posts, timelines, likes or follows).
+    let social: SocialPlan?
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
@@ -53,14 +55,16 @@ final class Mix: Sendable {
         var reportRate, exportRate, exportTimeout, deleteRate: Double
         var downloadExports: Bool
         var eventRate, communityListRate, calendarRate: Double
+        var postRate, timelineRate, likeRate, followRate: Double
     }
 
     init(
         harness: Harness, options command: RunCommand, loginConfiguration: ClientConfiguration, group: EventLoopGroup,
-        community: CommunityPlan? = nil
+        community: CommunityPlan? = nil, social: SocialPlan? = nil
     ) {
         self.harness = harness
         self.community = community
+        self.social = social
         options = RunOptions(
             duration: command.duration, directRate: command.directRate, groupRate: command.groupRate,
             historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
@@ -68,7 +72,8 @@ final class Mix: Sendable {
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
             dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
             exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports,
-            eventRate: command.eventRate, communityListRate: command.communityListRate, calendarRate: command.calendarRate)
+            eventRate: command.eventRate, communityListRate: command.communityListRate, calendarRate: command.calendarRate,
+            postRate: command.postRate, timelineRate: command.timelineRate, likeRate: command.likeRate, followRate: command.followRate)
         reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
         exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
@@ -96,6 +101,12 @@ final class Mix: Sendable {
         if options.eventRate > 0, let c = community, !c.members.isEmpty { m.insert(Metric.eventToNotification) }
         if options.communityListRate > 0 { m.insert(Metric.communitiesList) }
         if options.calendarRate > 0 { m.insert(Metric.calendarMonth) }
+        if social != nil {
+            if options.postRate > 0 { m.formUnion([Metric.postCreate, Metric.postToLive]) }
+            if options.timelineRate > 0 { m.insert(Metric.timelineHome) }
+            if options.likeRate > 0 && options.postRate > 0 { m.insert(Metric.postLike) }
+            if options.followRate > 0 { m.insert(Metric.follow) }
+        }
         if options.presenceRate > 0 { m.insert(Metric.presenceToFriend) }
         if options.loginRate > 0 { m.insert(Metric.login) }
         if options.voiceRate > 0 { m.formUnion([Metric.upload, Metric.uploadToDelivery]) }
@@ -128,6 +139,12 @@ final class Mix: Sendable {
             }
             tasks.addTask { await self.schedule("communities_list", rate: o.communityListRate, start: start) { await self.listCommunities($0) } }
             tasks.addTask { await self.schedule("calendar", rate: o.calendarRate, start: start) { await self.calendarMonth($0) } }
+            if social != nil {
+                tasks.addTask { await self.schedule("post", rate: o.postRate, start: start) { await self.createPost($0) } }
+                tasks.addTask { await self.schedule("timeline_home", rate: o.timelineRate, start: start) { await self.homePage($0) } }
+                tasks.addTask { await self.schedule("like", rate: o.likeRate, start: start) { await self.likePost($0) } }
+                tasks.addTask { await self.schedule("follow", rate: o.followRate, start: start) { await self.followToggle($0) } }
+            }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
             }

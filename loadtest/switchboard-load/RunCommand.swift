@@ -73,6 +73,15 @@ struct RunCommand: AsyncParsableCommand {
     var eventRate = 0.2
     @Option(help: "communities.list (first page) per second.") var communityListRate = 2.0
     @Option(help: "calendar.get (month) per second.") var calendarRate = 2.0
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Social (issue 18): every client takes a handle, follows the next --social-follows clients and keeps its home page live; the mix posts, reads home pages, likes and follows.")
+    var social = true
+    @Option(help: "Clients each client follows (a ring): the home pages a post must reach.") var socialFollows = 5
+    @Option(help: "Posts per second (post.create to its reply and to post.new at each live home page that shows it).") var postRate = 2.0
+    @Option(help: "Home timeline pages (timeline.home, 20 posts) per second.") var timelineRate = 2.0
+    @Option(help: "Likes per second (post.like of a post of the run; the counts are checked at the end).") var likeRate = 2.0
+    @Option(help: "Follows and unfollows per second (outside the ring, in turn per pair).") var followRate = 0.5
     @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
     var ringTimeout = 0.0
     @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
@@ -108,6 +117,9 @@ struct RunCommand: AsyncParsableCommand {
         }
         guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
+        }
+        guard postRate >= 0, timelineRate >= 0, likeRate >= 0, followRate >= 0, socialFollows >= 1 else {
+            throw ValidationError("--post-rate, --timeline-rate, --like-rate and --follow-rate >= 0, --social-follows >= 1")
         }
         guard eventRate >= 0, communityListRate >= 0, calendarRate >= 0, (communityMembers ?? 1) >= 1 else {
             throw ValidationError("--event-rate, --community-list-rate and --calendar-rate >= 0, --community-members >= 1")
@@ -191,6 +203,15 @@ struct RunCommand: AsyncParsableCommand {
         } else if eventRate > 0 {
             note("run: no --admin-command, so no community: events are not published (event_to_notification not measured)")
         }
+        var socialPlan: SocialPlan?
+        if social {
+            do {
+                socialPlan = try await SocialPlan.make(harness: harness, follows: socialFollows, concurrency: concurrency)
+            } catch {
+                note("switchboard-load: setup failed: \(error) (a server without the social layer: --no-social)")
+                throw ExitCode(2)
+            }
+        }
         try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
         // Per process: a killed node is left out of the server's figures (those of the processes alive at the end).
         let serverBeforeEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
@@ -198,7 +219,7 @@ struct RunCommand: AsyncParsableCommand {
         let start = now() + 50_000_000
         note(String(format: "run: %.0f s mix with %d users", duration, users) + (url.count > 1 ? " over \(url.count) servers" : ""))
 
-        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group, community: community)
+        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group, community: community, social: socialPlan)
         await mix.run(start: start)
         let mixEnd = now()
         let serverAfterEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
@@ -242,6 +263,23 @@ struct RunCommand: AsyncParsableCommand {
             harness.errorSamples.withLock { $0.append(contentsOf: missing.samples.prefix(max(0, 20 - $0.count))) }
             harness.operations.withLock { $0["event_delivery", default: OperationCount()].failed += missing.count }
         }
+        // Every live home page that kept its connection must have each post of the mix it shows.
+        while now() < drainDeadline && mix.missingPostDeliveries().count > 0 {
+            try await Task.sleep(nanoseconds: 200_000_000)
+        }
+        let missingPosts = mix.missingPostDeliveries()
+        if missingPosts.count > 0 {
+            harness.errors.withLock { $0["post: delivery_missing", default: 0] += missingPosts.count }
+            harness.errorSamples.withLock { $0.append(contentsOf: missingPosts.samples.prefix(max(0, 20 - $0.count))) }
+            harness.operations.withLock { $0["post_delivery", default: OperationCount()].failed += missingPosts.count }
+        }
+        // Counts are exact: each post's like_count is the number of likes that succeeded.
+        let mismatches = await mix.likeCountMismatches()
+        if mismatches.count > 0 {
+            harness.errors.withLock { $0["like: count_mismatch", default: 0] += mismatches.count }
+            harness.errorSamples.withLock { $0.append(contentsOf: mismatches.samples.prefix(max(0, 20 - $0.count))) }
+            harness.operations.withLock { $0["like_count", default: OperationCount()].failed += mismatches.count }
+        }
         let droppedSet = harness.dropped.withLock { $0 }
         let killedSet = harness.killed.withLock { $0 }
         let shortfalls = harness.ledger.withLock { $0.shortfalls() }
@@ -283,7 +321,8 @@ struct RunCommand: AsyncParsableCommand {
                 "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",
                 "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "event_rate": "\(eventRate)",
                 "community_members": "\(community?.members.count ?? 0)", "community_list_rate": "\(communityListRate)",
-                "calendar_rate": "\(calendarRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
+                "calendar_rate": "\(calendarRate)", "social": "\(social)", "social_follows": "\(socialFollows)", "post_rate": "\(postRate)",
+                "timeline_rate": "\(timelineRate)", "like_rate": "\(likeRate)", "follow_rate": "\(followRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
                 "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
                 "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
