@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
 import SwitchboardProtocol
 
 // The social layer (docs/protocol.md, "Social"): handles, profiles, follows, blocks and mutes, posts, timelines,
@@ -13,9 +14,9 @@ import SwitchboardProtocol
 // social events arrive on `events` as `.other(RawEvent)`: `SocialAPI.Event(raw)` reads them.
 //
 // Resending after a lost reply: reads and the idempotent writes (follow, like, block, ... answer the current state
-// when repeated; `post.repost` answers the existing repost) are resent; `post.create` never is (the server accepts a
-// `client_id` but does not use it for idempotency yet, docs/protocol.md), so a post whose reply was lost fails with
-// `.connectionLost` and may or may not have been stored.
+// when repeated; `post.repost` answers the existing repost) are resent, and so is `post.create`, which always carries
+// a `client_id` (a fresh UUID unless the caller gives one): the server answers a resend with the post it already
+// made, so a post whose reply was lost is stored once (docs/protocol.md, `post.create`).
 
 /// Handles, profiles, follows, blocks and mutes.
 extension SwitchboardClient {
@@ -130,14 +131,15 @@ extension SwitchboardClient {
 
 /// Posts, likes, reposts and timelines.
 extension SwitchboardClient {
-    /// `post.create {text?, reply_to?, voice_clip_id?, client_id?}`: a post, or a reply to `replyTo`.
+    /// `post.create {text?, reply_to?, voice_clip_id?, client_id}`: a post, or a reply to `replyTo`. Resent after a
+    /// reconnect that lost the reply, with the same `client_id` (a fresh UUID unless given), so it is stored once.
     /// - Throws: `.server(ServerError)`: `handle_required`, `invalid_text`, `not_found`, `rate_limited`.
     public func publishPost(
         _ text: String?, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil
     ) async throws(SwitchboardClientError) -> SocialAPI.Post {
         try await social(
-            "post.create", PostCreate(text: text, replyTo: replyTo, voiceClipId: voiceClipId, clientId: clientId), PostBox.self,
-            resendable: false
+            "post.create", PostCreate(text: text, replyTo: replyTo, voiceClipId: voiceClipId, clientId: clientId ?? UUID().uuidString),
+            PostBox.self, resendable: true
         ).post
     }
 

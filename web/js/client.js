@@ -343,7 +343,8 @@ export class HubClient extends EventTarget {
     for (const pending of lost) {
       if (pending.internal) {
         clearTimeout(pending.timer);
-      } else if (pending.sendClientId || RESENDABLE_OPS.has(pending.op)) {
+      } else if (pending.sendClientId || RESENDABLE_OPS.has(pending.op) || (pending.op === 'post.create' && pending.params.client_id)) {
+        // A post with a client_id is answered with the post it already made when resent (docs/protocol.md).
         if (pending.sendClientId) clearTimeout(pending.timer);
         resend.push(pending);
       } else {

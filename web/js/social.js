@@ -349,7 +349,7 @@ export function composeForm(app, { replyTo = null, onPosted, label = null, id = 
     if (graphemeCount(input.value) > MAX_POST_LENGTH || !input.value.trim()) return;
     error.show('');
     busy(send, async () => {
-      const params = { text: input.value.trim() };
+      const params = { text: input.value.trim(), client_id: newPostClientId() };
       if (replyTo) params.reply_to = replyTo.post_id;
       const { post } = await client.request('post.create', params);
       input.value = '';
@@ -491,4 +491,11 @@ export function notificationLine(app, kind, actors, count) {
   const { t } = app;
   const key = `social.kind.${kind}`;
   return t(key in app.strings ? key : 'social.kind.other', { who: actorsText(app, actors, count) });
+}
+
+// A post's client_id (crypto.getRandomValues works outside secure contexts, unlike randomUUID): a resend after a
+// lost reply returns the post already made.
+function newPostClientId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return 'web-' + [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
