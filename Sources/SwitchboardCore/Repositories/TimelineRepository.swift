@@ -80,24 +80,24 @@ public enum TimelineRepository {
     /// without reposts of posts the viewer may not see.
     public static func home(_ db: PostgresConnection, viewer: Int64, cursor: Cursor, limit: Int) throws -> PostPage {
         let clock = try snapshot(db)
-        let followees = try SocialGraphRepository.activeFolloweeIds(db, of: viewer)
-        let muted = try SocialGraphRepository.mutedIds(db, of: viewer)
-        let authors = [viewer] + followees.filter { !muted.contains($0) }
         let (lo, hi, order) = bounds(cursor)
+        // One statement: the followees and mutes are read inside it (two round trips fewer than passing them in),
+        // then one index-only range scan per author of the covering `posts_by_author` (migration 12).
         let rows = try db.execute(
             cached: """
-                SELECT p.id, p.seq FROM unnest($1::bigint[]) AS a(id) CROSS JOIN LATERAL (
+                WITH f AS MATERIALIZED (SELECT followee_id AS id FROM follows WHERE follower_id = $1 AND state = 'active'),
+                     m AS MATERIALIZED (SELECT muted_id AS id FROM mutes WHERE muter_id = $1)
+                SELECT p.id, p.seq FROM (SELECT $1::bigint AS id UNION ALL SELECT id FROM f WHERE id NOT IN (SELECT id FROM m)) a
+                CROSS JOIN LATERAL (
                   SELECT p.id, p.seq FROM posts p
-                  WHERE p.author_id = a.id AND p.deleted_at IS NULL AND p.seq > $4 AND p.seq < $5
-                    AND (p.reply_to IS NULL OR p.author_id = $3 OR p.reply_to_user = ANY($2::bigint[]))
-                    AND \(originalVisible(viewer: "$3", mutedArray: "$6::bigint[]"))
-                  ORDER BY p.seq \(order) LIMIT $7
-                ) p ORDER BY p.seq \(order) LIMIT $7
+                  WHERE p.author_id = a.id AND p.deleted_at IS NULL AND p.seq > $2 AND p.seq < $3
+                    AND (p.reply_to IS NULL OR p.author_id = $1 OR p.reply_to_user = $1 OR p.reply_to_user IN (SELECT id FROM f))
+                    AND (p.repost_of IS NULL OR EXISTS (SELECT 1 FROM posts o WHERE o.id = p.repost_of AND o.deleted_at IS NULL
+                      AND o.author_id NOT IN (SELECT id FROM m) AND \(PostRepository.visible(viewer: "$1", author: "o.author_id"))))
+                  ORDER BY p.seq \(order) LIMIT $4
+                ) p ORDER BY p.seq \(order) LIMIT $4
                 """,
-            [
-                .text(MessageStore.bigintArray(authors)), .text(MessageStore.bigintArray([viewer] + followees)), .int(viewer), .int(lo), .int(hi),
-                .text(MessageStore.bigintArray(Array(muted))), .int(Int64(limit + 1)),
-            ])
+            [.int(viewer), .int(lo), .int(hi), .int(Int64(limit + 1))])
         return try page(db, rows: try idSeq(rows), cursor: cursor, limit: limit, clock: clock, viewer: viewer)
     }
 
