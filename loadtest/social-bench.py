@@ -50,7 +50,7 @@ from collections import Counter
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Conn, Server, conninfo, pct, server_binary, sql  # noqa: E402
+from benchlib import Conn, Server, conninfo, histograms, make_token, pct, server_binary, server_quantiles, sql  # noqa: E402
 
 SERVER = server_binary(prefer_release=True)
 
@@ -66,50 +66,6 @@ def summary_ms(values_ns):
     ms = [v / 1e6 for v in values_ns]
     return {"count": len(ms), "p50_ms": round(pct(ms, 0.5), 2), "p99_ms": round(pct(ms, 0.99), 2),
             "max_ms": round(max(ms), 2)}
-
-
-def make_token():
-    raw = os.urandom(32)
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode(), hashlib.sha256(raw).hexdigest()
-
-
-def histograms(server, ops):
-    """{op: [(le seconds, cumulative count), ...]} of switchboard_request_duration_seconds."""
-    out = {op: [] for op in ops}
-    for line in server.metrics_text().splitlines():
-        if not line.startswith("switchboard_request_duration_seconds_bucket{"):
-            continue
-        m = re.match(r"[^{]+\{([^}]*)\}\s+([0-9.eE+-]+)$", line)
-        if not m:
-            continue
-        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-        if labels.get("op") in out:
-            le = float("inf") if labels["le"] in ("+Inf", "Inf") else float(labels["le"])
-            out[labels["op"]].append((le, float(m.group(2))))
-    return {op: sorted(v) for op, v in out.items()}
-
-
-def server_quantiles(before, after):
-    """p50/p99 (ms) of the requests between two histogram scrapes, linearly interpolated within buckets."""
-    b = dict(before)
-    delta = [(le, c - b.get(le, 0)) for le, c in after]
-    total = delta[-1][1] if delta else 0
-    if total <= 0:
-        return {"count": 0}
-    res = {"count": int(total)}
-    for name, q in (("p50_ms", 0.5), ("p99_ms", 0.99)):
-        target, prev_le, prev_c = q * total, 0.0, 0.0
-        for le, c in delta:
-            if c >= target:
-                if le == float("inf"):
-                    res[name] = f"> {prev_le * 1000:g}"
-                else:
-                    frac = (target - prev_c) / (c - prev_c) if c > prev_c else 1
-                    res[name] = round((prev_le + frac * (le - prev_le)) * 1000, 2)
-                res[name + "_bucket"] = "le " + ("+Inf" if le == float("inf") else f"{le * 1000:g} ms")
-                break
-            prev_le, prev_c = le, c
-    return res
 
 
 def copy_rows(url, table_cols, rows, timeout=1800):
