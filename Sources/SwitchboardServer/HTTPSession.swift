@@ -374,6 +374,17 @@ final class HTTPSession: ConnectionHandler {
         checkBackpressure(ws)
     }
 
+    /// Sends a fan-out event's prebuilt uncompressed frame as is, also on a connection that negotiated
+    /// permessage-deflate (`WebSocketConnection.acceptsUncompressedSharedFrames`): one encoding and no compression
+    /// per recipient.
+    func sendFanout(_ frame: SharedBytes) {
+        guard case .websocket(let ws, _) = phase, ws.acceptsUncompressedSharedFrames else { return }
+        context.traffic.framesOut += 1
+        context.traffic.bytesOut += frame.count
+        connection.write(frame)
+        checkBackpressure(ws)
+    }
+
     private func checkBackpressure(_ ws: WebSocketConnection) {
         guard connection.outboundBytes > server.configuration.maxOutboundBytes else { return }
         server.metrics.backpressureCloses.increment()

@@ -395,6 +395,12 @@ public final class WebSocketConnection {
     /// Whether a prebuilt uncompressed server frame may be sent as is (shared fan-out frames).
     public var acceptsSharedFrames: Bool { role == .server && deflate == nil && state == .open }
 
+    /// Whether a prebuilt uncompressed server frame may be sent as is even when permessage-deflate is in use:
+    /// RFC 7692 lets an endpoint leave any message uncompressed (RSV1 clear), and such a message touches neither
+    /// side's LZ77 window, so the connection's compression context stays in step. Used for events encoded once for
+    /// thousands of connections (live pages), where compressing per connection costs more than the bytes saved.
+    public var acceptsUncompressedSharedFrames: Bool { role == .server && state == .open }
+
     /// Starts the closing handshake: our close frame, or nil when already closing.
     public func close(code: UInt16, reason: String = "", now: UInt64) -> [UInt8]? {
         guard state == .open else { return nil }

@@ -121,6 +121,29 @@ final class Harness {
         #expect(b.sentCloseCode == 1009)
     }
 
+    @Test func anUncompressedSharedFrameKeepsTheDeflateContextInStep() throws {
+        // A fan-out event written as a prebuilt uncompressed frame between two compressed messages of a
+        // context-takeover connection: the receiver passes it by its inflater (RSV1 clear), and the next compressed
+        // message, which refers back to the first, still inflates (RFC 7692: uncompressed messages touch neither
+        // side's window).
+        let h = Harness(deflate: PerMessageDeflateParameters())
+        #expect(h.ws.acceptsUncompressedSharedFrames && !h.ws.acceptsSharedFrames)
+        let payload = Array(String(repeating: "switchboard ", count: 50).utf8)
+        func body(_ frame: [UInt8]) -> [UInt8] {
+            #expect(frame[1] & 0x80 == 0 && frame[1] & 0x7F < 126)  // unmasked, short
+            return Array(frame[2...])
+        }
+        let first = try #require(h.ws.makeMessage(.text, payload: payload))
+        let shared = WebSocketFrameEncoder.encode(opcode: .text, payload: Array("{\"ev\":\"post.new\"}".utf8))
+        let second = try #require(h.ws.makeMessage(.text, payload: payload))
+        #expect(first[0] == 0xC1 && shared[0] == 0x81 && second[0] == 0xC1)
+        #expect(second.count < first.count)  // the second refers back to the first
+        let inflater = try MessageDecompressor(noContextTakeover: false)
+        #expect(try inflater.decompress(body(first), limit: 10_000) == payload)
+        #expect(String(decoding: body(shared), as: UTF8.self) == "{\"ev\":\"post.new\"}")
+        #expect(try inflater.decompress(body(second), limit: 10_000) == payload)
+    }
+
     @Test func closeHandshakeBothWays() {
         let h = Harness()
         h.feed(masked(8, [0x03, 0xE8]))

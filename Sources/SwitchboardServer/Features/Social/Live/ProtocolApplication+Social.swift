@@ -45,15 +45,15 @@ extension ProtocolApplication {
             if delivery.seq <= social.replayedUpTo
                 && (social.replayedPosts.contains(delivery.postId) || social.replayedDeletions.contains(delivery.postId))
             { return }
-            sendEvent(delivery.bytes)
+            session.sendFanout(delivery.frame)
         case .deleted:
             if delivery.seq <= social.replayedUpTo && social.replayedDeletions.contains(delivery.postId) { return }
-            sendEvent(delivery.bytes)
+            session.sendFanout(delivery.frame)
         case .counts:
             // The latest counts of a post replace a pending unsent one while the connection is backed up.
             sendEphemeral(delivery.bytes, source: "post.counts:\(delivery.postId)")
         case .other:
-            sendEvent(delivery.bytes)
+            session.sendFanout(delivery.frame)
         }
     }
 

@@ -11,6 +11,8 @@ import Logging
 import SwitchboardCore
 import SwitchboardProtocol
 import SwitchboardStore
+import SwitchboardTransport
+import SwitchboardWebSocket
 
 /// Limits of live pages (`serve` flags `--max-subscriptions`, `--live-replay-max`).
 public struct LiveConfiguration: Sendable, Equatable {
@@ -33,11 +35,15 @@ final class SocialDelivery: Sendable {
     let postId: Int64
     let seq: Int64
     let bytes: [UInt8]
+    /// The event's uncompressed WebSocket frame, built once and written as is to every recipient
+    /// (`HTTPSession.sendFanout`).
+    let frame: SharedBytes
     init(kind: Kind, postId: Int64 = 0, seq: Int64 = 0, bytes: [UInt8]) {
         self.kind = kind
         self.postId = postId
         self.seq = seq
         self.bytes = bytes
+        frame = SharedBytes(WebSocketFrameEncoder.encode(opcode: .text, payload: bytes))
     }
 }
 
