@@ -57,6 +57,24 @@ static inline int CVips_thumbnail_buffer(const void *buf, size_t len, VipsImage 
                                  VIPS_FAIL_ON_ERROR, "option_string", "fail_on=error", NULL);
 }
 
+/// Loads a JPEG from memory, decoded at 1/`shrink` of its size (1, 2, 4 or 8: libjpeg's scaled DCT, much cheaper
+/// than decoding in full and resizing). Reads top to bottom once; fails on decode errors and truncation when the
+/// pixels are computed. `buf` must outlive `*out`.
+static inline int CVips_jpegload_buffer(const void *buf, size_t len, VipsImage **out, int shrink) {
+    return vips_jpegload_buffer((void *)buf, len, out, "shrink", shrink, "fail_on", VIPS_FAIL_ON_ERROR, "access",
+                                VIPS_ACCESS_SEQUENTIAL, NULL);
+}
+
+/// vips_thumbnail_image with what CVips_thumbnail_buffer does after loading: rotation by the EXIF orientation,
+/// shrinking (never enlarging) to `size`, and with `to_srgb` conversion through the embedded ICC profile.
+static inline int CVips_thumbnail_upright(VipsImage *in, VipsImage **out, int size, int to_srgb) {
+    if (to_srgb) {
+        return vips_thumbnail_image(in, out, size, "height", size, "size", VIPS_SIZE_DOWN, "import_profile", "srgb",
+                                    "export_profile", "srgb", NULL);
+    }
+    return vips_thumbnail_image(in, out, size, "height", size, "size", VIPS_SIZE_DOWN, NULL);
+}
+
 /// Shrinks (never enlarges) an already upright image so that its longest side is at most `size`.
 static inline int CVips_thumbnail_image(VipsImage *in, VipsImage **out, int size) {
     return vips_thumbnail_image(in, out, size, "height", size, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE, NULL);

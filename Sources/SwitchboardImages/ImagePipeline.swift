@@ -101,8 +101,20 @@ public enum ImagePipeline {
         // itself (the thumbnail is made from it), not only by the savers' `strip` (which WebP ignores in 8.14.1).
         let display: VipsImageRef
         do throws(VipsFailure) {
-            var image = try VipsImageRef.make { out in
-                CVips_thumbnail_buffer(base, bytes.count, out, Int32(limits.displaySize), convertColour ? 1 : 0)
+            let size = Int32(limits.displaySize)
+            var image: VipsImageRef
+            if format == .jpeg {
+                // vips_thumbnail keeps a factor of two for its own resize and so decodes a 4000 x 3000 JPEG in full
+                // for a 1280 rendition; a 2000 x 1500 DCT-scaled decode is about half the work.
+                let shrink = jpegShrink(longestSide: max(original.width, original.height), target: limits.displaySize)
+                let loaded = try VipsImageRef.make { out in CVips_jpegload_buffer(base, bytes.count, out, shrink) }
+                image = try VipsImageRef.make { out in
+                    CVips_thumbnail_upright(loaded.pointer, out, size, convertColour ? 1 : 0)
+                }
+            } else {
+                image = try VipsImageRef.make { out in
+                    CVips_thumbnail_buffer(base, bytes.count, out, size, convertColour ? 1 : 0)
+                }
             }
             if CVips_is_8bit_srgb_or_grey(image.pointer) == 0 {
                 let source = image
@@ -136,6 +148,13 @@ public enum ImagePipeline {
         } catch {
             throw .processingFailed(error.message)
         }
+    }
+
+    /// The largest JPEG decode scale (1/1, 1/2, 1/4, 1/8) that still leaves the longest side at least `target`.
+    static func jpegShrink(longestSide: Int, target: Int) -> Int32 {
+        var shrink = 1
+        while shrink < 8 && longestSide / (shrink * 2) >= target { shrink *= 2 }
+        return Int32(shrink)
     }
 
     /// Encodes one upright sRGB image as WebP (alpha kept) and as JPEG (alpha flattened onto white).
