@@ -82,10 +82,7 @@ public enum ImagePipeline {
         // libvips' own reading of the header (nothing decoded yet), held to the same limit.
         let original: VipsImageRef
         do throws(VipsFailure) {
-            guard let image = CVips_header_from_buffer(base, bytes.count) else {
-                throw VipsFailure(message: VipsRuntime.takeError())
-            }
-            original = VipsImageRef(taking: image)
+            original = try VipsImageRef.header(of: bytes)
         } catch {
             throw .corrupt("header: \(error.message)")
         }

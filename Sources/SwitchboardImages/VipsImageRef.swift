@@ -41,6 +41,16 @@ final class VipsImageRef {
         return VipsImageRef(taking: out)
     }
 
+    /// Opens an image from memory with libvips, reading its header only (`CVips_header_from_buffer`); only the four
+    /// loaders ``VipsRuntime/allowedLoaders`` can open anything. `bytes` must outlive the image.
+    static func header(of bytes: UnsafeRawBufferPointer) throws(VipsFailure) -> VipsImageRef {
+        if let failure = VipsRuntime.startupFailure { throw VipsFailure(message: failure) }
+        guard let base = bytes.baseAddress, let image = CVips_header_from_buffer(base, bytes.count) else {
+            throw VipsFailure(message: VipsRuntime.takeError())
+        }
+        return VipsImageRef(taking: image)
+    }
+
     var width: Int { Int(vips_image_get_width(pointer)) }
     var height: Int { Int(vips_image_get_height(pointer)) }
     var bands: Int { Int(vips_image_get_bands(pointer)) }
