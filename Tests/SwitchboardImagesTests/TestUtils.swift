@@ -118,6 +118,10 @@ final class Fixtures: Sendable {
         try vips("heifsave", "corner.v", "corner.avif", "--compression", "av1", "--Q", "90")
         try vips("gifsave", "corner.v", "corner.gif")
         try vips("tiffsave", "corner.v", "corner.tif")
+        // The uncompressed intermediates are 40 MB; the files the tests read are a few.
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".v") {
+            try FileManager.default.removeItem(at: url(file))
+        }
     }
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
