@@ -15,7 +15,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     /// The upload has more bytes than ``ImageLimits/maxInputBytes``.
     case tooLarge(byteCount: Int, limit: Int)
-    /// The bytes are not JPEG, PNG, WebP, HEIC or AVIF; carries what they look like (`gif`, `tiff`, `unknown`...).
+    /// The bytes are not JPEG, PNG, WebP or HEIC; carries what they look like (`gif`, `tiff`, `avif`, `unknown`...).
     case unsupportedFormat(String)
     /// The header claims more pixels than ``ImageLimits/maxPixels`` (a pixel bomb, or simply too big a picture).
     case tooManyPixels(width: Int, height: Int)

@@ -15,10 +15,8 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
     /// WebP (lossy, lossless or extended; an animation is read as its first frame).
     case webp
     /// HEIF with HEVC images: HEIC, what phones write (brands `heic`, `heix`, `heim`, `heis`, `hevc`, `hevx`,
-    /// `mif1`, `msf1`).
+    /// `mif1`, `msf1`). AVIF (HEIF with AV1 images) is refused: see ``ImageSniffer/heifFormat(_:)``.
     case heif
-    /// AVIF: HEIF with AV1 images (brands `avif`, `avis`), read by the same libvips loader as HEIC.
-    case avif
 
     /// The media type of the format, as a server would label the original.
     public var mimeType: String {
@@ -27,7 +25,6 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
         case .png: "image/png"
         case .webp: "image/webp"
         case .heif: "image/heic"
-        case .avif: "image/avif"
         }
     }
 
@@ -37,7 +34,7 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
         case .jpeg: "VipsForeignLoadJpeg"
         case .png: "VipsForeignLoadPng"
         case .webp: "VipsForeignLoadWebp"
-        case .heif, .avif: "VipsForeignLoadHeif"
+        case .heif: "VipsForeignLoadHeif"
         }
     }
 }

@@ -16,10 +16,11 @@ internal import CVips
 /// header reads); libvips' own header read (only the four accepted loaders are enabled), checked again; then the
 /// decode, which fails on corrupt or truncated data.
 ///
-/// - Warning: Synchronous and CPU-heavy (about 230 ms of one core for a 12-megapixel phone JPEG in a release build,
-///   more for noisy images; see docs/photos.md): call it only from a bounded worker queue, never from a loop queue. Each call holds the input, the decoded
-///   display rendition (1280 x 1280 x 4 bytes at most) and, for progressive JPEGs and interlaced PNGs, the decoder's
-///   whole-image buffers; libvips runs each call on one thread (its concurrency is set to 1).
+/// - Warning: Synchronous and CPU-heavy (about 230 ms of one core for a 12-megapixel phone JPEG in a release
+///   build, more for noisy images; see docs/photos.md): call it only from a bounded worker queue, never from a
+///   loop queue. Each call holds the input, the decoded display rendition (1280 x 1280 x 4 bytes at most) and, for
+///   progressive JPEGs and interlaced PNGs, the decoder's whole-image buffers; libvips runs each call on one thread
+///   (its concurrency is set to 1).
 public enum ImagePipeline {
     /// Processes one upload.
     ///

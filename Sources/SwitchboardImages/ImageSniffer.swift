@@ -39,7 +39,7 @@ public enum ImageSniffer {
     /// Recognises the format and reads the stored width and height from the header alone.
     ///
     /// JPEG: the first SOFn frame header, walking the marker segments. PNG: IHDR. WebP: the VP8, VP8L or VP8X chunk.
-    /// HEIF/AVIF: the largest `ispe` (image spatial extents) property in `meta/iprp/ipco`, which for a photo is the
+    /// HEIF: the largest `ispe` (image spatial extents) property in `meta/iprp/ipco`, which for a photo is the
     /// primary image (grids are larger than their tiles; thumbnails are smaller); a conservative bound for the pixel
     /// limit either way.
     ///
@@ -55,7 +55,7 @@ public enum ImageSniffer {
         case .jpeg: header = try jpegHeader(b)
         case .png: header = try pngHeader(b)
         case .webp: header = try webpHeader(b)
-        case .heif, .avif: header = try heifHeader(b, format: format)
+        case .heif: header = try heifHeader(b, format: format)
         }
         if header.width < 1 || header.height < 1 {
             throw .corrupt("\(format.rawValue) header claims a size of \(header.width) x \(header.height)")

@@ -18,7 +18,9 @@ struct ImageSnifferTests {
         #expect(try ImageSniffer.format(of: Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8)) == .webp)
         #expect(try ImageSniffer.format(of: heifClaiming([(10, 10)])) == .heif)
         #expect(try ImageSniffer.format(of: heifClaiming([(10, 10)], brand: "heix")) == .heif)
-        #expect(try ImageSniffer.format(of: heifClaiming([(10, 10)], brand: "avif")) == .avif)
+        #expect(throws: ImageError.unsupportedFormat("avif")) {
+            try ImageSniffer.format(of: heifClaiming([(10, 10)], brand: "avif"))
+        }
     }
 
     @Test(
@@ -117,6 +119,19 @@ struct ImageSnifferTests {
         let heif = heifClaiming([(10, 10)])
         let oversized = Array(heif.prefix(24)) + be32(1000) + Array("free".utf8) + Array(heif.dropFirst(24))
         #expect(throws: ImageError.self) { try ImageSniffer.header(of: oversized) }
+    }
+
+    @Test("AVIF is refused by brand, and by an av01 item under a generic brand; HEVC items pass")
+    func avif() throws {
+        let generic = heifClaiming([(64, 48)], brand: "mif1", itemType: "av01")
+        #expect(try ImageSniffer.format(of: generic) == .heif)
+        #expect(throws: ImageError.unsupportedFormat("avif")) { try ImageSniffer.header(of: generic) }
+        let hevc = try ImageSniffer.header(of: heifClaiming([(64, 48)], itemType: "hvc1"))
+        #expect(hevc == ImageHeader(format: .heif, width: 64, height: 48))
+        // A truncated iinf is corrupt, not a crash.
+        let ftyp = box("ftyp", Array("heicmif1".utf8) + [0, 0, 0, 0])
+        let truncated = ftyp + box("meta", [0, 0, 0, 0] + box("iinf", [0]))
+        #expect(throws: ImageError.self) { try ImageSniffer.header(of: truncated) }
     }
 
     @Test("every prefix of every valid header is a result or a typed error")

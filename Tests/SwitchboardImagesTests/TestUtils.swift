@@ -112,7 +112,7 @@ final class Fixtures: Sendable {
         try vips("black", "big0.v", "3000", "2000", "--bands", "3")
         try vips("linear", "big0.v", "big.v", "1 1 1", "30 120 200", "--uchar")
         try vips("jpegsave", "big.v", "big.jpg")
-        // HEIC (HEVC through libheif and x265) and AVIF (AV1 through libaom) as Debian's libvips writes them.
+        // HEIC (HEVC through libheif and x265) as Debian's libvips writes it, and AVIF, which is refused.
         try vips("heifsave", "corner.v", "corner.heic", "--compression", "hevc", "--Q", "90")
         try vips("heifsave", "photo.v", "photo.heic", "--compression", "hevc")
         try vips("heifsave", "corner.v", "corner.avif", "--compression", "av1", "--Q", "90")
@@ -258,12 +258,18 @@ func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
     be32(8 + payload.count) + Array(type.utf8) + payload
 }
 
-/// A HEIC skeleton: ftyp, then meta/iprp/ipco with one ispe per size.
-func heifClaiming(_ sizes: [(Int, Int)], brand: String = "heic") -> [UInt8] {
+/// A HEIC skeleton: ftyp, then meta with an optional iinf (one infe of version 2 with `itemType`) and iprp/ipco
+/// with one ispe per size.
+func heifClaiming(_ sizes: [(Int, Int)], brand: String = "heic", itemType: String? = nil) -> [UInt8] {
     let ftyp = box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1".utf8) + Array(brand.utf8))
     let ispes = sizes.flatMap { box("ispe", [0, 0, 0, 0] + be32($0.0) + be32($0.1)) }
     let handler = box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array("pict".utf8))
-    let meta = box("meta", [0, 0, 0, 0] + handler + box("iprp", box("ipco", ispes)))
+    var iinf: [UInt8] = []
+    if let itemType {
+        let infe = box("infe", [2, 0, 0, 0, 0, 1, 0, 0] + Array(itemType.utf8) + [0])
+        iinf = box("iinf", [0, 0, 0, 0, 0, 1] + infe)
+    }
+    let meta = box("meta", [0, 0, 0, 0] + handler + iinf + box("iprp", box("ipco", ispes)))
     return ftyp + meta
 }
 
