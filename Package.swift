@@ -42,6 +42,9 @@ let package = Package(
         // hiredis' .pc file adds -D_FILE_OFFSET_BITS=64, which SwiftPM rejects: no pkgConfig, the module map links it.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        // libvips' .pc file pulls in OpenEXR's and gmodule's -pthread through Requires.private, which SwiftPM rejects
+        // as a prohibited flag: gobject-2.0 gives the GLib include paths vips.h needs, the module map links libvips.
+        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(
             name: "COpus",
             pkgConfig: "libopusenc",
@@ -58,6 +61,7 @@ let package = Package(
         .target(name: "SwitchboardProtocol", swiftSettings: strict),
         .target(name: "SwitchboardMedia", dependencies: ["COpus", "COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardCalls", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "SwitchboardImages", dependencies: ["CVips", "COpenSSL"], swiftSettings: strict),
         .target(
             name: "SwitchboardStore",
             dependencies: ["CLibpq", .product(name: "Logging", package: "swift-log")],
@@ -80,7 +84,7 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
-                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis",
+                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis", "SwitchboardImages",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -155,6 +159,7 @@ let package = Package(
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),
+        .testTarget(name: "SwitchboardImagesTests", dependencies: ["SwitchboardImages"], swiftSettings: strict),
         .testTarget(
             name: "SwitchboardEngineTests",
             dependencies: [

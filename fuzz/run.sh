@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of bytes from the network with libFuzzer + ASan for a bounded time.
-#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz|CalendarFuzz|PostTextFuzz [SECONDS=60]
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz|CalendarFuzz|PostTextFuzz|ImageFuzz [SECONDS=60]
 # Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
 # crashes: fuzz/bin/crashes-TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz, RedisReplyFuzz, CalendarFuzz or PostTextFuzz}
+target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz, RedisReplyFuzz, CalendarFuzz, PostTextFuzz or ImageFuzz}
 seconds=${2:-60}
 case "$target" in
     HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
@@ -14,6 +14,7 @@ case "$target" in
     RedisReplyFuzz) seeds=fuzz/seeds/redis ;;
     CalendarFuzz) seeds=fuzz/seeds/calendar ;;
     PostTextFuzz) seeds=fuzz/seeds/posttext ;;
+    ImageFuzz) seeds=fuzz/seeds/images ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
@@ -55,6 +56,21 @@ if [[ "$target" == PostTextFuzz ]]; then
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
         Sources/SwitchboardCore/Social/PostText.swift fuzz/PostTextFuzz.swift -o fuzz/bin/PostTextFuzz
     exec fuzz/bin/PostTextFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
+fi
+if [[ "$target" == ImageFuzz ]]; then
+    # The photo pipeline (issue 19) over Debian's libvips: its module's sources, CVips' module map with GLib's
+    # include paths, COpenSSL for the hash. libvips itself is not instrumented; the Swift side is.
+    include_flags=()
+    for flag in $(pkg-config --cflags-only-I gobject-2.0); do include_flags+=(-Xcc "$flag"); done
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardImages \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        -Xcc -fmodule-map-file=Sources/CVips/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/COpenSSL/module.modulemap \
+        "${include_flags[@]}" \
+        $(find Sources/SwitchboardImages -name '*.swift' | sort) fuzz/ImageFuzz.swift \
+        -o fuzz/bin/ImageFuzz -lvips -lgobject-2.0 -lglib-2.0 -lssl -lcrypto
+    exec fuzz/bin/ImageFuzz -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardWebSocket \

@@ -4,16 +4,18 @@
 #   scripts/deps.sh --test   also the test tools (Python websockets and pexpect, openssl CLI, audio tools, redis-server,
 #                            Debian's chromium with Playwright and axe-playwright-python for Tests/web; never
 #                            `playwright install`: the tests drive /usr/bin/chromium; GStreamer's plugins and
-#                            coturn for Tests/callmedia)
+#                            coturn for Tests/callmedia; vips and exiftool for the photo tests)
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev
-      postgresql openssl pkg-config)
+      libvips-dev postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
     want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux
           gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-nice coturn)
     # systemd-analyze verifies deploy/switchboard.service (it needs no running systemd).
     want+=(systemd)
+    # The photo tests make their images with libvips' command-line tools and read metadata back with exiftool.
+    want+=(libvips-tools libimage-exiftool-perl)
 fi
 
 missing=()
