@@ -2,7 +2,7 @@
 # What the Python benchmarks in loadtest/ share: the server they start (with /readyz, /metrics and a bounded
 # stop), PostgreSQL through psql, percentiles, and one protocol connection whose replies are matched by id.
 # Imported by ops-bench.py and community-bench.py (they run from any directory: this folder is on sys.path).
-import asyncio, base64, hashlib, json, os, re, socket, subprocess, time
+import asyncio, base64, hashlib, json, os, re, shutil, socket, subprocess, sys, time
 import urllib.request
 import websockets
 
@@ -182,3 +182,109 @@ def server_quantiles(before, after):
                 break
             prev_le, prev_c = le, c
     return res
+
+
+def summary_ms(values_ns):
+    """{count, p50_ms, p99_ms, max_ms} of nanosecond durations."""
+    if not values_ns:
+        return {"count": 0}
+    ms = [v / 1e6 for v in values_ns]
+    return {"count": len(ms), "p50_ms": round(pct(ms, 0.5), 2), "p99_ms": round(pct(ms, 0.99), 2),
+            "max_ms": round(max(ms), 2)}
+
+
+def summary_row(name, s, width):
+    """One line of a results table: a client-side summary (with max) or a server-side one (with its bucket)."""
+    if not s or not s.get("count"):
+        return f"{name:{width}} -"
+    return f"{name:{width}} p50 {s.get('p50_ms')} / p99 {s.get('p99_ms')}" + (
+        f" / max {s['max_ms']}" if "max_ms" in s else f" ({s.get('p99_ms_bucket', '')})") + f" ms  (n={s['count']})"
+
+
+def finish_run(stop, workers, server, keep, base_url, db, work):
+    """The end of a benchmark run: stops the receiver processes and the server, drops the database and the work
+    folder (or says where they are kept)."""
+    stop.set()
+    for p in workers:
+        p.join(10)
+        if p.is_alive():
+            p.terminate()
+            p.join(5)
+    if server:
+        server.stop()
+    if not keep:
+        try:
+            sql(base_url, f"DROP DATABASE IF EXISTS {db};")
+        except Exception as e:  # noqa: BLE001 - the run's result matters more than the clean-up
+            print(f"could not drop {db}: {e}", file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        print(f"kept database {db} and {work}", file=sys.stderr)
+
+
+# --- receivers: worker processes holding many connections (spawned; every argument picklable) ---
+
+def receiver_main(url, tokens, request, event, path, prefix, concurrency, ready_q, counter, stop, result_q):
+    """Connects `tokens`' users (bounded concurrency), sends `authenticate` and `request` (an op and its params) on
+    each, reports ("ready", n) or ("error", text), then timestamps every `event` frame whose field at `path` (keys)
+    is a string `prefix` + `k` + ...; counts them in `counter`; at `stop` puts {receipts: [(k, ns)], errors}."""
+    try:
+        asyncio.run(_receiver(url, tokens, request, event, path, prefix, concurrency, ready_q, counter, stop, result_q))
+    except Exception as e:  # noqa: BLE001 - reported to the main process
+        ready_q.put(("error", repr(e)))
+
+
+async def _receiver(url, tokens, request, event, path, prefix, concurrency, ready_q, counter, stop, result_q):
+    receipts = []  # (k, monotonic ns)
+    sockets = []
+    errors = []
+    sem = asyncio.Semaphore(concurrency)
+    marker = f'"{event}"'
+    quoted_prefix = '"' + prefix
+
+    async def connect(token):
+        async with sem:
+            ws = await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None, open_timeout=30)
+            await ws.send(json.dumps({"id": 1, "op": "authenticate", "token": token}))
+            await ws.send(json.dumps({"id": 2, **request}))
+            replies = 0
+            while replies < 2:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if "re" in m:
+                    replies += 1
+                    if "ok" not in m:
+                        raise RuntimeError(f"request {m.get('re')}: {m}")
+            sockets.append(ws)
+
+    async def listen(ws):
+        try:
+            async for raw in ws:
+                t = time.monotonic_ns()
+                if marker in raw and quoted_prefix in raw:
+                    try:
+                        value = json.loads(raw)
+                        for key in path:
+                            value = value[key]
+                        if value.startswith(prefix):
+                            receipts.append((int(value[len(prefix):].split(".")[0]), t))
+                            with counter.get_lock():
+                                counter.value += 1
+                    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+                        pass
+        except websockets.ConnectionClosed:
+            errors.append("connection closed")
+
+    results = await asyncio.gather(*(connect(t) for t in tokens), return_exceptions=True)
+    failed = [r for r in results if isinstance(r, Exception)]
+    if failed:
+        ready_q.put(("error", f"{len(failed)} connection(s) could not connect or send {request['op']}: {failed[0]!r}"))
+        return
+    listeners = [asyncio.ensure_future(listen(ws)) for ws in sockets]
+    ready_q.put(("ready", len(sockets)))
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
+    result_q.put({"receipts": receipts, "errors": errors})
+    for ws in sockets:
+        await ws.close()
+    for task in listeners:
+        task.cancel()

@@ -32,88 +32,18 @@ import subprocess, sys, tempfile, time
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Conn, Server, conninfo, histograms, make_token, pct, server_binary, server_quantiles, sql  # noqa: E402
+from benchlib import (Conn, Server, conninfo, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
+                      server_quantiles, sql, summary_ms, summary_row)
 
 
 SERVER = server_binary(prefer_release=True)
 PASSWORD = "bench mark community 99"
 
 
-def summary_ms(values_ns):
-    if not values_ns:
-        return {"count": 0}
-    ms = [v / 1e6 for v in values_ns]
-    return {"count": len(ms), "p50_ms": round(pct(ms, 0.5), 2), "p99_ms": round(pct(ms, 0.99), 2),
-            "max_ms": round(max(ms), 2)}
 
 
 def wire(t):
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + ".000Z"
-
-
-# --- the online members: worker processes ---
-
-def worker_main(url, tokens, community_id, concurrency, ready_q, counter, stop, result_q):
-    """Connects `tokens`' members, joins the community, then timestamps every community.notification frame."""
-    try:
-        asyncio.run(_worker(url, tokens, community_id, concurrency, ready_q, counter, stop, result_q))
-    except Exception as e:  # noqa: BLE001 - reported to the main process
-        ready_q.put(("error", repr(e)))
-
-
-async def _worker(url, tokens, community_id, concurrency, ready_q, counter, stop, result_q):
-    receipts = []  # (monotonic ns, raw frame)
-    sockets = []
-    errors = []
-    sem = asyncio.Semaphore(concurrency)
-
-    async def member(token):
-        async with sem:
-            ws = await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None, open_timeout=30)
-            await ws.send(json.dumps({"id": 1, "op": "authenticate", "token": token}))
-            await ws.send(json.dumps({"id": 2, "op": "communities.join", "community_id": community_id}))
-            replies = 0
-            while replies < 2:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
-                if "re" in m:
-                    replies += 1
-                    if "ok" not in m:
-                        raise RuntimeError(f"request {m.get('re')}: {m}")
-            sockets.append(ws)
-
-    async def listen(ws):
-        try:
-            async for raw in ws:
-                t = time.monotonic_ns()
-                if '"community.notification"' in raw:
-                    receipts.append((t, raw))
-                    with counter.get_lock():
-                        counter.value += 1
-        except websockets.ConnectionClosed:
-            errors.append("connection closed")
-
-    results = await asyncio.gather(*(member(t) for t in tokens), return_exceptions=True)
-    failed = [r for r in results if isinstance(r, Exception)]
-    if failed:
-        ready_q.put(("error", f"{len(failed)} member(s) could not connect or join: {failed[0]!r}"))
-        return
-    listeners = [asyncio.ensure_future(listen(ws)) for ws in sockets]
-    ready_q.put(("ready", len(sockets)))
-    while not stop.is_set():
-        await asyncio.sleep(0.2)
-    out = []
-    for t, raw in receipts:
-        try:
-            title = json.loads(raw)["notification"]["title"]
-            if title.startswith("cb."):
-                out.append((int(title.split(".")[1]), t))
-        except (ValueError, KeyError, IndexError):
-            pass
-    result_q.put({"receipts": out, "errors": errors})
-    for ws in sockets:
-        await ws.close()
-    for task in listeners:
-        task.cancel()
 
 
 # --- the benchmark ---
@@ -167,8 +97,9 @@ SELECT '+1778' || lpad(g::text, 7, '0'), 'x', 'Online member ' || g FROM generat
         n = max(1, a.workers)
         for w in range(n):
             part = [t for t, _ in tokens[w::n]]
-            p = ctx.Process(target=worker_main, args=(server.ws, part, cid, a.connect_concurrency, ready_q, counter,
-                                                      stop, result_q), daemon=True)
+            p = ctx.Process(target=receiver_main, args=(
+                server.ws, part, {"op": "communities.join", "community_id": cid}, "community.notification",
+                ("notification", "title"), "cb.", a.connect_concurrency, ready_q, counter, stop, result_q), daemon=True)
             p.start()
             workers.append(p)
         connected = 0
@@ -273,30 +204,12 @@ SELECT '+1778' || lpad(g::text, 7, '0'), 'x', 'Online member ' || g FROM generat
         await admin.close()
         return results
     finally:
-        stop.set()
-        for p in workers:
-            p.join(10)
-            if p.is_alive():
-                p.terminate()
-                p.join(5)
-        if server:
-            server.stop()
-        if not a.keep:
-            try:
-                sql(base, f"DROP DATABASE IF EXISTS {db};")
-            except Exception as e:  # noqa: BLE001 - the run's result matters more than the clean-up
-                print(f"could not drop {db}: {e}", file=sys.stderr)
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"kept database {db} and {work}", file=sys.stderr)
+        finish_run(stop, workers, server, a.keep, base, db, work)
 
 
 def table(r):
     def row(name, s):
-        if not s or not s.get("count"):
-            return f"{name:36} -"
-        return f"{name:36} p50 {s.get('p50_ms')} / p99 {s.get('p99_ms')}" + (
-            f" / max {s['max_ms']}" if "max_ms" in s else f" ({s.get('p99_ms_bucket', '')})") + f" ms  (n={s['count']})"
+        return summary_row(name, s, 36)
     print(f"\ncommunity of {r['members']:,} members, {r['online']:,} online; {r['events']} events published one at a time")
     for name, key in (("publication -> each online member", "publication_to_member"),
                       ("publication -> last online member", "publication_to_last_member"),

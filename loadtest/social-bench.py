@@ -50,7 +50,8 @@ from collections import Counter
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Conn, Server, conninfo, histograms, make_token, pct, server_binary, server_quantiles, sql  # noqa: E402
+from benchlib import (Conn, Server, conninfo, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
+                      server_quantiles, sql, summary_ms, summary_row)
 
 SERVER = server_binary(prefer_release=True)
 
@@ -60,12 +61,6 @@ SMALL = dict(users=1_000, light=2_000, posts=20_000, followees=50, mid_followers
              mid_posts=10, big_posts=30, likers=30, liked_posts=40, queries=300, query_clients=4, workers=2)
 
 
-def summary_ms(values_ns):
-    if not values_ns:
-        return {"count": 0}
-    ms = [v / 1e6 for v in values_ns]
-    return {"count": len(ms), "p50_ms": round(pct(ms, 0.5), 2), "p99_ms": round(pct(ms, 0.99), 2),
-            "max_ms": round(max(ms), 2)}
 
 
 def copy_rows(url, table_cols, rows, timeout=1800):
@@ -181,68 +176,6 @@ def sessions(url, user_ids):
     return [t for t, _ in tokens]
 
 
-# --- the online followers: worker processes ---
-
-def worker_main(url, tokens, concurrency, ready_q, counter, stop, result_q):
-    """Connects `tokens`' users, subscribes their home page, then timestamps every post.new of the benchmark."""
-    try:
-        asyncio.run(_worker(url, tokens, concurrency, ready_q, counter, stop, result_q))
-    except Exception as e:  # noqa: BLE001 - reported to the main process
-        ready_q.put(("error", repr(e)))
-
-
-async def _worker(url, tokens, concurrency, ready_q, counter, stop, result_q):
-    receipts = []  # (k, monotonic ns)
-    sockets = []
-    errors = []
-    sem = asyncio.Semaphore(concurrency)
-
-    async def follower(token):
-        async with sem:
-            ws = await websockets.connect(url, subprotocols=["switchboard.v1"], max_size=None, open_timeout=30)
-            await ws.send(json.dumps({"id": 1, "op": "authenticate", "token": token}))
-            await ws.send(json.dumps({"id": 2, "op": "live.subscribe", "streams": ["home"]}))
-            replies = 0
-            while replies < 2:
-                m = json.loads(await asyncio.wait_for(ws.recv(), 30))
-                if "re" in m:
-                    replies += 1
-                    if "ok" not in m:
-                        raise RuntimeError(f"request {m.get('re')}: {m}")
-            sockets.append(ws)
-
-    async def listen(ws):
-        try:
-            async for raw in ws:
-                t = time.monotonic_ns()
-                if '"post.new"' in raw and '"sb.' in raw:
-                    try:
-                        text = json.loads(raw)["post"]["text"]
-                        if text.startswith("sb."):
-                            receipts.append((int(text.split(".")[1]), t))
-                            with counter.get_lock():
-                                counter.value += 1
-                    except (ValueError, KeyError, IndexError):
-                        pass
-        except websockets.ConnectionClosed:
-            errors.append("connection closed")
-
-    results = await asyncio.gather(*(follower(t) for t in tokens), return_exceptions=True)
-    failed = [r for r in results if isinstance(r, Exception)]
-    if failed:
-        ready_q.put(("error", f"{len(failed)} follower(s) could not connect or subscribe: {failed[0]!r}"))
-        return
-    listeners = [asyncio.ensure_future(listen(ws)) for ws in sockets]
-    ready_q.put(("ready", len(sockets)))
-    while not stop.is_set():
-        await asyncio.sleep(0.2)
-    result_q.put({"receipts": receipts, "errors": errors})
-    for ws in sockets:
-        await ws.close()
-    for task in listeners:
-        task.cancel()
-
-
 # --- the benchmark ---
 
 async def authed(server, token):
@@ -314,8 +247,9 @@ async def main(a, say):
         stop = ctx.Event()
         n = max(1, a.workers)
         for w in range(n):
-            p = ctx.Process(target=worker_main, args=(server.ws, online_tokens[w::n], a.connect_concurrency, ready_q, counter,
-                                                      stop, result_q), daemon=True)
+            p = ctx.Process(target=receiver_main, args=(
+                server.ws, online_tokens[w::n], {"op": "live.subscribe", "streams": ["home"]}, "post.new", ("post", "text"),
+                "sb.", a.connect_concurrency, ready_q, counter, stop, result_q), daemon=True)
             p.start()
             workers.append(p)
         connected = 0
@@ -449,30 +383,12 @@ FROM posts p WHERE p.id IN ({",".join(map(str, targets))}) ORDER BY p.id;""")
         }
         return results
     finally:
-        stop.set()
-        for p in workers:
-            p.join(10)
-            if p.is_alive():
-                p.terminate()
-                p.join(5)
-        if server:
-            server.stop()
-        if not a.keep:
-            try:
-                sql(base_url, f"DROP DATABASE IF EXISTS {db};")
-            except Exception as e:  # noqa: BLE001 - the run's result matters more than the clean-up
-                print(f"could not drop {db}: {e}", file=sys.stderr)
-            shutil.rmtree(work, ignore_errors=True)
-        else:
-            print(f"kept database {db} and {work}", file=sys.stderr)
+        finish_run(stop, workers, server, a.keep, base_url, db, work)
 
 
 def table(r):
     def row(name, s):
-        if not s or not s.get("count"):
-            return f"{name:44} -"
-        return f"{name:44} p50 {s.get('p50_ms')} / p99 {s.get('p99_ms')}" + (
-            f" / max {s['max_ms']}" if "max_ms" in s else f" ({s.get('p99_ms_bucket', '')})") + f" ms  (n={s['count']})"
+        return summary_row(name, s, 44)
     p = r["params"]
     print(f"\nsocial data set ({r['mode']}): {p['users']:,} users + {p['light']:,} light, {p['posts']:,} posts, "
           f"{p['followees']} followees on average; built in {r['build_seconds']} s")

@@ -368,10 +368,7 @@ final class HTTPSession: ConnectionHandler {
             send(.text, message.payload)
             return
         }
-        context.traffic.framesOut += 1
-        context.traffic.bytesOut += message.frame.count
-        connection.write(message.frame)
-        checkBackpressure(ws)
+        sendFanout(message.frame)
     }
 
     /// Sends a fan-out event's prebuilt uncompressed frame as is, also on a connection that negotiated

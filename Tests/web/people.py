@@ -83,3 +83,33 @@ class Person:
 
 def befriend(a, b):
     a.befriend(b)
+
+
+class Line:
+    """Carries a page's WebSocket so that the test can cut it as a network failure would (test_app.py has its own,
+    which can also lose replies):
+    `cut()` closes the connection and refuses new ones, `restore()` lets the reconnect attempts through."""
+
+    def __init__(self, page):
+        self.connections = []
+        self.down = False
+        page.route_web_socket("**/ws", self.route)
+
+    def route(self, socket):
+        if self.down:
+            socket.close()
+            return
+        server = socket.connect_to_server()
+        socket.on_message(server.send)
+        server.on_message(socket.send)
+        self.connections.append((socket, server))
+
+    def cut(self):
+        self.down = True
+        for socket, server in self.connections:
+            socket.close()
+            server.close()
+        self.connections = []
+
+    def restore(self):
+        self.down = False

@@ -25,7 +25,7 @@ from playwright.sync_api import expect
 import harness
 import people
 from harness import test, screenshot, axe_check
-from people import Person
+from people import Line, Person
 
 ORGANISER_ZONE = "Europe/Paris"
 MEMBER_ZONE = "America/New_York"
@@ -54,35 +54,6 @@ def sql(env, statement):
                           text=True, timeout=30)
     assert done.returncode == 0, f"psql: {done.stderr}"
     return done.stdout.strip()
-
-
-class Line:
-    """Carries a page's WebSocket so that the test can cut it as a network failure would (as in test_app.py):
-    `cut()` closes the connection and refuses new ones, `restore()` lets the reconnect attempts through."""
-
-    def __init__(self, page):
-        self.connections = []
-        self.down = False
-        page.route_web_socket("**/ws", self.route)
-
-    def route(self, socket):
-        if self.down:
-            socket.close()
-            return
-        server = socket.connect_to_server()
-        socket.on_message(server.send)
-        server.on_message(socket.send)
-        self.connections.append((socket, server))
-
-    def cut(self):
-        self.down = True
-        for socket, server in self.connections:
-            socket.close()
-            server.close()
-        self.connections = []
-
-    def restore(self):
-        self.down = False
 
 
 def tab(person):

@@ -40,8 +40,8 @@ public enum TimelineRepository {
     }
 
     /// "`p`'s original is live and `$viewer` may see it" for reposts (always true for other posts).
-    static func originalVisible(viewer: String, mutedArray: String? = nil) -> String {
-        let muted = mutedArray.map { " AND NOT (o.author_id = ANY(\($0)))" } ?? ""
+    static func originalVisible(viewer: String, excludingAuthorsIn excluded: String? = nil) -> String {
+        let muted = excluded.map { " AND o.author_id NOT IN (\($0))" } ?? ""
         return """
             (p.repost_of IS NULL OR EXISTS (SELECT 1 FROM posts o WHERE o.id = p.repost_of AND o.deleted_at IS NULL\(muted)
               AND \(PostRepository.visible(viewer: viewer, author: "o.author_id"))))
@@ -92,8 +92,7 @@ public enum TimelineRepository {
                   SELECT p.id, p.seq FROM posts p
                   WHERE p.author_id = a.id AND p.deleted_at IS NULL AND p.seq > $2 AND p.seq < $3
                     AND (p.reply_to IS NULL OR p.author_id = $1 OR p.reply_to_user = $1 OR p.reply_to_user IN (SELECT id FROM f))
-                    AND (p.repost_of IS NULL OR EXISTS (SELECT 1 FROM posts o WHERE o.id = p.repost_of AND o.deleted_at IS NULL
-                      AND o.author_id NOT IN (SELECT id FROM m) AND \(PostRepository.visible(viewer: "$1", author: "o.author_id"))))
+                    AND \(originalVisible(viewer: "$1", excludingAuthorsIn: "SELECT id FROM m"))
                   ORDER BY p.seq \(order) LIMIT $4
                 ) p ORDER BY p.seq \(order) LIMIT $4
                 """,

@@ -100,7 +100,7 @@ public enum ClusterWire: Sendable, Equatable {
     // MARK: encoding
 
     public func encoded() -> [UInt8] {
-        var w = Writer()
+        var w = ClusterWireWriter()
         w.byte(Self.version)
         switch self {
         case .deliver(let groups):
@@ -207,7 +207,7 @@ public enum ClusterWire: Sendable, Equatable {
     /// The message in `bytes`, or nil when it is malformed (or of another version).
     public static func decode(_ bytes: [UInt8]) -> ClusterWire? {
         bytes.withUnsafeBufferPointer { buffer in
-            var r = Reader(buffer)
+            var r = ClusterWireReader(buffer)
             guard r.byte() == version, let kind = r.byte() else { return nil }
             let message: ClusterWire
             switch kind {
@@ -298,87 +298,6 @@ public enum ClusterWire: Sendable, Equatable {
             default: return nil
             }
             return r.remaining == 0 ? message : nil
-        }
-    }
-
-    private struct Writer {
-        var out: [UInt8] = []
-        mutating func byte(_ b: UInt8) { out.append(b) }
-        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        mutating func u64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        mutating func i64(_ v: Int64) { u64(UInt64(bitPattern: v)) }
-        /// Values in a row (a fan-out's connections: one copy on a little-endian machine).
-        mutating func u64s(_ values: [UInt64]) {
-            #if _endian(little)
-            values.withUnsafeBytes { out.append(contentsOf: $0) }
-            #else
-            out.reserveCapacity(out.count + values.count * 8)
-            for v in values { u64(v) }
-            #endif
-        }
-        mutating func bytes(_ b: [UInt8]) {
-            u32(UInt32(b.count))
-            out.append(contentsOf: b)
-        }
-    }
-
-    private struct Reader {
-        let b: UnsafeBufferPointer<UInt8>
-        var i = 0
-        init(_ b: UnsafeBufferPointer<UInt8>) { self.b = b }
-        var remaining: Int { b.count - i }
-        mutating func byte() -> UInt8? {
-            guard i < b.count else { return nil }
-            defer { i += 1 }
-            return b[i]
-        }
-        mutating func u32() -> UInt32? {
-            guard remaining >= 4 else { return nil }
-            var v: UInt32 = 0
-            for k in 0..<4 { v |= UInt32(b[i + k]) << (8 * UInt32(k)) }
-            i += 4
-            return v
-        }
-        mutating func u64() -> UInt64? {
-            guard remaining >= 8 else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
-            i += 8
-            return v
-        }
-        mutating func i64() -> Int64? { u64().map { Int64(bitPattern: $0) } }
-        /// `n` values in a row; the caller checked that `remaining >= n * 8`.
-        mutating func u64s(_ n: Int) -> [UInt64] {
-            precondition(remaining >= n * 8)
-            let start = i
-            i += n * 8
-            #if _endian(little)
-            return [UInt64](unsafeUninitializedCapacity: n) { values, count in
-                UnsafeMutableRawBufferPointer(values).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<start + n * 8])))
-                count = n
-            }
-            #else
-            return (0..<n).map { k in
-                var v: UInt64 = 0
-                for j in 0..<8 { v |= UInt64(b[start + 8 * k + j]) << (8 * UInt64(j)) }
-                return v
-            }
-            #endif
-        }
-        /// A count, at most `maxCount`.
-        mutating func count() -> Int? {
-            guard let n = u32(), n <= ClusterWire.maxCount else { return nil }
-            return Int(n)
-        }
-        mutating func bytes() -> [UInt8]? {
-            guard let n = u32(), Int(n) <= remaining else { return nil }
-            defer { i += Int(n) }
-            return Array(b[i..<(i + Int(n))])
-        }
-        /// A byte string that is valid UTF-8.
-        mutating func string() -> String? {
-            guard let raw = bytes() else { return nil }
-            return String(validating: raw, as: UTF8.self)
         }
     }
 }

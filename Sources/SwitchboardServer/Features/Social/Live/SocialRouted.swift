@@ -63,7 +63,7 @@ enum SocialRouted: Sendable, Equatable {
     /// A batch for the bus: `count (u32) | items`, each `tag (1) | fields`; integers little-endian, an optional
     /// integer as `flag (1) | i64`, bytes as `u32 length | bytes`. Decoded defensively (nil when malformed).
     static func encode(_ items: [SocialRouted]) -> [UInt8] {
-        var w = BusWriter()
+        var w = ClusterWireWriter()
         w.u32(UInt32(items.count))
         for item in items {
             switch item {
@@ -120,7 +120,11 @@ enum SocialRouted: Sendable, Equatable {
     }
 
     static func decode(_ bytes: [UInt8]) -> [SocialRouted]? {
-        var r = BusReader(bytes)
+        bytes.withUnsafeBufferPointer { decode(reading: ClusterWireReader($0)) }
+    }
+
+    private static func decode(reading reader: ClusterWireReader) -> [SocialRouted]? {
+        var r = reader
         guard let count = r.u32(), count <= 1 << 16 else { return nil }
         var items: [SocialRouted] = []
         for _ in 0..<count {
@@ -156,66 +160,5 @@ enum SocialRouted: Sendable, Equatable {
             }
         }
         return r.remaining == 0 ? items : nil
-    }
-
-    private struct BusWriter {
-        var out: [UInt8] = []
-        mutating func byte(_ b: UInt8) { out.append(b) }
-        mutating func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        mutating func i64(_ v: Int64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        mutating func optional(_ v: Int64?) {
-            if let v {
-                byte(1)
-                i64(v)
-            } else {
-                byte(0)
-            }
-        }
-        mutating func bytes(_ b: [UInt8]) {
-            u32(UInt32(b.count))
-            out.append(contentsOf: b)
-        }
-    }
-
-    private struct BusReader {
-        let b: [UInt8]
-        var i = 0
-        init(_ b: [UInt8]) { self.b = b }
-        var remaining: Int { b.count - i }
-        mutating func byte() -> UInt8? {
-            guard i < b.count else { return nil }
-            defer { i += 1 }
-            return b[i]
-        }
-        mutating func flag() -> Bool? {
-            guard let v = byte(), v <= 1 else { return nil }
-            return v == 1
-        }
-        mutating func u32() -> UInt32? {
-            guard remaining >= 4 else { return nil }
-            var v: UInt32 = 0
-            for k in 0..<4 { v |= UInt32(b[i + k]) << (8 * UInt32(k)) }
-            i += 4
-            return v
-        }
-        mutating func i64() -> Int64? {
-            guard remaining >= 8 else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<8 { v |= UInt64(b[i + k]) << (8 * UInt64(k)) }
-            i += 8
-            return Int64(bitPattern: v)
-        }
-        /// `Int64??`: nil when malformed, `.some(nil)` for an absent value.
-        mutating func optional() -> Int64?? {
-            guard let f = flag() else { return nil }
-            guard f else { return .some(nil) }
-            guard let v = i64() else { return nil }
-            return .some(v)
-        }
-        mutating func bytes() -> [UInt8]? {
-            guard let n = u32(), Int(n) <= remaining else { return nil }
-            defer { i += Int(n) }
-            return Array(b[i..<(i + Int(n))])
-        }
     }
 }
