@@ -88,8 +88,8 @@ final class PhotoService: Sendable {
         cacheBytesGauge = CoreMetrics.Gauge(label: "switchboard_photo_cache_bytes", factory: f)
         chunksStored = CoreMetrics.Counter(label: "switchboard_upload_chunks_total", factory: f)
         uploadsExpired = CoreMetrics.Counter(label: "switchboard_uploads_expired_total", factory: f)
-        // The expiry sweep: every quarter of the expiry (at most hourly, at least every 10 s).
-        let interval = min(3600, max(10, configuration.uploadExpirySeconds / 4))
+        // The expiry sweep: every quarter of the expiry (at most hourly, at most twice a second).
+        let interval = min(3600, max(0.5, configuration.uploadExpirySeconds / 4))
         let expiry = configuration.uploadExpirySeconds
         let task = Task { [weak self] in
             while !Task.isCancelled {
@@ -186,7 +186,8 @@ final class PhotoService: Sendable {
             ]
         }
         return PhotoInput(
-            sha256: image.sha256, format: image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
+            // The schema's names: jpeg, png, webp, heic.
+            sha256: image.sha256, format: image.format == .heif ? "heic" : image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
             hasAlpha: image.hasAlpha, keptMetadata: keepMetadata,
             renditions: rendition("display", image.display) + rendition("thumb", image.thumbnail))
     }
