@@ -507,6 +507,39 @@ struct PhotoHTTPTests {
         #expect(try tus(port, "HEAD", created[0], token: ann.token).status == 404)
     }
 
+    @Test func anUploadMovesBetweenNodesAndEveryNodeServesThePhoto() throws {
+        let fixtures = try PhotoFixtures.get()
+        let cluster = try startCluster(2)
+        defer { stop(cluster) }
+        let (a, b) = (cluster[0].port, cluster[1].port)
+        let ann = try makeUser(a, "ann")
+        let bob = try makeUser(b, "bob")
+        let bytes = try fixtures.bytes("progressive.jpg")
+        let half = bytes.count / 2
+        let patch = ["Content-Type": "application/offset+octet-stream"]
+        // Created and half sent through node A; resumed through node B; stored through node A.
+        let created = try tus(a, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": String(bytes.count)])
+        let location = try #require(header(created.head, "Location"))
+        #expect(try tus(a, "PATCH", location, token: ann.token, headers: patch.merging(["Upload-Offset": "0"]) { x, _ in x }, body: Array(bytes[..<half])).status == 204)
+        #expect(header(try tus(b, "HEAD", location, token: ann.token).head, "Upload-Offset") == String(half))
+        #expect(try tus(b, "PATCH", location, token: ann.token, headers: patch.merging(["Upload-Offset": String(half)]) { x, _ in x }, body: Array(bytes[half...])).status == 204)
+        let done = try http(a, "POST", "/photos?upload=\(location.dropFirst("/uploads/".count))", token: ann.token)
+        #expect(done.status == 201)
+        let id = try #require(json(done.body)["photo_id"] as? Int)
+        // Both nodes serve the same bytes to the owner, and neither to a stranger.
+        let fromA = try http(a, "GET", "/photos/\(id)?format=webp", token: ann.token)
+        let fromB = try http(b, "GET", "/photos/\(id)?format=webp", token: ann.token)
+        #expect(fromA.status == 200 && fromB.status == 200)
+        #expect(fromA.body == fromB.body)
+        #expect(header(fromA.head, "ETag") == header(fromB.head, "ETag"))
+        #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 404)
+        // Moments are friends': once Ann's moment holds it, Bob reads it on either node.
+        try befriend(ann, bob)
+        try runSQL(cluster[0].database, "WITH m AS (INSERT INTO moments (owner_id) VALUES (\(ann.id)) RETURNING id) INSERT INTO moment_photos (moment_id, position, photo_id) SELECT id, 0, \(id) FROM m")
+        #expect(try http(a, "GET", "/photos/\(id)", token: bob.token).status == 200)
+        #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 200)
+    }
+
     @Test func idleUploadsExpire() throws {
         let (server, port, database) = try startProtocolServer { $0.photos.uploadExpirySeconds = 2 }
         defer { stop(server); database.close() }
