@@ -22,7 +22,8 @@ export function show(root, params, app) {
   const items = new Map(); // moment id -> li
   let before = null;
 
-  const drawEmpty = () => { empty.hidden = items.size > 0; };
+  let failed = false;
+  const drawEmpty = () => { empty.hidden = items.size > 0 || failed; };
 
   // MARK: composer
   const picker = photoPicker(app, { max: MAX_PHOTOS, label: t('moments.add_photos') });
@@ -78,7 +79,8 @@ export function show(root, params, app) {
     const draw = () => {
       like.textContent = t(state.liked ? 'moments.liked' : 'moments.like', { count: state.like_count ?? 0 });
       like.setAttribute('aria-pressed', String(Boolean(state.liked)));
-      like.setAttribute('aria-label', t(state.liked ? 'moments.liked_label' : 'moments.like_label', { name, count: state.like_count ?? 0 }));
+      const key = state.liked ? 'moments.liked_label' : 'moments.like_label';
+      like.setAttribute('aria-label', t(state.like_count === 1 ? `${key}_one` : key, { name, count: state.like_count ?? 0 }));
       likers.textContent = likersLine(state);
       whoButton.hidden = (state.like_count ?? 0) === 0;
       item.dataset.likes = String(state.like_count ?? 0);
@@ -170,8 +172,10 @@ export function show(root, params, app) {
       for (const moment of page.moments) add(moment);
       before = page.next_before ?? null;
       more.hidden = before === null;
+      failed = false;
       feedError.show('');
     } catch (failure) {
+      failed = items.size === 0;
       feedError.show(app.errorText(failure));
     }
     list.setAttribute('aria-busy', 'false');
