@@ -283,6 +283,17 @@ def test_moments_pages_of_ten_and_stranger_gets_404(env):
     shown = [int(x) for x in items.evaluate_all("(nodes) => nodes.map((n) => n.dataset.moment)")]
     assert shown == sorted(ids, reverse=True), shown
     expect(bob.page.get_by_role("button", name="Show older moments")).to_be_hidden()
+    # A 360 px phone: nothing needs sideways scrolling, the viewer included.
+    bob.page.set_viewport_size({"width": 360, "height": 640})
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= 360
+    items.first.get_by_role("button", name="Open photo 1 of 1").click()
+    expect(bob.page.locator("dialog.viewer .viewer-count")).to_have_text("Photo 1 of 1")
+    assert bob.page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = bob.page.locator("dialog.viewer").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    screenshot(bob.page, "viewer-360")
+    bob.page.get_by_role("button", name="Close").click()
+    expect(bob.page.locator("dialog.viewer")).to_have_count(0)
     # Carol is no friend: her feed is empty and the photo's URL answers 404 to her (the same as a missing id).
     moments_tab(carol)
     expect(carol.page.get_by_text("No moments yet")).to_be_visible()

@@ -47,7 +47,7 @@ export function photoImage(app, photo, { size = 'thumb', alt = '', className = '
   const box = el('span', { class: className, dataset: { photo: photo.photo_id } });
   if (photo.color) box.style.setProperty('--placeholder', photo.color);
   if (photo.width && photo.height) box.style.setProperty('--ratio', `${photo.width} / ${photo.height}`);
-  const img = el('img', { alt, decoding: 'async' });
+  const img = el('img', { alt, decoding: 'async', draggable: 'false' });
   img.hidden = true;
   box.append(img);
   photoURL(app, photo.photo_id, size).then((url) => {
@@ -116,7 +116,12 @@ export function openViewer(app, photos, index, opener = document.activeElement, 
     else if (event.key === 'End') { event.preventDefault(); go(photos.length - 1); }
   });
   let startX = null;
-  frame.addEventListener('pointerdown', (event) => { startX = event.clientX; });
+  // A drag of the image would start the browser's drag and drop (and cancel the pointer): not here.
+  frame.addEventListener('dragstart', (event) => event.preventDefault());
+  frame.addEventListener('pointerdown', (event) => {
+    startX = event.clientX;
+    frame.setPointerCapture?.(event.pointerId);
+  });
   frame.addEventListener('pointerup', (event) => {
     if (startX === null) return;
     const dx = event.clientX - startX;
