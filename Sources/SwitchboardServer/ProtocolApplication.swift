@@ -39,6 +39,8 @@ final class ProtocolServices: Sendable {
     let presence: PresenceHub
     /// Voice uploads and downloads over HTTP.
     let voice: VoiceService
+    /// Photos and resumable uploads over HTTP.
+    let photos: PhotoService
     /// Bytes a connection may queue (the transport's outbound limit).
     let outboundLimit: Int
     /// Requests a connection may send while its authentication runs (processed after it, in order).
@@ -77,6 +79,8 @@ final class ProtocolServices: Sendable {
     let publicationLimiter: SharedRateLimiter<Int64>
     /// Limits of posts, likes, reposts and timelines (their token buckets).
     let posts: PostLimits
+    /// Limits of moments and of photos in posts.
+    let moments: MomentConfiguration
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -127,7 +131,9 @@ final class ProtocolServices: Sendable {
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
-        self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
+        let voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
+        self.voice = voice
+        self.photos = PhotoService(configuration: configuration.photos, voice: voice, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
         self.reactionLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
@@ -142,6 +148,7 @@ final class ProtocolServices: Sendable {
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.posts = PostLimits(configuration.posts)
+        self.moments = configuration.moments
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

@@ -134,6 +134,8 @@ public struct ServerConfiguration: Sendable {
     public var messaging = MessagingConfiguration()
     /// Voice upload, transcoding and download settings.
     public var voice = VoiceConfiguration()
+    /// Photo uploads, processing, the rendition cache and resumable uploads (`docs/photos.md`).
+    public var photos = PhotoConfiguration()
     /// Serving the web app at `/` (off while `web.root` is nil).
     public var web = WebConfiguration()
     /// Account deletion and data export (`AccountLifecycle`).
@@ -148,6 +150,8 @@ public struct ServerConfiguration: Sendable {
     public var live = LiveConfiguration()
     /// Follows (`--follow-burst`, `--follow-refill`, `--max-following`).
     public var socialGraph = SocialGraphConfiguration()
+    /// Moments and photos in posts (`--moment-max-photos`, `--moment-caption-max`, `--post-max-photos`, `--moments-page-max`).
+    public var moments = MomentConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

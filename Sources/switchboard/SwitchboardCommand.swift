@@ -63,9 +63,13 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Voice") var voice: VoiceOptions
 
+    @OptionGroup(title: "Photos and resumable uploads") var photos: PhotoOptions
+
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
     @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
+
+    @OptionGroup(title: "Moments and photos in posts") var moments: MomentOptions
 
     @OptionGroup(title: "Live pages") var live: LiveOptions
     @OptionGroup(title: "Follows") var socialGraph: SocialGraphOptions
@@ -283,8 +287,10 @@ struct Serve: ParsableCommand {
         database.apply(to: &c)
         messaging.apply(to: &c)
         voice.apply(to: &c)
+        photos.apply(to: &c)
         communities.apply(to: &c)
         posts.apply(to: &c)
+        moments.apply(to: &c)
         live.apply(to: &c)
         socialGraph.apply(to: &c)
         calls.apply(to: &c)
