@@ -47,7 +47,7 @@ export function show(root, params, app) {
     people.hidden = false;
     await pagedList({ list, more, error: problem, emptyText: t('profile.people_none'), fetchPage: async (before) => {
       const page = await client.request(op, { user_id: profile.user_id, limit: 20, ...(before ? { before } : {}) });
-      return { items: page.users.map((u) => el('li', {}, el('div', { class: 'who' }, el('div', { class: 'name' },
+      return { items: page.users.map((u) => el('li', {}, avatar(app, u), el('div', { class: 'who' }, el('div', { class: 'name' },
         u.handle ? el('a', { href: `#/u/${encodeURIComponent(u.handle)}` }, userLabel(u)) : userLabel(u))))), next: page.next_before ?? null };
     } })();
   };
