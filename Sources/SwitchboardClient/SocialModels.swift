@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+public import SwitchboardProtocol
 
 // The social layer's objects as the client reads them (docs/protocol.md, "Social"). They decode the server's
 // replies and events leniently: a field a later server adds is ignored, and one an event leaves out takes its
@@ -23,12 +24,15 @@ public enum SocialAPI {
         /// Without the `@`; nil for a user without a handle.
         public var handle: String?
         public var protected: Bool
+        /// The profile picture's photo id (`GET /photos/{id}`); nil when none.
+        public var avatarPhotoId: Int64?
 
-        public init(userId: Int64, displayName: String, handle: String?, protected: Bool) {
+        public init(userId: Int64, displayName: String, handle: String?, protected: Bool, avatarPhotoId: Int64? = nil) {
             self.userId = userId
             self.displayName = displayName
             self.handle = handle
             self.protected = protected
+            self.avatarPhotoId = avatarPhotoId
         }
 
         public init(from decoder: any Decoder) throws {
@@ -37,6 +41,7 @@ public enum SocialAPI {
             displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? ""
             handle = try c.decodeIfPresent(String.self, forKey: .handle)
             protected = try c.decodeIfPresent(Bool.self, forKey: .protected) ?? false
+            avatarPhotoId = try c.decodeIfPresent(Int64.self, forKey: .avatarPhotoId)
         }
 
         /// `@handle`, else the display name.
@@ -75,6 +80,8 @@ public enum SocialAPI {
         public var reposted: Bool
         /// A thread's ancestor that was deleted or is not visible (`{post_id, deleted: true}`).
         public var deleted: Bool
+        /// The post's photos, in order (empty when none).
+        public var photos: [Photo] = []
         private var original: Box?
 
         /// The original of a repost.
@@ -88,7 +95,7 @@ public enum SocialAPI {
 
         enum CodingKeys: String, CodingKey {
             case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, voiceClipId, mentions, hashtags
-            case likeCount, repostCount, replyCount, liked, reposted, deleted, repostOf
+            case likeCount, repostCount, replyCount, liked, reposted, deleted, repostOf, photos
         }
 
         public init(from decoder: any Decoder) throws {
@@ -111,6 +118,7 @@ public enum SocialAPI {
             reposted = try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false
             deleted = try c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
             original = try c.decodeIfPresent(Post.self, forKey: .repostOf).map(Box.init)
+            photos = try c.decodeIfPresent([Photo].self, forKey: .photos) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -136,6 +144,7 @@ public enum SocialAPI {
             try c.encode(replyCount, forKey: .replyCount)
             try c.encode(liked, forKey: .liked)
             try c.encode(reposted, forKey: .reposted)
+            if !photos.isEmpty { try c.encode(photos, forKey: .photos) }
         }
 
         /// The immutable holder of a repost's original (a struct cannot contain itself).
@@ -207,6 +216,8 @@ public enum SocialAPI {
         public var stats: Stats?
         /// Another user's profile only.
         public var relationship: Relationship?
+        /// The profile picture; nil when none.
+        public var avatar: Photo?
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -218,6 +229,7 @@ public enum SocialAPI {
             dmPolicy = try c.decodeIfPresent(String.self, forKey: .dmPolicy)
             stats = try c.decodeIfPresent(Stats.self, forKey: .stats)
             relationship = try c.decodeIfPresent(Relationship.self, forKey: .relationship)
+            avatar = try c.decodeIfPresent(Photo.self, forKey: .avatar)
         }
     }
 

@@ -139,4 +139,56 @@ struct PhotoOpsTests {
         let repost = try #require(ok(try bob.client.call("post.repost", ["post_id": id]))?["post"] as? [String: Any])
         #expect(((repost["repost_of"] as? [String: Any])?["photos"] as? [[String: Any]])?.count == 4)
     }
+
+    @Test func theExportHasPhotosAndMomentsAndDeletionRemovesThemAndTheLikesCounts() throws {
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
+        let (server, port, database) = try startProtocolServer { $0.account.exportDirectory = exports }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        try befriend(ann, bob)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("not really a jpeg".utf8) + [0xFF, 0xD9]
+        let photo = try testPhoto(database, owner: ann.id, renditions: jpeg)
+        let bare = try testPhoto(database, owner: ann.id)
+        let mine = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [photo, bare], "caption": "export me"]))?["moment_id"] as? Int)
+        let bobPhoto = try testPhoto(database, owner: bob.id)
+        let bobs = try #require(momentOf(try bob.client.call("moments.create", ["photo_ids": [bobPhoto]]))?["moment_id"] as? Int)
+        #expect(ok(try ann.client.call("moments.like", ["moment_id": bobs]))?["like_count"] as? Int == 1)
+        #expect(ok(try ann.client.call("profile.avatar.set", ["photo_id": photo])) != nil)
+
+        // The export: moments.json and photos/<id>.jpg (the display JPEG's bytes).
+        let started = try #require(ok(try ann.client.call("account.export"))?["export"] as? [String: Any])
+        let exportId = try #require(started["export_id"] as? Int)
+        _ = try ann.client.event("account.export_ready")
+        let download = try http(port, "GET", "/export/\(exportId)", token: ann.token)
+        #expect(download.status == 200)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sb-export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(download.body).write(to: folder.appendingPathComponent("export.tar.gz"))
+        #expect(try runProcess("/bin/tar", ["-xzf", folder.appendingPathComponent("export.tar.gz").path, "-C", folder.path]).status == 0)
+        let root = folder.appendingPathComponent("switchboard-export-\(exportId)")
+        let exported = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("moments.json"))) as? [String: Any])
+        #expect(((exported["moments"] as? [[String: Any]]) ?? []).map { $0["moment_id"] as? Int } == [mine])
+        #expect(((exported["moments"] as? [[String: Any]])?.first?["caption"]) as? String == "export me")
+        #expect(Set(((exported["photos"] as? [[String: Any]]) ?? []).compactMap { $0["photo_id"] as? Int }) == [photo, bare])
+        #expect(Array(try Data(contentsOf: root.appendingPathComponent("photos/\(photo).jpg"))) == jpeg)
+
+        // Deletion: the moments, the likes (Bob's moment's count goes down), the photos, the uploads.
+        try runSQL(
+            database,
+            "INSERT INTO uploads (id, owner_id, kind, length, received, metadata) VALUES ('\(UUID().uuidString)', \(ann.id), 'photo', 10, 0, '')")
+        #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
+        #expect(
+            waitUntil(timeout: 30) {
+                momentsSQLInt(database, "SELECT count(*) FROM account_deletions WHERE user_id = \(ann.id) AND finished_at IS NOT NULL") == 1
+            })
+        #expect(momentsSQLInt(database, "SELECT count(*) FROM moments WHERE owner_id = \(ann.id)") == 0)
+        #expect(momentsSQLInt(database, "SELECT count(*) FROM photos WHERE owner_id = \(ann.id)") == 0)
+        #expect(momentsSQLInt(database, "SELECT count(*) FROM uploads WHERE owner_id = \(ann.id)") == 0)
+        #expect(momentsSQLInt(database, "SELECT count(*) FROM moment_likes WHERE user_id = \(ann.id)") == 0)
+        #expect(momentsSQLInt(database, "SELECT like_count FROM moments WHERE id = \(bobs)") == 0)
+        #expect(momentsSQLInt(database, "SELECT count(*) FROM users WHERE id = \(ann.id) AND avatar_photo_id IS NOT NULL") == 0)
+        #expect(momentOf(try bob.client.call("moments.get", ["moment_id": bobs]))?["like_count"] as? Int == 0)
+    }
 }

@@ -88,8 +88,8 @@ final class PhotoService: Sendable {
         cacheBytesGauge = CoreMetrics.Gauge(label: "switchboard_photo_cache_bytes", factory: f)
         chunksStored = CoreMetrics.Counter(label: "switchboard_upload_chunks_total", factory: f)
         uploadsExpired = CoreMetrics.Counter(label: "switchboard_uploads_expired_total", factory: f)
-        // The expiry sweep: every quarter of the expiry (at most hourly, at least every 10 s).
-        let interval = min(3600, max(10, configuration.uploadExpirySeconds / 4))
+        // The expiry sweep: every quarter of the expiry (at most hourly, at most twice a second).
+        let interval = min(3600, max(0.5, configuration.uploadExpirySeconds / 4))
         let expiry = configuration.uploadExpirySeconds
         let task = Task { [weak self] in
             while !Task.isCancelled {
@@ -186,7 +186,8 @@ final class PhotoService: Sendable {
             ]
         }
         return PhotoInput(
-            sha256: image.sha256, format: image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
+            // The schema's names: jpeg, png, webp, heic.
+            sha256: image.sha256, format: image.format == .heif ? "heic" : image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
             hasAlpha: image.hasAlpha, keptMetadata: keepMetadata,
             renditions: rendition("display", image.display) + rendition("thumb", image.thumbnail))
     }
@@ -430,6 +431,9 @@ final class PhotoService: Sendable {
         case .failure(let result): return result
         case .success(let identity): me = identity
         }
+        // The assembled bytes are held like a direct upload's body: under one of the shared upload slots.
+        if let refusal = voice.beginUpload(userId: me.userId) { return VoiceService.busy(refusal) }
+        defer { voice.endUpload(userId: me.userId) }
         let found: (UploadRecord, [UInt8])?
         do {
             found = try await pool.withConnection { db in try UploadRepository.completeBytes(db, id: uploadId, owner: me.userId) }
@@ -439,14 +443,10 @@ final class PhotoService: Sendable {
         guard let (upload, bytes) = found, upload.kind == kind else {
             return .error(404, "not_found", "no complete \(kind) upload with that id")
         }
-        let result: HTTPResult
-        if kind == "voice" {
-            guard voice.beginUpload(userId: me.userId) == nil else { return .error(503, "unavailable", "too many uploads at once; retry shortly", headers: [("Retry-After", "2")]) }
-            result = await voice.upload(body: bytes, contentType: nil, uploader: me)
-            voice.endUpload(userId: me.userId)
-        } else {
-            result = await self.upload(body: bytes, keepMetadata: keepMetadata, uploader: me)
-        }
+        let result =
+            kind == "voice"
+            ? await voice.upload(body: bytes, contentType: nil, uploader: me)
+            : await self.upload(body: bytes, keepMetadata: keepMetadata, uploader: me)
         if result.status == 201 {
             _ = try? await pool.withConnection { db in try UploadRepository.delete(db, id: uploadId, owner: me.userId) }
         }
