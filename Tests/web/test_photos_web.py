@@ -302,6 +302,20 @@ def test_moments_pages_of_ten_and_stranger_gets_404(env):
     assert status == 404, status
     status, _, _ = harness.http_get(f"{env.url}photos/{photo['photo_id']}?size=thumb", {"Authorization": f"Bearer {session_token(bob.page)}"})
     assert status == 200, status
+    # Ann's own photos (one: the same file twice is one photo); deleting it empties, and so deletes, all eleven
+    # moments: Bob's open feed follows.
+    moments_tab(ann)
+    ann.page.get_by_role("button", name="Show your photos").click()
+    mine = ann.page.get_by_role("list", name="Your photos, newest first")
+    expect(mine.locator("li")).to_have_count(1)
+    wait_for(lambda: loaded_images(mine) == 1, what="the thumbnail of Ann's photo")
+    axe_check(ann.page, "your-photos")
+    ann.page.once("dialog", lambda d: d.accept())
+    mine.get_by_role("button", name="Delete your photo of", exact=False).click()
+    expect(mine).to_have_text("You have no photos yet.")
+    expect(items).to_have_count(0)
+    expect(bob.page.get_by_text("No moments yet")).to_be_visible()
+    expect(ann.page.locator("main li.moment")).to_have_count(0)
     for person in (ann, bob, carol):
         env.expect_clean(person.page)
 

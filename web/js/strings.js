@@ -870,6 +870,17 @@ export const strings = {
   'moments.delete_label': 'Delete your moment of {time}',
   'moments.delete_confirm': 'Delete this moment and its photos from your friends’ feeds? This cannot be undone.',
   'moments.deleted': 'Your moment is deleted.',
+  'photos.mine_title': 'Your photos',
+  'photos.mine_label': 'Your photos, newest first',
+  'photos.mine_show': 'Show your photos',
+  'photos.mine_hide': 'Hide your photos',
+  'photos.mine_more': 'Show older photos',
+  'photos.mine_none': 'You have no photos yet.',
+  'photos.mine_open': 'Open your photo of {time}',
+  'photos.mine_delete': 'Delete',
+  'photos.mine_delete_label': 'Delete your photo of {time}',
+  'photos.mine_delete_confirm': 'Delete this photo for good? It leaves every moment and post it is in, and a moment with no other photo is deleted too.',
+  'photos.mine_deleted': 'Your photo is deleted.',
 };
 
 // The text for `key`, with `{name}` placeholders filled from `vars`. A missing key shows itself, so it is

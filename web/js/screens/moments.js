@@ -5,7 +5,7 @@
 // Bob"; "Who liked this" lists them all), and Delete on my own. Live: `moment.created`, `moment.deleted` and
 // `moment.liked` (from friends and from my other devices) change the feed in place.
 import { el, heading, field, errorBox, busy, formatTime } from '../ui.js';
-import { avatar, photoGrid, photoPicker } from '../photos.js';
+import { avatar, openViewer, photoGrid, photoImage, photoPicker } from '../photos.js';
 
 const PAGE = 10;
 const MAX_PHOTOS = 9;
@@ -185,7 +185,8 @@ export function show(root, params, app) {
 
   root.append(heading(t('moments.title')), form,
     el('section', { 'aria-labelledby': 'moments-feed-title' }, el('h2', { id: 'moments-feed-title' }, t('moments.feed_title')),
-      feedError, list, empty, el('div', { class: 'actions' }, more)));
+      feedError, list, empty, el('div', { class: 'actions' }, more)),
+    myPhotosSection(app));
 
   stop.push(client.on('moment.created', ({ moment }) => { if (moment) add(moment, true); }));
   stop.push(client.on('moment.deleted', ({ moment_id: id }) => removeMoment(id)));
@@ -200,6 +201,59 @@ export function show(root, params, app) {
   // After a reconnect the feed is read again (events while away are not replayed).
   stop.push(client.on('session', () => load()));
   load();
+}
+
+// "Your photos": my photos newest first (`photos.mine`, 30 a page), shown when asked for; each opens the viewer
+// and can be deleted for good (`photos.delete`: it leaves every moment and post, a moment left empty goes too).
+function myPhotosSection(app) {
+  const { t, client } = app;
+  const list = el('ul', { class: 'list my-photos', 'aria-label': t('photos.mine_label') });
+  const more = el('button', { type: 'button', class: 'quiet', hidden: true }, t('photos.mine_more'));
+  const toggle = el('button', { type: 'button', class: 'quiet', 'aria-expanded': 'false' }, t('photos.mine_show'));
+  const error = errorBox();
+  const body = el('div', { hidden: true }, error, list, el('div', { class: 'actions' }, more));
+  let photos = [];
+  let before = null;
+  const item = (photo) => {
+    const when = formatTime(photo.created_at);
+    const open = el('button', { type: 'button', class: 'photo-button', 'aria-label': t('photos.mine_open', { time: when }) },
+      photoImage(app, photo, { size: 'thumb' }));
+    open.addEventListener('click', () => openViewer(app, photos, photos.findIndex((p) => p.photo_id === photo.photo_id), open));
+    const remove = el('button', { type: 'button', class: 'danger small', 'aria-label': t('photos.mine_delete_label', { time: when }) }, t('photos.mine_delete'));
+    const node = el('li', { dataset: { photo: photo.photo_id } }, el('div', { class: 'my-photo' }, open), el('span', { class: 'detail' }, when), remove);
+    remove.addEventListener('click', () => {
+      if (!confirm(t('photos.mine_delete_confirm'))) return;
+      busy(remove, async () => {
+        await client.request('photos.delete', { photo_id: photo.photo_id });
+        photos = photos.filter((p) => p.photo_id !== photo.photo_id);
+        node.remove();
+        if (!photos.length) list.replaceChildren(el('li', { class: 'empty' }, t('photos.mine_none')));
+        toggle.focus();
+        app.toast(t('photos.mine_deleted'));
+      }, (text) => app.toast(text));
+    });
+    return node;
+  };
+  const load = async (append) => {
+    const page = await client.request('photos.mine', { limit: 30, ...(append && before !== null ? { before } : {}) });
+    if (!append) { photos = []; list.replaceChildren(); }
+    photos.push(...page.photos);
+    list.append(...page.photos.map(item));
+    if (!photos.length) list.replaceChildren(el('li', { class: 'empty' }, t('photos.mine_none')));
+    before = page.next_before ?? null;
+    more.hidden = before === null;
+    error.show('');
+  };
+  toggle.addEventListener('click', () => {
+    const opening = body.hidden;
+    body.hidden = !opening;
+    toggle.setAttribute('aria-expanded', String(opening));
+    toggle.textContent = t(opening ? 'photos.mine_hide' : 'photos.mine_show');
+    if (opening) load(false).catch((failure) => error.show(app.errorText(failure)));
+  });
+  more.addEventListener('click', () => busy(more, () => load(true), error.show));
+  return el('section', { 'aria-labelledby': 'my-photos-title' }, el('h2', { id: 'my-photos-title' }, t('photos.mine_title')),
+    el('div', { class: 'actions' }, toggle), body);
 }
 
 function newClientId() {
