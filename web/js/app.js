@@ -33,6 +33,8 @@ const SCREENS = {
   post: { module: 'thread' },
   notifications: { module: 'notifications-social' },
   tag: { module: 'timeline' },
+  // Photos (issue 19)
+  moments: {},
 };
 const HOME = '#/chats';
 const LOGIN = '#/login';
@@ -175,6 +177,7 @@ function buildHeader() {
     ['communities', '#/communities', t('nav.communities')],
     ['calendar', '#/calendar', t('nav.calendar')],
     ['posts', '#/posts', t('nav.posts')],
+    ['moments', '#/moments', t('nav.moments')],
     ['notifications', '#/notifications', t('nav.notifications')],
     ['settings', '#/settings', t('nav.settings')],
     ['admin', '#/admin', t('nav.admin')],

@@ -10,8 +10,10 @@
 // `post.counts` updates every shown copy of a post in place, whatever the screen.
 import { el, errorBox, busy, formatTime } from './ui.js';
 import { voicePlayer } from './voice.js';
+import { avatar, photoGrid, photoPicker } from './photos.js';
 
 export const MAX_POST_LENGTH = 280;
+export const MAX_POST_PHOTOS = 4;
 
 export function installSocial(app) {
   const { client, t } = app;
@@ -204,14 +206,17 @@ export function postItem(app, post, options = {}) {
   if (post.repost_of) {
     article.append(el('p', { class: 'detail repost-by' }, t('post.reposted_by', { name: post.author?.display_name ?? t('someone') })));
   }
-  article.append(el('p', { class: 'post-head' }, userLink(shown.author), ' ',
+  article.append(el('p', { class: 'post-head' }, avatar(app, shown.author), ' ', userLink(shown.author), ' ',
     el('a', { class: 'when', href: `#/post/${shown.post_id}`, 'aria-label': t('post.open_thread', { time: formatTime(shown.created_at) }) },
       formatTime(shown.created_at))));
   if (shown.reply_to_user) {
     article.append(el('p', { class: 'detail' }, t('post.replying_to', { name: shown.reply_to_user.handle ? `@${shown.reply_to_user.handle}` : shown.reply_to_user.display_name })));
   }
   if (shown.deleted) article.append(el('p', { class: 'deleted' }, t('post.deleted')));
-  else article.append(postText(shown));
+  else if (shown.text) article.append(postText(shown));
+  if (shown.photos?.length && !shown.deleted) {
+    article.append(photoGrid(app, shown.photos, { label: t('post.photos_label', { name: shown.author?.display_name ?? t('someone'), count: shown.photos.length }) }));
+  }
   if (shown.voice_clip_id && !shown.deleted) {
     article.append(el('p', { class: 'detail' }, t('post.voice')), voicePlayer(app, { voice_id: shown.voice_clip_id, duration_ms: 0 }));
   }
@@ -326,6 +331,9 @@ export function composeForm(app, { replyTo = null, onPosted, label = null, id = 
   const announce = el('p', { class: 'visually-hidden', 'aria-live': 'polite' });
   const error = errorBox();
   const send = el('button', { type: 'submit' }, replyTo ? t('compose.reply_send') : t('compose.send'));
+  // Up to 4 photos with a post (not with a reply); a post with photos may have no text.
+  const picker = replyTo ? null : photoPicker(app, { max: MAX_POST_PHOTOS, label: t('compose.add_photos') });
+  const hasPhotos = () => (picker?.count() ?? 0) > 0;
   let lastBand = 'ok';
   const update = () => {
     const left = MAX_POST_LENGTH - graphemeCount(input.value);
@@ -334,24 +342,30 @@ export function composeForm(app, { replyTo = null, onPosted, label = null, id = 
     count.dataset.left = String(left);
     count.classList.toggle('over', left < 0);
     input.setAttribute('aria-invalid', String(left < 0));
-    send.disabled = left < 0 || input.value.trim() === '';
+    send.disabled = left < 0 || (input.value.trim() === '' && !hasPhotos());
     // The count is read out only when it matters: near the limit and past it.
     const band = left < 0 ? 'over' : left <= 20 ? 'near' : 'ok';
     if (band !== lastBand && band !== 'ok') announce.textContent = count.textContent;
     lastBand = band;
   };
   input.addEventListener('input', update);
+  picker?.addEventListener('change', update);
   const form = el('form', { class: 'compose', novalidate: true },
     el('div', { class: 'field' }, el('label', { for: textId }, label ?? (replyTo ? t('compose.reply_label', { name: userLabel(replyTo.author) }) : t('compose.label'))), input),
-    count, announce, error, el('div', { class: 'actions' }, send));
+    count, announce, picker, error, el('div', { class: 'actions' }, send));
+  let clientId = null; // kept until the post is made, so a retry after a lost reply makes it once
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    if (graphemeCount(input.value) > MAX_POST_LENGTH || !input.value.trim()) return;
+    if (graphemeCount(input.value) > MAX_POST_LENGTH || (!input.value.trim() && !hasPhotos())) return;
     error.show('');
+    clientId ??= newPostClientId();
     busy(send, async () => {
-      const params = { text: input.value.trim(), client_id: newPostClientId() };
+      const params = { text: input.value.trim(), client_id: clientId };
       if (replyTo) params.reply_to = replyTo.post_id;
+      if (hasPhotos()) params.photo_ids = await picker.upload();
       const { post } = await client.request('post.create', params);
+      clientId = null;
+      picker?.clear();
       input.value = '';
       update();
       app.toast(replyTo ? t('compose.replied') : t('compose.posted'));

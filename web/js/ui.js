@@ -92,6 +92,7 @@ export function pagedList({ list, more, fetchPage, emptyText, error = null }) {
 
 // What happened and what to do, in plain words, for any failed request.
 export function errorText(error) {
+  if (error?.userMessage) return error.userMessage; // already a sentence (a photo upload's error, photos.js)
   const code = error?.code;
   if (code === 'weak_password') {
     const reason = `error.weak_password.${error.reason}`;

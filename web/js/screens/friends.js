@@ -3,6 +3,7 @@
 // of phone numbers (contacts.match).
 import { el, heading, field, errorBox, busy, presenceText } from '../ui.js';
 import { openReport } from '../report.js';
+import { avatar } from '../photos.js';
 
 const CHANGES = ['friend.request.received', 'friend.request.accepted', 'friend.request.declined',
   'friend.request.cancelled', 'friend.removed', 'profile.updated', 'resumed'];
@@ -42,7 +43,7 @@ export function show(root, params, app) {
           await load();
         }, (text) => app.toast(text));
       });
-      return el('li', { dataset: { user: f.user_id } },
+      return el('li', { dataset: { user: f.user_id } }, avatar(app, f),
         el('div', { class: 'who' }, el('div', { class: 'name' }, f.display_name),
           el('div', { class: `detail status-${status}` }, presenceText(presence))),
         el('div', { class: 'actions tight' }, chat, remove,

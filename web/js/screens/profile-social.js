@@ -4,6 +4,7 @@
 // or unknown handle answers "not found".
 import { el, heading, errorBox, busy, pagedList } from '../ui.js';
 import { feed, counted, userLabel } from '../social.js';
+import { avatar } from '../photos.js';
 
 const PAGE = 20;
 
@@ -46,7 +47,7 @@ export function show(root, params, app) {
     people.hidden = false;
     await pagedList({ list, more, error: problem, emptyText: t('profile.people_none'), fetchPage: async (before) => {
       const page = await client.request(op, { user_id: profile.user_id, limit: 20, ...(before ? { before } : {}) });
-      return { items: page.users.map((u) => el('li', {}, el('div', { class: 'who' }, el('div', { class: 'name' },
+      return { items: page.users.map((u) => el('li', {}, avatar(app, u), el('div', { class: 'who' }, el('div', { class: 'name' },
         u.handle ? el('a', { href: `#/u/${encodeURIComponent(u.handle)}` }, userLabel(u)) : userLabel(u))))), next: page.next_before ?? null };
     } })();
   };
@@ -125,7 +126,7 @@ export function show(root, params, app) {
     error.show('');
     title.textContent = profile.display_name;
     document.title = t('app.document_title', { name: profile.display_name });
-    about.replaceChildren(
+    about.replaceChildren(avatar(app, profile, { large: true }),
       el('p', { class: 'handle' }, `@${profile.handle ?? handle}`, profile.protected ? el('span', { class: 'mark' }, ' ', t('profile.protected')) : null),
       profile.bio ? el('p', { class: 'description' }, profile.bio) : null);
     drawStats(profile.stats ?? {});

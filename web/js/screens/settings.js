@@ -3,6 +3,7 @@
 import { el, heading, field, errorBox, busy, formatTime } from '../ui.js';
 import { activeHoursSection } from './hours.js';
 import { socialSettingsSection } from './social-settings.js';
+import { avatarSection } from './avatar-settings.js';
 
 let social = null;
 
@@ -45,6 +46,7 @@ export function show(root, params, app) {
   social = socialSettingsSection(app);
   root.append(heading(t('settings.title')), error,
     el('h2', {}, t('settings.profile')), phone, form,
+    avatarSection(app),
     social,
     activeHoursSection(app),
     el('h2', {}, t('settings.sessions')), el('p', { class: 'hint' }, t('settings.sessions_hint')), sessions,
