@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SwitchboardStore
+public import SwitchboardStore
 
 /// Who may see a photo (`docs/photos.md`, Authorization). One rule for every photo URL and every op that shows
 /// photos: a viewer may see photo P when P exists and
