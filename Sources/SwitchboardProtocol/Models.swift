@@ -36,11 +36,13 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var stats: ProfileStats?
     /// The viewer's relationship with the user; only in others' profiles (`profile.get`).
     public var relationship: ProfileRelationship?
+    /// The profile picture; absent when none (`profile.avatar.set`, issue 19).
+    public var avatar: Photo?
 
     public init(
         userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil, locale: String? = nil,
         handle: String? = nil, bio: String? = nil, protected: Bool? = nil, dmPolicy: String? = nil, stats: ProfileStats? = nil,
-        relationship: ProfileRelationship? = nil
+        relationship: ProfileRelationship? = nil, avatar: Photo? = nil
     ) {
         self.userId = userId
         self.displayName = displayName
@@ -54,6 +56,7 @@ public struct UserProfile: Codable, Sendable, Equatable {
         self.dmPolicy = dmPolicy
         self.stats = stats
         self.relationship = relationship
+        self.avatar = avatar
     }
 }
 
@@ -63,10 +66,13 @@ public struct UserSummary: Codable, Sendable, Equatable {
     public var userId: Int64
     /// The user's display name.
     public var displayName: String
+    /// The id of the user's profile picture (`GET /photos/{id}`); absent when none (the friends list).
+    public var avatarPhotoId: Int64?
 
-    public init(userId: Int64, displayName: String) {
+    public init(userId: Int64, displayName: String, avatarPhotoId: Int64? = nil) {
         self.userId = userId
         self.displayName = displayName
+        self.avatarPhotoId = avatarPhotoId
     }
 }
 

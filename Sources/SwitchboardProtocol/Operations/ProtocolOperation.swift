@@ -102,6 +102,7 @@ public enum ProtocolSchema {
         + Ops.socialPosts
         + Ops.socialLive
         + Ops.socialGraph
+        + Ops.photos + Ops.moments
 
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(

@@ -19,16 +19,19 @@ public struct SocialUser: Codable, Sendable, Equatable, Hashable {
     public var handle: String?
     /// Whether the account is protected (its posts reach active followers only).
     public var protected: Bool
+    /// The id of the user's profile picture (`GET /photos/{id}`); absent when none.
+    public var avatarPhotoId: Int64?
 
-    public init(userId: Int64, displayName: String, handle: String?, protected: Bool) {
+    public init(userId: Int64, displayName: String, handle: String?, protected: Bool, avatarPhotoId: Int64? = nil) {
         self.userId = userId
         self.displayName = displayName
         self.handle = handle
         self.protected = protected
+        self.avatarPhotoId = avatarPhotoId
     }
 
     enum CodingKeys: String, CodingKey {
-        case userId, displayName, handle, protected
+        case userId, displayName, handle, protected, avatarPhotoId
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -37,6 +40,7 @@ public struct SocialUser: Codable, Sendable, Equatable, Hashable {
         try c.encode(displayName, forKey: .displayName)
         try c.encode(handle, forKey: .handle)  // `null` on the wire, not absent
         try c.encode(`protected`, forKey: .protected)
+        try c.encodeIfPresent(avatarPhotoId, forKey: .avatarPhotoId)
     }
 }
 

@@ -31,7 +31,13 @@ extension Ops {
             public var voiceClipId: Int64?
             /// Accepted for the clients' symmetry with `messages.send`; not stored (no idempotency yet).
             public var clientId: String?
-            public init(text: String? = nil, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil) {
+            /// 0-4 (`--post-max-photos`) distinct photos of the author's, in order (issue 19); with photos the
+            /// text may be empty.
+            public var photoIds: [Int64]?
+            public init(
+                text: String? = nil, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil, photoIds: [Int64]? = nil
+            ) {
+                self.photoIds = photoIds
                 self.text = text
                 self.replyTo = replyTo
                 self.voiceClipId = voiceClipId
@@ -400,6 +406,8 @@ public struct SocialPost: Codable, Sendable, Equatable {
     public var replyCount: Int64
     public var liked: Bool
     public var reposted: Bool
+    /// The photos, in order; omitted on the wire when none (issue 19).
+    public var photos: [Photo]
     /// The original of a repost (boxed: a struct cannot hold itself).
     var original: Original?
 
@@ -417,7 +425,8 @@ public struct SocialPost: Codable, Sendable, Equatable {
     public init(
         postId: Int64, seq: Int64, author: SocialUser, text: String, createdAt: String, replyTo: Int64? = nil, replyToUser: SocialUser? = nil,
         threadRoot: Int64? = nil, repostOf: SocialPost? = nil, voiceClipId: Int64? = nil, mentions: [PostMention] = [], hashtags: [String] = [],
-        likeCount: Int64 = 0, repostCount: Int64 = 0, replyCount: Int64 = 0, liked: Bool = false, reposted: Bool = false
+        likeCount: Int64 = 0, repostCount: Int64 = 0, replyCount: Int64 = 0, liked: Bool = false, reposted: Bool = false,
+        photos: [Photo] = []
     ) {
         self.postId = postId
         self.seq = seq
@@ -435,12 +444,13 @@ public struct SocialPost: Codable, Sendable, Equatable {
         self.replyCount = replyCount
         self.liked = liked
         self.reposted = reposted
+        self.photos = photos
         self.repostOf = repostOf
     }
 
     enum CodingKeys: String, CodingKey {
         case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, repostOf, voiceClipId, mentions, hashtags, likeCount,
-            repostCount, replyCount, liked, reposted
+            repostCount, replyCount, liked, reposted, photos
     }
 
     public init(from decoder: any Decoder) throws {
@@ -457,7 +467,8 @@ public struct SocialPost: Codable, Sendable, Equatable {
             likeCount: try c.decodeIfPresent(Int64.self, forKey: .likeCount) ?? 0,
             repostCount: try c.decodeIfPresent(Int64.self, forKey: .repostCount) ?? 0,
             replyCount: try c.decodeIfPresent(Int64.self, forKey: .replyCount) ?? 0, liked: try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false,
-            reposted: try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false)
+            reposted: try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false,
+            photos: try c.decodeIfPresent([Photo].self, forKey: .photos) ?? [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -479,5 +490,6 @@ public struct SocialPost: Codable, Sendable, Equatable {
         try c.encode(replyCount, forKey: .replyCount)
         try c.encode(liked, forKey: .liked)
         try c.encode(reposted, forKey: .reposted)
+        if !photos.isEmpty { try c.encode(photos, forKey: .photos) }
     }
 }

@@ -1,0 +1,107 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// One's own photos and the profile picture (docs/protocol.md, "Photos and avatars"; docs/photos.md; issue 19).
+
+extension Ops {
+    /// The photo and avatar ops.
+    public static let photos: [any ProtocolOperation.Type] = [
+        PhotosMine.self, PhotosDelete.self, ProfileAvatarSet.self, ProfileAvatarRemove.self,
+    ]
+
+    /// `photos.mine {before?, limit?}` -> `{photos, next_before}`: my photos, newest first.
+    public enum PhotosMine: ProtocolOperation {
+        public static let name = "photos.mine"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// A photo id (`next_before` of the previous page): photos older than it.
+            public var before: Int64?
+            /// 1-100, default 30.
+            public var limit: Int?
+            public init(before: Int64? = nil, limit: Int? = nil) {
+                self.before = before
+                self.limit = limit
+            }
+        }
+        public struct Result: Codable, Sendable, Equatable {
+            public var photos: [Photo]
+            /// The id to pass as `before` for older photos; null at the end.
+            public var nextBefore: Int64?
+            public init(photos: [Photo], nextBefore: Int64?) {
+                self.photos = photos
+                self.nextBefore = nextBefore
+            }
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(photos, forKey: .photos)
+                try c.encode(nextBefore, forKey: .nextBefore)
+            }
+        }
+    }
+
+    /// `photos.delete {photo_id}` -> `{}`: deletes one of my photos for real (from moments, posts and my avatar too).
+    public enum PhotosDelete: ProtocolOperation {
+        public static let name = "photos.delete"
+        public static let stateChanging = true
+        public static let idempotent = false
+        public typealias Parameters = PhotoIdParameters
+        public typealias Result = Empty
+    }
+
+    /// `profile.avatar.set {photo_id}` -> `{profile}`: one of my photos becomes my profile picture.
+    public enum ProfileAvatarSet: ProtocolOperation {
+        public static let name = "profile.avatar.set"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public typealias Parameters = PhotoIdParameters
+        public typealias Result = AvatarResult
+    }
+
+    /// `profile.avatar.remove {}` -> `{profile}`.
+    public enum ProfileAvatarRemove: ProtocolOperation {
+        public static let name = "profile.avatar.remove"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public typealias Parameters = Empty
+        public typealias Result = AvatarResult
+    }
+}
+
+/// `{photo_id}`.
+public struct PhotoIdParameters: Codable, Sendable, Equatable {
+    public var photoId: Int64
+    public init(photoId: Int64) { self.photoId = photoId }
+}
+
+/// The reply to `profile.avatar.set`/`profile.avatar.remove`: `{profile}` (my own profile, with `avatar` or without).
+public struct AvatarResult: Codable, Sendable, Equatable {
+    public var profile: UserProfile
+    public init(profile: UserProfile) { self.profile = profile }
+}
+
+/// A stored photo: `{photo_id, width, height, color, has_alpha, created_at}`. `width`/`height` are the upright
+/// original's; the renditions (`GET /photos/{id}?size=display|thumb`) are it scaled to at most 1280/320 px.
+public struct Photo: Codable, Sendable, Equatable, Hashable {
+    public var photoId: Int64
+    public var width: Int
+    public var height: Int
+    /// The dominant colour, `#rrggbb`: a placeholder while the bytes load.
+    public var color: String
+    public var hasAlpha: Bool
+    /// RFC 3339, UTC.
+    public var createdAt: String
+    public init(photoId: Int64, width: Int, height: Int, color: String, hasAlpha: Bool, createdAt: String) {
+        self.photoId = photoId
+        self.width = width
+        self.height = height
+        self.color = color
+        self.hasAlpha = hasAlpha
+        self.createdAt = createdAt
+    }
+}
