@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+public import SwitchboardProtocol
 
 // The social layer's objects as the client reads them (docs/protocol.md, "Social"). They decode the server's
 // replies and events leniently: a field a later server adds is ignored, and one an event leaves out takes its
@@ -73,6 +74,8 @@ public enum SocialAPI {
         public var replyCount: Int64
         public var liked: Bool
         public var reposted: Bool
+        /// The attached photos, in order (`post.create`'s `photo_ids`; omitted on the wire when none).
+        public var photos: [Photo]
         /// A thread's ancestor that was deleted or is not visible (`{post_id, deleted: true}`).
         public var deleted: Bool
         private var original: Box?
@@ -88,7 +91,7 @@ public enum SocialAPI {
 
         enum CodingKeys: String, CodingKey {
             case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, voiceClipId, mentions, hashtags
-            case likeCount, repostCount, replyCount, liked, reposted, deleted, repostOf
+            case likeCount, repostCount, replyCount, liked, reposted, deleted, repostOf, photos
         }
 
         public init(from decoder: any Decoder) throws {
@@ -110,6 +113,7 @@ public enum SocialAPI {
             liked = try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false
             reposted = try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false
             deleted = try c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
+            photos = try c.decodeIfPresent([Photo].self, forKey: .photos) ?? []
             original = try c.decodeIfPresent(Post.self, forKey: .repostOf).map(Box.init)
         }
 
@@ -136,6 +140,7 @@ public enum SocialAPI {
             try c.encode(replyCount, forKey: .replyCount)
             try c.encode(liked, forKey: .liked)
             try c.encode(reposted, forKey: .reposted)
+            if !photos.isEmpty { try c.encode(photos, forKey: .photos) }
         }
 
         /// The immutable holder of a repost's original (a struct cannot contain itself).
