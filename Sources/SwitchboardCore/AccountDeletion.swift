@@ -62,6 +62,14 @@ public enum DeletionStep: String, Sendable, CaseIterable {
     case posts
     /// Social notifications to or from the user.
     case socialNotifications = "social_notifications"
+    /// Likes the user gave to moments (the moments' like counts decremented).
+    case momentLikes = "moment_likes"
+    /// The user's moments, deleted for real (their photo links and likes cascade).
+    case moments
+    /// The user's photos and their renditions, deleted for real (post and moment links cascade, the avatar clears).
+    case photos
+    /// The user's resumable uploads in progress and their chunks.
+    case uploads
 }
 
 /// The SQL of account deletion (`account_deletions`, the steps) and of the stub left behind.
@@ -262,6 +270,29 @@ public enum AccountDeletionRepository {
                                 UNION ALL (SELECT id FROM social_notifications WHERE actor_id = $1 LIMIT $2))
                             """, [u, n]
                     ).affectedRows, []
+                )
+            case .momentLikes:
+                return (
+                    try db.execute(
+                        cached: """
+                            WITH d AS (DELETE FROM moment_likes WHERE (moment_id, user_id) IN (
+                                    SELECT moment_id, user_id FROM moment_likes WHERE user_id = $1 ORDER BY moment_id LIMIT $2) RETURNING moment_id),
+                            c AS (UPDATE moments m SET like_count = greatest(0, m.like_count - 1) FROM d WHERE m.id = d.moment_id RETURNING 1)
+                            SELECT count(*) FROM d
+                            """, [u, n]
+                    ).decodeFirst(Int.self) ?? 0, []
+                )
+            case .moments:
+                return (
+                    try db.execute(cached: "DELETE FROM moments WHERE id IN (SELECT id FROM moments WHERE owner_id = $1 LIMIT $2)", [u, n]).affectedRows, []
+                )
+            case .photos:
+                return (
+                    try db.execute(cached: "DELETE FROM photos WHERE id IN (SELECT id FROM photos WHERE owner_id = $1 LIMIT $2)", [u, n]).affectedRows, []
+                )
+            case .uploads:
+                return (
+                    try db.execute(cached: "DELETE FROM uploads WHERE id IN (SELECT id FROM uploads WHERE owner_id = $1 LIMIT $2)", [u, n]).affectedRows, []
                 )
             }
         }

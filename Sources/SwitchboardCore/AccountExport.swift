@@ -291,10 +291,35 @@ public enum AccountExportRepository {
             (try CoursePostRepository.exportedPosts(db, userId: userId), try CoursePostRepository.exportedProgress(db, userId: userId))
         }
         try add("social.json", try json(try await pool.withConnection { db in try SocialGraphRepository.export(db, userId: userId) }))
+        // Moments and photos (issue 19): `moments.json` ({photos, moments}: every photo's metadata, the user's moments
+        // as the user sees them) and `photos/<id>.jpg`, the display JPEG of each photo (the original is not kept).
+        let (photos, moments) = try await pool.withConnection { db in
+            let photos = try MomentRepository.mine(db, owner: userId, before: nil, limit: Int(Int32.max))
+            let ids = try db.execute(cached: "SELECT id FROM moments WHERE owner_id = $1 ORDER BY id DESC", [.int(userId)]).decode(Int64.self, column: 0)
+            return (photos, try MomentRepository.moments(db, ids: ids, viewer: userId))
+        }
+        try add("moments.json", try json(ExportedMoments(photos: photos, moments: moments)))
+        for photo in photos {
+            let jpeg = try await pool.withConnection { db in
+                try db.execute(
+                    cached: """
+                        SELECT r.bytes FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
+                        WHERE r.photo_id = $1 AND p.owner_id = $2 AND r.size = 'display' AND r.format = 'jpeg'
+                        """, [.int(photo.photoId), .int(userId)]
+                ).first.map { try $0.decode(PostgresBytes.self, column: 0).bytes }
+            }
+            if let jpeg { try add("photos/\(photo.photoId).jpg", jpeg) }
+        }
         try add("community_posts.json", try json(posts))
         try add("lesson_progress.json", try json(progress))
         let files = entries.map(\.path) + ["manifest.json"]
         try add("manifest.json", try json(Manifest(userId: userId, exportId: exportId, createdAt: now, files: files)))
         return entries
     }
+}
+
+/// `moments.json` of an export: the user's photos (metadata; the bytes are `photos/<id>.jpg`) and moments.
+struct ExportedMoments: Encodable {
+    var photos: [Photo]
+    var moments: [Moment]
 }

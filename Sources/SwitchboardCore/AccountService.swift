@@ -29,6 +29,8 @@ public struct Profile: Codable, Sendable, Equatable {
     public var dmPolicy: String? = nil
     public var stats: ProfileStats? = nil
     public var relationship: ProfileRelationship? = nil
+    /// The profile picture (`SocialGraphRepository.decorate`); nil when none.
+    public var avatar: Photo? = nil
 }
 
 /// One of a user's sessions (devices).

@@ -22,6 +22,8 @@ public struct FriendRequest: Codable, Sendable, Equatable {
 public struct Friend: Codable, Sendable, Equatable {
     public var userId: Int64
     public var displayName: String
+    /// The friend's profile picture, when the list was read with it (`friends.list`).
+    public var avatarPhotoId: Int64? = nil
 }
 
 /// A registered contact found by `contacts.match`.

@@ -77,6 +77,8 @@ final class ProtocolServices: Sendable {
     let publicationLimiter: SharedRateLimiter<Int64>
     /// Limits of posts, likes, reposts and timelines (their token buckets).
     let posts: PostLimits
+    /// Limits of moments and of photos in posts.
+    let moments: MomentConfiguration
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -142,6 +144,7 @@ final class ProtocolServices: Sendable {
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.posts = PostLimits(configuration.posts)
+        self.moments = configuration.moments
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight

@@ -148,6 +148,8 @@ public struct ServerConfiguration: Sendable {
     public var live = LiveConfiguration()
     /// Follows (`--follow-burst`, `--follow-refill`, `--max-following`).
     public var socialGraph = SocialGraphConfiguration()
+    /// Moments and photos in posts (`--moment-max-photos`, `--moment-caption-max`, `--post-max-photos`, `--moments-page-max`).
+    public var moments = MomentConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
     /// How long call records, deleted-message tombstones and revoked sessions are kept (the retention sweep).

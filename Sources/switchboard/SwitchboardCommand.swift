@@ -67,6 +67,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
 
+    @OptionGroup(title: "Moments and photos in posts") var moments: MomentOptions
+
     @OptionGroup(title: "Live pages") var live: LiveOptions
     @OptionGroup(title: "Follows") var socialGraph: SocialGraphOptions
 
@@ -285,6 +287,7 @@ struct Serve: ParsableCommand {
         voice.apply(to: &c)
         communities.apply(to: &c)
         posts.apply(to: &c)
+        moments.apply(to: &c)
         live.apply(to: &c)
         socialGraph.apply(to: &c)
         calls.apply(to: &c)

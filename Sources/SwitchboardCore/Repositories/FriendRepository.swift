@@ -59,7 +59,7 @@ public enum FriendRepository {
     public static func friends(_ db: PostgresConnection, of user: Int64) throws -> [Friend] {
         try db.execute(
             cached: """
-                SELECT u.id, u.display_name FROM friendships f
+                SELECT u.id, u.display_name, u.avatar_photo_id FROM friendships f
                 JOIN users u ON u.id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END
                 WHERE f.user_low = $1 OR f.user_high = $1
                 ORDER BY lower(u.display_name), u.id
@@ -85,8 +85,10 @@ public enum FriendRepository {
 }
 
 extension Friend: PostgresRowDecodable {
-    /// Columns: id, display_name.
+    /// Columns: id, display_name, and avatar_photo_id when the query has a third column.
     public init(row: PostgresRow) throws(PostgresDecodingError) {
-        self.init(userId: try row.decode(column: 0), displayName: try row.decode(column: 1))
+        self.init(
+            userId: try row.decode(column: 0), displayName: try row.decode(column: 1),
+            avatarPhotoId: row.columns.count > 2 ? try row.decode(column: 2) : nil)
     }
 }

@@ -114,13 +114,14 @@ public enum PostRepository {
                 cached: "SELECT repost_of FROM posts WHERE author_id = $1 AND repost_of = ANY($2::bigint[]) AND deleted_at IS NULL",
                 [.int(viewer), .text(MessageStore.bigintArray(all))]
             ).decode(Int64.self, column: 0))
+        let photos = try MomentRepository.postPhotos(db, postIds: all)
         let unknown = SocialUser(userId: 0, displayName: "", handle: nil, protected: false)
         func make(_ row: Row) -> SocialPost {
             SocialPost(
                 postId: row.id, seq: row.seq, author: users[row.authorId] ?? unknown, text: row.text, createdAt: row.createdAt, replyTo: row.replyTo,
                 replyToUser: row.replyToUser.flatMap { users[$0] }, threadRoot: row.threadRoot, voiceClipId: row.voiceClipId,
                 mentions: mentions[row.id] ?? [], hashtags: hashtags[row.id] ?? [], likeCount: row.likeCount, repostCount: row.repostCount,
-                replyCount: row.replyCount, liked: liked.contains(row.id), reposted: reposted.contains(row.id))
+                replyCount: row.replyCount, liked: liked.contains(row.id), reposted: reposted.contains(row.id), photos: photos[row.id] ?? [])
         }
         var out: [Int64: SocialPost] = [:]
         for id in ids {
@@ -261,7 +262,8 @@ public enum PostRepository {
     /// notifications (reply to the parent's author, mention to each mentioned user who may see it), stamped last.
     /// - Throws: `not_found` for an invisible or deleted `replyTo`, or a voice clip that is not the author's.
     public static func create(
-        _ db: PostgresConnection, author: Int64, text: PostText, replyTo: Int64?, voiceClipId: Int64?, clientId: String? = nil
+        _ db: PostgresConnection, author: Int64, text: PostText, replyTo: Int64?, voiceClipId: Int64?, clientId: String? = nil,
+        photoIds: [Int64] = []
     ) throws -> (postId: Int64, effects: Effects) {
         var effects = Effects()
         if let clientId {
@@ -300,6 +302,7 @@ public enum PostRepository {
         if let clientId {
             try db.execute(cached: "UPDATE posts SET client_id = $2 WHERE id = $1", [.int(id), .text(clientId)])
         }
+        if !photoIds.isEmpty { try MomentRepository.attachToPost(db, postId: id, author: author, photoIds: photoIds) }
         if !text.mentions.isEmpty {
             let found = try SocialGraphRepository.userIds(db, handles: text.mentions.map { $0.lowercased() })
             var seen: Set<Int64> = []
@@ -453,7 +456,7 @@ public enum PostRepository {
     public static func likers(_ db: PostgresConnection, postId: Int64, viewer: Int64, before: Int64?, limit: Int) throws -> [(likeId: Int64, user: SocialUser)] {
         try db.execute(
             cached: """
-                SELECT l.id, u.id, u.display_name, u.handle, u.protected FROM likes l JOIN users u ON u.id = l.user_id
+                SELECT l.id, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id FROM likes l JOIN users u ON u.id = l.user_id
                 WHERE l.post_id = $1 AND ($2::bigint IS NULL OR l.id < $2) AND u.deleted_at IS NULL
                   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $3 AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = $3))
                 ORDER BY l.id DESC LIMIT $4
@@ -461,7 +464,9 @@ public enum PostRepository {
         ).map { r throws(PostgresDecodingError) in
             (
                 try r.decode(column: 0),
-                SocialUser(userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4))
+                SocialUser(
+                    userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4),
+                    avatarPhotoId: try r.decode(column: 5))
             )
         }
     }

@@ -210,11 +210,11 @@ extension SocialGraphRepository {
         let sql =
             followers
             ? """
-            SELECT f.id, u.id, u.display_name, u.handle, u.protected FROM follows f JOIN users u ON u.id = f.follower_id
+            SELECT f.id, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id FROM follows f JOIN users u ON u.id = f.follower_id
             WHERE f.followee_id = $1 AND f.state = 'active' AND f.id < $2 ORDER BY f.id DESC LIMIT $3
             """
             : """
-            SELECT f.id, u.id, u.display_name, u.handle, u.protected FROM follows f JOIN users u ON u.id = f.followee_id
+            SELECT f.id, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id FROM follows f JOIN users u ON u.id = f.followee_id
             WHERE f.follower_id = $1 AND f.state = 'active' AND f.id < $2 ORDER BY f.id DESC LIMIT $3
             """
         return try page(db.execute(cached: sql, [.int(user), .int(before ?? Int64.max), .int(Int64(limit + 1))]), limit: limit)
@@ -226,14 +226,15 @@ extension SocialGraphRepository {
     ) throws -> (requests: [(id: Int64, user: SocialUser, createdAt: String)], nextBefore: Int64?) {
         let rows = try db.execute(
             cached: """
-                SELECT f.id, u.id, u.display_name, u.handle, u.protected, \(WireTimestamp.sql("f.created_at")) FROM follows f
+                SELECT f.id, u.id, u.display_name, u.handle, u.protected, \(WireTimestamp.sql("f.created_at")), u.avatar_photo_id FROM follows f
                 JOIN users u ON u.id = f.follower_id
                 WHERE f.followee_id = $1 AND f.state = 'pending' AND f.id < $2 ORDER BY f.id DESC LIMIT $3
                 """, [.int(user), .int(before ?? Int64.max), .int(Int64(limit + 1))])
         var result: [(id: Int64, user: SocialUser, createdAt: String)] = []
         for r in rows.prefix(limit) {
             let user = SocialUser(
-                userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4))
+                userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4),
+                avatarPhotoId: try r.decode(column: 6))
             result.append((try r.decode(Int64.self, column: 0), user, try r.decode(String.self, column: 5)))
         }
         return (result, rows.count > limit ? result.last?.id : nil)
@@ -247,17 +248,17 @@ extension SocialGraphRepository {
         let sql =
             mutes
             ? """
-            SELECT u.id, u.id, u.display_name, u.handle, u.protected FROM mutes m JOIN users u ON u.id = m.muted_id
+            SELECT u.id, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id FROM mutes m JOIN users u ON u.id = m.muted_id
             WHERE m.muter_id = $1 AND m.muted_id < $2 ORDER BY m.muted_id DESC LIMIT $3
             """
             : """
-            SELECT u.id, u.id, u.display_name, u.handle, u.protected FROM blocks b JOIN users u ON u.id = b.blocked_id
+            SELECT u.id, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id FROM blocks b JOIN users u ON u.id = b.blocked_id
             WHERE b.blocker_id = $1 AND b.blocked_id < $2 ORDER BY b.blocked_id DESC LIMIT $3
             """
         return try page(db.execute(cached: sql, [.int(user), .int(before ?? Int64.max), .int(Int64(limit + 1))]), limit: limit)
     }
 
-    /// Rows of (cursor, id, display_name, handle, protected), one more than `limit` asked for.
+    /// Rows of (cursor, id, display_name, handle, protected, avatar_photo_id), one more than `limit` asked for.
     static func page(_ rows: PostgresRows, limit: Int) throws -> (users: [SocialUser], nextBefore: Int64?) {
         var users: [SocialUser] = []
         var last: Int64?
@@ -265,7 +266,8 @@ extension SocialGraphRepository {
             last = try r.decode(Int64.self, column: 0)
             users.append(
                 SocialUser(
-                    userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4)))
+                    userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4),
+                    avatarPhotoId: try r.decode(column: 5)))
         }
         return (users, rows.count > limit ? last : nil)
     }

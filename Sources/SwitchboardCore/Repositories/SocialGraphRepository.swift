@@ -88,7 +88,7 @@ public enum SocialGraphRepository {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SocialUser] = [:]
         for r in try db.execute(
-            cached: "SELECT id, display_name, handle, protected FROM users WHERE id = ANY($1::bigint[])",
+            cached: "SELECT id, display_name, handle, protected, avatar_photo_id FROM users WHERE id = ANY($1::bigint[])",
             [.text(FriendRepository.bigintArray(Array(Set(ids))))])
         {
             let user = try SocialUser(row: r)
@@ -99,11 +99,11 @@ public enum SocialGraphRepository {
 }
 
 extension SocialUser: PostgresRowDecodable {
-    /// Columns: id, display_name, handle, protected.
+    /// Columns: id, display_name, handle, protected, and avatar_photo_id when the query has a fifth column.
     public init(row: PostgresRow) throws(PostgresDecodingError) {
         self.init(
             userId: try row.decode(column: 0), displayName: try row.decode(column: 1), handle: try row.decode(column: 2),
-            protected: try row.decode(column: 3))
+            protected: try row.decode(column: 3), avatarPhotoId: row.columns.count > 4 ? try row.decode(column: 4) : nil)
     }
 }
 
@@ -141,6 +141,7 @@ extension SocialGraphRepository {
         profile.bio = try r.decode(column: 1)
         profile.protected = try r.decode(column: 2)
         profile.stats = ProfileStats(posts: try r.decode(column: 4), following: try r.decode(column: 5), followers: try r.decode(column: 6))
+        profile.avatar = try MomentRepository.avatar(db, of: user)
         if user == viewer {
             profile.dmPolicy = try r.decode(column: 3)
             return

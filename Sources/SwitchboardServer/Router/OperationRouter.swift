@@ -52,6 +52,7 @@ struct OperationRouter: Sendable {
         PostsFeature(), TimelinesFeature(),
         SocialNotificationsFeature(), LiveFeature(),
         ProfilesFeature(), FollowsFeature(),
+        PhotosFeature(), MomentsFeature(),
     ])
 
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler

@@ -117,13 +117,13 @@ extension UserProfile {
     init(_ p: Profile) {
         self.init(
             userId: p.userId, displayName: p.displayName, phone: p.phone, role: p.role, timeZone: p.timeZone, locale: p.locale, handle: p.handle,
-            bio: p.bio, protected: p.protected, dmPolicy: p.dmPolicy, stats: p.stats, relationship: p.relationship)
+            bio: p.bio, protected: p.protected, dmPolicy: p.dmPolicy, stats: p.stats, relationship: p.relationship, avatar: p.avatar)
     }
 }
 
 extension UserSummary {
     init(_ p: Profile) { self.init(userId: p.userId, displayName: p.displayName) }
-    init(_ f: Friend) { self.init(userId: f.userId, displayName: f.displayName) }
+    init(_ f: Friend) { self.init(userId: f.userId, displayName: f.displayName, avatarPhotoId: f.avatarPhotoId) }
 }
 
 extension DeviceSession {

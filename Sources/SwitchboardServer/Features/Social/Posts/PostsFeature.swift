@@ -20,8 +20,14 @@ struct PostsFeature: FeatureModule {
     func register(in router: inout OperationRouter) {
         router.register(Ops.PostCreate.self) { s, p async throws(ServiceError) -> PostResult in
             let limits = s.services.posts
+            let photoIds = p.photoIds ?? []
+            guard photoIds.count <= s.services.moments.postMaxPhotos else {
+                throw ServiceError(.badRequest, "a post holds at most \(s.services.moments.postMaxPhotos) photos")
+            }
             let text: PostText
-            switch PostText.parse(p.text ?? "", maxCharacters: limits.configuration.maxPostLength, allowsEmpty: p.voiceClipId != nil) {
+            switch PostText.parse(
+                p.text ?? "", maxCharacters: limits.configuration.maxPostLength, allowsEmpty: p.voiceClipId != nil || !photoIds.isEmpty)
+            {
             case .success(let parsed): text = parsed
             case .failure(let problem): throw ServiceError(.invalidText, problem.message)
             }
@@ -33,7 +39,8 @@ struct PostsFeature: FeatureModule {
             let me = s.userId
             let (id, effects) = try await Self.database(s, transaction: true) { db in
                 try Self.requireHandle(db, me)
-                return try PostRepository.create(db, author: me, text: text, replyTo: p.replyTo, voiceClipId: p.voiceClipId, clientId: p.clientId)
+                return try PostRepository.create(
+                    db, author: me, text: text, replyTo: p.replyTo, voiceClipId: p.voiceClipId, clientId: p.clientId, photoIds: photoIds)
             }
             Self.publish(s.services, effects)
             return PostResult(post: try await Self.load(s, id))
