@@ -21,6 +21,10 @@ extension HTTPSession {
                     status: 405, headers: [("Allow", "POST")], body: Array("upload with POST\n".utf8), head: head, bodyLength: bodyLength)
                 return
             }
+            if let uploadId = HTTPSession.queryItems(head.query)["upload"] {
+                completeUpload(head, rest: rest, uploadId: uploadId, kind: "voice", keepMetadata: false)
+                return
+            }
             if head.isChunked || head.contentLength == nil {
                 finish(.error(411, "length_required", "send the recording with a Content-Length"), keepAlive: false)
                 return
@@ -35,14 +39,9 @@ extension HTTPSession {
             }
             // The token is checked before a byte of the body is read and before a slot is taken: a stranger's
             // upload is answered 401 at once and holds nothing shared. Reading pauses while the check runs.
-            guard let executor = server.services?.executor else { return }
             let authorization = head.headers["authorization"]
-            phase = .authorizing(pending: Array(rest))
-            connection.pauseReading()
-            let me = LoopBound(self, loop: connection.loop)
-            Task(executorPreference: executor) {
-                let identity = await voice.identity(authorization, countsAsUpload: true)
-                me.execute { session in session.authorized(identity, head: head) }
+            readBody(head, rest: rest) {
+                await voice.identity(authorization, countsAsUpload: true).map { ($0, UploadTarget.voice) }
             }
             return
         }
@@ -68,20 +67,26 @@ extension HTTPSession {
         }
     }
 
-    /// On the loop once the upload's token is checked: refuses (and closes), or takes a slot and reads the body.
-    private func authorized(_ identity: Result<Identity, HTTPResult>, head: HTTPRequestHead) {
+    /// On the loop once an upload's token (and for a tus PATCH its upload) is checked: refuses (and closes), or
+    /// takes a slot (shared by voice, photos and tus chunks) and reads the body.
+    func authorized(_ check: Result<(Identity, UploadTarget), HTTPResult>, head: HTTPRequestHead) {
         guard case .authorizing(let pending) = phase, let voice = server.services?.voice else { return }
         let uploader: Identity
-        switch identity {
+        let target: UploadTarget
+        switch check {
         case .failure(let refusal):
             // The body is never read: the closing connection discards it.
             finish(refusal, keepAlive: false)
             return
-        case .success(let who): uploader = who
+        case .success(let (who, what)):
+            uploader = who
+            target = what
         }
         if let refusal = voice.beginUpload(userId: uploader.userId) {
             server.metrics.voiceUploadsRefused.increment()
-            finish(VoiceService.busy(refusal), keepAlive: false)
+            var result = VoiceService.busy(refusal)
+            if case .chunk = target { result.headers += PhotoService.tusHeaders }
+            finish(result, keepAlive: false)
             return
         }
         uploadSlotUser = uploader.userId
@@ -93,22 +98,45 @@ extension HTTPSession {
         bodyReceived = n
         body.append(contentsOf: pending[..<n])
         if n == bodyLength {
-            startUpload(head, uploader: uploader, body: body, keepAlive: head.keepAlive && pending.count == n)
+            startUpload(head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && pending.count == n)
         } else {
             if pending.isEmpty, head.headers["expect"]?.lowercased() == "100-continue" {
                 // The client waits for this before sending the body (RFC 9110 10.1.1); refusals came above.
                 write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
-            phase = .uploading(head: head, uploader: uploader, body: body, remaining: bodyLength - n)
+            phase = .uploading(head: head, uploader: uploader, target: target, body: body, remaining: bodyLength - n)
             connection.resumeReading()
         }
     }
 
-    func startUpload(_ head: HTTPRequestHead, uploader: Identity, body: [UInt8], keepAlive: Bool) {
-        guard let voice = server.services?.voice else { return }
-        let contentType = head.headers["content-type"]
-        process(keepAlive: keepAlive, isHead: false) {
-            await voice.upload(body: body, contentType: contentType, uploader: uploader)
+    func startUpload(_ head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], keepAlive: Bool) {
+        guard let services = server.services else { return }
+        switch target {
+        case .voice:
+            let contentType = head.headers["content-type"]
+            process(keepAlive: keepAlive, isHead: false) {
+                await services.voice.upload(body: body, contentType: contentType, uploader: uploader)
+            }
+        case .photo(let keepMetadata):
+            process(keepAlive: keepAlive, isHead: false) {
+                await services.photos.upload(body: body, keepMetadata: keepMetadata, uploader: uploader)
+            }
+        case .chunk(let id, let owner, let offset):
+            process(keepAlive: keepAlive, isHead: false) {
+                await services.photos.storeChunk(id: id, owner: owner, offset: offset, data: body)
+            }
+        }
+    }
+
+    /// A tus PATCH whose connection dropped (or stalled) mid-body: the bytes that arrived are stored, so `HEAD`
+    /// reports them and the client resumes there. Called on the loop; does nothing in any other phase.
+    func storeInterruptedChunk() {
+        guard case .uploading(_, _, .chunk(let id, let owner, let offset), let body, _) = phase, !body.isEmpty,
+            let services = server.services
+        else { return }
+        phase = .closing
+        Task(executorPreference: services.executor) {
+            _ = await services.photos.storeChunk(id: id, owner: owner, offset: offset, data: body)
         }
     }
 

@@ -43,12 +43,13 @@ final class HTTPSession: ConnectionHandler {
         /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
         case skippingBody(remaining: Int, keepAlive: Bool)
         case websocket(WebSocketConnection, any WebSocketApplication)
-        /// A voice upload's token is being checked off the loop before its body is read; reading is paused.
+        /// An upload's token (voice, photo, or a tus PATCH's upload) is being checked off the loop before its body
+        /// is read; reading is paused.
         /// `pending` holds body bytes that arrived with the head (or in TLS records decrypted with it).
         case authorizing(pending: [UInt8])
-        /// Receiving a voice upload's body (its token checked, an upload slot held).
-        case uploading(head: HTTPRequestHead, uploader: Identity, body: [UInt8], remaining: Int)
-        /// A voice request is being processed off the loop; reading is paused.
+        /// Receiving an upload's body (its token checked, an upload slot held).
+        case uploading(head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], remaining: Int)
+        /// A voice or photo request is being processed off the loop; reading is paused.
         case processing(keepAlive: Bool)
         case closing
     }
@@ -96,6 +97,7 @@ final class HTTPSession: ConnectionHandler {
 
     func connectionDidClose(_ connection: Connection, error: (any Error)?) {
         server.metrics.connectionsOpen.decrement()
+        storeInterruptedChunk()
         releaseUploadSlot()
         if case .websocket(_, let app) = phase {
             server.metrics.websocketsOpen.decrement()
@@ -163,17 +165,17 @@ final class HTTPSession: ConnectionHandler {
             case .websocket(let ws, let app):
                 receiveFrames(ws, app, input)
                 return
-            case .uploading(let head, let uploader, var body, let remaining):
+            case .uploading(let head, let uploader, let target, var body, let remaining):
                 phase = .closing  // no copy-on-write of the body while it is out
                 let n = min(remaining, input.count)
                 bodyReceived += n
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<n]))
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n > 0 {
-                    phase = .uploading(head: head, uploader: uploader, body: body, remaining: remaining - n)
+                    phase = .uploading(head: head, uploader: uploader, target: target, body: body, remaining: remaining - n)
                 } else {
                     // Bytes pipelined behind an upload are not served: the response closes the connection.
-                    startUpload(head, uploader: uploader, body: body, keepAlive: head.keepAlive && input.isEmpty)
+                    startUpload(head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && input.isEmpty)
                     return
                 }
             case .authorizing(var pending):
@@ -213,6 +215,12 @@ final class HTTPSession: ConnectionHandler {
         }
         if head.path == "/voice" || head.path.hasPrefix("/voice/"), server.services != nil {
             handleVoice(head, rest: rest)
+            return
+        }
+        if head.path == "/photos" || head.path.hasPrefix("/photos/") || head.path == "/uploads" || head.path.hasPrefix("/uploads/"),
+            server.services != nil
+        {
+            handlePhotos(head, rest: rest)
             return
         }
         if head.path.hasPrefix("/export/"), server.services != nil {
@@ -458,6 +466,7 @@ final class HTTPSession: ConnectionHandler {
         case .uploading:
             if bodyTooSlow(now: now) {
                 server.metrics.voiceUploadsRefused.increment()
+                storeInterruptedChunk()
                 releaseUploadSlot()
                 respond(status: 408, body: Array("request body too slow\n".utf8), keepAlive: false)
             }

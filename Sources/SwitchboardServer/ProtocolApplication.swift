@@ -39,6 +39,8 @@ final class ProtocolServices: Sendable {
     let presence: PresenceHub
     /// Voice uploads and downloads over HTTP.
     let voice: VoiceService
+    /// Photos and resumable uploads over HTTP.
+    let photos: PhotoService
     /// Bytes a connection may queue (the transport's outbound limit).
     let outboundLimit: Int
     /// Requests a connection may send while its authentication runs (processed after it, in order).
@@ -129,7 +131,9 @@ final class ProtocolServices: Sendable {
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
-        self.voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
+        let voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
+        self.voice = voice
+        self.photos = PhotoService(configuration: configuration.photos, voice: voice, pool: pool, metrics: metrics, logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
         self.reactionLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))

@@ -134,6 +134,8 @@ public struct ServerConfiguration: Sendable {
     public var messaging = MessagingConfiguration()
     /// Voice upload, transcoding and download settings.
     public var voice = VoiceConfiguration()
+    /// Photo uploads, processing, the rendition cache and resumable uploads (`docs/photos.md`).
+    public var photos = PhotoConfiguration()
     /// Serving the web app at `/` (off while `web.root` is nil).
     public var web = WebConfiguration()
     /// Account deletion and data export (`AccountLifecycle`).

@@ -63,6 +63,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Voice") var voice: VoiceOptions
 
+    @OptionGroup(title: "Photos and resumable uploads") var photos: PhotoOptions
+
     @OptionGroup(title: "Communities, events and courses") var communities: CommunityOptions
 
     @OptionGroup(title: "Posts, likes and reposts") var posts: PostOptions
@@ -285,6 +287,7 @@ struct Serve: ParsableCommand {
         database.apply(to: &c)
         messaging.apply(to: &c)
         voice.apply(to: &c)
+        photos.apply(to: &c)
         communities.apply(to: &c)
         posts.apply(to: &c)
         moments.apply(to: &c)

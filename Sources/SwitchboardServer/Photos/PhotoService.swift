@@ -1,0 +1,517 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import CoreMetrics
+import Synchronization
+import Logging
+import SwitchboardCore
+import SwitchboardImages
+import SwitchboardStore
+import SwitchboardWebSocket
+
+/// Photo uploads, processing, serving and resumable uploads (see docs/photos.md).
+public struct PhotoConfiguration: Sendable {
+    /// Largest photo upload in bytes (`--photo-max-bytes`).
+    public var maxBytes = 30 * 1024 * 1024
+    /// Most pixels a header may claim before anything is decoded (`--photo-max-pixels`).
+    public var maxPixels = 50_000_000
+    /// Images processed at once (`--photo-workers`).
+    public var workers = ServerConfiguration.coreCount
+    /// Images waiting for a worker before uploads get 503 (`--photo-max-waiting`).
+    public var maxWaiting = 8
+    /// Bytes of renditions this node keeps in memory (`--photo-cache-bytes`).
+    public var cacheBytes = 64 * 1024 * 1024
+    /// Seconds a resumable upload may stay idle before the sweep removes it (`--upload-expiry-hours`).
+    public var uploadExpirySeconds: Double = 24 * 3600
+    /// Resumable uploads one user may have in progress (`--max-pending-uploads`).
+    public var maxPendingUploads = 10
+
+    public init() {}
+
+    /// The pipeline's limits for these settings.
+    var imageLimits: ImageLimits { ImageLimits(maxInputBytes: maxBytes, maxPixels: maxPixels) }
+}
+
+/// What a request body is for, once its token (and for a PATCH its upload) is checked.
+enum UploadTarget: Sendable {
+    /// `POST /voice`.
+    case voice
+    /// `POST /photos`.
+    case photo(keepMetadata: Bool)
+    /// `PATCH /uploads/{id}` at `offset`.
+    case chunk(id: String, owner: Int64, offset: Int64)
+}
+
+/// Photos over HTTP: uploads processed on a bounded worker pool (never on a loop queue or the request executor),
+/// renditions stored in PostgreSQL and served with ETags, ranges and a per-node cache, and tus 1.0 uploads for
+/// photos and voice.
+final class PhotoService: Sendable {
+    let configuration: PhotoConfiguration
+    let voice: VoiceService
+    let pool: DatabasePool
+    let logger: Logger
+    let workers: WorkerPool
+    let cache: PhotoCache
+    /// The expiry sweep's task (cancelled with the service).
+    private let sweep = Mutex<Task<Void, Never>?>(nil)
+    private let uploadsStored: CoreMetrics.Counter
+    private let uploadsDuplicate: CoreMetrics.Counter
+    private let uploadsRefused: CoreMetrics.Counter
+    private let downloads: CoreMetrics.Counter
+    private let cacheHits: CoreMetrics.Counter
+    private let cacheMisses: CoreMetrics.Counter
+    private let cacheBytesGauge: CoreMetrics.Gauge
+    private let chunksStored: CoreMetrics.Counter
+    private let uploadsExpired: CoreMetrics.Counter
+
+    static let tusHeaders: [(String, String)] = [("Tus-Resumable", "1.0.0")]
+
+    init(configuration: PhotoConfiguration, voice: VoiceService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
+        self.configuration = configuration
+        self.voice = voice
+        self.pool = pool
+        self.logger = logger
+        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos")
+        cache = PhotoCache(capacityBytes: configuration.cacheBytes)
+        let f = metrics.factory
+        uploadsStored = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "stored")], factory: f)
+        uploadsDuplicate = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "duplicate")], factory: f)
+        uploadsRefused = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "refused")], factory: f)
+        downloads = CoreMetrics.Counter(label: "switchboard_photo_downloads_total", factory: f)
+        cacheHits = CoreMetrics.Counter(label: "switchboard_photo_cache_total", dimensions: [("result", "hit")], factory: f)
+        cacheMisses = CoreMetrics.Counter(label: "switchboard_photo_cache_total", dimensions: [("result", "miss")], factory: f)
+        cacheBytesGauge = CoreMetrics.Gauge(label: "switchboard_photo_cache_bytes", factory: f)
+        chunksStored = CoreMetrics.Counter(label: "switchboard_upload_chunks_total", factory: f)
+        uploadsExpired = CoreMetrics.Counter(label: "switchboard_uploads_expired_total", factory: f)
+        // The expiry sweep: every quarter of the expiry (at most hourly, at most twice a second).
+        let interval = min(3600, max(0.5, configuration.uploadExpirySeconds / 4))
+        let expiry = configuration.uploadExpirySeconds
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(interval))
+                guard let self, !Task.isCancelled else { return }
+                await self.sweepExpired(olderThanSeconds: expiry)
+            }
+        }
+        sweep.withLock { $0 = task }
+    }
+
+    deinit { sweep.withLock { $0?.cancel() } }
+
+    /// Removes uploads idle longer than `seconds` (in a cluster every node may run it: the DELETE is idempotent).
+    @discardableResult
+    func sweepExpired(olderThanSeconds seconds: Double) async -> Int {
+        do {
+            let n = try await pool.withConnection { db in try UploadRepository.deleteIdle(db, olderThanSeconds: seconds) }
+            if n > 0 { uploadsExpired.increment(by: n) }
+            return n
+        } catch {
+            logger.debug("upload sweep failed", metadata: [LogKey.error: "\(error)"])
+            return 0
+        }
+    }
+
+
+    // MARK: Upload and processing
+
+    /// Runs `job` on the photo worker pool; nil when its queue is full.
+    private func onWorker<T: Sendable>(_ job: @escaping @Sendable () -> T) async -> T? {
+        await withCheckedContinuation { continuation in
+            let accepted = workers.submit { continuation.resume(returning: job()) }
+            if !accepted { continuation.resume(returning: nil) }
+        }
+    }
+
+    static let busy = HTTPResult.error(503, "unavailable", "too many photos are being processed; retry shortly", headers: [("Retry-After", "2")])
+
+    /// `POST /photos` once the body is in (its token was checked before the body was read).
+    func upload(body: [UInt8], keepMetadata: Bool, uploader me: Identity) async -> HTTPResult {
+        let result = await store(body: body, keepMetadata: keepMetadata, uploader: me)
+        if result.status != 201 && result.status != 200 { uploadsRefused.increment() }
+        return result
+    }
+
+    private func store(body: [UInt8], keepMetadata: Bool, uploader me: Identity) async -> HTTPResult {
+        if body.isEmpty { return Self.imageError(.empty) }
+        if body.count > configuration.maxBytes { return Self.imageError(.tooLarge(byteCount: body.count, limit: configuration.maxBytes)) }
+        // The same file from the same user: the stored photo, without decoding it again.
+        guard let hash = await onWorker({ PhotoRepository.sha256(body) }) else { return Self.busy }
+        do {
+            if let found = try await pool.withConnection({ db in try PhotoRepository.existing(db, owner: me.userId, sha256: hash) }) {
+                uploadsDuplicate.increment()
+                return Self.created(found, duplicate: true)
+            }
+        } catch {
+            return failure(error, op: "photos.upload", userId: me.userId)
+        }
+        let limits = configuration.imageLimits
+        guard
+            let processed = await onWorker({
+                Result { () throws(ImageError) in try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata) }
+            })
+        else { return Self.busy }
+        let image: ProcessedImage
+        switch processed {
+        case .failure(let error):
+            if error.httpStatus >= 500 {
+                logger.error(
+                    "photo not processed", metadata: [LogKey.op: "photos.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
+            }
+            return Self.imageError(error)
+        case .success(let i): image = i
+        }
+        guard let input = await onWorker({ Self.input(image, keepMetadata: keepMetadata) }) else { return Self.busy }
+        do {
+            let (photo, duplicate) = try await pool.withConnection { db in try PhotoRepository.store(db, owner: me.userId, photo: input) }
+            (duplicate ? uploadsDuplicate : uploadsStored).increment()
+            logger.debug("photo stored", metadata: [LogKey.userId: "\(me.userId)", LogKey.bytes: "\(body.count)"])
+            return Self.created(photo, duplicate: duplicate)
+        } catch {
+            return failure(error, op: "photos.upload", userId: me.userId)
+        }
+    }
+
+    static func input(_ image: ProcessedImage, keepMetadata: Bool) -> PhotoInput {
+        func rendition(_ size: String, _ r: ImageRendition) -> [PhotoRenditionInput] {
+            [
+                PhotoRenditionInput(
+                    size: size, format: "webp", width: r.width, height: r.height, bytes: r.webp, sha256: PhotoRepository.sha256(r.webp)),
+                PhotoRenditionInput(
+                    size: size, format: "jpeg", width: r.width, height: r.height, bytes: r.jpeg, sha256: PhotoRepository.sha256(r.jpeg)),
+            ]
+        }
+        return PhotoInput(
+            // The schema's names: jpeg, png, webp, heic.
+            sha256: image.sha256, format: image.format == .heif ? "heic" : image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
+            hasAlpha: image.hasAlpha, keptMetadata: keepMetadata,
+            renditions: rendition("display", image.display) + rendition("thumb", image.thumbnail))
+    }
+
+    static func created(_ photo: PhotoRecord, duplicate: Bool) -> HTTPResult {
+        var object = photo.json
+        object["duplicate"] = duplicate
+        return .json(201, object, headers: [("Location", "/photos/\(photo.id)")])
+    }
+
+    static func imageError(_ error: ImageError) -> HTTPResult {
+        .error(error.httpStatus, error.wireCode, error.message)
+    }
+
+    private func failure(_ error: any Error, op: String, userId: Int64) -> HTTPResult {
+        let e = ServiceError.from(error)
+        if e.code != .unavailable {
+            logger.error("photo request failed", metadata: [LogKey.op: "\(op)", LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+        }
+        return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message, headers: e.code == .unavailable ? [("Retry-After", "2")] : [])
+    }
+
+    // MARK: Serving
+
+    /// `GET`/`HEAD /photos/{id}`.
+    func download(
+        id: Int64?, query: [String: String], accept: String?, authorization: String?, range: String?, ifNoneMatch: String?
+    ) async -> HTTPResult {
+        let me: Identity
+        switch await voice.identity(authorization) {
+        case .failure(let result): return result
+        case .success(let identity): me = identity
+        }
+        let size = query["size"] ?? "display"
+        guard size == "display" || size == "thumb" else { return .error(400, "bad_request", "size is display or thumb") }
+        let format: String
+        var vary = false
+        if let f = query["format"] {
+            guard f == "webp" || f == "jpeg" else { return .error(400, "bad_request", "format is webp or jpeg") }
+            format = f
+        } else {
+            vary = true
+            format = (accept ?? "").lowercased().contains("image/webp") ? "webp" : "jpeg"
+        }
+        let notFound = HTTPResult.error(404, "not_found", "no such photo")
+        guard let id else { return notFound }
+        let key = PhotoCache.Key(photoId: id, size: size, format: format)
+        let cached = cache.get(key)
+        let found: PhotoRenditionBytes?
+        do {
+            found = try await pool.withConnection { db in
+                try PhotoRepository.fetchRendition(db, viewer: me.userId, photoId: id, size: size, format: format, withBytes: cached == nil)
+            }
+        } catch {
+            return failure(error, op: "photos.download", userId: me.userId)
+        }
+        guard let found else { return notFound }
+        let bytes: [UInt8]
+        if let cached, cached.sha256 == found.sha256 {
+            cacheHits.increment()
+            bytes = cached.bytes
+        } else if let fresh = found.bytes {
+            cacheMisses.increment()
+            bytes = fresh
+            cache.put(key, PhotoCache.Entry(sha256: found.sha256, bytes: fresh))
+            cacheBytesGauge.record(cache.usage.bytes)
+        } else {
+            return .error(503, "unavailable", "retry shortly", headers: [("Retry-After", "1")])
+        }
+        downloads.increment()
+        let etag = "\"\(PhotoRepository.hex(found.sha256))\""
+        var headers: [(String, String)] = [
+            ("Content-Type", format == "webp" ? "image/webp" : "image/jpeg"), ("Accept-Ranges", "bytes"), ("ETag", etag),
+            ("Cache-Control", "private, max-age=31536000, immutable"), ("X-Content-Type-Options", "nosniff"),
+        ]
+        if vary { headers.append(("Vary", "Accept")) }
+        if let ifNoneMatch,
+            ifNoneMatch.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == etag || t == "W/\(etag)" || t == "*" })
+        {
+            return HTTPResult(status: 304, headers: headers, body: [])
+        }
+        switch HTTPRange.parse(range, size: bytes.count) {
+        case .none:
+            return HTTPResult(status: 200, headers: headers, body: bytes)
+        case .unsatisfiable:
+            return HTTPResult(status: 416, headers: [("Content-Range", "bytes */\(bytes.count)")], body: [])
+        case .range(let r):
+            headers.append(("Content-Range", "bytes \(r.lowerBound)-\(r.upperBound)/\(bytes.count)"))
+            return HTTPResult(status: 206, headers: headers, body: Array(bytes[r]))
+        }
+    }
+
+    // MARK: Resumable uploads (tus 1.0.0)
+
+    static func tus(_ status: Int, _ headers: [(String, String)] = []) -> HTTPResult {
+        HTTPResult(status: status, headers: tusHeaders + headers, body: [])
+    }
+
+    static func tusError(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult {
+        .error(status, code, message, headers: tusHeaders + headers)
+    }
+
+    /// `OPTIONS /uploads`.
+    var options: HTTPResult {
+        Self.tus(
+            204,
+            [
+                ("Tus-Version", "1.0.0"), ("Tus-Extension", "creation,termination"),
+                ("Tus-Max-Size", String(max(configuration.maxBytes, voice.configuration.maxUploadBytes))),
+            ])
+    }
+
+    /// The kind named by an `Upload-Metadata` header (`kind` base64 of `photo` or `voice`; photo by default).
+    static func kind(ofMetadata metadata: String) -> String? {
+        for pair in metadata.split(separator: ",") {
+            let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1)
+            guard parts.first == "kind" else { continue }
+            guard parts.count == 2, let decoded = Base64URL.decodeStandard(String(parts[1])) else { return nil }
+            let value = String(decoding: decoded, as: UTF8.self)
+            return value == "photo" || value == "voice" ? value : nil
+        }
+        return "photo"
+    }
+
+    /// The most bytes an upload of `kind` may have.
+    func maxBytes(kind: String) -> Int { kind == "voice" ? voice.configuration.maxUploadBytes : configuration.maxBytes }
+
+    /// `POST /uploads` (creation).
+    func create(authorization: String?, length: String?, metadata: String?) async -> HTTPResult {
+        let me: Identity
+        switch await voice.identity(authorization) {
+        case .failure(var result):
+            result.headers += Self.tusHeaders
+            return result
+        case .success(let identity): me = identity
+        }
+        guard let lengthText = length, lengthText.utf8.count <= 18, lengthText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let length = Int64(lengthText), length > 0
+        else { return Self.tusError(400, "bad_request", "send Upload-Length (a positive number of bytes)") }
+        let metadata = metadata ?? ""
+        guard metadata.utf8.count <= 4096 else { return Self.tusError(400, "bad_request", "Upload-Metadata is too long") }
+        guard let kind = Self.kind(ofMetadata: metadata) else { return Self.tusError(400, "bad_request", "kind is photo or voice") }
+        guard length <= Int64(maxBytes(kind: kind)) else {
+            return Self.tusError(413, kind == "voice" ? "audio_too_large" : "image_too_large", "the upload is larger than \(maxBytes(kind: kind)) bytes")
+        }
+        let id = Base64URL.randomID()
+        let limit = configuration.maxPendingUploads
+        do {
+            let created = try await pool.withConnection { db in
+                try UploadRepository.create(db, id: id, owner: me.userId, kind: kind, length: length, metadata: metadata, maxPending: limit)
+            }
+            guard created != nil else {
+                return Self.tusError(429, "rate_limited", "at most \(limit) uploads may be in progress; finish or delete one")
+            }
+            return Self.tus(201, [("Location", "/uploads/\(id)"), ("Upload-Offset", "0")])
+        } catch {
+            var result = failure(error, op: "uploads.create", userId: me.userId)
+            result.headers += Self.tusHeaders
+            return result
+        }
+    }
+
+    /// `HEAD /uploads/{id}` and `DELETE /uploads/{id}`.
+    func status(id: String, authorization: String?, delete: Bool) async -> HTTPResult {
+        let me: Identity
+        switch await voice.identity(authorization) {
+        case .failure(var result):
+            result.headers += Self.tusHeaders
+            return result
+        case .success(let identity): me = identity
+        }
+        do {
+            if delete {
+                let deleted = try await pool.withConnection { db in try UploadRepository.delete(db, id: id, owner: me.userId) }
+                return deleted ? Self.tus(204) : Self.tusError(404, "not_found", "no such upload")
+            }
+            guard let upload = try await pool.withConnection({ db in try UploadRepository.get(db, id: id, owner: me.userId) }) else {
+                return Self.tusError(404, "not_found", "no such upload")
+            }
+            var headers: [(String, String)] = [
+                ("Upload-Offset", String(upload.received)), ("Upload-Length", String(upload.length)), ("Cache-Control", "no-store"),
+            ]
+            if !upload.metadata.isEmpty { headers.append(("Upload-Metadata", upload.metadata)) }
+            return Self.tus(200, headers)
+        } catch {
+            var result = failure(error, op: "uploads.head", userId: me.userId)
+            result.headers += Self.tusHeaders
+            return result
+        }
+    }
+
+    /// Before a PATCH body is read: the token, the upload (the owner's), the offset and the length.
+    func checkChunk(id: String, authorization: String?, offset: String?, contentLength: Int) async -> Result<(Identity, UploadTarget), HTTPResult> {
+        let me: Identity
+        switch await voice.identity(authorization, countsAsUpload: false) {
+        case .failure(var result):
+            result.headers += Self.tusHeaders
+            return .failure(result)
+        case .success(let identity): me = identity
+        }
+        guard let offsetText = offset, offsetText.utf8.count <= 18, offsetText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let offset = Int64(offsetText)
+        else { return .failure(Self.tusError(400, "bad_request", "send Upload-Offset")) }
+        let upload: UploadRecord?
+        do {
+            upload = try await pool.withConnection { db in try UploadRepository.get(db, id: id, owner: me.userId) }
+        } catch {
+            var result = failure(error, op: "uploads.patch", userId: me.userId)
+            result.headers += Self.tusHeaders
+            return .failure(result)
+        }
+        guard let upload else { return .failure(Self.tusError(404, "not_found", "no such upload")) }
+        guard upload.received == offset else {
+            return .failure(Self.tusError(409, "bad_request", "the upload is at offset \(upload.received)", headers: [("Upload-Offset", String(upload.received))]))
+        }
+        guard Int64(contentLength) <= upload.length - upload.received else {
+            return .failure(Self.tusError(413, "bad_request", "the chunk goes past Upload-Length"))
+        }
+        return .success((me, .chunk(id: id, owner: me.userId, offset: offset)))
+    }
+
+    /// Stores a PATCH's bytes (all of them, or those that arrived before the connection dropped).
+    func storeChunk(id: String, owner: Int64, offset: Int64, data: [UInt8]) async -> HTTPResult {
+        do {
+            let stored = try await pool.withConnection { db in try UploadRepository.append(db, id: id, owner: owner, offset: offset, data: data) }
+            guard let stored else { return Self.tusError(409, "bad_request", "the upload's offset moved, or it is gone") }
+            if !data.isEmpty { chunksStored.increment() }
+            return Self.tus(204, [("Upload-Offset", String(stored))])
+        } catch {
+            var result = failure(error, op: "uploads.patch", userId: owner)
+            result.headers += Self.tusHeaders
+            return result
+        }
+    }
+
+    /// `POST /photos?upload=ID` and `POST /voice?upload=ID`: processes a complete upload like a direct one and, once
+    /// stored, deletes it.
+    func complete(uploadId: String, kind: String, keepMetadata: Bool, authorization: String?) async -> HTTPResult {
+        let me: Identity
+        switch await voice.identity(authorization) {
+        case .failure(let result): return result
+        case .success(let identity): me = identity
+        }
+        // The assembled bytes are held like a direct upload's body: under one of the shared upload slots.
+        if let refusal = voice.beginUpload(userId: me.userId) { return VoiceService.busy(refusal) }
+        defer { voice.endUpload(userId: me.userId) }
+        let found: (UploadRecord, [UInt8])?
+        do {
+            found = try await pool.withConnection { db in try UploadRepository.completeBytes(db, id: uploadId, owner: me.userId) }
+        } catch {
+            return failure(error, op: "uploads.complete", userId: me.userId)
+        }
+        guard let (upload, bytes) = found, upload.kind == kind else {
+            return .error(404, "not_found", "no complete \(kind) upload with that id")
+        }
+        let result =
+            kind == "voice"
+            ? await voice.upload(body: bytes, contentType: nil, uploader: me)
+            : await self.upload(body: bytes, keepMetadata: keepMetadata, uploader: me)
+        if result.status == 201 {
+            _ = try? await pool.withConnection { db in try UploadRepository.delete(db, id: uploadId, owner: me.userId) }
+        }
+        return result
+    }
+}
+
+/// Base64 helpers for tus ids and metadata.
+enum Base64URL {
+    /// 32 random bytes as unpadded base64url: 43 characters.
+    static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return encode(bytes)
+    }
+
+    static func encode(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out: [UInt8] = []
+        var i = 0
+        while i + 2 < bytes.count {
+            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
+            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63], alphabet[n & 63]]
+            i += 3
+        }
+        let rest = bytes.count - i
+        if rest == 1 {
+            let n = Int(bytes[i]) << 16
+            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63]]
+        } else if rest == 2 {
+            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8
+            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63]]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `text` looks like an id made by ``randomID()``.
+    static func isID(_ text: Substring) -> Bool {
+        text.utf8.count == 43
+            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    /// Decodes standard base64 (padding optional), as tus metadata values are.
+    static func decodeStandard(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        var buffer = 0
+        var bits = 0
+        for c in text.utf8 {
+            let v: Int
+            switch c {
+            case 0x41...0x5A: v = Int(c) - 0x41
+            case 0x61...0x7A: v = Int(c) - 0x61 + 26
+            case 0x30...0x39: v = Int(c) - 0x30 + 52
+            case 0x2B, 0x2D: v = 62
+            case 0x2F, 0x5F: v = 63
+            case 0x3D: continue
+            default: return nil
+            }
+            buffer = buffer << 6 | v
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                out.append(UInt8(buffer >> bits & 0xFF))
+            }
+        }
+        return out
+    }
+}

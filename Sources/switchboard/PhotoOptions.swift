@@ -1,0 +1,52 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import SwitchboardServer
+
+/// Photo uploads, processing, the rendition cache and resumable uploads of `serve` (docs/photos.md).
+struct PhotoOptions: ParsableArguments {
+    @Option(help: "Largest photo upload in bytes. [env: SWITCHBOARD_PHOTO_MAX_BYTES]")
+    var photoMaxBytes: Int = envValue("SWITCHBOARD_PHOTO_MAX_BYTES", as: Int.self) ?? 30 * 1024 * 1024
+
+    @Option(help: "Most pixels a photo's header may claim before it is refused undecoded. [env: SWITCHBOARD_PHOTO_MAX_PIXELS]")
+    var photoMaxPixels: Int = envValue("SWITCHBOARD_PHOTO_MAX_PIXELS", as: Int.self) ?? 50_000_000
+
+    @Option(help: "Photos processed at once. [env: SWITCHBOARD_PHOTO_WORKERS]")
+    var photoWorkers: Int = envValue("SWITCHBOARD_PHOTO_WORKERS", as: Int.self) ?? ServerConfiguration.coreCount
+
+    @Option(help: "Photos waiting for a worker before uploads get 503. [env: SWITCHBOARD_PHOTO_MAX_WAITING]")
+    var photoMaxWaiting: Int = envValue("SWITCHBOARD_PHOTO_MAX_WAITING", as: Int.self) ?? 8
+
+    @Option(help: "Bytes of photo renditions this node caches in memory. [env: SWITCHBOARD_PHOTO_CACHE_BYTES]")
+    var photoCacheBytes: Int = envValue("SWITCHBOARD_PHOTO_CACHE_BYTES", as: Int.self) ?? 64 * 1024 * 1024
+
+    @Option(help: "Hours a resumable upload may stay idle before it is removed. [env: SWITCHBOARD_UPLOAD_EXPIRY_HOURS]")
+    var uploadExpiryHours: Double = envValue("SWITCHBOARD_UPLOAD_EXPIRY_HOURS", as: Double.self) ?? 24
+
+    @Option(help: "Resumable uploads one user may have in progress. [env: SWITCHBOARD_MAX_PENDING_UPLOADS]")
+    var maxPendingUploads: Int = envValue("SWITCHBOARD_MAX_PENDING_UPLOADS", as: Int.self) ?? 10
+
+    func validate() throws {
+        guard photoMaxBytes >= 1024, photoMaxPixels >= 1, photoWorkers >= 1, photoMaxWaiting >= 0, photoCacheBytes >= 0,
+            uploadExpiryHours > 0, maxPendingUploads >= 1
+        else {
+            throw ValidationError("photo limits: upload at least 1024 bytes, positive pixels, workers, expiry and pending uploads")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.photos.maxBytes = photoMaxBytes
+        c.photos.maxPixels = photoMaxPixels
+        c.photos.workers = photoWorkers
+        c.photos.maxWaiting = photoMaxWaiting
+        c.photos.cacheBytes = photoCacheBytes
+        c.photos.uploadExpirySeconds = uploadExpiryHours * 3600
+        c.photos.maxPendingUploads = maxPendingUploads
+    }
+}
