@@ -7,8 +7,8 @@
 # unless --keep). The server is .build/release/switchboard if present, else .build/debug/switchboard, or
 # $SWITCHBOARD_SERVER_BIN; it starts first (its migrations make the schema).
 # The photos are made at start with libvips' command-line tool (`vips`, Debian's libvips-tools): --images different
-# 4000 x 3000 JPEGs at quality 90 (a smooth colour gradient with mild Gaussian noise, about 4 MB, like a phone photo;
-# docs/photos.md "Cost"), every other one with EXIF orientation 6 and a GPS position written by exiftool when it is
+# 4000 x 3000 JPEGs at quality 90 (a smooth colour gradient with mild Gaussian noise and coarser blotches, about 4 MB,
+# like a phone photo; docs/photos.md "Cost"), every other one with EXIF orientation 6 and a GPS position written by exiftool when it is
 # installed (so rotation and metadata stripping are part of the work). Every upload is a distinct file (a JPEG
 # comment segment with a counter after SOI: the same pixels, a different SHA-256, so nothing is deduplicated).
 # Users and sessions are made in SQL (sessions.token_hash = SHA-256 of the token's 32 bytes), so no Argon2id hash is
@@ -80,7 +80,12 @@ def make_jpegs(work, n, say):
     vips("extract_band", "xy.v", "y.v", 1)
     vips("add", "x.v", "y.v", "s.v")
     for i in range(n):
-        vips("gaussnoise", "n.v", 4000, 3000, "--mean", 0, "--sigma", 6 + i % 4, "--seed", i + 1)
+        # Fine grain (sensor noise) plus coarse blotches (500 x 375 noise scaled up 8 times): detail that survives
+        # the shrink to 1280 px, so the renditions weigh what a photo's do (about 130 kB of WebP for the display size).
+        vips("gaussnoise", "fine.v", 4000, 3000, "--mean", 0, "--sigma", 6 + i % 4, "--seed", i + 1)
+        vips("gaussnoise", "small.v", 500, 375, "--mean", 0, "--sigma", 12, "--seed", 1000 + i)
+        vips("resize", "small.v", "coarse.v", 8)
+        vips("add", "fine.v", "coarse.v", "n.v")
         # Three bands: gradients in different directions and offsets per image, the same noise on each.
         for band, (src, scale, offset) in enumerate((("x.v", 0.05, 20 + 7 * i), ("y.v", 0.07, 10 + 5 * i),
                                                      ("s.v", 0.03, 60 + 3 * i))):
@@ -265,11 +270,13 @@ def quantiles_with_p95(before, after):
 
 def download_main(port, token, photo_ids, size, seconds, start, result_q):
     """Loops `GET /photos/{id}?size=` over `photo_ids` on one keep-alive connection (a new one whenever the server
-    closes it) from `start` (a wall-clock time) for `seconds`; puts {count, bytes, errors, samples}."""
+    closes it) from `start` (a wall-clock time) until `start + seconds`; puts {count, bytes, errors, samples, seconds}
+    (the time it ran: less than `seconds` for a worker that started late)."""
     count, nbytes, errors, samples = 0, 0, 0, []
     while time.time() < start:
         time.sleep(0.005)
-    end = time.time() + seconds
+    end = start + seconds
+    began = time.time()
     conn = None
     i = 0
     while time.time() < end:
@@ -301,7 +308,7 @@ def download_main(port, token, photo_ids, size, seconds, start, result_q):
             conn = None
     if conn is not None:
         conn.close()
-    result_q.put({"count": count, "bytes": nbytes, "errors": errors, "samples": samples})
+    result_q.put({"count": count, "bytes": nbytes, "errors": errors, "samples": samples, "seconds": max(0.001, time.time() - began)})
 
 
 # --- the benchmark ---
@@ -539,7 +546,7 @@ async def main(a, say):
         ctx = mp.get_context("spawn")
         for size in ("thumb", "display"):
             result_q = ctx.Queue()
-            start = time.time() + 1.0
+            start = time.time() + 3.0
             procs = [ctx.Process(target=download_main, args=(server.port, viewer_token, all_photos[w:] + all_photos[:w],
                                                               size, a.download_seconds, start, result_q), daemon=True)
                      for w in range(a.download_workers)]
@@ -556,8 +563,10 @@ async def main(a, say):
             workers = []
             count, nbytes = sum(g["count"] for g in got), sum(g["bytes"] for g in got)
             errors = sum(g["errors"] for g in got)
-            row = {"downloads": count, "seconds": a.download_seconds, "per_second": round(count / a.download_seconds, 1),
-                   "mb_per_second": round(nbytes / 1e6 / a.download_seconds, 1), "mean_kb": round(nbytes / 1e3 / max(1, count), 1),
+            row = {"downloads": count, "seconds": a.download_seconds,
+                   "per_second": round(sum(g["count"] / g["seconds"] for g in got), 1),
+                   "mb_per_second": round(sum(g["bytes"] / g["seconds"] for g in got) / 1e6, 1),
+                   "mean_kb": round(nbytes / 1e3 / max(1, count), 1),
                    "server_cores_busy": round(cpu / a.download_seconds, 2), "errors": errors,
                    "error_samples": [s for g in got for s in g["samples"]][:3]}
             results["downloads"][size] = row
