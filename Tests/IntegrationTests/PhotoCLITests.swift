@@ -8,6 +8,7 @@
 
 import Foundation
 import SwitchboardClient
+import SwitchboardProtocol
 import SwitchboardTransport
 import Testing
 
@@ -269,6 +270,62 @@ struct PhotoCLIClientLibraryTests {
                 #expect(e.retryAfterMs == (status == 503 ? 2000 : nil))
             }
         }
+    }
+}
+
+extension PhotoCLIClientLibraryTests {
+    /// A 320 x 240 JPEG made with libvips' command-line tool (a test needs libvips-tools, as the image tests do).
+    static func vipsJPEG() throws -> [UInt8] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("photo-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        for arguments in [
+            ["black", path("b.v"), "320", "240", "--bands", "3"], ["linear", path("b.v"), path("c.v"), "1 1 1", "40 160 90", "--uchar"],
+            ["jpegsave", path("c.v"), path("c.jpg"), "--Q", "85"],
+        ] {
+            let result = try runProcess("/usr/bin/env", ["vips"] + arguments)
+            try #require(result.status == 0, "vips \(arguments[0]): \(result.output) (apt-get install libvips-tools)")
+        }
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path("c.jpg"))))
+    }
+
+    /// The JPEG with comment segments after SOI until it is at least `size` bytes: the same image, other bytes.
+    static func padded(_ jpeg: [UInt8], to size: Int) -> [UInt8] {
+        var padding: [UInt8] = []
+        while jpeg.count + padding.count < size {
+            padding += [0xFF, 0xFE, 0xFF, 0xFF] + [UInt8](repeating: 0x70, count: 65533)
+        }
+        return Array(jpeg[0..<2]) + padding + Array(jpeg[2...])
+    }
+
+    @Test("against the real server: a direct upload, the same file again (duplicate), a 5.3 MB one through tus, a refused format; a moment of both")
+    func realServer() async throws {
+        let jpeg = try Self.vipsJPEG()
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let ann = try makeClient(port: port)
+        defer { Task { await ann.close() } }
+        _ = try await registerUser(ann, "Ann")
+
+        let first = try await ann.uploadPhoto(bytes: jpeg)
+        #expect(first.width == 320 && first.height == 240 && !first.duplicate && first.color.hasPrefix("#"))
+        let again = try await ann.uploadPhoto(bytes: jpeg)
+        #expect(again.photoId == first.photoId && again.duplicate)
+        let large = Self.padded(jpeg, to: 5_300_000)
+        let progress = ProgressLog()
+        let resumable = try await ann.uploadPhoto(bytes: large, progress: { progress.add($0, $1) })
+        #expect(resumable.photoId != first.photoId && resumable.width == 320 && !resumable.duplicate)
+        #expect(progress.values.count >= 6 && progress.values.last == large.count, "tus in 1 MiB chunks: \(progress.values)")
+        do {
+            _ = try await ann.uploadPhoto(bytes: Array("GIF89a, or rather not an image at all".utf8))
+            Issue.record("a GIF header was stored")
+        } catch {
+            guard case .server(let e) = error else { throw error }
+            #expect(e.code == "unsupported_media_type")
+        }
+        let moment = try await ann.send(Ops.MomentsCreate.self, .init(photoIds: [first.photoId, resumable.photoId], caption: "two"))
+        #expect(moment.moment.photos.map(\.photoId) == [first.photoId, resumable.photoId])
     }
 }
 
