@@ -540,6 +540,41 @@ struct PhotoHTTPTests {
         #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 200)
     }
 
+    @Test func aFullWorkerPoolAnswers503WithRetryAfterAndStoresNothingForIt() throws {
+        let fixtures = try PhotoFixtures.get()
+        // One worker, nobody waiting: while one photo is processed, every other upload is refused at once.
+        let (server, port, database) = try startProtocolServer {
+            $0.photos.workers = 1
+            $0.photos.maxWaiting = 0
+            $0.voice.maxUploadsPerUser = 16
+        }
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bytes = try fixtures.bytes("big.jpg")
+        let token = ann.token
+        let statuses = Unchecked(NSMutableArray())
+        let retryAfter = Unchecked(NSMutableArray())
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let r = try? http(port, "POST", "/photos", token: token, body: bytes)
+            lock.lock()
+            statuses.value.add(NSNumber(value: r?.status ?? 0))
+            if r?.status == 503 { retryAfter.value.add(header(r?.head ?? "", "Retry-After") ?? "") }
+            lock.unlock()
+        }
+        let all = statuses.value.compactMap { ($0 as? NSNumber)?.intValue }
+        #expect(all.count == 6)
+        #expect(all.allSatisfy { $0 == 201 || $0 == 503 }, "\(all)")
+        #expect(all.contains(201), "\(all)")
+        #expect(all.contains(503), "\(all)")
+        #expect(retryAfter.value.allSatisfy { ($0 as? String) == "2" })
+        // The refused ones stored nothing: one photo, and the same file later is that photo.
+        #expect(try sqlCount(database, "SELECT count(*) FROM photos WHERE owner_id = \(ann.id)") == 1)
+        let again = try http(port, "POST", "/photos", token: ann.token, body: bytes)
+        #expect(again.status == 201)
+        #expect(json(again.body)["duplicate"] as? Bool == true)
+    }
+
     @Test func idleUploadsExpire() throws {
         let (server, port, database) = try startProtocolServer { $0.photos.uploadExpirySeconds = 2 }
         defer { stop(server); database.close() }

@@ -139,23 +139,28 @@ final class PhotoService: Sendable {
     private func store(body: [UInt8], keepMetadata: Bool, uploader me: Identity) async -> HTTPResult {
         if body.isEmpty { return Self.imageError(.empty) }
         if body.count > configuration.maxBytes { return Self.imageError(.tooLarge(byteCount: body.count, limit: configuration.maxBytes)) }
-        // The same file from the same user: the stored photo, without decoding it again.
-        guard let hash = await onWorker({ PhotoRepository.sha256(body) }) else { return Self.busy }
+        // The same file from the same user: the stored photo, without decoding it again. The hash runs on the
+        // database connection's queue (a few ms for a phone photo), so an upload takes the photo pool once.
         do {
-            if let found = try await pool.withConnection({ db in try PhotoRepository.existing(db, owner: me.userId, sha256: hash) }) {
+            if let found = try await pool.withConnection({ db in
+                try PhotoRepository.existing(db, owner: me.userId, sha256: PhotoRepository.sha256(body))
+            }) {
                 uploadsDuplicate.increment()
                 return Self.created(found, duplicate: true)
             }
         } catch {
             return failure(error, op: "photos.upload", userId: me.userId)
         }
+        // Decoding, encoding and the renditions' hashes: one job on the photo worker pool.
         let limits = configuration.imageLimits
         guard
             let processed = await onWorker({
-                Result { () throws(ImageError) in try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata) }
+                Result { () throws(ImageError) in
+                    Self.input(try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata), keepMetadata: keepMetadata)
+                }
             })
         else { return Self.busy }
-        let image: ProcessedImage
+        let input: PhotoInput
         switch processed {
         case .failure(let error):
             if error.httpStatus >= 500 {
@@ -163,9 +168,8 @@ final class PhotoService: Sendable {
                     "photo not processed", metadata: [LogKey.op: "photos.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
             }
             return Self.imageError(error)
-        case .success(let i): image = i
+        case .success(let i): input = i
         }
-        guard let input = await onWorker({ Self.input(image, keepMetadata: keepMetadata) }) else { return Self.busy }
         do {
             let (photo, duplicate) = try await pool.withConnection { db in try PhotoRepository.store(db, owner: me.userId, photo: input) }
             (duplicate ? uploadsDuplicate : uploadsStored).increment()
