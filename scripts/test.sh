@@ -61,6 +61,9 @@ python3 Tests/cluster/test_cluster.py
 echo "== cluster: live pages on two nodes (a post on node 1 to a home on node 2, resume on the other node)"
 python3 Tests/cluster/test_social_live.py
 
+echo "== cluster: moments on two nodes (a photo and a moment on node 1 reach a friend on node 2, not a stranger)"
+python3 Tests/cluster/test_moments.py
+
 echo "== backups: backup under send load, restore into a new data folder and an empty database, scheduled backups"
 python3 Tests/backup/test_backup.py
 

@@ -24,12 +24,15 @@ public enum SocialAPI {
         /// Without the `@`; nil for a user without a handle.
         public var handle: String?
         public var protected: Bool
+        /// The profile picture's photo id (`GET /photos/{id}`); nil when none.
+        public var avatarPhotoId: Int64?
 
-        public init(userId: Int64, displayName: String, handle: String?, protected: Bool) {
+        public init(userId: Int64, displayName: String, handle: String?, protected: Bool, avatarPhotoId: Int64? = nil) {
             self.userId = userId
             self.displayName = displayName
             self.handle = handle
             self.protected = protected
+            self.avatarPhotoId = avatarPhotoId
         }
 
         public init(from decoder: any Decoder) throws {
@@ -38,6 +41,7 @@ public enum SocialAPI {
             displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? ""
             handle = try c.decodeIfPresent(String.self, forKey: .handle)
             protected = try c.decodeIfPresent(Bool.self, forKey: .protected) ?? false
+            avatarPhotoId = try c.decodeIfPresent(Int64.self, forKey: .avatarPhotoId)
         }
 
         /// `@handle`, else the display name.
@@ -74,10 +78,10 @@ public enum SocialAPI {
         public var replyCount: Int64
         public var liked: Bool
         public var reposted: Bool
-        /// The attached photos, in order (`post.create`'s `photo_ids`; omitted on the wire when none).
-        public var photos: [Photo]
         /// A thread's ancestor that was deleted or is not visible (`{post_id, deleted: true}`).
         public var deleted: Bool
+        /// The post's photos, in order (empty when none).
+        public var photos: [Photo] = []
         private var original: Box?
 
         /// The original of a repost.
@@ -113,8 +117,8 @@ public enum SocialAPI {
             liked = try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false
             reposted = try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false
             deleted = try c.decodeIfPresent(Bool.self, forKey: .deleted) ?? false
-            photos = try c.decodeIfPresent([Photo].self, forKey: .photos) ?? []
             original = try c.decodeIfPresent(Post.self, forKey: .repostOf).map(Box.init)
+            photos = try c.decodeIfPresent([Photo].self, forKey: .photos) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -212,6 +216,8 @@ public enum SocialAPI {
         public var stats: Stats?
         /// Another user's profile only.
         public var relationship: Relationship?
+        /// The profile picture; nil when none.
+        public var avatar: Photo?
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -223,6 +229,7 @@ public enum SocialAPI {
             dmPolicy = try c.decodeIfPresent(String.self, forKey: .dmPolicy)
             stats = try c.decodeIfPresent(Stats.self, forKey: .stats)
             relationship = try c.decodeIfPresent(Relationship.self, forKey: .relationship)
+            avatar = try c.decodeIfPresent(Photo.self, forKey: .avatar)
         }
     }
 

@@ -131,18 +131,16 @@ extension SwitchboardClient {
 
 /// Posts, likes, reposts and timelines.
 extension SwitchboardClient {
-    /// `post.create {text?, reply_to?, voice_clip_id?, client_id, photo_ids?}`: a post, or a reply to `replyTo`, with
-    /// up to 4 of your photos (`uploadPhoto`; with photos the text may be empty). Resent after a reconnect that lost
-    /// the reply, with the same `client_id` (a fresh UUID unless given), so it is stored once.
-    /// - Throws: `.server(ServerError)`: `handle_required`, `invalid_text`, `not_found`, `rate_limited`, `bad_request`.
+    /// `post.create {text?, reply_to?, voice_clip_id?, client_id}`: a post, or a reply to `replyTo`. Resent after a
+    /// reconnect that lost the reply, with the same `client_id` (a fresh UUID unless given), so it is stored once.
+    /// - Throws: `.server(ServerError)`: `handle_required`, `invalid_text`, `not_found`, `rate_limited`.
+    /// `photoIds`: 0-4 of your photos (`POST /photos`), in order; with photos the text may be empty.
     public func publishPost(
         _ text: String?, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil, photoIds: [Int64]? = nil
     ) async throws(SwitchboardClientError) -> SocialAPI.Post {
         try await social(
             "post.create",
-            PostCreate(
-                text: text, replyTo: replyTo, voiceClipId: voiceClipId, clientId: clientId ?? UUID().uuidString,
-                photoIds: photoIds.flatMap { $0.isEmpty ? nil : $0 }),
+            PostCreate(text: text, replyTo: replyTo, voiceClipId: voiceClipId, clientId: clientId ?? UUID().uuidString, photoIds: photoIds),
             PostBox.self, resendable: true
         ).post
     }

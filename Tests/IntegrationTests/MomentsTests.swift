@@ -149,6 +149,9 @@ struct MomentsTests {
         #expect(momentIds(try dan.client.call("moments.feed")) == [])
         #expect(errorCode(try dan.client.call("moments.get", ["moment_id": id])) == "not_found")
         #expect(errorCode(try dan.client.call("moments.like", ["moment_id": id])) == "not_found")
+        _ = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [p1]])))
+        _ = try bob.client.event("moment.created")
+        #expect(dan.client.all("moment.created", within: 0.5).count == 1)  // the first moment's only
 
         // Delete: only the owner; moment.deleted to the friend; gone for real with its likes.
         #expect(errorCode(try bob.client.call("moments.delete", ["moment_id": id])) == "not_found")

@@ -191,4 +191,31 @@ struct PhotoOpsTests {
         #expect(momentsSQLInt(database, "SELECT count(*) FROM users WHERE id = \(ann.id) AND avatar_photo_id IS NOT NULL") == 0)
         #expect(momentOf(try bob.client.call("moments.get", ["moment_id": bobs]))?["like_count"] as? Int == 0)
     }
+
+    @Test func anUploadedPhotoSharedInAMomentIsServedToFriendsOnlyAndGoneAfterPhotosDelete() throws {
+        let (server, port, database) = try startProtocolServer()
+        defer { stop(server); database.close() }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let cat = try makeUser(port, "cat")
+        try befriend(ann, bob)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("moment-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try runProcess("/usr/bin/vips", ["black", file.path, "96", "64", "--bands", "3"]).status == 0)
+        let uploaded = try http(port, "POST", "/photos", token: ann.token, body: Array(try Data(contentsOf: file)))
+        #expect(uploaded.status == 201)
+        let photo = try #require(json(uploaded.body)["photo_id"] as? Int)
+        #expect(try http(port, "GET", "/photos/\(photo)?size=thumb", token: bob.token).status == 404)
+
+        let moment = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [photo]])))
+        let shown = try #require((moment["photos"] as? [[String: Any]])?.first)
+        #expect(shown["width"] as? Int == 96 && shown["height"] as? Int == 64)
+        #expect(try http(port, "GET", "/photos/\(photo)?size=thumb", token: bob.token).status == 200)
+        #expect(try http(port, "GET", "/photos/\(photo)?size=thumb", token: cat.token).status == 404)
+
+        #expect(ok(try ann.client.call("photos.delete", ["photo_id": photo])) != nil)
+        #expect(try bob.client.event("moment.deleted")["moment_id"] as? Int == moment["moment_id"] as? Int)
+        #expect(try http(port, "GET", "/photos/\(photo)?size=thumb", token: ann.token).status == 404)
+        #expect(try http(port, "GET", "/photos/\(photo)?size=thumb", token: bob.token).status == 404)
+    }
 }
