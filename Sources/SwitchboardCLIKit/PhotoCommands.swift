@@ -124,11 +124,10 @@ extension CLIContext {
                 throw CLIError("the same photo twice: a moment's photos are distinct", exitCode: .usage)
             }
             let clientId = "cli-" + UUID().uuidString.lowercased()
-            let result = try await ask(session, "posting the moment") { () async throws(SwitchboardClientError) in
-                try await session.client.send(
-                    Ops.MomentsCreate.self, .init(photoIds: ids, caption: caption, clientId: clientId), resendable: true)
+            let moment = try await ask(session, "posting the moment") { () async throws(SwitchboardClientError) in
+                try await session.client.createMoment(photoIds: ids, caption: caption, clientId: clientId)
             }
-            var r = Self.momentRecord("moment.created", result.moment, style: .success)
+            var r = Self.momentRecord("moment.created", moment, style: .success)
             r.text = "posted moment " + r.text
             printer.emit(r)
         }
@@ -149,7 +148,7 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             let from = cursor
             let page = try await ask(session, "reading the moments") { () async throws(SwitchboardClientError) in
-                try await session.client.send(Ops.MomentsFeed.self, .init(before: from, limit: limit))
+                try await session.client.momentsFeed(before: from, limit: limit)
             }
             for m in page.moments { printer.emit(Self.momentRecord("moment", m)) }
             store.recordMomentsCursor(page.nextBefore)
@@ -167,11 +166,7 @@ extension CLIContext {
         let id = try Self.momentId(target)
         try await withSession { session throws(CLIError) in
             let r = try await ask(session, undo ? "unliking the moment" : "liking the moment") { () async throws(SwitchboardClientError) in
-                if undo {
-                    try await session.client.send(Ops.MomentsUnlike.self, .init(momentId: id))
-                } else {
-                    try await session.client.send(Ops.MomentsLike.self, .init(momentId: id))
-                }
+                if undo { try await session.client.unlikeMoment(id) } else { try await session.client.likeMoment(id) }
             }
             printer.emit(
                 OutputRecord(
@@ -189,7 +184,7 @@ extension CLIContext {
             for _ in 0..<100 {
                 let cursor = before
                 let page = try await ask(session, "listing the likers") { () async throws(SwitchboardClientError) in
-                    try await session.client.send(Ops.MomentsLikers.self, .init(momentId: id, before: cursor, limit: 100))
+                    try await session.client.momentLikers(id, before: cursor, limit: 100)
                 }
                 for u in page.likers {
                     printer.emit(
@@ -210,7 +205,7 @@ extension CLIContext {
         let id = try Self.momentId(target)
         try await withSession { session throws(CLIError) in
             try await ask(session, "deleting the moment") { () async throws(SwitchboardClientError) in
-                _ = try await session.client.send(Ops.MomentsDelete.self, .init(momentId: id))
+                try await session.client.deleteMoment(id)
             }
             printer.emit(OutputRecord("moment.deleted", ["moment_id": .int(id)], text: "deleted moment #\(id)", style: .success))
         }
@@ -223,13 +218,13 @@ extension CLIContext {
         let files = try Self.readPhotoFiles([path])
         try await withSession { session throws(CLIError) in
             let ids = try await uploadPhotos(files, session)
-            let result = try await ask(session, "setting the profile picture") { () async throws(SwitchboardClientError) in
-                try await session.client.send(Ops.ProfileAvatarSet.self, .init(photoId: ids[0]))
+            let profile = try await ask(session, "setting the profile picture") { () async throws(SwitchboardClientError) in
+                try await session.client.setAvatar(photoId: ids[0])
             }
-            let avatar = result.profile.avatar
+            let avatar = profile.avatar
             printer.emit(
                 OutputRecord(
-                    "avatar.set", ["profile": SocialAPI.jsonValue(result.profile)],
+                    "avatar.set", ["profile": SocialAPI.jsonValue(profile)],
                     text: "your profile picture is photo " + (avatar.map(Self.photoLabel) ?? "#\(ids[0])"), style: .success))
         }
     }
@@ -237,11 +232,11 @@ extension CLIContext {
     /// `avatar remove`.
     public func removeAvatar() async throws(CLIError) {
         try await withSession { session throws(CLIError) in
-            let result = try await ask(session, "removing the profile picture") { () async throws(SwitchboardClientError) in
-                try await session.client.send(Ops.ProfileAvatarRemove.self, Empty())
+            let profile = try await ask(session, "removing the profile picture") { () async throws(SwitchboardClientError) in
+                try await session.client.removeAvatar()
             }
             printer.emit(
-                OutputRecord("avatar.removed", ["profile": SocialAPI.jsonValue(result.profile)], text: "profile picture removed", style: .success))
+                OutputRecord("avatar.removed", ["profile": SocialAPI.jsonValue(profile)], text: "profile picture removed", style: .success))
         }
     }
 }
