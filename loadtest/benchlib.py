@@ -37,6 +37,28 @@ def sql(url, text, timeout=300):
     return r.stdout.strip()
 
 
+def copy_rows(url, table_cols, rows, timeout=1800):
+    """`COPY table (cols) FROM STDIN` with the rows (tuples; None is NULL), streamed to psql."""
+    p = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", f"COPY {table_cols} FROM STDIN"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    buf = []
+    try:
+        for r in rows:
+            buf.append("\t".join("\\N" if v is None else str(v) for v in r))
+            if len(buf) >= 50_000:
+                p.stdin.write("\n".join(buf) + "\n")
+                buf = []
+        if buf:
+            p.stdin.write("\n".join(buf) + "\n")
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    p.wait(timeout)
+    err = p.stderr.read()
+    if p.returncode != 0:
+        raise RuntimeError(f"COPY {table_cols}: {err.strip()[-800:]}")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -50,7 +50,7 @@ from collections import Counter
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import (Conn, Server, conninfo, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
+from benchlib import (Conn, Server, conninfo, copy_rows, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
                       server_quantiles, sql, summary_ms, summary_row)
 
 SERVER = server_binary(prefer_release=True)
@@ -61,28 +61,6 @@ SMALL = dict(users=1_000, light=2_000, posts=20_000, followees=50, mid_followers
              mid_posts=10, big_posts=30, likers=30, liked_posts=40, queries=300, query_clients=4, workers=2)
 
 
-
-
-def copy_rows(url, table_cols, rows, timeout=1800):
-    """`COPY table (cols) FROM STDIN` with the rows (tuples; None is NULL), streamed to psql."""
-    p = subprocess.Popen(["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", f"COPY {table_cols} FROM STDIN"],
-                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    buf = []
-    try:
-        for r in rows:
-            buf.append("\t".join("\\N" if v is None else str(v) for v in r))
-            if len(buf) >= 50_000:
-                p.stdin.write("\n".join(buf) + "\n")
-                buf = []
-        if buf:
-            p.stdin.write("\n".join(buf) + "\n")
-        p.stdin.close()
-    except BrokenPipeError:
-        pass
-    p.wait(timeout)
-    err = p.stderr.read()
-    if p.returncode != 0:
-        raise RuntimeError(f"COPY {table_cols}: {err.strip()[-800:]}")
 
 
 def wire_ts(t):

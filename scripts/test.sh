@@ -119,4 +119,6 @@ done
 python3 fuzz/ops_fuzz.py --url "ws://127.0.0.1:$port/ws" --seconds 30 --server-pid "$server_pid" \
     --admin-command ".build/release/switchboard admin grant {phone} --database-url '$SWITCHBOARD_TEST_DATABASE_URL'"
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+# Photos (issue 19): generated 12 MP uploads, tus, the moments feed and downloads on a server of its own (smoke).
+python3 loadtest/photo-bench.py --small
 echo "== all tests passed"

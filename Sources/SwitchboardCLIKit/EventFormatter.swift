@@ -114,7 +114,7 @@ public enum EventFormatter {
         case .account(let e):
             return account(e, names: names)
         case .other(let raw):
-            return community(raw) ?? social(raw) ?? call(raw, names: names)
+            return community(raw) ?? social(raw) ?? moments(raw) ?? call(raw, names: names)
         case .state(let s):
             switch s {
             case .reconnecting(let attempt, let delay):

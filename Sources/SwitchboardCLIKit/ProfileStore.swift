@@ -35,7 +35,7 @@ public struct Profile: Codable, Sendable, Equatable {
 
 /// The profile files in the config folder: `<dir>/<profile>.json` (mode 0600, folder 0700), plus
 /// `<dir>/<profile>.call` with the id of the call a `call` or `listen` process of this profile is in (for
-/// `hangup` without an argument).
+/// `hangup` without an argument), and `<dir>/<profile>.moments` with where `moments --more` goes on.
 public struct ProfileStore: Sendable {
     /// The config folder.
     public let directory: String
@@ -67,6 +67,8 @@ public struct ProfileStore: Sendable {
     public var path: String { directory + "/" + profile + ".json" }
     /// The file naming the profile's current call.
     public var callPath: String { directory + "/" + profile + ".call" }
+    /// The file with where `moments --more` goes on (the last page's `next_before`).
+    public var momentsCursorPath: String { directory + "/" + profile + ".moments" }
 
     /// The saved profile, or nil when there is none.
     /// - Throws: `CLIError` (local file) when the file exists but cannot be read or parsed.
@@ -97,7 +99,7 @@ public struct ProfileStore: Sendable {
 
     /// Deletes the profile's files (a missing file is fine).
     public func delete() throws(CLIError) {
-        for file in [path, callPath] where FileManager.default.fileExists(atPath: file) {
+        for file in [path, callPath, momentsCursorPath] where FileManager.default.fileExists(atPath: file) {
             do { try FileManager.default.removeItem(atPath: file) } catch {
                 throw CLIError("cannot delete \(file): \(error.localizedDescription)", exitCode: .localFile)
             }
@@ -119,6 +121,22 @@ public struct ProfileStore: Sendable {
         guard let data = FileManager.default.contents(atPath: callPath) else { return nil }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
+    }
+
+    /// Records where the moments feed goes on (the last page's `next_before`), or clears it with nil (the end).
+    /// Failures are ignored: the file is only a convenience for `moments --more`.
+    public func recordMomentsCursor(_ before: Int64?) {
+        if let before {
+            try? writePrivate(Data("\(before)\n".utf8), to: momentsCursorPath)
+        } else {
+            try? FileManager.default.removeItem(atPath: momentsCursorPath)
+        }
+    }
+
+    /// The cursor recorded by `recordMomentsCursor`, if any.
+    public func momentsCursor() -> Int64? {
+        guard let data = FileManager.default.contents(atPath: momentsCursorPath) else { return nil }
+        return Int64(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The permission bits of a file or folder (for checks and tests).

@@ -61,6 +61,9 @@ extension CLIContext {
         if let to = shown.replyToUser, let parent = shown.replyTo { s += "↩ \(to.label) #\(parent) " }
         s += "\(shown.author?.label ?? "?"): " + shown.text.replacingOccurrences(of: "\n", with: " ⏎ ")
         if let v = shown.voiceClipId { s += " [voice clip #\(v)]" }
+        if !shown.photos.isEmpty {
+            s += " [\(shown.photos.count) photo\(shown.photos.count == 1 ? "" : "s"): " + shown.photos.map(photoLabel).joined(separator: ", ") + "]"
+        }
         s += "  ♥ \(shown.likeCount)\(shown.liked ? "✓" : "") ↻ \(shown.repostCount)\(shown.reposted ? "✓" : "") ↩ \(shown.replyCount)"
         if !p.createdAt.isEmpty { s += "  " + shortTime(p.createdAt) }
         return s
@@ -172,8 +175,8 @@ extension CLIContext {
 
     // MARK: posts
 
-    /// `post TEXT [--voice FILE]` and `reply POST_ID TEXT`.
-    public func publishPost(_ text: String?, replyTo: String?, voiceFile: String?) async throws(CLIError) {
+    /// `post TEXT [--voice FILE] [--photo FILE]...` and `reply POST_ID TEXT`.
+    public func publishPost(_ text: String?, replyTo: String?, voiceFile: String?, photoFiles: [String] = []) async throws(CLIError) {
         let parent = try replyTo.map { t throws(CLIError) in try Self.postId(t) }
         var audio: [UInt8]?
         if let voiceFile {
@@ -182,7 +185,13 @@ extension CLIContext {
             }
             audio = Array(data)
         }
-        guard text.map({ !$0.isEmpty }) ?? false || audio != nil else { throw CLIError("nothing to post: give TEXT or --voice FILE", exitCode: .usage) }
+        guard photoFiles.count <= Self.maxPostPhotos else {
+            throw CLIError("a post has at most \(Self.maxPostPhotos) photos (not \(photoFiles.count))", exitCode: .usage)
+        }
+        let photos = try Self.readPhotoFiles(photoFiles)
+        guard text.map({ !$0.isEmpty }) ?? false || audio != nil || !photos.isEmpty else {
+            throw CLIError("nothing to post: give TEXT, --voice FILE or --photo FILE", exitCode: .usage)
+        }
         try await withSession { session throws(CLIError) in
             var clipId: Int64?
             if let audio {
@@ -190,10 +199,11 @@ extension CLIContext {
                     try await session.client.uploadVoice(audio)
                 }.voiceId
             }
+            let photoIds = try await uploadPhotos(photos, session)
             let clip = clipId
             let clientId = "cli-" + UUID().uuidString.lowercased()
             let p = try await ask(session, parent == nil ? "posting" : "replying") { () async throws(SwitchboardClientError) in
-                try await session.client.publishPost(text, replyTo: parent, voiceClipId: clip, clientId: clientId)
+                try await session.client.publishPost(text, replyTo: parent, voiceClipId: clip, clientId: clientId, photoIds: photoIds)
             }
             var r = Self.postRecord(parent == nil ? "post.created" : "reply.created", p, style: .success)
             r.text = (parent == nil ? "posted " : "replied ") + r.text

@@ -27,7 +27,8 @@ public struct HTTPExchangeResponse: Sendable {
 }
 
 /// One HTTP/1.1 request and its response on a short-lived connection of its own (`Connection: close`), on
-/// Switchboard's transport. Used by the voice upload and download of `SwitchboardClient`.
+/// Switchboard's transport. Used by the voice and photo uploads (direct and tus) and downloads of
+/// `SwitchboardClient`.
 ///
 /// The response head is read with `HTTPResponseHeadParser`; the body is framed by `Content-Length` or, without
 /// one, by the end of the connection, and is bounded by `maxBodyBytes`. Chunked responses are refused (the
@@ -41,6 +42,8 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
     private let request: [UInt8]
     private let maxBodyBytes: Int
     private let what: String
+    /// A `HEAD` request: its response has no body whatever its `Content-Length` says.
+    private let isHead: Bool
 
     // protected by loop.queue
     private var parser = HTTPResponseHeadParser()
@@ -67,6 +70,7 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
         self.request = request
         self.maxBodyBytes = maxBodyBytes
         self.what = what
+        self.isHead = request.starts(with: Array("HEAD ".utf8))
     }
 
     /// Builds the bytes of a request with `Host`, `Connection: close` and, when there is a body,
@@ -176,7 +180,10 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
                     fail(.invalidMessage("\(what): chunked responses are not supported"))
                     return
                 }
-                if let lengthText = parsed.headers["content-length"] {
+                if isHead {
+                    // A HEAD response's Content-Length describes the body a GET would have; none follows.
+                    expectedLength = 0
+                } else if let lengthText = parsed.headers["content-length"] {
                     guard let length = Int(lengthText), length >= 0 else {
                         fail(.invalidMessage("\(what): bad Content-Length \(lengthText)"))
                         return

@@ -158,21 +158,21 @@ extension SwitchboardClient {
 
     // MARK: - Helpers
 
-    private func requireSessionToken() async throws(SwitchboardClientError) -> String {
+    func requireSessionToken() async throws(SwitchboardClientError) -> String {
         guard let token = await sessionToken else {
             throw .server(
                 ServerError(
                     code: "not_authenticated",
-                    message: "voice uploads and downloads need a session: register, log in or authenticate first"))
+                    message: "uploads and downloads need a session: register, log in or authenticate first"))
         }
         return token
     }
 
-    private func httpTLS(_ endpoint: ServerEndpoint) throws(SwitchboardClientError) -> TLSContext? {
+    func httpTLS(_ endpoint: ServerEndpoint) throws(SwitchboardClientError) -> TLSContext? {
         try Self.resolvedTLS(endpoint, configuration.tls)
     }
 
-    private var httpServerName: String? { configuration.serverName }
+    var httpServerName: String? { configuration.serverName }
 
     static func resolvedTLS(_ endpoint: ServerEndpoint, _ tls: TLSContext?) throws(SwitchboardClientError)
         -> TLSContext?

@@ -339,6 +339,7 @@ struct Post: AsyncParsableCommand {
         @OptionGroup var global: Global
         @Argument(help: "TEXT (≤ 280 characters), or COMMUNITY TITLE.") var words: [String] = []
         @Option(help: "A voice recording to attach (WAV, Ogg/Opus or WebM).") var voice: String?
+        @Option(name: .customLong("photo"), help: "A photo to attach (JPEG, PNG, WebP, HEIC); repeat for up to 4.") var photos: [String] = []
         @Option(help: "A community post's text.") var body: String?
         @Flag(help: "A community course lesson instead of an announcement.") var lesson = false
         @Option(help: "A lesson's place in the course (default: last).") var position: Int?
@@ -346,15 +347,16 @@ struct Post: AsyncParsableCommand {
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
                 switch words.count {
-                case 0 where voice != nil:
-                    try await context.publishPost(nil, replyTo: nil, voiceFile: voice)
+                case 0 where voice != nil || !photos.isEmpty:
+                    try await context.publishPost(nil, replyTo: nil, voiceFile: voice, photoFiles: photos)
                 case 1 where body == nil && !lesson && position == nil && videoURL == nil:
-                    try await context.publishPost(words[0], replyTo: nil, voiceFile: voice)
-                case 2:
+                    try await context.publishPost(words[0], replyTo: nil, voiceFile: voice, photoFiles: photos)
+                case 2 where photos.isEmpty:
                     try await context.createPost(
                         words[0], title: words[1], body: body, lesson: lesson, position: position, videoURL: videoURL, voiceFile: voice)
                 default:
-                    throw CLIError("post TEXT [--voice FILE] (quote the text), or post C TITLE [--body B] for a community", exitCode: .usage)
+                    throw CLIError(
+                        "post TEXT [--voice FILE] [--photo FILE]... (quote the text), or post C TITLE [--body B] for a community", exitCode: .usage)
                 }
                 return .ok
             }

@@ -73,6 +73,7 @@ struct SwitchboardCLI: AsyncParsableCommand {
             Handle.self, Reply.self, Timeline.self, ThreadCommand.self, Follow.self, Unfollow.self, Requests.self, Followers.self,
             Following.self, Like.self, Repost.self, DeletePost.self, SocialNotificationsCommand.self, Block.self, Unblock.self, Mute.self,
             Unmute.self,
+            MomentCommand.self, MomentsCommand.self, AvatarCommand.self,
         ])
 
     /// Parses and runs, mapping parse errors to exit code 2 (usage) and help to 0.

@@ -821,6 +821,141 @@ def test_social_follow_survives_a_restart(server):
         again.stop()
 
 
+# ---------------------------------------------------------------------------------------------------- photos
+
+def make_photos(folder):
+    """A 640 x 480 JPEG and PNG made with libvips' command-line tool, and the JPEG padded past 5 MB with comment
+    segments (the same image; the client sends it with tus)."""
+    os.makedirs(folder, exist_ok=True)
+
+    def vips(*args):
+        r = subprocess.run(["vips", *args], cwd=folder, capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, f"vips {' '.join(args)}: {r.stderr} (apt-get install libvips-tools)")
+
+    vips("black", "black.v", "640", "480", "--bands", "3")
+    vips("linear", "black.v", "orange.v", "1 1 1", "230 120 40", "--uchar")
+    vips("linear", "black.v", "teal.v", "1 1 1", "20 140 150", "--uchar")
+    vips("jpegsave", "orange.v", "orange.jpg", "--Q", "85")
+    vips("pngsave", "teal.v", "teal.png")
+    with open(os.path.join(folder, "orange.jpg"), "rb") as f:
+        jpeg = f.read()
+    padding = b""
+    while len(jpeg) + len(padding) < 5_300_000:
+        padding += b"\xff\xfe" + (65535).to_bytes(2, "big") + b"p" * 65533
+    with open(os.path.join(folder, "big.jpg"), "wb") as f:
+        f.write(jpeg[:2] + padding + jpeg[2:])
+    return (os.path.join(folder, "orange.jpg"), os.path.join(folder, "teal.png"), os.path.join(folder, "big.jpg"))
+
+
+def moment_id(out):
+    """The moment id of a `moment.created` JSON line."""
+    return next(json.loads(l)["moment"]["moment_id"] for l in out.splitlines() if '"moment.created"' in l)
+
+
+def test_photos_moments_and_avatar(server):
+    """Moments between friends: `moment post` of a JPEG and a PNG with a caption (a friend's `listen` shows it live),
+    the feed with `--limit` and `--more`, a like counted exactly and shown with the liker's name, a stranger refused
+    (not_found) and with an empty feed ("No moments yet"); `avatar set` of a file over 5 MB (uploaded with tus) and
+    `avatar remove`; `post --photo` twice and photos-only; usage and local-file errors; `moment delete` by a friend
+    refused, by the owner shown live."""
+    tag = "".join(random.choice("abcdefghijkmnpqrstuvwxyz23456789") for _ in range(5))
+    pia, quin, rex = User(server, "Pia"), User(server, "Quin"), User(server, "Rex")
+    for u in (pia, quin, rex):
+        rc, out, err = u.run("register", "--phone", u.phone, "--name", u.name, "--password-stdin", "--handle",
+                             f"{u.name.lower()}_{tag}", stdin=u.password + "\n")
+        check(rc == 0, f"register {u.name}: {rc} {out} {err}")
+    befriend(pia, quin)
+    jpg, png, big = make_photos(os.path.join(WORK, f"photos-{tag}"))
+
+    rc, out, err = pia.run("moments")
+    check(rc == 0 and "No moments yet" in out, f"empty feed: {rc} {out} {err}")
+    rc, out, err = pia.run("moment", "post", "/nonexistent.jpg")
+    check(rc == 6 and "cannot read /nonexistent.jpg" in err, f"missing file: {rc} {out} {err}")
+    rc, out, err = pia.run("moment", "post", *([jpg] * 10))
+    check(rc == 2 and "at most 9 photos" in err, f"10 photos: {rc} {out} {err}")
+    rc, out, err = pia.run("moment", "post")
+    check(rc == 2, f"no photos: {rc} {out} {err}")
+
+    listener = quin.spawn("listen")
+    listener.expect("listening as Quin")
+    rc, out, err = pia.run("moment", "post", jpg, png, "--caption", "At the lake")
+    check(rc == 0 and "uploaded photo 1/2 orange.jpg" in out and "uploaded photo 2/2 teal.png" in out, f"moment post: {rc} {out} {err}")
+    m = re.search(rf"posted moment #(\d+) @pia_{tag}: At the lake  \[2 photos: #\d+ 640x480, #\d+ 640x480\]  ♥ 0", out)
+    check(m, f"moment line: {out}")
+    first = int(m.group(1))
+    listener.expect(rf"new moment #{first} @pia_{tag}: At the lake  \[2 photos")
+    rc, out, err = pia.run("moment", "post", jpg, "--json")
+    check(rc == 0, f"second moment: {rc} {out} {err}")
+    lines = [json.loads(l) for l in out.splitlines()]
+    check(lines[0]["type"] == "photo.uploaded" and lines[0]["duplicate"] is True and lines[0]["width"] == 640, f"duplicate upload: {out}")
+    second = moment_id(out)
+    check(second > first, out)
+    listener.expect(rf"new moment #{second} ")
+
+    rc, out, err = quin.run("moments", "like", str(first))
+    check(rc == 0 and f"liked moment #{first}  ♥ 1" in out, f"like: {rc} {out} {err}")
+    listener.expect(rf"@quin_{tag} liked moment #{first}  ♥ 1")
+    rc, out, err = quin.run("moments", "like", str(first), "--json")
+    r = json.loads(out.splitlines()[0])
+    check(rc == 0 and r["type"] == "moment.liked" and r["like_count"] == 1 and r["liked"] is True, f"like again: {rc} {out} {err}")
+    rc, out, err = pia.run("moments", "--limit", "1")
+    check(rc == 0 and f"#{second} @pia_{tag}" in out and not re.search(rf"^#{first} @", out, re.M) and "more: moments --more" in out,
+          f"page 1: {rc} {out} {err}")
+    rc, out, err = pia.run("moments", "--more")
+    check(rc == 0 and f"#{first} @pia_{tag}: At the lake" in out and f"♥ 1 (@quin_{tag})" in out and "no older moments" in out,
+          f"--more: {rc} {out} {err}")
+    rc, out, err = pia.run("moments", "--more")
+    check(rc == 0 and "no more moments" in out + err and not re.search(rf"^#{first} @", out, re.M), f"--more at the end: {rc} {out} {err}")
+    rc, out, err = quin.run("moments", "--json")
+    feed = [json.loads(l) for l in out.splitlines()]
+    check(rc == 0 and [x["moment"]["moment_id"] for x in feed if x["type"] == "moment"] == [second, first], f"friend's feed: {rc} {out} {err}")
+    check(feed[-1]["type"] == "moments.page" and feed[-1]["next_before"] is None, f"page record: {out}")
+    liked = next(x["moment"] for x in feed if x["type"] == "moment" and x["moment"]["moment_id"] == first)
+    check(liked["liked"] is True and liked["like_count"] == 1 and len(liked["photos"]) == 2, f"liked moment: {liked}")
+    rc, out, err = quin.run("moments", "likers", str(first))
+    check(rc == 0 and f"@quin_{tag} (Quin)" in out, f"likers: {rc} {out} {err}")
+    rc, out, err = quin.run("moments", "like", str(first), "--undo")
+    check(rc == 0 and f"not liking moment #{first}  ♥ 0" in out, f"unlike: {rc} {out} {err}")
+
+    # A stranger sees nothing and cannot like.
+    rc, out, err = rex.run("moments")
+    check(rc == 0 and "No moments yet" in out, f"stranger's feed: {rc} {out} {err}")
+    rc, out, err = rex.run("moments", "like", str(first))
+    check(rc == 1 and "not_found" in err, f"stranger's like: {rc} {out} {err}")
+
+    # The avatar: a file over 5 MB goes through tus.
+    rc, out, err = pia.run("avatar", "set", big)
+    check(rc == 0 and "big.jpg (5.3 MB, resumable)" in out and re.search(r"your profile picture is photo #\d+ 640x480", out),
+          f"avatar set: {rc} {out} {err}")
+    rc, out, err = pia.run("avatar", "set", big, "--json")
+    r = [json.loads(l) for l in out.splitlines()]
+    check(rc == 0 and r[0]["duplicate"] is True and r[1]["type"] == "avatar.set" and r[1]["profile"]["avatar"]["width"] == 640,
+          f"avatar set again: {rc} {out} {err}")
+    rc, out, err = pia.run("avatar", "remove", "--json")
+    r = json.loads(out.splitlines()[0])
+    check(rc == 0 and r["type"] == "avatar.removed" and "avatar" not in r["profile"], f"avatar remove: {rc} {out} {err}")
+
+    # Photos in posts.
+    rc, out, err = pia.run("post", "Two photos", "--photo", jpg, "--photo", png)
+    check(rc == 0 and re.search(rf"posted #\d+ @pia_{tag}: Two photos .*\[2 photos: #\d+ 640x480, #\d+ 640x480\]", out), f"post --photo: {rc} {out} {err}")
+    rc, out, err = pia.run("post", "--photo", png, "--json")
+    post = [json.loads(l) for l in out.splitlines()][-1]
+    check(rc == 0 and post["type"] == "post.created" and len(post["post"]["photos"]) == 1, f"photo-only post: {rc} {out} {err}")
+    rc, out, err = pia.run("post", "too many", *sum((["--photo", jpg] for _ in range(5)), []))
+    check(rc == 2 and "at most 4 photos" in err, f"5 photos: {rc} {out} {err}")
+
+    # Deleting: a friend cannot, the owner can; the friend's listen shows it.
+    rc, out, err = quin.run("moment", "delete", str(first))
+    check(rc == 1 and "not_found" in err, f"friend deletes: {rc} {out} {err}")
+    rc, out, err = pia.run("moment", "delete", str(first))
+    check(rc == 0 and f"deleted moment #{first}" in out, f"delete: {rc} {out} {err}")
+    listener.expect(rf"moment #{first} was deleted")
+    listener.sendintr()
+    finish(listener, 0)
+    rc, out, err = quin.run("moments")
+    check(rc == 0 and not re.search(rf"^#{first} @", out, re.M) and re.search(rf"^#{second} @", out, re.M), f"feed after delete: {rc} {out} {err}")
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -872,6 +1007,7 @@ def main():
         run("hours_and_profile_settings", test_hours_and_profile_settings, server, ann, bob)
         run("account_export_and_delete", test_account_export_and_delete, server)
         run("communities_events_and_calendar", test_communities_events_and_calendar, server, ann, bob)
+        run("photos_moments_and_avatar", test_photos_moments_and_avatar, server)
         if not only or "social" in only:
             sam, tia, uma = social_users(server)
             run("social_handles_posts_and_thread", test_social_handles_posts_and_thread, server, sam, tia, uma)
