@@ -179,21 +179,24 @@ public enum MomentRepository {
     }
 
     /// `moments.feed`: the ids of `viewer`'s and `viewer`'s friends' moments (no block either way) older than
-    /// `before`, newest first, at most `limit`.
+    /// `before`, newest first, at most `limit`. Merged on read like the home timeline: one index probe per owner
+    /// (`moments_by_owner`, at most `limit` rows each), so the cost grows with the number of friends, not with how
+    /// many moments they ever shared.
     public static func feed(_ db: PostgresConnection, viewer: Int64, before: Int64?, limit: Int) throws -> [Int64] {
         try db.execute(
             cached: """
-                SELECT m.id FROM moments m
-                WHERE m.owner_id = ANY(ARRAY(
+                SELECT x.id FROM unnest(ARRAY(
                         SELECT $1::bigint
                         UNION ALL
                         SELECT CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END FROM friendships f
                         WHERE (f.user_low = $1 OR f.user_high = $1)
                           AND NOT EXISTS (SELECT 1 FROM blocks b
                                           WHERE (b.blocker_id = $1 AND b.blocked_id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END)
-                                             OR (b.blocked_id = $1 AND b.blocker_id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END))))
-                  AND m.id < $2
-                ORDER BY m.id DESC LIMIT $3
+                                             OR (b.blocked_id = $1 AND b.blocker_id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END)))
+                    ) AS o(owner_id)
+                CROSS JOIN LATERAL (
+                    SELECT m.id FROM moments m WHERE m.owner_id = o.owner_id AND m.id < $2 ORDER BY m.id DESC LIMIT $3) x
+                ORDER BY x.id DESC LIMIT $3
                 """, [.int(viewer), .int(before ?? Int64.max), .int(Int64(limit))]
         ).decode(Int64.self, column: 0)
     }
