@@ -248,6 +248,21 @@ class Fuzzer:
             "timeline.mentions": lambda: {"before": i([1, 50]), "limit": i([1, 100])},
             "timeline.likes": lambda: {"user_id": i(w.users), "before": i([1]), "limit": i([1, 100])},
             "timeline.hashtag": lambda: {"tag": s(lambda: self.pick(["tag", "#Tag", "123", "東京", ""])), "before": i([1]), "limit": i([1, 100])},
+            # Photos, avatars and moments (issue 19): the workers upload no photo, so ids reach the ownership checks.
+            "photos.mine": lambda: {"before": i([1, 50]), "limit": i([1, 30, 100])},
+            "photos.delete": lambda: {"photo_id": i([1, 2, 3])},
+            "profile.avatar.set": lambda: {"photo_id": i([1, 2, 3])},
+            "profile.avatar.remove": lambda: {},
+            "moments.create": lambda: {"photo_ids": self.pick([[i([1, 2])], [1, 1], list(range(1, 12)), [], None, "1"]),
+                                       "caption": s(lambda: self.pick(["a day out", "", "x" * 600, "e\u0301" * 300, "\u0000"])),
+                                       "client_id": s("m1")},
+            "moments.feed": lambda: self.pick([{"before": i([1, 50])}, {"limit": i([1, 10, 50])}, {}]),
+            "moments.get": lambda: {"moment_id": i([1, 2, 3])},
+            "moments.delete": lambda: {"moment_id": i([1, 2, 3])},
+            "moments.like": lambda: {"moment_id": i([1, 2, 3])},
+            "moments.unlike": lambda: {"moment_id": i([1, 2, 3])},
+            "moments.likers": lambda: {"moment_id": i([1, 2, 3]), "before": s(lambda: self.pick(["1:1", "x", "-1:-1", "9" * 40])),
+                                       "limit": i([1, 100])},
         }
 
     def instant(self):
