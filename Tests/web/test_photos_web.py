@@ -16,6 +16,7 @@ Images are made at test time: PNGs written by Python (zlib), and a JPEG by `vips
 """
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -412,6 +413,125 @@ def test_avatar_set_and_remove_seen_live_by_a_friend(env):
     expect(row.locator(".avatar.initial")).to_have_text("A")
     for person in (ann, bob):
         env.expect_clean(person.page)
+
+
+def with_handle(env, name):
+    """Registers `name` and chooses a handle in Settings (a profile page is reached by its handle)."""
+    person = Person(env, name).register()
+    person.handle = f"{name.lower()}{random.randint(10000, 99999)}"
+    person.go("Settings")
+    person.page.get_by_label("Your handle").fill(person.handle)
+    expect(person.page.locator(".handle-status")).to_have_text(f"@{person.handle} is available.")
+    person.page.get_by_role("button", name="Save handle").click()
+    expect(person.page.get_by_role("link", name=f"See your profile, @{person.handle}")).to_be_visible()
+    return person
+
+
+def set_picture(person, name, rgb):
+    """Chooses a picture in Settings; returns its photo id."""
+    page = person.page
+    page.get_by_label("Choose a picture").set_input_files([{"name": name, "mimeType": "image/png", "buffer": png(200, 160, rgb)}])
+    expect(page.get_by_text("Your picture is saved.")).to_be_visible()
+    expect(page.locator(".avatar-current")).not_to_have_attribute("data-avatar", "")
+    return int(page.locator(".avatar-current").get_attribute("data-avatar"))
+
+
+def shows_picture(locator, photo_id):
+    """The avatar under `locator` shows `photo_id`, fetched and decoded."""
+    expect(locator.locator(f'.avatar[data-avatar-photo="{photo_id}"]')).to_have_count(1)
+    wait_for(lambda: loaded_images(locator.locator(".avatar")) == 1, what=f"picture {photo_id} under {locator}")
+
+
+def shows_initial(locator, letter):
+    expect(locator.locator(".avatar")).to_have_count(1)
+    expect(locator.locator(".avatar")).to_have_class(re.compile(r"\binitial\b"))
+    expect(locator.locator(".avatar")).to_have_text(letter)
+
+
+def blob_alive(page, url):
+    """Whether the blob URL still gives an image (a revoked one fails to load; `fetch` is not allowed by the CSP)."""
+    return page.evaluate("""(u) => new Promise((resolve) => { const i = new Image();
+      i.onload = () => resolve(true); i.onerror = () => resolve(false); i.src = u; })""", url)
+
+
+@test
+def test_avatar_change_follows_everywhere_live(env):
+    """Every avatar on screen follows `profile.updated`: a friend's open moment card, its likers, the profile
+    header and a post card on the friend's open profile page of Ann, a follower's open home and following list;
+    a new picture replaces the old one (whose blob URL is released), and removing it brings back the initial."""
+    ann = with_handle(env, "Ann")
+    bob = Person(env, "Bob").register()
+    ann.befriend(bob)
+    cara = with_handle(env, "Cara")
+    cara.open(f"#/u/{ann.handle}")
+    cara.page.get_by_role("button", name="Follow Ann").click()
+    expect(cara.page.get_by_role("button", name="You follow Ann. Press to unfollow")).to_be_visible()
+    # Ann posts, shares a moment and likes it herself (so that she is among its likers).
+    ann.go("Posts")
+    ann.page.get_by_label("What is happening?").fill("Hello from Ann")
+    ann.page.locator("main form.compose").first.get_by_role("button", name="Post", exact=True).click()
+    expect(ann.page.locator("main li.post", has_text="Hello from Ann")).to_be_visible()
+    moments_tab(ann)
+    moment_id = share_moment(ann, files(1), "Ann's moment")
+    moment(ann, moment_id).get_by_role("button", name="Like the moment of Ann, 0 likes").click()
+    expect(moment(ann, moment_id).locator(".likers")).to_have_text("Liked by Ann")
+
+    # Bob (a friend): the moment card with its likers open; on his phone Ann's profile page.
+    moments_tab(bob)
+    card = moment(bob, moment_id)
+    card.get_by_role("button", name="Who liked this").click()
+    likers = card.get_by_role("list", name="People who like the moment of Ann")
+    expect(likers).to_have_text("A Ann")
+    bob2 = Person(env, "Bob's phone", phone=bob.phone).login()
+    bob2.open(f"#/u/{ann.handle}")
+    header = bob2.page.locator("main .profile-about")
+    post = bob2.page.locator("main li.post", has_text="Hello from Ann")
+    expect(post).to_be_visible()
+    # Cara (a follower, no friend): her home with Ann's post.
+    cara.go("Posts")
+    cara_post = cara.page.locator("main li.post", has_text="Hello from Ann")
+    expect(cara_post).to_be_visible()
+    places = {"moment card": card.locator(".post-head"), "likers": likers.locator("li"), "profile header": header,
+              "post card": post.locator(".post-head"), "follower's post card": cara_post.locator(".post-head")}
+    for where in places.values():
+        shows_initial(where, "A")
+
+    # Ann chooses a picture: every one of them shows it, without a reload.
+    ann.go("Settings")
+    first = set_picture(ann, "red.png", (220, 30, 30))
+    for where in places.values():
+        shows_picture(where, first)
+    screenshot(bob2.page, "profile-avatar-live")
+    axe_check(bob2.page, "profile-avatar-live")
+    old = card.locator(".post-head .avatar img").get_attribute("src")
+    assert old.startswith("blob:"), old
+    assert blob_alive(bob.page, old)
+
+    # Another picture: every one changes again, and Bob's page releases the old blob URL (nothing shows it).
+    second = set_picture(ann, "blue.png", (30, 30, 220))
+    assert second != first
+    for where in places.values():
+        shows_picture(where, second)
+    wait_for(lambda: not blob_alive(bob.page, old), what="the old picture's blob URL released")
+    # A follow list open on the follower's page: Cara's own profile, "1 following" (Ann).
+    cara.open(f"#/u/{cara.handle}")
+    cara.page.get_by_role("button", name="1 following").click()
+    following = cara.page.get_by_role("list", name="People Cara follows").locator("li", has_text="Ann")
+    shows_picture(following, second)
+    # At 360 px the profile header with its picture needs no sideways scrolling.
+    bob2.page.set_viewport_size({"width": 360, "height": 640})
+    assert bob2.page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(bob2.page, "profile-avatar-360")
+
+    # Removed: the initial everywhere, live.
+    ann.page.get_by_role("button", name="Remove picture").click()
+    expect(ann.page.get_by_text("You have no picture yet.")).to_be_visible()
+    del places["follower's post card"]  # Cara has left her home for her profile
+    for where in [*places.values(), following]:
+        shows_initial(where, "A")
+    for person in (ann, bob2, cara):
+        env.expect_clean(person.page)
+    env.expect_clean(bob.page, allow=(old,))  # the probe of the released URL
 
 
 @test
