@@ -7,7 +7,8 @@ receiving it live, the photo viewer with the arrow keys, the buttons, a swipe, E
 likes with their count and the likers' names live on the owner's page, deleting one's own moment live on the
 friend's page), pages of 10, the composer's limit of 9, a file over 5 MB uploaded through tus with a failed
 chunk resumed from the offset the server reports, a damaged file refused in words, avatars set and removed in
-Settings and seen live in a friend's list, a post with photos and no text (grid and viewer), a stranger's
+Settings and seen live in a friend's list, a changed avatar followed live on every avatar on screen (a friend's
+moment card, likers and profile page, a follower's post card and following list; the old blob URL released), a post with photos and no text (grid and viewer), a stranger's
 fetch of a moment's photo answered 404. axe-core checks every screen and the open viewer.
 
 Images are made at test time: PNGs written by Python (zlib), and a JPEG by `vips` when it is installed.
@@ -234,6 +235,21 @@ def test_moments_share_view_like_delete(env):
     bob.page.keyboard.press("Escape")
     expect(viewer).to_have_count(0)
     expect(second).to_be_focused()
+    # With the keyboard alone: Enter on the thumbnail opens it with the focus on Close, Tab stays in the dialog
+    # (the page behind is inert), Escape closes it and the focus is back.
+    bob.page.keyboard.press("Enter")
+    expect(viewer.locator(".viewer-count")).to_have_text("Photo 2 of 3")
+    expect(viewer.get_by_role("button", name="Close")).to_be_focused()
+    bob.page.keyboard.press("Tab")
+    expect(viewer.get_by_role("button", name="Previous photo")).to_be_focused()
+    bob.page.keyboard.press("Enter")
+    expect(viewer.locator(".viewer-count")).to_have_text("Photo 1 of 3")
+    # Previous is disabled now: the focus went to Close rather than being lost.
+    expect(viewer.get_by_role("button", name="Close")).to_be_focused()
+    assert bob.page.evaluate("document.querySelector('main').inert || document.querySelector('dialog.viewer').matches(':modal')")
+    bob.page.keyboard.press("Escape")
+    expect(viewer).to_have_count(0)
+    expect(second).to_be_focused()
 
     # Likes: Bob's like shows on Ann's open page live, with his name; "Who liked this" lists him.
     like = theirs.get_by_role("button", name="Like the moment of Ann, 0 likes")
@@ -330,6 +346,12 @@ def test_composer_limits_errors_and_resumed_large_upload(env):
     page.get_by_label("Add photos (up to 9)").set_input_files(files(10))
     expect(page.locator("main .moment-compose ul.picked li")).to_have_count(9)
     expect(page.locator("main .moment-compose .photo-picker .error")).to_have_text("You can add up to 9 photos. The others were left out.")
+    # A 360 px phone: the chosen files (preview, name, progress bar, Remove) need no sideways scrolling.
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "moments-compose-360")
+    page.set_viewport_size(wide)
     page.get_by_role("button", name="Remove photo9.png").click()
     expect(page.locator("main .moment-compose ul.picked li")).to_have_count(8)
     for i in range(8, 0, -1):
@@ -394,6 +416,11 @@ def test_avatar_set_and_remove_seen_live_by_a_friend(env):
     wait_for(lambda: loaded_images(page.locator(".avatar-current")) == 1, what="Ann's avatar in Settings")
     screenshot(page, "settings-avatar")
     axe_check(page, "settings-avatar")
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "settings-avatar-360")
+    page.set_viewport_size(wide)
     # Bob's open friends list follows (profile.updated), with the picture fetched.
     expect(row.locator(".avatar img")).to_be_attached()
     wait_for(lambda: loaded_images(row) == 1, what="Ann's avatar in Bob's list")
@@ -495,6 +522,7 @@ def test_avatar_change_follows_everywhere_live(env):
               "post card": post.locator(".post-head"), "follower's post card": cara_post.locator(".post-head")}
     for where in places.values():
         shows_initial(where, "A")
+    expect(header).to_have_text(f"A@{ann.handle}")  # the initial and the handle: no bio, and no "null" for it
 
     # Ann chooses a picture: every one of them shows it, without a reload.
     ann.go("Settings")
