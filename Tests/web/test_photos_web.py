@@ -551,6 +551,23 @@ def test_avatar_change_follows_everywhere_live(env):
     assert bob2.page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(bob2.page, "profile-avatar-360")
 
+    # A new name (`profile.updated` with only the name and handle) says nothing about the picture: it stays. Ann's
+    # moment shared after it reaches Bob's open feed after the event, so the event has been handled. (Bob's page
+    # reloaded first: it knows the picture from the feed it read, not from an earlier event.)
+    bob.page.reload()
+    expect(bob.page.locator("main[data-screen=moments] ul.moments-feed[aria-busy=false]")).to_be_attached()
+    card.get_by_role("button", name="Who liked this").click()
+    shows_picture(places["moment card"], second)
+    ann.page.get_by_label("Your name").fill("Anna")
+    ann.page.get_by_role("button", name="Save name").click()
+    expect(ann.page.get_by_text("Your name is saved.")).to_be_visible()
+    moments_tab(ann)
+    share_moment(ann, files(1, start=3), "After the rename")
+    expect(bob.page.locator("main li.moment", has_text="After the rename")).to_be_visible()
+    for where in (places["moment card"], places["likers"]):
+        shows_picture(where, second)
+    ann.go("Settings")
+
     # Removed: the initial everywhere, live.
     ann.page.get_by_role("button", name="Remove picture").click()
     expect(ann.page.get_by_text("You have no picture yet.")).to_be_visible()

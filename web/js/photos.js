@@ -117,11 +117,14 @@ export function avatarChanged(app, profile) {
   latest.set(userId, entry);
   const dropped = new Set();
   for (const node of document.querySelectorAll(`[data-avatar-user="${userId}"]`)) {
-    const { photo, name } = avatarLook({ user_id: userId, display_name: node.textContent || '?' });
-    const shows = photo ? String(photo.photo_id) : '';
-    if (node.dataset.avatarPhoto === shows && (photo || node.textContent === initialOf(name))) continue;
-    if (node.dataset.avatarPhoto) dropped.add(node.dataset.avatarPhoto);
-    node.replaceWith(avatar(app, { user_id: userId, display_name: name }, { large: node.classList.contains('large') }));
+    const current = node.dataset.avatarPhoto ?? '';
+    // Without word on the picture (a new name), each avatar keeps the picture it shows.
+    const photo = 'photo' in entry ? entry.photo : current ? { photo_id: Number(current) } : null;
+    const name = entry.name ?? node.textContent ?? '?';
+    if (String(photo?.photo_id ?? '') === current && (photo || node.textContent === initialOf(name))) continue;
+    if (current) dropped.add(current);
+    node.replaceWith(avatar(app, { user_id: userId, display_name: name, ...(photo ? { avatar: photo } : {}) },
+      { large: node.classList.contains('large') }));
   }
   // Later, so that a page being drawn right now (its boxes waiting for their URL) is in the document first.
   if (dropped.size) setTimeout(() => { for (const id of dropped) releasePhoto(app, id, 'thumb'); }, 1000);
