@@ -7,7 +7,8 @@ receiving it live, the photo viewer with the arrow keys, the buttons, a swipe, E
 likes with their count and the likers' names live on the owner's page, deleting one's own moment live on the
 friend's page), pages of 10, the composer's limit of 9, a file over 5 MB uploaded through tus with a failed
 chunk resumed from the offset the server reports, a damaged file refused in words, avatars set and removed in
-Settings and seen live in a friend's list, a post with photos and no text (grid and viewer), a stranger's
+Settings and seen live in a friend's list, a changed avatar followed live on every avatar on screen (a friend's
+moment card, likers and profile page, a follower's post card and following list; the old blob URL released), a post with photos and no text (grid and viewer), a stranger's
 fetch of a moment's photo answered 404. axe-core checks every screen and the open viewer.
 
 Images are made at test time: PNGs written by Python (zlib), and a JPEG by `vips` when it is installed.
@@ -16,6 +17,7 @@ Images are made at test time: PNGs written by Python (zlib), and a JPEG by `vips
 """
 import os
 import random
+import re
 import shutil
 import struct
 import subprocess
@@ -233,6 +235,21 @@ def test_moments_share_view_like_delete(env):
     bob.page.keyboard.press("Escape")
     expect(viewer).to_have_count(0)
     expect(second).to_be_focused()
+    # With the keyboard alone: Enter on the thumbnail opens it with the focus on Close, Tab stays in the dialog
+    # (the page behind is inert), Escape closes it and the focus is back.
+    bob.page.keyboard.press("Enter")
+    expect(viewer.locator(".viewer-count")).to_have_text("Photo 2 of 3")
+    expect(viewer.get_by_role("button", name="Close")).to_be_focused()
+    bob.page.keyboard.press("Tab")
+    expect(viewer.get_by_role("button", name="Previous photo")).to_be_focused()
+    bob.page.keyboard.press("Enter")
+    expect(viewer.locator(".viewer-count")).to_have_text("Photo 1 of 3")
+    # Previous is disabled now: the focus went to Close rather than being lost.
+    expect(viewer.get_by_role("button", name="Close")).to_be_focused()
+    assert bob.page.evaluate("document.querySelector('main').inert || document.querySelector('dialog.viewer').matches(':modal')")
+    bob.page.keyboard.press("Escape")
+    expect(viewer).to_have_count(0)
+    expect(second).to_be_focused()
 
     # Likes: Bob's like shows on Ann's open page live, with his name; "Who liked this" lists him.
     like = theirs.get_by_role("button", name="Like the moment of Ann, 0 likes")
@@ -329,6 +346,12 @@ def test_composer_limits_errors_and_resumed_large_upload(env):
     page.get_by_label("Add photos (up to 9)").set_input_files(files(10))
     expect(page.locator("main .moment-compose ul.picked li")).to_have_count(9)
     expect(page.locator("main .moment-compose .photo-picker .error")).to_have_text("You can add up to 9 photos. The others were left out.")
+    # A 360 px phone: the chosen files (preview, name, progress bar, Remove) need no sideways scrolling.
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "moments-compose-360")
+    page.set_viewport_size(wide)
     page.get_by_role("button", name="Remove photo9.png").click()
     expect(page.locator("main .moment-compose ul.picked li")).to_have_count(8)
     for i in range(8, 0, -1):
@@ -393,6 +416,11 @@ def test_avatar_set_and_remove_seen_live_by_a_friend(env):
     wait_for(lambda: loaded_images(page.locator(".avatar-current")) == 1, what="Ann's avatar in Settings")
     screenshot(page, "settings-avatar")
     axe_check(page, "settings-avatar")
+    wide = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "settings-avatar-360")
+    page.set_viewport_size(wide)
     # Bob's open friends list follows (profile.updated), with the picture fetched.
     expect(row.locator(".avatar img")).to_be_attached()
     wait_for(lambda: loaded_images(row) == 1, what="Ann's avatar in Bob's list")
@@ -412,6 +440,143 @@ def test_avatar_set_and_remove_seen_live_by_a_friend(env):
     expect(row.locator(".avatar.initial")).to_have_text("A")
     for person in (ann, bob):
         env.expect_clean(person.page)
+
+
+def with_handle(env, name):
+    """Registers `name` and chooses a handle in Settings (a profile page is reached by its handle)."""
+    person = Person(env, name).register()
+    person.handle = f"{name.lower()}{random.randint(10000, 99999)}"
+    person.go("Settings")
+    person.page.get_by_label("Your handle").fill(person.handle)
+    expect(person.page.locator(".handle-status")).to_have_text(f"@{person.handle} is available.")
+    person.page.get_by_role("button", name="Save handle").click()
+    expect(person.page.get_by_role("link", name=f"See your profile, @{person.handle}")).to_be_visible()
+    return person
+
+
+def set_picture(person, name, rgb):
+    """Chooses a picture in Settings; returns its photo id."""
+    page = person.page
+    page.get_by_label("Choose a picture").set_input_files([{"name": name, "mimeType": "image/png", "buffer": png(200, 160, rgb)}])
+    expect(page.get_by_text("Your picture is saved.")).to_be_visible()
+    expect(page.locator(".avatar-current")).not_to_have_attribute("data-avatar", "")
+    return int(page.locator(".avatar-current").get_attribute("data-avatar"))
+
+
+def shows_picture(locator, photo_id):
+    """The avatar under `locator` shows `photo_id`, fetched and decoded."""
+    expect(locator.locator(f'.avatar[data-avatar-photo="{photo_id}"]')).to_have_count(1)
+    wait_for(lambda: loaded_images(locator.locator(".avatar")) == 1, what=f"picture {photo_id} under {locator}")
+
+
+def shows_initial(locator, letter):
+    expect(locator.locator(".avatar")).to_have_count(1)
+    expect(locator.locator(".avatar")).to_have_class(re.compile(r"\binitial\b"))
+    expect(locator.locator(".avatar")).to_have_text(letter)
+
+
+def blob_alive(page, url):
+    """Whether the blob URL still gives an image (a revoked one fails to load; `fetch` is not allowed by the CSP)."""
+    return page.evaluate("""(u) => new Promise((resolve) => { const i = new Image();
+      i.onload = () => resolve(true); i.onerror = () => resolve(false); i.src = u; })""", url)
+
+
+@test
+def test_avatar_change_follows_everywhere_live(env):
+    """Every avatar on screen follows `profile.updated`: a friend's open moment card, its likers, the profile
+    header and a post card on the friend's open profile page of Ann, a follower's open home and following list;
+    a new picture replaces the old one (whose blob URL is released), and removing it brings back the initial."""
+    ann = with_handle(env, "Ann")
+    bob = Person(env, "Bob").register()
+    ann.befriend(bob)
+    cara = with_handle(env, "Cara")
+    cara.open(f"#/u/{ann.handle}")
+    cara.page.get_by_role("button", name="Follow Ann").click()
+    expect(cara.page.get_by_role("button", name="You follow Ann. Press to unfollow")).to_be_visible()
+    # Ann posts, shares a moment and likes it herself (so that she is among its likers).
+    ann.go("Posts")
+    ann.page.get_by_label("What is happening?").fill("Hello from Ann")
+    ann.page.locator("main form.compose").first.get_by_role("button", name="Post", exact=True).click()
+    expect(ann.page.locator("main li.post", has_text="Hello from Ann")).to_be_visible()
+    moments_tab(ann)
+    moment_id = share_moment(ann, files(1), "Ann's moment")
+    moment(ann, moment_id).get_by_role("button", name="Like the moment of Ann, 0 likes").click()
+    expect(moment(ann, moment_id).locator(".likers")).to_have_text("Liked by Ann")
+
+    # Bob (a friend): the moment card with its likers open; on his phone Ann's profile page.
+    moments_tab(bob)
+    card = moment(bob, moment_id)
+    card.get_by_role("button", name="Who liked this").click()
+    likers = card.get_by_role("list", name="People who like the moment of Ann")
+    expect(likers).to_have_text("A Ann")
+    bob2 = Person(env, "Bob's phone", phone=bob.phone).login()
+    bob2.open(f"#/u/{ann.handle}")
+    header = bob2.page.locator("main .profile-about")
+    post = bob2.page.locator("main li.post", has_text="Hello from Ann")
+    expect(post).to_be_visible()
+    # Cara (a follower, no friend): her home with Ann's post.
+    cara.go("Posts")
+    cara_post = cara.page.locator("main li.post", has_text="Hello from Ann")
+    expect(cara_post).to_be_visible()
+    places = {"moment card": card.locator(".post-head"), "likers": likers.locator("li"), "profile header": header,
+              "post card": post.locator(".post-head"), "follower's post card": cara_post.locator(".post-head")}
+    for where in places.values():
+        shows_initial(where, "A")
+    expect(header).to_have_text(f"A@{ann.handle}")  # the initial and the handle: no bio, and no "null" for it
+
+    # Ann chooses a picture: every one of them shows it, without a reload.
+    ann.go("Settings")
+    first = set_picture(ann, "red.png", (220, 30, 30))
+    for where in places.values():
+        shows_picture(where, first)
+    screenshot(bob2.page, "profile-avatar-live")
+    axe_check(bob2.page, "profile-avatar-live")
+    old = card.locator(".post-head .avatar img").get_attribute("src")
+    assert old.startswith("blob:"), old
+    assert blob_alive(bob.page, old)
+
+    # Another picture: every one changes again, and Bob's page releases the old blob URL (nothing shows it).
+    second = set_picture(ann, "blue.png", (30, 30, 220))
+    assert second != first
+    for where in places.values():
+        shows_picture(where, second)
+    wait_for(lambda: not blob_alive(bob.page, old), what="the old picture's blob URL released")
+    # A follow list open on the follower's page: Cara's own profile, "1 following" (Ann).
+    cara.open(f"#/u/{cara.handle}")
+    cara.page.get_by_role("button", name="1 following").click()
+    following = cara.page.get_by_role("list", name="People Cara follows").locator("li", has_text="Ann")
+    shows_picture(following, second)
+    # At 360 px the profile header with its picture needs no sideways scrolling.
+    bob2.page.set_viewport_size({"width": 360, "height": 640})
+    assert bob2.page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(bob2.page, "profile-avatar-360")
+
+    # A new name (`profile.updated` with only the name and handle) says nothing about the picture: it stays. Ann's
+    # moment shared after it reaches Bob's open feed after the event, so the event has been handled. (Bob's page
+    # reloaded first: it knows the picture from the feed it read, not from an earlier event.)
+    bob.page.reload()
+    expect(bob.page.locator("main[data-screen=moments] ul.moments-feed[aria-busy=false]")).to_be_attached()
+    card.get_by_role("button", name="Who liked this").click()
+    shows_picture(places["moment card"], second)
+    ann.page.get_by_label("Your name").fill("Anna")
+    ann.page.get_by_role("button", name="Save name").click()
+    expect(ann.page.get_by_text("Your name is saved.")).to_be_visible()
+    moments_tab(ann)
+    share_moment(ann, files(1, start=3), "After the rename")
+    expect(bob.page.locator("main li.moment", has_text="After the rename")).to_be_visible()
+    for where in (places["moment card"], places["likers"]):
+        shows_picture(where, second)
+    ann.go("Settings")
+
+    # Removed: the initial everywhere, live.
+    ann.page.get_by_role("button", name="Remove picture").click()
+    expect(ann.page.get_by_text("You have no picture yet.")).to_be_visible()
+    del places["follower's post card"]  # Cara has left her home for her profile
+    for where in [*places.values(), following]:
+        shows_initial(where, "A")
+    for person in (ann, bob2, cara):
+        env.expect_clean(person.page)
+    env.expect_clean(bob.page, allow=(old,))  # the probe of the released URL
 
 
 @test

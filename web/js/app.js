@@ -6,6 +6,7 @@ import { el, errorText } from './ui.js';
 import { installCalls } from './calls.js';
 import { installUnread } from './unread.js';
 import { installSocial } from './social.js';
+import { followAvatars } from './photos.js';
 
 const SESSION_KEY = 'switchboard.session';
 const TOAST_MS = 6000;
@@ -121,6 +122,7 @@ function startSignedIn() {
     installCalls(app);
     installUnread(app);
     installSocial(app);
+    followAvatars(app);
   }
   app.unread.refresh();
   app.social.refresh();

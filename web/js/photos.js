@@ -44,7 +44,7 @@ export function photoURL(app, photoId, size = 'display') {
 // A photo: a box in the photo's dominant colour and proportions, the image fading in once fetched.
 // `alt` describes it ('' for a decorative one, e.g. an avatar next to the name).
 export function photoImage(app, photo, { size = 'thumb', alt = '', className = 'photo' } = {}) {
-  const box = el('span', { class: className, dataset: { photo: photo.photo_id } });
+  const box = el('span', { class: className, dataset: { photo: photo.photo_id, size } });
   if (photo.color) box.style.setProperty('--placeholder', photo.color);
   if (photo.width && photo.height) box.style.setProperty('--ratio', `${photo.width} / ${photo.height}`);
   const img = el('img', { alt, decoding: 'async', draggable: 'false' });
@@ -57,19 +57,90 @@ export function photoImage(app, photo, { size = 'thumb', alt = '', className = '
   return box;
 }
 
+// MARK: avatars
+
 // A round picture next to a name: the user's avatar (`avatar_photo_id`, or `avatar` in a profile), else the
-// initial on a coloured disc. Decorative (the name is beside it).
+// initial on a coloured disc. Decorative (the name is beside it). Every avatar drawn says whose it is
+// (`data-avatar-user`) and what it shows (`data-avatar-photo`, '' for the initial), so that `profile.updated`
+// can redraw each one on screen (`followAvatars`); what that event said wins over the data the caller has
+// (which may be older: a page read before the change).
 export function avatar(app, user, { large = false } = {}) {
-  const id = user?.avatar_photo_id ?? user?.avatar?.photo_id ?? null;
+  const { photo, name } = avatarLook(user);
   const className = large ? 'avatar large' : 'avatar';
-  if (id !== null && id !== undefined) {
-    const photo = user.avatar ?? { photo_id: id };
-    const node = photoImage(app, photo, { size: 'thumb', alt: '', className });
+  let node;
+  if (photo) {
+    node = photoImage(app, photo, { size: 'thumb', alt: '', className });
     node.setAttribute('aria-hidden', 'true');
-    return node;
+  } else {
+    node = el('span', { class: `${className} initial`, 'aria-hidden': 'true' }, initialOf(name));
   }
-  const name = user?.display_name ?? '?';
-  return el('span', { class: `${className} initial`, 'aria-hidden': 'true' }, Array.from(name.trim())[0]?.toUpperCase() ?? '?');
+  const userId = user?.user_id;
+  if (userId !== null && userId !== undefined) node.dataset.avatarUser = String(userId);
+  node.dataset.avatarPhoto = photo ? String(photo.photo_id) : '';
+  return node;
+}
+
+// Per user id, the newest word of `profile.updated` on that user's picture (`photo`: a Photo, or null for none;
+// absent when the event said nothing about it) and name. Kept for one session: after a reconnect (events in
+// between are lost, and someone no longer a friend or followed sends none) the pages read afresh win again.
+const latest = new Map();
+
+function avatarLook(user) {
+  const known = user?.user_id !== undefined && user?.user_id !== null ? latest.get(Number(user.user_id)) : undefined;
+  const id = user?.avatar_photo_id ?? user?.avatar?.photo_id ?? null;
+  let photo = id !== null && id !== undefined ? (user.avatar ?? { photo_id: id }) : null;
+  if (known && 'photo' in known) photo = known.photo;
+  return { photo, name: known?.name ?? user?.display_name ?? '?' };
+}
+
+const initialOf = (name) => Array.from(String(name).trim())[0]?.toUpperCase() ?? '?';
+
+// Installs, once per page, what keeps every avatar on screen right: on `profile.updated` each element showing
+// that user's avatar (friends list, posts, moments, likers, profile headers, follow lists, Settings) is
+// replaced by one of the new picture (or the initial), and the old picture's blob URL is released once no
+// element shows it any more.
+export function followAvatars(app) {
+  app.client.on('profile.updated', ({ profile }) => { if (profile) avatarChanged(app, profile); });
+  app.client.on('session', () => latest.clear());
+}
+
+// A user's profile as `profile.updated` (or my own `profile.avatar.set`/`remove`) gives it: kept as the newest
+// word, and every avatar of that user on screen redrawn.
+export function avatarChanged(app, profile) {
+  const userId = Number(profile.user_id);
+  if (!Number.isFinite(userId)) return;
+  const entry = { ...(latest.get(userId) ?? {}) };
+  if (profile.display_name) entry.name = profile.display_name;
+  // An avatar change sends the public profile (`bio`, `stats`, `avatar` when there is one); a new name or
+  // handle sends only `user_id`, `display_name` and `handle`, which says nothing about the picture.
+  if ('avatar' in profile || 'bio' in profile || 'stats' in profile) entry.photo = profile.avatar ?? null;
+  latest.set(userId, entry);
+  const dropped = new Set();
+  for (const node of document.querySelectorAll(`[data-avatar-user="${userId}"]`)) {
+    const current = node.dataset.avatarPhoto ?? '';
+    // Without word on the picture (a new name), each avatar keeps the picture it shows.
+    const photo = 'photo' in entry ? entry.photo : current ? { photo_id: Number(current) } : null;
+    const name = entry.name ?? node.textContent ?? '?';
+    if (String(photo?.photo_id ?? '') === current && (photo || node.textContent === initialOf(name))) continue;
+    if (current) dropped.add(current);
+    node.replaceWith(avatar(app, { user_id: userId, display_name: name, ...(photo ? { avatar: photo } : {}) },
+      { large: node.classList.contains('large') }));
+  }
+  // Later, so that a page being drawn right now (its boxes waiting for their URL) is in the document first.
+  if (dropped.size) setTimeout(() => { for (const id of dropped) releasePhoto(app, id, 'thumb'); }, 1000);
+}
+
+// Revokes the cached blob URL of a rendition that nothing in the document shows (a later draw fetches again).
+export function releasePhoto(app, photoId, size) {
+  const key = `${app.client.token}/${photoId}/${size}`;
+  const entry = cache.get(key);
+  if (!entry) return;
+  if (document.querySelector(`[data-photo="${CSS.escape(String(photoId))}"][data-size="${size}"]`)) return;
+  entry.then((url) => {
+    if ([...document.images].some((img) => img.src === url)) return;
+    if (cache.get(key) === entry) cache.delete(key);
+    URL.revokeObjectURL(url);
+  }, () => {});
 }
 
 // MARK: the viewer

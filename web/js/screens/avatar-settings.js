@@ -2,7 +2,7 @@
 // then `profile.avatar.set`) and "Remove picture" (`profile.avatar.remove`). Friends and followers see the
 // change live (`profile.updated`).
 import { el, errorBox } from '../ui.js';
-import { avatar, uploadPhoto, UploadError } from '../photos.js';
+import { avatar, avatarChanged, uploadPhoto, UploadError } from '../photos.js';
 
 export function avatarSection(app) {
   const { t, client } = app;
@@ -32,6 +32,7 @@ export function avatarSection(app) {
     try {
       const photo = await uploadPhoto(app, file, (f) => { bar.value = String(Math.round(f * 100)); });
       ({ profile } = await client.request('profile.avatar.set', { photo_id: photo.photo_id }));
+      avatarChanged(app, { ...profile, avatar: profile.avatar ?? null });
       draw();
       status.textContent = t('avatar.saved');
     } catch (failure) {
@@ -48,6 +49,7 @@ export function avatarSection(app) {
     error.show('');
     try {
       ({ profile } = await client.request('profile.avatar.remove'));
+      avatarChanged(app, { ...profile, avatar: null });
       draw();
       status.textContent = t('avatar.removed');
       input.focus();
@@ -59,8 +61,22 @@ export function avatarSection(app) {
   });
 
   client.request('profile.get').then((result) => { profile = result.profile; draw(); }, (failure) => error.show(app.errorText(failure)));
-  return el('section', { class: 'avatar-settings', 'aria-labelledby': 'avatar-title' },
+  // A picture set or removed on another of my devices (the public profile, with `bio`; a new name alone says
+  // nothing about the picture). The picture itself is redrawn by photos.js; the words and Remove follow here.
+  const unfollow = client.on('profile.updated', ({ profile: changed }) => {
+    if (!profile || changed?.user_id !== profile.user_id || !('avatar' in changed || 'bio' in changed || 'stats' in changed)) return;
+    const before = profile.avatar?.photo_id ?? null;
+    if ((changed.avatar?.photo_id ?? null) === before) return;
+    profile = { ...profile, avatar: changed.avatar };
+    if (!changed.avatar) delete profile.avatar;
+    const focused = remove === document.activeElement;
+    draw();
+    if (focused && remove.hidden) input.focus();
+  });
+  const section = el('section', { class: 'avatar-settings', 'aria-labelledby': 'avatar-title' },
     el('h2', { id: 'avatar-title' }, t('avatar.title')), shown,
     el('div', { class: 'field' }, el('label', { for: 'avatar-file' }, t('avatar.choose')), input), bar, status, error,
     el('div', { class: 'actions' }, remove));
+  section.stop = unfollow;
+  return section;
 }

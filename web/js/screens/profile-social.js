@@ -126,9 +126,10 @@ export function show(root, params, app) {
     error.show('');
     title.textContent = profile.display_name;
     document.title = t('app.document_title', { name: profile.display_name });
+    // (No bio: nothing; `replaceChildren(null)` would show the word "null".)
     about.replaceChildren(avatar(app, profile, { large: true }),
       el('p', { class: 'handle' }, `@${profile.handle ?? handle}`, profile.protected ? el('span', { class: 'mark' }, ' ', t('profile.protected')) : null),
-      profile.bio ? el('p', { class: 'description' }, profile.bio) : null);
+      ...(profile.bio ? [el('p', { class: 'description' }, profile.bio)] : []));
     drawStats(profile.stats ?? {});
     drawTools();
     return true;

@@ -6,6 +6,7 @@ import { socialSettingsSection } from './social-settings.js';
 import { avatarSection } from './avatar-settings.js';
 
 let social = null;
+let picture = null;
 
 export function show(root, params, app) {
   const { t, client } = app;
@@ -46,7 +47,7 @@ export function show(root, params, app) {
   social = socialSettingsSection(app);
   root.append(heading(t('settings.title')), error,
     el('h2', {}, t('settings.profile')), phone, form,
-    avatarSection(app),
+    picture = avatarSection(app),
     social,
     activeHoursSection(app),
     el('h2', {}, t('settings.sessions')), el('p', { class: 'hint' }, t('settings.sessions_hint')), sessions,
@@ -62,4 +63,6 @@ export function show(root, params, app) {
 export function hide() {
   social?.stop();
   social = null;
+  picture?.stop();
+  picture = null;
 }
