@@ -20,7 +20,10 @@
 #      processing and the database); the server's CPU time per upload (/proc/PID/stat);
 #   2. throughput and memory: for each level in --concurrency, that many uploaders (distinct users) each keep one
 #      upload in flight until --per-level uploads are done; uploads per second (wall), the server's CPU seconds
-#      (utime + stime from /proc/PID/stat), uploads per CPU-second ("per core"); the server's peak RSS (VmHWM of
+#      (utime + stime from /proc/PID/stat), uploads per CPU-second ("per core"), the cores busy in the bench itself
+#      and in everything else (/proc/stat: PostgreSQL and any other work; a level only shows the server's scaling
+#      when "other" is near 0: `nice` does not hold back other sessions' work, see docs/photos.md "Scaling"), the
+#      processing histogram's p50/p95 in the level (a job slower than in step 1 waited for a core); the server's peak RSS (VmHWM of
 #      /proc/PID/status, reset through /proc/PID/clear_refs before each level, and VmRSS sampled every 5 ms) above
 #      its RSS before the first upload, divided by the level: peak memory per concurrent upload. A 503 (the
 #      processing queue is full) is counted and retried after its Retry-After;
@@ -191,6 +194,19 @@ def proc_cpu_seconds(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds():
+    """CPU seconds the whole machine spent busy (all cores; /proc/stat's first line without idle and iowait)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return (sum(v[:8]) - v[3] - v[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds():
+    """utime + stime of this process (all its threads: the uploaders)."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
 
 def proc_status_kb(pid, key):
@@ -461,25 +477,35 @@ async def main(a, say):
                         uploaded[u].append(photo["photo_id"])
                     done += 1
 
-            cpu0 = proc_cpu_seconds(spid)
+            before = metric_histogram(server, PROCESS_METRIC) if has_metric else []
+            cpu0, machine0, own0 = proc_cpu_seconds(spid), machine_busy_seconds(), own_cpu_seconds()
             t0 = time.perf_counter()
             with ThreadPoolExecutor(level) as pool:
                 done = sum(await asyncio.gather(*(asyncio.wrap_future(pool.submit(uploader, k)) for k in range(level))))
             wall = time.perf_counter() - t0
             cpu = proc_cpu_seconds(spid) - cpu0
+            machine, own = machine_busy_seconds() - machine0, own_cpu_seconds() - own0
+            after = metric_histogram(server, PROCESS_METRIC) if has_metric else []
             sampled_kb = sampler.finish()
             hwm_kb = proc_status_kb(spid, "VmHWM") if reset_ok else None
             peak_kb = max(sampled_kb, hwm_kb or 0)
             row = {"concurrency": level, "uploads": done, "seconds": round(wall, 2),
                    "uploads_per_second": round(done / wall, 2), "server_cpu_seconds": round(cpu, 2),
                    "server_cores_busy": round(cpu / wall, 2), "uploads_per_cpu_second": round(done / cpu, 2) if cpu > 0 else None,
+                   # Whether the server had the cores: the bench's own uploaders, and everything else (PostgreSQL,
+                   # other work on a shared machine, which `nice` does not hold back across sessions).
+                   "machine_cores_busy": round(machine / wall, 2), "client_cores_busy": round(own / wall, 2),
+                   "other_cores_busy": round(max(0.0, machine - cpu - own) / wall, 2),
+                   "processing_server": quantiles_with_p95(before, after) if has_metric else {"count": 0},
                    "busy_503": stats["busy"], "peak_rss_mb": round(peak_kb / 1024, 1),
                    "peak_rss_source": "VmHWM (reset) and VmRSS samples" if hwm_kb else "VmRSS samples every 5 ms",
                    "peak_above_idle_mb": round((peak_kb - baseline_kb) / 1024, 1),
                    "peak_mb_per_concurrent_upload": round((peak_kb - baseline_kb) / 1024 / level, 1)}
             results["levels"].append(row)
             say(f"concurrency {level}: {done} uploads in {wall:.1f} s ({row['uploads_per_second']}/s, "
-                f"{row['uploads_per_cpu_second']} per CPU-second); peak RSS {row['peak_rss_mb']} MB "
+                f"{row['uploads_per_cpu_second']} per CPU-second, server {row['server_cores_busy']} / bench "
+                f"{row['client_cores_busy']} / other {row['other_cores_busy']} cores busy, processing p50 "
+                f"{row['processing_server'].get('p50_ms')} ms); peak RSS {row['peak_rss_mb']} MB "
                 f"({row['peak_mb_per_concurrent_upload']} MB per concurrent upload); {stats['busy']} busy answers")
 
         # 3. tus: padded past the 5 MB threshold, in 1 MiB chunks.
@@ -607,7 +633,8 @@ def table(r):
           f"server CPU {r['server_cpu_ms_per_upload']} ms per upload")
     for lv in r["levels"]:
         print(f"{'concurrency ' + str(lv['concurrency']):40} {lv['uploads_per_second']} uploads/s, {lv['uploads_per_cpu_second']} per "
-              f"CPU-second ({lv['server_cores_busy']} cores busy); peak RSS {lv['peak_rss_mb']} MB = idle + "
+              f"CPU-second ({lv['server_cores_busy']} cores busy; bench {lv['client_cores_busy']}, other "
+              f"{lv['other_cores_busy']}; processing p50 {lv['processing_server'].get('p50_ms')} ms); peak RSS {lv['peak_rss_mb']} MB = idle + "
               f"{lv['peak_above_idle_mb']} MB, {lv['peak_mb_per_concurrent_upload']} MB per concurrent upload; {lv['busy_503']} x 503")
     print(row("tus upload of 5.5 MB (client)", r["tus_upload_client"]))
     print(row("moments.feed of 10 (server)", r["feed_server"]))

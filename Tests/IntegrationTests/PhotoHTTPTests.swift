@@ -284,6 +284,9 @@ struct PhotoHTTPTests {
         #expect(again.status == 201)
         #expect(json(again.body)["photo_id"] as? Int == gpsId)
         #expect(json(again.body)["duplicate"] as? Bool == true)
+        // Two files were processed (the duplicate was not): the processing histogram counted each once.
+        #expect(try metric(port, "switchboard_photo_processing_seconds_count") == 2)
+        #expect(try metric(port, "switchboard_photo_processing_seconds_sum") > 0)
         // Opting in keeps the metadata (a different photo: the dedup key is the input, and this is new for cat).
         let cat = try makeUser(port, "cat")
         let kept = try http(port, "POST", "/photos?keep_metadata=1", token: cat.token, body: gps)
