@@ -32,11 +32,31 @@ struct PhotoOptions: ParsableArguments {
     @Option(help: "Resumable uploads one user may have in progress. [env: SWITCHBOARD_MAX_PENDING_UPLOADS]")
     var maxPendingUploads: Int = envValue("SWITCHBOARD_MAX_PENDING_UPLOADS", as: Int.self) ?? 10
 
+    @Option(help: "Longest side of the display rendition in pixels. [env: SWITCHBOARD_PHOTO_DISPLAY_SIZE]")
+    var photoDisplaySize: Int = envValue("SWITCHBOARD_PHOTO_DISPLAY_SIZE", as: Int.self) ?? 1280
+
+    @Option(help: "Longest side of the thumbnail in pixels. [env: SWITCHBOARD_PHOTO_THUMBNAIL_SIZE]")
+    var photoThumbnailSize: Int = envValue("SWITCHBOARD_PHOTO_THUMBNAIL_SIZE", as: Int.self) ?? 320
+
+    @Option(help: "WebP quality of the renditions, 1-100. [env: SWITCHBOARD_PHOTO_WEBP_QUALITY]")
+    var photoWebpQuality: Int = envValue("SWITCHBOARD_PHOTO_WEBP_QUALITY", as: Int.self) ?? 80
+
+    @Option(help: "WebP encoder effort, 0 (fastest) to 6 (smallest). [env: SWITCHBOARD_PHOTO_WEBP_EFFORT]")
+    var photoWebpEffort: Int = envValue("SWITCHBOARD_PHOTO_WEBP_EFFORT", as: Int.self) ?? 2
+
+    @Option(help: "JPEG quality of the fallback renditions, 1-100. [env: SWITCHBOARD_PHOTO_JPEG_QUALITY]")
+    var photoJpegQuality: Int = envValue("SWITCHBOARD_PHOTO_JPEG_QUALITY", as: Int.self) ?? 82
+
     func validate() throws {
         guard photoMaxBytes >= 1024, photoMaxPixels >= 1, photoWorkers >= 1, photoMaxWaiting >= 0, photoCacheBytes >= 0,
             uploadExpiryHours > 0, maxPendingUploads >= 1
         else {
             throw ValidationError("photo limits: upload at least 1024 bytes, positive pixels, workers, expiry and pending uploads")
+        }
+        var configuration = ServerConfiguration()
+        apply(to: &configuration)
+        if let reason = configuration.photos.invalidRenditionSettings {
+            throw ValidationError("photo renditions: \(reason)")
         }
     }
 
@@ -48,5 +68,10 @@ struct PhotoOptions: ParsableArguments {
         c.photos.cacheBytes = photoCacheBytes
         c.photos.uploadExpirySeconds = uploadExpiryHours * 3600
         c.photos.maxPendingUploads = maxPendingUploads
+        c.photos.displaySize = photoDisplaySize
+        c.photos.thumbnailSize = photoThumbnailSize
+        c.photos.webpQuality = photoWebpQuality
+        c.photos.webpEffort = photoWebpEffort
+        c.photos.jpegQuality = photoJpegQuality
     }
 }
