@@ -505,6 +505,13 @@ def lossy_calls(env, pair):
     print(f"  impairment: {how}", flush=True)
     connected, lossy = one_call("netem", 10)
     print(f"  impairment ({how}): {pair.impairment_counts()}", flush=True)
+    missing = [who for who in ("Ada", "Ben") if lossy[who]["rtt_ms"] is None]
+    if missing:
+        # The rtt comes from RTCP (a receiver report answering one's own sender report) or from ICE consent checks;
+        # twice in about twenty runs one side had none for a whole 10 s lossy call (its loss and audio were right).
+        # Said, then one more call on the same path, judged exactly the same way (docs/cli.md, Tests).
+        print(f"  no rtt on the lossy path for {', '.join(missing)}: one more call", flush=True)
+        connected, lossy = one_call("netem-again", 10)
     figure("terminal <-> terminal, host, netem 5% loss 50 ms each way: setup_ms", connected.get("setup_ms"))
     for who in ("Ada", "Ben"):
         p, l = plain[who], lossy[who]
