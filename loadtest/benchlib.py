@@ -2,7 +2,7 @@
 # What the Python benchmarks in loadtest/ share: the server they start (with /readyz, /metrics and a bounded
 # stop), PostgreSQL through psql, percentiles, and one protocol connection whose replies are matched by id.
 # Imported by ops-bench.py and community-bench.py (they run from any directory: this folder is on sys.path).
-import asyncio, base64, hashlib, json, os, re, shutil, socket, subprocess, sys, time
+import asyncio, base64, hashlib, json, os, re, resource, shutil, socket, subprocess, sys, time
 import urllib.request
 import websockets
 
@@ -221,6 +221,39 @@ def summary_row(name, s, width):
         return f"{name:{width}} -"
     return f"{name:{width}} p50 {s.get('p50_ms')} / p99 {s.get('p99_ms')}" + (
         f" / max {s['max_ms']}" if "max_ms" in s else f" ({s.get('p99_ms_bucket', '')})") + f" ms  (n={s['count']})"
+
+
+def prepare_run(server):
+    """The checks every benchmark makes before it starts: the test database's URL is set, the server binary exists.
+    Raises the file-descriptor limit to its hard limit and returns it."""
+    if not os.environ.get("SWITCHBOARD_TEST_DATABASE_URL"):
+        sys.exit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
+    if not os.access(server, os.X_OK):
+        sys.exit(f"no server binary at {server} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def run_bench(name, main, a, table, passed):
+    """Runs `main(a, say)` within `a.deadline` seconds (`say` prints a line stamped with the time since the start),
+    prints `table(result)`, writes the result to `a.json` when given, and exits: 0 when `passed(result)`, 1 when not,
+    2 when the set-up or the run failed."""
+    t_run = time.perf_counter()
+
+    def say(msg):
+        print(f"[{time.perf_counter() - t_run:6.1f} s] {msg}", flush=True)
+
+    try:
+        res = asyncio.run(asyncio.wait_for(main(a, say), a.deadline))
+    except Exception as e:  # noqa: BLE001 - set-up or run failures end the run with status 2
+        print(f"{name}: set-up or run failed: {e!r}", file=sys.stderr)
+        sys.exit(2)
+    table(res)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(res, f, indent=2)
+    sys.exit(0 if passed(res) else 1)
 
 
 def finish_run(stop, workers, server, keep, base_url, db, work):

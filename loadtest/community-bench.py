@@ -27,12 +27,12 @@
 # 10 ms server-side. Exit 0 when the 3 s budget is met and no notification was missing, 1 otherwise, 2 on set-up
 # failures. Bounded: every wait has a deadline and the whole run --deadline seconds.
 # Usage: loadtest/community-bench.py [--members 10000] [--online 2000] [--events 50] [--json FILE]
-import argparse, asyncio, base64, hashlib, json, multiprocessing as mp, os, random, re, resource, shutil
+import argparse, asyncio, base64, hashlib, multiprocessing as mp, os, random, re, shutil
 import subprocess, sys, tempfile, time
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import (Conn, Server, conninfo, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
+from benchlib import (Conn, Server, conninfo, prepare_run, run_bench, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
                       server_quantiles, sql, summary_ms, summary_row)
 
 
@@ -244,26 +244,7 @@ if __name__ == "__main__":
     a = p.parse_args()
     if not (1 <= a.online <= a.members) or a.events < 1:
         sys.exit("need 1 <= --online <= --members and --events >= 1")
-    if not os.environ.get("SWITCHBOARD_TEST_DATABASE_URL"):
-        sys.exit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
-    if not os.access(SERVER, os.X_OK):
-        sys.exit(f"no server binary at {SERVER} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    hard = prepare_run(SERVER)
     if a.online + a.query_clients + 200 > hard:
         sys.exit(f"--online {a.online} needs more file descriptors than the limit {hard}")
-    t_run = time.perf_counter()
-
-    def say(msg):
-        print(f"[{time.perf_counter() - t_run:6.1f} s] {msg}", flush=True)
-
-    try:
-        res = asyncio.run(asyncio.wait_for(main(a, say), a.deadline))
-    except Exception as e:  # noqa: BLE001 - set-up or run failures end the run with status 2
-        print(f"community-bench: set-up or run failed: {e!r}", file=sys.stderr)
-        sys.exit(2)
-    table(res)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(res, f, indent=2)
-    sys.exit(0 if res["budget_3s"] == "PASS" else 1)
+    run_bench("community-bench", main, a, table, lambda res: res["budget_3s"] == "PASS")

@@ -48,7 +48,7 @@ import subprocess, sys, tempfile, threading, time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import (Conn, Server, conninfo, copy_rows, finish_run, histograms, make_token, pct, server_binary,  # noqa: E402
+from benchlib import (Conn, Server, conninfo, prepare_run, run_bench, copy_rows, finish_run, histograms, make_token, pct, server_binary,  # noqa: E402
                       server_quantiles, sql, summary_ms, summary_row)
 
 SERVER = server_binary(prefer_release=True)
@@ -673,26 +673,6 @@ if __name__ == "__main__":
         sys.exit("--concurrency: levels from 1 to 64")
     if a.images < 1 or a.sequential < 1 or a.per_level < 1 or a.feed_users < 10 or a.feed_clients < 1 or a.download_workers < 1:
         sys.exit("need --images, --sequential, --per-level, --feed-clients, --download-workers >= 1 and --feed-users >= 10")
-    if not os.environ.get("SWITCHBOARD_TEST_DATABASE_URL"):
-        sys.exit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
-    if not os.access(SERVER, os.X_OK):
-        sys.exit(f"no server binary at {SERVER} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    t_run = time.perf_counter()
-
-    def say(msg):
-        print(f"[{time.perf_counter() - t_run:6.1f} s] {msg}", flush=True)
-
-    try:
-        res = asyncio.run(asyncio.wait_for(main(a, say), a.deadline))
-    except Exception as e:  # noqa: BLE001 - set-up or run failures end the run with status 2
-        print(f"photo-bench: set-up or run failed: {e!r}", file=sys.stderr)
-        sys.exit(2)
-    table(res)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(res, f, indent=2)
-    b = res["budgets"]
-    ok = b["no_failures"] if a.small else all(b.values())
-    sys.exit(0 if ok else 1)
+    prepare_run(SERVER)
+    run_bench("photo-bench", main, a, table,
+              lambda res: res["budgets"]["no_failures"] if a.small else all(res["budgets"].values()))

@@ -44,13 +44,13 @@
 # are met (with --small: when nothing is missing and the counts are exact; speed is reported, not judged), 1
 # otherwise, 2 on set-up failures. Bounded: every wait has a deadline and the whole run --deadline seconds.
 # Usage: loadtest/social-bench.py [--small] [--json FILE]   (full run: the defaults; --small: a smoke row in ~1 min)
-import argparse, asyncio, base64, hashlib, json, multiprocessing as mp, os, random, re, resource, shutil
+import argparse, asyncio, base64, hashlib, multiprocessing as mp, os, random, re, shutil
 import subprocess, sys, tempfile, time
 from collections import Counter
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import (Conn, Server, conninfo, copy_rows, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
+from benchlib import (Conn, Server, conninfo, prepare_run, run_bench, copy_rows, finish_run, histograms, make_token, pct, receiver_main, server_binary,  # noqa: E402
                       server_quantiles, sql, summary_ms, summary_row)
 
 SERVER = server_binary(prefer_release=True)
@@ -410,28 +410,9 @@ if __name__ == "__main__":
         sys.exit("--mid-followers beyond the core users needs that many --light users")
     if a.liked_posts + max(1, a.liked_posts // 4) > 200:
         sys.exit("--liked-posts: each liker's likes and unlikes stay within the server's like burst (200)")
-    if not os.environ.get("SWITCHBOARD_TEST_DATABASE_URL"):
-        sys.exit("SWITCHBOARD_TEST_DATABASE_URL is not set (eval \"$(scripts/test-postgres.sh start DIR)\")")
-    if not os.access(SERVER, os.X_OK):
-        sys.exit(f"no server binary at {SERVER} (swift build --product switchboard, or SWITCHBOARD_SERVER_BIN)")
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    hard = prepare_run(SERVER)
     if a.online + a.likers + a.query_clients + 200 > hard:
         sys.exit(f"--online {a.online} needs more file descriptors than the limit {hard}")
-    t_run = time.perf_counter()
-
-    def say(msg):
-        print(f"[{time.perf_counter() - t_run:6.1f} s] {msg}", flush=True)
-
-    try:
-        res = asyncio.run(asyncio.wait_for(main(a, say), a.deadline))
-    except Exception as e:  # noqa: BLE001 - set-up or run failures end the run with status 2
-        print(f"social-bench: set-up or run failed: {e!r}", file=sys.stderr)
-        sys.exit(2)
-    table(res)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(res, f, indent=2)
-    b = res["budgets"]
-    ok = b["counts_exact"] and b["nothing_missing"] if a.small else all(b.values())
-    sys.exit(0 if ok else 1)
+    run_bench("social-bench", main, a, table,
+              lambda res: (res["budgets"]["counts_exact"] and res["budgets"]["nothing_missing"]) if a.small
+              else all(res["budgets"].values()))

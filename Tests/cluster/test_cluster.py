@@ -875,6 +875,42 @@ async def run_one(fn):
     await fn()
 
 
+def run_two_node_tests(tests, module):
+    """Runs `tests` (async functions) against two nodes sharing one fresh database and one Redis, setting
+    `module.NODES` for them; prints PASS/FAIL lines (with the nodes' log tails on a failure) and "N passed, N failed".
+    Returns the exit status. The two-node suites (test_social_live.py, test_moments.py) run through this."""
+    if not DATABASE_URL:
+        print("SWITCHBOARD_TEST_DATABASE_URL is not set (scripts/test.sh exports it)", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    redis = Redis()
+    port = free_port()
+    database_url = make_database()
+    module.NODES = [Node(n, database_url, redis.url, port) for n in (1, 2)]
+    try:
+        for fn in tests:
+            start = time.monotonic()
+            try:
+                asyncio.run(asyncio.wait_for(fn(), 120))
+                passed += 1
+                print(f"PASS {fn.__name__} ({time.monotonic() - start:.1f} s)", flush=True)
+            except BaseException as e:
+                failed += 1
+                print(f"FAIL {fn.__name__}: {e!r}", flush=True)
+                traceback.print_exc()
+                for node in module.NODES:
+                    print(f"--- node {node.n} log (tail)")
+                    print(open(node.log_path).read()[-3000:])
+    finally:
+        for node in module.NODES:
+            node.stop()
+        redis.kill()
+    print(f"{passed} passed, {failed} failed")
+    if failed == 0:
+        shutil.rmtree(WORK, ignore_errors=True)
+    return 1 if failed else 0
+
+
 def main():
     global CLUSTER
     if not DATABASE_URL:

@@ -19,15 +19,12 @@ import http.client
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
-import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import test_cluster as harness  # noqa: E402
-from test_cluster import Client, Node, Redis, befriend, make_database, free_port  # noqa: E402
+from test_cluster import Client, befriend  # noqa: E402
 
 NODES = None
 
@@ -109,37 +106,7 @@ TESTS = [a_moment_on_node_1_reaches_a_friend_on_node_2_and_not_a_stranger]
 
 
 def main():
-    global NODES
-    if not harness.DATABASE_URL:
-        print("SWITCHBOARD_TEST_DATABASE_URL is not set (scripts/test.sh exports it)", file=sys.stderr)
-        return 2
-    passed = failed = 0
-    redis = Redis()
-    port = free_port()
-    database_url = make_database()
-    NODES = [Node(n, database_url, redis.url, port) for n in (1, 2)]
-    try:
-        for fn in TESTS:
-            start = time.monotonic()
-            try:
-                asyncio.run(asyncio.wait_for(fn(), 120))
-                passed += 1
-                print(f"PASS {fn.__name__} ({time.monotonic() - start:.1f} s)", flush=True)
-            except BaseException as e:
-                failed += 1
-                print(f"FAIL {fn.__name__}: {e!r}", flush=True)
-                traceback.print_exc()
-                for node in NODES:
-                    print(f"--- node {node.n} log (tail)")
-                    print(open(node.log_path).read()[-3000:])
-    finally:
-        for node in NODES:
-            node.stop()
-        redis.kill()
-    print(f"{passed} passed, {failed} failed")
-    if failed == 0:
-        shutil.rmtree(harness.WORK, ignore_errors=True)
-    return 1 if failed else 0
+    return harness.run_two_node_tests(TESTS, sys.modules[__name__])
 
 
 if __name__ == "__main__":
