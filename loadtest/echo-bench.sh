@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Echo benchmark: a server pinned to core 0, the load generator (ws-bench) pinned to core 1.
 # Usage: loadtest/echo-bench.sh nio|switchboard [connections=100] [seconds=10] [size=64]
+# Environment: TEXT=1 sends text frames (of ASCII 'a's) instead of binary ones.
 # Prints round trips/s, server CPU microseconds per round trip (utime+stime from /proc over the
 # measured window) and latency percentiles. Bounded: the generator stops after warm-up + seconds.
 set -euo pipefail
@@ -33,7 +34,7 @@ cpu() { awk '{print $14 + $15}' "/proc/$server_pid/stat"; }
 tck=$(getconf CLK_TCK)
 out=$(mktemp)
 taskset -c 1 "$lt/ws-bench" --url "ws://127.0.0.1:$port/echo" --connections "$connections" --duration "$seconds" \
-    --warmup "$warmup" --message-size "$size" --json >"$out" &
+    --warmup "$warmup" --message-size "$size" ${TEXT:+--text} --json >"$out" &
 bench=$!
 sleep "$warmup"
 c0=$(cpu)

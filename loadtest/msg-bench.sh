@@ -9,16 +9,23 @@
 #   storm:  setup USERS users in pairs (default 5,000); all connect and authenticate within the ramp (10 s).
 #   calls:  setup PAIRS pairs (default 2,000); every pair sets up a call at once (--ramp seconds, default 1):
 #           half declined, half accepted with 3 ICE candidates and hung up.
+#   table:  issue 17's loads against uWebSockets: setup 1,000 users in one group; 4 senders of 128-byte texts
+#           paced at 20 messages/s in all, then closed loops of 32 and 256 messages in flight (4 senders x 8, x 64),
+#           RUNS times each (default 3), interleaved; LOADS="20/s 32 256" chooses among them. Each run prints one line: deliveries per server CPU-second
+#           and per server+PostgreSQL CPU-second, deliveries per send call (the server's
+#           switchboard_frames_total{direction="out"} over switchboard_write_calls_total, read from /metrics
+#           around the run) and the ack and delivery p99; the JSON results go to $TABLE_JSON if set.
 # Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
-# 5000), PG_CORES (cores the embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
+# 5000), LOOPS (the server's --loops, default 1), SERVER_CORES (the server's cores, default 0), PG_CORES (cores the
+# embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
 # during setup only: registration is Argon2id-bound; default 0,1), SERVER_ARGS (extra serve flags),
-# KEEP_USERS=file (copy the users file there), RATES="20 100" (fanout: more paced runs at these messages/s).
+# LT_DIR (where msg-bench is, default loadtest/.build-lt/release), KEEP_USERS=file (copy the users file there), RATES="20 100" (fanout: more paced runs at these messages/s).
 # Every step is bounded (setup --timeout, scenario durations, drain timeouts); the server is stopped by PID.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scenario=${1:?fanout, direct, storm or calls}
 shift || true
-lt=loadtest/.build-lt/release
+lt=${LT_DIR:-loadtest/.build-lt/release}
 bin=${SWITCHBOARD_BIN:-}
 if [[ -z "$bin" ]]; then
     if [[ -x .build-rel/release/switchboard ]]; then bin=.build-rel/release/switchboard; else bin=.build/release/switchboard; fi
@@ -55,7 +62,8 @@ cleanup() {
 trap cleanup EXIT
 
 # shellcheck disable=SC2086
-taskset -c 0 "$bin" serve --host 127.0.0.1 --port "$port" --loops 1 --data-dir "$work/data" --log-level warning \
+server_cores=${SERVER_CORES:-0}
+taskset -c "$server_cores" "$bin" serve --host 127.0.0.1 --port "$port" --loops "${LOOPS:-1}" --data-dir "$work/data" --log-level warning \
     --max-connections 30000 --register-burst-per-address 1000000 ${SERVER_ARGS:-} >"$work/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 600); do
@@ -66,12 +74,12 @@ done
 (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo "server not listening after 60 s" >&2; cat "$work/server.log" >&2; exit 1; }
 # The embedded PostgreSQL inherited core 0 from the server: let it use $pg_cores.
 for p in $(descendants "$server_pid"); do taskset -a -p -c "$pg_cores" "$p" >/dev/null 2>&1 || true; done
-echo "server pid $server_pid on core 0 (port $port), PostgreSQL on cores $pg_cores: $(descendants "$server_pid" | wc -l) processes" >&2
+echo "server pid $server_pid on cores $server_cores with ${LOOPS:-1} loop(s) (port $port), PostgreSQL on cores $pg_cores: $(descendants "$server_pid" | wc -l) processes" >&2
 
 setup() {
     taskset -a -p -c "$setup_cores" "$server_pid" >/dev/null
     taskset -c 1 "$lt/msg-bench" setup --port "$port" --output "$users_file" --timeout 900 "$@" >&2
-    taskset -a -p -c 0 "$server_pid" >/dev/null
+    taskset -a -p -c "$server_cores" "$server_pid" >/dev/null
     [[ -z "${KEEP_USERS:-}" ]] || cp "$users_file" "$KEEP_USERS"
     sleep 6 # presence grace of the setup connections passes
 }
@@ -99,12 +107,34 @@ case "$scenario" in
         setup --users $((2 * pairs)) --pairs
         bench calls "$@"
         ;;
+    table)
+        size=${GROUP_SIZE:-1000}
+        setup --users "$size" --group-size "$size"
+        metrics() { curl -s "http://127.0.0.1:$port/metrics" >"$1"; }
+        for run in $(seq "${RUNS:-3}"); do
+            for name in ${LOADS:-20/s 32 256}; do
+                case "$name" in
+                    20/s) load="20/s:--window 8 --rate 20" ;;
+                    32) load="32:--window 8" ;;
+                    256) load="256:--window 64" ;;
+                    *) echo "LOADS: 20/s, 32 or 256, not $name" >&2; exit 2 ;;
+                esac
+                metrics "$work/m0"
+                # shellcheck disable=SC2086
+                result=$(bench fanout --senders 4 --text-size 128 ${load#*:} "$@") || { echo "run failed: $result" >&2; exit 1; }
+                sleep 1.2 # the loops publish their counts once per sweep (1 s)
+                metrics "$work/m1"
+                [[ -z "${TABLE_JSON:-}" ]] || echo "$result" >>"$TABLE_JSON"
+                python3 loadtest/table-row.py "${load%%:*}" "$result" "$work/m0" "$work/m1"
+            done
+        done
+        ;;
     storm)
         users=${USERS:-5000}
         setup --users "$users" --pairs
         taskset -c 1 "$lt/msg-bench" storm --users "$users_file" --server-pid "$server_pid" --json "$@"
         ;;
-    *) echo "usage: $0 fanout|direct|storm|calls [msg-bench options]" >&2; exit 2 ;;
+    *) echo "usage: $0 fanout|direct|storm|calls|table [msg-bench options]" >&2; exit 2 ;;
 esac
 if grep -qiE "error|critical" "$work/server.log"; then
     echo "server log errors:" >&2

@@ -193,7 +193,7 @@ public final class HubServer: @unchecked Sendable {
         for context in contexts {
             let metrics = self.metrics
             context.loop.setSweepObserver { index, lag in
-                metrics.publish(context.traffic)
+                metrics.publish(context.traffic, writeCalls: context.loop.writeCalls)
                 metrics.loopLag[index].record(Double(lag) / 1e9)
             }
         }

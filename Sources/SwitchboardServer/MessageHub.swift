@@ -460,6 +460,9 @@ final class MessageWriter: @unchecked Sendable {
     private func finish(_ batch: [WriteRequest], _ results: [Result<ChatMessage, ServiceError>], stored: [Bool]) {
         assertOnQueue()
         var plan = DeliveryPlan()
+        // The online devices of the last message's recipients: a commit often carries many messages of one group
+        // with the same members, whose devices are looked up once (one registry snapshot for the whole commit).
+        var lastRecipients: (conversationId: Int64, users: [Int64], devices: [Device])?
         for (i, request) in batch.enumerated() {
             let result = results[i]
             if let origin = request.origin, let reply = request.reply { plan.reply(reply.reply(result), to: origin) }
@@ -467,15 +470,25 @@ final class MessageWriter: @unchecked Sendable {
             let resent = if redeliversResends, case .send = request.action { true } else { false }
             guard (i < stored.count && stored[i]) || resent, case .success(let message) = result else {
                 if case .announce(let m) = request.action {
+                    lastRecipients = nil  // the next message starts a run of its own
                     plan.deliver(OutboundMessage(m), to: registry.devices(ofUsers: m.system?.userIds ?? []), except: request.origin?.connection)
                 }
                 continue
             }
             guard let state = states[message.conversationId] else { continue }
             let recipients = state.members.compactMap { $0.value.sees(message.seq) ? $0.key : nil }
-            let devices = registry.devices(ofUsers: recipients)
+            let devices: [Device]
+            let sameDevices: Bool
+            if let last = lastRecipients, last.conversationId == message.conversationId, last.users == recipients {
+                devices = last.devices
+                sameDevices = true
+            } else {
+                devices = registry.devices(ofUsers: recipients)
+                lastRecipients = (message.conversationId, recipients, devices)
+                sameDevices = false
+            }
             metrics.messageDeliveries.increment(by: devices.count)
-            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.connection)
+            plan.deliver(OutboundMessage(message), to: devices, except: request.origin?.connection, sameDevicesAsLast: sameDevices)
             if let sender = message.senderId {
                 for key in typing.stopAll(conversationId: message.conversationId, userId: sender) {
                     broadcastTyping(key, active: false, state: state, plan: &plan)
@@ -619,19 +632,78 @@ final class MessageWriter: @unchecked Sendable {
 }
 
 /// Deliveries of a writer step, collected and handed to the outbox at once.
+///
+/// Consecutive messages to the same devices (a commit carrying many messages of one group) form a run, handed
+/// over as one `.messages` item per device instead of one `.message` item per device and message: a commit of 16
+/// messages to 1,000 members is 1,000 entries, not 16,000 (issue 17). Each device gets the run's messages in
+/// order, less those it sent itself (`except`). Anything else added to the plan (an ephemeral event) ends the
+/// run, so every connection's items keep the plan's order; replies do not (the outbox sends replies ahead of the
+/// rest of a batch anyway).
 struct DeliveryPlan {
-    private(set) var batch = OutboxBatch()
+    private var entries = OutboxBatch()
+    private var run: Run?
 
-    mutating func reply(_ reply: EngineReply, to origin: Device) {
-        batch.reply(reply, to: origin.connection)
+    /// Messages to the same devices, in order, with the connection each one must skip (its sender's).
+    private struct Run {
+        let devices: [Device]
+        var messages: [OutboundMessage]
+        var excepts: [(index: Int, connection: ConnectionID)]
     }
 
-    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ConnectionID?) {
-        for device in devices where device.connection != except { batch.add(.message(message), to: device.connection) }
+    /// Everything planned, in order.
+    var batch: OutboxBatch {
+        var batch = entries
+        if let run { Self.add(run, to: &batch) }
+        return batch
+    }
+
+    mutating func reply(_ reply: EngineReply, to origin: Device) {
+        entries.reply(reply, to: origin.connection)
+    }
+
+    /// A message to `devices` but `except`. `sameDevicesAsLast`: `devices` are those of the previous `deliver`
+    /// (the caller knows: it looked them up once), so the message may join its run.
+    mutating func deliver(_ message: OutboundMessage, to devices: [Device], except: ConnectionID?, sameDevicesAsLast: Bool = false) {
+        if sameDevicesAsLast, run != nil {
+            run!.messages.append(message)
+            if let except { run!.excepts.append((run!.messages.count - 1, except)) }
+            return
+        }
+        endRun()
+        run = Run(devices: devices, messages: [message], excepts: except.map { [(0, $0)] } ?? [])
     }
 
     mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
-        for device in devices { batch.add(.ephemeral(bytes, source: source), to: device.connection) }
+        endRun()
+        for device in devices { entries.add(.ephemeral(bytes, source: source), to: device.connection) }
+    }
+
+    private mutating func endRun() {
+        guard let run else { return }
+        Self.add(run, to: &entries)
+        self.run = nil
+    }
+
+    private static func add(_ run: Run, to batch: inout OutboxBatch) {
+        let all: OutboxItem = run.messages.count == 1 ? .message(run.messages[0]) : .messages(run.messages)
+        batch.reserveCapacity(batch.entries.count + run.devices.count)
+        if run.excepts.isEmpty {
+            for device in run.devices { batch.add(all, to: device.connection) }
+            return
+        }
+        let skipping = Set(run.excepts.map(\.connection))
+        for device in run.devices {
+            guard skipping.contains(device.connection) else {
+                batch.add(all, to: device.connection)
+                continue
+            }
+            let mine = run.messages.indices.filter { i in !run.excepts.contains { $0.index == i && $0.connection == device.connection } }
+            switch mine.count {
+            case 0: continue
+            case 1: batch.add(.message(run.messages[mine[0]]), to: device.connection)
+            default: batch.add(.messages(mine.map { run.messages[$0] }), to: device.connection)
+            }
+        }
     }
 }
 

@@ -20,19 +20,32 @@ struct ConnectionMessaging {
     /// A `sync` runs.
     var syncing = false
     var held: [OutboundMessage] = []
-    /// Exactly the seqs sent on this connection per conversation, live or by a catch-up: a live event is not
-    /// sent twice (a held one the catch-up sent already).
-    var sent: [Int64: SentSeqs] = [:]
-    /// Exactly the seqs sent live per conversation: a catch-up skips these and sends every other seq it reads
-    /// (a `sync` asked for again repeats its earlier catch-up; the client drops what it has). Live delivery is
-    /// in seq order but can have gaps (a commit whose answer was lost and could not be resolved is not
-    /// delivered live), so this is an exact record, not a range.
-    var live: [Int64: SentSeqs] = [:]
+    /// What was sent on this connection, per conversation (one dictionary, so a live delivery costs one lookup).
+    var seqs: [Int64: ConversationSeqs] = [:]
     /// Presence and typing events waiting for the connection to drain, latest per source.
     var conflated: [String: [UInt8]] = [:]
     var conflatedOrder: [String] = []
     /// Work waiting for the outbound queue to drain (catch-up pacing).
     var drainWaiters: [@Sendable (Bool) -> Void] = []
+}
+
+/// The seqs of one conversation sent on one connection.
+struct ConversationSeqs {
+    /// Exactly the seqs sent, live or by a catch-up: a live event is not sent twice (a held one the catch-up sent
+    /// already).
+    var sent = SentSeqs()
+    /// Exactly the seqs sent live: a catch-up skips these and sends every other seq it reads (a `sync` asked for
+    /// again repeats its earlier catch-up; the client drops what it has). Live delivery is in seq order but can
+    /// have gaps (a commit whose answer was lost and could not be resolved is not delivered live), so this is an
+    /// exact record, not a range.
+    var live = SentSeqs()
+
+    /// Records a live delivery of `seq`; false if it was sent already (then nothing changes).
+    mutating func insertLive(_ seq: Int64) -> Bool {
+        guard sent.insert(seq) else { return false }
+        live.insert(seq)
+        return true
+    }
 }
 
 extension ProtocolApplication {
@@ -53,8 +66,7 @@ extension ProtocolApplication {
             return
         }
         // Not twice (a held event the catch-up sent already).
-        guard messaging.sent[message.conversationId, default: SentSeqs()].insert(message.seq) else { return }
-        messaging.live[message.conversationId, default: SentSeqs()].insert(message.seq)
+        guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { return }
         session.sendShared(message)
     }
 
@@ -168,8 +180,8 @@ extension ProtocolApplication {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
             // Skip exactly what this connection was sent live.
-            if messaging.live[m.conversationId]?.contains(m.seq) == true { continue }
-            messaging.sent[m.conversationId, default: SentSeqs()].insert(m.seq)
+            if messaging.seqs[m.conversationId]?.live.contains(m.seq) == true { continue }
+            messaging.seqs[m.conversationId, default: ConversationSeqs()].sent.insert(m.seq)
             session.sendShared(m)
         }
     }

@@ -16,6 +16,7 @@ extension ProtocolApplication: OutboxEndpoint {
         switch item {
         case .reply(let reply): receive(reply)
         case .message(let message): deliverMessage(message)
+        case .messages(let messages): for message in messages { deliverMessage(message) }
         case .ephemeral(let bytes, let source): sendEphemeral(bytes, source: source)
         case .event(let bytes): sendEvent(bytes)
         case .social(let delivery): receiveSocial(delivery)

@@ -24,6 +24,9 @@ final class LoopTraffic: @unchecked Sendable {
     var bytesIn = 0
     // protected by the owning loop's queue
     var bytesOut = 0
+    /// The loop's `writeCalls` when last published.
+    // protected by the owning loop's queue
+    var writeCallsPublished = 0
 }
 
 /// The server's instruments, created once (bounded dimensions) and exported as Prometheus text on `/metrics`.
@@ -45,6 +48,8 @@ public final class ServerMetrics: Sendable {
     let framesOut: CoreMetrics.Counter
     let bytesIn: CoreMetrics.Counter
     let bytesOut: CoreMetrics.Counter
+    /// `send`/`writev` system calls (frames out per write call: how well writes to a connection coalesce).
+    let writeCalls: CoreMetrics.Counter
     let httpRequests: CoreMetrics.Counter
     let backpressureCloses: CoreMetrics.Counter
     let loopLag: [CoreMetrics.Gauge]
@@ -97,6 +102,7 @@ public final class ServerMetrics: Sendable {
         framesOut = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
         bytesIn = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
         bytesOut = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
+        writeCalls = CoreMetrics.Counter(label: "switchboard_write_calls_total", factory: factory)
         httpRequests = CoreMetrics.Counter(label: "switchboard_http_requests_total", factory: factory)
         backpressureCloses = CoreMetrics.Counter(label: "switchboard_backpressure_closes_total", factory: factory)
         loopLag = (0..<max(1, loopCount)).map {
@@ -130,8 +136,11 @@ public final class ServerMetrics: Sendable {
         (handshakeFailures[reason] ?? handshakeFailures["other"])?.increment()
     }
 
-    /// Publishes and resets one loop's traffic counts. Call on that loop's queue.
-    func publish(_ traffic: LoopTraffic) {
+    /// Publishes and resets one loop's traffic counts; `writeCalls` is the loop's running count of write system
+    /// calls. Call on that loop's queue.
+    func publish(_ traffic: LoopTraffic, writeCalls calls: Int) {
+        if calls > traffic.writeCallsPublished { writeCalls.increment(by: calls - traffic.writeCallsPublished) }
+        traffic.writeCallsPublished = calls
         if traffic.framesIn > 0 { framesIn.increment(by: traffic.framesIn) }
         if traffic.framesOut > 0 { framesOut.increment(by: traffic.framesOut) }
         if traffic.bytesIn > 0 { bytesIn.increment(by: traffic.bytesIn) }

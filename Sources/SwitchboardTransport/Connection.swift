@@ -347,6 +347,7 @@ public final class Connection: @unchecked Sendable {
     private func writeSome() -> WriteResult {
         while true {
             var n: Int
+            loop.writeCalls &+= 1
             if outbound.count == 1 {
                 n = withHead { Glibc.send(fd, $0.baseAddress, $0.count, CSwitchboardSys_MSG_NOSIGNAL) }
             } else {

@@ -9,6 +9,7 @@
 import CSwitchboardSys
 public import Dispatch
 public import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -21,6 +22,13 @@ import Glibc
 /// its `read`, instead of a Dispatch source pair per connection (measured here: ~5 syscalls per echo and
 /// 1.1-1.6x slower than SwiftNIO). Writes made while a batch runs are coalesced and flushed once at its end.
 /// One sweep timer per loop drives idle and handshake timeouts for all of its connections.
+///
+/// Work handed to the loop from other queues (`execute`, `executeBatch`: replies, deliveries of commits and
+/// events) goes into one FIFO inbox. The first item posted to an empty inbox schedules one drain; items posted
+/// while that drain is pending or running join it, and a read batch runs whatever waits in the inbox before it
+/// flushes. A loop turn therefore flushes each connection once, however many commits and events it took in: one
+/// `writev` per connection per turn (issue 17). Nothing waits when the loop is idle: the first item schedules
+/// its drain at once.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is confined to `queue` (asserted at entry points);
     // the immutable ones are set in init.
@@ -39,6 +47,8 @@ public final class EventLoop: @unchecked Sendable {
     /// Scratch for coalescing small queued arrays into one writev.
     let gatherBuffer: UnsafeMutableRawBufferPointer
 
+    /// Work posted from any queue and not yet run, in order; `drainScheduled`: a drain is queued or running.
+    private let inbox = Mutex<(work: [@Sendable () -> Void], drainScheduled: Bool)>(([], false))
     // protected by queue
     var connections: [Int32: Connection] = [:]
     // protected by queue
@@ -47,6 +57,9 @@ public final class EventLoop: @unchecked Sendable {
     var inBatch = false
     // protected by queue
     private var lastSweep: UInt64 = 0
+    /// `send`/`writev` calls made by this loop's connections (deliveries per send call: frames out over this).
+    // protected by queue
+    public internal(set) var writeCalls = 0
     // protected by queue
     public private(set) var lastLagNanoseconds: UInt64 = 0
     // protected by queue
@@ -90,7 +103,8 @@ public final class EventLoop: @unchecked Sendable {
     }
 
     func stop() {
-        queue.async { [self] in
+        // Through the inbox, so that work posted after `stop` (e.g. `shutdown(notifying:)`'s marker) runs after it.
+        post { [self] in
             for connection in Array(connections.values) { connection.close(mode: .immediately) }
             sweepTimer.cancel()
             readSource.cancel()
@@ -103,22 +117,62 @@ public final class EventLoop: @unchecked Sendable {
         queue.async { [self] in onSweep = observer }
     }
 
-    /// Runs `work` on this loop's queue.
-    public func execute(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+    /// Runs `work` on this loop's queue, after the work posted before it (`execute` and `executeBatch` share one
+    /// FIFO inbox). Writes it queues are flushed at the end of the loop turn that runs it.
+    public func execute(_ work: @escaping @Sendable () -> Void) { post(work) }
 
-    /// Runs `work` on this loop's queue as one batch: writes it queues on many connections are flushed once
-    /// per connection at its end (a fan-out of many messages costs one `writev` per connection).
-    public func executeBatch(_ work: @escaping @Sendable () -> Void) {
-        queue.async { [self] in
-            if inBatch {
-                work()
-                return
-            }
-            inBatch = true
-            work()
-            flushPending()
-            inBatch = false
+    /// Runs `work` on this loop's queue as part of a batch: writes it queues on many connections are flushed
+    /// once per connection at the end of the loop turn (a fan-out of many messages, from however many commits
+    /// arrived in that turn, costs one `writev` per connection).
+    public func executeBatch(_ work: @escaping @Sendable () -> Void) { post(work) }
+
+    private func post(_ work: @escaping @Sendable () -> Void) {
+        let schedule = inbox.withLock { state -> Bool in
+            state.work.append(work)
+            if state.drainScheduled { return false }
+            state.drainScheduled = true
+            return true
         }
+        if schedule { queue.async { [self] in drain() } }
+    }
+
+    /// A turn for the inbox alone: its work, then one flush.
+    private func drain() {
+        assertOnLoop()
+        if inBatch {
+            // Only reachable if a drain was queued re-entrantly (queue.sync from inside a batch cannot happen on
+            // a serial queue): run the work, the enclosing batch flushes.
+            runInbox()
+            return
+        }
+        inBatch = true
+        runInbox()
+        flushPending()
+        inBatch = false
+    }
+
+    /// Runs the inbox until it is empty (work that posts more work to this loop is run in the same turn, up to
+    /// 64 rounds; what remains after them keeps its scheduled drain, so a loop that feeds itself cannot starve
+    /// its sockets).
+    private func runInbox() {
+        var rounds = 0
+        while rounds < 64 {
+            rounds += 1
+            let work = inbox.withLock { state -> [@Sendable () -> Void] in
+                let work = state.work
+                if work.isEmpty {
+                    state.drainScheduled = false
+                } else {
+                    state.work = []
+                    state.work.reserveCapacity(min(work.count, 64))
+                }
+                return work
+            }
+            if work.isEmpty { return }
+            for item in work { item() }
+        }
+        // Work remains after 64 rounds: make sure a drain comes after the sockets had their turn.
+        queue.async { [self] in drain() }
     }
 
     /// Traps unless called on this loop's queue.
@@ -187,6 +241,8 @@ public final class EventLoop: @unchecked Sendable {
             }
             if n < 256 { break }
         }
+        // Replies and deliveries that arrived from other queues meanwhile join this turn's flush.
+        runInbox()
         flushPending()
         inBatch = false
     }

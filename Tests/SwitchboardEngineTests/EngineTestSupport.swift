@@ -25,8 +25,17 @@ import Glibc
 final class FakeOutbox: Outbox, Sendable {
     private let log = Mutex<[(ConnectionID, OutboxItem)]>([])
 
+    /// Records the batch; a run of messages (`.messages`) is recorded as the `.message` items it stands for.
     func post(_ batch: OutboxBatch) {
-        log.withLock { $0 += batch.entries }
+        var entries: [(ConnectionID, OutboxItem)] = []
+        for (connection, item) in batch.entries {
+            if case .messages(let messages) = item {
+                for message in messages { entries.append((connection, .message(message))) }
+            } else {
+                entries.append((connection, item))
+            }
+        }
+        log.withLock { $0 += entries }
     }
 
     /// Everything delivered so far, in order.
@@ -45,7 +54,7 @@ final class FakeOutbox: Outbox, Sendable {
             case .event(let b), .ephemeral(let b, _): bytes = b
             case .social(let d): bytes = d.bytes
             case .message(let m): bytes = m.payload
-            case .reply, .revoke, .reconnect, .suspend, .close: return nil
+            case .reply, .revoke, .reconnect, .suspend, .close, .messages: return nil  // `post` records no `.messages`
             }
             return (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
         }

@@ -38,6 +38,7 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
         switch item {
         case .reply: entry = "reply"
         case .message(let m): entry = "message \(m.seq)"
+        case .messages(let list): entry = list.map { "message \($0.seq)" }.joined(separator: ", ")
         case .ephemeral(_, let source): entry = "ephemeral \(source)"
         case .event(let bytes): entry = "event \(String(decoding: bytes, as: UTF8.self))"
         case .revoke: entry = "revoke"

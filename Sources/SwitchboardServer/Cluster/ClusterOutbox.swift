@@ -74,6 +74,25 @@ final class ClusterOutbox: Outbox {
             if current < 0 || remote[current].node != node {
                 current = remote.firstIndex { $0.node == node } ?? -1
             }
+            if case .messages(let messages) = item {
+                // A run of messages crosses the bus as one group per message: the connections that get the same
+                // run join each of its groups (each connection still gets the run's messages in order).
+                if current >= 0, Self.same(remote[current].last, item) {
+                    let groups = remote[current].groups.count
+                    for g in (groups - messages.count)..<groups { remote[current].groups[g].connections.append(connection.rawValue) }
+                    continue
+                }
+                if current < 0 {
+                    remote.append(RemotePart(node: node, last: item))
+                    current = remote.count - 1
+                }
+                for m in messages {
+                    let wire = ClusterWire.Item.message(conversationId: m.conversationId, seq: m.seq, payload: m.payload)
+                    remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
+                }
+                remote[current].last = item
+                continue
+            }
             if current >= 0, Self.same(remote[current].last, item) {
                 remote[current].groups[remote[current].groups.count - 1].connections.append(connection.rawValue)
                 continue
@@ -139,6 +158,7 @@ final class ClusterOutbox: Outbox {
     private static func same(_ a: OutboxItem, _ b: OutboxItem) -> Bool {
         switch (a, b) {
         case (.message(let x), .message(let y)): x === y
+        case (.messages(let x), .messages(let y)): x.count == y.count && zip(x, y).allSatisfy { $0 === $1 }
         case (.event(let x), .event(let y)): x == y
         case (.ephemeral(let x, let s), .ephemeral(let y, let t)): s == t && x == y
         case (.revoke, .revoke): true
@@ -157,7 +177,7 @@ final class ClusterOutbox: Outbox {
             case .success(let body): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: true, body: body)
             case .failure(let error): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: false, body: ForwardedReplyCodec.encode(error))
             }
-        case .reply, .reconnect, .suspend, .close, .social: nil
+        case .reply, .reconnect, .suspend, .close, .social, .messages: nil
         }
     }
 }

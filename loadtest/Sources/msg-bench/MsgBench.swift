@@ -130,6 +130,8 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
             let children = cpu1.children - cpu0.children
             result["server_cpu_percent"] = Int(server / window * 100)
             result["postgres_cpu_percent"] = Int(children / window * 100)
+            result["server_cpu_seconds"] = round2(server)
+            result["postgres_cpu_seconds"] = round2(children)
             // Everything else on the machine (other users' builds and tests): not ours, a confound if large.
             result["other_cpu_percent"] = max(0, Int((cpu1.machine - cpu0.machine - server - children - (own1 - own0)) / window * 100))
             if run.windowDeliveries > 0 { result["server_cpu_us_per_delivery"] = round2(server / Double(run.windowDeliveries) * 1e6) }

@@ -27,6 +27,7 @@ final class LoopStats: @unchecked Sendable {
 final class BenchClient: ConnectionHandler {
     let stats: LoopStats
     let payload: [UInt8]
+    let text: Bool
     let pipeline: Int
     let key = WebSocketHandshake.makeKey()
     let host: String
@@ -38,10 +39,11 @@ final class BenchClient: ConnectionHandler {
     var measuring: @Sendable () -> Bool
     var running: @Sendable () -> Bool
 
-    init(stats: LoopStats, payload: [UInt8], pipeline: Int, host: String, path: String, subprotocols: [String],
+    init(stats: LoopStats, payload: [UInt8], text: Bool, pipeline: Int, host: String, path: String, subprotocols: [String],
          measuring: @escaping @Sendable () -> Bool, running: @escaping @Sendable () -> Bool) {
         self.stats = stats
         self.payload = payload
+        self.text = text
         self.pipeline = pipeline
         self.host = host
         self.path = path
@@ -97,7 +99,7 @@ final class BenchClient: ConnectionHandler {
     }
 
     func send(_ connection: Connection) {
-        guard let ws, let frame = ws.makeMessage(.binary, payload: payload) else { return }
+        guard let ws, let frame = ws.makeMessage(text ? .text : .binary, payload: payload) else { return }
         sentAt.append(EventLoop.now())
         connection.write(frame)
     }
@@ -126,6 +128,7 @@ struct WSBench: ParsableCommand {
     @Option var pipeline = 1
     @Option var threads = 1
     @Option var subprotocol: String?
+    @Flag(help: "Text messages (of ASCII 'a's) instead of binary.") var text = false
     @Flag var json = false
 
     func run() throws {
@@ -144,9 +147,10 @@ struct WSBench: ParsableCommand {
             let loop = group.loops[i % group.loops.count]
             let s = stats[i % group.loops.count]
             let pipeline = self.pipeline
+            let text = self.text
             loop.execute {
                 let client = BenchClient(
-                    stats: s, payload: payload, pipeline: pipeline, host: "\(host):\(port)", path: path,
+                    stats: s, payload: payload, text: text, pipeline: pipeline, host: "\(host):\(port)", path: path,
                     subprotocols: subprotocols, measuring: { measuring.get() }, running: { running.get() })
                 loop.connect(host: host, port: port, handler: client) { result in
                     if case .failure = result { s.errors += 1 }
@@ -176,7 +180,7 @@ struct WSBench: ParsableCommand {
         func us(_ p: Double) -> Double { Double(histogram.valueAtPercentile(p)) / 1000 }
         if json {
             print(
-                "{\"connections\":\(connections),\"open\":\(open),\"message_size\":\(messageSize),\"seconds\":\(String(format: "%.2f", elapsed)),\"round_trips\":\(roundTrips),\"round_trips_per_second\":\(Int(rate)),\"p50_us\":\(us(50)),\"p99_us\":\(us(99)),\"p999_us\":\(us(99.9)),\"max_us\":\(Double(histogram.max) / 1000),\"errors\":\(errors)}"
+                "{\"connections\":\(connections),\"text\":\(text),\"open\":\(open),\"message_size\":\(messageSize),\"seconds\":\(String(format: "%.2f", elapsed)),\"round_trips\":\(roundTrips),\"round_trips_per_second\":\(Int(rate)),\"p50_us\":\(us(50)),\"p99_us\":\(us(99)),\"p999_us\":\(us(99.9)),\"max_us\":\(Double(histogram.max) / 1000),\"errors\":\(errors)}"
             )
         } else {
             print("connections \(open)/\(connections), \(messageSize)-byte messages, \(String(format: "%.1f", elapsed)) s")
