@@ -145,7 +145,7 @@ extension HTTPSession {
         guard let executor = server.services?.executor else { return }
         phase = .processing(keepAlive: keepAlive)
         connection.pauseReading()
-        let me = LoopBound(self, loop: connection.loop)
+        let me = LoopBound(self)
         Task(executorPreference: executor) {
             let result = await work()
             me.execute { session in

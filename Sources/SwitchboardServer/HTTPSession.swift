@@ -37,7 +37,7 @@ final class EchoApplication: WebSocketApplication, Sendable {
 /// One client connection: HTTP/1.1 requests until an upgrade, then WebSocket frames.
 ///
 /// Everything here runs on the connection's loop queue (asserted by the transport's entry points).
-final class HTTPSession: ConnectionHandler {
+final class HTTPSession: ConnectionHandler, LoopAnchored {
     enum Phase {
         case http(HTTPHeadParser)
         /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
@@ -76,6 +76,8 @@ final class HTTPSession: ConnectionHandler {
     // protected by connection.loop.queue: behind a trusted proxy, the client its `X-Forwarded-For` names
     // (`TrustedProxies`); set per request, nil without trusted proxies.
     private var forwardedClientAddress: String?
+    // protected by connection.loop.queue: made by the first `LoopBound` (uploads), released when the connection closes
+    private var anchor: LoopAnchor<HTTPSession>?
 
     /// The client's address (no port) for per-address limits: the peer's, or behind a trusted proxy the one it
     /// forwarded for. Read only when a limit needs it (no `getpeername` per accepted connection).
@@ -95,7 +97,17 @@ final class HTTPSession: ConnectionHandler {
         server.metrics.connectionsOpen.increment()
     }
 
+    /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
+    var loopAnchor: LoopAnchor<HTTPSession> {
+        connection.loop.assertOnLoop()
+        if let anchor { return anchor }
+        let made = LoopAnchor(connection.isOpen ? self : nil, loop: connection.loop)
+        anchor = made
+        return made
+    }
+
     func connectionDidClose(_ connection: Connection, error: (any Error)?) {
+        anchor?.release()
         server.metrics.connectionsOpen.decrement()
         storeInterruptedChunk()
         releaseUploadSlot()
@@ -371,12 +383,23 @@ final class HTTPSession: ConnectionHandler {
     /// Sends a message event encoded once for many connections: the shared frame as is when this
     /// connection does not compress, else a frame of its own.
     func sendShared(_ message: OutboundMessage) {
-        guard case .websocket(let ws, _) = phase else { return }
+        guard let ws = webSocket else { return }
+        sendShared(message, on: ws)
+    }
+
+    /// The open phase's WebSocket, for a run of `sendShared(_:on:)` (one look at `phase` for many messages).
+    var webSocket: WebSocketConnection? {
+        guard case .websocket(let ws, _) = phase else { return nil }
+        return ws
+    }
+
+    /// `sendShared(_:)` with the WebSocket of `webSocket`.
+    func sendShared(_ message: OutboundMessage, on ws: WebSocketConnection) {
         guard ws.acceptsSharedFrames else {
             send(.text, message.payload)
             return
         }
-        sendFanout(message.frame)
+        writeShared(message.frame, ws)
     }
 
     /// Sends a fan-out event's prebuilt uncompressed frame as is, also on a connection that negotiated
@@ -384,6 +407,10 @@ final class HTTPSession: ConnectionHandler {
     /// per recipient.
     func sendFanout(_ frame: SharedBytes) {
         guard case .websocket(let ws, _) = phase, ws.acceptsUncompressedSharedFrames else { return }
+        writeShared(frame, ws)
+    }
+
+    private func writeShared(_ frame: SharedBytes, _ ws: WebSocketConnection) {
         context.traffic.framesOut += 1
         context.traffic.bytesOut += frame.count
         connection.write(frame)

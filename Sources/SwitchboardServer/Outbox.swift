@@ -134,6 +134,13 @@ extension Outbox {
 protocol OutboxEndpoint: AnyObject {
     /// One item; called on the connection's loop, inside a batch (`EventLoop.executeBatch`).
     func receive(_ item: OutboxItem)
+    /// Writes what `receive` queued now instead of at the end of the loop turn (replies: a sender's
+    /// acknowledgement does not wait behind the fan-out that the same turn writes).
+    func flushNow()
+}
+
+extension OutboxEndpoint {
+    func flushNow() {}
 }
 
 /// The outbox of this process: maps connection ids to their loop and object and hands each loop its part of
@@ -214,7 +221,12 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
             let loop = part.loop
             if !part.replies.isEmpty {
                 let replies = part.replies
-                loop.executeBatch { Self.perform(replies, on: loop) }
+                loop.executeBatch {
+                    Self.perform(replies, on: loop)
+                    // Acknowledgements leave before the turn's fan-out is written: a sender's next message is not
+                    // held back by the deliveries of its previous one (the turn may carry thousands).
+                    for (entry, _) in replies { entry.endpoint?.flushNow() }
+                }
             }
             if !part.rest.isEmpty {
                 let rest = part.rest

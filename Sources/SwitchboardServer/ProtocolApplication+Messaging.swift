@@ -54,6 +54,21 @@ extension ProtocolApplication {
 
     // MARK: delivery (on the loop)
 
+    /// Stored messages of one commit, in order (`OutboxItem.messages`): as `deliverMessage` each, with one look at
+    /// the session's phase for the run.
+    func deliverMessages(_ messages: [OutboundMessage]) {
+        guard !closed else { return }
+        guard !messaging.holding, let ws = session.webSocket else {
+            for message in messages { deliverMessage(message) }
+            return
+        }
+        for message in messages {
+            // Not twice (a held event the catch-up sent already).
+            guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { continue }
+            session.sendShared(message, on: ws)
+        }
+    }
+
     /// A live message event for this connection.
     func deliverMessage(_ message: OutboundMessage) {
         guard !closed else { return }
@@ -125,7 +140,7 @@ extension ProtocolApplication {
         messaging.holding = true
         let pool = services.accounts.pool
         let chunk = config.syncChunk
-        let me = LoopBound(self, loop: loop)
+        let me = LoopBound(self)
         Task(executorPreference: services.executor) {
             var summary: [SyncResult.Entry] = []
             var count = 0

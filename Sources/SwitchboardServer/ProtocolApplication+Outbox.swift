@@ -16,7 +16,7 @@ extension ProtocolApplication: OutboxEndpoint {
         switch item {
         case .reply(let reply): receive(reply)
         case .message(let message): deliverMessage(message)
-        case .messages(let messages): for message in messages { deliverMessage(message) }
+        case .messages(let messages): deliverMessages(messages)
         case .ephemeral(let bytes, let source): sendEphemeral(bytes, source: source)
         case .event(let bytes): sendEvent(bytes)
         case .social(let delivery): receiveSocial(delivery)
@@ -25,6 +25,11 @@ extension ProtocolApplication: OutboxEndpoint {
         case .close(let code, let reason): session.closeWebSocket(code: code, reason: reason)
         case .reconnect: session.closeWebSocket(code: 1012, reason: "reconnect and resume")
         }
+    }
+
+    /// Writes the queued replies now (`LocalOutbox` calls it after a batch's replies).
+    func flushNow() {
+        if !closed { session.connection.flush() }
     }
 
     /// An engine's answer to a request of this connection. Error answers are counted per op like the

@@ -216,7 +216,7 @@ struct OrderedLane {
 
 /// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
 /// come back to the loop to answer.
-final class ProtocolApplication: WebSocketApplication {
+final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     /// Strong: a reply or delivery loop may outlive the connection by a few calls (a write that fails closes it),
     /// and the session's `send` is a no-op once closed. The cycle (the session's phase holds this application)
     /// is broken when the connection closes and the session drops its phase.
@@ -233,6 +233,8 @@ final class ProtocolApplication: WebSocketApplication {
     var authenticating = false
     // protected by the connection's loop queue
     var closed = false
+    // protected by the connection's loop queue: made by the first `LoopBound`, released when the connection closes
+    private var anchor: LoopAnchor<ProtocolApplication>?
     // protected by the connection's loop queue: requests that arrived while authenticating
     var queued: [(RequestEnvelope, RequestTicket?)] = []
     // protected by the connection's loop queue
@@ -387,8 +389,18 @@ final class ProtocolApplication: WebSocketApplication {
         }
     }
 
+    /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
+    var loopAnchor: LoopAnchor<ProtocolApplication> {
+        loop.assertOnLoop()
+        if let anchor { return anchor }
+        let made = LoopAnchor(closed ? nil : self, loop: loop)
+        anchor = made
+        return made
+    }
+
     func sessionDidClose(_ session: HTTPSession) {
         closed = true
+        anchor?.release()
         // Waiting steps are never run (their requests get no reply, so the client cannot rely on them).
         lane.waiting = []
         lane.head = 0
@@ -464,7 +476,7 @@ final class ProtocolApplication: WebSocketApplication {
         _ work: @escaping @Sendable () async throws(ServiceError) -> R,
         replyWith: @escaping @Sendable (ProtocolApplication, R) -> Void
     ) {
-        let me = LoopBound(self, loop: loop)
+        let me = LoopBound(self)
         // Started by a step of the ordered lane: the lane waits for this work and its `replyWith` (which hands
         // the effect on, e.g. to a conversation's writer or the call queue).
         let done = takeLaneDone()
@@ -521,7 +533,7 @@ final class ProtocolApplication: WebSocketApplication {
         lane.busy = true
         lane.ticket &+= 1
         let ticket = lane.ticket
-        let me = LoopBound(self, loop: loop)
+        let me = LoopBound(self)
         step({ me.valueOnLoop?.laneStepDone(ticket) })
     }
 
@@ -604,7 +616,7 @@ final class ProtocolApplication: WebSocketApplication {
             if let cluster = services.cluster {
                 authenticating = true
                 heldAuthenticationReplies = []
-                let me = LoopBound(self, loop: loop)
+                let me = LoopBound(self)
                 cluster.directory.localAttached(device) {
                     me.execute { $0.releaseAuthentication() }
                 }

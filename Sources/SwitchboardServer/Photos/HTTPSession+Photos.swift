@@ -150,7 +150,7 @@ extension HTTPSession {
         guard let executor = server.services?.executor else { return }
         phase = .authorizing(pending: Array(rest))
         connection.pauseReading()
-        let me = LoopBound(self, loop: connection.loop)
+        let me = LoopBound(self)
         Task(executorPreference: executor) {
             let result = await check()
             me.execute { session in session.authorized(result, head: head) }

@@ -54,7 +54,7 @@ struct AccountsFeature: FeatureModule {
                 return Empty()
             }, then: { app, _ in
                 // After the reply (queued next on this loop): close with 1000.
-                LoopBound(app, loop: app.loop).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
+                LoopBound(app).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
                 // Other connections of the same session (same token) are revoked too.
                 deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId)
             })
