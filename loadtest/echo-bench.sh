@@ -17,7 +17,11 @@ bin=${SWITCHBOARD_BIN:-}
 if [[ -z "$bin" ]]; then
     if [[ -x .build-rel/release/switchboard ]]; then bin=.build-rel/release/switchboard; else bin=.build/release/switchboard; fi
 fi
-[[ -x $lt/ws-bench && -x $lt/nio-echo-server ]] || swift build -c release --package-path loadtest --scratch-path loadtest/.build-lt >&2
+# Builds only what this run needs (the SwiftNIO server takes minutes to build and is not needed for `switchboard`).
+[[ -x $lt/ws-bench ]] || swift build -c release --package-path loadtest --scratch-path loadtest/.build-lt --product ws-bench >&2
+if [[ "$kind" == nio && ! -x $lt/nio-echo-server ]]; then
+    swift build -c release --package-path loadtest --scratch-path loadtest/.build-lt --product nio-echo-server >&2
+fi
 server_pid=""
 cleanup() { [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true; }
 trap cleanup EXIT

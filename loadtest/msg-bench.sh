@@ -16,6 +16,8 @@
 #           switchboard_frames_total{direction="out"} over switchboard_write_calls_total, read from /metrics
 #           around the run) and the ack and delivery p99; the JSON results go to $TABLE_JSON if set. The server
 #           runs with --send-rate 100000 (the default per-user limit, 500/s, refuses part of the 256 load).
+#           GENERATOR=picows: the clients are Python picows ones (loadtest/picows-fanout.py, `pip install picows`),
+#           the kind of generator issue 17 measured uWebSockets with, instead of msg-bench.
 # Environment: SWITCHBOARD_BIN (server binary), GROUP_SIZE (fanout, 1000), PAIRS (direct, 200), USERS (storm,
 # 5000), LOOPS (the server's --loops, default 1), SERVER_CORES (the server's cores, default 0), PG_CORES (cores the
 # embedded PostgreSQL may use, default 0,1), SETUP_CORES (cores the server may use
@@ -126,7 +128,12 @@ case "$scenario" in
                 esac
                 metrics "$work/m0"
                 # shellcheck disable=SC2086
-                result=$(bench fanout --senders 4 --text-size 128 ${load#*:} "$@") || { echo "run failed: $result" >&2; exit 1; }
+                if [[ "${GENERATOR:-msg-bench}" == picows ]]; then
+                    result=$(taskset -c 1 python3 loadtest/picows-fanout.py --port "$port" --users "$users_file" --server-pid "$server_pid" \
+                        --senders 4 --text-size 128 ${load#*:} "$@") || { echo "run failed: $result" >&2; exit 1; }
+                else
+                    result=$(bench fanout --senders 4 --text-size 128 ${load#*:} "$@") || { echo "run failed: $result" >&2; exit 1; }
+                fi
                 sleep 1.2 # the loops publish their counts once per sweep (1 s)
                 metrics "$work/m1"
                 [[ -z "${TABLE_JSON:-}" ]] || echo "$result" >>"$TABLE_JSON"

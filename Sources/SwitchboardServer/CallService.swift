@@ -591,8 +591,9 @@ final class CallService: @unchecked Sendable {
         let group = pendingRecords
         group.enter()
         group.enter()
+        // Urgent: `call.ended` waits for this row (not for the queue of reads and writes behind the pool).
         pool.withConnection(
-            on: queue,
+            on: queue, urgent: true,
             { db in
                 try CallRecordRepository.insert(
                     db, callId: callId, caller: caller, callee: callee, media: media, outcome: outcome, reason: reason, startedAt: started,

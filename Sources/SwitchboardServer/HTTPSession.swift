@@ -402,6 +402,17 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         writeShared(message.frame, ws)
     }
 
+    /// Sends an encoded event (`OutboxItem.event`); the same event posted to many connections of this loop shares
+    /// one uncompressed frame (`LoopContext.sharedEventFrame(for:)`).
+    func sendEvent(_ bytes: [UInt8]) {
+        guard case .websocket(let ws, _) = phase else { return }
+        if ws.acceptsUncompressedSharedFrames, let frame = context.sharedEventFrame(for: bytes) {
+            writeShared(frame, ws)
+            return
+        }
+        send(.text, bytes)
+    }
+
     /// Sends a fan-out event's prebuilt uncompressed frame as is, also on a connection that negotiated
     /// permessage-deflate (`WebSocketConnection.acceptsUncompressedSharedFrames`): one encoding and no compression
     /// per recipient.

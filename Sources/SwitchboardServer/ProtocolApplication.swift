@@ -437,7 +437,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     // MARK: replies
 
-    func sendEvent(_ bytes: [UInt8]) { session.send(.text, bytes) }
+    func sendEvent(_ bytes: [UInt8]) { session.sendEvent(bytes) }
 
     func sessionRevoked() {
         session.send(

@@ -39,6 +39,8 @@ public final class DatabasePool: Sendable {
         var idle: [Int]
         var waiters: [Lease] = []
         var waiterHead = 0
+        /// Callers served before `waiters` (``withConnection(on:urgent:_:completion:)``).
+        var urgent: [Lease] = []
         var closed = false
     }
 
@@ -81,7 +83,7 @@ public final class DatabasePool: Sendable {
     public var size: Int { connections.count }
 
     /// Callers waiting for a connection now (async and callback variants).
-    public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead } }
+    public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead + $0.urgent.count } }
 
     /// Runs `body` with a leased connection on that connection's worker queue.
     /// - Returns: What `body` returns.
@@ -113,12 +115,16 @@ public final class DatabasePool: Sendable {
 
     /// Callback variant for Dispatch-based callers: runs `body` on a leased connection's worker queue, then calls
     /// `completion` on `queue`. Never blocks the calling queue.
+    /// - Parameter urgent: served before every caller waiting without it (a short write that someone is waiting
+    ///   for, such as the row a call's end notice waits for), so it waits for at most the work in progress, not
+    ///   for the whole queue.
     public func withConnection<T: Sendable>(
         on queue: DispatchQueue,
+        urgent: Bool = false,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        run(body, bounded: false, cancelled: nil) { result in queue.async { completion(result) } }
+        run(body, bounded: false, urgent: urgent, cancelled: nil) { result in queue.async { completion(result) } }
     }
 
     /// Callback variant of ``transaction(_:)``.
@@ -135,7 +141,8 @@ public final class DatabasePool: Sendable {
     public func close() {
         let waiters = state.withLock { state -> [Lease] in
             state.closed = true
-            let pending = Array(state.waiters[state.waiterHead...])
+            let pending = state.urgent + Array(state.waiters[state.waiterHead...])
+            state.urgent.removeAll()
             state.waiters.removeAll()
             state.waiterHead = 0
             return pending
@@ -152,10 +159,11 @@ public final class DatabasePool: Sendable {
     private func run<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T,
         bounded: Bool,
+        urgent: Bool = false,
         cancelled: CancellationFlag?,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        lease(bounded: bounded) { leased in
+        lease(bounded: bounded, urgent: urgent) { leased in
             switch leased {
             case .failure(let error):
                 completion(.failure(error))
@@ -176,10 +184,14 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    private func lease(bounded: Bool, _ waiter: @escaping Lease) {
+    private func lease(bounded: Bool, urgent: Bool = false, _ waiter: @escaping Lease) {
         let immediate = state.withLock { state -> Result<Int, any Error>? in
             if state.closed { return .failure(PostgresError(kind: .closed, message: "pool closed")) }
             if let index = state.idle.popLast() { return .success(index) }
+            if urgent {
+                state.urgent.append(waiter)
+                return nil
+            }
             if bounded && state.waiters.count - state.waiterHead >= maxWaiters {
                 return .failure(PostgresError(kind: .overloaded, message: "too many callers waiting for a database connection"))
             }
@@ -191,6 +203,7 @@ public final class DatabasePool: Sendable {
 
     private func release(_ index: Int) {
         let next = state.withLock { state -> Lease? in
+            if !state.urgent.isEmpty { return state.urgent.removeFirst() }
             guard state.waiterHead < state.waiters.count else {
                 state.idle.append(index)
                 return nil
