@@ -181,8 +181,8 @@ async def main() -> int:
     args = parser.parse_args()
     with open(args.users) as f:
         file = json.load(f)
-    users = file["users"][: file["groupSize"]]
-    run = Run(args, users, file["groupId"])
+    users = file["users"][: file["group_size"]]
+    run = Run(args, users, file["group_id"])
     url = f"ws://{args.host}:{args.port}/ws"
     headers = {"Sec-WebSocket-Protocol": "switchboard.v1"}
     started = time.monotonic()
