@@ -99,11 +99,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
 
     /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
     var loopAnchor: LoopAnchor<HTTPSession> {
-        connection.loop.assertOnLoop()
-        if let anchor { return anchor }
-        let made = LoopAnchor(connection.isOpen ? self : nil, loop: connection.loop)
-        anchor = made
-        return made
+        LoopAnchor.kept(in: &anchor, for: self, open: connection.isOpen, loop: connection.loop)
     }
 
     func connectionDidClose(_ connection: Connection, error: (any Error)?) {

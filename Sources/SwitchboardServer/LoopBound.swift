@@ -42,6 +42,16 @@ final class LoopAnchor<T: AnyObject>: @unchecked Sendable {
         return object
     }
 
+    /// The anchor kept in `slot` by an object, made on first use (already released if the object is closed). On
+    /// the loop.
+    static func kept(in slot: inout LoopAnchor<T>?, for object: T, open: Bool, loop: EventLoop) -> LoopAnchor<T> {
+        loop.assertOnLoop()
+        if let slot { return slot }
+        let made = LoopAnchor(open ? object : nil, loop: loop)
+        slot = made
+        return made
+    }
+
     /// The object closed: its handles resolve to nothing from now on. On its loop.
     func release() {
         loop.assertOnLoop()

@@ -9,6 +9,7 @@
 import Foundation
 import SwitchboardCore
 import SwitchboardProtocol
+import SwitchboardWebSocket
 import SwitchboardStore
 import SwitchboardTransport
 
@@ -62,11 +63,13 @@ extension ProtocolApplication {
             for message in messages { deliverMessage(message) }
             return
         }
-        for message in messages {
-            // Not twice (a held event the catch-up sent already).
-            guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { continue }
-            session.sendShared(message, on: ws)
-        }
+        for message in messages { sendLive(message, on: ws) }
+    }
+
+    /// Sends a live message unless this connection had its seq already (a held event the catch-up sent).
+    private func sendLive(_ message: OutboundMessage, on ws: WebSocketConnection) {
+        guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { return }
+        session.sendShared(message, on: ws)
     }
 
     /// A live message event for this connection.
@@ -80,9 +83,8 @@ extension ProtocolApplication {
             }
             return
         }
-        // Not twice (a held event the catch-up sent already).
-        guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { return }
-        session.sendShared(message)
+        guard let ws = session.webSocket else { return }
+        sendLive(message, on: ws)
     }
 
     /// A presence or typing event: conflated per source while the connection is backed up.

@@ -390,13 +390,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     }
 
     /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
-    var loopAnchor: LoopAnchor<ProtocolApplication> {
-        loop.assertOnLoop()
-        if let anchor { return anchor }
-        let made = LoopAnchor(closed ? nil : self, loop: loop)
-        anchor = made
-        return made
-    }
+    var loopAnchor: LoopAnchor<ProtocolApplication> { LoopAnchor.kept(in: &anchor, for: self, open: !closed, loop: loop) }
 
     func sessionDidClose(_ session: HTTPSession) {
         closed = true
