@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of bytes from the network with libFuzzer + ASan for a bounded time.
-#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz|CalendarFuzz|PostTextFuzz|ImageFuzz [SECONDS=60]
+#   fuzz/run.sh HTTPHeadFuzz|FrameDecoderFuzz|ProtocolFuzz|RedisReplyFuzz|CalendarFuzz|PostTextFuzz|ImageFuzz|ClientScanFuzz [SECONDS=60]
 # Binary: fuzz/bin/TARGET; corpus: fuzz/corpus-TARGET (git-ignored); seeds: fuzz/seeds/{http,frames};
 # crashes: fuzz/bin/crashes-TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz, RedisReplyFuzz, CalendarFuzz, PostTextFuzz or ImageFuzz}
+target=${1:?HTTPHeadFuzz, FrameDecoderFuzz, ProtocolFuzz, RedisReplyFuzz, CalendarFuzz, PostTextFuzz, ImageFuzz or ClientScanFuzz}
 seconds=${2:-60}
 case "$target" in
     HTTPHeadFuzz) seeds=fuzz/seeds/http ;;
@@ -15,6 +15,7 @@ case "$target" in
     CalendarFuzz) seeds=fuzz/seeds/calendar ;;
     PostTextFuzz) seeds=fuzz/seeds/posttext ;;
     ImageFuzz) seeds=fuzz/seeds/images ;;
+    ClientScanFuzz) seeds=fuzz/seeds/clientscan ;;
     *) echo "unknown target $target" >&2; exit 2 ;;
 esac
 mkdir -p fuzz/bin "fuzz/bin/crashes-$target" "fuzz/corpus-$target"
@@ -56,6 +57,15 @@ if [[ "$target" == PostTextFuzz ]]; then
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
         Sources/SwitchboardCore/Social/PostText.swift fuzz/PostTextFuzz.swift -o fuzz/bin/PostTextFuzz
     exec fuzz/bin/PostTextFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
+fi
+if [[ "$target" == ClientScanFuzz ]]; then
+    # The client library's top-level scan and the load tester's run mark: one pure file each (no imports).
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardClient \
+        -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
+        Sources/SwitchboardClient/TopLevelScan.swift loadtest/SwitchboardLoadKit/RunMarker.swift fuzz/ClientScanFuzz.swift \
+        -o fuzz/bin/ClientScanFuzz
+    exec fuzz/bin/ClientScanFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 if [[ "$target" == ImageFuzz ]]; then

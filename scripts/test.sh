@@ -39,7 +39,7 @@ swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
-for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz ImageFuzz; do
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz ImageFuzz ClientScanFuzz; do
     fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
     grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
 done

@@ -61,12 +61,19 @@ public struct RawEvent: Sendable, Equatable {
     public let name: String
     /// The whole frame (UTF-8 JSON).
     public let frame: [UInt8]
+    /// When the client read the frame (monotonic nanoseconds, `CLOCK_MONOTONIC`), on its connection's loop, before
+    /// the event waited on the `events` stream: a load tester's latencies end here, not when its consumer got to it.
+    /// 0 for an event built with `init(name:frame:)`. Not part of equality.
+    public let receivedAt: UInt64
 
     /// An event as received (tests and tools build them to feed code that handles events).
-    public init(name: String, frame: [UInt8]) {
+    public init(name: String, frame: [UInt8], receivedAt: UInt64 = 0) {
         self.name = name
         self.frame = frame
+        self.receivedAt = receivedAt
     }
+
+    public static func == (a: RawEvent, b: RawEvent) -> Bool { a.name == b.name && a.frame == b.frame }
 
     /// Decodes the event's fields (snake_case keys become camelCase properties).
     public func decode<T: Decodable>(_ type: T.Type) throws(SwitchboardClientError) -> T {
@@ -117,37 +124,42 @@ enum IncomingFrame {
     /// An event.
     case event(ClientEvent)
 
-    static func decode(_ bytes: [UInt8]) throws -> IncomingFrame {
-        try WireCoding.decoder().decode(Decoded.self, from: Data(bytes)).frame(bytes)
+    /// - Parameter receivedAt: when the frame was read (monotonic ns), for `RawEvent.receivedAt`.
+    ///
+    /// An event the client passes on raw (calls, communities, social, later versions' events) is not parsed here:
+    /// a scan of the top-level object finds its `ev`, and its consumer decodes the fields it needs. A load tester's
+    /// clients otherwise spent one full JSON parse per community notification (2,000 per publication) before any
+    /// other event behind them was seen. Replies and the events the client models get the one full parse.
+    static func decode(_ bytes: [UInt8], receivedAt: UInt64 = 0) throws -> IncomingFrame {
+        if let name = TopLevelScan.eventName(bytes), !Decoded.modelled.contains(name) {
+            return .event(.other(RawEvent(name: name, frame: bytes, receivedAt: receivedAt)))
+        }
+        return try WireCoding.decoder().decode(Decoded.self, from: Data(bytes)).frame(bytes, receivedAt: receivedAt)
     }
 
     private struct Decoded: Decodable {
         enum Kind {
             case reply(RequestID)
             case error(RequestID?, ServerError)
-            case event(ClientEvent?)
+            /// The typed event, or nil and the name read in the same parse (the frame is passed on raw).
+            case event(ClientEvent?, name: String)
         }
 
         var kind: Kind
 
-        func frame(_ bytes: [UInt8]) -> IncomingFrame {
+        func frame(_ bytes: [UInt8], receivedAt: UInt64) -> IncomingFrame {
             switch kind {
             case .reply(let id): return .reply(id: id, payload: ReplyPayload(frame: bytes))
             case .error(let id, let e): return .error(id: id, e)
-            case .event(let event):
-                return .event(event ?? .other(RawEvent(name: Self.name(bytes), frame: bytes)))
+            case .event(let event, let name):
+                return .event(event ?? .other(RawEvent(name: name, frame: bytes, receivedAt: receivedAt)))
             }
-        }
-
-        static func name(_ bytes: [UInt8]) -> String {
-            struct Name: Decodable { var ev: String }
-            return (try? JSONDecoder().decode(Name.self, from: Data(bytes)).ev) ?? ""
         }
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: WireKey.self)
             if let name = try c.decodeIfPresent(String.self, forKey: WireKey("ev")) {
-                kind = .event(try Self.event(name, c, decoder))
+                kind = .event(try Self.event(name, c, decoder), name: name)
                 return
             }
             let re = WireKey("re")
@@ -162,7 +174,16 @@ enum IncomingFrame {
             }
         }
 
-        /// The typed event, or nil for one the client passes on raw.
+        /// The names of the events `event(_:_:_:)` makes typed events of; every other event is passed on raw.
+        static let modelled: Set<String> = [
+            "message", ReadReceipt.name, HiddenMessage.name, MessageReactionEvent.name, "presence", "presence.snapshot",
+            "typing", ServerEvent.Name.friendRequestReceived.rawValue, ServerEvent.Name.friendRequestAccepted.rawValue,
+            ServerEvent.Name.friendRequestDeclined.rawValue, ServerEvent.Name.friendRequestCancelled.rawValue,
+            ServerEvent.Name.friendRemoved.rawValue, ServerEvent.Name.profileUpdated.rawValue,
+            ServerEvent.Name.sessionRevoked.rawValue,
+        ]
+
+        /// The typed event, or nil for one the client passes on raw (every name it types is in `modelled`).
         static func event(
             _ name: String, _ c: KeyedDecodingContainer<WireKey>, _ decoder: any Decoder
         ) throws -> ClientEvent? {

@@ -626,9 +626,10 @@ public final class SwitchboardClient: @unchecked Sendable {
 
     private func received(_ text: [UInt8]) {
         loop.assertOnLoop()
+        let receivedAt = EventLoop.now()
         let frame: IncomingFrame
         do {
-            frame = try IncomingFrame.decode(text)
+            frame = try IncomingFrame.decode(text, receivedAt: receivedAt)
         } catch {
             logger.debug("undecodable frame from the server", metadata: ["switchboard.client.error": "\(error)"])
             return

@@ -165,6 +165,26 @@ import Testing
         #expect(pacer.take(now: 20_000_000_000).due.isEmpty)
     }
 
+    @Test func aPhaseShiftsEveryOperationWithinItsPeriodAndPlansAsMany() {
+        var pacer = Pacer(rate: 10, start: 1_000, duration: 1, phase: 0.5)
+        #expect(pacer.planned == 10)
+        #expect(pacer.due(0) == 1_000 + 50_000_000 && pacer.due(9) == 1_000 + 950_000_000)
+        var (due, next) = pacer.take(now: 1_000)
+        #expect(due.isEmpty && next == 1_000 + 50_000_000)
+        (due, next) = pacer.take(now: 1_000 + 150_000_000)
+        #expect(due == 0..<2 && next == 1_000 + 250_000_000)
+        (due, next) = pacer.take(now: 10_000_000_000)
+        #expect(due == 2..<10 && next == nil)
+    }
+
+    @Test func kindsGetDifferentPhasesTheSameInEveryRun() {
+        let kinds = ["send_direct", "send_group", "history", "reaction", "typing", "login", "call", "hangup"]
+        let phases = kinds.map { Pacer.phase(of: $0) }
+        #expect(phases.allSatisfy { $0 >= 0 && $0 < 1 })
+        #expect(Set(phases).count == kinds.count)
+        #expect(phases == kinds.map { Pacer.phase(of: $0) })
+    }
+
     @Test func zeroRatePlansNothing() {
         var pacer = Pacer(rate: 0, start: 0, duration: 60)
         #expect(pacer.planned == 0)

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Dispatch
 import Foundation
 import Histogram
 
@@ -52,11 +53,20 @@ public struct LatencySummary: Codable, Sendable, Equatable {
 /// metric name; thread-safe.
 public final class LatencyRecorder: Sendable {
     private let histograms = Locked([String: Histogram<UInt64>]())
+    /// Every sample with the monotonic time it was recorded at, when tracing (`SWITCHBOARD_LOAD_TRACE`): to line a
+    /// tail up with what else happened then.
+    private let trace: Locked<[(metric: String, at: UInt64, ns: UInt64)]>?
 
-    public init() {}
+    public init() {
+        trace = ProcessInfo.processInfo.environment["SWITCHBOARD_LOAD_TRACE"] != nil ? Locked([]) : nil
+    }
 
     /// Records one latency in nanoseconds (clamped to the histogram's range).
     public func record(_ metric: String, nanoseconds: UInt64) {
+        if let trace {
+            let at = DispatchTime.now().uptimeNanoseconds
+            trace.withLock { $0.append((metric, at, nanoseconds)) }
+        }
         let us = min(max(nanoseconds / 1000, 1), 600_000_000)
         histograms.withLock { all in
             if all[metric] == nil {
@@ -68,7 +78,19 @@ public final class LatencyRecorder: Sendable {
     }
 
     /// Forgets everything (after a warm-up).
-    public func reset() { histograms.withLock { $0.removeAll() } }
+    public func reset() {
+        histograms.withLock { $0.removeAll() }
+        trace?.withLock { $0.removeAll() }
+    }
+
+    /// Writes the trace (one line per sample: monotonic seconds when recorded, metric, milliseconds) to `path`.
+    public func writeTrace(to path: String) {
+        guard let trace else { return }
+        let lines = trace.withLock { samples in
+            samples.map { "\(Double($0.at) / 1e9) \($0.metric) \(Double($0.ns) / 1e6)" }
+        }
+        try? (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+    }
 
     /// The percentiles of every metric recorded so far.
     public func summaries() -> [String: LatencySummary] {

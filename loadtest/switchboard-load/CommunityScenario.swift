@@ -23,14 +23,7 @@ struct CommunityPlan: Sendable {
     let members: [Int]
 
     /// `lt.<send time ns>.<k>`: the title of publication k.
-    static func title(sent: UInt64, k: Int) -> String { "lt.\(sent).\(k)" }
-
-    /// (send time, k) of a title made by `title(sent:k:)`.
-    static func parse(title: String) -> (sent: UInt64, k: Int)? {
-        let parts = title.split(separator: ".")
-        guard parts.count == 3, parts[0] == "lt", let t = UInt64(parts[1]), let k = Int(parts[2]) else { return nil }
-        return (t, k)
-    }
+    static func title(sent: UInt64, k: Int) -> String { RunMarker.make(sent: sent, k: k) }
 
     /// Runs `command` through `/bin/sh -c` with `{phone}` replaced by `phone`, for at most `timeout` seconds.
     static func runAdminCommand(_ command: String, phone: String, timeout: Double) throws {

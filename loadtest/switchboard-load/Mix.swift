@@ -157,7 +157,7 @@ final class Mix: Sendable {
     /// Starts `action(k)` for every operation k when it is due (open loop: each in its own task).
     private func schedule(_ op: String, rate: Double, start: UInt64, action: @escaping @Sendable (Int) async -> Void) async {
         guard rate > 0 else { return }
-        var pacer = Pacer(rate: rate, start: start, duration: options.duration)
+        var pacer = Pacer(rate: rate, start: start, duration: options.duration, phase: Pacer.phase(of: op))
         harness.planned(op, pacer.planned)
         while true {
             let (due, next) = pacer.take(now: now())

@@ -294,6 +294,7 @@ struct RunCommand: AsyncParsableCommand {
 
         // Verdict.
         let latencies = harness.recorder.summaries()
+        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_LOAD_TRACE"] { harness.recorder.writeTrace(to: path) }
         let operations = harness.operations.withLock { $0 }
         let rows = Verdict.evaluate(
             latencies: latencies, operations: operations, errorsByCode: harness.errors.withLock { $0 },

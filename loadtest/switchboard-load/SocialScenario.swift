@@ -19,14 +19,7 @@ struct SocialPlan: Sendable {
     let clients: Int
 
     /// `lt.<send time ns>.<k>`: the text of post k.
-    static func text(sent: UInt64, k: Int) -> String { "lt.\(sent).\(k)" }
-
-    /// (send time, k) of a text made by `text(sent:k:)`.
-    static func parse(text: String) -> (sent: UInt64, k: Int)? {
-        let parts = text.split(separator: ".")
-        guard parts.count == 3, parts[0] == "lt", let t = UInt64(parts[1]), let k = Int(parts[2]) else { return nil }
-        return (t, k)
-    }
+    static func text(sent: UInt64, k: Int) -> String { RunMarker.make(sent: sent, k: k) }
 
     /// Whether `client` follows `author` in the ring.
     func follows(_ client: Int, _ author: Int) -> Bool {
