@@ -55,12 +55,13 @@ public final class PasswordHasherPool: Sendable {
     ///   - workers: hashes running at once (default: the number of active processors).
     ///   - maxWaiting: hashes queued beyond the running ones before `overloaded` (default 64).
     ///   - parameters: Argon2id parameters for new hashes.
+    ///   - nice: the hashing threads' nice value (0-19; see ``WorkerPool``).
     public init(
         workers: Int = PasswordHasherPool.defaultWorkerCount, maxWaiting: Int = 64,
-        parameters: PasswordHashParameters = PasswordHashParameters()
+        parameters: PasswordHashParameters = PasswordHashParameters(), nice: Int32 = 0
     ) {
         self.parameters = parameters
-        scheduler = HashScheduler(workers: max(1, workers), maxWaiting: max(0, maxWaiting))
+        scheduler = HashScheduler(workers: max(1, workers), maxWaiting: max(0, maxWaiting), nice: nice)
         dummy = (try? Self.hashNow("dummy-\(UUID().uuidString)", parameters: parameters)) ?? ""
     }
 
@@ -128,78 +129,139 @@ public final class PasswordHasherPool: Sendable {
     }
 }
 
-/// A bounded FIFO of jobs served by a fixed set of serial worker queues. Thread-safe.
+/// A bounded FIFO of jobs served by a fixed set of worker threads. Thread-safe.
 /// The Argon2 pool's scheduler (a `WorkerPool`).
 typealias HashScheduler = WorkerPool
 
-/// A bounded pool of worker queues with one FIFO of waiting jobs: password hashing and voice transcoding
-/// run here, never on a loop queue.
-public final class WorkerPool: @unchecked Sendable {
-    // @unchecked Sendable: `idle`, `waiting` and `head` are only touched under `lock`; `queues` and
-    // `maxWaiting` are immutable.
+/// A bounded pool of worker threads with one FIFO of waiting jobs: password hashing, voice transcoding and photo
+/// work run here, never on a loop queue.
+///
+/// The workers are threads of their own (not Dispatch queues) so that they can run at a lower scheduling priority
+/// than the loops: with `nice` above 0 the kernel runs a loop thread that wakes while a 20 ms Argon2id hash holds
+/// the core before the hash, instead of sharing the core with every hash in progress. On a server whose cores are
+/// all busy, a loop otherwise got a third of its core behind two hashes, and a 7 ms fan-out took 20-30 ms
+/// (issue 17's budget run).
+public final class WorkerPool: Sendable {
     public typealias Job = @Sendable () -> Void
 
-    private let lock = NSLock()
-    private let queues: [DispatchQueue]
-    let maxWaiting: Int
-    // protected by lock
-    private var idle: [Int]
-    // protected by lock
-    private var waiting: [Job] = []
-    // protected by lock: index of the oldest waiting job in `waiting`
-    private var head = 0
+    private let state: WorkerPoolState
+    /// The nice value the workers run at (0: the process's own).
+    public let nice: Int32
 
-    public init(workers: Int, maxWaiting: Int, label: String = "switchboard.argon2") {
-        queues = (0..<max(1, workers)).map { DispatchQueue(label: "\(label).\($0)", qos: .userInitiated) }
-        idle = Array((0..<max(1, workers)).reversed())
-        self.maxWaiting = maxWaiting
+    /// - Parameters:
+    ///   - workers: jobs running at once (threads).
+    ///   - maxWaiting: jobs queued beyond the running ones before `submit` refuses.
+    ///   - label: the threads' name (`label.N`).
+    ///   - nice: the workers' nice value (Linux: per thread), 0-19; 0 leaves them at the process's priority.
+    public init(workers: Int, maxWaiting: Int, label: String = "switchboard.argon2", nice: Int32 = 0) {
+        let count = max(1, workers)
+        self.nice = min(19, max(0, nice))
+        state = WorkerPoolState(workers: count, maxWaiting: max(0, maxWaiting))
+        for worker in 0..<count {
+            let thread = Thread { [state, nice = self.nice] in
+                if nice > 0 { WorkerPoolState.lowerPriority(nice) }
+                state.work(worker)
+            }
+            thread.name = "\(label).\(worker)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        state.stop()
     }
 
     /// Jobs waiting for a worker.
-    public var waitingCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
+    public var waitingCount: Int { state.waitingCount }
+
+    /// Runs `job` on an idle worker, or queues it. Returns false (and drops `job`) when the queue is full.
+    public func submit(_ job: @escaping Job) -> Bool { state.submit(job) }
+}
+
+/// The shared state of a ``WorkerPool``'s threads.
+final class WorkerPoolState: @unchecked Sendable {
+    // @unchecked Sendable: `idle`, `assigned`, `waiting`, `head` and `stopping` are only touched under `condition`;
+    // `maxWaiting` is immutable.
+    private let condition = NSCondition()
+    let maxWaiting: Int
+    // protected by condition: workers waiting for a job
+    private var idle: [Int]
+    // protected by condition: the job handed to an idle worker, by worker
+    private var assigned: [WorkerPool.Job?]
+    // protected by condition
+    private var waiting: [WorkerPool.Job] = []
+    // protected by condition: index of the oldest waiting job in `waiting`
+    private var head = 0
+    // protected by condition: the pool is gone; workers leave once they have run what they were given
+    private var stopping = false
+
+    init(workers: Int, maxWaiting: Int) {
+        idle = Array((0..<workers).reversed())
+        assigned = Array(repeating: nil, count: workers)
+        self.maxWaiting = maxWaiting
+    }
+
+    /// Sets the calling thread's nice value (on Linux `setpriority(PRIO_PROCESS, 0, ...)` acts on the calling
+    /// thread only). Raising it needs no privilege; failure leaves the thread as it was.
+    static func lowerPriority(_ nice: Int32) {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice)
+    }
+
+    var waitingCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
         return waiting.count - head
     }
 
-    /// Runs `job` on an idle worker, or queues it. Returns false (and drops `job`) when the queue is full.
-    public func submit(_ job: @escaping Job) -> Bool {
-        lock.lock()
+    func submit(_ job: @escaping WorkerPool.Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
         if let worker = idle.popLast() {
-            lock.unlock()
-            queues[worker].async { self.work(worker, first: job) }
+            assigned[worker] = job
+            condition.broadcast()
             return true
         }
-        guard waiting.count - head < maxWaiting else {
-            lock.unlock()
-            return false
-        }
+        guard waiting.count - head < maxWaiting else { return false }
         waiting.append(job)
-        lock.unlock()
         return true
     }
 
-    /// Runs `first`, then waiting jobs in order, until none is left; then the worker is idle again.
-    private func work(_ worker: Int, first: Job) {
-        dispatchPrecondition(condition: .onQueue(queues[worker]))
-        var job = first
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A worker thread's life: run the job it is handed, then waiting jobs in order until none is left; then wait
+    /// idle for the next.
+    func work(_ worker: Int) {
+        condition.lock()
         while true {
-            job()
-            lock.lock()
-            guard head < waiting.count else {
-                waiting.removeAll(keepingCapacity: true)
-                head = 0
-                idle.append(worker)
-                lock.unlock()
-                return
+            guard var job = assigned[worker] else {
+                if stopping {
+                    condition.unlock()
+                    return
+                }
+                condition.wait()
+                continue
             }
-            job = waiting[head]
-            head += 1
-            if head >= 64 && head * 2 >= waiting.count {
-                waiting.removeFirst(head)
-                head = 0
+            assigned[worker] = nil
+            while true {
+                condition.unlock()
+                job()
+                condition.lock()
+                guard head < waiting.count else { break }
+                job = waiting[head]
+                head += 1
+                if head >= 64 && head * 2 >= waiting.count {
+                    waiting.removeFirst(head)
+                    head = 0
+                }
             }
-            lock.unlock()
+            waiting.removeAll(keepingCapacity: true)
+            head = 0
+            idle.append(worker)
         }
     }
 }

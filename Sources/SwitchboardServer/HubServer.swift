@@ -109,7 +109,7 @@ public final class HubServer: @unchecked Sendable {
         self.metrics = metrics
         if let database {
             let accounts = AccountService(
-                pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers), logger: logger,
+                pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice), logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
             services = ProtocolServices(
@@ -119,7 +119,7 @@ public final class HubServer: @unchecked Sendable {
             services = nil
         }
         self.logger = logger
-        group = try EventLoopGroup(loopCount: configuration.loopCount, logger: logger)
+        group = try EventLoopGroup(loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
         var handshake = WebSocketHandshakeConfiguration()
         handshake.supportedSubprotocols = ["switchboard.v1"]
         handshake.allowedOrigins = configuration.allowedOrigins

@@ -131,9 +131,13 @@ final class ProtocolServices: Sendable {
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
-        let voice = VoiceService(configuration: configuration.voice, accounts: accounts, pool: pool, metrics: metrics, logger: logger)
+        let voice = VoiceService(
+            configuration: configuration.voice, nice: configuration.workerNice, accounts: accounts, pool: pool, metrics: metrics,
+            logger: logger)
         self.voice = voice
-        self.photos = PhotoService(configuration: configuration.photos, voice: voice, pool: pool, metrics: metrics, logger: logger)
+        self.photos = PhotoService(
+            configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
+            logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
         self.reactionLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))

@@ -35,6 +35,11 @@ public struct ServerConfiguration: Sendable {
     public var backlog: Int32 = 1024
     /// Number of serial loop queues owning connections (default: one per core).
     public var loopCount: Int = ServerConfiguration.coreCount
+    /// Connections a loop turn flushes from those it wrote to, and again from its backlog; the rest wait for later
+    /// turns, with reads and replies in between (a large fan-out does not hold a call's events behind it).
+    public var loopFlushBudget: Int = ServerConfiguration.defaultLoopFlushBudget
+    /// `loopFlushBudget`'s default (`EventLoopGroup.defaultFlushBudget`).
+    public static let defaultLoopFlushBudget = EventLoopGroup.defaultFlushBudget
     /// Most concurrent connections; further ones are accepted and closed at once.
     public var maxConnections: Int = 100_000
     /// Let several server processes share the port (`SO_REUSEPORT`).
@@ -125,6 +130,10 @@ public struct ServerConfiguration: Sendable {
     public var cluster: ClusterConfiguration?
     /// Concurrent Argon2id hashes (default: cores).
     public var passwordHashers: Int = ServerConfiguration.coreCount
+    /// The nice value (0-19) of the worker threads that hash passwords, transcode voice and process photos. Above 0,
+    /// a loop that wakes takes its core from a long job at once, so a fan-out or a call's signal is not slowed by the
+    /// hashes in progress; the jobs take the time the loops leave. 0 runs them at the loops' priority.
+    public var workerNice: Int32 = 10
 
     /// Serve the `/echo` WebSocket endpoint (conformance testing only; off by default).
     public var enableEcho: Bool = false
@@ -167,6 +176,7 @@ public struct ServerConfiguration: Sendable {
 }
 
 public import SwitchboardCore
+import SwitchboardTransport
 
 #if canImport(Glibc)
 import Glibc

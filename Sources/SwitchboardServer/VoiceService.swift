@@ -80,13 +80,13 @@ final class VoiceService: Sendable {
         case userBusy
     }
 
-    init(configuration: VoiceConfiguration, accounts: AccountService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
+    init(configuration: VoiceConfiguration, nice: Int32 = 0, accounts: AccountService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
         self.metrics = metrics
         self.accounts = accounts
         self.pool = pool
         self.logger = logger
-        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode")
+        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode", nice: nice)
     }
 
     /// Takes an upload slot for an authenticated user, or says why not.

@@ -108,6 +108,8 @@ public final class Connection: @unchecked Sendable {
     private var closingAfterFlush: UInt64? = nil
     // protected by loop.queue
     var flushScheduled = false
+    // protected by loop.queue: waiting in the loop's flush backlog
+    var inFlushBacklog = false
     // protected by loop.queue
     private var connecting = false
     // protected by loop.queue

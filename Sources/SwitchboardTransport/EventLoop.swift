@@ -29,6 +29,13 @@ import Glibc
 /// flushes. A loop turn therefore flushes each connection once, however many commits and events it took in: one
 /// `writev` per connection per turn (issue 17). Nothing waits when the loop is idle: the first item schedules
 /// its drain at once.
+///
+/// A turn flushes at most `flushBudget` of the connections it wrote to; the rest wait in a backlog that later turns
+/// work off, `flushBudget` connections each, in their own Dispatch work items. Reads and posted work run between
+/// those turns, and what a turn writes is flushed before the backlog (a connection in the backlog that is written
+/// to again is flushed with the new turn, everything it holds in order). A community notification to 2,000 members
+/// (about 20 ms of sends) therefore no longer holds a call's `call.ended` behind it (issue 17's budget run); and a
+/// connection waiting in the backlog takes in more frames for the same `writev`.
 public final class EventLoop: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is confined to `queue` (asserted at entry points);
     // the immutable ones are set in init.
@@ -51,8 +58,18 @@ public final class EventLoop: @unchecked Sendable {
     private let inbox = Mutex<(work: [@Sendable () -> Void], drainScheduled: Bool)>(([], false))
     // protected by queue
     var connections: [Int32: Connection] = [:]
-    // protected by queue
+    // protected by queue: connections written to in this turn, to flush at its end
     var pendingFlush: [Connection] = []
+    /// Connections written to in an earlier turn and not flushed yet (over that turn's budget), oldest first from
+    /// `backlogHead`.
+    // protected by queue
+    private var flushBacklog: [Connection] = []
+    // protected by queue
+    private var backlogHead = 0
+    // protected by queue: a turn for the backlog is queued
+    private var backlogTurnQueued = false
+    /// Connections a turn flushes from those it wrote to, and again from the backlog.
+    public let flushBudget: Int
     // protected by queue
     var inBatch = false
     // protected by queue
@@ -69,8 +86,11 @@ public final class EventLoop: @unchecked Sendable {
     // protected by queue
     private var onSweep: (@Sendable (Int, UInt64) -> Void)?
 
-    init(index: Int, readBufferSize: Int, sweepInterval: UInt64, logger: Logger) throws {
+    init(
+        index: Int, readBufferSize: Int, sweepInterval: UInt64, flushBudget: Int = EventLoopGroup.defaultFlushBudget, logger: Logger
+    ) throws {
         self.index = index
+        self.flushBudget = max(1, flushBudget)
         self.logger = logger
         self.sweepInterval = sweepInterval
         queue = DispatchQueue(label: "switchboard.loop.\(index)", qos: .userInitiated)
@@ -247,7 +267,34 @@ public final class EventLoop: @unchecked Sendable {
         inBatch = false
     }
 
+    /// The end of a turn: flushes the connections this turn wrote to, up to `flushBudget` (the rest join the
+    /// backlog), then up to `flushBudget` from the backlog; queues a turn for what remains of the backlog.
     func flushPending() {
+        var flushed = 0
+        while !pendingFlush.isEmpty {
+            let batch = pendingFlush
+            pendingFlush = []
+            for connection in batch {
+                connection.flushScheduled = false
+                if flushed < flushBudget {
+                    flushed += 1
+                    connection.flushNow()
+                } else if !connection.inFlushBacklog {
+                    connection.inFlushBacklog = true
+                    flushBacklog.append(connection)
+                }
+            }
+        }
+        var fromBacklog = 0
+        while backlogHead < flushBacklog.count, fromBacklog < flushBudget {
+            let connection = flushBacklog[backlogHead]
+            backlogHead += 1
+            fromBacklog += 1
+            connection.inFlushBacklog = false
+            // Nothing to write if a later turn flushed it already: no system call then.
+            connection.flushNow()
+        }
+        // A flush may queue writes (a drained connection's handler): they are flushed now, as before the budget.
         while !pendingFlush.isEmpty {
             let batch = pendingFlush
             pendingFlush = []
@@ -256,6 +303,30 @@ public final class EventLoop: @unchecked Sendable {
                 connection.flushNow()
             }
         }
+        if backlogHead == flushBacklog.count {
+            if backlogHead > 0 {
+                flushBacklog.removeAll(keepingCapacity: flushBacklog.count <= 4096)
+                backlogHead = 0
+            }
+        } else if !backlogTurnQueued {
+            backlogTurnQueued = true
+            queue.async { [self] in backlogTurn() }
+        }
+    }
+
+    /// A turn for the backlog alone (queued behind the reads and posted work that came meanwhile).
+    private func backlogTurn() {
+        assertOnLoop()
+        backlogTurnQueued = false
+        inBatch = true
+        flushPending()
+        inBatch = false
+    }
+
+    /// Connections waiting in the flush backlog (tests).
+    public var flushBacklogCount: Int {
+        assertOnLoop()
+        return flushBacklog.count - backlogHead
     }
 
     private func sweep() {
@@ -276,22 +347,31 @@ public final class EventLoop: @unchecked Sendable {
 /// The loops of a server or client, one per core by default.
 public final class EventLoopGroup: Sendable {
     public let loops: [EventLoop]
+    /// Connections flushed per loop turn (and again from the backlog) unless told otherwise: 128 one-frame sends are
+    /// about 1 ms here, so work that arrives during a large fan-out waits about that long, not for all of it.
+    public static let defaultFlushBudget = 128
     private let next = AtomicCounter()
 
     /// - Parameters:
     ///   - loopCount: number of serial loop queues.
     ///   - readBufferSize: bytes of each loop's shared read buffer.
     ///   - sweepInterval: nanoseconds between timeout sweeps.
+    ///   - flushBudget: connections a loop turn flushes from those it wrote to, and again from the backlog of earlier
+    ///     turns (`EventLoop`); the rest wait for later turns, with reads and posted work in between.
     public init(
         loopCount: Int,
         readBufferSize: Int = 64 * 1024,
         sweepInterval: UInt64 = 1_000_000_000,
+        flushBudget: Int = EventLoopGroup.defaultFlushBudget,
         logger: Logger = Logger(label: "switchboard.transport")
     ) throws {
         signal(SIGPIPE, SIG_IGN)
         var loops: [EventLoop] = []
         for i in 0..<max(1, loopCount) {
-            loops.append(try EventLoop(index: i, readBufferSize: readBufferSize, sweepInterval: sweepInterval, logger: logger))
+            loops.append(
+                try EventLoop(
+                    index: i, readBufferSize: readBufferSize, sweepInterval: sweepInterval, flushBudget: flushBudget,
+                    logger: logger))
         }
         self.loops = loops
         for loop in loops { loop.start() }

@@ -97,6 +97,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Serial loop queues owning connections. [env: SWITCHBOARD_LOOPS]")
     var loops: Int = envValue("SWITCHBOARD_LOOPS", as: Int.self) ?? ServerConfiguration.coreCount
 
+    @Option(
+        help: """
+            Connections a loop turn flushes from those it wrote to, and again from its backlog; the rest wait for \
+            later turns, with reads and replies in between. [env: SWITCHBOARD_LOOP_FLUSH_BUDGET]
+            """)
+    var loopFlushBudget: Int = envValue("SWITCHBOARD_LOOP_FLUSH_BUDGET", as: Int.self) ?? ServerConfiguration.defaultLoopFlushBudget
+
     @Option(help: "Most concurrent connections. [env: SWITCHBOARD_MAX_CONNECTIONS]")
     var maxConnections: Int = envValue("SWITCHBOARD_MAX_CONNECTIONS", as: Int.self) ?? 100_000
 
@@ -180,6 +187,13 @@ struct Serve: ParsableCommand {
     @Option(help: "Concurrent Argon2id hashes. [env: SWITCHBOARD_PASSWORD_HASHERS]")
     var passwordHashers: Int = envValue("SWITCHBOARD_PASSWORD_HASHERS", as: Int.self) ?? ServerConfiguration.coreCount
 
+    @Option(
+        help: """
+            Nice value (0-19) of the threads that hash passwords, transcode voice and process photos: above 0 the \
+            loops take a core from them at once. 0: the loops' priority. [env: SWITCHBOARD_WORKER_NICE]
+            """)
+    var workerNice: Int32 = envValue("SWITCHBOARD_WORKER_NICE", as: Int32.self) ?? 10
+
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
     var deflate: Bool = envFlag("SWITCHBOARD_DEFLATE", default: true)
 
@@ -248,6 +262,7 @@ struct Serve: ParsableCommand {
         c.host = host
         c.port = port
         c.loopCount = loops
+        c.loopFlushBudget = max(1, loopFlushBudget)
         c.maxConnections = maxConnections
         c.backlog = backlog
         c.reusePort = reusePort
@@ -284,6 +299,7 @@ struct Serve: ParsableCommand {
         c.loginLimits.perAddressBurst = loginBurstPerAddress
         c.loginLimits.perAddressIntervalSeconds = loginIntervalPerAddress
         c.passwordHashers = max(1, passwordHashers)
+        c.workerNice = min(19, max(0, workerNice))
         database.apply(to: &c)
         messaging.apply(to: &c)
         voice.apply(to: &c)

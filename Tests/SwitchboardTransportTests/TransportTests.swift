@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import SwitchboardTransport
@@ -186,6 +187,49 @@ struct TransportTests {
             #expect(collector.done.wait(timeout: .now() + 5) == .success)
             #expect(collector.received == Array("shared frame".utf8))
         }
+    }
+
+    @Test func aTurnFlushesItsBudgetAndLaterTurnsTheBacklog() throws {
+        let (server, group, port) = try makeServer()
+        defer { server.stopAccepting(); group.shutdown() }
+        // No sweep during the test: a sweep ends with a flush, which would take from the backlog before it is looked at.
+        let clients = try EventLoopGroup(loopCount: 1, sweepInterval: 3_600_000_000_000, flushBudget: 2)
+        defer { clients.shutdown() }
+        let loop = clients.loops[0]
+        let collectors = (0..<6).map { _ in Collector(expected: 5) }
+        let connected = DispatchSemaphore(value: 0)
+        let connections = Mutex<[Connection]>([])
+        for collector in collectors {
+            loop.execute {
+                loop.connect(host: "127.0.0.1", port: port, handler: collector) { result in
+                    if case .success(let connection) = result { connections.withLock { $0.append(connection) } }
+                    connected.signal()
+                }
+            }
+        }
+        for _ in collectors { #expect(connected.wait(timeout: .now() + 5) == .success) }
+        #expect(connections.withLock { $0.count } == 6)
+        let waiting = Mutex<Int?>(nil)
+        loop.execute {
+            // One turn writes to six connections: two are flushed from the turn, two from the backlog, two wait.
+            for connection in connections.withLock({ $0 }) { connection.write(Array("hello".utf8)) }
+            // Runs after this turn and before the backlog's own turn (queued at the end of this one) and before any
+            // read (no echo can arrive before this turn's flush).
+            loop.queue.async { waiting.withLock { $0 = loop.flushBacklogCount } }
+        }
+        for collector in collectors {
+            #expect(collector.done.wait(timeout: .now() + 5) == .success)
+            #expect(collector.received == Array("hello".utf8))
+        }
+        #expect(waiting.withLock { $0 } == 2)
+        let after = DispatchSemaphore(value: 0)
+        let left = Mutex<Int>(-1)
+        loop.execute {
+            left.withLock { $0 = loop.flushBacklogCount }
+            after.signal()
+        }
+        #expect(after.wait(timeout: .now() + 5) == .success)
+        #expect(left.withLock { $0 } == 0)
     }
 
     @Test func connectToClosedPortFails() throws {

@@ -95,12 +95,12 @@ final class PhotoService: Sendable {
 
     static let tusHeaders: [(String, String)] = [("Tus-Resumable", "1.0.0")]
 
-    init(configuration: PhotoConfiguration, voice: VoiceService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
+    init(configuration: PhotoConfiguration, nice: Int32 = 0, voice: VoiceService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
         self.configuration = configuration
         self.voice = voice
         self.pool = pool
         self.logger = logger
-        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos")
+        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos", nice: nice)
         cache = PhotoCache(capacityBytes: configuration.cacheBytes)
         let f = metrics.factory
         uploadsStored = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "stored")], factory: f)
