@@ -53,8 +53,11 @@ public enum HTTPStatic {
         for segment in segments {
             guard let first = segment.first, first != UInt8(ascii: ".") else { return nil }
         }
-        if directory { return text == "/" ? "/index.html" : text + "index.html" }
-        return text
+        guard directory else { return text }
+        let index = text == "/" ? "/index.html" : text + "index.html"
+        // A folder's path near the limit must not come out longer than the limit (the fuzzer found one: the answer
+        // was then refused when read again).
+        return index.utf8.count <= maxPathBytes ? index : nil
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {

@@ -32,6 +32,8 @@ struct HTTPStaticTests {
         "/%zz", "/%g0", "/%c3%28", "/%ff", "/%e2%82", "/" + String(repeating: "a", count: 1100),
         "/" + String(repeating: "%61", count: 1100),
         "/\u{0301}/../x", "/a/\u{0301}/./b", "/x/%CC%81/%2e%2e/y", "/\u{0301}//x",
+        // A folder within the limit whose index.html would pass it (HTTPHeadFuzz found one).
+        "/" + String(repeating: "a", count: 1018) + "/",
     ])
     func pathsThatNameNothing(request: String) {
         #expect(HTTPStatic.filePath(forRequestPath: request) == nil, "\(request.debugDescription)")
