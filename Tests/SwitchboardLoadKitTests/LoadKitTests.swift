@@ -177,6 +177,15 @@ import Testing
         #expect(due == 2..<10 && next == nil)
     }
 
+    @Test func aRareKindIsShiftedByAtMostOneSecond() {
+        // One operation every 4 s: its phase moves it by half a second, not by half of its 4 s period, so a short
+        // run still holds it early.
+        let pacer = Pacer(rate: 0.25, start: 0, duration: 5, phase: 0.5)
+        #expect(pacer.planned == 2)
+        #expect(pacer.due(0) == 500_000_000)
+        #expect(pacer.due(1) == 4_500_000_000)
+    }
+
     @Test func kindsGetDifferentPhasesTheSameInEveryRun() {
         let kinds = ["send_direct", "send_group", "history", "reaction", "typing", "login", "call", "hangup"]
         let phases = kinds.map { Pacer.phase(of: $0) }

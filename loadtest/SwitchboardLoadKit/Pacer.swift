@@ -6,13 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// An open-loop schedule: operation k of a kind with rate r starts at start + (k + phase)/r, whatever happened to
+/// An open-loop schedule: operation k of a kind with rate r starts at start + k/r + phase * min(1/r, 1 s), whatever
+/// happened to
 /// the earlier ones (so a slow server does not slow the offered load; it shows as latency or as operations
 /// that could not start). Pure: the caller passes the clock's time in.
 ///
-/// `phase` (a fraction of one period) keeps schedules of different kinds apart: with one phase for all, every kind
-/// whose rate is a whole number came due at each whole second together, and the run offered its load in bursts of
-/// one operation of every kind at once (what a crowd of independent users does not do).
+/// `phase` (a fraction of one period, of at most one second for rare kinds, so that a short run still holds their
+/// first operation) keeps schedules of different kinds apart: with one phase for all, every kind whose rate is a whole
+/// number came due at each whole second together, and the run offered its load in bursts of one operation of every
+/// kind at once (what a crowd of independent users does not do).
 public struct Pacer: Sendable, Equatable {
     /// Operations per second.
     public let rate: Double
@@ -39,7 +41,7 @@ public struct Pacer: Sendable, Equatable {
     }
 
     /// The time operation `k` is due.
-    public func due(_ k: Int) -> UInt64 { start + UInt64((Double(k) + phase) / rate * 1e9) }
+    public func due(_ k: Int) -> UInt64 { start + UInt64((Double(k) / rate + phase * min(1 / rate, 1)) * 1e9) }
 
     /// A phase for the schedule of `kind`, the same in every run (FNV-1a of the name, as a fraction).
     public static func phase(of kind: String) -> Double {
