@@ -25,7 +25,7 @@ public enum RunMarker {
             var j = i + 4
             var sent: UInt64 = 0
             var digits = 0
-            while j < n, frame[j] >= 0x30, frame[j] <= 0x39, digits < 20 {
+            while j < n, frame[j] >= 0x30, frame[j] <= 0x39, digits < 19 {  // 19 digits always fit in a UInt64
                 sent = sent &* 10 &+ UInt64(frame[j] - 0x30)
                 j += 1
                 digits += 1
