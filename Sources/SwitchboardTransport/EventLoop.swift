@@ -270,21 +270,7 @@ public final class EventLoop: @unchecked Sendable {
     /// The end of a turn: flushes the connections this turn wrote to, up to `flushBudget` (the rest join the
     /// backlog), then up to `flushBudget` from the backlog; queues a turn for what remains of the backlog.
     func flushPending() {
-        var flushed = 0
-        while !pendingFlush.isEmpty {
-            let batch = pendingFlush
-            pendingFlush = []
-            for connection in batch {
-                connection.flushScheduled = false
-                if flushed < flushBudget {
-                    flushed += 1
-                    connection.flushNow()
-                } else if !connection.inFlushBacklog {
-                    connection.inFlushBacklog = true
-                    flushBacklog.append(connection)
-                }
-            }
-        }
+        flushWritten(budget: flushBudget)
         var fromBacklog = 0
         while backlogHead < flushBacklog.count, fromBacklog < flushBudget {
             let connection = flushBacklog[backlogHead]
@@ -295,14 +281,7 @@ public final class EventLoop: @unchecked Sendable {
             connection.flushNow()
         }
         // A flush may queue writes (a drained connection's handler): they are flushed now, as before the budget.
-        while !pendingFlush.isEmpty {
-            let batch = pendingFlush
-            pendingFlush = []
-            for connection in batch {
-                connection.flushScheduled = false
-                connection.flushNow()
-            }
-        }
+        flushWritten(budget: .max)
         if backlogHead == flushBacklog.count {
             if backlogHead > 0 {
                 flushBacklog.removeAll(keepingCapacity: flushBacklog.count <= 4096)
@@ -311,6 +290,26 @@ public final class EventLoop: @unchecked Sendable {
         } else if !backlogTurnQueued {
             backlogTurnQueued = true
             queue.async { [self] in backlogTurn() }
+        }
+    }
+
+    /// Flushes the connections written to in this turn (and those their flushes write to), up to `budget`; the rest
+    /// join the backlog.
+    private func flushWritten(budget: Int) {
+        var flushed = 0
+        while !pendingFlush.isEmpty {
+            let batch = pendingFlush
+            pendingFlush = []
+            for connection in batch {
+                connection.flushScheduled = false
+                if flushed < budget {
+                    flushed += 1
+                    connection.flushNow()
+                } else if !connection.inFlushBacklog {
+                    connection.inFlushBacklog = true
+                    flushBacklog.append(connection)
+                }
+            }
         }
     }
 

@@ -210,12 +210,14 @@ struct TransportTests {
         for _ in collectors { #expect(connected.wait(timeout: .now() + 5) == .success) }
         #expect(connections.withLock { $0.count } == 6)
         let waiting = Mutex<Int?>(nil)
-        loop.execute {
-            // One turn writes to six connections: two are flushed from the turn, two from the backlog, two wait.
+        loop.queue.async {
+            // One turn, driven by hand on the loop's queue (nothing else can run in between): it writes to six
+            // connections; two are flushed from the turn, two from the backlog, two wait for the backlog's own turn.
+            loop.inBatch = true
             for connection in connections.withLock({ $0 }) { connection.write(Array("hello".utf8)) }
-            // Runs after this turn and before the backlog's own turn (queued at the end of this one) and before any
-            // read (no echo can arrive before this turn's flush).
-            loop.queue.async { waiting.withLock { $0 = loop.flushBacklogCount } }
+            loop.flushPending()
+            loop.inBatch = false
+            waiting.withLock { $0 = loop.flushBacklogCount }
         }
         for collector in collectors {
             #expect(collector.done.wait(timeout: .now() + 5) == .success)
