@@ -85,6 +85,7 @@ let package = Package(
             dependencies: [
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
                 "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis", "SwitchboardImages",
+                "CSwitchboardSys",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

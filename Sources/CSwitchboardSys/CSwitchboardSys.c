@@ -68,6 +68,15 @@ int CSwitchboardSys_set_reuseport(int fd) {
     return setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
 }
 
+unsigned long long CSwitchboardSys_heap_in_use(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    struct mallinfo2 info = mallinfo2();
+    return (unsigned long long)info.uordblks + (unsigned long long)info.hblkhd;
+#else
+    return 0;
+#endif
+}
+
 int CSwitchboardSys_set_malloc_arenas(int arenas) {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX)
     return mallopt(M_ARENA_MAX, arenas);

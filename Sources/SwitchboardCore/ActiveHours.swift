@@ -273,13 +273,49 @@ public struct ActiveInterval: Sendable, Equatable {
     }
 }
 
+/// A set of device ids that holds one inline: most users have one device, and then it allocates nothing.
+struct SmallIDSet: Sendable {
+    /// The first id (nil when empty).
+    private var first: UInt64?
+    /// The others, in no particular order.
+    private var more: [UInt64] = []
+
+    var isEmpty: Bool { first == nil }
+    var count: Int { first == nil ? 0 : 1 + more.count }
+
+    func contains(_ id: UInt64) -> Bool { first == id || more.contains(id) }
+
+    /// Adds `id`; false if it was there.
+    @discardableResult
+    mutating func insert(_ id: UInt64) -> Bool {
+        if contains(id) { return false }
+        if first == nil { first = id } else { more.append(id) }
+        return true
+    }
+
+    /// Removes `id`; false if it was not there.
+    @discardableResult
+    mutating func remove(_ id: UInt64) -> Bool {
+        if first == id {
+            first = more.popLast()
+        } else if let i = more.firstIndex(of: id) {
+            more.swapAt(i, more.count - 1)
+            more.removeLast()
+        } else {
+            return false
+        }
+        if more.isEmpty { more = [] }  // no storage kept for one device
+        return true
+    }
+}
+
 /// Which users are connected, and since when, as a pure state machine with an injected wall clock (the `now`
 /// arguments). A node records the union of its own devices' connections (`local`); it also follows the other
 /// nodes' devices to answer "connected since" for the open interval of a read.
 public struct ActiveTimeTracker: Sendable {
     struct UserState: Sendable {
-        var local: Set<UInt64> = []
-        var remote: Set<UInt64> = []
+        var local = SmallIDSet()
+        var remote = SmallIDSet()
         /// When the user's current connection (any node) began.
         var since: Date?
         /// The start of the part of the open local interval not yet taken for recording.
@@ -299,7 +335,7 @@ public struct ActiveTimeTracker: Sendable {
 
     /// A device connected; `local` when this node serves it.
     public mutating func connect(userId: Int64, device: UInt64, local: Bool, now: Date) {
-        var state = users[userId] ?? UserState()
+        var state = users.removeValue(forKey: userId) ?? UserState()  // out of the dictionary: no copy of its sets
         if state.local.isEmpty && state.remote.isEmpty { state.since = now }
         if local {
             if state.local.isEmpty { state.localFrom = now }
@@ -312,8 +348,8 @@ public struct ActiveTimeTracker: Sendable {
 
     /// A device disconnected; the user's last local device closes its local interval.
     public mutating func disconnect(userId: Int64, device: UInt64, now: Date) {
-        guard var state = users[userId] else { return }
-        if state.local.remove(device) != nil, state.local.isEmpty, let from = state.localFrom {
+        guard var state = users.removeValue(forKey: userId) else { return }
+        if state.local.remove(device), state.local.isEmpty, let from = state.localFrom {
             if now > from { append(ActiveInterval(userId: userId, from: from, to: now)) }
             state.localFrom = nil
         } else {

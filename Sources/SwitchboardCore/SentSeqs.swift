@@ -19,6 +19,9 @@ public struct SentSeqs: Sendable, Equatable {
 
     public init() {}
 
+    /// Exactly the seqs of `range`.
+    public init(_ range: ClosedRange<Int64>) { ranges = [range] }
+
     /// The highest seq sent, if any.
     public var highest: Int64? { ranges.last?.upperBound }
 

@@ -104,7 +104,8 @@ extension HTTPSession {
                 // The client waits for this before sending the body (RFC 9110 10.1.1); refusals came above.
                 write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
             }
-            phase = .uploading(head: head, uploader: uploader, target: target, body: body, remaining: bodyLength - n)
+            phase = .uploading(
+                UploadRequest(head: head, uploader: uploader, target: target), body: body, remaining: bodyLength - n)
             connection.resumeReading()
         }
     }
@@ -131,8 +132,8 @@ extension HTTPSession {
     /// A tus PATCH whose connection dropped (or stalled) mid-body: the bytes that arrived are stored, so `HEAD`
     /// reports them and the client resumes there. Called on the loop; does nothing in any other phase.
     func storeInterruptedChunk() {
-        guard case .uploading(_, _, .chunk(let id, let owner, let offset), let body, _) = phase, !body.isEmpty,
-            let services = server.services
+        guard case .uploading(let upload, let body, _) = phase, case .chunk(let id, let owner, let offset) = upload.target,
+            !body.isEmpty, let services = server.services
         else { return }
         phase = .closing
         Task(executorPreference: services.executor) {

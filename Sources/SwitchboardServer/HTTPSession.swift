@@ -47,8 +47,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         /// is read; reading is paused.
         /// `pending` holds body bytes that arrived with the head (or in TLS records decrypted with it).
         case authorizing(pending: [UInt8])
-        /// Receiving an upload's body (its token checked, an upload slot held).
-        case uploading(head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], remaining: Int)
+        /// Receiving an upload's body (its token checked, an upload slot held). The request is boxed: every
+        /// connection's phase is as large as its largest case (184 bytes with the head inline, 41 without).
+        case uploading(UploadRequest, body: [UInt8], remaining: Int)
         /// A voice or photo request is being processed off the loop; reading is paused.
         case processing(keepAlive: Bool)
         case closing
@@ -60,19 +61,48 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     let context: LoopContext
     // protected by connection.loop.queue
     var phase: Phase
-    // protected by connection.loop.queue: when the wait for the current request head began (the accept for the
-    // first request, the head's first byte for later ones): `handshakeTimeout` counts from here, whatever arrives.
-    private var headStarted: UInt64
-    // protected by connection.loop.queue: when the last response was written (keep-alive idle time counts from here).
-    private var idleSince: UInt64
-    // protected by connection.loop.queue: when the current request body began (the end of its head).
-    var bodyStarted: UInt64 = 0
-    // protected by connection.loop.queue: bytes of the current request body received so far.
-    var bodyReceived = 0
-    // protected by connection.loop.queue
-    private var servedRequests = 0
-    // protected by connection.loop.queue: the user whose voice upload slot this connection holds, if any.
-    var uploadSlotUser: Int64?
+    // protected by connection.loop.queue: the timers and counts of HTTP requests, out of line and dropped when the
+    // connection becomes a WebSocket (an idle WebSocket holds one pointer instead of 56 bytes)
+    private var http: OutOfLine<HTTPRequestState>? = OutOfLine(HTTPRequestState())
+
+    /// The HTTP state, made again if something asks to change it after an upgrade (nothing should).
+    private var httpState: OutOfLine<HTTPRequestState> {
+        if let http { return http }
+        let made = OutOfLine(HTTPRequestState())
+        http = made
+        return made
+    }
+
+    /// When the wait for the current request head began (the accept for the first request, the head's first byte for
+    /// later ones): `handshakeTimeout` counts from here, whatever arrives.
+    private var headStarted: UInt64 {
+        get { http?.value.headStarted ?? 0 }
+        set { httpState.value.headStarted = newValue }
+    }
+    /// When the last response was written (keep-alive idle time counts from here).
+    private var idleSince: UInt64 {
+        get { http?.value.idleSince ?? 0 }
+        set { httpState.value.idleSince = newValue }
+    }
+    /// When the current request body began (the end of its head).
+    var bodyStarted: UInt64 {
+        get { http?.value.bodyStarted ?? 0 }
+        set { httpState.value.bodyStarted = newValue }
+    }
+    /// Bytes of the current request body received so far.
+    var bodyReceived: Int {
+        get { http?.value.bodyReceived ?? 0 }
+        set { httpState.value.bodyReceived = newValue }
+    }
+    private var servedRequests: Int {
+        get { http?.value.servedRequests ?? 0 }
+        set { httpState.value.servedRequests = newValue }
+    }
+    /// The user whose voice upload slot this connection holds, if any.
+    var uploadSlotUser: Int64? {
+        get { http?.value.uploadSlotUser }
+        set { httpState.value.uploadSlotUser = newValue }
+    }
     // protected by connection.loop.queue: behind a trusted proxy, the client its `X-Forwarded-For` names
     // (`TrustedProxies`); set per request, nil without trusted proxies.
     private var forwardedClientAddress: String?
@@ -87,8 +117,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         self.connection = connection
         self.context = context
         phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
-        headStarted = EventLoop.now()
-        idleSince = headStarted
+        let now = EventLoop.now()
+        http?.value.headStarted = now
+        http?.value.idleSince = now
     }
 
     var server: HubServer { context.server }
@@ -173,17 +204,19 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             case .websocket(let ws, let app):
                 receiveFrames(ws, app, input)
                 return
-            case .uploading(let head, let uploader, let target, var body, let remaining):
+            case .uploading(let upload, var body, let remaining):
                 phase = .closing  // no copy-on-write of the body while it is out
                 let n = min(remaining, input.count)
                 bodyReceived += n
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<n]))
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n > 0 {
-                    phase = .uploading(head: head, uploader: uploader, target: target, body: body, remaining: remaining - n)
+                    phase = .uploading(upload, body: body, remaining: remaining - n)
                 } else {
                     // Bytes pipelined behind an upload are not served: the response closes the connection.
-                    startUpload(head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && input.isEmpty)
+                    startUpload(
+                        upload.head, uploader: upload.uploader, target: upload.target, body: body,
+                        keepAlive: upload.head.keepAlive && input.isEmpty)
                     return
                 }
             case .authorizing(var pending):
@@ -339,6 +372,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             let ws = WebSocketConnection(
                 role: .server, configuration: server.webSocketConfiguration, deflate: deflate, now: EventLoop.now())
             phase = .websocket(ws, app)
+            http = nil  // no more HTTP requests on this connection
             server.metrics.websocketsOpen.increment()
             if !rest.isEmpty { receiveFrames(ws, app, rest) }
         }
@@ -519,4 +553,14 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             break
         }
     }
+}
+
+/// What an `HTTPSession` tracks of its HTTP requests (not needed once it is a WebSocket).
+struct HTTPRequestState {
+    var headStarted: UInt64 = 0
+    var idleSince: UInt64 = 0
+    var bodyStarted: UInt64 = 0
+    var bodyReceived = 0
+    var servedRequests = 0
+    var uploadSlotUser: Int64?
 }

@@ -86,3 +86,11 @@ struct LoopBound<T: LoopAnchored>: @unchecked Sendable {
     /// The object, if it is still open; only on its loop.
     var valueOnLoop: T? { anchor.target }
 }
+
+/// A value kept out of line, in its own allocation: state an object holds for a feature most of its instances never
+/// use costs one pointer until the first change (`ProtocolApplication.social`, `HTTPSession`'s HTTP state). Confined to its owner's queue.
+final class OutOfLine<Value> {
+    var value: Value
+
+    init(_ value: Value) { self.value = value }
+}

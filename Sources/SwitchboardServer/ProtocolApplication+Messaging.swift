@@ -15,11 +15,6 @@ import SwitchboardTransport
 
 /// Per-connection messaging state; protected by the connection's loop queue (owned by `ProtocolApplication`).
 struct ConnectionMessaging {
-    /// Live message events are held: a `sync` runs, or the client authenticated with `resume` and its `sync`
-    /// is still to come.
-    var holding = false
-    /// A `sync` runs.
-    var syncing = false
     var held: [OutboundMessage] = []
     /// What was sent on this connection, per conversation (one dictionary, so a live delivery costs one lookup).
     var seqs: [Int64: ConversationSeqs] = [:]
@@ -28,24 +23,94 @@ struct ConnectionMessaging {
     var conflatedOrder: [String] = []
     /// Work waiting for the outbound queue to drain (catch-up pacing).
     var drainWaiters: [@Sendable (Bool) -> Void] = []
+    // The Bools are last: they fit in what would be padding (every connection holds this struct).
+    /// Live message events are held: a `sync` runs, or the client authenticated with `resume` and its `sync`
+    /// is still to come.
+    var holding = false
+    /// A `sync` runs.
+    var syncing = false
 }
 
 /// The seqs of one conversation sent on one connection.
+///
+/// Two exact records: `sent`, every seq sent, live or by a catch-up (a live event is not sent twice: a held one the
+/// catch-up sent already), and `live`, the seqs sent live (a catch-up skips these and sends every other seq it reads;
+/// a `sync` asked for again repeats its earlier catch-up and the client drops what it has). Live delivery is in seq
+/// order but can have gaps (a commit whose answer was lost and could not be resolved is not delivered live), so
+/// these are exact records, not ranges. Kept as one inline run while every seq was sent live without a gap (the
+/// common case: no arrays, one comparison per live delivery); as two `SentSeqs` otherwise.
 struct ConversationSeqs {
-    /// Exactly the seqs sent, live or by a catch-up: a live event is not sent twice (a held one the catch-up sent
-    /// already).
-    var sent = SentSeqs()
-    /// Exactly the seqs sent live: a catch-up skips these and sends every other seq it reads (a `sync` asked for
-    /// again repeats its earlier catch-up; the client drops what it has). Live delivery is in seq order but can
-    /// have gaps (a commit whose answer was lost and could not be resolved is not delivered live), so this is an
-    /// exact record, not a range.
-    var live = SentSeqs()
+    private enum Storage {
+        case empty
+        /// Exactly the seqs `lower...upper` were sent, all of them live.
+        case liveRun(lower: Int64, upper: Int64)
+        case general(sent: SentSeqs, live: SentSeqs)
+    }
+
+    private var storage = Storage.empty
 
     /// Records a live delivery of `seq`; false if it was sent already (then nothing changes).
     mutating func insertLive(_ seq: Int64) -> Bool {
-        guard sent.insert(seq) else { return false }
-        live.insert(seq)
-        return true
+        switch storage {
+        case .empty:
+            storage = .liveRun(lower: seq, upper: seq)
+            return true
+        case .liveRun(let lower, let upper):
+            if upper < Int64.max && seq == upper + 1 {
+                storage = .liveRun(lower: lower, upper: seq)
+                return true
+            }
+            if seq >= lower && seq <= upper { return false }
+            var sent = SentSeqs(lower...upper)
+            var live = sent
+            sent.insert(seq)
+            live.insert(seq)
+            storage = .general(sent: sent, live: live)
+            return true
+        case .general(var sent, var live):
+            storage = .empty  // no copy of the arrays while they are out
+            defer { storage = .general(sent: sent, live: live) }
+            guard sent.insert(seq) else { return false }
+            live.insert(seq)
+            return true
+        }
+    }
+
+    /// Whether `seq` was sent live.
+    func wasSentLive(_ seq: Int64) -> Bool {
+        switch storage {
+        case .empty: return false
+        case .liveRun(let lower, let upper): return seq >= lower && seq <= upper
+        case .general(_, let live): return live.contains(seq)
+        }
+    }
+
+    /// Records `seq` as sent by a catch-up.
+    mutating func insertCaughtUp(_ seq: Int64) {
+        switch storage {
+        case .empty:
+            var sent = SentSeqs()
+            sent.insert(seq)
+            storage = .general(sent: sent, live: SentSeqs())
+        case .liveRun(let lower, let upper):
+            if seq >= lower && seq <= upper { return }
+            var sent = SentSeqs(lower...upper)
+            sent.insert(seq)
+            storage = .general(sent: sent, live: SentSeqs(lower...upper))
+        case .general(var sent, let live):
+            storage = .empty
+            sent.insert(seq)
+            storage = .general(sent: sent, live: live)
+        }
+    }
+
+    /// Whether `seq` was sent (live or by a catch-up).
+    func wasSent(_ seq: Int64) -> Bool {
+        switch storage {
+        case .empty: return false
+        case .liveRun(let lower, let upper): return seq >= lower && seq <= upper
+        case .general(let sent, _): return sent.contains(seq)
+        }
     }
 }
 
@@ -197,8 +262,8 @@ extension ProtocolApplication {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
             // Skip exactly what this connection was sent live.
-            if messaging.seqs[m.conversationId]?.live.contains(m.seq) == true { continue }
-            messaging.seqs[m.conversationId, default: ConversationSeqs()].sent.insert(m.seq)
+            if messaging.seqs[m.conversationId]?.wasSentLive(m.seq) == true { continue }
+            messaging.seqs[m.conversationId, default: ConversationSeqs()].insertCaughtUp(m.seq)
             session.sendShared(m)
         }
     }

@@ -18,18 +18,22 @@
 ///   in flight and at most one read buffer's frames are held.
 /// - **Tasks**: the request tasks (`ProtocolApplication.run`) by number, cancelled when the connection closes.
 struct RequestAdmission {
+    // Every connection holds this struct: the Bool is last (no padding), and one running task needs no dictionary.
     /// Requests in flight before the connection stops reading.
     let limit: Int
     /// Requests decoded and not yet answered.
     private(set) var inFlight = 0
-    /// Reading is paused (by this type).
-    private(set) var paused = false
     /// Frames decoded while at the limit, oldest first from `heldHead`.
     private var held: [[UInt8]] = []
     private var heldHead = 0
-    /// Running request tasks.
-    private var tasks: [UInt64: Task<Void, Never>] = [:]
     private var nextTask: UInt64 = 0
+    /// A running request task and its number (0: none), the common case: no dictionary for it.
+    private var oneTaskNumber: UInt64 = 0
+    private var oneTask: Task<Void, Never>?
+    /// Further running request tasks; its storage is released when it empties (an idle connection keeps none).
+    private var moreTasks: [UInt64: Task<Void, Never>] = [:]
+    /// Reading is paused (by this type).
+    private(set) var paused = false
 
     init(limit: Int) {
         precondition(limit >= 1, "at least one request in flight")
@@ -40,7 +44,7 @@ struct RequestAdmission {
     var heldCount: Int { held.count - heldHead }
 
     /// Running request tasks.
-    var taskCount: Int { tasks.count }
+    var taskCount: Int { (oneTask == nil ? 0 : 1) + moreTasks.count }
 
     /// Whether a newly decoded frame may start now (otherwise `hold` it).
     var mayStart: Bool { inFlight < limit && heldCount == 0 }
@@ -90,18 +94,35 @@ struct RequestAdmission {
     }
 
     /// Keeps a request task's handle until `finished` (both on the loop, so the task cannot finish first).
-    mutating func track(_ number: UInt64, _ task: Task<Void, Never>) { tasks[number] = task }
+    mutating func track(_ number: UInt64, _ task: Task<Void, Never>) {
+        if oneTask == nil {
+            oneTaskNumber = number
+            oneTask = task
+        } else {
+            moreTasks[number] = task
+        }
+    }
 
     /// Forgets a finished task.
-    mutating func finished(_ number: UInt64) { tasks[number] = nil }
+    mutating func finished(_ number: UInt64) {
+        if oneTask != nil && oneTaskNumber == number {
+            oneTask = nil
+            oneTaskNumber = 0
+        } else if moreTasks.removeValue(forKey: number) != nil, moreTasks.isEmpty {
+            moreTasks = [:]
+        }
+    }
 
     /// The connection closed: cancels every running task, drops held frames; returns how many tasks were cancelled.
     mutating func close() -> Int {
-        let running = tasks
-        tasks = [:]
+        var running = Array(moreTasks.values)
+        if let oneTask { running.append(oneTask) }
+        oneTask = nil
+        oneTaskNumber = 0
+        moreTasks = [:]
         held = []
         heldHead = 0
-        for task in running.values { task.cancel() }
+        for task in running { task.cancel() }
         return running.count
     }
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import CSwitchboardSys
 import CoreMetrics
 import Foundation
 import Metrics
@@ -75,6 +76,9 @@ public final class ServerMetrics: Sendable {
     let requestsCancelled: CoreMetrics.Counter
     /// Per-op requests, errors and durations.
     let operations: OperationMetrics
+    /// The process's heap in use (glibc's `mallinfo2`), read at each scrape: what live objects hold, without the
+    /// pages the allocator keeps free (RSS counts those, and can miss objects placed in pages freed earlier).
+    let heapBytes: CoreMetrics.Gauge
 
     /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
     static let handshakeFailureReasons = [
@@ -129,6 +133,7 @@ public final class ServerMetrics: Sendable {
         connectionsReadPaused = CoreMetrics.Meter(label: "switchboard_connections_read_paused", factory: factory)
         requestsCancelled = CoreMetrics.Counter(label: "switchboard_requests_cancelled_total", factory: factory)
         operations = OperationMetrics(ops: ops, factory: factory)
+        heapBytes = CoreMetrics.Gauge(label: "switchboard_heap_bytes", factory: factory)
     }
 
     /// Counts a failed handshake under a bounded reason label.
@@ -153,6 +158,8 @@ public final class ServerMetrics: Sendable {
 
     /// The Prometheus text exposition of every instrument.
     public func render() -> [UInt8] {
+        // mallinfo2 walks the arenas' bins under their locks: microseconds, once per scrape.
+        heapBytes.record(Double(CSwitchboardSys_heap_in_use()))
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         registry.emit(into: &buffer)

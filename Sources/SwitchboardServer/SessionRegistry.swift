@@ -21,15 +21,79 @@ struct Device: Sendable, Hashable {
     let connection: ConnectionID
 }
 
+/// A user's connected devices: one inline (most users have one; no allocation), more in an array.
+struct DeviceList {
+    private enum Storage {
+        case one(Device)
+        case many([Device])
+    }
+    private var storage: Storage
+
+    init(_ device: Device) { storage = .one(device) }
+
+    var all: [Device] {
+        switch storage {
+        case .one(let device): return [device]
+        case .many(let devices): return devices
+        }
+    }
+
+    /// Calls `body` for each device (no array made for one device).
+    func forEach(_ body: (Device) -> Void) {
+        switch storage {
+        case .one(let device): body(device)
+        case .many(let devices): for device in devices { body(device) }
+        }
+    }
+
+    func first(where match: (Device) -> Bool) -> Device? {
+        switch storage {
+        case .one(let device): return match(device) ? device : nil
+        case .many(let devices): return devices.first(where: match)
+        }
+    }
+
+    /// Adds a device, replacing the one with the same connection.
+    mutating func add(_ device: Device) {
+        switch storage {
+        case .one(let existing):
+            storage = existing.connection == device.connection ? .one(device) : .many([existing, device])
+        case .many(var devices):
+            storage = .one(device)  // no copy of the array while it is out
+            if let i = devices.firstIndex(where: { $0.connection == device.connection }) {
+                devices[i] = device
+            } else {
+                devices.append(device)
+            }
+            storage = .many(devices)
+        }
+    }
+
+    /// Removes the device of `connection`; returns it, and whether the list is empty now (`nil` list).
+    mutating func remove(_ connection: ConnectionID) -> (removed: Device?, empty: Bool) {
+        switch storage {
+        case .one(let existing):
+            return existing.connection == connection ? (existing, true) : (nil, false)
+        case .many(var devices):
+            guard let i = devices.firstIndex(where: { $0.connection == connection }) else { return (nil, false) }
+            storage = .one(devices[0])  // no copy of the array while it is out
+            let removed = devices.remove(at: i)
+            storage = devices.count == 1 ? .one(devices[0]) : .many(devices)
+            return (removed, devices.isEmpty)
+        }
+    }
+}
+
 /// Which connections belong to which user and session, across loops; thread-safe. Only the map: deliveries
-/// go through an `Outbox`.
+/// go through an `Outbox`. Kept small per connection: a user's devices are one dictionary value (inline for one
+/// device), and a session maps to its user (its devices are that user's with its id).
 final class SessionRegistry: @unchecked Sendable {
-    // @unchecked Sendable: `byUser` and `bySession` are only touched under `lock`.
+    // @unchecked Sendable: `byUser` and `userOfSession` are only touched under `lock`.
     private let lock = NSLock()
     // protected by lock
-    private var byUser: [Int64: [ConnectionID: Device]] = [:]
-    // protected by lock
-    private var bySession: [Int64: [ConnectionID: Device]] = [:]
+    private var byUser: [Int64: DeviceList] = [:]
+    // protected by lock: the user of every session with a connected device
+    private var userOfSession: [Int64: Int64] = [:]
 
     init() {}
 
@@ -38,10 +102,12 @@ final class SessionRegistry: @unchecked Sendable {
     func add(_ device: Device) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let first = byUser[device.userId] == nil
-        byUser[device.userId, default: [:]][device.connection] = device
-        bySession[device.sessionId, default: [:]][device.connection] = device
-        return first
+        userOfSession[device.sessionId] = device.userId
+        if byUser[device.userId]?.add(device) == nil {
+            byUser[device.userId] = DeviceList(device)
+            return true
+        }
+        return false
     }
 
     /// Unregisters a connection; returns whether the user has no device left.
@@ -49,23 +115,19 @@ final class SessionRegistry: @unchecked Sendable {
     func remove(_ connection: ConnectionID, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if let sessionId = byUser[userId]?[connection]?.sessionId {
-            bySession[sessionId]?[connection] = nil
-            if bySession[sessionId]?.isEmpty == true { bySession[sessionId] = nil }
+        guard let (removed, empty) = byUser[userId]?.remove(connection) else { return true }
+        if empty { byUser[userId] = nil }
+        if let removed, byUser[userId]?.first(where: { $0.sessionId == removed.sessionId }) == nil {
+            userOfSession[removed.sessionId] = nil
         }
-        byUser[userId]?[connection] = nil
-        if byUser[userId]?.isEmpty == true {
-            byUser[userId] = nil
-            return true
-        }
-        return byUser[userId] == nil
+        return empty
     }
 
     /// Every connected device of a user.
     func devices(ofUser userId: Int64) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return byUser[userId].map { Array($0.values) } ?? []
+        return byUser[userId]?.all ?? []
     }
 
     /// Every connected device of these users (each user once).
@@ -75,7 +137,7 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for user in users where seen.insert(user).inserted {
-            if let devices = byUser[user] { result.append(contentsOf: devices.values) }
+            byUser[user]?.forEach { result.append($0) }
         }
         return result
     }
@@ -89,14 +151,15 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(ofSession sessionId: Int64) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return bySession[sessionId].map { Array($0.values) } ?? []
+        guard let userId = userOfSession[sessionId], let devices = byUser[userId] else { return [] }
+        return devices.all.filter { $0.sessionId == sessionId }
     }
 
     /// The sessions (devices) of a user with at least one connection.
     func sessions(ofUser userId: Int64) -> Set<Int64> {
         lock.lock()
         defer { lock.unlock() }
-        return Set(byUser[userId]?.values.map(\.sessionId) ?? [])
+        return Set(byUser[userId]?.all.map(\.sessionId) ?? [])
     }
 
     /// The number of nodes where the user has devices (1 when it has none: the asking node counts).
@@ -106,7 +169,7 @@ final class SessionRegistry: @unchecked Sendable {
         guard let devices = byUser[userId] else { return 1 }
         // A user has a few devices: a linear scan, no set allocated on the send path.
         var nodes: [UInt32] = []
-        for connection in devices.keys where !nodes.contains(connection.node) { nodes.append(connection.node) }
+        devices.forEach { if !nodes.contains($0.connection.node) { nodes.append($0.connection.node) } }
         return max(1, nodes.count)
     }
 
@@ -121,7 +184,7 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(onNode node: UInt32) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return byUser.values.flatMap { $0.values.filter { $0.connection.node == node } }
+        return byUser.values.flatMap { $0.all.filter { $0.connection.node == node } }
     }
 
     /// The number of users with at least one device.

@@ -81,7 +81,8 @@ public final class Connection: @unchecked Sendable {
     /// Nanoseconds an `.afterFlush` close waits for the peer to read before dropping.
     public static let flushCloseTimeout: UInt64 = 5_000_000_000
 
-    public let fd: Int32
+    // The stored properties are ordered so that the small ones share what would be padding: every open socket holds
+    // one of these.
     /// Unique per process.
     public let id: UInt64
     /// Unowned and unchecked: a loop outlives its connections (the group closes them all before it stops), and a
@@ -99,25 +100,26 @@ public final class Connection: @unchecked Sendable {
     // protected by loop.queue
     public private(set) var outboundBytes = 0
     // protected by loop.queue
+    var tls: TLSConnection?
+    // protected by loop.queue
+    private var onOpen: ((Result<Connection, any Error>) -> Void)?
+    /// Called with the count of the listener's open connections when this one closes.
+    var onFinalClose: (() -> Void)?
+    // protected by loop.queue
+    private var closingAfterFlush: UInt64? = nil
+    // protected by loop.queue
     public private(set) var isOpen = true
     // protected by loop.queue
     private var wantsWritable = false
     // protected by loop.queue
     private var readingPaused = false
     // protected by loop.queue
-    private var closingAfterFlush: UInt64? = nil
-    // protected by loop.queue
     var flushScheduled = false
     // protected by loop.queue: waiting in the loop's flush backlog
     var inFlushBacklog = false
     // protected by loop.queue
     private var connecting = false
-    // protected by loop.queue
-    var tls: TLSConnection?
-    // protected by loop.queue
-    private var onOpen: ((Result<Connection, any Error>) -> Void)?
-    /// Called with the count of the listener's open connections when this one closes.
-    var onFinalClose: (() -> Void)?
+    public let fd: Int32
 
     enum Chunk {
         case bytes([UInt8])

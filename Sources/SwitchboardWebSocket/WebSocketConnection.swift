@@ -7,22 +7,72 @@
 //===----------------------------------------------------------------------===//
 
 /// Limits and timers of one WebSocket connection (durations in nanoseconds).
+///
+/// A value type whose fields live in one shared, immutable storage object: every connection made with the same
+/// configuration holds one reference (8 bytes) instead of its own 52 bytes of fields. Setting a field makes new
+/// storage (configurations are set up once, not changed per message).
 public struct WebSocketConfiguration: Sendable {
+    private struct Values: Sendable {
+        var maxFrameSize = 1 << 20
+        var maxMessageSize = 1 << 20
+        var pingInterval: UInt64 = 30_000_000_000
+        var idleTimeout: UInt64 = 90_000_000_000
+        var closeTimeout: UInt64 = 5_000_000_000
+        var minimumSizeToCompress = 32
+        var compressionLevel: Int32 = 6
+    }
+
+    private final class Storage: Sendable {
+        let values: Values
+        init(_ values: Values) { self.values = values }
+        static let defaults = Storage(Values())
+    }
+
+    private var storage: Storage
+
+    private mutating func update(_ change: (inout Values) -> Void) {
+        var values = storage.values
+        change(&values)
+        storage = Storage(values)
+    }
+
     /// Largest frame payload (1009 past it).
-    public var maxFrameSize: Int = 1 << 20
+    public var maxFrameSize: Int {
+        get { storage.values.maxFrameSize }
+        set { update { $0.maxFrameSize = newValue } }
+    }
     /// Largest message after reassembly and inflation (1009 past it).
-    public var maxMessageSize: Int = 1 << 20
+    public var maxMessageSize: Int {
+        get { storage.values.maxMessageSize }
+        set { update { $0.maxMessageSize = newValue } }
+    }
     /// Silence after which we ping.
-    public var pingInterval: UInt64 = 30_000_000_000
+    public var pingInterval: UInt64 {
+        get { storage.values.pingInterval }
+        set { update { $0.pingInterval = newValue } }
+    }
     /// Silence after which we close with 1001.
-    public var idleTimeout: UInt64 = 90_000_000_000
+    public var idleTimeout: UInt64 {
+        get { storage.values.idleTimeout }
+        set { update { $0.idleTimeout = newValue } }
+    }
     /// How long we wait for the peer's close frame after ours before dropping TCP.
-    public var closeTimeout: UInt64 = 5_000_000_000
+    public var closeTimeout: UInt64 {
+        get { storage.values.closeTimeout }
+        set { update { $0.closeTimeout = newValue } }
+    }
     /// Messages shorter than this are not compressed.
-    public var minimumSizeToCompress: Int = 32
+    public var minimumSizeToCompress: Int {
+        get { storage.values.minimumSizeToCompress }
+        set { update { $0.minimumSizeToCompress = newValue } }
+    }
     /// zlib level for our messages.
-    public var compressionLevel: Int32 = 6
-    public init() {}
+    public var compressionLevel: Int32 {
+        get { storage.values.compressionLevel }
+        set { update { $0.compressionLevel = newValue } }
+    }
+
+    public init() { storage = .defaults }
 }
 
 /// Close codes of RFC 6455 section 7.4 that we send.
@@ -83,25 +133,26 @@ public final class WebSocketConnection {
         case closed
     }
 
-    public let role: WebSocketRole
+    // Stored properties are in an order that leaves little padding (an idle connection is mostly this object).
     public let configuration: WebSocketConfiguration
     public let deflate: PerMessageDeflateParameters?
     public private(set) var state: State = .open
+    public let role: WebSocketRole
 
     // Frame being read.
-    private var header: [UInt8] = []
     private var inFrame = false
     private var frameOpcode: WebSocketOpcode = .continuation
     private var frameFin = false
     private var frameMasked = false
     private var frameMask: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
+    private var header: [UInt8] = []
     private var frameRemaining = 0
     private var frameOffset = 0
     // Message being reassembled.
-    private var message: [UInt8] = []
     private var messageOpcode: WebSocketOpcode? = nil
     private var messageCompressed = false
     private var validator = UTF8Validator()
+    private var message: [UInt8] = []
     private var control: [UInt8] = []
     // Keepalive.
     private var lastReceived: UInt64

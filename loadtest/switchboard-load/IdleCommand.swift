@@ -71,6 +71,7 @@ struct IdleCommand: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: tokensFile) }
         try await Task.sleep(nanoseconds: 3_000_000_000)  // the setup connections are gone
         let before = ProcessStats.read(pids: serverPid)
+        let heapBefore = heapBytes()
 
         let workerCount = processes ?? max(1, (connections + 14_999) / 15_000)
         var workers: [(process: Process, input: Pipe, output: Pipe)] = []
@@ -104,6 +105,7 @@ struct IdleCommand: AsyncParsableCommand {
         }
         try await Task.sleep(nanoseconds: 3_000_000_000)
         let after = ProcessStats.read(pids: serverPid)
+        let heapAfter = heapBytes()
         note("idle: holding for \(hold) s")
         try await Task.sleep(nanoseconds: UInt64(hold * 1e9))
         let afterHold = ProcessStats.read(pids: serverPid)
@@ -148,6 +150,16 @@ struct IdleCommand: AsyncParsableCommand {
         } else if !serverPid.isEmpty {
             rows.append(VerdictRow(check: "server memory", measured: "a server process is gone", budget: "-", pass: false))
         }
+        var heapPerConnection: Int?
+        if let heapBefore, let heapAfter, opened > 0 {
+            heapPerConnection = (heapAfter - heapBefore) / opened
+            rows.append(
+                VerdictRow(
+                    check: "server heap",
+                    measured: "\(heapBefore / 1_048_576) -> \(heapAfter / 1_048_576) MiB in use: \(heapPerConnection!) bytes per connection",
+                    budget: "-", pass: true,
+                    note: "switchboard_heap_bytes (glibc mallinfo2) of every server; reported only"))
+        }
         print("idle: \(connections) connections over \(workerCount) client process(es), \(serverPid.count) server process(es), \(users) users")
         print(Verdict.table(rows))
         if let path = report {
@@ -157,10 +169,24 @@ struct IdleCommand: AsyncParsableCommand {
                 result: Verdict.passed(rows) ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
                 connections: connections, opened: opened, failed: failed, stillOpen: stillOpen, users: users,
                 serverPids: serverPid, rssBytesBefore: before?.rssBytes, rssBytesAfter: after?.rssBytes,
-                bytesPerConnection: perConnection, authenticateP50Ms: p50, authenticateP99Ms: p99, rows: rows)
+                bytesPerConnection: perConnection, heapBytesBefore: heapBefore, heapBytesAfter: heapAfter,
+                heapBytesPerConnection: heapPerConnection, authenticateP50Ms: p50, authenticateP99Ms: p99, rows: rows)
             try encoder.encode(out).write(to: URL(fileURLWithPath: path))
         }
         if !Verdict.passed(rows) { throw ExitCode(1) }
+    }
+
+    /// The servers' heap in use, summed over the distinct servers of `--url` (nil if one cannot be read).
+    private func heapBytes() -> Int? {
+        var total = 0
+        var seen = Set<String>()
+        for server in url {
+            guard let components = URLComponents(string: server), seen.insert("\(components.host ?? ""):\(components.port ?? 0)").inserted
+            else { continue }
+            guard let value = MetricsScrape.value("switchboard_heap_bytes", server: server) else { return nil }
+            total += Int(value)
+        }
+        return total
     }
 
     private func readLine(_ pipe: Pipe) -> String? {
@@ -199,6 +225,10 @@ struct IdleReport: Codable, Sendable {
     var rssBytesBefore: Int?
     var rssBytesAfter: Int?
     var bytesPerConnection: Int?
+    /// The servers' `switchboard_heap_bytes` summed (nil when a server's could not be read).
+    var heapBytesBefore: Int?
+    var heapBytesAfter: Int?
+    var heapBytesPerConnection: Int?
     var authenticateP50Ms: Double
     var authenticateP99Ms: Double
     var rows: [VerdictRow]

@@ -37,4 +37,7 @@ int CSwitchboardSys_set_reuseport(int fd);
 extern const int CSwitchboardSys_MSG_NOSIGNAL;
 /// glibc's M_ARENA_MAX (mallopt); returns 1 on success, 0 where it is not available.
 int CSwitchboardSys_set_malloc_arenas(int arenas);
+/// Bytes of the heap in use (glibc mallinfo2: uordblks, the chunks handed out from the arenas including their
+/// headers, plus hblkhd, the chunks mmapped on their own); 0 where it is not available.
+unsigned long long CSwitchboardSys_heap_in_use(void);
 #endif

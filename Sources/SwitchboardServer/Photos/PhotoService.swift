@@ -68,6 +68,20 @@ enum UploadTarget: Sendable {
     case chunk(id: String, owner: Int64, offset: Int64)
 }
 
+/// An upload whose body is being received: its request, its uploader and what it is for (one allocation per upload,
+/// so `HTTPSession.Phase`, which every connection holds, stays small). Immutable; read on the connection's loop.
+final class UploadRequest {
+    let head: HTTPRequestHead
+    let uploader: Identity
+    let target: UploadTarget
+
+    init(head: HTTPRequestHead, uploader: Identity, target: UploadTarget) {
+        self.head = head
+        self.uploader = uploader
+        self.target = target
+    }
+}
+
 /// Photos over HTTP: uploads processed on a bounded worker pool (never on a loop queue or the request executor),
 /// renditions stored in PostgreSQL and served with ETags, ranges and a per-node cache, and tus 1.0 uploads for
 /// photos and voice.

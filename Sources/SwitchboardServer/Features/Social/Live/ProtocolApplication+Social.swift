@@ -11,8 +11,7 @@ import SwitchboardProtocol
 
 /// Per-connection live page state; protected by the connection's loop queue (owned by `ProtocolApplication`).
 struct ConnectionSocial {
-    /// The connection subscribed once (its subscriptions are removed when it closes).
-    var subscribed = false
+    // The Bool is last: it fits in what would be padding (every connection holds this struct).
     /// Resumes (`live.subscribe` with `since`) being read: live events are held meanwhile.
     var holds = 0
     var held: [SocialDelivery] = []
@@ -21,6 +20,8 @@ struct ConnectionSocial {
     var replayedPosts: Set<Int64> = []
     var replayedDeletions: Set<Int64> = []
     var replayedUpTo: Int64 = 0
+    /// The connection subscribed once (its subscriptions are removed when it closes).
+    var subscribed = false
 }
 
 extension ProtocolApplication {

@@ -1,0 +1,31 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import Testing
+
+@testable import SwitchboardWebSocket
+
+/// `WebSocketConfiguration` keeps its fields in shared storage: it is a value all the same.
+struct WebSocketConfigurationTests {
+    @Test func defaultsAndIndependentCopies() {
+        let defaults = WebSocketConfiguration()
+        #expect(defaults.maxFrameSize == 1 << 20 && defaults.maxMessageSize == 1 << 20)
+        #expect(defaults.pingInterval == 30_000_000_000 && defaults.idleTimeout == 90_000_000_000)
+        #expect(defaults.closeTimeout == 5_000_000_000 && defaults.minimumSizeToCompress == 32)
+        #expect(defaults.compressionLevel == 6)
+        var changed = defaults
+        changed.maxFrameSize = 125
+        changed.pingInterval = 1
+        changed.compressionLevel = 1
+        #expect(changed.maxFrameSize == 125 && changed.pingInterval == 1 && changed.compressionLevel == 1)
+        #expect(changed.maxMessageSize == 1 << 20 && changed.idleTimeout == 90_000_000_000)
+        #expect(defaults.maxFrameSize == 1 << 20 && defaults.pingInterval == 30_000_000_000)
+        #expect(WebSocketConfiguration().compressionLevel == 6)
+        #expect(MemoryLayout<WebSocketConfiguration>.size == MemoryLayout<Int>.size)
+    }
+}
