@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "switchboard",
             dependencies: [
-                "SwitchboardServer", "SwitchboardStore", "CSwitchboardSys",
+                "SwitchboardServer", "SwitchboardStore", "SwitchboardTransport", "CSwitchboardSys",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

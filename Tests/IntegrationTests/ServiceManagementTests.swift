@@ -329,6 +329,13 @@ struct ServiceManagementTests {
         #expect(firstReady.found, "no READY=1: \(firstReady.seen)")
         // READY=1 comes once the server listens: /readyz answers at once, without polling for it.
         #expect(readyz() == 200)
+        // The images' HEALTHCHECK command, as they spell it (`switchboard healthcheck [--path /readyz]`).
+        let health = try runProcess(serverBinary, ["healthcheck", "--port", String(port)], timeout: 20)
+        #expect(health.status == 0, "\(health.output)")
+        let ready = try runProcess(serverBinary, ["healthcheck", "--port", String(port), "--path", "/readyz"], timeout: 20)
+        #expect(ready.status == 0, "\(ready.output)")
+        let missing = try runProcess(serverBinary, ["healthcheck", "--port", String(port), "--path", "/nothing-here"], timeout: 20)
+        #expect(missing.status == 1, "\(missing.output)")
         // WATCHDOG_USEC=2 s: pings every second while the loops answer.
         #expect(listener.wait(forLine: "WATCHDOG=1", timeout: 10).found)
 
@@ -352,5 +359,6 @@ struct ServiceManagementTests {
         server.waitUntilExit()
         #expect(server.terminationReason == .exit && server.terminationStatus == 0)
         #expect(!unit.restarts(after: server.terminationReason, status: server.terminationStatus))
+        #expect(try runProcess(serverBinary, ["healthcheck", "--port", String(port)], timeout: 20).status == 1)
     }
 }
