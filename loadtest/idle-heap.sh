@@ -5,7 +5,8 @@
 # their headers), before and after `switchboard-load idle` opens N connections (USERS_PER per user, default 2).
 #
 # Then, with heaptrack installed (SITES=0 skips it), a second round under heaptrack lists the allocation sites with
-# at least N/2 live allocations, in bytes per connection (requested sizes: glibc adds 8-24 bytes to each). The
+# at least N/2 allocations, with their live bytes per connection (requested sizes: glibc adds 8-24 bytes to each)
+# and their calls (heaptrack counts every call of the site, freed or not: the setup's connections too). The
 # server is stopped with SIGKILL while it holds the connections, so what it holds counts as "leaked"; /metrics is
 # read a hundred times first so heaptrack's buffer reaches its file.
 #
@@ -53,7 +54,8 @@ round() { # round N TRACED(0|1): one server, N idle connections; traced: heaptra
     hpid=$!
     pids+=("$hpid")
     for _ in $(seq 600); do (echo >/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
-    spid=$(pgrep -f " serve --host 127.0.0.1 --port $port " | head -1 || true)
+    # The server itself: under heaptrack its wrapper script's command line has the same arguments.
+    spid=$(pgrep -f "^$bin serve --host 127.0.0.1 --port $port " | head -1 || true)
     [[ -n "$spid" ]] || { echo "no server process" >&2; cat "$dir/server.log" >&2; exit 1; }
     pids+=("$spid")
     local hold=5
@@ -127,8 +129,7 @@ for i, line in enumerate(lines):
     sites.append((b(m.group(1)), int(m.group(2)), frame))
 big = sorted([s for s in sites if s[1] >= n // 2], reverse=True)
 total = sum(s[0] for s in big) / n
-allocs = sum(s[1] for s in big) / n
-print(f"heaptrack: sites with at least {n // 2} live allocations at {n} connections: {total:.0f} bytes, {allocs:.1f} allocations per connection")
+print(f"heaptrack: sites called at least {n // 2} times, live at {n} connections: {total:.0f} bytes per connection")
 for size, calls, frame in big:
-    print(f"  {size / n:7.1f} B/connection  {calls:7d} allocations  {frame[:150]}")
+    print(f"  {size / n:7.1f} B/connection live  {calls:7d} calls  {frame[:150]}")
 PY
