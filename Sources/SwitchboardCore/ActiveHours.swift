@@ -273,42 +273,6 @@ public struct ActiveInterval: Sendable, Equatable {
     }
 }
 
-/// A set of device ids that holds one inline: most users have one device, and then it allocates nothing.
-struct SmallIDSet: Sendable {
-    /// The first id (nil when empty).
-    private var first: UInt64?
-    /// The others, in no particular order.
-    private var more: [UInt64] = []
-
-    var isEmpty: Bool { first == nil }
-    var count: Int { first == nil ? 0 : 1 + more.count }
-
-    func contains(_ id: UInt64) -> Bool { first == id || more.contains(id) }
-
-    /// Adds `id`; false if it was there.
-    @discardableResult
-    mutating func insert(_ id: UInt64) -> Bool {
-        if contains(id) { return false }
-        if first == nil { first = id } else { more.append(id) }
-        return true
-    }
-
-    /// Removes `id`; false if it was not there.
-    @discardableResult
-    mutating func remove(_ id: UInt64) -> Bool {
-        if first == id {
-            first = more.popLast()
-        } else if let i = more.firstIndex(of: id) {
-            more.swapAt(i, more.count - 1)
-            more.removeLast()
-        } else {
-            return false
-        }
-        if more.isEmpty { more = [] }  // no storage kept for one device
-        return true
-    }
-}
-
 /// Which users are connected, and since when, as a pure state machine with an injected wall clock (the `now`
 /// arguments). A node records the union of its own devices' connections (`local`); it also follows the other
 /// nodes' devices to answer "connected since" for the open interval of a read.

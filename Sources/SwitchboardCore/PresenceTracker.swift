@@ -39,7 +39,7 @@ public struct PresenceTracker: Sendable {
     }
 
     struct UserState: Sendable {
-        var devices: [UInt64: PresenceStatus] = [:]
+        var devices = SmallDeviceMap<PresenceStatus>()
         var published: PresenceStatus = .offline
         /// Set while the user has no device but is still published as available.
         var offlineAt: UInt64?
@@ -113,10 +113,10 @@ public struct PresenceTracker: Sendable {
     }
 
     private mutating func update(_ userId: Int64, _ body: (inout UserState) -> Void) -> [Change] {
-        var state = users[userId] ?? UserState()
+        var state = users.removeValue(forKey: userId) ?? UserState()  // out of the dictionary: no copy of its devices
         body(&state)
         if !state.devices.isEmpty { state.offlineAt = nil }
-        let aggregate = state.devices.values.max() ?? state.published
+        let aggregate = state.devices.maxValue() ?? state.published
         defer { users[userId] = state }
         if aggregate != state.published {
             if state.published == .offline { availableCount += 1 } else if aggregate == .offline { availableCount -= 1 }

@@ -1,0 +1,109 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+// A user's devices, in the per-user state of the presence and active-hours trackers: most users have one device,
+// and these keep it inline (a dictionary or set would allocate its storage for each online user).
+
+/// A set of device ids that holds one inline: most users have one device, and then it allocates nothing.
+struct SmallIDSet: Sendable {
+    /// The first id (nil when empty).
+    private var first: UInt64?
+    /// The others, in no particular order.
+    private var more: [UInt64] = []
+
+    var isEmpty: Bool { first == nil }
+    var count: Int { first == nil ? 0 : 1 + more.count }
+
+    func contains(_ id: UInt64) -> Bool { first == id || more.contains(id) }
+
+    /// Adds `id`; false if it was there.
+    @discardableResult
+    mutating func insert(_ id: UInt64) -> Bool {
+        if contains(id) { return false }
+        if first == nil { first = id } else { more.append(id) }
+        return true
+    }
+
+    /// Removes `id`; false if it was not there.
+    @discardableResult
+    mutating func remove(_ id: UInt64) -> Bool {
+        if first == id {
+            first = more.popLast()
+        } else if let i = more.firstIndex(of: id) {
+            more.swapAt(i, more.count - 1)
+            more.removeLast()
+        } else {
+            return false
+        }
+        if more.isEmpty { more = [] }  // no storage kept for one device
+        return true
+    }
+}
+
+/// A map from device ids to values that holds one entry inline.
+struct SmallDeviceMap<Value: Sendable>: Sendable {
+    /// The first entry (nil when empty).
+    private var first: (device: UInt64, value: Value)?
+    /// The others, in no particular order.
+    private var more: [(device: UInt64, value: Value)] = []
+
+    var isEmpty: Bool { first == nil }
+    var count: Int { first == nil ? 0 : 1 + more.count }
+
+    /// The value of `device`; setting nil removes it.
+    subscript(device: UInt64) -> Value? {
+        get {
+            if let first, first.device == device { return first.value }
+            return more.first { $0.device == device }?.value
+        }
+        set {
+            if let newValue {
+                if first == nil || first!.device == device {
+                    first = (device, newValue)
+                } else if let i = more.firstIndex(where: { $0.device == device }) {
+                    more[i].value = newValue
+                } else {
+                    more.append((device, newValue))
+                }
+            } else {
+                removeValue(forKey: device)
+            }
+        }
+    }
+
+    /// Removes `device`; returns its value if it was there.
+    @discardableResult
+    mutating func removeValue(forKey device: UInt64) -> Value? {
+        let removed: Value
+        if let first, first.device == device {
+            removed = first.value
+            self.first = more.popLast()
+        } else if let i = more.firstIndex(where: { $0.device == device }) {
+            removed = more[i].value
+            more.swapAt(i, more.count - 1)
+            more.removeLast()
+        } else {
+            return nil
+        }
+        if more.isEmpty { more = [] }  // no storage kept for one device
+        return removed
+    }
+
+    /// Every value, in no particular order.
+    var values: [Value] {
+        guard let first else { return [] }
+        return [first.value] + more.map(\.value)
+    }
+
+    /// The largest value (nil when empty), without making an array.
+    func maxValue() -> Value? where Value: Comparable {
+        guard var best = first?.value else { return nil }
+        for entry in more where entry.value > best { best = entry.value }
+        return best
+    }
+}
