@@ -11,38 +11,24 @@
 
 /// A set of device ids that holds one inline: most users have one device, and then it allocates nothing.
 struct SmallIDSet: Sendable {
-    /// The first id (nil when empty).
-    private var first: UInt64?
-    /// The others, in no particular order.
-    private var more: [UInt64] = []
+    private var members = SmallDeviceMap<Bool>()
 
-    var isEmpty: Bool { first == nil }
-    var count: Int { first == nil ? 0 : 1 + more.count }
+    var isEmpty: Bool { members.isEmpty }
+    var count: Int { members.count }
 
-    func contains(_ id: UInt64) -> Bool { first == id || more.contains(id) }
+    func contains(_ id: UInt64) -> Bool { members[id] != nil }
 
     /// Adds `id`; false if it was there.
     @discardableResult
     mutating func insert(_ id: UInt64) -> Bool {
         if contains(id) { return false }
-        if first == nil { first = id } else { more.append(id) }
+        members[id] = true
         return true
     }
 
     /// Removes `id`; false if it was not there.
     @discardableResult
-    mutating func remove(_ id: UInt64) -> Bool {
-        if first == id {
-            first = more.popLast()
-        } else if let i = more.firstIndex(of: id) {
-            more.swapAt(i, more.count - 1)
-            more.removeLast()
-        } else {
-            return false
-        }
-        if more.isEmpty { more = [] }  // no storage kept for one device
-        return true
-    }
+    mutating func remove(_ id: UInt64) -> Bool { members.removeValue(forKey: id) != nil }
 }
 
 /// A map from device ids to values that holds one entry inline.
