@@ -31,18 +31,21 @@ struct SmallIDSet: Sendable {
     mutating func remove(_ id: UInt64) -> Bool { members.removeValue(forKey: id) != nil }
 }
 
-/// A map from device ids to values that holds one entry inline.
-struct SmallDeviceMap<Value: Sendable>: Sendable {
+/// A map from device ids to values that holds one entry inline (also `SessionRegistry`'s devices of a user, keyed by
+/// connection). Inlinable: the registry reads it for every recipient of a fan-out.
+public struct SmallDeviceMap<Value: Sendable>: Sendable {
     /// The first entry (nil when empty).
-    private var first: (device: UInt64, value: Value)?
+    @usableFromInline var first: (device: UInt64, value: Value)?
     /// The others, in no particular order.
-    private var more: [(device: UInt64, value: Value)] = []
+    @usableFromInline var more: [(device: UInt64, value: Value)] = []
 
-    var isEmpty: Bool { first == nil }
-    var count: Int { first == nil ? 0 : 1 + more.count }
+    public init() {}
+
+    @inlinable public var isEmpty: Bool { first == nil }
+    @inlinable public var count: Int { first == nil ? 0 : 1 + more.count }
 
     /// The value of `device`; setting nil removes it.
-    subscript(device: UInt64) -> Value? {
+    @inlinable public subscript(device: UInt64) -> Value? {
         get {
             if let first, first.device == device { return first.value }
             return more.first { $0.device == device }?.value
@@ -63,8 +66,8 @@ struct SmallDeviceMap<Value: Sendable>: Sendable {
     }
 
     /// Removes `device`; returns its value if it was there.
-    @discardableResult
-    mutating func removeValue(forKey device: UInt64) -> Value? {
+    @inlinable @discardableResult
+    public mutating func removeValue(forKey device: UInt64) -> Value? {
         let removed: Value
         if let first, first.device == device {
             removed = first.value
@@ -81,13 +84,20 @@ struct SmallDeviceMap<Value: Sendable>: Sendable {
     }
 
     /// Every value, in no particular order.
-    var values: [Value] {
+    @inlinable public var values: [Value] {
         guard let first else { return [] }
         return [first.value] + more.map(\.value)
     }
 
+    /// Calls `body` with each value, in no particular order, without making an array.
+    @inlinable public func forEachValue(_ body: (Value) -> Void) {
+        guard let first else { return }
+        body(first.value)
+        for entry in more { body(entry.value) }
+    }
+
     /// The largest value (nil when empty), without making an array.
-    func maxValue() -> Value? where Value: Comparable {
+    @inlinable public func maxValue() -> Value? where Value: Comparable {
         guard var best = first?.value else { return nil }
         for entry in more where entry.value > best { best = entry.value }
         return best

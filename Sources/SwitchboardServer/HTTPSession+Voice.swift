@@ -89,13 +89,13 @@ extension HTTPSession {
             finish(result, keepAlive: false)
             return
         }
-        uploadSlotUser = uploader.userId
+        request.uploadSlotUser = uploader.userId
         let bodyLength = head.contentLength ?? 0
-        bodyStarted = EventLoop.now()
+        request.bodyStarted = EventLoop.now()
         var body: [UInt8] = []
         body.reserveCapacity(bodyLength)
         let n = min(bodyLength, pending.count)
-        bodyReceived = n
+        request.bodyReceived = n
         body.append(contentsOf: pending[..<n])
         if n == bodyLength {
             startUpload(head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && pending.count == n)
@@ -179,8 +179,8 @@ extension HTTPSession {
     }
 
     func releaseUploadSlot() {
-        guard let user = uploadSlotUser else { return }
-        uploadSlotUser = nil
+        guard let user = request.uploadSlotUser else { return }
+        request.uploadSlotUser = nil
         server.services?.voice.endUpload(userId: user)
     }
 }

@@ -61,48 +61,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     let context: LoopContext
     // protected by connection.loop.queue
     var phase: Phase
-    // protected by connection.loop.queue: the timers and counts of HTTP requests, out of line and dropped when the
+    // protected by connection.loop.queue: the timers and counts of HTTP requests, out of line and released when the
     // connection becomes a WebSocket (an idle WebSocket holds one pointer instead of 56 bytes)
-    private var http: OutOfLine<HTTPRequestState>? = OutOfLine(HTTPRequestState())
-
-    /// The HTTP state, made again if something asks to change it after an upgrade (nothing should).
-    private var httpState: OutOfLine<HTTPRequestState> {
-        if let http { return http }
-        let made = OutOfLine(HTTPRequestState())
-        http = made
-        return made
-    }
-
-    /// When the wait for the current request head began (the accept for the first request, the head's first byte for
-    /// later ones): `handshakeTimeout` counts from here, whatever arrives.
-    private var headStarted: UInt64 {
-        get { http?.value.headStarted ?? 0 }
-        set { httpState.value.headStarted = newValue }
-    }
-    /// When the last response was written (keep-alive idle time counts from here).
-    private var idleSince: UInt64 {
-        get { http?.value.idleSince ?? 0 }
-        set { httpState.value.idleSince = newValue }
-    }
-    /// When the current request body began (the end of its head).
-    var bodyStarted: UInt64 {
-        get { http?.value.bodyStarted ?? 0 }
-        set { httpState.value.bodyStarted = newValue }
-    }
-    /// Bytes of the current request body received so far.
-    var bodyReceived: Int {
-        get { http?.value.bodyReceived ?? 0 }
-        set { httpState.value.bodyReceived = newValue }
-    }
-    private var servedRequests: Int {
-        get { http?.value.servedRequests ?? 0 }
-        set { httpState.value.servedRequests = newValue }
-    }
-    /// The user whose voice upload slot this connection holds, if any.
-    var uploadSlotUser: Int64? {
-        get { http?.value.uploadSlotUser }
-        set { httpState.value.uploadSlotUser = newValue }
-    }
+    @OutOfLine var request: HTTPRequestState
     // protected by connection.loop.queue: behind a trusted proxy, the client its `X-Forwarded-For` names
     // (`TrustedProxies`); set per request, nil without trusted proxies.
     private var forwardedClientAddress: String?
@@ -118,8 +79,8 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         self.context = context
         phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
         let now = EventLoop.now()
-        http?.value.headStarted = now
-        http?.value.idleSince = now
+        request.headStarted = now
+        request.idleSince = now
     }
 
     var server: HubServer { context.server }
@@ -161,9 +122,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         while !input.isEmpty {
             switch phase {
             case .http(var parser):
-                if parser.isIdle && servedRequests > 0 {
+                if parser.isIdle && request.servedRequests > 0 {
                     // The first byte of a request on a kept-alive connection: its head's deadline starts now.
-                    headStarted = EventLoop.now()
+                    request.headStarted = EventLoop.now()
                 }
                 phase = .closing  // no copy-on-write of the parser while it is out
                 let result = parser.feed(input)
@@ -192,11 +153,11 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                 }
             case .skippingBody(let remaining, let keepAlive):
                 let n = min(remaining, input.count)
-                bodyReceived += n
+                request.bodyReceived += n
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n == 0 {
                     phase = .http(HTTPHeadParser(limits: server.parserLimits))
-                    idleSince = EventLoop.now()
+                    request.idleSince = EventLoop.now()
                     if !keepAlive { connection.close(mode: .afterFlush) }
                 } else {
                     phase = .skippingBody(remaining: remaining - n, keepAlive: keepAlive)
@@ -207,7 +168,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             case .uploading(let upload, var body, let remaining):
                 phase = .closing  // no copy-on-write of the body while it is out
                 let n = min(remaining, input.count)
-                bodyReceived += n
+                request.bodyReceived += n
                 body.append(contentsOf: UnsafeRawBufferPointer(rebasing: input[..<n]))
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n > 0 {
@@ -237,14 +198,14 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
 
     private func handle(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
         server.metrics.httpRequests.increment()
-        servedRequests += 1
+        request.servedRequests += 1
         let proxies = server.configuration.trustedProxies
         if !proxies.isEmpty {
             forwardedClientAddress = proxies.clientAddress(
                 peer: TrustedProxies.stripPort(connection.remoteAddress), forwardedFor: head.headers.values(for: "X-Forwarded-For"))
         }
-        bodyStarted = EventLoop.now()
-        bodyReceived = 0
+        request.bodyStarted = EventLoop.now()
+        request.bodyReceived = 0
         if server.isDraining {
             // Every request while draining (plain, upgrade or voice) gets 503 and the connection closes; any body
             // is discarded by the closing connection. Counted as a rejected connection.
@@ -335,7 +296,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             phase = .closing
             connection.close(mode: .afterFlush)
         } else {
-            idleSince = EventLoop.now()
+            request.idleSince = EventLoop.now()
         }
     }
 
@@ -372,7 +333,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             let ws = WebSocketConnection(
                 role: .server, configuration: server.webSocketConfiguration, deflate: deflate, now: EventLoop.now())
             phase = .websocket(ws, app)
-            http = nil  // no more HTTP requests on this connection
+            _request.release()  // no more HTTP requests on this connection
             server.metrics.websocketsOpen.increment()
             if !rest.isEmpty { receiveFrames(ws, app, rest) }
         }
@@ -495,28 +456,28 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     }
 
     /// A response is written and the connection waits for the next request (keep-alive idle time starts).
-    func markIdle() { idleSince = EventLoop.now() }
+    func markIdle() { request.idleSince = EventLoop.now() }
 
     /// Whether the current request body has run past `bodyTimeout`, or below `minBodyRate` after the grace of
     /// `handshakeTimeout` seconds.
     private func bodyTooSlow(now: UInt64) -> Bool {
-        let elapsed = Double(now &- bodyStarted) / 1e9
+        let elapsed = Double(now &- request.bodyStarted) / 1e9
         let configuration = server.configuration
         if elapsed >= configuration.bodyTimeout { return true }
         let rated = elapsed - configuration.handshakeTimeout
-        return configuration.minBodyRate > 0 && rated > 0 && Double(bodyReceived) < Double(configuration.minBodyRate) * rated
+        return configuration.minBodyRate > 0 && rated > 0 && Double(request.bodyReceived) < Double(configuration.minBodyRate) * rated
     }
 
     func connection(_ connection: Connection, sweepAt now: UInt64) {
         switch phase {
         case .http(let parser):
-            if parser.isIdle && servedRequests > 0 {
+            if parser.isIdle && request.servedRequests > 0 {
                 // Kept alive between requests.
-                if Double(now &- idleSince) >= server.configuration.httpKeepAliveTimeout * 1e9 {
+                if Double(now &- request.idleSince) >= server.configuration.httpKeepAliveTimeout * 1e9 {
                     phase = .closing
                     connection.close(mode: .immediately)
                 }
-            } else if Double(now &- headStarted) >= server.configuration.handshakeTimeout * 1e9 {
+            } else if Double(now &- request.headStarted) >= server.configuration.handshakeTimeout * 1e9 {
                 // A deadline for the whole head: bytes dribbled in do not extend it.
                 if !parser.isIdle {
                     server.metrics.handshakeFailed(reason: "timeout")
@@ -556,11 +517,17 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
 }
 
 /// What an `HTTPSession` tracks of its HTTP requests (not needed once it is a WebSocket).
-struct HTTPRequestState {
+struct HTTPRequestState: OutOfLineValue {
+    /// When the wait for the current request head began (the accept for the first request, the head's first byte for
+    /// later ones): `handshakeTimeout` counts from here, whatever arrives.
     var headStarted: UInt64 = 0
+    /// When the last response was written (keep-alive idle time counts from here).
     var idleSince: UInt64 = 0
+    /// When the current request body began (the end of its head).
     var bodyStarted: UInt64 = 0
+    /// Bytes of the current request body received so far.
     var bodyReceived = 0
     var servedRequests = 0
+    /// The user whose voice upload slot this connection holds, if any.
     var uploadSlotUser: Int64?
 }

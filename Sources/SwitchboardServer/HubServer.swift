@@ -74,7 +74,8 @@ public final class HubServer: @unchecked Sendable {
     let services: ProtocolServices?
     let group: EventLoopGroup
     let handshakeConfiguration: WebSocketHandshakeConfiguration
-    let webSocketConfiguration: WebSocketConfiguration
+    /// One for every WebSocket of this server.
+    let webSocketConfiguration: SharedWebSocketConfiguration
     let parserLimits: HTTPParserLimits
     /// The web app's files (`docs/web.md`); nil when no web root is configured.
     let web: WebSite?
@@ -134,7 +135,7 @@ public final class HubServer: @unchecked Sendable {
         ws.pingInterval = UInt64(configuration.pingInterval * 1e9)
         ws.idleTimeout = UInt64(configuration.idleTimeout * 1e9)
         ws.closeTimeout = UInt64(configuration.closeTimeout * 1e9)
-        webSocketConfiguration = ws
+        webSocketConfiguration = SharedWebSocketConfiguration(ws)
         parserLimits = HTTPParserLimits(
             maxRequestLineLength: configuration.maxRequestLineLength, maxHeaderBytes: configuration.maxHeaderBytes,
             maxHeaderCount: configuration.maxHeaderCount)

@@ -87,10 +87,36 @@ struct LoopBound<T: LoopAnchored>: @unchecked Sendable {
     var valueOnLoop: T? { anchor.target }
 }
 
-/// A value kept out of line, in its own allocation: state an object holds for a feature most of its instances never
-/// use costs one pointer until the first change (`ProtocolApplication.social`, `HTTPSession`'s HTTP state). Confined to its owner's queue.
-final class OutOfLine<Value> {
-    var value: Value
+/// A value kept out of line, in its own allocation made at the first change: state an object holds for a feature most
+/// of its instances never use costs one pointer until then (`ProtocolApplication.social`, `HTTPSession.request`).
+/// Reads before the first change see `Value()`; `release()` drops the allocation (reads see `Value()` again).
+/// Confined to its owner's queue.
+@propertyWrapper
+struct OutOfLine<Value: OutOfLineValue> {
+    private final class Box {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
 
-    init(_ value: Value) { self.value = value }
+    private var box: Box?
+
+    init() {}
+
+    var wrappedValue: Value {
+        _read {
+            if let box { yield box.value } else { yield Value() }
+        }
+        _modify {
+            if box == nil { box = Box(Value()) }
+            yield &box!.value
+        }
+    }
+
+    /// Drops the allocation.
+    mutating func release() { box = nil }
+}
+
+/// A value `OutOfLine` can keep: its empty state is `init()`.
+protocol OutOfLineValue {
+    init()
 }

@@ -249,7 +249,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     var lane = OrderedLane()
     // protected by the connection's loop queue: live page state (held events during a resume, the last replay); out
     // of line until the connection first changes it (most connections never open a live page)
-    private var socialStorage: OutOfLine<ConnectionSocial>?
+    @OutOfLine var social: ConnectionSocial
     // protected by the connection's loop queue
     var admission: RequestAdmission
     // protected by the connection's loop queue: `startHeld` runs (no recursion). After `admission`, in what would be
@@ -261,17 +261,6 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     // protected by the connection's loop queue: in a cluster, the replies held from an authentication until this
     // device is in the directory sent to the other nodes (nil when nothing is held); requests meanwhile are queued
     var heldAuthenticationReplies: [[UInt8]]?
-
-    /// The live page state (`socialStorage`, made at the first change).
-    var social: ConnectionSocial {
-        _read {
-            if let socialStorage { yield socialStorage.value } else { yield ConnectionSocial() }
-        }
-        _modify {
-            if socialStorage == nil { socialStorage = OutOfLine(ConnectionSocial()) }
-            yield &socialStorage!.value
-        }
-    }
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session

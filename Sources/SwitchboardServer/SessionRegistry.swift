@@ -21,77 +21,14 @@ struct Device: Sendable, Hashable {
     let connection: ConnectionID
 }
 
-/// A user's connected devices: one inline (most users have one; no allocation), more in an array.
-struct DeviceList {
-    private enum Storage {
-        case one(Device)
-        case many([Device])
-    }
-    private var storage: Storage
-
-    init(_ device: Device) { storage = .one(device) }
-
-    var all: [Device] {
-        switch storage {
-        case .one(let device): return [device]
-        case .many(let devices): return devices
-        }
-    }
-
-    /// Calls `body` for each device (no array made for one device).
-    func forEach(_ body: (Device) -> Void) {
-        switch storage {
-        case .one(let device): body(device)
-        case .many(let devices): for device in devices { body(device) }
-        }
-    }
-
-    func first(where match: (Device) -> Bool) -> Device? {
-        switch storage {
-        case .one(let device): return match(device) ? device : nil
-        case .many(let devices): return devices.first(where: match)
-        }
-    }
-
-    /// Adds a device, replacing the one with the same connection.
-    mutating func add(_ device: Device) {
-        switch storage {
-        case .one(let existing):
-            storage = existing.connection == device.connection ? .one(device) : .many([existing, device])
-        case .many(var devices):
-            storage = .one(device)  // no copy of the array while it is out
-            if let i = devices.firstIndex(where: { $0.connection == device.connection }) {
-                devices[i] = device
-            } else {
-                devices.append(device)
-            }
-            storage = .many(devices)
-        }
-    }
-
-    /// Removes the device of `connection`; returns it, and whether the list is empty now (`nil` list).
-    mutating func remove(_ connection: ConnectionID) -> (removed: Device?, empty: Bool) {
-        switch storage {
-        case .one(let existing):
-            return existing.connection == connection ? (existing, true) : (nil, false)
-        case .many(var devices):
-            guard let i = devices.firstIndex(where: { $0.connection == connection }) else { return (nil, false) }
-            storage = .one(devices[0])  // no copy of the array while it is out
-            let removed = devices.remove(at: i)
-            storage = devices.count == 1 ? .one(devices[0]) : .many(devices)
-            return (removed, devices.isEmpty)
-        }
-    }
-}
-
 /// Which connections belong to which user and session, across loops; thread-safe. Only the map: deliveries
-/// go through an `Outbox`. Kept small per connection: a user's devices are one dictionary value (inline for one
-/// device), and a session maps to its user (its devices are that user's with its id).
+/// go through an `Outbox`. Kept small per connection: a user's devices are one dictionary value (`SmallDeviceMap`,
+/// inline for one device), and a session maps to its user (its devices are that user's with its id).
 final class SessionRegistry: @unchecked Sendable {
     // @unchecked Sendable: `byUser` and `userOfSession` are only touched under `lock`.
     private let lock = NSLock()
-    // protected by lock
-    private var byUser: [Int64: DeviceList] = [:]
+    // protected by lock: a user's devices by connection (`ConnectionID.rawValue`)
+    private var byUser: [Int64: SmallDeviceMap<Device>] = [:]
     // protected by lock: the user of every session with a connected device
     private var userOfSession: [Int64: Int64] = [:]
 
@@ -103,11 +40,9 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         userOfSession[device.sessionId] = device.userId
-        if byUser[device.userId]?.add(device) == nil {
-            byUser[device.userId] = DeviceList(device)
-            return true
-        }
-        return false
+        let first = byUser[device.userId] == nil
+        byUser[device.userId, default: SmallDeviceMap()][device.connection.rawValue] = device
+        return first
     }
 
     /// Unregisters a connection; returns whether the user has no device left.
@@ -115,9 +50,10 @@ final class SessionRegistry: @unchecked Sendable {
     func remove(_ connection: ConnectionID, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let (removed, empty) = byUser[userId]?.remove(connection) else { return true }
+        guard let removed = byUser[userId]?.removeValue(forKey: connection.rawValue) else { return byUser[userId] == nil }
+        let empty = byUser[userId]?.isEmpty == true
         if empty { byUser[userId] = nil }
-        if let removed, byUser[userId]?.first(where: { $0.sessionId == removed.sessionId }) == nil {
+        if byUser[userId]?.values.contains(where: { $0.sessionId == removed.sessionId }) != true {
             userOfSession[removed.sessionId] = nil
         }
         return empty
@@ -127,7 +63,7 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(ofUser userId: Int64) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return byUser[userId]?.all ?? []
+        return byUser[userId]?.values ?? []
     }
 
     /// Every connected device of these users (each user once).
@@ -137,7 +73,7 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for user in users where seen.insert(user).inserted {
-            byUser[user]?.forEach { result.append($0) }
+            byUser[user]?.forEachValue { result.append($0) }
         }
         return result
     }
@@ -152,14 +88,14 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let userId = userOfSession[sessionId], let devices = byUser[userId] else { return [] }
-        return devices.all.filter { $0.sessionId == sessionId }
+        return devices.values.filter { $0.sessionId == sessionId }
     }
 
     /// The sessions (devices) of a user with at least one connection.
     func sessions(ofUser userId: Int64) -> Set<Int64> {
         lock.lock()
         defer { lock.unlock() }
-        return Set(byUser[userId]?.all.map(\.sessionId) ?? [])
+        return Set(byUser[userId]?.values.map(\.sessionId) ?? [])
     }
 
     /// The number of nodes where the user has devices (1 when it has none: the asking node counts).
@@ -169,7 +105,7 @@ final class SessionRegistry: @unchecked Sendable {
         guard let devices = byUser[userId] else { return 1 }
         // A user has a few devices: a linear scan, no set allocated on the send path.
         var nodes: [UInt32] = []
-        devices.forEach { if !nodes.contains($0.connection.node) { nodes.append($0.connection.node) } }
+        devices.forEachValue { if !nodes.contains($0.connection.node) { nodes.append($0.connection.node) } }
         return max(1, nodes.count)
     }
 
@@ -184,7 +120,7 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(onNode node: UInt32) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return byUser.values.flatMap { $0.all.filter { $0.connection.node == node } }
+        return byUser.values.flatMap { $0.values.filter { $0.connection.node == node } }
     }
 
     /// The number of users with at least one device.

@@ -7,72 +7,30 @@
 //===----------------------------------------------------------------------===//
 
 /// Limits and timers of one WebSocket connection (durations in nanoseconds).
-///
-/// A value type whose fields live in one shared, immutable storage object: every connection made with the same
-/// configuration holds one reference (8 bytes) instead of its own 52 bytes of fields. Setting a field makes new
-/// storage (configurations are set up once, not changed per message).
 public struct WebSocketConfiguration: Sendable {
-    private struct Values: Sendable {
-        var maxFrameSize = 1 << 20
-        var maxMessageSize = 1 << 20
-        var pingInterval: UInt64 = 30_000_000_000
-        var idleTimeout: UInt64 = 90_000_000_000
-        var closeTimeout: UInt64 = 5_000_000_000
-        var minimumSizeToCompress = 32
-        var compressionLevel: Int32 = 6
-    }
-
-    private final class Storage: Sendable {
-        let values: Values
-        init(_ values: Values) { self.values = values }
-        static let defaults = Storage(Values())
-    }
-
-    private var storage: Storage
-
-    private mutating func update(_ change: (inout Values) -> Void) {
-        var values = storage.values
-        change(&values)
-        storage = Storage(values)
-    }
-
     /// Largest frame payload (1009 past it).
-    public var maxFrameSize: Int {
-        get { storage.values.maxFrameSize }
-        set { update { $0.maxFrameSize = newValue } }
-    }
+    public var maxFrameSize: Int = 1 << 20
     /// Largest message after reassembly and inflation (1009 past it).
-    public var maxMessageSize: Int {
-        get { storage.values.maxMessageSize }
-        set { update { $0.maxMessageSize = newValue } }
-    }
+    public var maxMessageSize: Int = 1 << 20
     /// Silence after which we ping.
-    public var pingInterval: UInt64 {
-        get { storage.values.pingInterval }
-        set { update { $0.pingInterval = newValue } }
-    }
+    public var pingInterval: UInt64 = 30_000_000_000
     /// Silence after which we close with 1001.
-    public var idleTimeout: UInt64 {
-        get { storage.values.idleTimeout }
-        set { update { $0.idleTimeout = newValue } }
-    }
+    public var idleTimeout: UInt64 = 90_000_000_000
     /// How long we wait for the peer's close frame after ours before dropping TCP.
-    public var closeTimeout: UInt64 {
-        get { storage.values.closeTimeout }
-        set { update { $0.closeTimeout = newValue } }
-    }
+    public var closeTimeout: UInt64 = 5_000_000_000
     /// Messages shorter than this are not compressed.
-    public var minimumSizeToCompress: Int {
-        get { storage.values.minimumSizeToCompress }
-        set { update { $0.minimumSizeToCompress = newValue } }
-    }
+    public var minimumSizeToCompress: Int = 32
     /// zlib level for our messages.
-    public var compressionLevel: Int32 {
-        get { storage.values.compressionLevel }
-        set { update { $0.compressionLevel = newValue } }
-    }
+    public var compressionLevel: Int32 = 6
+    public init() {}
+}
 
-    public init() { storage = .defaults }
+/// One configuration that many connections share: a connection made with it holds one reference (8 bytes) instead
+/// of its own copy of the fields (a server makes one for all its connections).
+public final class SharedWebSocketConfiguration: Sendable {
+    public let value: WebSocketConfiguration
+
+    public init(_ value: WebSocketConfiguration) { self.value = value }
 }
 
 /// Close codes of RFC 6455 section 7.4 that we send.
@@ -134,7 +92,7 @@ public final class WebSocketConnection {
     }
 
     // Stored properties are in an order that leaves little padding (an idle connection is mostly this object).
-    public let configuration: WebSocketConfiguration
+    private let shared: SharedWebSocketConfiguration
     public let deflate: PerMessageDeflateParameters?
     public private(set) var state: State = .open
     public let role: WebSocketRole
@@ -161,12 +119,22 @@ public final class WebSocketConnection {
     private var compressor: MessageCompressor? = nil
     private var decompressor: MessageDecompressor? = nil
 
-    public init(role: WebSocketRole, configuration: WebSocketConfiguration, deflate: PerMessageDeflateParameters?, now: UInt64) {
+    /// A connection with its own copy of `configuration`.
+    public convenience init(
+        role: WebSocketRole, configuration: WebSocketConfiguration, deflate: PerMessageDeflateParameters?, now: UInt64
+    ) {
+        self.init(role: role, configuration: SharedWebSocketConfiguration(configuration), deflate: deflate, now: now)
+    }
+
+    /// A connection that shares `configuration` with others.
+    public init(role: WebSocketRole, configuration: SharedWebSocketConfiguration, deflate: PerMessageDeflateParameters?, now: UInt64) {
         self.role = role
-        self.configuration = configuration
+        self.shared = configuration
         self.deflate = deflate
         self.lastReceived = now
     }
+
+    public var configuration: WebSocketConfiguration { shared.value }
 
     /// Whether a message or frame is partly received (the connection is not idle).
     public var isMidMessage: Bool { inFrame || messageOpcode != nil || !header.isEmpty }

@@ -10,7 +10,7 @@ import Testing
 
 @testable import SwitchboardServer
 
-/// The registry's compact storage (a user's devices inline or in an array, a session mapped to its user) and the
+/// The registry's compact storage (a user's devices in a `SmallDeviceMap`, a session mapped to its user) and the
 /// request tasks of `RequestAdmission` (one inline, more in a dictionary).
 struct SessionRegistryTests {
     private func device(_ connection: UInt64, user: Int64, session: Int64, node: UInt32 = 0) -> Device {
@@ -55,19 +55,6 @@ struct SessionRegistryTests {
         #expect(registry.remove(a3.connection, userId: 10))  // a user with no device
         #expect(registry.remove(b1.connection, userId: 20))
         #expect(registry.onlineUserCount == 0)
-    }
-
-    @Test func aDeviceListGoesFromOneToManyAndBack() {
-        var list = DeviceList(device(1, user: 1, session: 1))
-        list.add(device(2, user: 1, session: 2))
-        list.add(device(3, user: 1, session: 3))
-        #expect(list.all.map(\.connection.rawValue) == [1, 2, 3])
-        #expect(list.remove(id(9)).removed == nil)
-        let (removed, empty) = list.remove(id(2))
-        #expect(removed?.sessionId == 2 && !empty)
-        #expect(list.remove(id(1)).empty == false)
-        #expect(list.all.map(\.connection.rawValue) == [3])
-        #expect(list.remove(id(3)).empty)
     }
 
     @Test func requestTasksOneInlineMoreInADictionary() async {

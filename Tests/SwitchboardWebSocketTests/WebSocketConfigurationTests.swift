@@ -10,7 +10,7 @@ import Testing
 
 @testable import SwitchboardWebSocket
 
-/// `WebSocketConfiguration` keeps its fields in shared storage: it is a value all the same.
+/// `WebSocketConfiguration` is a value; connections made with one `SharedWebSocketConfiguration` read its fields.
 struct WebSocketConfigurationTests {
     @Test func defaultsAndIndependentCopies() {
         let defaults = WebSocketConfiguration()
@@ -26,6 +26,12 @@ struct WebSocketConfigurationTests {
         #expect(changed.maxMessageSize == 1 << 20 && changed.idleTimeout == 90_000_000_000)
         #expect(defaults.maxFrameSize == 1 << 20 && defaults.pingInterval == 30_000_000_000)
         #expect(WebSocketConfiguration().compressionLevel == 6)
-        #expect(MemoryLayout<WebSocketConfiguration>.size == MemoryLayout<Int>.size)
+        let shared = SharedWebSocketConfiguration(changed)
+        let connections = (0..<2).map { _ in WebSocketConnection(role: .server, configuration: shared, deflate: nil, now: 0) }
+        for connection in connections {
+            #expect(connection.configuration.maxFrameSize == 125 && connection.configuration.pingInterval == 1)
+        }
+        let own = WebSocketConnection(role: .client, configuration: changed, deflate: nil, now: 0)
+        #expect(own.configuration.compressionLevel == 1)
     }
 }

@@ -10,7 +10,7 @@ import SwitchboardCore
 import SwitchboardProtocol
 
 /// Per-connection live page state; protected by the connection's loop queue (owned by `ProtocolApplication`).
-struct ConnectionSocial {
+struct ConnectionSocial: OutOfLineValue {
     // The Bool is last: it fits in what would be padding (every connection holds this struct).
     /// Resumes (`live.subscribe` with `since`) being read: live events are held meanwhile.
     var holds = 0
