@@ -322,6 +322,30 @@ static void on_ice_state(GstElement *webrtc, gpointer pspec, gpointer data) {
     report(engine, SBWR_ICE_STATE, state >= 0 && state < 7 ? names[state] : "unknown", state);
 }
 
+/// The RTP sessions' RTCP interval. GStreamer's default minimum is RFC 3550's 5 s (the first report after 2.5 s),
+/// so a short call sees one or two round trips, and the first can be far off: webrtcbin holds what it sends until
+/// the DTLS handshake completes, and a sender report made before then leaves late, so the receiver report that
+/// answers it measures the handshake's wait too (3.1 s after a handshake that lost packets, CI 2026-11-28). With
+/// one report a second (RFC 4585 allows less for AVPF sessions; it is ~100 bytes a second) the figure is renewed
+/// every second and a held report is replaced within a second or two.
+#define SBWR_RTCP_MIN_INTERVAL_NS ((uint64_t)1000000000u)
+
+static void tune_rtp_session(GstElement *element) {
+    gchar *name = G.gst_object_get_name(element);
+    // rtpbin names its sessions rtpsession<id>
+    if (name && strncmp(name, "rtpsession", 10) == 0) {
+        G.g_object_set(element, "rtcp-min-interval", SBWR_RTCP_MIN_INTERVAL_NS, NULL);
+    }
+    G.g_free(name);
+}
+
+static void on_deep_element_added(GstElement *bin, GstElement *sub_bin, GstElement *element, gpointer data) {
+    (void)bin;
+    (void)sub_bin;
+    (void)data;
+    tune_rtp_session(element);
+}
+
 /// Sets `description` as the local one and reports its text.
 static void use_local_description(sbwr_engine *engine, GstPromise *promise, const char *field, int is_answer) {
     const GstStructure *reply = G.gst_promise_get_reply(promise);
@@ -712,6 +736,20 @@ sbwr_engine *sbwr_engine_new(const char *description, const char *audio_receive,
     G.g_signal_connect_data(webrtc, "on-ice-candidate", (void (*)(void))on_ice_candidate, engine, NULL, G_CONNECT_DEFAULT);
     G.g_signal_connect_data(webrtc, "pad-added", (void (*)(void))on_pad_added, engine, NULL, G_CONNECT_DEFAULT);
     G.g_signal_connect_data(webrtc, "notify::ice-connection-state", (void (*)(void))on_ice_state, engine, NULL, G_CONNECT_DEFAULT);
+    // sessions made from now on (webrtcbin makes them as transceivers appear), and any the description already made
+    G.g_signal_connect_data(webrtc, "deep-element-added", (void (*)(void))on_deep_element_added, engine, NULL, G_CONNECT_DEFAULT);
+    GstElement *rtpbin = G.gst_bin_get_by_name(webrtc, "rtpbin");
+    if (rtpbin) {
+        for (guint id = 0; id < 4; id++) {
+            GstElement *session = NULL;
+            G.g_signal_emit_by_name(rtpbin, "get-session", id, &session);
+            if (session) {
+                tune_rtp_session(session);
+                G.gst_object_unref(session);
+            }
+        }
+        G.gst_object_unref(rtpbin);
+    }
     return engine;
 }
 

@@ -508,7 +508,7 @@ def lossy_calls(env, pair):
     missing = [who for who in ("Ada", "Ben") if lossy[who]["rtt_ms"] is None]
     if missing:
         # The rtt comes from RTCP (a receiver report answering one's own sender report) or from ICE consent checks,
-        # and the engine's figure is renewed rarely (it holds one value for seconds). In the CI runs of 2026-11-25 the
+        # and until 2026-11-28 the engine's figure was renewed rarely (RTCP every 5 s). In the CI runs of 2026-11-25 the
         # callee had none for the whole first 10 s lossy call (its loss and audio right), and 237 then 102 ms in the
         # next one. Said, then one more call on the same path, judged exactly the same way (docs/cli.md, Tests).
         print(f"  no rtt on the lossy path for {', '.join(missing)}: one more call", flush=True)
