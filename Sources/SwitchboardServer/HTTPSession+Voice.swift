@@ -170,7 +170,7 @@ extension HTTPSession {
             write(HTTPResponse.encode(status: result.status, headers: headers, body: result.body))
         }
         if keepAlive {
-            phase = .http(HTTPHeadParser(limits: server.parserLimits))
+            readHeads()
             markIdle()
         } else {
             phase = .closing

@@ -39,7 +39,8 @@ final class EchoApplication: WebSocketApplication, Sendable {
 /// Everything here runs on the connection's loop queue (asserted by the transport's entry points).
 final class HTTPSession: ConnectionHandler, LoopAnchored {
     enum Phase {
-        case http(HTTPHeadParser)
+        /// Reading request heads (the parser is `request.parser`, out of line: the phase stays 25 bytes).
+        case http
         /// Discarding `remaining` body bytes of a request we answered, then back to `.http`.
         case skippingBody(remaining: Int, keepAlive: Bool)
         case websocket(WebSocketConnection, any WebSocketApplication)
@@ -65,25 +66,33 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     // connection becomes a WebSocket (an idle WebSocket holds one pointer instead of 56 bytes)
     @OutOfLine var request: HTTPRequestState
     // protected by connection.loop.queue: behind a trusted proxy, the client its `X-Forwarded-For` names
-    // (`TrustedProxies`); set per request, nil without trusted proxies.
-    private var forwardedClientAddress: String?
+    // (`TrustedProxies`); set per request, nil without trusted proxies. Boxed: 8 bytes, not a String's 16, in every
+    // connection.
+    private var forwardedClient: ForwardedClient?
     // protected by connection.loop.queue: made by the first `LoopBound` (uploads), released when the connection closes
     private var anchor: LoopAnchor<HTTPSession>?
 
     /// The client's address (no port) for per-address limits: the peer's, or behind a trusted proxy the one it
     /// forwarded for. Read only when a limit needs it (no `getpeername` per accepted connection).
-    var clientAddress: String { forwardedClientAddress ?? TrustedProxies.stripPort(connection.remoteAddress) }
+    var clientAddress: String { forwardedClient?.address ?? TrustedProxies.stripPort(connection.remoteAddress) }
 
     init(connection: Connection, context: LoopContext) {
         self.connection = connection
         self.context = context
-        phase = .http(HTTPHeadParser(limits: context.server.parserLimits))
+        phase = .http
+        request.parser = HTTPHeadParser(limits: context.server.parserLimits)
         let now = EventLoop.now()
         request.headStarted = now
         request.idleSince = now
     }
 
     var server: HubServer { context.server }
+
+    /// Back to reading request heads, with a fresh parser.
+    func readHeads() {
+        request.parser = HTTPHeadParser(limits: server.parserLimits)
+        phase = .http
+    }
 
     func connectionDidOpen(_ connection: Connection) {
         server.metrics.connectionsOpen.increment()
@@ -121,16 +130,14 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         context.traffic.bytesIn += bytes.count
         while !input.isEmpty {
             switch phase {
-            case .http(var parser):
-                if parser.isIdle && request.servedRequests > 0 {
+            case .http:
+                if request.parser.isIdle && request.servedRequests > 0 {
                     // The first byte of a request on a kept-alive connection: its head's deadline starts now.
                     request.headStarted = EventLoop.now()
                 }
-                phase = .closing  // no copy-on-write of the parser while it is out
-                let result = parser.feed(input)
+                let result = request.parser.feed(input)  // in place (no copy of its buffer)
                 switch result {
                 case .needMoreData:
-                    phase = .http(parser)
                     return
                 case .error(let error):
                     server.metrics.httpRequests.increment()
@@ -141,7 +148,6 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                     return
                 case .head(let head, let consumed):
                     input = UnsafeRawBufferPointer(rebasing: input[consumed...])
-                    phase = .http(parser)
                     handle(head, rest: input)
                     switch phase {
                     case .websocket, .uploading, .processing, .authorizing:
@@ -156,7 +162,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                 request.bodyReceived += n
                 input = UnsafeRawBufferPointer(rebasing: input[n...])
                 if remaining - n == 0 {
-                    phase = .http(HTTPHeadParser(limits: server.parserLimits))
+                    readHeads()
                     request.idleSince = EventLoop.now()
                     if !keepAlive { connection.close(mode: .afterFlush) }
                 } else {
@@ -201,8 +207,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         request.servedRequests += 1
         let proxies = server.configuration.trustedProxies
         if !proxies.isEmpty {
-            forwardedClientAddress = proxies.clientAddress(
+            let address = proxies.clientAddress(
                 peer: TrustedProxies.stripPort(connection.remoteAddress), forwardedFor: head.headers.values(for: "X-Forwarded-For"))
+            forwardedClient = ForwardedClient(address: address)
         }
         request.bodyStarted = EventLoop.now()
         request.bodyReceived = 0
@@ -447,7 +454,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             if let frame = ws.close(code: WebSocketCloseCode.goingAway, reason: "server shutting down", now: EventLoop.now()) {
                 write(frame)
             }
-        case .http(let parser) where parser.isIdle:
+        case .http where request.parser.isIdle:
             phase = .closing
             connection.close(mode: .afterFlush)
         default:
@@ -470,8 +477,8 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
 
     func connection(_ connection: Connection, sweepAt now: UInt64) {
         switch phase {
-        case .http(let parser):
-            if parser.isIdle && request.servedRequests > 0 {
+        case .http:
+            if request.parser.isIdle && request.servedRequests > 0 {
                 // Kept alive between requests.
                 if Double(now &- request.idleSince) >= server.configuration.httpKeepAliveTimeout * 1e9 {
                     phase = .closing
@@ -479,7 +486,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                 }
             } else if Double(now &- request.headStarted) >= server.configuration.handshakeTimeout * 1e9 {
                 // A deadline for the whole head: bytes dribbled in do not extend it.
-                if !parser.isIdle {
+                if !request.parser.isIdle {
                     server.metrics.handshakeFailed(reason: "timeout")
                     respond(status: 408, body: Array("request timeout\n".utf8), keepAlive: false)
                 } else {
@@ -516,8 +523,16 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     }
 }
 
+/// The client a trusted proxy forwarded for (`HTTPSession.clientAddress`).
+final class ForwardedClient {
+    let address: String
+    init(address: String) { self.address = address }
+}
+
 /// What an `HTTPSession` tracks of its HTTP requests (not needed once it is a WebSocket).
 struct HTTPRequestState: OutOfLineValue {
+    /// The request heads' parser (made with the server's limits when the session starts).
+    var parser = HTTPHeadParser()
     /// When the wait for the current request head began (the accept for the first request, the head's first byte for
     /// later ones): `handshakeTimeout` counts from here, whatever arrives.
     var headStarted: UInt64 = 0

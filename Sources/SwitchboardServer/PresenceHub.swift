@@ -33,11 +33,12 @@ final class PresenceHub: @unchecked Sendable {
     let metrics: ServerMetrics
     // protected by queue
     private var tracker: PresenceTracker
-    // protected by queue: friends of users with devices on this node (or in their grace period)
-    private var friends: [Int64: Set<Int64>] = [:]
+    // protected by queue: friends of users with devices on this node (or in their grace period); sorted arrays, not
+    // sets: a set of four friends allocates twice the bytes (`SortedIDSet`)
+    private var friends: [Int64: SortedIDSet] = [:]
     // protected by queue: for a user, the users of `friends` whose lists hold it (who to tell about a user whose
     // own list is not loaded here: a user with devices on other nodes only)
-    private var watchers: [Int64: Set<Int64>] = [:]
+    private var watchers: [Int64: SortedIDSet] = [:]
     /// In a cluster, this node: presence follows every device of the cluster (the directory reports the other
     /// nodes' devices), and each node tells only its own connections. Nil on a single node.
     let localNode: UInt32?
@@ -219,7 +220,7 @@ final class PresenceHub: @unchecked Sendable {
             completion: { [self] result in
                 switch result {
                 case .success(let (rows, name)):
-                    friends[userId] = Set(rows.map(\.0))
+                    friends[userId] = SortedIDSet(rows.lazy.map(\.0))
                     for (friend, _) in rows { watchers[friend, default: []].insert(userId) }
                     names[userId] = name
                     for (id, seen) in rows where lastSeen[id] == nil { if let seen { lastSeen[id] = seen } }
@@ -227,7 +228,7 @@ final class PresenceHub: @unchecked Sendable {
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
                     logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)", LogKey.userId: "\(userId)"])
-                    friends[userId] = []
+                    friends[userId] = SortedIDSet()
                     names[userId] = nil
                 }
                 for work in loading.removeValue(forKey: userId) ?? [] { work() }
@@ -259,7 +260,7 @@ final class PresenceHub: @unchecked Sendable {
         w.string("presence.snapshot")
         w.key("presence")
         w.beginArray()
-        for friend in (friends[device.userId] ?? []).sorted() {
+        for friend in friends[device.userId] ?? SortedIDSet() {
             let status = tracker.status(of: friend)
             w.beginObject()
             if status == .offline, let seen = lastSeen[friend] {
@@ -291,10 +292,10 @@ final class PresenceHub: @unchecked Sendable {
             }
             let bytes = event(change.userId, change.status)
             let source = "p:\(change.userId)"
-            let audience = (friends[change.userId] ?? []).union(watchers[change.userId] ?? [])
+            let audience = SortedIDSet.union(friends[change.userId], watchers[change.userId])
             batch.add(.ephemeral(bytes, source: source), to: localConnections(ofUsers: audience))
             if change.status == .offline {
-                for friend in friends.removeValue(forKey: change.userId) ?? [] { unwatch(friend, by: change.userId) }
+                for friend in friends.removeValue(forKey: change.userId) ?? SortedIDSet() { unwatch(friend, by: change.userId) }
                 names[change.userId] = nil
             }
         }

@@ -189,6 +189,15 @@ struct RequestTicket: Sendable {
     let startedAt: UInt64
 }
 
+/// What waits for an authentication (`ProtocolApplication.authentication`, out of line).
+struct AuthenticationHold: OutOfLineValue {
+    /// Requests that arrived while authenticating, in order.
+    var queued: [(RequestEnvelope, RequestTicket?)] = []
+    /// In a cluster, the replies held from an authentication until this device is in the directory sent to the
+    /// other nodes (nil when nothing is held); requests meanwhile are queued.
+    var replies: [[UInt8]]?
+}
+
 /// A result and its reply, encoded off the loop.
 struct EncodedReply<R: Sendable>: Sendable {
     let value: R
@@ -226,8 +235,6 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     /// and the session's `send` is a no-op once closed. The cycle (the session's phase holds this application)
     /// is broken when the connection closes and the session drops its phase.
     let session: HTTPSession
-    /// The connection's loop (kept: the connection may be gone while a task still hops back here).
-    let loop: EventLoop
     let services: ProtocolServices
     /// Addresses this connection in the outbox (engines never hold the object).
     let connectionId: ConnectionID
@@ -238,10 +245,16 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     var authenticating = false
     // protected by the connection's loop queue
     var closed = false
-    // protected by the connection's loop queue: made by the first `LoopBound`, released when the connection closes
+    // protected by the connection's loop queue: `startHeld` runs (no recursion). With the other flags, in what would
+    // be the identity's padding.
+    var startingHeld = false
+    // protected by the connection's loop queue: made by the first `LoopBound`, released when the connection closes;
+    // dropped by the sweep while no handle holds it (an idle connection keeps none)
     private var anchor: LoopAnchor<ProtocolApplication>?
-    // protected by the connection's loop queue: requests that arrived while authenticating
-    var queued: [(RequestEnvelope, RequestTicket?)] = []
+    // protected by the connection's loop queue: requests that arrived while authenticating, and in a cluster the
+    // authentication's held replies; out of line, released when the authentication is done (an authenticated idle
+    // connection keeps one pointer)
+    @OutOfLine var authentication: AuthenticationHold
     // protected by the connection's loop queue
     var messaging = ConnectionMessaging()
     // protected by the connection's loop queue (inline: most connections make ordered requests; out of line, the lane
@@ -252,21 +265,14 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     @OutOfLine var social: ConnectionSocial
     // protected by the connection's loop queue
     var admission: RequestAdmission
-    // protected by the connection's loop queue: `startHeld` runs (no recursion). After `admission`, in what would be
-    // its padding.
-    var startingHeld = false
     // protected by the connection's loop queue: the request being dispatched, until work that answers it later
     // takes it over (`takeRequestTicket`); ended when the dispatch returns otherwise
     var currentRequest: RequestTicket?
-    // protected by the connection's loop queue: in a cluster, the replies held from an authentication until this
-    // device is in the directory sent to the other nodes (nil when nothing is held); requests meanwhile are queued
-    var heldAuthenticationReplies: [[UInt8]]?
 
     init(session: HTTPSession, services: ProtocolServices) {
         self.session = session
         self.services = services
         openedAt = EventLoop.now()
-        loop = session.connection.loop
         admission = RequestAdmission(limit: services.maxRequestsInFlight)
         connectionId = ConnectionID.next(node: services.node)
     }
@@ -360,11 +366,11 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     private func dispatch(_ envelope: RequestEnvelope) {
         if authenticating {
             // Pipelined behind an authentication: processed after it, in order.
-            guard queued.count < services.maxQueuedDuringAuthentication else {
+            guard authentication.queued.count < services.maxQueuedDuringAuthentication else {
                 sendError(envelope.id, op: envelope.op, .rateLimited, "too many requests during authentication")
                 return
             }
-            queued.append((envelope, takeRequestTicket()))
+            authentication.queued.append((envelope, takeRequestTicket()))
             return
         }
         guard let route = services.router.route(envelope.op) else {
@@ -389,13 +395,17 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// Processes requests that waited for an authentication.
     private func processQueued() {
-        while !authenticating && !queued.isEmpty && !closed {
-            let (envelope, ticket) = queued.removeFirst()
+        while !authenticating && !authentication.queued.isEmpty && !closed {
+            let (envelope, ticket) = authentication.queued.removeFirst()
             currentRequest = ticket
             dispatch(envelope)
             if let ticket = takeRequestTicket() { requestEnded(ticket) }
         }
+        if !authenticating && authentication.queued.isEmpty && authentication.replies == nil { _authentication.release() }
     }
+
+    /// The connection's loop (the session keeps its connection, and a loop outlives its connections).
+    var loop: EventLoop { session.connection.loop }
 
     /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
     var loopAnchor: LoopAnchor<ProtocolApplication> { LoopAnchor.kept(in: &anchor, for: self, open: !closed, loop: loop) }
@@ -406,7 +416,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         // Waiting steps are never run (their requests get no reply, so the client cannot rely on them).
         lane.waiting = []
         lane.head = 0
-        queued = []
+        _authentication.release()
         // Request tasks are cancelled: one still waiting for a database connection never runs its body; one whose
         // body (a transaction) started finishes it, and effects already handed to an owner complete.
         let cancelled = admission.close()
@@ -432,6 +442,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     }
 
     func session(_ session: HTTPSession, sweepAt now: UInt64) {
+        LoopAnchor.dropUnused(in: &anchor)
         if identity == nil && !authenticating && Double(now &- openedAt) >= services.authenticationTimeout * 1e9 {
             session.closeWebSocket(code: 4002, reason: "authentication timeout")
         }
@@ -617,7 +628,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
             services.presence.deviceConnected(device)
             if let cluster = services.cluster {
                 authenticating = true
-                heldAuthenticationReplies = []
+                authentication.replies = []
                 let me = LoopBound(self)
                 cluster.directory.localAttached(device) {
                     me.execute { $0.releaseAuthentication() }
@@ -629,8 +640,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// The device is known to every node: sends the held reply and runs the requests queued behind it.
     private func releaseAuthentication() {
-        guard let held = heldAuthenticationReplies else { return }
-        heldAuthenticationReplies = nil
+        guard let held = authentication.replies else { return }
+        authentication.replies = nil
         authenticating = false
         guard !closed else { return }
         for bytes in held { session.send(.text, bytes) }
@@ -639,8 +650,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// Sends a reply, or holds it while an authentication waits for the cluster's directory.
     func sendReply(_ bytes: [UInt8]) {
-        if heldAuthenticationReplies != nil {
-            heldAuthenticationReplies!.append(bytes)
+        if authentication.replies != nil {
+            authentication.replies!.append(bytes)
         } else {
             session.send(.text, bytes)
         }

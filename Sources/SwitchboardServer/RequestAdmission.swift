@@ -18,30 +18,37 @@
 ///   in flight and at most one read buffer's frames are held.
 /// - **Tasks**: the request tasks (`ProtocolApplication.run`) by number, cancelled when the connection closes.
 struct RequestAdmission {
-    // Every connection holds this struct: the Bool is last (no padding), and one running task needs no dictionary.
+    // Every connection holds this struct (48 bytes): the counts and task numbers are 32-bit and together, the Bool
+    // in their padding, and one running task needs no dictionary.
     /// Requests in flight before the connection stops reading.
-    let limit: Int
+    private let limit32: Int32
     /// Requests decoded and not yet answered.
-    private(set) var inFlight = 0
-    /// Frames decoded while at the limit, oldest first from `heldHead`.
-    private var held: [[UInt8]] = []
-    private var heldHead = 0
-    private var nextTask: UInt64 = 0
-    /// A running request task and its number (0: none), the common case: no dictionary for it.
-    private var oneTaskNumber: UInt64 = 0
-    private var oneTask: Task<Void, Never>?
-    /// Further running request tasks; its storage is released when it empties (an idle connection keeps none).
-    private var moreTasks: [UInt64: Task<Void, Never>] = [:]
+    private var inFlight32: Int32 = 0
+    /// Where the held frames start in `held`.
+    private var heldHead: Int32 = 0
+    /// The last task number given (numbers wrap after 2^32 tasks, skipping 0; a task lives far shorter).
+    private var nextTask: UInt32 = 0
+    /// The running task `oneTask`'s number (0: none).
+    private var oneTaskNumber: UInt32 = 0
     /// Reading is paused (by this type).
     private(set) var paused = false
+    /// Frames decoded while at the limit, oldest first from `heldHead`.
+    private var held: [[UInt8]] = []
+    /// A running request task, the common case: no dictionary for it.
+    private var oneTask: Task<Void, Never>?
+    /// Further running request tasks; its storage is released when it empties (an idle connection keeps none).
+    private var moreTasks: [UInt32: Task<Void, Never>] = [:]
+
+    var limit: Int { Int(limit32) }
+    var inFlight: Int { Int(inFlight32) }
 
     init(limit: Int) {
         precondition(limit >= 1, "at least one request in flight")
-        self.limit = limit
+        limit32 = Int32(clamping: limit)
     }
 
     /// Frames held.
-    var heldCount: Int { held.count - heldHead }
+    var heldCount: Int { held.count - Int(heldHead) }
 
     /// Running request tasks.
     var taskCount: Int { (oneTask == nil ? 0 : 1) + moreTasks.count }
@@ -50,12 +57,12 @@ struct RequestAdmission {
     var mayStart: Bool { inFlight < limit && heldCount == 0 }
 
     /// A request starts.
-    mutating func begin() { inFlight += 1 }
+    mutating func begin() { inFlight32 += 1 }
 
     /// A request was answered (or handed to its owner).
     mutating func end() {
-        assert(inFlight > 0, "a request ended twice")
-        inFlight = max(0, inFlight - 1)
+        assert(inFlight32 > 0, "a request ended twice")
+        inFlight32 = max(0, inFlight32 - 1)
     }
 
     /// Keeps a frame decoded while at the limit.
@@ -63,10 +70,10 @@ struct RequestAdmission {
 
     /// The oldest held frame, if a request may start.
     mutating func nextHeld() -> [UInt8]? {
-        guard inFlight < limit, heldHead < held.count else { return nil }
-        let frame = held[heldHead]
+        guard inFlight < limit, heldCount > 0 else { return nil }
+        let frame = held[Int(heldHead)]
         heldHead += 1
-        if heldHead == held.count {
+        if heldCount == 0 {
             held.removeAll(keepingCapacity: false)
             heldHead = 0
         }
@@ -88,13 +95,14 @@ struct RequestAdmission {
     }
 
     /// The number of the next request task (for `track` and `finished`).
-    mutating func taskNumber() -> UInt64 {
+    mutating func taskNumber() -> UInt32 {
         nextTask &+= 1
+        if nextTask == 0 { nextTask = 1 }
         return nextTask
     }
 
     /// Keeps a request task's handle until `finished` (both on the loop, so the task cannot finish first).
-    mutating func track(_ number: UInt64, _ task: Task<Void, Never>) {
+    mutating func track(_ number: UInt32, _ task: Task<Void, Never>) {
         if oneTask == nil {
             oneTaskNumber = number
             oneTask = task
@@ -104,7 +112,7 @@ struct RequestAdmission {
     }
 
     /// Forgets a finished task.
-    mutating func finished(_ number: UInt64) {
+    mutating func finished(_ number: UInt32) {
         if oneTask != nil && oneTaskNumber == number {
             oneTask = nil
             oneTaskNumber = 0

@@ -96,17 +96,12 @@ public final class Connection: @unchecked Sendable {
     // protected by loop.queue
     private var outbound: [Chunk] = []
     // protected by loop.queue
-    private var headOffset = 0
-    // protected by loop.queue
     public private(set) var outboundBytes = 0
-    // protected by loop.queue
-    var tls: TLSConnection?
-    // protected by loop.queue
-    private var onOpen: ((Result<Connection, any Error>) -> Void)?
-    /// Called with the count of the listener's open connections when this one closes.
-    var onFinalClose: (() -> Void)?
-    // protected by loop.queue
-    private var closingAfterFlush: UInt64? = nil
+    // protected by loop.queue: what few connections have (TLS, a client's connect, a close after flushing), out of
+    // line: a plain idle server connection keeps one pointer for it
+    private var rare: RareState?
+    /// The listener's count of open connections, decremented when this one closes (accepted connections).
+    var listenerOpenCount: AtomicCounter?
     // protected by loop.queue
     public private(set) var isOpen = true
     // protected by loop.queue
@@ -117,9 +112,50 @@ public final class Connection: @unchecked Sendable {
     var flushScheduled = false
     // protected by loop.queue: waiting in the loop's flush backlog
     var inFlushBacklog = false
-    // protected by loop.queue
-    private var connecting = false
+    // protected by loop.queue: how much of the first outbound chunk was written (a chunk is far below 2 GiB: a
+    // WebSocket message or a response part). Next to `fd` (the object is 96 bytes).
+    private var headOffset32: Int32 = 0
     public let fd: Int32
+
+    /// State that few connections have, in its own allocation made when first set.
+    private final class RareState {
+        var tls: TLSConnection?
+        var onOpen: ((Result<Connection, any Error>) -> Void)?
+        var closingAfterFlush: UInt64?
+        var connecting = false
+    }
+
+    private var rareState: RareState {
+        if let rare { return rare }
+        let made = RareState()
+        rare = made
+        return made
+    }
+
+    // protected by loop.queue
+    var tls: TLSConnection? {
+        get { rare?.tls }
+        set { if newValue != nil || rare != nil { rareState.tls = newValue } }
+    }
+    // protected by loop.queue
+    private var onOpen: ((Result<Connection, any Error>) -> Void)? {
+        get { rare?.onOpen }
+        set { if newValue != nil || rare != nil { rareState.onOpen = newValue } }
+    }
+    // protected by loop.queue: when a close after flushing began
+    private var closingAfterFlush: UInt64? {
+        get { rare?.closingAfterFlush }
+        set { if newValue != nil || rare != nil { rareState.closingAfterFlush = newValue } }
+    }
+    // protected by loop.queue: a client's connect in progress
+    private var connecting: Bool {
+        get { rare?.connecting ?? false }
+        set { if newValue || rare != nil { rareState.connecting = newValue } }
+    }
+    private var headOffset: Int {
+        get { Int(headOffset32) }
+        set { headOffset32 = Int32(newValue) }
+    }
 
     enum Chunk {
         case bytes([UInt8])
@@ -290,8 +326,25 @@ public final class Connection: @unchecked Sendable {
         queueTLSOutput(tls)
     }
 
+    /// The largest chunk kept as one (`headOffset` is 32-bit); a larger one (a large export archive) is queued in parts.
+    static let maxChunkSize = 1 << 30
+
     private func enqueue(_ chunk: Chunk) {
-        outbound.append(chunk)
+        if chunk.count > Self.maxChunkSize {
+            let bytes: [UInt8]
+            switch chunk {
+            case .bytes(let b): bytes = b
+            case .shared(let s): bytes = Array(s.bytes)
+            }
+            var start = 0
+            while start < bytes.count {
+                let end = min(start + Self.maxChunkSize, bytes.count)
+                outbound.append(.bytes(Array(bytes[start..<end])))
+                start = end
+            }
+        } else {
+            outbound.append(chunk)
+        }
         outboundBytes += chunk.count
         if wantsWritable { return }  // EPOLLOUT will flush
         if loop.inBatch {
@@ -529,8 +582,8 @@ public final class Connection: @unchecked Sendable {
         let handler = self.handler
         self.handler = nil
         handler?.connectionDidClose(self, error: error)
-        onFinalClose?()
-        onFinalClose = nil
+        listenerOpenCount?.add(-1)
+        listenerOpenCount = nil
     }
 
     func sweep(now: UInt64) {

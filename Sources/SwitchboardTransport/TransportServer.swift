@@ -169,7 +169,7 @@ public final class TransportServer: @unchecked Sendable {
             let logger = self.logger
             loop.execute {
                 let connection = Connection(fd: fd, loop: loop)
-                connection.onFinalClose = { open.add(-1) }
+                connection.listenerOpenCount = open
                 if let tls {
                     do { connection.tls = try TLSConnection(context: tls) } catch {
                         logger.debug("TLS setup failed", metadata: ["error": "\(error)"])

@@ -91,9 +91,9 @@ public final class WebSocketConnection {
         case closed
     }
 
-    // Stored properties are in an order that leaves little padding (an idle connection is mostly this object).
+    // Stored properties are in an order that leaves little padding (an idle connection is mostly this object: 128
+    // bytes, the small fields packed together ahead of the 8-byte ones).
     private let shared: SharedWebSocketConfiguration
-    public let deflate: PerMessageDeflateParameters?
     public private(set) var state: State = .open
     public let role: WebSocketRole
 
@@ -103,13 +103,15 @@ public final class WebSocketConnection {
     private var frameFin = false
     private var frameMasked = false
     private var frameMask: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
-    private var header: [UInt8] = []
-    private var frameRemaining = 0
-    private var frameOffset = 0
     // Message being reassembled.
     private var messageOpcode: WebSocketOpcode? = nil
     private var messageCompressed = false
     private var validator = UTF8Validator()
+    /// The permessage-deflate parameters in 4 bytes (`deflate`; the struct with its two Ints is 25).
+    private let packedDeflate: PackedDeflateParameters
+    private var header: [UInt8] = []
+    private var frameRemaining = 0
+    private var frameOffset = 0
     private var message: [UInt8] = []
     private var control: [UInt8] = []
     // Keepalive.
@@ -118,6 +120,9 @@ public final class WebSocketConnection {
     // Compression, created on first use.
     private var compressor: MessageCompressor? = nil
     private var decompressor: MessageDecompressor? = nil
+
+    /// What permessage-deflate the handshake agreed on (nil: none).
+    public var deflate: PerMessageDeflateParameters? { packedDeflate.parameters }
 
     /// A connection with its own copy of `configuration`.
     public convenience init(
@@ -130,7 +135,7 @@ public final class WebSocketConnection {
     public init(role: WebSocketRole, configuration: SharedWebSocketConfiguration, deflate: PerMessageDeflateParameters?, now: UInt64) {
         self.role = role
         self.shared = configuration
-        self.deflate = deflate
+        packedDeflate = PackedDeflateParameters(deflate)
         self.lastReceived = now
     }
 
@@ -234,7 +239,7 @@ public final class WebSocketConnection {
             } else {
                 guard messageOpcode == nil else { return fail(WebSocketCloseCode.protocolError, "message interleaved", emit) }
                 if rsv1 {
-                    guard deflate != nil else { return fail(WebSocketCloseCode.protocolError, "RSV1 without deflate", emit) }
+                    guard packedDeflate.isPresent else { return fail(WebSocketCloseCode.protocolError, "RSV1 without deflate", emit) }
                 }
                 messageOpcode = opcode
                 messageCompressed = rsv1
@@ -412,7 +417,7 @@ public final class WebSocketConnection {
     }
 
     /// Whether a prebuilt uncompressed server frame may be sent as is (shared fan-out frames).
-    public var acceptsSharedFrames: Bool { role == .server && deflate == nil && state == .open }
+    public var acceptsSharedFrames: Bool { role == .server && !packedDeflate.isPresent && state == .open }
 
     /// Whether a prebuilt uncompressed server frame may be sent as is even when permessage-deflate is in use:
     /// RFC 7692 lets an endpoint leave any message uncompressed (RSV1 clear), and such a message touches neither
@@ -447,5 +452,36 @@ public final class WebSocketConnection {
             }
             return .none
         }
+    }
+}
+
+/// `PerMessageDeflateParameters?` in four bytes: a presence bit, the two no-context-takeover flags and the two window
+/// sizes (8-15 when negotiated).
+struct PackedDeflateParameters {
+    private let bits: UInt32
+
+    init(_ parameters: PerMessageDeflateParameters?) {
+        guard let p = parameters else {
+            bits = 0
+            return
+        }
+        var b: UInt32 = 1
+        if p.serverNoContextTakeover { b |= 2 }
+        if p.clientNoContextTakeover { b |= 4 }
+        b |= UInt32(UInt8(clamping: p.serverMaxWindowBits)) << 8
+        b |= UInt32(UInt8(clamping: p.clientMaxWindowBits)) << 16
+        bits = b
+    }
+
+    var isPresent: Bool { bits & 1 != 0 }
+
+    var parameters: PerMessageDeflateParameters? {
+        guard isPresent else { return nil }
+        var p = PerMessageDeflateParameters()
+        p.serverNoContextTakeover = bits & 2 != 0
+        p.clientNoContextTakeover = bits & 4 != 0
+        p.serverMaxWindowBits = Int((bits >> 8) & 0xFF)
+        p.clientMaxWindowBits = Int((bits >> 16) & 0xFF)
+        return p
     }
 }

@@ -34,4 +34,24 @@ struct WebSocketConfigurationTests {
         let own = WebSocketConnection(role: .client, configuration: changed, deflate: nil, now: 0)
         #expect(own.configuration.compressionLevel == 1)
     }
+
+    /// A connection keeps its permessage-deflate parameters packed (`PackedDeflateParameters`) and gives them back as
+    /// negotiated, every combination of flags and window sizes.
+    @Test func deflateParametersRoundTrip() {
+        #expect(WebSocketConnection(role: .server, configuration: WebSocketConfiguration(), deflate: nil, now: 0).deflate == nil)
+        for serverBits in 8...15 {
+            for clientBits in [8, 11, 15] {
+                for flags in 0..<4 {
+                    var p = PerMessageDeflateParameters()
+                    p.serverMaxWindowBits = serverBits
+                    p.clientMaxWindowBits = clientBits
+                    p.serverNoContextTakeover = flags & 1 != 0
+                    p.clientNoContextTakeover = flags & 2 != 0
+                    let connection = WebSocketConnection(role: .server, configuration: WebSocketConfiguration(), deflate: p, now: 0)
+                    #expect(connection.deflate == p)
+                    #expect(!connection.acceptsSharedFrames)
+                }
+            }
+        }
+    }
 }
