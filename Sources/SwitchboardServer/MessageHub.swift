@@ -309,8 +309,12 @@ final class MessageWriter: @unchecked Sendable {
         let configuration = configuration
         let knownStates = known
         let prepared = PreparedOutcome()
+        // Urgent: a batch's senders wait for its commit, so it goes ahead of request reads waiting for a connection
+        // (200 clients resuming at once queue 200 syncs: acknowledgements waited up to 0.16 s behind them). Each
+        // writer has one batch in flight, so with fewer writers than pooled connections the reads always keep some;
+        // with as many or more, the commits wait in line with the reads (no starvation of reads).
         pool.withConnection(
-            on: queue,
+            on: queue, urgent: max(1, configuration.writers) < pool.size,
             { db in
                 let outcome = try db.transaction { db in
                     let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, db)
