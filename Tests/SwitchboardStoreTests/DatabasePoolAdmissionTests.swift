@@ -78,4 +78,34 @@ struct DatabasePoolAdmissionTests {
         // The connection went back to the pool.
         #expect(try await pool.withConnection { try $0.query("SELECT 7").first?.int(0) } == 7)
     }
+
+    /// An urgent caller (a message writer's commit, a call's row) is served before the callers that were waiting
+    /// without urgency, whatever their number; among themselves each kind keeps its order.
+    @Test func urgentCallersGoAheadOfTheQueue() async throws {
+        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        defer { pool.close() }
+        let release = DispatchSemaphore(value: 0)
+        let held = TestFlag()
+        let order = Mutex<[String]>([])
+        let done = DispatchGroup()
+        let queue = DispatchQueue(label: "urgent-test")
+        done.enter()
+        pool.withConnection(on: queue, { _ in
+            held.set()
+            release.wait()
+        }) { _ in done.leave() }
+        #expect(await waitUntil { held.isSet })
+        for n in 0..<5 {
+            done.enter()
+            pool.withConnection(on: queue, { _ in order.withLock { $0.append("read \(n)") } }) { _ in done.leave() }
+        }
+        for n in 0..<2 {
+            done.enter()
+            pool.withConnection(on: queue, urgent: true, { _ in order.withLock { $0.append("urgent \(n)") } }) { _ in done.leave() }
+        }
+        #expect(await waitUntil { pool.waiterCount == 7 })
+        release.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(order.withLock { $0 } == ["urgent 0", "urgent 1", "read 0", "read 1", "read 2", "read 3", "read 4"])
+    }
 }
