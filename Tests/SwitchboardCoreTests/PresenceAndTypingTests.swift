@@ -66,6 +66,44 @@ struct PresenceTrackerTests {
         #expect(p.tick(now: oneSecond).map(\.userId) == [1, 2, 3, 4, 5])
         #expect(p.availableCount == 0)
     }
+
+    /// The deadlines are kept in order with stale ones dropped at the head (`nextDeadline` is one look): against a
+    /// plain model of who is due when, over random connects, disconnects and ticks, with a clock that sometimes
+    /// steps back a little.
+    @Test func deadlinesMatchAModelOverRandomOperations() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let grace: UInt64 = 50
+            var p = PresenceTracker(grace: grace)
+            var devices: [Int64: Set<UInt64>] = [:]
+            var offlineAt: [Int64: UInt64] = [:]
+            var clock: UInt64 = 1_000
+            for _ in 0..<3_000 {
+                clock += UInt64.random(in: 0...4, using: &rng)
+                let now = clock - UInt64.random(in: 0...2, using: &rng)
+                let user = Int64.random(in: 1...40, using: &rng)
+                let device = UInt64.random(in: 1...3, using: &rng)
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0..<4:
+                    _ = p.connect(userId: user, device: device, now: now)
+                    devices[user, default: []].insert(device)
+                    offlineAt[user] = nil
+                case 4..<8:
+                    _ = p.disconnect(userId: user, device: device, now: now)
+                    if devices[user]?.remove(device) != nil, devices[user]!.isEmpty {
+                        devices[user] = nil
+                        offlineAt[user] = now + grace
+                    }
+                default:
+                    let due = offlineAt.filter { $0.value <= now }.keys.sorted()
+                    for u in due { offlineAt[u] = nil }
+                    #expect(p.tick(now: now).map(\.userId) == due)
+                }
+                #expect(p.nextDeadline == offlineAt.values.min())
+                #expect(p.availableCount == devices.count + offlineAt.count)
+            }
+        }
+    }
 }
 
 @Suite("Typing tracker (injected clock)")
