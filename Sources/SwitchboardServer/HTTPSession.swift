@@ -60,8 +60,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     /// cycle with `Connection.handler` is broken when the connection closes (it drops its handler).
     let connection: Connection
     let context: LoopContext
-    // protected by connection.loop.queue
-    var phase: Phase
+    // protected by connection.loop.queue. Unchecked exclusivity: read for every delivery; each access is a load, a
+    // store or a `switch` that binds copies, and none overlaps another.
+    @exclusivity(unchecked) var phase: Phase
     // protected by connection.loop.queue: the timers and counts of HTTP requests, out of line and released when the
     // connection becomes a WebSocket (an idle WebSocket holds one pointer instead of 56 bytes)
     @OutOfLine var request: HTTPRequestState

@@ -160,8 +160,9 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    // protected by lock
-    private var connections: [ConnectionID: Attached] = [:]
+    // protected by lock. Unchecked exclusivity: every access is under the lock and none overlaps another (a fan-out
+    // reads it once per recipient).
+    @exclusivity(unchecked) private var connections: [ConnectionID: Attached] = [:]
 
     /// A connection may now be addressed (call on its loop).
     func attach(_ id: ConnectionID, _ endpoint: any OutboxEndpoint, loop: EventLoop) {
@@ -198,7 +199,8 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
                 if let i = parts.firstIndex(where: { $0.loop === attached.loop }) {
                     index = i
                 } else {
-                    parts.append(Part(loop: attached.loop))
+                    // Room for the whole batch: with one loop (the usual case) its part is all of it, grown once.
+                    parts.append(Part(loop: attached.loop, capacity: batch.entries.count))
                     index = parts.count - 1
                 }
                 if case .reply = item {
@@ -238,6 +240,12 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
         let loop: EventLoop
         var replies: [Delivery] = []
         var rest: [Delivery] = []
+
+        init(loop: EventLoop, capacity: Int) {
+            self.loop = loop
+            // Not for a small batch (an acknowledgement alone): it would allocate an array that stays empty.
+            if capacity > 16 { rest.reserveCapacity(capacity) }
+        }
     }
 
     private static func perform(_ items: [Delivery], on loop: EventLoop) {

@@ -243,8 +243,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     var identity: Identity?
     // protected by the connection's loop queue
     var authenticating = false
-    // protected by the connection's loop queue
-    var closed = false
+    // protected by the connection's loop queue. Unchecked exclusivity (also `messaging`): read for every delivery,
+    // plain loads and stores or in-place mutations that call out to nothing that reaches them.
+    @exclusivity(unchecked) var closed = false
     // protected by the connection's loop queue: `startHeld` runs (no recursion). With the other flags, in what would
     // be the identity's padding.
     var startingHeld = false
@@ -256,7 +257,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     // connection keeps one pointer)
     @OutOfLine var authentication: AuthenticationHold
     // protected by the connection's loop queue
-    var messaging = ConnectionMessaging()
+    @exclusivity(unchecked) var messaging = ConnectionMessaging()
     // protected by the connection's loop queue (inline: most connections make ordered requests; out of line, the lane
     // was made for 1,903 of the idle benchmark's 3,000 connections)
     var lane = OrderedLane()

@@ -27,8 +27,9 @@ struct Device: Sendable, Hashable {
 final class SessionRegistry: @unchecked Sendable {
     // @unchecked Sendable: `byUser` and `userOfSession` are only touched under `lock`.
     private let lock = NSLock()
-    // protected by lock: a user's devices by connection (`ConnectionID.rawValue`)
-    private var byUser: [Int64: SmallDeviceMap<Device>] = [:]
+    // protected by lock: a user's devices by connection (`ConnectionID.rawValue`). Unchecked exclusivity: every
+    // access is under the lock and none overlaps another (a fan-out reads it once per recipient).
+    @exclusivity(unchecked) private var byUser: [Int64: SmallDeviceMap<Device>] = [:]
     // protected by lock: the user of every session with a connected device
     private var userOfSession: [Int64: Int64] = [:]
 
@@ -73,6 +74,19 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for user in users where seen.insert(user).inserted {
+            byUser[user]?.forEachValue { result.append($0) }
+        }
+        return result
+    }
+
+    /// Every connected device of these users, who are distinct (a conversation's members: the keys of its member
+    /// map). No set of the users seen: for a group of 1,000 it was about 400 instructions per delivery.
+    func devices(ofDistinctUsers users: [Int64]) -> [Device] {
+        var result: [Device] = []
+        result.reserveCapacity(users.count)
+        lock.lock()
+        defer { lock.unlock() }
+        for user in users {
             byUser[user]?.forEachValue { result.append($0) }
         }
         return result

@@ -94,7 +94,9 @@ public final class WebSocketConnection {
     // Stored properties are in an order that leaves little padding (an idle connection is mostly this object: 128
     // bytes, the small fields packed together ahead of the 8-byte ones).
     private let shared: SharedWebSocketConfiguration
-    public private(set) var state: State = .open
+    // Unchecked exclusivity: read for every shared frame sent (`acceptsSharedFrames`); each access is a plain load or
+    // store, none overlaps another, and the object is used on one queue (its connection's).
+    @exclusivity(unchecked) public private(set) var state: State = .open
     public let role: WebSocketRole
 
     // Frame being read.
