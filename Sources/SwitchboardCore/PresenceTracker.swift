@@ -81,7 +81,8 @@ public struct PresenceTracker: Sendable {
     private mutating func pruneHead() {
         while head < deadlines.count && !isLive(deadlines[head]) { head += 1 }
         if head == deadlines.count {
-            deadlines.removeAll(keepingCapacity: deadlines.count <= 1024)
+            // Storage kept only while small: after a mass disconnect it would hold 16 bytes per user who left.
+            deadlines.removeAll(keepingCapacity: deadlines.capacity <= 1024)
             head = 0
         } else if head >= 64 && head * 2 >= deadlines.count {
             deadlines.removeFirst(head)
