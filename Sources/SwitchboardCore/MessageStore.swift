@@ -318,23 +318,18 @@ public enum MessageStore {
         _ db: PostgresConnection, keys: [(conversationId: Int64, senderId: Int64, clientId: String)]
     ) throws -> [ClientKey: ChatMessage] {
         guard !keys.isEmpty else { return [:] }
-        let rows =
-            keys.count == 1
-            ? try db.execute(
-                cached: """
-                    SELECT \(messageColumns) FROM messages m WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_id = $3
-                    """,
-                [.int(keys[0].conversationId), .int(keys[0].senderId), .text(keys[0].clientId)])
-            : try db.execute(
-                cached: """
-                    SELECT \(messageColumns) FROM messages m
-                    JOIN unnest($1::bigint[], $2::bigint[], $3::text[]) AS k(c, s, cid)
-                      ON m.conversation_id = k.c AND m.sender_id = k.s AND m.client_id = k.cid
-                    """,
-                [
-                    .text(bigintArray(keys.map(\.conversationId))), .text(bigintArray(keys.map(\.senderId))),
-                    .text(textArray(keys.map(\.clientId))),
-                ])
+        // One lookup per key by the unique index (several keys: in one pipeline, one round trip). A join with the
+        // keys' `unnest` was planned as a hash join over a sequential scan of `messages` whenever the table's
+        // statistics were older than its growth (a new database until autovacuum's first analyze: the scans read
+        // 28 million rows in a minute of 32 messages in flight).
+        let sql = "SELECT \(messageColumns) FROM messages m WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_id = $3"
+        let rows: [PostgresRow]
+        if keys.count == 1 {
+            rows = Array(try db.execute(cached: sql, [.int(keys[0].conversationId), .int(keys[0].senderId), .text(keys[0].clientId)]))
+        } else {
+            rows = try db.pipeline(sql: sql, rows: keys.map { [.int($0.conversationId), .int($0.senderId), .text($0.clientId)] })
+                .flatMap { $0 }
+        }
         var result: [ClientKey: ChatMessage] = [:]
         for r in rows {
             let m = try message(r)
@@ -361,23 +356,16 @@ public enum MessageStore {
     @discardableResult
     public static func advance(_ db: PostgresConnection, heads: [Int64: ConversationHead]) throws -> Int64? {
         guard !heads.isEmpty else { return nil }
+        // By the primary key, one statement per conversation (several: in one pipeline, one round trip), as in
+        // `markRead`.
+        let sql = "UPDATE conversations SET last_seq = $2, version = $3, last_activity_at = now() WHERE id = $1 RETURNING txid_current()"
         if heads.count == 1, let (id, head) = heads.first {
-            return try db.execute(
-                cached: """
-                    UPDATE conversations SET last_seq = $2, version = $3, last_activity_at = now() WHERE id = $1
-                    RETURNING txid_current()
-                    """,
-                [.int(id), .int(head.lastSeq), .int(head.version)]
-            ).decodeFirst(Int64.self)
+            return try db.execute(cached: sql, [.int(id), .int(head.lastSeq), .int(head.version)]).decodeFirst(Int64.self)
         }
-        let ids = Array(heads.keys)
-        return try db.execute(
-            cached: """
-                UPDATE conversations c SET last_seq = v.seq, version = v.version, last_activity_at = now()
-                FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, seq, version) WHERE c.id = v.id RETURNING txid_current()
-                """,
-            [.text(bigintArray(ids)), .text(bigintArray(ids.map { heads[$0]!.lastSeq })), .text(bigintArray(ids.map { heads[$0]!.version }))]
-        ).decodeFirst(Int64.self)
+        let results = try db.pipeline(
+            sql: sql, rows: heads.keys.sorted().map { id in [.int(id), .int(heads[id]!.lastSeq), .int(heads[id]!.version)] })
+        for rows in results { if let transactionId = try rows.decodeFirst(Int64.self) { return transactionId } }
+        return nil
     }
 
     /// What became of a transaction (`txid_status`): `committed`, `aborted`, `in progress`, or nil when it is
@@ -389,22 +377,14 @@ public enum MessageStore {
     /// Moves read markers forward (never back).
     public static func markRead(_ db: PostgresConnection, marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
         guard !marks.isEmpty else { return }
+        // By the primary key, one statement per mark (several: in one pipeline, one round trip). A join with the
+        // marks' `unnest` was planned as a hash join over a sequential scan of `members` (see `existing`).
+        let sql = "UPDATE members SET read_seq = GREATEST(read_seq, $3) WHERE conversation_id = $1 AND user_id = $2"
         if marks.count == 1 {
-            try db.execute(
-                cached: "UPDATE members SET read_seq = GREATEST(read_seq, $3) WHERE conversation_id = $1 AND user_id = $2",
-                [.int(marks[0].conversationId), .int(marks[0].userId), .int(marks[0].seq)])
-            return
+            try db.execute(cached: sql, [.int(marks[0].conversationId), .int(marks[0].userId), .int(marks[0].seq)])
+        } else {
+            _ = try db.pipeline(sql: sql, rows: marks.map { [.int($0.conversationId), .int($0.userId), .int($0.seq)] })
         }
-        try db.execute(
-            cached: """
-                UPDATE members mb SET read_seq = GREATEST(mb.read_seq, v.seq)
-                FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(c, u, seq)
-                WHERE mb.conversation_id = v.c AND mb.user_id = v.u
-                """,
-            [
-                .text(bigintArray(marks.map(\.conversationId))), .text(bigintArray(marks.map(\.userId))),
-                .text(bigintArray(marks.map(\.seq))),
-            ])
     }
 
     /// Adds (or re-adds) a member whose visible range starts after `joinedSeq`.
