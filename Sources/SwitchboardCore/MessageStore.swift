@@ -318,18 +318,13 @@ public enum MessageStore {
         _ db: PostgresConnection, keys: [(conversationId: Int64, senderId: Int64, clientId: String)]
     ) throws -> [ClientKey: ChatMessage] {
         guard !keys.isEmpty else { return [:] }
-        // One lookup per key by the unique index (several keys: in one pipeline, one round trip). A join with the
+        // One lookup per key by the unique index, in one pipeline (one round trip; one key: a plain statement). A join with the
         // keys' `unnest` was planned as a hash join over a sequential scan of `messages` whenever the table's
         // statistics were older than its growth (a new database until autovacuum's first analyze: the scans read
         // 28 million rows in a minute of 32 messages in flight).
         let sql = "SELECT \(messageColumns) FROM messages m WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_id = $3"
-        let rows: [PostgresRow]
-        if keys.count == 1 {
-            rows = Array(try db.execute(cached: sql, [.int(keys[0].conversationId), .int(keys[0].senderId), .text(keys[0].clientId)]))
-        } else {
-            rows = try db.pipeline(sql: sql, rows: keys.map { [.int($0.conversationId), .int($0.senderId), .text($0.clientId)] })
-                .flatMap { $0 }
-        }
+        let rows = try db.pipeline(sql: sql, rows: keys.map { [.int($0.conversationId), .int($0.senderId), .text($0.clientId)] })
+            .flatMap { $0 }
         var result: [ClientKey: ChatMessage] = [:]
         for r in rows {
             let m = try message(r)
@@ -359,9 +354,6 @@ public enum MessageStore {
         // By the primary key, one statement per conversation (several: in one pipeline, one round trip), as in
         // `markRead`.
         let sql = "UPDATE conversations SET last_seq = $2, version = $3, last_activity_at = now() WHERE id = $1 RETURNING txid_current()"
-        if heads.count == 1, let (id, head) = heads.first {
-            return try db.execute(cached: sql, [.int(id), .int(head.lastSeq), .int(head.version)]).decodeFirst(Int64.self)
-        }
         let results = try db.pipeline(
             sql: sql, rows: heads.keys.sorted().map { id in [.int(id), .int(heads[id]!.lastSeq), .int(heads[id]!.version)] })
         for rows in results { if let transactionId = try rows.decodeFirst(Int64.self) { return transactionId } }
@@ -380,11 +372,7 @@ public enum MessageStore {
         // By the primary key, one statement per mark (several: in one pipeline, one round trip). A join with the
         // marks' `unnest` was planned as a hash join over a sequential scan of `members` (see `existing`).
         let sql = "UPDATE members SET read_seq = GREATEST(read_seq, $3) WHERE conversation_id = $1 AND user_id = $2"
-        if marks.count == 1 {
-            try db.execute(cached: sql, [.int(marks[0].conversationId), .int(marks[0].userId), .int(marks[0].seq)])
-        } else {
-            _ = try db.pipeline(sql: sql, rows: marks.map { [.int($0.conversationId), .int($0.userId), .int($0.seq)] })
-        }
+        _ = try db.pipeline(sql: sql, rows: marks.map { [.int($0.conversationId), .int($0.userId), .int($0.seq)] })
     }
 
     /// Adds (or re-adds) a member whose visible range starts after `joinedSeq`.

@@ -70,13 +70,7 @@ final class SessionRegistry: @unchecked Sendable {
     /// Every connected device of these users (each user once).
     func devices(ofUsers users: some Sequence<Int64>) -> [Device] {
         var seen = Set<Int64>()
-        var result: [Device] = []
-        lock.lock()
-        defer { lock.unlock() }
-        for user in users where seen.insert(user).inserted {
-            byUser[user]?.forEachValue { result.append($0) }
-        }
-        return result
+        return devices(ofDistinctUsers: users.filter { seen.insert($0).inserted })
     }
 
     /// Every connected device of these users, who are distinct (a conversation's members: the keys of its member

@@ -223,7 +223,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Outside a transaction the batch is one implicit transaction (all or nothing). Inside ``transaction(_:)``
     /// it joins the transaction, so a batch of inserts costs one commit.
     /// If any statement fails, the rest of the pipeline is skipped by the server, every result is still drained,
-    /// and the first error is thrown (inside a transaction, the transaction is then aborted).
+    /// and the first error is thrown (inside a transaction, the transaction is then aborted). One parameter row runs
+    /// as ``execute(cached:_:)`` (the same statement and result, without pipeline mode).
     /// - Parameters:
     ///   - sql: One statement with `$n` placeholders (prepared once and cached, as in ``execute(cached:_:)``).
     ///   - rows: One parameter list per execution.
@@ -232,6 +233,8 @@ public final class PostgresConnection: @unchecked Sendable {
     public func pipeline(sql: String, rows: [[PostgresData?]]) throws -> [PostgresRows] {
         dispatchPrecondition(condition: .onQueue(queue))
         if rows.isEmpty { return [] }
+        // One row: the same statement, without entering and leaving pipeline mode.
+        if rows.count == 1 { return [try execute(cached: sql, rows[0])] }
         let name = try statementName(for: sql)
         let connection = try connectedHandle()
         guard PQenterPipelineMode(connection) == 1 else {
