@@ -692,7 +692,7 @@ struct DeliveryPlan {
 
     mutating func ephemeral(_ bytes: [UInt8], source: String, to devices: [Device]) {
         endRun()
-        for device in devices { entries.add(.ephemeral(bytes, source: source), to: device.connection) }
+        entries.add(.ephemeral(bytes, source: source), to: devices.lazy.map(\.connection))
     }
 
     private mutating func endRun() {
@@ -703,22 +703,22 @@ struct DeliveryPlan {
 
     private static func add(_ run: Run, to batch: inout OutboxBatch) {
         let all: OutboxItem = run.messages.count == 1 ? .message(run.messages[0]) : .messages(run.messages)
-        batch.reserveCapacity(batch.entries.count + run.devices.count)
+        batch.reserveCapacity(batch.count + run.devices.count)
         if run.excepts.isEmpty {
-            for device in run.devices { batch.add(all, to: device.connection) }
+            batch.add(all, to: run.devices.lazy.map(\.connection))
             return
         }
         // The senders' connections: a few (one per sender in the commit), looked for by comparison; a set's hashing
         // was about 150 instructions per delivery of a fan-out.
-        var skipping: [ConnectionID] = []
-        for except in run.excepts where !skipping.contains(except.connection) { skipping.append(except.connection) }
+        let skipping = run.excepts.reduce(into: [ConnectionID]()) { if !$0.contains($1.connection) { $0.append($1.connection) } }
         let skippingSet = skipping.count > 8 ? Set(skipping) : nil
-        for device in run.devices {
-            let skipped = skippingSet.map { $0.contains(device.connection) } ?? skipping.contains(device.connection)
-            guard skipped else {
-                batch.add(all, to: device.connection)
-                continue
-            }
+        func skipped(_ device: Device) -> Bool {
+            skippingSet.map { $0.contains(device.connection) } ?? skipping.contains(device.connection)
+        }
+        // Everyone else gets the whole run as one item (its connections in one list), then each skipped connection
+        // its own part of the run: each connection still gets exactly one item of the run.
+        batch.add(all, to: run.devices.lazy.filter { !skipped($0) }.map(\.connection))
+        for device in run.devices where skipped(device) {
             let mine = run.messages.indices.filter { i in !run.excepts.contains { $0.index == i && $0.connection == device.connection } }
             switch mine.count {
             case 0: continue

@@ -38,6 +38,9 @@ struct ConnectionID: Hashable, Sendable, CustomStringConvertible {
     var node: UInt32 { UInt32(truncatingIfNeeded: rawValue >> Self.localBits) }
 
     var description: String { node == 0 ? "c\(rawValue)" : "c\(node).\(rawValue & ((1 << Self.localBits) - 1))" }
+
+    /// Hashed like an `IDKey` (the server numbers connections; SipHash here was a third of a delivery's hashing).
+    func _rawHashValue(seed: Int) -> Int { Int(bitPattern: UInt(IDKey.mix(rawValue, seed: seed))) }
 }
 
 /// What an engine answers to a connection's request, as a value (it may cross a bus): the connection
@@ -84,27 +87,59 @@ enum OutboxItem: Sendable {
 
 /// A set of deliveries handed over at once. Each connection gets its items in order; replies go out before the
 /// other items of the same batch (a sender is not kept waiting behind a fan-out).
+///
+/// Kept as items, each with the run of connections it goes to (one flat array of connection ids), not as one
+/// (connection, item) pair per delivery: a fan-out to 1,000 connections holds its item once, so neither the plan
+/// nor the outbox copies (retains and releases) it per recipient (issue 17: six retains per delivery).
 struct OutboxBatch: Sendable {
-    private(set) var entries: [(ConnectionID, OutboxItem)] = []
+    /// The items in order, each with the end (exclusive) of its connections in `connections`.
+    private(set) var items: [(item: OutboxItem, end: Int)] = []
+    /// Every item's connections, item after item.
+    private(set) var connections: [ConnectionID] = []
 
     init() {}
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { items.isEmpty }
 
+    /// The number of deliveries (an item and a connection each).
+    var count: Int { connections.count }
+
+    /// Room for this many deliveries.
     mutating func reserveCapacity(_ count: Int) {
-        entries.reserveCapacity(count)
+        connections.reserveCapacity(count)
     }
 
     mutating func add(_ item: OutboxItem, to connection: ConnectionID) {
-        entries.append((connection, item))
+        connections.append(connection)
+        items.append((item, connections.count))
     }
 
+    /// One item for some connections (nothing when there are none).
     mutating func add(_ item: OutboxItem, to connections: some Sequence<ConnectionID>) {
-        for connection in connections { entries.append((connection, item)) }
+        let start = self.connections.count
+        self.connections.append(contentsOf: connections)
+        if self.connections.count > start { items.append((item, self.connections.count)) }
     }
 
     mutating func reply(_ reply: EngineReply, to connection: ConnectionID) {
         add(.reply(reply), to: connection)
+    }
+
+    /// Each item with its connections, in order.
+    func forEachItem(_ body: (OutboxItem, ArraySlice<ConnectionID>) throws -> Void) rethrows {
+        var start = 0
+        for (item, end) in items {
+            try body(item, connections[start..<end])
+            start = end
+        }
+    }
+
+    /// Every delivery as a (connection, item) pair, in order.
+    var entries: [(ConnectionID, OutboxItem)] {
+        var result: [(ConnectionID, OutboxItem)] = []
+        result.reserveCapacity(connections.count)
+        forEachItem { item, ids in for id in ids { result.append((id, item)) } }
+        return result
     }
 }
 
@@ -155,7 +190,9 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
     /// its connection closes, removes it from the map; items already posted to its loop keep it until they have
     /// run (the closed endpoint ignores them), so a closed connection's endpoint is not kept alive.
     private struct Attached {
-        let loop: EventLoop
+        /// Unowned: a loop lives as long as the server (as `Connection.loop`); a strong reference was a retain and
+        /// a release per delivery.
+        unowned(unsafe) let loop: EventLoop
         let endpoint: any OutboxEndpoint
     }
 
@@ -192,22 +229,29 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
         // may therefore get the acknowledgement of its own seq 8 before the event of another member's seq 7 from
         // the same commit; clients order by seq.)
         var parts: [Part] = []
+        var last = -1
         lock.withLock {
-            for (id, item) in batch.entries {
-                guard let attached = connections[id] else { continue }
-                let index: Int
-                if let i = parts.firstIndex(where: { $0.loop === attached.loop }) {
-                    index = i
-                } else {
-                    // Room for the whole batch: with one loop (the usual case) its part is all of it, grown once.
-                    parts.append(Part(loop: attached.loop, capacity: batch.entries.count))
-                    index = parts.count - 1
+            var itemIndex = 0
+            batch.forEachItem { item, ids in
+                let isReply = if case .reply = item { true } else { false }
+                for id in ids {
+                    guard let attached = connections[id] else { continue }
+                    if last < 0 || parts[last].loop !== attached.loop {
+                        if let i = parts.firstIndex(where: { $0.loop === attached.loop }) {
+                            last = i
+                        } else {
+                            // Room for the whole batch: with one loop (the usual case) its part is all of it, grown once.
+                            parts.append(Part(loop: attached.loop, capacity: batch.count))
+                            last = parts.count - 1
+                        }
+                    }
+                    if isReply {
+                        parts[last].replies.append(Delivery(endpoint: attached.endpoint, item: item))
+                    } else {
+                        parts[last].rest.add(attached.endpoint, item, itemIndex: itemIndex)
+                    }
                 }
-                if case .reply = item {
-                    parts[index].replies.append(Delivery(endpoint: attached.endpoint, item: item))
-                } else {
-                    parts[index].rest.append(Delivery(endpoint: attached.endpoint, item: item))
-                }
+                itemIndex += 1
             }
         }
         for part in parts {
@@ -215,7 +259,8 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
             if !part.replies.isEmpty {
                 let replies = part.replies
                 loop.executeBatch {
-                    Self.perform(replies, on: loop)
+                    loop.assertOnLoop()
+                    for delivery in replies { delivery.endpoint.receive(delivery.item) }
                     // Acknowledgements leave before the turn's fan-out is written: a sender's next message is not
                     // held back by the deliveries of its previous one (the turn may carry thousands).
                     for delivery in replies { delivery.endpoint.flushNow() }
@@ -223,7 +268,7 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
             }
             if !part.rest.isEmpty {
                 let rest = part.rest
-                loop.executeBatch { Self.perform(rest, on: loop) }
+                loop.executeBatch { rest.perform(on: loop) }
             }
         }
     }
@@ -235,21 +280,46 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
         let item: OutboxItem
     }
 
+    /// Items for endpoints of one loop, each item once with the run of its endpoints (as `OutboxBatch`).
+    private struct Runs: @unchecked Sendable {
+        // @unchecked Sendable: the endpoints are only called on their loop (`perform` asserts it).
+        var items: [(item: OutboxItem, end: Int)] = []
+        var endpoints: [any OutboxEndpoint] = []
+        /// The batch's index of the last item added.
+        var lastItem = -1
+
+        var isEmpty: Bool { items.isEmpty }
+
+        mutating func add(_ endpoint: any OutboxEndpoint, _ item: OutboxItem, itemIndex: Int) {
+            endpoints.append(endpoint)
+            if itemIndex == lastItem {
+                items[items.count - 1].end = endpoints.count
+            } else {
+                items.append((item, endpoints.count))
+                lastItem = itemIndex
+            }
+        }
+
+        func perform(on loop: EventLoop) {
+            loop.assertOnLoop()
+            var start = 0
+            for (item, end) in items {
+                for i in start..<end { endpoints[i].receive(item) }
+                start = end
+            }
+        }
+    }
+
     /// One loop's share of a batch.
     private struct Part {
-        let loop: EventLoop
+        unowned(unsafe) let loop: EventLoop
         var replies: [Delivery] = []
-        var rest: [Delivery] = []
+        var rest = Runs()
 
         init(loop: EventLoop, capacity: Int) {
             self.loop = loop
             // Not for a small batch (an acknowledgement alone): it would allocate an array that stays empty.
-            if capacity > 16 { rest.reserveCapacity(capacity) }
+            if capacity > 16 { rest.endpoints.reserveCapacity(capacity) }
         }
-    }
-
-    private static func perform(_ items: [Delivery], on loop: EventLoop) {
-        loop.assertOnLoop()
-        for delivery in items { delivery.endpoint.receive(delivery.item) }
     }
 }

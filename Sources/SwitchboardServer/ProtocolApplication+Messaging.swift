@@ -17,7 +17,7 @@ import SwitchboardTransport
 struct ConnectionMessaging {
     var held: [OutboundMessage] = []
     /// What was sent on this connection, per conversation (one dictionary, so a live delivery costs one lookup).
-    var seqs: [Int64: ConversationSeqs] = [:]
+    var seqs: [IDKey: ConversationSeqs] = [:]
     /// Presence and typing events waiting for the connection to drain, latest per source.
     var conflated: [String: [UInt8]] = [:]
     var conflatedOrder: [String] = []
@@ -133,7 +133,7 @@ extension ProtocolApplication {
 
     /// Sends a live message unless this connection had its seq already (a held event the catch-up sent).
     private func sendLive(_ message: OutboundMessage, on ws: WebSocketConnection) {
-        guard messaging.seqs[message.conversationId, default: ConversationSeqs()].insertLive(message.seq) else { return }
+        guard messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq) else { return }
         session.sendShared(message, on: ws)
     }
 
@@ -262,8 +262,8 @@ extension ProtocolApplication {
             // A failed write closes the connection in the middle of the page.
             guard !closed else { return }
             // Skip exactly what this connection was sent live.
-            if messaging.seqs[m.conversationId]?.wasSentLive(m.seq) == true { continue }
-            messaging.seqs[m.conversationId, default: ConversationSeqs()].insertCaughtUp(m.seq)
+            if messaging.seqs[IDKey(m.conversationId)]?.wasSentLive(m.seq) == true { continue }
+            messaging.seqs[IDKey(m.conversationId), default: ConversationSeqs()].insertCaughtUp(m.seq)
             session.sendShared(m)
         }
     }

@@ -29,7 +29,7 @@ final class SessionRegistry: @unchecked Sendable {
     private let lock = NSLock()
     // protected by lock: a user's devices by connection (`ConnectionID.rawValue`). Unchecked exclusivity: every
     // access is under the lock and none overlaps another (a fan-out reads it once per recipient).
-    @exclusivity(unchecked) private var byUser: [Int64: SmallDeviceMap<Device>] = [:]
+    @exclusivity(unchecked) private var byUser: [IDKey: SmallDeviceMap<Device>] = [:]
     // protected by lock: the user of every session with a connected device
     private var userOfSession: [Int64: Int64] = [:]
 
@@ -41,8 +41,8 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         userOfSession[device.sessionId] = device.userId
-        let first = byUser[device.userId] == nil
-        byUser[device.userId, default: SmallDeviceMap()][device.connection.rawValue] = device
+        let first = byUser[IDKey(device.userId)] == nil
+        byUser[IDKey(device.userId), default: SmallDeviceMap()][device.connection.rawValue] = device
         return first
     }
 
@@ -51,10 +51,10 @@ final class SessionRegistry: @unchecked Sendable {
     func remove(_ connection: ConnectionID, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let removed = byUser[userId]?.removeValue(forKey: connection.rawValue) else { return byUser[userId] == nil }
-        let empty = byUser[userId]?.isEmpty == true
-        if empty { byUser[userId] = nil }
-        if byUser[userId]?.values.contains(where: { $0.sessionId == removed.sessionId }) != true {
+        guard let removed = byUser[IDKey(userId)]?.removeValue(forKey: connection.rawValue) else { return byUser[IDKey(userId)] == nil }
+        let empty = byUser[IDKey(userId)]?.isEmpty == true
+        if empty { byUser[IDKey(userId)] = nil }
+        if byUser[IDKey(userId)]?.values.contains(where: { $0.sessionId == removed.sessionId }) != true {
             userOfSession[removed.sessionId] = nil
         }
         return empty
@@ -64,7 +64,7 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(ofUser userId: Int64) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        return byUser[userId]?.values ?? []
+        return byUser[IDKey(userId)]?.values ?? []
     }
 
     /// Every connected device of these users (each user once).
@@ -81,7 +81,7 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for user in users {
-            byUser[user]?.forEachValue { result.append($0) }
+            byUser[IDKey(user)]?.forEachValue { result.append($0) }
         }
         return result
     }
@@ -95,7 +95,7 @@ final class SessionRegistry: @unchecked Sendable {
     func devices(ofSession sessionId: Int64) -> [Device] {
         lock.lock()
         defer { lock.unlock() }
-        guard let userId = userOfSession[sessionId], let devices = byUser[userId] else { return [] }
+        guard let userId = userOfSession[sessionId], let devices = byUser[IDKey(userId)] else { return [] }
         return devices.values.filter { $0.sessionId == sessionId }
     }
 
@@ -103,14 +103,14 @@ final class SessionRegistry: @unchecked Sendable {
     func sessions(ofUser userId: Int64) -> Set<Int64> {
         lock.lock()
         defer { lock.unlock() }
-        return Set(byUser[userId]?.values.map(\.sessionId) ?? [])
+        return Set(byUser[IDKey(userId)]?.values.map(\.sessionId) ?? [])
     }
 
     /// The number of nodes where the user has devices (1 when it has none: the asking node counts).
     func nodeCount(ofUser userId: Int64) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        guard let devices = byUser[userId] else { return 1 }
+        guard let devices = byUser[IDKey(userId)] else { return 1 }
         // A user has a few devices: a linear scan, no set allocated on the send path.
         var nodes: [UInt32] = []
         devices.forEachValue { if !nodes.contains($0.connection.node) { nodes.append($0.connection.node) } }
@@ -121,7 +121,7 @@ final class SessionRegistry: @unchecked Sendable {
     func isOnline(_ userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return byUser[userId] != nil
+        return byUser[IDKey(userId)] != nil
     }
 
     /// Every device on `node` (the connections a node serves, in a cluster).

@@ -101,7 +101,11 @@ public final class Connection: @unchecked Sendable {
     // protected by loop.queue
     @exclusivity(unchecked) private var outbound = ChunkQueue()
     // protected by loop.queue
-    @exclusivity(unchecked) public private(set) var outboundBytes = 0
+    @exclusivity(unchecked) private var queuedBytes = 0
+    /// Bytes queued and not yet written. A computed property: read directly from another module, the stored one
+    /// had its exclusivity checked there (a dynamic check per delivery in the backpressure test), which
+    /// `@exclusivity(unchecked)` turns off only in this module.
+    public var outboundBytes: Int { queuedBytes }
     // protected by loop.queue: what few connections have (TLS, a client's connect, a close after flushing), out of
     // line: a plain idle server connection keeps one pointer for it
     @exclusivity(unchecked) private var rare: RareState?
@@ -391,7 +395,7 @@ public final class Connection: @unchecked Sendable {
         } else {
             outbound.append(chunk)
         }
-        outboundBytes += count
+        queuedBytes += count
         if wantsWritable { return }  // EPOLLOUT will flush
         if loop.inBatch {
             if !flushScheduled {
@@ -523,7 +527,7 @@ public final class Connection: @unchecked Sendable {
 
     private func consume(_ written: Int) {
         var n = written
-        outboundBytes -= n
+        queuedBytes -= n
         var drop = 0
         while n > 0 && drop < outbound.count {
             let remaining = outbound[drop].count - headOffset
@@ -552,7 +556,7 @@ public final class Connection: @unchecked Sendable {
         var dropped = 0
         for chunk in outbound[keep...] { dropped += chunk.count }
         outbound.removeAll(from: keep)
-        outboundBytes -= dropped
+        queuedBytes -= dropped
         return dropped
     }
 
@@ -619,7 +623,7 @@ public final class Connection: @unchecked Sendable {
         loop.deregister(self)
         Glibc.close(fd)
         outbound.removeAll()
-        outboundBytes = 0
+        queuedBytes = 0
         tls = nil
         if let onOpen {
             self.onOpen = nil

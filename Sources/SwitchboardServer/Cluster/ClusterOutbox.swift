@@ -60,53 +60,58 @@ final class ClusterOutbox: Outbox {
     func post(_ batch: OutboxBatch) {
         guard !batch.isEmpty else { return }
         var mine = OutboxBatch()
-        mine.reserveCapacity(batch.entries.count)
+        mine.reserveCapacity(batch.count)
         // A handful of nodes: found by a linear search from the previous entry's (a fan-out's entries come in
         // long runs per item), never by hashing per entry.
         var remote: [RemotePart] = []
         var current = -1
-        for (connection, item) in batch.entries {
-            let node = connection.node
-            if node == self.node {
-                mine.add(item, to: connection)
-                continue
-            }
-            if current < 0 || remote[current].node != node {
-                current = remote.firstIndex { $0.node == node } ?? -1
-            }
-            if case .messages(let messages) = item {
-                // A run of messages crosses the bus as one group per message: the connections that get the same
-                // run join each of its groups (each connection still gets the run's messages in order).
+        var here: [ConnectionID] = []  // this node's connections of the current item
+        batch.forEachItem { item, connections in
+            here.removeAll(keepingCapacity: true)
+            for connection in connections {
+                let node = connection.node
+                if node == self.node {
+                    here.append(connection)
+                    continue
+                }
+                if current < 0 || remote[current].node != node {
+                    current = remote.firstIndex { $0.node == node } ?? -1
+                }
+                if case .messages(let messages) = item {
+                    // A run of messages crosses the bus as one group per message: the connections that get the same
+                    // run join each of its groups (each connection still gets the run's messages in order).
+                    if current >= 0, Self.same(remote[current].last, item) {
+                        let groups = remote[current].groups.count
+                        for g in (groups - messages.count)..<groups { remote[current].groups[g].connections.append(connection.rawValue) }
+                        continue
+                    }
+                    if current < 0 {
+                        remote.append(RemotePart(node: node, last: item))
+                        current = remote.count - 1
+                    }
+                    for m in messages {
+                        let wire = ClusterWire.Item.message(conversationId: m.conversationId, seq: m.seq, payload: m.payload)
+                        remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
+                    }
+                    remote[current].last = item
+                    continue
+                }
                 if current >= 0, Self.same(remote[current].last, item) {
-                    let groups = remote[current].groups.count
-                    for g in (groups - messages.count)..<groups { remote[current].groups[g].connections.append(connection.rawValue) }
+                    remote[current].groups[remote[current].groups.count - 1].connections.append(connection.rawValue)
+                    continue
+                }
+                guard let wire = Self.wireItem(item) else {
+                    logger.error("cluster: a local-only reply or a reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
                     continue
                 }
                 if current < 0 {
                     remote.append(RemotePart(node: node, last: item))
                     current = remote.count - 1
                 }
-                for m in messages {
-                    let wire = ClusterWire.Item.message(conversationId: m.conversationId, seq: m.seq, payload: m.payload)
-                    remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
-                }
+                remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
                 remote[current].last = item
-                continue
             }
-            if current >= 0, Self.same(remote[current].last, item) {
-                remote[current].groups[remote[current].groups.count - 1].connections.append(connection.rawValue)
-                continue
-            }
-            guard let wire = Self.wireItem(item) else {
-                logger.error("cluster: a local-only reply or a reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
-                continue
-            }
-            if current < 0 {
-                remote.append(RemotePart(node: node, last: item))
-                current = remote.count - 1
-            }
-            remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
-            remote[current].last = item
+            mine.add(item, to: here)
         }
         // The other nodes' part first: it is on its way to Redis before this node's acknowledgements are (a node
         // that dies between the two leaves acknowledged messages undelivered elsewhere for the narrowest time).
