@@ -101,10 +101,23 @@ public enum MessageBatch {
         }
     }
 
+    /// The store's insert met a stored message with one of the batch's idempotency keys. Only a batch run without
+    /// the look-up (`lookUpKeys: false`) can meet one: its caller rolls the transaction back and runs the batch
+    /// again with the look-up, which answers the resend with the stored message.
+    public struct StoredKeyConflict: Error, Sendable {
+        public init() {}
+    }
+
     /// Applies the writes in order. `known`: the cached states, used where their version is the locked row's
     /// (others are loaded from `store`).
+    ///
+    /// `lookUpKeys`: whether the batch's idempotency keys are looked up before the insert. Without the look-up
+    /// (the server's first try: a resend is rare, and the look-up was a statement per key), a key stored already
+    /// makes the insert throw `StoredKeyConflict` (the store's unique index), and the caller runs the batch again
+    /// with it in a new transaction.
     public static func run(
-        _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int, store: some MessageBatchStore
+        _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int, store: some MessageBatchStore,
+        lookUpKeys: Bool = true
     ) throws -> Outcome {
         let ids = Set(batch.map(\.conversationId)).sorted()
         let heads = try store.lock(ids: ids)
@@ -144,7 +157,7 @@ public enum MessageBatch {
         }
         let friends = try store.friendPairs(pairs)
         let policy = directs.isEmpty ? (blocked: Set<DirectPair>(), allowed: Set<DirectPair>()) : try store.directPolicy(directs)
-        let existing = try store.existing(keys)
+        let existing = lookUpKeys ? try store.existing(keys) : [:]
 
         var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
         var stored = Array(repeating: false, count: batch.count)
@@ -363,7 +376,15 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
     public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
     public func markRemoved(messageId: Int64) throws { try ModerationRepository.markRemoved(db, messageId: messageId) }
-    public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] { try MessageStore.insert(db, messages) }
+    /// A stored message with one of the idempotency keys (the unique index `messages_client_id`) is
+    /// `MessageBatch.StoredKeyConflict`.
+    public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] {
+        do {
+            return try MessageStore.insert(db, messages)
+        } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "messages_client_id" {
+            throw MessageBatch.StoredKeyConflict()
+        }
+    }
     public func advance(heads: [Int64: ConversationHead]) throws -> Int64? { try MessageStore.advance(db, heads: heads) }
     public func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
         try MessageStore.markRead(db, marks: marks)

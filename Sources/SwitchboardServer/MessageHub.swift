@@ -316,11 +316,22 @@ final class MessageWriter: @unchecked Sendable {
         pool.withConnection(
             on: queue, urgent: max(1, configuration.writers) < pool.size,
             { db in
-                let outcome = try db.transaction { db in
-                    let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, db)
-                    // From here on a failure may be one of the COMMIT, whose outcome the server knows.
-                    prepared.set(outcome)
-                    return outcome
+                func commit(lookUpKeys: Bool) throws -> Outcome {
+                    try db.transaction { db in
+                        let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, lookUpKeys: lookUpKeys, db)
+                        // From here on a failure may be one of the COMMIT, whose outcome the server knows.
+                        prepared.set(outcome)
+                        return outcome
+                    }
+                }
+                let outcome: Outcome
+                do {
+                    // Without looking the client ids up first: a resend is rare, and the look-up was a statement per
+                    // message (PostgreSQL's start-up of a statement was its largest cost at 32 in flight).
+                    outcome = try commit(lookUpKeys: false)
+                } catch is MessageBatch.StoredKeyConflict {
+                    // A resend of a stored message: that try was rolled back; this one answers it with the stored one.
+                    outcome = try commit(lookUpKeys: true)
                 }
                 if let sql = configuration.sqlAfterCommitForTesting?() { try db.executeScript(sql) }
                 return outcome
@@ -465,11 +476,12 @@ final class MessageWriter: @unchecked Sendable {
     /// Runs a batch in one transaction on a leased connection: the domain's rules (`MessageBatch`) on the
     /// database's store. Pure with respect to the writer: it reads the known states and returns the new ones.
     static func execute(
-        _ batch: [WriteRequest], known: [Int64: ConversationState], configuration: MessagingConfiguration, _ db: PostgresConnection
+        _ batch: [WriteRequest], known: [Int64: ConversationState], configuration: MessagingConfiguration, lookUpKeys: Bool,
+        _ db: PostgresConnection
     ) throws -> Outcome {
         try MessageBatch.run(
             batch.map { ConversationWrite(conversationId: $0.conversationId, actor: $0.actor, action: $0.action) }, known: known,
-            maxGroupMembers: configuration.maxGroupMembers, store: PostgresMessageBatchStore(db))
+            maxGroupMembers: configuration.maxGroupMembers, store: PostgresMessageBatchStore(db), lookUpKeys: lookUpKeys)
     }
 
     /// Replies to every request, then delivers every new message to the online devices of the members who

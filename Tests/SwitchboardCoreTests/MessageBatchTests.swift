@@ -69,6 +69,12 @@ import Testing
         func rename(conversationId: Int64, name: String) throws {}
         func markDeleted(messageId: Int64) throws { deleted.insert(messageId) }
         func insert(_ new: [NewMessage]) throws -> [ChatMessage] {
+            // As the database's unique index on (conversation, sender, client id).
+            for n in new where n.clientId != nil {
+                if messages.contains(where: { $0.conversationId == n.conversationId && $0.senderId == n.senderId && $0.clientId == n.clientId }) {
+                    throw MessageBatch.StoredKeyConflict()
+                }
+            }
             let stored = new.enumerated().map { (i, n) in
                 ChatMessage(
                     id: Int64(messages.count + i + 1), conversationId: n.conversationId, seq: n.seq, senderId: n.senderId, kind: n.kind,
@@ -145,6 +151,25 @@ import Testing
         let other = try MessageBatch.run(
             [Self.send("x", from: Self.bob, to: Self.group, clientId: "k")], known: again.states, maxGroupMembers: 10, store: store)
         #expect((try? other.results[0].get())?.seq == 3)
+    }
+
+    /// The server's first try skips the look-up of client ids: a stored one conflicts in the insert, and the try
+    /// with the look-up answers the resend with the stored message.
+    @Test func withoutTheLookUpAStoredClientIdConflictsAndTheLookUpAnswersIt() throws {
+        let store = Self.store()
+        let first = try MessageBatch.run(
+            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: [:], maxGroupMembers: 10, store: store, lookUpKeys: false)
+        #expect(first.stored == [true])
+        #expect(!store.calls.contains("existing"))
+        let resend = [Self.send("x", from: Self.ann, to: Self.group, clientId: "k"), Self.send("y", from: Self.bob, to: Self.group)]
+        #expect(throws: MessageBatch.StoredKeyConflict.self) {
+            try MessageBatch.run(resend, known: first.states, maxGroupMembers: 10, store: store, lookUpKeys: false)
+        }
+        #expect(store.messages.count == 1)
+        let again = try MessageBatch.run(resend, known: first.states, maxGroupMembers: 10, store: store, lookUpKeys: true)
+        #expect(again.stored == [false, true])
+        #expect((try? again.results[0].get())?.id == (try? first.results[0].get())?.id)
+        #expect((try? again.results[1].get())?.seq == 3)
     }
 
     @Test func strangersAndNonFriendsAreRefused() throws {
