@@ -67,6 +67,11 @@ public protocol MessageBatchStore {
     func advance(heads: [Int64: ConversationHead]) throws -> Int64?
     /// Moves senders' read markers.
     func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws
+    /// The end of a batch: `insert`, `advance` and `markRead`, in that order (a store may do them at once). Returns
+    /// the messages as stored and the transaction's id when any head was set.
+    func write(
+        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+    ) throws -> (messages: [ChatMessage], transactionId: Int64?)
 }
 
 /// The messaging rules of one batch of writes: who may write where (membership, friendship in a direct
@@ -312,14 +317,12 @@ public enum MessageBatch {
             states[conversationId] = state
             changed[conversationId] = ConversationHead(lastSeq: state.lastSeq, version: state.version)
         }
-        let rows = try store.insert(inserts)
+        let (rows, transactionId) = try store.write(inserts, heads: changed, marks: readMarks)
         for (k, message) in rows.enumerated() {
             results[insertOwners[k]] = .success(message)
             stored[insertOwners[k]] = true
         }
         for (i, j) in duplicateOf { results[i] = results[j] }
-        let transactionId = try store.advance(heads: changed)
-        try store.markRead(readMarks)
         // Only the touched and loaded states go back to the cache.
         var touched: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
@@ -340,6 +343,15 @@ public struct DirectPair: Hashable, Sendable {
 }
 
 extension MessageBatchStore {
+    public func write(
+        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+    ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
+        let stored = try insert(messages)
+        let transactionId = try advance(heads: heads)
+        try markRead(marks)
+        return (stored, transactionId)
+    }
+
     /// A store without the social graph: nothing blocked, friends only.
     public func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) { ([], []) }
 
@@ -376,11 +388,33 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
     public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
     public func markRemoved(messageId: Int64) throws { try ModerationRepository.markRemoved(db, messageId: messageId) }
+    public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] {
+        try Self.mappingStoredKeys { try MessageStore.insert(db, messages) }
+    }
+    /// One message to one conversation (every commit at a low rate, most of a chat's): one statement
+    /// (`MessageStore.insertAdvancingHead`) instead of three.
+    public func write(
+        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+    ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
+        if messages.count == 1, heads.count == 1, let (id, head) = heads.first, messages[0].conversationId == id,
+            marks.allSatisfy({ $0.conversationId == id && $0.userId == marks[0].userId })
+        {
+            let mark = marks.max { $0.seq < $1.seq }.map { (userId: $0.userId, seq: $0.seq) }
+            let (message, transactionId) = try Self.mappingStoredKeys {
+                try MessageStore.insertAdvancingHead(db, messages[0], head: head, mark: mark)
+            }
+            return ([message], transactionId)
+        }
+        let stored = try insert(messages)
+        let transactionId = try advance(heads: heads)
+        try markRead(marks)
+        return (stored, transactionId)
+    }
     /// A stored message with one of the idempotency keys (the unique index `messages_client_id`) is
     /// `MessageBatch.StoredKeyConflict`.
-    public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] {
+    private static func mappingStoredKeys<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try MessageStore.insert(db, messages)
+            return try body()
         } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "messages_client_id" {
             throw MessageBatch.StoredKeyConflict()
         }

@@ -313,6 +313,41 @@ public enum MessageStore {
         }
     }
 
+    /// Inserts one message, sets its conversation's head (`advance`) and moves its sender's read marker
+    /// (`markRead`, when `mark` is set) in one statement: one executor start-up and one round trip instead of three
+    /// (PostgreSQL's start-up of a statement and the round trips were most of its cost per commit at 20 messages/s).
+    /// Returns the message as stored and the transaction's id.
+    public static func insertAdvancingHead(
+        _ db: PostgresConnection, _ n: NewMessage, head: ConversationHead, mark: (userId: Int64, seq: Int64)?
+    ) throws -> (ChatMessage, Int64) {
+        // Every data-modifying WITH runs once, referenced or not; `$12` switches the read marker's update off.
+        let rows = try db.execute(
+            cached: """
+                WITH m (c0, c1, c2, c3, c4, c5, c6, c7, c8, c9) AS (
+                    INSERT INTO messages AS m (conversation_id, seq, sender_id, kind, body, client_id, voice_id)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7)
+                    RETURNING \(messageColumns)
+                ), head AS (
+                    UPDATE conversations SET last_seq = $8, version = $9, last_activity_at = now() WHERE id = $1
+                    RETURNING txid_current() AS tx
+                ), marker AS (
+                    UPDATE members SET read_seq = GREATEST(read_seq, $10) WHERE conversation_id = $1 AND user_id = $11 AND $12
+                )
+                SELECT m.*, (SELECT tx FROM head) FROM m
+                """,
+            [
+                .int(n.conversationId), .int(n.seq), n.senderId.map { .int($0) }, .text(n.kind.rawValue), n.body.map { .text($0) },
+                n.clientId.map { .text($0) }, n.voiceId.map { .int($0) }, .int(head.lastSeq), .int(head.version),
+                .int(mark?.seq ?? 0), .int(mark?.userId ?? 0), .bool(mark != nil),
+            ])
+        guard let r = rows.first, let transactionId = try r.decode(Int64?.self, column: 10) else {
+            throw ServiceError(.internal, "internal error")
+        }
+        let m = try message(r)
+        guard m.conversationId == n.conversationId, m.seq == n.seq else { throw ServiceError(.internal, "internal error") }
+        return (m, transactionId)
+    }
+
     /// Earlier messages with these idempotency keys: (conversation, sender, client id) -> the stored message.
     public static func existing(
         _ db: PostgresConnection, keys: [(conversationId: Int64, senderId: Int64, clientId: String)]
