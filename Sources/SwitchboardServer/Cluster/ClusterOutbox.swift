@@ -150,11 +150,9 @@ final class ClusterOutbox: Outbox {
                 }
                 continue
             }
-            for raw in group.connections {
-                let connection = ConnectionID(rawValue: raw)
-                // Only this node's connections (a stale directory may name a connection that moved on).
-                if connection.node == node { batch.add(item, to: connection) }
-            }
+            // Only this node's connections (a stale directory may name a connection that moved on), as one item
+            // with its run of connections (no copy of the item per recipient).
+            batch.add(item, to: group.connections.lazy.map { ConnectionID(rawValue: $0) }.filter { $0.node == self.node })
         }
         local.post(batch)
     }
