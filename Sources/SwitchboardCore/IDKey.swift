@@ -14,14 +14,10 @@
 /// per-instance seed still changes the layout. Issue 17: a delivery looked up three such maps (the outbox's
 /// connections, the registry's users, the connection's conversations), about 500 of its 3,100 instructions in
 /// SipHash; the mixer is about 10.
-public struct IDKey: Hashable, Sendable, CustomStringConvertible {
+public struct IDKey: Hashable, Sendable {
     public let rawValue: UInt64
 
     @inlinable public init(_ id: Int64) { rawValue = UInt64(bitPattern: id) }
-    @inlinable public init(raw: UInt64) { rawValue = raw }
-
-    /// The id as it was given to `init(_:)`.
-    @inlinable public var id: Int64 { Int64(bitPattern: rawValue) }
 
     @inlinable public static func == (a: IDKey, b: IDKey) -> Bool { a.rawValue == b.rawValue }
 
@@ -37,6 +33,4 @@ public struct IDKey: Hashable, Sendable, CustomStringConvertible {
         x = (x ^ (x &>> 27)) &* 0x94d0_49bb_1331_11eb
         return x ^ (x &>> 31)
     }
-
-    public var description: String { String(id) }
 }

@@ -346,6 +346,13 @@ extension MessageBatchStore {
     public func write(
         _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
     ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
+        try writeInSteps(messages, heads: heads, marks: marks)
+    }
+
+    /// `write` as its three steps.
+    public func writeInSteps(
+        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+    ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
         let stored = try insert(messages)
         let transactionId = try advance(heads: heads)
         try markRead(marks)
@@ -405,10 +412,7 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
             }
             return ([message], transactionId)
         }
-        let stored = try insert(messages)
-        let transactionId = try advance(heads: heads)
-        try markRead(marks)
-        return (stored, transactionId)
+        return try writeInSteps(messages, heads: heads, marks: marks)
     }
     /// A stored message with one of the idempotency keys (the unique index `messages_client_id`) is
     /// `MessageBatch.StoredKeyConflict`.

@@ -85,62 +85,79 @@ enum OutboxItem: Sendable {
     case reconnect
 }
 
-/// A set of deliveries handed over at once. Each connection gets its items in order; replies go out before the
-/// other items of the same batch (a sender is not kept waiting behind a fan-out).
-///
-/// Kept as items, each with the run of connections it goes to (one flat array of connection ids), not as one
-/// (connection, item) pair per delivery: a fan-out to 1,000 connections holds its item once, so neither the plan
-/// nor the outbox copies (retains and releases) it per recipient (issue 17: six retains per delivery).
-struct OutboxBatch: Sendable {
-    /// The items in order, each with the end (exclusive) of its connections in `connections`.
+/// Items, each with the run of targets it goes to, in order: one flat array of targets and, per item, where its run
+/// ends. A fan-out holds its item once, whatever the number of its targets, so nothing copies (retains and
+/// releases) it per recipient (issue 17: six retains per delivery). `OutboxBatch` keeps connection ids in one, a
+/// loop's part of a batch in `LocalOutbox` keeps endpoints.
+struct ItemRuns<Target> {
+    /// The items in order, each with the end (exclusive) of its run in `targets`.
     private(set) var items: [(item: OutboxItem, end: Int)] = []
-    /// Every item's connections, item after item.
-    private(set) var connections: [ConnectionID] = []
-
-    init() {}
+    private(set) var targets: [Target] = []
 
     var isEmpty: Bool { items.isEmpty }
 
+    /// The number of deliveries (an item and a target each).
+    var count: Int { targets.count }
+
+    mutating func reserveCapacity(_ count: Int) { targets.reserveCapacity(count) }
+
+    /// `item` for `newTargets`, as a run of its own (nothing when there are none).
+    mutating func append(_ item: OutboxItem, to newTargets: some Sequence<Target>) {
+        let start = targets.count
+        targets.append(contentsOf: newTargets)
+        if targets.count > start { items.append((item, targets.count)) }
+    }
+
+    /// `item` for one more target; `sameItemAsLast`: the last run's item is `item` (the caller knows), and the
+    /// target joins that run.
+    mutating func append(_ item: OutboxItem, to target: Target, sameItemAsLast: Bool) {
+        targets.append(target)
+        if sameItemAsLast && !items.isEmpty {
+            items[items.count - 1].end = targets.count
+        } else {
+            items.append((item, targets.count))
+        }
+    }
+
+    /// Each item with its run of targets, in order.
+    func forEachRun(_ body: (OutboxItem, ArraySlice<Target>) throws -> Void) rethrows {
+        var start = 0
+        for (item, end) in items {
+            try body(item, targets[start..<end])
+            start = end
+        }
+    }
+}
+
+extension ItemRuns: Sendable where Target: Sendable {}
+
+/// A set of deliveries handed over at once. Each connection gets its items in order; replies go out before the
+/// other items of the same batch (a sender is not kept waiting behind a fan-out). Each item is kept once with the
+/// run of connections it goes to (`ItemRuns`).
+struct OutboxBatch: Sendable {
+    private var runs = ItemRuns<ConnectionID>()
+
+    init() {}
+
+    var isEmpty: Bool { runs.isEmpty }
+
     /// The number of deliveries (an item and a connection each).
-    var count: Int { connections.count }
+    var count: Int { runs.count }
 
     /// Room for this many deliveries.
-    mutating func reserveCapacity(_ count: Int) {
-        connections.reserveCapacity(count)
-    }
+    mutating func reserveCapacity(_ count: Int) { runs.reserveCapacity(count) }
 
-    mutating func add(_ item: OutboxItem, to connection: ConnectionID) {
-        connections.append(connection)
-        items.append((item, connections.count))
-    }
+    mutating func add(_ item: OutboxItem, to connection: ConnectionID) { runs.append(item, to: CollectionOfOne(connection)) }
 
     /// One item for some connections (nothing when there are none).
-    mutating func add(_ item: OutboxItem, to connections: some Sequence<ConnectionID>) {
-        let start = self.connections.count
-        self.connections.append(contentsOf: connections)
-        if self.connections.count > start { items.append((item, self.connections.count)) }
-    }
+    mutating func add(_ item: OutboxItem, to connections: some Sequence<ConnectionID>) { runs.append(item, to: connections) }
 
     mutating func reply(_ reply: EngineReply, to connection: ConnectionID) {
         add(.reply(reply), to: connection)
     }
 
     /// Each item with its connections, in order.
-    func forEachItem(_ body: (OutboxItem, ArraySlice<ConnectionID>) throws -> Void) rethrows {
-        var start = 0
-        for (item, end) in items {
-            try body(item, connections[start..<end])
-            start = end
-        }
-    }
-
-    /// Every delivery as a (connection, item) pair, in order.
-    var entries: [(ConnectionID, OutboxItem)] {
-        var result: [(ConnectionID, OutboxItem)] = []
-        result.reserveCapacity(connections.count)
-        forEachItem { item, ids in for id in ids { result.append((id, item)) } }
-        return result
-    }
+    func forEachItem(_ body: (OutboxItem, ArraySlice<ConnectionID>) throws -> Void) rethrows { try runs.forEachRun(body) }
 }
 
 /// Where engines (messaging, calls, presence) hand their deliveries: local loops today, the cluster's bus
@@ -266,7 +283,7 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
                     for delivery in replies { delivery.endpoint.flushNow() }
                 }
             }
-            if !part.rest.isEmpty {
+            if !part.rest.runs.isEmpty {
                 let rest = part.rest
                 loop.executeBatch { rest.perform(on: loop) }
             }
@@ -280,32 +297,22 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
         let item: OutboxItem
     }
 
-    /// Items for endpoints of one loop, each item once with the run of its endpoints (as `OutboxBatch`).
+    /// Items for endpoints of one loop, each item once with the run of its endpoints.
     private struct Runs: @unchecked Sendable {
         // @unchecked Sendable: the endpoints are only called on their loop (`perform` asserts it).
-        var items: [(item: OutboxItem, end: Int)] = []
-        var endpoints: [any OutboxEndpoint] = []
+        var runs = ItemRuns<any OutboxEndpoint>()
         /// The batch's index of the last item added.
         var lastItem = -1
 
-        var isEmpty: Bool { items.isEmpty }
-
         mutating func add(_ endpoint: any OutboxEndpoint, _ item: OutboxItem, itemIndex: Int) {
-            endpoints.append(endpoint)
-            if itemIndex == lastItem {
-                items[items.count - 1].end = endpoints.count
-            } else {
-                items.append((item, endpoints.count))
-                lastItem = itemIndex
-            }
+            runs.append(item, to: endpoint, sameItemAsLast: itemIndex == lastItem)
+            lastItem = itemIndex
         }
 
         func perform(on loop: EventLoop) {
             loop.assertOnLoop()
-            var start = 0
-            for (item, end) in items {
-                for i in start..<end { endpoints[i].receive(item) }
-                start = end
+            runs.forEachRun { item, endpoints in
+                for endpoint in endpoints { endpoint.receive(item) }
             }
         }
     }
@@ -319,7 +326,7 @@ final class LocalOutbox: Outbox, @unchecked Sendable {
         init(loop: EventLoop, capacity: Int) {
             self.loop = loop
             // Not for a small batch (an acknowledgement alone): it would allocate an array that stays empty.
-            if capacity > 16 { rest.endpoints.reserveCapacity(capacity) }
+            if capacity > 16 { rest.runs.reserveCapacity(capacity) }
         }
     }
 }

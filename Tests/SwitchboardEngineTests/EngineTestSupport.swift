@@ -21,6 +21,16 @@ import Testing
 import Glibc
 #endif
 
+extension OutboxBatch {
+    /// Every delivery as a (connection, item) pair, in order.
+    var entries: [(ConnectionID, OutboxItem)] {
+        var result: [(ConnectionID, OutboxItem)] = []
+        result.reserveCapacity(count)
+        forEachItem { item, ids in for id in ids { result.append((id, item)) } }
+        return result
+    }
+}
+
 /// An outbox that records what the engines deliver, per connection, instead of writing to sockets.
 final class FakeOutbox: Outbox, Sendable {
     private let log = Mutex<[(ConnectionID, OutboxItem)]>([])
