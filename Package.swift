@@ -59,6 +59,8 @@ let package = Package(
         ),
         .target(name: "SwitchboardWebSocket", dependencies: ["CZlib", "COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardProtocol", swiftSettings: strict),
+        // Pure rules (no libpq, no sockets): limits, validators, parsers, state machines, typed errors, domain events.
+        .target(name: "SwitchboardDomain", dependencies: ["SwitchboardProtocol", "COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardMedia", dependencies: ["COpus", "COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardCalls", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "SwitchboardImages", dependencies: ["CVips", "COpenSSL"], swiftSettings: strict),
@@ -75,7 +77,7 @@ let package = Package(
         .target(
             name: "SwitchboardCore",
             dependencies: [
-                "SwitchboardProtocol", "SwitchboardStore", "CArgon2", "COpenSSL",
+                "SwitchboardProtocol", "SwitchboardDomain", "SwitchboardStore", "CArgon2", "COpenSSL",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -84,7 +86,8 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
-                "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis", "SwitchboardImages",
+                "SwitchboardDomain", "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis",
+                "SwitchboardImages",
                 "CSwitchboardSys",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -156,7 +159,10 @@ let package = Package(
             dependencies: ["SwitchboardRedis", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore"], swiftSettings: strict),
+        .testTarget(
+            name: "SwitchboardDomainTests", dependencies: ["SwitchboardDomain", "SwitchboardProtocol"], swiftSettings: strict),
+        .testTarget(
+            name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardDomain"], swiftSettings: strict),
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),
@@ -164,8 +170,8 @@ let package = Package(
         .testTarget(
             name: "SwitchboardEngineTests",
             dependencies: [
-                "SwitchboardServer", "SwitchboardCore", "SwitchboardCalls", "SwitchboardStore", "SwitchboardProtocol",
-                "SwitchboardTransport", .product(name: "Logging", package: "swift-log"),
+                "SwitchboardServer", "SwitchboardDomain", "SwitchboardCore", "SwitchboardCalls", "SwitchboardStore",
+                "SwitchboardProtocol", "SwitchboardTransport", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(name: "SwitchboardClientTests", dependencies: ["SwitchboardClient"], swiftSettings: strict),

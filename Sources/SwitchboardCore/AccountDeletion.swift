@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+public import SwitchboardDomain
 public import SwitchboardStore
 
 /// What `account.delete` committed: the sessions it revoked and who should hear of it.

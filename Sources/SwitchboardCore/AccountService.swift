@@ -8,6 +8,7 @@
 
 import Foundation
 public import Logging
+public import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 

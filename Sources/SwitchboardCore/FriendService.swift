@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+public import SwitchboardDomain
 import SwitchboardProtocol
 public import SwitchboardStore
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+public import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 

@@ -10,6 +10,7 @@ import CArgon2
 import COpenSSL
 import Dispatch
 import Foundation
+import SwitchboardDomain
 
 /// Argon2id parameters. The defaults are OWASP's recommendation for Argon2id (Password Storage Cheat
 /// Sheet: m = 19 MiB, t = 2, p = 1), with a 16-byte salt and a 32-byte hash. They are written into

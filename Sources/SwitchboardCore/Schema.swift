@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// The versioned database schema, applied in order at start-up (see `Migrator`).

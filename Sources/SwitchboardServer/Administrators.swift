@@ -9,6 +9,7 @@
 import Dispatch
 public import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardStore
 
 /// The operator's side of the administrator role (`switchboard admin grant|revoke|list`, `docs/moderation.md`):

@@ -11,6 +11,7 @@ import Foundation
 import Logging
 import SwitchboardCalls
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 import SwitchboardTransport

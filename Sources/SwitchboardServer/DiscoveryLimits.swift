@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 
 /// Limits on the two ways of learning whether a phone number is registered: `register` (which answers
 /// `phone_taken`) and `contacts.match`. Token buckets: a burst, then one more per interval.

@@ -17,6 +17,7 @@ import SwitchboardWebSocket
 
 #if canImport(Glibc)
 import Glibc
+import SwitchboardDomain
 #endif
 
 /// Per-loop context shared by that loop's sessions (no per-connection copies of configuration).

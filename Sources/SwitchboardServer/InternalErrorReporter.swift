@@ -8,6 +8,7 @@
 
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// Logs every `internal` answer once, with the op, the user, the connection and the cause

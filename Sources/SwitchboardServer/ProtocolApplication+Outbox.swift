@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// A connection takes the outbox's deliveries on its loop (`LocalOutbox`).

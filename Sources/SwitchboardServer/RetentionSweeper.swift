@@ -11,6 +11,7 @@ import Dispatch
 public import Foundation
 public import Logging
 import SwitchboardCore
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// How long the server keeps what it no longer needs (`--retain-*`); 0 days keeps it forever.

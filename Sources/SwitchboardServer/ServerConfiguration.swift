@@ -183,6 +183,7 @@ import Glibc
 private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 #else
 import Darwin
+import SwitchboardDomain
 private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
 #endif
 

@@ -14,6 +14,7 @@ public import SwitchboardStore
 
 #if canImport(Glibc)
 import Glibc
+import SwitchboardDomain
 #endif
 
 /// Runs a server until SIGTERM or SIGINT, then shuts it down gracefully.
@@ -44,9 +45,9 @@ public enum ServerRunner {
         }
         defer { withExtendedLifetime(sources) {} }
         notifier?.status("opening the database")
-        let database: Database
+        let database: DatabaseRuntime
         do {
-            database = try Database.open(configuration: configuration, logger: logger)
+            database = try DatabaseRuntime.open(configuration: configuration, logger: logger)
         } catch {
             logger.critical("could not start", metadata: [LogKey.error: "\(error)"])
             notifier?.status("could not start: \(error)")
@@ -138,7 +139,7 @@ private final class RunState: @unchecked Sendable {
 }
 
 /// The database the server runs on: an operator's PostgreSQL, or the embedded one under the data folder.
-public final class Database: Sendable {
+public final class DatabaseRuntime: Sendable {
     public let pool: DatabasePool
     let embedded: EmbeddedPostgres?
     /// The libpq connection string the pool uses (scheduled backups hand it to `pg_dump`).
@@ -153,7 +154,7 @@ public final class Database: Sendable {
     }
 
     /// Connects (starting the embedded server when no URL is configured) and applies pending migrations.
-    public static func open(configuration: ServerConfiguration, logger: Logger) throws -> Database {
+    public static func open(configuration: ServerConfiguration, logger: Logger) throws -> DatabaseRuntime {
         var embedded: EmbeddedPostgres? = nil
         let connectionString: String
         if let url = configuration.databaseURL, !url.isEmpty {
@@ -182,7 +183,7 @@ public final class Database: Sendable {
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
             embedded?.supervise(
                 initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
-            return Database(pool: pool, embedded: embedded, connectionString: connectionString, logger: logger)
+            return DatabaseRuntime(pool: pool, embedded: embedded, connectionString: connectionString, logger: logger)
         } catch {
             embedded?.stop()
             throw error

@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
 

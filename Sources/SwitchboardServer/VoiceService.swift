@@ -10,6 +10,7 @@ import Foundation
 import Logging
 import Synchronization
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardMedia
 import SwitchboardStore
 import SwitchboardWebSocket

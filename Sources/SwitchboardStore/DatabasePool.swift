@@ -86,10 +86,13 @@ public final class DatabasePool: Sendable {
     public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead + $0.urgent.count } }
 
     /// Runs `body` with a leased connection on that connection's worker queue.
+    /// - Parameter urgent: served before every caller waiting without it, and never refused as overloaded (a
+    ///   short write someone waits for).
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``PostgresError/Kind/closed`` if the pool is closed.
     @discardableResult
     public func withConnection<T: Sendable>(
+        urgent: Bool = false,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         // A task cancelled before its body starts (its connection closed) never runs it: it leaves the queue when
@@ -98,7 +101,7 @@ public final class DatabasePool: Sendable {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                self.run(body, bounded: true, cancelled: cancelled) { continuation.resume(with: $0) }
+                self.run(body, bounded: !urgent, urgent: urgent, cancelled: cancelled) { continuation.resume(with: $0) }
             }
         } onCancel: {
             cancelled.set()
@@ -108,9 +111,10 @@ public final class DatabasePool: Sendable {
     /// Runs `body` in a transaction (see ``PostgresConnection/transaction(_:)``) on a leased connection.
     @discardableResult
     public func transaction<T: Sendable>(
+        urgent: Bool = false,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        try await withConnection { connection in try connection.transaction(body) }
+        try await withConnection(urgent: urgent) { connection in try connection.transaction(body) }
     }
 
     /// Callback variant for Dispatch-based callers: runs `body` on a leased connection's worker queue, then calls

@@ -387,7 +387,7 @@ struct Migrate: ParsableCommand {
         }
         var configuration = ServerConfiguration()
         database.apply(to: &configuration)
-        let opened = try Database.open(configuration: configuration, logger: Logger(label: "switchboard"))
+        let opened = try DatabaseRuntime.open(configuration: configuration, logger: Logger(label: "switchboard"))
         opened.close()
     }
 }

@@ -17,12 +17,12 @@ import Glibc
 #endif
 
 /// One integer from a query on the test database.
-private func count(_ database: Database, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
+private func count(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
     try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1 }
 }
 
 /// Waits until `sql` (one integer) says `expected`.
-private func waitFor(_ database: Database, _ sql: String, _ params: [PostgresData?] = [], equals expected: Int, timeout: Double = 30) -> Bool {
+private func waitFor(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = [], equals expected: Int, timeout: Double = 30) -> Bool {
     waitUntil(timeout: timeout) { (try? count(database, sql, params)) == expected }
 }
 
@@ -58,7 +58,7 @@ private func ownDatabase(_ name: String) throws -> String {
     var configuration = ServerConfiguration()
     configuration.databaseURL = base
     configuration.databasePoolSize = 1
-    let admin = try Database.open(configuration: configuration, logger: logger)
+    let admin = try DatabaseRuntime.open(configuration: configuration, logger: logger)
     defer { admin.close() }
     try runSQL(admin, "CREATE DATABASE \(name)")
     if let schemeEnd = base.range(of: "://") {
@@ -301,7 +301,7 @@ struct AccountLifecycleTests {
         var configuration = ServerConfiguration()
         configuration.databaseURL = url
         configuration.databasePoolSize = 1
-        let database = try Database.open(configuration: configuration, logger: logger)
+        let database = try DatabaseRuntime.open(configuration: configuration, logger: logger)
         defer { database.close() }
 
         let port = freePort()

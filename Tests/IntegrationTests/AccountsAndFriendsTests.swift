@@ -41,7 +41,7 @@ final class TestDatabase: @unchecked Sendable {
 }
 
 /// A server with protocol v1 on a real database.
-func startProtocolServer(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> (HubServer, Int, Database) {
+func startProtocolServer(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> (HubServer, Int, DatabaseRuntime) {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
@@ -55,7 +55,7 @@ func startProtocolServer(_ adjust: (inout ServerConfiguration) -> Void = { _ in 
     adjust(&configuration)
     var logger = Logger(label: "test")
     logger.logLevel = .warning
-    let database = try Database.open(configuration: configuration, logger: logger)
+    let database = try DatabaseRuntime.open(configuration: configuration, logger: logger)
     let server = try HubServer(configuration: configuration, logger: logger, database: database.pool)
     return (server, try server.start(), database)
 }

@@ -17,14 +17,14 @@ import Glibc
 
 /// Server instances in this process on their own ports, sharing the test database (no Redis: no delivery
 /// between them; results are read from acknowledgements, `messages.history` and `sync`).
-func startCluster(_ count: Int) throws -> [(server: HubServer, port: Int, database: Database)] {
+func startCluster(_ count: Int) throws -> [(server: HubServer, port: Int, database: DatabaseRuntime)] {
     try (0..<count).map { _ in
         let (server, port, database) = try startProtocolServer()
         return (server, port, database)
     }
 }
 
-func stop(_ cluster: [(server: HubServer, port: Int, database: Database)]) {
+func stop(_ cluster: [(server: HubServer, port: Int, database: DatabaseRuntime)]) {
     for node in cluster {
         stop(node.server)
         node.database.close()

@@ -8,13 +8,14 @@
 
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 @testable import SwitchboardServer
 import SwitchboardStore
 import Testing
 
 /// Runs `body` on a connection of the test database (blocking the test's thread) and returns its value.
-private func withDatabase<T: Sendable>(_ database: Database, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+private func withDatabase<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -34,7 +35,7 @@ private func withDatabase<T: Sendable>(_ database: Database, _ body: @escaping @
 private func list(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
 
 /// Makes `user` an administrator (the role column, as `switchboard admin grant` sets it).
-private func makeAdmin(_ database: Database, _ user: TestUser) throws {
+private func makeAdmin(_ database: DatabaseRuntime, _ user: TestUser) throws {
     try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(user.id)")
 }
 

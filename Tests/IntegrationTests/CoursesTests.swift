@@ -8,6 +8,8 @@
 
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
+import SwitchboardProtocol
 import SwitchboardServer
 import SwitchboardStore
 import Testing
@@ -15,7 +17,7 @@ import Testing
 private func list(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
 
 /// A community with `core` as core members and `members` as ordinary members, made in SQL.
-private func makeCommunity(_ database: Database, _ name: String, core: [TestUser], members: [TestUser]) throws -> Int {
+private func makeCommunity(_ database: DatabaseRuntime, _ name: String, core: [TestUser], members: [TestUser]) throws -> Int {
     let id = Int.random(in: 1_000_000...9_000_000)
     var sql = "INSERT INTO communities (id, name, member_count) VALUES (\(id), '\(name) \(id)', \(core.count + members.count));"
     for user in core { sql += "INSERT INTO community_members (community_id, user_id, role) VALUES (\(id), \(user.id), 'core');" }
@@ -25,7 +27,7 @@ private func makeCommunity(_ database: Database, _ name: String, core: [TestUser
 }
 
 /// The first column of the first row of a query (an integer), read on the test's thread; -1 when there is none.
-private func sqlInt(_ database: Database, _ sql: String) -> Int64 {
+private func sqlInt(_ database: DatabaseRuntime, _ sql: String) -> Int64 {
     let done = DispatchSemaphore(value: 0)
     let result = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -39,7 +41,7 @@ private func sqlInt(_ database: Database, _ sql: String) -> Int64 {
 }
 
 /// A member's unread count in a community (newest notification seq minus the member's marker).
-private func unread(_ database: Database, _ community: Int, _ user: TestUser) throws -> Int64 {
+private func unread(_ database: DatabaseRuntime, _ community: Int, _ user: TestUser) throws -> Int64 {
     sqlInt(
         database,
         """

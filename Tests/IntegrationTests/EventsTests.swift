@@ -12,12 +12,12 @@ import SwitchboardStore
 import Testing
 
 /// One integer from a query on the test database.
-private func integer(_ database: Database, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
+private func integer(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
     try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1 }
 }
 
 /// Makes `user` an administrator (the role `switchboard admin grant` sets).
-private func makeAdministrator(_ database: Database, _ user: TestUser) throws {
+private func makeAdministrator(_ database: DatabaseRuntime, _ user: TestUser) throws {
     try runSQL(database, "UPDATE users SET role = 'admin' WHERE id = \(user.id)")
 }
 

@@ -26,7 +26,7 @@ extension ProtocolClient {
 }
 
 /// Runs SQL on the test database (blocking the test's thread).
-func runSQL(_ database: Database, _ sql: String) throws {
+func runSQL(_ database: DatabaseRuntime, _ sql: String) throws {
     let done = DispatchSemaphore(value: 0)
     let result = Unchecked(NSMutableArray())
     database.pool.withConnection(

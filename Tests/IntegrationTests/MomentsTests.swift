@@ -13,7 +13,7 @@ import SwitchboardStore
 import Testing
 
 /// One integer from the test database (-1 when none).
-func momentsSQLInt(_ database: Database, _ sql: String) -> Int64 {
+func momentsSQLInt(_ database: DatabaseRuntime, _ sql: String) -> Int64 {
     let done = DispatchSemaphore(value: 0)
     let result = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -28,7 +28,7 @@ func momentsSQLInt(_ database: Database, _ sql: String) -> Int64 {
 
 /// A stored photo of `owner`'s, made in SQL (the HTTP upload is PhotoHTTPTests' subject): its row and, with
 /// `renditions`, a display JPEG of `bytes`.
-func testPhoto(_ database: Database, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil) throws -> Int {
+func testPhoto(_ database: DatabaseRuntime, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil) throws -> Int {
     let sha = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     let id = momentsSQLInt(
         database,

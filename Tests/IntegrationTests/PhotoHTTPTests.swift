@@ -599,7 +599,7 @@ struct PhotoHTTPTests {
 }
 
 /// One integer from the test database (the first column of the first row; a count or a RETURNING id).
-private func sqlCount(_ database: Database, _ sql: String) throws -> Int {
+private func sqlCount(_ database: DatabaseRuntime, _ sql: String) throws -> Int {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(

@@ -9,13 +9,14 @@
 import Dispatch
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardServer
 import SwitchboardStore
 import Testing
 
 /// Runs `body` in a transaction on a connection of the test database and returns its value.
-private func graphSQL<T: Sendable>(_ database: Database, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+private func graphSQL<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -137,7 +138,7 @@ private func socialUser(_ port: Int, _ name: String, handle: String?) throws -> 
 }
 
 /// One integer from the test database.
-private func scalar(_ database: Database, _ sql: String) throws -> Int {
+private func scalar(_ database: DatabaseRuntime, _ sql: String) throws -> Int {
     try database.pool.connectionForTests { db in Int(try db.execute(cached: sql).first?.string(0) ?? "-1") ?? -1 }
 }
 

@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 @testable import SwitchboardServer
 import SwitchboardStore
@@ -20,7 +21,7 @@ import Testing
 
 /// Runs `body` in a transaction on a connection of the test database (blocking the test's thread).
 @discardableResult
-private func sql<T: Sendable>(_ database: Database, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+private func sql<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -41,7 +42,7 @@ private func sql<T: Sendable>(_ database: Database, _ body: @escaping @Sendable 
 private struct World {
     let server: HubServer
     let port: Int
-    let database: Database
+    let database: DatabaseRuntime
     var social: SocialLive { server.services!.social }
 
     /// A user with a handle (unique in the shared database).

@@ -13,7 +13,7 @@ import SwitchboardStore
 import Testing
 
 /// One integer from the test database.
-private func sqlValue(_ database: Database, _ sql: String) -> Int64 {
+private func sqlValue(_ database: DatabaseRuntime, _ sql: String) -> Int64 {
     let done = DispatchSemaphore(value: 0)
     let result = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -27,14 +27,14 @@ private func sqlValue(_ database: Database, _ sql: String) -> Int64 {
 }
 
 /// A registered user with a handle (set in SQL: handles are GRAPH's ops; these tests are about posts).
-private func socialUser(_ port: Int, _ database: Database, _ name: String) throws -> (TestUser, String) {
+private func socialUser(_ port: Int, _ database: DatabaseRuntime, _ name: String) throws -> (TestUser, String) {
     let user = try makeUser(port, name)
     let handle = "\(name)_\(UInt32.random(in: 0...UInt32.max))"
     try runSQL(database, "UPDATE users SET handle = '\(handle)' WHERE id = \(user.id)")
     return (user, handle)
 }
 
-private func follow(_ database: Database, _ follower: TestUser, _ followee: TestUser, state: String = "active") throws {
+private func follow(_ database: DatabaseRuntime, _ follower: TestUser, _ followee: TestUser, state: String = "active") throws {
     try runSQL(database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(follower.id), \(followee.id), '\(state)')")
 }
 

@@ -9,6 +9,7 @@
 import Dispatch
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardServer
 import SwitchboardStore
 import Testing

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
+import SwitchboardDomain
 import Synchronization
 import Testing
 

@@ -10,6 +10,7 @@ import Foundation
 import Testing
 
 @testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 private let oneSecond: UInt64 = 1_000_000_000
 

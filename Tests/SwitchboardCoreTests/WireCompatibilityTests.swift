@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
 import SwitchboardProtocol
 import Testing
 

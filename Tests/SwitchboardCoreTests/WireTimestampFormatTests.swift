@@ -8,6 +8,8 @@
 
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
+import SwitchboardProtocol
 import Testing
 
 /// The Swift side of the one wire timestamp format (the SQL side is checked over sockets in the integration tests).

@@ -9,6 +9,7 @@
 import Foundation
 import SwitchboardCalls
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import Testing
 

@@ -10,6 +10,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 @testable import SwitchboardServer

@@ -19,6 +19,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import SwitchboardDomain
 #endif
 
 extension OutboxBatch {
@@ -157,7 +158,7 @@ func settle(_ queue: DispatchQueue) async {
 final class EngineTestDatabase: @unchecked Sendable {
     // @unchecked Sendable: initialised once, immutable after.
     static let shared = EngineTestDatabase()
-    let database: Database?
+    let database: DatabaseRuntime?
     let error: String?
 
     private init() {
@@ -171,7 +172,7 @@ final class EngineTestDatabase: @unchecked Sendable {
         var logger = Logger(label: "engine-tests")
         logger.logLevel = .warning
         do {
-            database = try Database.open(configuration: configuration, logger: logger)
+            database = try DatabaseRuntime.open(configuration: configuration, logger: logger)
             error = nil
             if configuration.databaseURL == nil { atexit { EngineTestDatabase.shared.database?.close() } }
         } catch {

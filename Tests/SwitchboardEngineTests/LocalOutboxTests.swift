@@ -10,6 +10,7 @@ import Dispatch
 import Logging
 import Synchronization
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import Testing
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+public import SwitchboardDomain
 public import SwitchboardStore
 
 /// The SQL of active-hours statistics (table `active_hours`, migration 10). Every function takes the connection it

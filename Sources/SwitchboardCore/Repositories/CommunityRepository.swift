@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+public import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 import Synchronization

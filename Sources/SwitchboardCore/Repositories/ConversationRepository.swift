@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// The SQL of per-member conversation state that the server's handlers use (the writer's SQL is `MessageStore`).

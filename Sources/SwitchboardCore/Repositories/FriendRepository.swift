@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardDomain
+import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The SQL of friendships: the one friendship check (single and batch) and the friend lists.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// Who may see a photo (`docs/photos.md`, Authorization). One rule for every photo URL and every op that shows

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
+import SwitchboardProtocol
 public import SwitchboardStore
 
 /// A stored photo's metadata (`Photo` on the wire: `docs/photos.md`).

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// The SQL of the retention sweep (`docs/operations.md`, "Retention"): each function removes at most

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardDomain
+import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The SQL of the sessions table.

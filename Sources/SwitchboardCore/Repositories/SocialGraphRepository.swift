@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 

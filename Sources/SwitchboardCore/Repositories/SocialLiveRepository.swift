@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
+import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The kinds of social notification (`social_notifications.kind`).

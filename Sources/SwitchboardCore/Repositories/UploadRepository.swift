@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// A resumable (tus 1.0) upload in progress.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// The SQL of the users table that the services outside accounts need.

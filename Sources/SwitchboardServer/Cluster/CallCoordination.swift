@@ -11,6 +11,7 @@ import Foundation
 import Logging
 import Synchronization
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// Limits of calls in a cluster (`docs/cluster.md`, "Calls across nodes").

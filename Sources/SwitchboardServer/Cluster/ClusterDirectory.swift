@@ -10,6 +10,7 @@ import Dispatch
 import Synchronization
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// The shared state of a cluster that the directory keeps in Redis (`RedisClusterStore`); tests use one in

@@ -8,6 +8,7 @@
 
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
 

@@ -10,6 +10,7 @@ import Dispatch
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardRedis
 

@@ -11,6 +11,7 @@ import Synchronization
 import Logging
 import Prometheus
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardImages
 import SwitchboardStore
 import SwitchboardWebSocket

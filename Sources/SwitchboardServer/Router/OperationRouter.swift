@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 public import SwitchboardProtocol
 
 /// A group of ops that registers its handlers with the router (as Hummingbird's `RouteCollection`). Each

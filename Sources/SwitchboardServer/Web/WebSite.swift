@@ -14,6 +14,7 @@ import SwitchboardWebSocket
 
 #if canImport(Glibc)
 import Glibc
+import SwitchboardDomain
 #endif
 
 /// Serving the web app (`docs/web.md`): which folder, its limits, how often it is re-read.

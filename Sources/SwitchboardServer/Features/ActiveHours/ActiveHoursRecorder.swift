@@ -10,6 +10,7 @@ import Dispatch
 public import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardStore
 
 /// Settings of active-hours recording (`docs/architecture.md`, "Active hours").

@@ -9,6 +9,7 @@
 import Foundation
 import SwitchboardCalls
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// One input of the call state machine as a value: what a `call.*` handler asks of the `CallRegistry` once its

@@ -9,6 +9,7 @@
 import SwitchboardCore
 import SwitchboardProtocol
 import Foundation
+import SwitchboardDomain
 import SwitchboardStore
 
 /// Communities (`docs/protocol.md`, "Communities"): the list, membership, core members, the notifications and

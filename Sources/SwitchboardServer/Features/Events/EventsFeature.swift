@@ -8,6 +8,7 @@
 
 import Foundation
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 
 /// The limits of moments and of photos in posts (docs/protocol.md, "Moments"); `serve` sets them from its flags
 /// (`MomentOptions`). Immutable once the server runs.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 
 /// Limits of the social graph (`--follow-burst`, `--follow-refill`, `--max-following`; docs/protocol.md, "Profiles,
 /// handles and follows"). Immutable once the server runs.

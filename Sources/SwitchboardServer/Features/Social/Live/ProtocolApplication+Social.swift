@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// Per-connection live page state; protected by the connection's loop queue (owned by `ProtocolApplication`).

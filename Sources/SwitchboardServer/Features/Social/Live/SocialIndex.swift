@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// A stream a connection subscribes to.

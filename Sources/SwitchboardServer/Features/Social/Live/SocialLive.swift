@@ -9,6 +9,7 @@
 import Dispatch
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 import SwitchboardTransport

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 
 /// A change to the social graph or to posts, as the other parts tell LIVE about it (after their commit):

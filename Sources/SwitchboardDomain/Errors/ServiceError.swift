@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 public import SwitchboardProtocol
-import SwitchboardStore
 
-/// A refused account or friends operation: a wire error code and a human-readable message.
+/// An error answer as it goes on the wire: a code from the documented list, a human-readable message, extra
+/// integer fields and a reason. Features throw their own typed errors (`FeatureError`), mapped to this once, at
+/// the edge.
 public struct ServiceError: Error, Equatable, Sendable {
     public var code: ErrorCode
     public var message: String
@@ -38,20 +39,4 @@ public struct ServiceError: Error, Equatable, Sendable {
 
     /// Milliseconds a client is asked to wait when the database pool's wait queue is full.
     public static let overloadedRetryAfterMilliseconds: Int64 = 200
-
-    /// Maps store failures: never leaks SQL or values to the wire; the cause is kept in ``underlying``.
-    public static func from(_ error: any Error) -> ServiceError {
-        if let e = error as? ServiceError { return e }
-        if let e = error as? PostgresError {
-            if e.kind == .overloaded {
-                return ServiceError(
-                    .unavailable, "the server is busy; retry shortly",
-                    extra: ["retry_after_ms": overloadedRetryAfterMilliseconds], underlying: e)
-            }
-            if e.isConnectionProblem {
-                return ServiceError(.unavailable, "the database is unavailable; retry shortly", underlying: e)
-            }
-        }
-        return ServiceError(.internal, "internal error", underlying: error)
-    }
 }

@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 @Suite struct PhoneNumberTests {
     static let valid: [(input: String, country: String?, expected: String)] = [

@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 @Suite struct PasswordPolicyTests {
     @Test func tooShort() {

@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 /// `SortedIDSet` (presence's friend lists and watchers) against `Set<Int64>` over random operations.
 struct SortedIDSetTests {

@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardProtocol
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 /// The pure calendar code behind `calendar.get`: ranges in three zones across daylight-saving changes in each
 /// direction, weeks across a year boundary, months, years, neighbours, today at an injected instant, events on

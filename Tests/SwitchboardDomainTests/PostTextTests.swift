@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 private func parsed(_ text: String, max: Int = 280, allowsEmpty: Bool = false) -> PostText? {
     try? PostText.parse(text, maxCharacters: max, allowsEmpty: allowsEmpty).get()

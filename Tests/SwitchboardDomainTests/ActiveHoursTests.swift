@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import SwitchboardCore
+import SwitchboardDomain
 import Testing
 
 private let utc = TimeZone(identifier: "UTC")!

@@ -34,7 +34,7 @@ public struct SessionToken: Sendable, CustomStringConvertible {
         return sha256(bytes)
     }
 
-    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+    public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         _ = SHA256(bytes, bytes.count, &out)
         return out
@@ -42,7 +42,7 @@ public struct SessionToken: Sendable, CustomStringConvertible {
 
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    static func base64url(_ bytes: [UInt8]) -> String {
+    public static func base64url(_ bytes: [UInt8]) -> String {
         var out: [UInt8] = []
         var i = 0
         while i + 3 <= bytes.count {
@@ -60,7 +60,7 @@ public struct SessionToken: Sendable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func decodeBase64url(_ s: String) -> [UInt8]? {
+    public static func decodeBase64url(_ s: String) -> [UInt8]? {
         var values: [UInt32] = []
         for c in s.utf8 {
             guard let v = alphabet.firstIndex(of: c) else { return nil }

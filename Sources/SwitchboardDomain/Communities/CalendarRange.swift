@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
+import SwitchboardProtocol
 
 /// A date without a time or a zone (`YYYY-MM-DD` on the wire), years 1 to 9999 of the proleptic Gregorian
 /// calendar. Arithmetic on dates is done in a fixed UTC calendar, so it never meets a daylight-saving change;

@@ -7,18 +7,15 @@
 //===----------------------------------------------------------------------===//
 
 public import Foundation
-import SwitchboardStore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one timestamp format on the wire: ISO 8601 in UTC with milliseconds, `2026-11-24T04:46:16.123Z`. Every
-/// timestamp in a reply or an event is made by `sql(_:)` (in a query) or `string(from:)` (in Swift); both truncate
-/// to the millisecond.
+/// timestamp in a reply or an event is made by `sql(_:)` (in a query, SwitchboardCore) or `string(from:)` (in
+/// Swift); both truncate to the millisecond.
 public enum WireTimestamp {
-    /// The SQL expression formatting the `timestamptz` expression `column` in the wire format (NULL stays NULL).
-    /// Independent of the session's time zone.
-    public static func sql(_ column: String) -> String {
-        "to_char((\(column)) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')"
-    }
-
     /// `date` in the wire format.
     public static func string(from date: Date) -> String {
         let millis = (date.timeIntervalSince1970 * 1000).rounded(.down)
@@ -31,7 +28,15 @@ public enum WireTimestamp {
             seconds -= 1
             ms += 1000
         }
-        return UTCTimestamp.format(seconds: seconds, fraction: ms, fractionDigits: 3, separator: "T", suffix: "Z")
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(ms), 3))Z"
     }
 
     /// The current time in the wire format.

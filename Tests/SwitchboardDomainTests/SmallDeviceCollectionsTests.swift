@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 /// `SmallIDSet` and `SmallDeviceMap` (a user's devices in `ActiveTimeTracker` and `PresenceTracker`) against `Set`
 /// and `Dictionary` over random operations.

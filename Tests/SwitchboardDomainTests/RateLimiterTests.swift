@@ -8,7 +8,7 @@
 
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 let second: UInt64 = 1_000_000_000
 

@@ -9,7 +9,7 @@
 import COpenSSL
 import Testing
 
-@testable import SwitchboardCore
+@testable import SwitchboardDomain
 
 @Suite struct SessionTokenTests {
     @Test func format() {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SwitchboardCore
+import SwitchboardDomain
 import Testing
 
 /// `insert` outside the `#expect` macro (which cannot take a mutating call).
