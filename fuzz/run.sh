@@ -37,25 +37,25 @@ if [[ "$target" == RedisReplyFuzz ]]; then
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 if [[ "$target" == CalendarFuzz ]]; then
-    # The calendar's pure file (dates, instants, ranges in a zone) and the wire timestamp it checks shapes with,
-    # over the store's one Foundation-only file it needs (UTCTimestamp), built as its own module first.
+    # The calendar's pure file (dates, instants, ranges in a zone) over the wire timestamp it checks shapes with
+    # (SwitchboardProtocol's one Foundation-only file it needs), built as its own module first.
     mkdir -p fuzz/bin/calendar-modules
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardStore -emit-module \
-        -emit-module-path fuzz/bin/calendar-modules/SwitchboardStore.swiftmodule -emit-object \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardProtocol -emit-module \
+        -emit-module-path fuzz/bin/calendar-modules/SwitchboardProtocol.swiftmodule -emit-object \
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
-        Sources/SwitchboardStore/PostgresData.swift -o fuzz/bin/calendar-modules/SwitchboardStore.o
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardCore -I fuzz/bin/calendar-modules \
+        Sources/SwitchboardProtocol/WireTimestamp.swift -o fuzz/bin/calendar-modules/SwitchboardProtocol.o
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardDomain -I fuzz/bin/calendar-modules \
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
-        Sources/SwitchboardCore/Communities/CalendarRange.swift Sources/SwitchboardCore/Repositories/WireTimestamp.swift \
-        fuzz/CalendarFuzz.swift fuzz/bin/calendar-modules/SwitchboardStore.o -o fuzz/bin/CalendarFuzz
+        Sources/SwitchboardDomain/Communities/CalendarRange.swift \
+        fuzz/CalendarFuzz.swift fuzz/bin/calendar-modules/SwitchboardProtocol.o -o fuzz/bin/CalendarFuzz
     exec fuzz/bin/CalendarFuzz -max_total_time="$seconds" -max_len=256 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 if [[ "$target" == PostTextFuzz ]]; then
     # The post text parser's one pure file (Foundation only).
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardCore \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardDomain \
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
-        Sources/SwitchboardCore/Social/PostText.swift fuzz/PostTextFuzz.swift -o fuzz/bin/PostTextFuzz
+        Sources/SwitchboardDomain/Social/PostText.swift fuzz/PostTextFuzz.swift -o fuzz/bin/PostTextFuzz
     exec fuzz/bin/PostTextFuzz -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi

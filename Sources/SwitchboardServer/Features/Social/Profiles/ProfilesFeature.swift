@@ -12,7 +12,7 @@ import SwitchboardProtocol
 import SwitchboardStore
 
 /// Handles: `handle.set`, `handle.check` (docs/protocol.md, "Profiles, handles and follows"). `register`'s
-/// `handle`, `profile.get` by handle and `profile.update`'s social fields live in `AccountsFeature`.
+/// `handle`, `profile.get` by handle and `profile.update`'s social fields live in `IdentityFeature`.
 struct ProfilesFeature: FeatureModule {
     func register(in router: inout OperationRouter) {
         router.register(Ops.HandleSet.self) { s, p async throws(ServiceError) -> ProfileResult in

@@ -43,9 +43,9 @@ struct OperationRouter: Sendable {
 
     /// Every feature of the server.
     static let standard = OperationRouter([
-        AccountsFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
+        IdentityFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
         ModerationFeature(),
-        AccountFeature(),
+        AccountDataFeature(),
         ActiveHoursFeature(),
         CommunitiesFeature(),
         EventsFeature(),

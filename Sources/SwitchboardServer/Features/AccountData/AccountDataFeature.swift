@@ -14,7 +14,7 @@ import SwitchboardWebSocket
 
 /// Account deletion and data export: `account.delete`, `account.export`, `account.exports`, and `GET /export/{id}`
 /// (docs/protocol.md, "Account deletion and export"). The work runs in `AccountLifecycle`, off the loops.
-struct AccountFeature: FeatureModule {
+struct AccountDataFeature: FeatureModule {
     func register(in router: inout OperationRouter) {
         router.register(Ops.AccountDelete.self) { context, p in
             let s = context.snapshot

@@ -13,7 +13,7 @@ import SwitchboardTransport
 
 /// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`.
 /// Owns the connection's move from anonymous to authenticated (`ProtocolApplication.authenticated`).
-struct AccountsFeature: FeatureModule {
+struct IdentityFeature: FeatureModule {
     func register(in router: inout OperationRouter) {
         router.register(Ops.Register.self) { context, p in
             let s = context.snapshot
