@@ -10,6 +10,8 @@ import Dispatch
 import Foundation
 public import Logging
 import SwitchboardCore
+public import SwitchboardProtocol
+import SwitchboardDomain
 import Synchronization
 public import SwitchboardStore
 import SwitchboardTransport
@@ -17,7 +19,6 @@ import SwitchboardWebSocket
 
 #if canImport(Glibc)
 import Glibc
-import SwitchboardDomain
 #endif
 
 /// Per-loop context shared by that loop's sessions (no per-connection copies of configuration).
@@ -73,6 +74,8 @@ public final class HubServer: @unchecked Sendable {
     public let database: DatabasePool?
     /// The `/ws` protocol services; present when a database is.
     let services: ProtocolServices?
+    /// The features and what they registered (ops, HTTP routes, ...); present when a database is.
+    let application: ServerApplication?
     let group: EventLoopGroup
     let handshakeConfiguration: WebSocketHandshakeConfiguration
     /// One for every WebSocket of this server.
@@ -114,11 +117,14 @@ public final class HubServer: @unchecked Sendable {
                 pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice), logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
-            services = ProtocolServices(
+            let services = ProtocolServices(
                 accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
                 configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)
+            self.services = services
+            application = ServerApplication(services: services, logger: logger)
         } else {
             services = nil
+            application = nil
         }
         self.logger = logger
         group = try EventLoopGroup(loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
@@ -253,7 +259,7 @@ public final class HubServer: @unchecked Sendable {
         lock.unlock()
         scheduleDatabaseCheck()
         web?.startWatching()
-        services?.account.start()
+        for hook in application?.lifecycle ?? [] { hook.start() }
         services?.activeHours.start()
         logger.info(
             "listening",
@@ -265,6 +271,16 @@ public final class HubServer: @unchecked Sendable {
             logger.info("web app ready: open \(Self.pageURL(host: configuration.host, port: port, tls: tls != nil)) in a browser")
         }
         return port
+    }
+
+    /// The traits of every op the features registered, by name (checked against the schema and the documentation).
+    public var registeredOperations: [OperationTraits] { application?.registeredOperations ?? [] }
+
+    /// Collects a data export of `userId` from every feature's sections, as `account.export` builds it.
+    public func collectExport(userId: Int64, exportId: Int64) async throws -> [(path: String, bytes: [UInt8])] {
+        guard let lifecycle = application?.features.lazy.compactMap({ $0 as? AccountDataFeature }).first?.lifecycle
+        else { return [] }
+        return try await lifecycle.collect(userId: userId, exportId: exportId).map { ($0.path, $0.bytes) }
     }
 
     /// The web app's address for people: a wildcard host becomes the loopback address.
@@ -295,7 +311,7 @@ public final class HubServer: @unchecked Sendable {
         logger.info("shutting down", metadata: [LogKey.connections: "\(transport.connectionCount)"])
         // Calls in progress end with server_shutdown (their parties are told, their records written).
         services?.calls.shutdown()
-        services?.account.stop()
+        for hook in application?.lifecycle ?? [] { hook.stop() }
         transport.forEachConnection { connection in
             (connection.handler as? HTTPSession)?.beginShutdown()
         }

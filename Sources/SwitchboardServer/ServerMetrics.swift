@@ -11,6 +11,7 @@ import CoreMetrics
 import Foundation
 import Metrics
 import Prometheus
+import SwitchboardProtocol
 
 /// Per-loop traffic counts, added to on the hot path without atomics and published once per sweep.
 ///
@@ -91,7 +92,7 @@ public final class ServerMetrics: Sendable {
     /// - Parameter loopCount: one lag gauge per loop.
     /// - Parameter ops: the known protocol ops (the bounded `op` label of the per-op instruments).
     public convenience init(loopCount: Int) {
-        self.init(loopCount: loopCount, ops: Set(OperationRouter.standard.routes.keys))
+        self.init(loopCount: loopCount, ops: Set(ProtocolSchema.operations.map { $0.name }))
     }
 
     init(loopCount: Int, ops: Set<String>) {

@@ -10,11 +10,11 @@ import Dispatch
 import Foundation
 public import Logging
 import SwitchboardCore
+import SwitchboardDomain
 public import SwitchboardStore
 
 #if canImport(Glibc)
 import Glibc
-import SwitchboardDomain
 #endif
 
 /// Runs a server until SIGTERM or SIGINT, then shuts it down gracefully.
@@ -198,12 +198,12 @@ public final class DatabaseRuntime: Sendable {
 }
 
 extension DatabasePool {
-    /// Applies `Schema.migrations`; blocks the calling thread (start-up only, never a loop queue).
+    /// Applies every feature's migrations (`ServerFeatures.migrations`); blocks the calling thread (start-up only, never a loop queue).
     func migrateBlocking(logger: Logger) throws -> Int {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Int, any Error> = .failure(CancellationError())
         withConnection(on: DispatchQueue(label: "switchboard.migrate"), { connection in
-            try Migrator.migrate(connection, migrations: Schema.migrations, logger: logger)
+            try Migrator.migrate(connection, migrations: ServerFeatures.migrations, logger: logger)
         }, completion: { outcome in
             result = outcome
             done.signal()

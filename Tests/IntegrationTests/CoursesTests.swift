@@ -307,7 +307,7 @@ struct CoursesTests {
             ok(try ann.client.call("community.posts.create", ["community_id": community, "kind": "lesson", "title": "Reading"]))?["post"] as? [String: Any])
         let postId = try #require(post["post_id"] as? Int)
         _ = try #require(ok(try ann.client.call("courses.complete", ["post_id": postId])))
-        let entries = try await AccountExportRepository.collect(pool: database.pool, userId: Int64(ann.id), exportId: 1, maxBytes: 1 << 24)
+        let entries = try await server.collectExport(userId: Int64(ann.id), exportId: 1)
         let posts = try #require(entries.first { $0.path == "community_posts.json" })
         let progress = try #require(entries.first { $0.path == "lesson_progress.json" })
         let postList = try #require(try JSONSerialization.jsonObject(with: Data(posts.bytes)) as? [[String: Any]])

@@ -11,6 +11,7 @@ import Foundation
 import Logging
 import Synchronization
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 import Testing
@@ -19,7 +20,6 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
-import SwitchboardDomain
 #endif
 
 extension OutboxBatch {

@@ -11,17 +11,6 @@ import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 
-/// One file of an export archive.
-public struct ExportEntry: Sendable {
-    public var path: String
-    public var bytes: [UInt8]
-}
-
-/// The collected export ran past its size limit.
-public struct ExportTooLarge: Error {
-    public init() {}
-}
-
 /// The SQL of data exports (`data_exports`) and of collecting a user's data.
 public enum AccountExportRepository {
     static let infoColumns = """
@@ -112,62 +101,21 @@ public enum AccountExportRepository {
         ).first.map { try $0.decode(String?.self, column: 0) } ?? nil
     }
 
+    /// Deletes data-export rows of `userId` (at most `limit`), for account deletion: the rows deleted and the files
+    /// they named, to remove once the batch has committed.
+    public static func deleteBatch(
+        _ db: PostgresConnection, userId: Int64, limit: Int
+    ) throws -> (rows: Int, files: [String]) {
+        let files = try db.execute(
+            cached: """
+                DELETE FROM data_exports WHERE id IN (SELECT id FROM data_exports WHERE user_id = $1 LIMIT $2)
+                RETURNING file
+                """, [.int(userId), .int(limit)]
+        ).map { try $0.decode(String?.self, column: 0) }
+        return (files.count, files.compactMap { $0 })
+    }
+
     // MARK: collecting
-
-    private struct ExportedConversation: Encodable {
-        var conversationId: Int64
-        var kind: String
-        var name: String?
-        var members: [ExportedUser]
-        var joinedSeq: Int64
-        var leftSeq: Int64?
-        var messages: [ChatMessage]
-    }
-
-    private struct ExportedUser: Encodable {
-        var userId: Int64
-        var displayName: String
-    }
-
-    private struct ExportedReaction: Encodable {
-        var messageId: Int64
-        var conversationId: Int64
-        var emoji: String
-        var createdAt: String
-    }
-
-    private struct ExportedClip: Encodable {
-        var voiceId: Int64
-        var durationMs: Int64
-        var size: Int64
-        var createdAt: String
-        var file: String
-    }
-
-    private struct ExportedActiveHours: Encodable {
-        struct Day: Encodable {
-            var date: String
-            var seconds: Int64
-        }
-        var timeZone: String
-        var days: [Day]
-    }
-
-    /// The active-hours series (`active_hours.json`): seconds per local date, in the zones they were recorded in.
-    private static func activeHours(pool: DatabasePool, userId: Int64) async throws -> ExportedActiveHours {
-        try await pool.withConnection { db in
-            let zone = try ActiveHoursRepository.subject(db, userId: userId)?.timeZone
-            let days = try ActiveHoursRepository.series(db, userId: userId).map { ExportedActiveHours.Day(date: $0.day, seconds: $0.seconds) }
-            return ExportedActiveHours(timeZone: zone ?? "UTC", days: days)
-        }
-    }
-
-    private struct ExportedCommunity: Encodable {
-        var communityId: Int64
-        var name: String
-        var role: String
-        var joinedAt: String
-    }
 
     private struct Manifest: Encodable {
         var format = "switchboard-export-1"
@@ -177,150 +125,23 @@ public enum AccountExportRepository {
         var files: [String]
     }
 
-    static func json(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
+    /// Collects the user's data as the archive's files: every registered section in order (each feature's files,
+    /// `docs/protocol.md`, "Account deletion and export"), then `manifest.json` listing them. Reads in pages, each on
+    /// a connection lease of its own.
+    /// - Throws: `ExportTooLarge` past the collector's limit, or the store's error.
+    public static func collect(_ collector: AccountExportCollector, sections: [AccountExportSection]) async throws
+        -> [ExportEntry]
+    {
+        for section in sections.sorted(by: { $0.order < $1.order }) {
+            try await section.collect(collector)
+        }
+        let now = try await collector.pool.withConnection { db in
+            try db.execute(cached: "SELECT \(WireTimestamp.sql("now()"))").decodeFirst(String.self) ?? ""
+        }
+        let files = collector.entries.map(\.path) + ["manifest.json"]
+        try collector.add(
+            "manifest.json",
+            json: Manifest(userId: collector.userId, exportId: collector.exportId, createdAt: now, files: files))
+        return collector.entries
     }
-
-    /// Collects `userId`'s data as the archive's files: `profile.json`, `friends.json`, `sessions.json`,
-    /// `conversations.json` (every conversation the user is or was in, with the messages the user can see),
-    /// `reactions.json`, `voice.json` and `voice/<id>.ogg` (the clips the user sent), `communities.json` (the
-    /// communities the user is a member of: id, name, role, joined_at), `community_posts.json` (the posts the user
-    /// wrote), `lesson_progress.json` (the lessons the user completed), `manifest.json`. Reads in
-    /// pages, each on a connection lease of its own; throws `ExportTooLarge` past `maxBytes`.
-    public static func collect(pool: DatabasePool, userId: Int64, exportId: Int64, maxBytes: Int) async throws -> [ExportEntry] {
-        var entries: [ExportEntry] = []
-        var total = 0
-        func add(_ path: String, _ bytes: [UInt8]) throws {
-            total += bytes.count + 1024
-            if total > maxBytes { throw ExportTooLarge() }
-            entries.append(ExportEntry(path: path, bytes: bytes))
-        }
-        let (profile, friends, sessions, memberships, reactions, clips, now, communities) = try await pool.withConnection { db in
-            var profile = try UserRepository.profile(db, of: userId)
-            if var p = profile {
-                try SocialGraphRepository.decorate(db, &p, viewer: userId)
-                profile = p
-            }
-            let friends = try FriendRepository.friends(db, of: userId).map { ExportedUser(userId: $0.userId, displayName: $0.displayName) }
-            let sessions = try SessionRepository.list(db, of: userId, currentSessionId: 0)
-            let memberships = try db.execute(
-                cached: """
-                    SELECT c.id, c.kind, c.name, mb.joined_seq, mb.left_seq FROM members mb JOIN conversations c ON c.id = mb.conversation_id
-                    WHERE mb.user_id = $1 ORDER BY c.id
-                    """, [.int(userId)]
-            ).map { r in
-                ExportedConversation(
-                    conversationId: try r.decode(column: 0), kind: try r.decode(column: 1), name: try r.decode(column: 2), members: [],
-                    joinedSeq: try r.decode(column: 3), leftSeq: try r.decode(column: 4), messages: [])
-            }
-            let reactions = try db.execute(
-                cached: """
-                    SELECT r.message_id, m.conversation_id, r.emoji, \(WireTimestamp.sql("r.created_at")) FROM message_reactions r
-                    JOIN messages m ON m.id = r.message_id WHERE r.user_id = $1 ORDER BY r.created_at
-                    """, [.int(userId)]
-            ).map { r in
-                ExportedReaction(
-                    messageId: try r.decode(column: 0), conversationId: try r.decode(column: 1), emoji: try r.decode(column: 2),
-                    createdAt: try r.decode(column: 3))
-            }
-            let clips = try db.execute(
-                cached: """
-                    SELECT id, duration_ms, size, \(WireTimestamp.sql("created_at")) FROM voice_clips WHERE uploader_id = $1 ORDER BY id
-                    """, [.int(userId)]
-            ).map { r in
-                let id = try r.decode(Int64.self, column: 0)
-                return ExportedClip(
-                    voiceId: id, durationMs: try r.decode(column: 1), size: try r.decode(column: 2), createdAt: try r.decode(column: 3),
-                    file: "voice/\(id).ogg")
-            }
-            let now = try db.execute(cached: "SELECT \(WireTimestamp.sql("now()"))").decodeFirst(String.self) ?? ""
-            let communities = try CommunityRepository.memberships(db, userId: userId).map {
-                ExportedCommunity(communityId: $0.communityId, name: $0.name, role: $0.role, joinedAt: $0.joinedAt)
-            }
-            return (profile, friends, sessions, memberships, reactions, clips, now, communities)
-        }
-        try add("profile.json", try json(profile))
-        try add("friends.json", try json(friends))
-        try add("sessions.json", try json(sessions))
-        var conversations: [ExportedConversation] = []
-        for var conversation in memberships {
-            let id = conversation.conversationId
-            let range = (conversation.joinedSeq, conversation.leftSeq ?? Int64.max)
-            conversation.members = try await pool.withConnection { db in
-                try db.execute(
-                    cached: """
-                        SELECT u.id, u.display_name FROM members mb JOIN users u ON u.id = mb.user_id
-                        WHERE mb.conversation_id = $1 ORDER BY u.id
-                        """, [.int(id)]
-                ).map { ExportedUser(userId: try $0.decode(column: 0), displayName: try $0.decode(column: 1)) }
-            }
-            var after = range.0
-            while true {
-                let from = after
-                let page = try await pool.withConnection { db in
-                    try db.execute(
-                        cached: """
-                            SELECT \(MessageStore.messageColumns) FROM messages m
-                            WHERE m.conversation_id = $1 AND m.seq > $2 AND m.seq <= $3 ORDER BY m.seq LIMIT 1000
-                            """, [.int(id), .int(from), .int(range.1)]
-                    ).map { try MessageStore.message($0) }
-                }
-                for message in page { total += (message.text?.utf8.count ?? 0) + 200 }
-                if total > maxBytes { throw ExportTooLarge() }
-                conversation.messages += page
-                guard page.count == 1000, let last = page.last else { break }
-                after = last.seq
-            }
-            conversations.append(conversation)
-        }
-        try add("conversations.json", try json(conversations))
-        try add("reactions.json", try json(reactions))
-        try add("voice.json", try json(clips))
-        try add("active_hours.json", try json(try await Self.activeHours(pool: pool, userId: userId)))
-        try add("communities.json", try json(communities))
-        for clip in clips {
-            let audio = try await pool.withConnection { db in
-                try db.execute(cached: "SELECT audio FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(clip.voiceId), .int(userId)])
-                    .first.map { try $0.decode(PostgresBytes.self, column: 0).bytes }
-            }
-            if let audio { try add(clip.file, audio) }
-        }
-        let (posts, progress) = try await pool.withConnection { db in
-            (try CoursePostRepository.exportedPosts(db, userId: userId), try CoursePostRepository.exportedProgress(db, userId: userId))
-        }
-        try add("social.json", try json(try await pool.withConnection { db in try SocialGraphRepository.export(db, userId: userId) }))
-        // Moments and photos (issue 19): `moments.json` ({photos, moments}: every photo's metadata, the user's moments
-        // as the user sees them) and `photos/<id>.jpg`, the display JPEG of each photo (the original is not kept).
-        let (photos, moments) = try await pool.withConnection { db in
-            let photos = try MomentRepository.mine(db, owner: userId, before: nil, limit: Int(Int32.max))
-            let ids = try db.execute(cached: "SELECT id FROM moments WHERE owner_id = $1 ORDER BY id DESC", [.int(userId)]).decode(Int64.self, column: 0)
-            return (photos, try MomentRepository.moments(db, ids: ids, viewer: userId))
-        }
-        try add("moments.json", try json(ExportedMoments(photos: photos, moments: moments)))
-        for photo in photos {
-            let jpeg = try await pool.withConnection { db in
-                try db.execute(
-                    cached: """
-                        SELECT r.bytes FROM photo_renditions r JOIN photos p ON p.id = r.photo_id
-                        WHERE r.photo_id = $1 AND p.owner_id = $2 AND r.size = 'display' AND r.format = 'jpeg'
-                        """, [.int(photo.photoId), .int(userId)]
-                ).first.map { try $0.decode(PostgresBytes.self, column: 0).bytes }
-            }
-            if let jpeg { try add("photos/\(photo.photoId).jpg", jpeg) }
-        }
-        try add("community_posts.json", try json(posts))
-        try add("lesson_progress.json", try json(progress))
-        let files = entries.map(\.path) + ["manifest.json"]
-        try add("manifest.json", try json(Manifest(userId: userId, exportId: exportId, createdAt: now, files: files)))
-        return entries
-    }
-}
-
-/// `moments.json` of an export: the user's photos (metadata; the bytes are `photos/<id>.jpg`) and moments.
-struct ExportedMoments: Encodable {
-    var photos: [Photo]
-    var moments: [Moment]
 }

@@ -47,13 +47,13 @@ public enum MomentRepository {
     /// `photos.delete` waits for this transaction, or commits first and this one answers `not_found`).
     /// - Throws: `bad_request` for a repeated id, `not_found` when one is missing or someone else's.
     public static func requireOwnPhotos(_ db: PostgresConnection, owner: Int64, ids: [Int64]) throws {
-        guard Set(ids).count == ids.count else { throw ServiceError(.badRequest, "photo_ids must be distinct") }
+        guard Set(ids).count == ids.count else { throw MomentError.duplicatePhotos }
         guard !ids.isEmpty else { return }
         let found = try db.execute(
             cached: "SELECT id FROM photos WHERE owner_id = $1 AND id = ANY($2::bigint[]) FOR KEY SHARE",
             [.int(owner), .text(MessageStore.bigintArray(ids))]
         ).count
-        guard found == ids.count else { throw ServiceError(.notFound, "no such photo") }
+        guard found == ids.count else { throw MomentError.noSuchPhoto }
     }
 
     /// What `photos.delete` changed besides the photo: moments left without photos (deleted too) and whether
@@ -171,7 +171,7 @@ public enum MomentRepository {
                 cached: "INSERT INTO moments (owner_id, caption, client_id) VALUES ($1, $2, $3) RETURNING id",
                 [.int(owner), .text(caption), clientId.map { .text($0) }]
             ).decodeFirst(Int64.self)
-        else { throw ServiceError(.internal, "moment not stored") }
+        else { throw MomentError.notStored }
         for (position, photo) in photoIds.enumerated() {
             try db.execute(
                 cached: "INSERT INTO moment_photos (moment_id, position, photo_id) VALUES ($1, $2, $3)", [.int(id), .int(Int64(position)), .int(photo)])
@@ -261,8 +261,11 @@ public enum MomentRepository {
     /// `moments.delete`: deletes `owner`'s moment for real (its photo links and likes cascade).
     /// - Throws: `not_found` when it is missing or someone else's.
     public static func delete(_ db: PostgresConnection, owner: Int64, momentId: Int64) throws {
-        guard try !db.execute(cached: "DELETE FROM moments WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(momentId), .int(owner)]).isEmpty
-        else { throw ServiceError(.notFound, "no such moment") }
+        guard
+            try !db.execute(
+                cached: "DELETE FROM moments WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(momentId), .int(owner)]
+            ).isEmpty
+        else { throw MomentError.notFound }
     }
 
     /// `moments.like`/`moments.unlike` by `user`: the exact count after the change (the moment's row lock orders
@@ -271,7 +274,9 @@ public enum MomentRepository {
     public static func setLike(_ db: PostgresConnection, user: Int64, momentId: Int64, liked: Bool) throws -> (
         likeCount: Int64, changed: Bool, ownerId: Int64
     ) {
-        guard let owner = try visibleOwner(db, id: momentId, viewer: user, lock: true) else { throw ServiceError(.notFound, "no such moment") }
+        guard let owner = try visibleOwner(db, id: momentId, viewer: user, lock: true) else {
+            throw MomentError.notFound
+        }
         let changed: Bool
         if liked {
             changed = try !db.execute(
@@ -289,7 +294,7 @@ public enum MomentRepository {
                 : "UPDATE moments SET like_count = greatest(0, like_count - 1) WHERE id = $1 RETURNING like_count")
             : "SELECT like_count FROM moments WHERE id = $1"
         guard let count = try db.execute(cached: sql, [.int(momentId)]).decodeFirst(Int64.self) else {
-            throw ServiceError(.notFound, "no such moment")
+            throw MomentError.notFound
         }
         return (count, changed, owner)
     }

@@ -203,13 +203,15 @@ public enum MomentEvents {
     public static let liked = "moment.liked"
 
     /// `moment.created {moment}` (`liked` and `recent_likers` as a new moment has them: false, []).
-    public struct Created: Codable, Sendable, Equatable {
+    public struct Created: ProtocolEvent, Equatable {
+        public static let name = MomentEvents.created
         public var moment: Moment
         public init(moment: Moment) { self.moment = moment }
     }
 
     /// `moment.deleted {moment_id, owner_id}`.
-    public struct Deleted: Codable, Sendable, Equatable {
+    public struct Deleted: ProtocolEvent, Equatable {
+        public static let name = MomentEvents.deleted
         public var momentId: Int64
         public var ownerId: Int64
         public init(momentId: Int64, ownerId: Int64) {
@@ -219,7 +221,8 @@ public enum MomentEvents {
     }
 
     /// `moment.liked {moment_id, like_count, liked, user}`: `user` liked (`liked` true) or unliked it.
-    public struct Liked: Codable, Sendable, Equatable {
+    public struct Liked: ProtocolEvent, Equatable {
+        public static let name = MomentEvents.liked
         public var momentId: Int64
         public var likeCount: Int64
         public var liked: Bool

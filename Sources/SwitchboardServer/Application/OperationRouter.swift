@@ -8,13 +8,7 @@
 
 import SwitchboardCore
 import SwitchboardDomain
-public import SwitchboardProtocol
-
-/// A group of ops that registers its handlers with the router (as Hummingbird's `RouteCollection`). Each
-/// feature lives in `Features/<Feature>/`; its ops are declared in `SwitchboardProtocol/Operations/`.
-protocol FeatureModule {
-    func register(in router: inout OperationRouter)
-}
+import SwitchboardProtocol
 
 /// Finds an op's handler by name; built once at start-up (then read-only, shared by every loop).
 ///
@@ -36,26 +30,6 @@ struct OperationRouter: Sendable {
 
     init() {}
 
-    /// A router with `features` registered.
-    init(_ features: [any FeatureModule]) {
-        for feature in features { feature.register(in: &self) }
-    }
-
-    /// Every feature of the server.
-    static let standard = OperationRouter([
-        IdentityFeature(), FriendsFeature(), MessagingFeature(), PresenceFeature(), ReactionsFeature(), CallsFeature(),
-        ModerationFeature(),
-        AccountDataFeature(),
-        ActiveHoursFeature(),
-        CommunitiesFeature(),
-        EventsFeature(),
-        CoursesFeature(),
-        PostsFeature(), TimelinesFeature(),
-        SocialNotificationsFeature(), LiveFeature(),
-        ProfilesFeature(), FollowsFeature(),
-        PhotosFeature(), MomentsFeature(),
-    ])
-
     /// Registers `op`'s handler, called on the connection's loop with the decoded parameters. The handler
     /// replies through the context (at once, or after work it starts with `run`). Registering an op twice
     /// is a programming error.
@@ -73,13 +47,18 @@ struct OperationRouter: Sendable {
         }
     }
 
-    /// Registers a handler that runs off the loop and whose result is the reply (the common case).
-    mutating func register<Op: ProtocolOperation>(
-        _ op: Op.Type, work: @escaping @Sendable (RequestContext<Op>.Snapshot, Op.Parameters) async throws(ServiceError) -> Op.Result
+    /// Registers a handler that runs off the loop and whose result is the reply (the common case). The handler's
+    /// typed error (a feature's `FeatureError`, or `ServiceError`) is the reply when it throws, mapped to the wire
+    /// by its `wire` property.
+    mutating func register<Op: ProtocolOperation, E: WireMappable>(
+        _ op: Op.Type,
+        work: @escaping @Sendable (RequestContext<Op>.Snapshot, Op.Parameters) async throws(E) -> Op.Result
     ) {
         register(op) { context, parameters in
             let snapshot = context.snapshot
-            context.run { () async throws(ServiceError) -> Op.Result in try await work(snapshot, parameters) }
+            context.run { () async throws(ServiceError) -> Op.Result in
+                do throws(E) { return try await work(snapshot, parameters) } catch { throw error.wire }
+            }
         }
     }
 
@@ -102,6 +81,17 @@ struct RequestContext<Op: ProtocolOperation> {
         let sessionId: Int64
         /// The client's address without port.
         let address: String
+        /// The nodes that share the user's rate limits (1 on a single node; looked up when a limit needs it).
+        var limitShare: Int { services.cluster == nil ? 1 : services.registry.nodeCount(ofUser: userId) }
+
+        /// The request's user as a service sees it.
+        var caller: Caller { Caller(userId: userId, sessionId: sessionId, address: address, limitShare: limitShare) }
+
+        /// Delivers a service's events (after its commit): each encoded once, to every connected device of its
+        /// users, on every node.
+        func deliver(_ events: [DomainEvent]) {
+            for event in events { services.deliveries.send(event.encoded(), toUsers: event.users) }
+        }
     }
 
     var snapshot: Snapshot {
@@ -183,13 +173,5 @@ enum OperationReplies {
         }
         w.endObject()
         return w.bytes
-    }
-}
-
-/// The ops this server registers, for checks against the documentation (`ProtocolDocsTests`).
-public enum RegisteredOperations {
-    /// The traits of every registered op, by name.
-    public static var all: [OperationTraits] {
-        OperationRouter.standard.routes.values.map(\.traits).sorted { $0.name < $1.name }
     }
 }

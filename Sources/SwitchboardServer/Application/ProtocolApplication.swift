@@ -16,173 +16,6 @@ import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// The services behind `/ws`.
-final class ProtocolServices: Sendable {
-    let accounts: AccountService
-    let friends: FriendService
-    let registry: SessionRegistry
-    /// This process's connections (attached when they authenticate).
-    let outbox: LocalOutbox
-    /// Where the engines' deliveries go: `outbox` on a single node, the cluster's outbox (this node's loops and
-    /// the bus to the others) in a cluster.
-    let delivery: any Outbox
-    /// This node in a cluster (nil on a single node).
-    let cluster: ClusterNode?
-    /// This node's number (0 on a single node): the high bits of its connection ids.
-    let node: UInt32
-    /// Events to users and sessions (registry + outbox), for the op handlers.
-    let deliveries: Deliveries
-    /// Call signalling.
-    let calls: CallService
-    /// Conversations and messages.
-    let messages: MessageHub
-    /// Presence.
-    let presence: PresenceHub
-    /// Voice uploads and downloads over HTTP.
-    let voice: VoiceService
-    /// Photos and resumable uploads over HTTP.
-    let photos: PhotoService
-    /// Bytes a connection may queue (the transport's outbound limit).
-    let outboundLimit: Int
-    /// Requests a connection may send while its authentication runs (processed after it, in order).
-    let maxQueuedDuringAuthentication = 32
-    /// State-changing requests that may wait in a connection's ordered lane (`rate_limited` beyond).
-    let maxWaitingRequests: Int
-    /// Where request tasks run.
-    let executor = DispatchTaskExecutor(label: "switchboard.requests")
-    /// Seconds an unauthenticated connection may stay open.
-    let authenticationTimeout: Double
-    /// Registrations and contact look-ups per address and per account.
-    let discovery: DiscoveryLimiter
-    /// Requests a connection may have in flight before it stops being read (`RequestAdmission`).
-    let maxRequestsInFlight: Int
-    /// Admission gauges and the cancelled-task counter.
-    let metrics: ServerMetrics
-    /// Logs `internal` answers and counts error answers per op.
-    let errors: InternalErrorReporter
-    /// The ops and their handlers.
-    let router = OperationRouter.standard
-    /// `reactions.set` per user: a burst of 30, then 10 a second.
-    let reactionLimiter: SharedRateLimiter<Int64>
-    /// `report.create` per user (moderation).
-    let reportLimiter: SharedRateLimiter<Int64>
-    /// Account deletion jobs and data exports.
-    let account: AccountLifecycle
-    /// Active-hours recording (fed by presence).
-    let activeHours: ActiveHoursRecorder
-    /// Limits of communities, events, the calendar and courses.
-    let communities: CommunityConfiguration
-    /// Live pages and social notifications' pushes (`docs/social.md`).
-    let social: SocialLive
-    /// Follows' limits and rate limiter.
-    let graph: SocialGraphServices
-    /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
-    let publicationLimiter: SharedRateLimiter<Int64>
-    /// Limits of posts, likes, reposts and timelines (their token buckets).
-    let posts: PostLimits
-    /// Limits of moments and of photos in posts.
-    let moments: MomentConfiguration
-
-    init(
-        accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
-        metrics: ServerMetrics, logger: Logger, cluster: ClusterNode? = nil
-    ) {
-        self.accounts = accounts
-        self.friends = friends
-        let registry = cluster?.registry ?? SessionRegistry()
-        self.registry = registry
-        self.outbox = cluster?.local ?? LocalOutbox()
-        let outbox: any Outbox = cluster?.outbox ?? self.outbox
-        self.delivery = outbox
-        self.cluster = cluster
-        self.node = cluster?.node ?? 0
-        deliveries = Deliveries(registry: registry, outbox: outbox, cluster: cluster)
-        let messages = MessageHub(
-            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger,
-            redeliversResends: cluster != nil)
-        self.messages = messages
-        let coordination = cluster.map { cluster in
-            CallCoordination(
-                node: cluster.node, bus: cluster.bus, store: cluster.directory.store, forwarded: cluster.outbox.forwarded,
-                settings: CallClusterSettings(configuration.cluster), logger: logger)
-        }
-        self.calls = CallService(
-            registry: registry, outbox: outbox, settings: configuration.calls, pool: pool, messages: messages,
-            coordination: coordination, logger: logger)
-        cluster?.calls = self.calls
-        cluster?.coordination = coordination
-        let activeHours = ActiveHoursRecorder(pool: pool, configuration: configuration.activeHours, logger: logger, localNode: cluster?.node)
-        self.activeHours = activeHours
-        let presence = PresenceHub(
-            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger,
-            localNode: cluster?.node, activeHours: activeHours)
-        self.presence = presence
-        cluster?.presence = presence
-        let calls = self.calls
-        let deliveries = self.deliveries
-        cluster?.noticeHandler = { [node = cluster?.node ?? 0] notice in
-            switch notice {
-            case .friendship(let a, let b, let friends): presence.friendshipChanged(a, b, friends: friends)
-            case .renamed(let userId, let name):
-                presence.setName(name, of: userId)
-                calls.setName(name, of: userId)
-            case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
-            case .suspended(let userId): deliveries.suspendLocally(userId: userId, node: node)
-            case .accountDeleted(let userId): deliveries.closeDeletedAccountLocally(userId: userId, node: node)
-            }
-        }
-        self.outboundLimit = configuration.maxOutboundBytes
-        let voice = VoiceService(
-            configuration: configuration.voice, nice: configuration.workerNice, accounts: accounts, pool: pool, metrics: metrics,
-            logger: logger)
-        self.voice = voice
-        self.photos = PhotoService(
-            configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
-            logger: logger)
-        self.authenticationTimeout = configuration.authenticationTimeout
-        self.reactionLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
-        self.reportLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
-        self.communities = configuration.communities
-        self.graph = SocialGraphServices(configuration.socialGraph)
-        let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
-        self.social = social
-        cluster?.social = social
-        self.publicationLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.communities.publicationsPerHour),
-            refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
-        self.posts = PostLimits(configuration.posts)
-        self.moments = configuration.moments
-        self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
-        self.maxWaitingRequests = configuration.maxWaitingRequests
-        self.maxRequestsInFlight = configuration.maxRequestsInFlight
-        self.metrics = metrics
-        self.errors = InternalErrorReporter(logger: logger, metrics: metrics.operations)
-        self.account = AccountLifecycle(
-            configuration: configuration.account, dataDirectory: configuration.dataDirectory, pool: pool, deliveries: deliveries,
-            logger: logger,
-            postsDeleted: { posts in
-                for p in posts { social.publish(.postDeleted(postId: p.postId, authorId: p.authorId, threadRoot: p.threadRoot, seq: p.seq)) }
-            })
-    }
-}
-
-extension ProtocolServices {
-    /// Two users became friends or stopped being friends: presence here, and every other node's caches.
-    func friendshipChanged(_ a: Int64, _ b: Int64, friends: Bool) {
-        presence.friendshipChanged(a, b, friends: friends)
-        cluster?.announce(.friendship(a, b, friends: friends))
-    }
-
-    /// A user renamed itself: the names presence and calls keep, here and on every other node.
-    func renamed(_ userId: Int64, _ name: String) {
-        calls.setName(name, of: userId)
-        presence.setName(name, of: userId)
-        cluster?.announce(.renamed(userId: userId, name: name))
-    }
-}
-
 /// One decoded request, from its decoding until it is answered or handed to its owner (admission control and
 /// per-op metrics): its op and when it was decoded (`EventLoop.now()`).
 struct RequestTicket: Sendable {
@@ -236,7 +69,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     /// and the session's `send` is a no-op once closed. The cycle (the session's phase holds this application)
     /// is broken when the connection closes and the session drops its phase.
     let session: HTTPSession
-    let services: ProtocolServices
+    /// The server's features and shared services (the router, the engines).
+    let application: ServerApplication
     /// Addresses this connection in the outbox (engines never hold the object).
     let connectionId: ConnectionID
     let openedAt: UInt64
@@ -271,9 +105,10 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     // takes it over (`takeRequestTicket`); ended when the dispatch returns otherwise
     var currentRequest: RequestTicket?
 
-    init(session: HTTPSession, services: ProtocolServices) {
+    init(session: HTTPSession, application: ServerApplication) {
         self.session = session
-        self.services = services
+        self.application = application
+        let services = application.services
         openedAt = EventLoop.now()
         admission = RequestAdmission(limit: services.maxRequestsInFlight)
         connectionId = ConnectionID.next(node: services.node)
@@ -375,7 +210,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
             authentication.queued.append((envelope, takeRequestTicket()))
             return
         }
-        guard let route = services.router.route(envelope.op) else {
+        guard let route = application.router.route(envelope.op) else {
             sendError(envelope.id, op: envelope.op, .unknownOp, "unknown op \(envelope.op.prefix(64))")
             return
         }
@@ -405,6 +240,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         }
         if !authenticating && authentication.queued.isEmpty && authentication.replies == nil { _authentication.release() }
     }
+
+    /// The server's shared infrastructure and engines.
+    var services: ProtocolServices { application.services }
 
     /// The connection's loop (the session keeps its connection, and a loop outlives its connections).
     var loop: EventLoop { session.connection.loop }

@@ -224,19 +224,19 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                 body: Array("shutting down\n".utf8), keepAlive: false)
             return
         }
-        if head.path == "/voice" || head.path.hasPrefix("/voice/"), server.services != nil {
-            handleVoice(head, rest: rest)
-            return
-        }
-        if head.path == "/photos" || head.path.hasPrefix("/photos/") || head.path == "/uploads" || head.path.hasPrefix("/uploads/"),
-            server.services != nil
-        {
-            handlePhotos(head, rest: rest)
-            return
-        }
-        if head.path.hasPrefix("/export/"), server.services != nil {
-            handleExportDownload(head, rest: rest)
-            return
+        if let routes = server.application?.routes {
+            switch routes.match(method: head.method, path: head.path) {
+            case .found(let route, let parameters):
+                run(route, head: head, rest: rest, parameters: parameters)
+                return
+            case .methodNotAllowed(let allowed):
+                let result = HTTPResult.error(
+                    405, "bad_request", "method not allowed", headers: [("Allow", allowed.joined(separator: ", "))])
+                finish(result, keepAlive: false)
+                return
+            case .notFound:
+                break
+            }
         }
         if head.isChunked {
             respond(status: 411, body: Array("chunked request bodies are not accepted here\n".utf8), keepAlive: false)
@@ -264,8 +264,8 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                 body: server.metrics.render(), head: head, bodyLength: bodyLength)
         case "/echo" where server.configuration.enableEcho:
             upgrade(head, rest: rest, app: EchoApplication.shared)
-        case "/ws" where server.services != nil:
-            upgrade(head, rest: rest, app: ProtocolApplication(session: self, services: server.services!))
+        case "/ws" where server.application != nil:
+            upgrade(head, rest: rest, app: ProtocolApplication(session: self, application: server.application!))
         default:
             if let web = server.web {
                 serveWebFile(head, web: web, bodyLength: bodyLength)

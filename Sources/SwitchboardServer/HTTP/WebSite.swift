@@ -10,11 +10,11 @@ import Dispatch
 import Foundation
 import Logging
 import SwitchboardCore
+import SwitchboardDomain
 import SwitchboardWebSocket
 
 #if canImport(Glibc)
 import Glibc
-import SwitchboardDomain
 #endif
 
 /// Serving the web app (`docs/web.md`): which folder, its limits, how often it is re-read.

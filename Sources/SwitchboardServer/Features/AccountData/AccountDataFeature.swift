@@ -9,14 +9,45 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
 /// Account deletion and data export: `account.delete`, `account.export`, `account.exports`, and `GET /export/{id}`
-/// (docs/protocol.md, "Account deletion and export"). The work runs in `AccountLifecycle`, off the loops.
-struct AccountDataFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.AccountDelete.self) { context, p in
+/// (docs/protocol.md, "Account deletion and export"). The work runs in `AccountLifecycle`, off the loops: a
+/// deletion runs every feature's registered steps, an export every feature's sections.
+struct AccountDataFeature: Feature {
+    static let migrations: [Migration] = [.v0007AccountLifecycle]
+
+    /// Deletion jobs, export builds and their sweep.
+    let lifecycle: AccountLifecycle
+
+    init(context: ProtocolServices) {
+        lifecycle = AccountLifecycle(
+            configuration: context.configuration.account, dataDirectory: context.configuration.dataDirectory,
+            pool: context.pool, deliveries: context.deliveries, logger: context.logger)
+    }
+
+    func registered(_ registry: FeatureRegistry) {
+        lifecycle.install(steps: registry.orderedDeletionSteps, sections: registry.exportSections)
+    }
+
+    func register(in registry: inout FeatureRegistry) {
+        let lifecycle = self.lifecycle
+        registry.lifecycle.append(
+            FeatureLifecycle(name: "account sweep", start: { lifecycle.start() }, stop: { lifecycle.stop() }))
+        // The data-export rows (their files removed once the batch has committed).
+        registry.add(
+            AccountDeletionStep(name: "exports", order: 80) { db, userId, limit in
+                let (rows, files) = try AccountExportRepository.deleteBatch(db, userId: userId, limit: limit)
+                return DeletionBatch(changed: rows, afterCommit: { lifecycle.removeFiles(files) })
+            })
+        // `GET`/`HEAD /export/{id}`: the archive for its owner while ready; 404 for anyone else or an unknown id.
+        registry.routes.add(["GET"], "/export/{id}", .bearer) { request in
+            guard let identity = request.identity else { return .error(401, "not_authenticated", "no session") }
+            return await lifecycle.download(id: request.id("id"), identity: identity)
+        }
+        registry.operations.register(Ops.AccountDelete.self) { context, p in
             let s = context.snapshot
             context.run({ () async throws(ServiceError) -> Empty in
                 try await s.services.accounts.verifyPassword(userId: s.userId, password: p.password, address: s.address, now: EventLoop.now())
@@ -26,7 +57,7 @@ struct AccountDataFeature: FeatureModule {
                 } catch { throw ServiceError.from(error) }
                 // Committed: the job row, the freed phone number and the revoked sessions. The rest is the job's.
                 guard let request else { throw ServiceError(.notFound, "no such account") }
-                s.services.account.runDeletion(userId: s.userId)
+                lifecycle.runDeletion(userId: s.userId)
                 for friend in request.friendIds { s.services.friendshipChanged(s.userId, friend, friends: false) }
                 s.services.deliveries.push(
                     PushEvent(
@@ -38,49 +69,22 @@ struct AccountDataFeature: FeatureModule {
                 app.services.deliveries.closeDeletedAccount(userId: s.userId)
             })
         }
-        router.register(Ops.AccountExport.self) { s, _ async throws(ServiceError) -> AccountExportResult in
-            let perDay = max(1, s.services.account.configuration.exportsPerDay)
+        registry.operations.register(Ops.AccountExport.self) { s, _ async throws(ServiceError) -> AccountExportResult in
+            let perDay = max(1, lifecycle.configuration.exportsPerDay)
             let info: DataExportInfo
             do {
                 info = try await s.services.accounts.pool.transaction { db in
                     try AccountExportRepository.start(db, userId: s.userId, perDay: perDay)
                 }
             } catch { throw ServiceError.from(error) }
-            s.services.account.buildExport(id: info.exportId, userId: s.userId)
+            lifecycle.buildExport(id: info.exportId, userId: s.userId)
             return AccountExportResult(export: info)
         }
-        router.register(Ops.AccountExports.self) { s, _ async throws(ServiceError) -> AccountExportsResult in
+        registry.operations.register(Ops.AccountExports.self) { s, _ async throws(ServiceError) -> AccountExportsResult in
             do {
                 return AccountExportsResult(
                     exports: try await s.services.accounts.pool.withConnection { db in try AccountExportRepository.list(db, userId: s.userId) })
             } catch { throw ServiceError.from(error) }
-        }
-    }
-}
-
-extension HTTPSession {
-    /// `GET`/`HEAD /export/{id}` with `Authorization: Bearer <token>`, authorized like `GET /voice/{id}`.
-    func handleExportDownload(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer) {
-        guard let services = server.services else { return }
-        let bodyLength = head.contentLength ?? 0
-        guard head.method == "GET" || head.method == "HEAD" else {
-            respond(status: 405, headers: [("Allow", "GET, HEAD")], body: Array("method not allowed\n".utf8), head: head, bodyLength: bodyLength)
-            return
-        }
-        guard bodyLength == 0, !head.isChunked else {
-            respond(status: 400, body: Array("a download request has no body\n".utf8), keepAlive: false)
-            return
-        }
-        let idText = head.path.dropFirst("/export/".count)
-        let id = idText.count <= 18 && !idText.isEmpty && idText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) ? Int64(idText) : nil
-        let authorization = head.headers["authorization"]
-        let isHead = head.method == "HEAD"
-        let keepAlive = head.keepAlive && rest.isEmpty
-        process(keepAlive: keepAlive, isHead: isHead) {
-            switch await services.voice.identity(authorization) {
-            case .failure(let refusal): return refusal
-            case .success(let identity): return await services.account.download(id: id, identity: identity)
-            }
         }
     }
 }

@@ -57,19 +57,23 @@ final class AccountLifecycle: Sendable {
     private let downloads = Mutex(0)
     /// The sweep timer.
     private let timer = SweepTimer()
-    /// Told of the posts the deletion marked deleted, after each batch's commit (LIVE's `postDeleted`).
-    private let postsDeleted: @Sendable ([SocialGraphRepository.DeletedPost]) -> Void
+    /// Every feature's deletion steps in order and export sections (installed once, after every feature registered;
+    /// read by each job).
+    private let plan = Mutex<(steps: [AccountDeletionStep], sections: [AccountExportSection])>(([], []))
 
     init(
-        configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger,
-        postsDeleted: @escaping @Sendable ([SocialGraphRepository.DeletedPost]) -> Void = { _ in }
+        configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger
     ) {
-        self.postsDeleted = postsDeleted
         self.configuration = configuration
         self.exportDirectory = configuration.exportDirectory ?? (dataDirectory as NSString).appendingPathComponent("exports")
         self.pool = pool
         self.deliveries = deliveries
         self.logger = logger
+    }
+
+    /// Installs every feature's deletion steps (in the order a job runs them) and export sections.
+    func install(steps: [AccountDeletionStep], sections: [AccountExportSection]) {
+        plan.withLock { $0 = (steps, sections) }
     }
 
     /// Starts the sweep: at once, then every `sweepInterval` seconds.
@@ -99,22 +103,13 @@ final class AccountLifecycle: Sendable {
     private func work(userId: Int64) async throws {
         let batch = max(1, configuration.deletionBatchSize)
         let pause = configuration.deletionBatchPause
-        for step in DeletionStep.allCases {
-            while step == .posts {
-                let deleted = try await pool.withConnection { db in
-                    try AccountDeletionRepository.runPostsBatch(db, userId: userId, limit: batch)
-                }
-                guard let deleted else { return }
-                postsDeleted(deleted)
-                if deleted.isEmpty { break }
-                if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
-            }
-            while step != .posts {
+        for step in plan.withLock({ $0.steps }) {
+            while true {
                 let outcome = try await pool.withConnection { db in
                     try AccountDeletionRepository.runBatch(db, userId: userId, step: step, limit: batch)
                 }
                 guard let outcome else { return }  // finished, or another node's batch holds the job
-                removeFiles(outcome.files)
+                outcome.afterCommit?()
                 if outcome.changed == 0 { break }
                 if pause > 0 { try await Task.sleep(nanoseconds: UInt64(pause * 1e9)) }
             }
@@ -126,6 +121,13 @@ final class AccountLifecycle: Sendable {
 
     // MARK: export
 
+    /// Collects the export's files from every feature's section (`AccountExportRepository.collect`).
+    func collect(userId: Int64, exportId: Int64) async throws -> [ExportEntry] {
+        let collector = AccountExportCollector(
+            pool: pool, userId: userId, exportId: exportId, maxBytes: configuration.exportMaxBytes)
+        return try await AccountExportRepository.collect(collector, sections: plan.withLock { $0.sections })
+    }
+
     /// Builds export `id` of `userId` in this process unless it already builds here.
     func buildExport(id: Int64, userId: Int64) {
         guard running.withLock({ $0.exports.insert(id).inserted }) else { return }
@@ -135,8 +137,7 @@ final class AccountLifecycle: Sendable {
             var size: Int64? = nil
             var failure: String? = nil
             do {
-                let entries = try await AccountExportRepository.collect(
-                    pool: pool, userId: userId, exportId: id, maxBytes: configuration.exportMaxBytes)
+                let entries = try await collect(userId: userId, exportId: id)
                 guard let archive = HTTPStatic.gzip(TarWriter.archive(entries, folder: "switchboard-export-\(id)"), level: 6) else {
                     throw ServiceError(.internal, "gzip failed")
                 }
@@ -244,7 +245,7 @@ final class AccountLifecycle: Sendable {
         }
     }
 
-    private func removeFiles(_ names: [String]) {
+    func removeFiles(_ names: [String]) {
         for name in names where !name.contains("/") {
             try? FileManager.default.removeItem(atPath: (exportDirectory as NSString).appendingPathComponent(name))
         }

@@ -16,14 +16,20 @@ import SwitchboardStore
 /// hour of one date), for oneself or a friend (anyone else: `not_found`, as for a missing user). One small indexed
 /// read of `active_hours` united with what this node has not written yet (`ActiveHoursRecorder.unrecorded`: the
 /// open interval up to now, on any node, and finished intervals waiting for their write).
-struct ActiveHoursFeature: FeatureModule {
+struct ActiveHoursFeature: Feature {
+    static let migrations: [Migration] = [.v0010ActiveHours]
+
+    init(context: ProtocolServices) {}
+
     /// Most dates one `stats.active_hours` covers.
     static let maxDays = 366
     /// Dates of the default range (the last 30 days up to `to`).
     static let defaultDays = 30
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.StatsActiveHours.self) { s, p async throws(ServiceError) -> ActiveHoursResult in
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(ActiveHoursAccountData.deletionSteps)
+        registry.add(ActiveHoursAccountData.exportSection)
+        registry.operations.register(Ops.StatsActiveHours.self) { s, p async throws(ServiceError) -> ActiveHoursResult in
             let from = try p.from.map { d throws(ServiceError) in try Self.date(d, field: "from") }
             let to = try p.to.map { d throws(ServiceError) in try Self.date(d, field: "to") }
             let user = p.userId ?? s.userId
@@ -46,7 +52,7 @@ struct ActiveHoursFeature: FeatureModule {
             }
             return ActiveHoursResult(userId: user, timeZone: read.zoneName, since: read.since, today: read.today, days: days)
         }
-        router.register(Ops.StatsActiveDay.self) { s, p async throws(ServiceError) -> ActiveDayResult in
+        registry.operations.register(Ops.StatsActiveDay.self) { s, p async throws(ServiceError) -> ActiveDayResult in
             let date = try Self.date(p.date, field: "date")
             let read = try await Self.read(s.services, viewer: s.userId, user: p.userId ?? s.userId) { _ throws(ServiceError) in (date, date) }
             let hours = read.accumulator.hourly(on: date, zone: read.zone)

@@ -16,25 +16,30 @@ import SwitchboardTransport
 
 /// Call signalling: `call.*`. The state machine (`CallRegistry`) runs on the call queue (`CallService`);
 /// a step is done once handed to it. Results are written by hand (`JSONWriter`) as the call events are.
-struct CallsFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.CallInvite.self, Self.invite)
-        router.register(Ops.CallAccept.self) { context, p in
+struct CallsFeature: Feature {
+    static let migrations: [Migration] = [.v0003Calls]
+
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(CallsAccountData.deletionSteps)
+        registry.operations.register(Ops.CallInvite.self, Self.invite)
+        registry.operations.register(Ops.CallAccept.self) { context, p in
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
             context.services.calls.perform(
                 origin: device, id: context.id, op: context.op,
                 command: .accept(callId: p.callId, device: context.user.sessionId, user: context.me, answer: p.answer))
         }
-        router.register(Ops.CallDecline.self) { context, p in
+        registry.operations.register(Ops.CallDecline.self) { context, p in
             Self.end(context, p) { .decline(callId: $0, device: $1, user: $2) }
         }
-        router.register(Ops.CallCancel.self) { context, p in
+        registry.operations.register(Ops.CallCancel.self) { context, p in
             Self.end(context, p) { .cancel(callId: $0, device: $1, user: $2) }
         }
-        router.register(Ops.CallHangup.self) { context, p in
+        registry.operations.register(Ops.CallHangup.self) { context, p in
             Self.end(context, p) { .hangup(callId: $0, device: $1, user: $2) }
         }
-        router.register(Ops.CallSignal.self) { context, p in
+        registry.operations.register(Ops.CallSignal.self) { context, p in
             guard let device = context.device, Self.validCallID(p.callId, context) else { return }
             let calls = context.services.calls
             guard let kind = CallSignalKind(rawValue: p.kind) else {
@@ -52,7 +57,7 @@ struct CallsFeature: FeatureModule {
                 origin: device, id: context.id, op: context.op,
                 command: .signal(callId: p.callId, device: context.user.sessionId, user: context.me, kind: kind.rawValue, payload: p.payload))
         }
-        router.register(Ops.CallTurn.self) { context, p in
+        registry.operations.register(Ops.CallTurn.self) { context, p in
             guard let device = context.device else { return }
             if let callId = p.callId, !Self.validCallID(callId, context) { return }
             let calls = context.services.calls
@@ -62,7 +67,7 @@ struct CallsFeature: FeatureModule {
             }
             calls.perform(origin: device, id: context.id, op: context.op, command: .turn(callId: p.callId, user: context.me))
         }
-        router.register(Ops.CallHistory.self, Self.history)
+        registry.operations.register(Ops.CallHistory.self, Self.history)
     }
 
     /// `call.invite`: friendship and the caller's name (from the presence hub's cache, else the database),

@@ -15,9 +15,15 @@ import SwitchboardStore
 /// Communities (`docs/protocol.md`, "Communities"): the list, membership, core members, the notifications and
 /// unread markers. Events and courses publish their notifications with `CommunityNotifications.publish` inside
 /// their transaction and, after the commit, `pushNotification` to the members.
-struct CommunitiesFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.CommunitiesList.self) { s, p async throws(ServiceError) -> Ops.CommunitiesList.Result in
+struct CommunitiesFeature: Feature {
+    static let migrations: [Migration] = [.v0009Communities]
+
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(CommunitiesAccountData.deletionSteps)
+        registry.add(CommunitiesAccountData.exportSection)
+        registry.operations.register(Ops.CommunitiesList.self) { s, p async throws(ServiceError) -> Ops.CommunitiesList.Result in
             let limit = try s.services.communities.page(p.limit)
             let cursor = try Self.cursor(p.cursor)
             let me = s.userId
@@ -31,7 +37,7 @@ struct CommunitiesFeature: FeatureModule {
                     unreadTotal: try CommunityRepository.unreadTotal(db, userId: me))
             }
         }
-        router.register(Ops.CommunitiesGet.self) { s, p async throws(ServiceError) -> CommunityResult in
+        registry.operations.register(Ops.CommunitiesGet.self) { s, p async throws(ServiceError) -> CommunityResult in
             let me = s.userId
             return CommunityResult(
                 community: try await Self.database(s) { db in
@@ -41,7 +47,7 @@ struct CommunitiesFeature: FeatureModule {
                     return community
                 })
         }
-        router.register(Ops.CommunitiesCreate.self) { s, p async throws(ServiceError) -> CommunityResult in
+        registry.operations.register(Ops.CommunitiesCreate.self) { s, p async throws(ServiceError) -> CommunityResult in
             try await ModerationFeature.requireAdministrator(s)
             let limits = s.services.communities
             let name = try Self.checkedName(p.name, limits)
@@ -57,7 +63,7 @@ struct CommunitiesFeature: FeatureModule {
                     return community
                 })
         }
-        router.register(Ops.CommunitiesUpdate.self) { s, p async throws(ServiceError) -> CommunityResult in
+        registry.operations.register(Ops.CommunitiesUpdate.self) { s, p async throws(ServiceError) -> CommunityResult in
             try await ModerationFeature.requireAdministrator(s)
             let limits = s.services.communities
             let name = try p.name.map { (n) throws(ServiceError) in try Self.checkedName(n, limits) }
@@ -77,7 +83,7 @@ struct CommunitiesFeature: FeatureModule {
                 ProtocolCodec.encodeEvent(CommunityEvent.updated, CommunityEvent(community: community.shared)), toUsers: members)
             return CommunityResult(community: community)
         }
-        router.register(Ops.CommunitiesArchive.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.CommunitiesArchive.self) { s, p async throws(ServiceError) -> Empty in
             try await ModerationFeature.requireAdministrator(s)
             let members = try await Self.database(s, transaction: true) { db in
                 guard try CommunityRepository.archive(db, id: p.communityId) else { throw ServiceError(.notFound, "no such community") }
@@ -87,7 +93,7 @@ struct CommunitiesFeature: FeatureModule {
                 ProtocolCodec.encodeEvent(CommunityArchivedEvent.name, CommunityArchivedEvent(communityId: p.communityId)), toUsers: members)
             return Empty()
         }
-        router.register(Ops.CommunitiesJoin.self) { s, p async throws(ServiceError) -> CommunityResult in
+        registry.operations.register(Ops.CommunitiesJoin.self) { s, p async throws(ServiceError) -> CommunityResult in
             let me = s.userId
             let community = try await Self.database(s, transaction: true) { db in
                 try CommunityRepository.join(db, communityId: p.communityId, userId: me)
@@ -99,7 +105,7 @@ struct CommunitiesFeature: FeatureModule {
             s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityEvent.joined, CommunityEvent(community: community)), toUsers: [me])
             return CommunityResult(community: community)
         }
-        router.register(Ops.CommunitiesQuit.self) { s, p async throws(ServiceError) -> Ops.CommunitiesQuit.Result in
+        registry.operations.register(Ops.CommunitiesQuit.self) { s, p async throws(ServiceError) -> Ops.CommunitiesQuit.Result in
             let me = s.userId
             let dropped = try await Self.database(s, transaction: true) { db in
                 try CommunityRepository.quit(db, communityId: p.communityId, userId: me, now: Date())
@@ -109,7 +115,7 @@ struct CommunitiesFeature: FeatureModule {
                 toUsers: [me])
             return .init(droppedEventIds: dropped)
         }
-        router.register(Ops.CommunitiesMembers.self) { s, p async throws(ServiceError) -> Ops.CommunitiesMembers.Result in
+        registry.operations.register(Ops.CommunitiesMembers.self) { s, p async throws(ServiceError) -> Ops.CommunitiesMembers.Result in
             let limit = try s.services.communities.page(p.limit, people: true)
             let cursor = try Self.cursor(p.cursor)
             let me = s.userId
@@ -121,7 +127,7 @@ struct CommunitiesFeature: FeatureModule {
                 return .init(members: page.map(\.member), nextCursor: rows.count > limit ? page.last?.cursor.encoded : nil)
             }
         }
-        router.register(Ops.CommunitiesCore.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.CommunitiesCore.self) { s, p async throws(ServiceError) -> Empty in
             try await ModerationFeature.requireAdministrator(s)
             let changed = try await Self.database(s, transaction: true) { db in
                 guard try CommunityRepository.membership(db, communityId: p.communityId, userId: p.userId) != nil,
@@ -135,12 +141,12 @@ struct CommunitiesFeature: FeatureModule {
             }
             return Empty()
         }
-        router.register(Ops.CommunitiesUnread.self) { s, _ async throws(ServiceError) -> Ops.CommunitiesUnread.Result in
+        registry.operations.register(Ops.CommunitiesUnread.self) { s, _ async throws(ServiceError) -> Ops.CommunitiesUnread.Result in
             let me = s.userId
             let unread = try await Self.database(s) { db in try CommunityRepository.unread(db, userId: me) }
             return .init(unreadTotal: unread.reduce(0) { $0 + $1.unread }, communities: unread)
         }
-        router.register(Ops.CommunitiesNotifications.self) { s, p async throws(ServiceError) -> Ops.CommunitiesNotifications.Result in
+        registry.operations.register(Ops.CommunitiesNotifications.self) { s, p async throws(ServiceError) -> Ops.CommunitiesNotifications.Result in
             let limit = try s.services.communities.page(p.limit)
             if let before = p.beforeSeq, before < 1 { throw ServiceError(.badRequest, "before_seq must be 1 or more") }
             let me = s.userId
@@ -151,7 +157,7 @@ struct CommunitiesFeature: FeatureModule {
                 return .init(notifications: page, readSeq: m.readSeq, nextBeforeSeq: rows.count > limit ? page.last?.seq : nil)
             }
         }
-        router.register(Ops.CommunitiesRead.self) { s, p async throws(ServiceError) -> Ops.CommunitiesRead.Result in
+        registry.operations.register(Ops.CommunitiesRead.self) { s, p async throws(ServiceError) -> Ops.CommunitiesRead.Result in
             if let seq = p.seq, seq < 0 { throw ServiceError(.badRequest, "seq must be 0 or more") }
             let me = s.userId
             let event = try await Self.database(s, transaction: true) { db in

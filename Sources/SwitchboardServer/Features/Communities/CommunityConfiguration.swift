@@ -75,9 +75,6 @@ public struct CommunityConfiguration: Sendable, Equatable {
 }
 
 extension RequestContext.Snapshot {
-    /// The nodes that share the user's rate limits (as `RequestContext.limitShare`).
-    var limitShare: Int { services.cluster == nil ? 1 : services.registry.nodeCount(ofUser: userId) }
-
     /// Counts a publication (an event or a community post) against the user's hourly allowance, or `rate_limited`
     /// with `retry_after_ms`.
     func countPublication() throws(ServiceError) {

@@ -21,10 +21,14 @@ import SwitchboardStore
 /// `Deliveries` (every node of a cluster), the same bytes for each. Edits and deletions are told to members with
 /// `community.post.updated`/`community.post.deleted` (no notification); a member's progress to that member's own
 /// devices with `course.progress`.
-struct CoursesFeature: FeatureModule {
+struct CoursesFeature: Feature {
+    init(context: ProtocolServices) {}
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.CommunityPostsCreate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(CoursesAccountData.deletionSteps)
+        registry.add(CoursesAccountData.exportSection)
+        registry.operations.register(Ops.CommunityPostsCreate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
             guard p.kind == "announcement" || p.kind == "lesson" else { throw ServiceError(.badRequest, "kind must be announcement or lesson") }
             let limits = s.services.communities
             try ModerationFeature.check(p.title, limits.titleRule)
@@ -52,7 +56,7 @@ struct CoursesFeature: FeatureModule {
             CommunitiesFeature.pushNotification(s.services, notification, to: members)
             return CommunityPostResult(post: post)
         }
-        router.register(Ops.CommunityPostsUpdate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
+        registry.operations.register(Ops.CommunityPostsUpdate.self) { s, p async throws(ServiceError) -> CommunityPostResult in
             guard p.title != nil || p.body != nil || p.voiceClipId != nil || p.videoUrl != nil else {
                 throw ServiceError(.badRequest, "nothing to change: give title, body, voice_clip_id or video_url")
             }
@@ -73,7 +77,7 @@ struct CoursesFeature: FeatureModule {
             s.services.deliveries.send(ProtocolCodec.encodeEvent(CourseEvents.postUpdated, CommunityPostResult(post: shared)), toUsers: members)
             return CommunityPostResult(post: post)
         }
-        router.register(Ops.CommunityPostsDelete.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsDelete.Result in
+        registry.operations.register(Ops.CommunityPostsDelete.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsDelete.Result in
             let me = s.userId
             let (communityId, members) = try await Self.database(s, transaction: true) { db in
                 let info = try Self.editablePost(db, postId: p.postId, me: me)
@@ -85,7 +89,7 @@ struct CoursesFeature: FeatureModule {
                 toUsers: members)
             return .init()
         }
-        router.register(Ops.CommunityPostsList.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsList.Result in
+        registry.operations.register(Ops.CommunityPostsList.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsList.Result in
             let kind = p.kind ?? "announcement"
             guard kind == "announcement" || kind == "lesson" else { throw ServiceError(.badRequest, "kind must be announcement or lesson") }
             let limit = try s.services.communities.page(p.limit)
@@ -98,7 +102,7 @@ struct CoursesFeature: FeatureModule {
             let page = Array(posts.prefix(limit))
             return .init(posts: page, nextBefore: posts.count > limit ? page.last?.postId : nil)
         }
-        router.register(Ops.CoursesGet.self) { s, p async throws(ServiceError) -> Ops.CoursesGet.Result in
+        registry.operations.register(Ops.CoursesGet.self) { s, p async throws(ServiceError) -> Ops.CoursesGet.Result in
             let me = s.userId
             let lessons = try await Self.database(s) { db in
                 try Self.requireReader(try CommunityRepository.membership(db, communityId: p.communityId, userId: me))
@@ -106,7 +110,7 @@ struct CoursesFeature: FeatureModule {
             }
             return .init(lessons: lessons, completed: lessons.filter(\.completed).count, total: lessons.count)
         }
-        router.register(Ops.CoursesComplete.self) { s, p async throws(ServiceError) -> Ops.CoursesComplete.Result in
+        registry.operations.register(Ops.CoursesComplete.self) { s, p async throws(ServiceError) -> Ops.CoursesComplete.Result in
             let me = s.userId
             let completed = p.completed ?? true
             let (communityId, progress) = try await Self.database(s, transaction: true) { db in
@@ -124,7 +128,7 @@ struct CoursesFeature: FeatureModule {
             s.services.deliveries.send(ProtocolCodec.encodeEvent(CourseEvents.progress, event), toUsers: [me])
             return .init(completed: progress.completed, total: progress.total)
         }
-        router.register(Ops.CoursesProgress.self) { s, p async throws(ServiceError) -> Ops.CoursesProgress.Result in
+        registry.operations.register(Ops.CoursesProgress.self) { s, p async throws(ServiceError) -> Ops.CoursesProgress.Result in
             let limit = try s.services.communities.page(p.limit, people: true)
             let after: Int64? = try p.cursor.map { cursor throws(ServiceError) in
                 guard let id = Int64(cursor), id > 0 else { throw ServiceError(.badRequest, "cursor is not one this server gave") }

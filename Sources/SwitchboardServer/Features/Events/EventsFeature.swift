@@ -22,10 +22,13 @@ import SwitchboardStore
 /// (`CommunityNotifications.publish`); after the commit the `community.notification` event, encoded once, goes to
 /// every member's connected devices through `Deliveries` (every node of a cluster). `now` is read once per
 /// request: an event is ended when now ≥ ends_at (`EventStatus`).
-struct EventsFeature: FeatureModule {
+struct EventsFeature: Feature {
+    init(context: ProtocolServices) {}
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.EventsCreate.self) { s, p async throws(ServiceError) -> EventResult in
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(EventsAccountData.deletionSteps)
+        registry.operations.register(Ops.EventsCreate.self) { s, p async throws(ServiceError) -> EventResult in
             let fields = try Self.fields(
                 title: p.title, description: p.description ?? "", place: p.place ?? "", startsAt: Self.instant(p.startsAt, "starts_at"),
                 endsAt: Self.instant(p.endsAt, "ends_at"), timeZone: p.timeZone, capacity: p.capacity, limits: s.services.communities)
@@ -38,7 +41,7 @@ struct EventsFeature: FeatureModule {
             Self.send(s, notice)
             return EventResult(event: row.event(at: Date()))
         }
-        router.register(Ops.EventsUpdate.self) { s, p async throws(ServiceError) -> EventResult in
+        registry.operations.register(Ops.EventsUpdate.self) { s, p async throws(ServiceError) -> EventResult in
             let me = s.userId
             let startsAt = try p.startsAt.map { text throws(ServiceError) in try Self.instant(text, "starts_at") }
             let endsAt = try p.endsAt.map { text throws(ServiceError) in try Self.instant(text, "ends_at") }
@@ -60,7 +63,7 @@ struct EventsFeature: FeatureModule {
             Self.send(s, notice)
             return EventResult(event: row.event(at: Date()))
         }
-        router.register(Ops.EventsCancel.self) { s, p async throws(ServiceError) -> EventResult in
+        registry.operations.register(Ops.EventsCancel.self) { s, p async throws(ServiceError) -> EventResult in
             let me = s.userId
             let (row, notice) = try await Self.database(s, transaction: true) { db in
                 let (current, access) = try EventRepository.visibleEvent(db, id: p.eventId, viewer: me, lock: true)
@@ -72,7 +75,7 @@ struct EventsFeature: FeatureModule {
             Self.send(s, notice)
             return EventResult(event: row.event(at: Date()))
         }
-        router.register(Ops.EventsList.self) { s, p async throws(ServiceError) -> Ops.EventsList.Result in
+        registry.operations.register(Ops.EventsList.self) { s, p async throws(ServiceError) -> Ops.EventsList.Result in
             let limit = try s.services.communities.page(p.limit)
             let direction = p.direction ?? "upcoming"
             guard direction == "upcoming" || direction == "past" else { throw ServiceError(.badRequest, "direction must be upcoming or past") }
@@ -93,7 +96,7 @@ struct EventsFeature: FeatureModule {
             let next = rows.count > limit ? page.last.map { EventRepository.ListCursor(startsAtMicroseconds: $0.startsAtMicroseconds, id: $0.id).text } : nil
             return .init(events: page.map { $0.event(at: now) }, nextCursor: next)
         }
-        router.register(Ops.EventsGet.self) { s, p async throws(ServiceError) -> EventResult in
+        registry.operations.register(Ops.EventsGet.self) { s, p async throws(ServiceError) -> EventResult in
             let me = s.userId
             let row = try await Self.database(s) { db in
                 let (row, access) = try EventRepository.visibleEvent(db, id: p.eventId, viewer: me)
@@ -102,7 +105,7 @@ struct EventsFeature: FeatureModule {
             }
             return EventResult(event: row.event(at: Date()))
         }
-        router.register(Ops.EventsJoin.self) { s, p async throws(ServiceError) -> EventResult in
+        registry.operations.register(Ops.EventsJoin.self) { s, p async throws(ServiceError) -> EventResult in
             let me = s.userId
             let (row, now) = try await Self.database(s, transaction: true) { db in
                 let (current, access) = try EventRepository.visibleEvent(db, id: p.eventId, viewer: me, lock: true)
@@ -125,7 +128,7 @@ struct EventsFeature: FeatureModule {
             s.services.deliveries.send(ProtocolCodec.encodeEvent(EventJoinedEvent.name, result), toUsers: [me])
             return result
         }
-        router.register(Ops.EventsDrop.self) { s, p async throws(ServiceError) -> EventResult in
+        registry.operations.register(Ops.EventsDrop.self) { s, p async throws(ServiceError) -> EventResult in
             let me = s.userId
             let (row, now) = try await Self.database(s, transaction: true) { db in
                 let (current, access) = try EventRepository.visibleEvent(db, id: p.eventId, viewer: me, lock: true)
@@ -139,7 +142,7 @@ struct EventsFeature: FeatureModule {
             s.services.deliveries.send(ProtocolCodec.encodeEvent(EventDroppedEvent.name, EventDroppedEvent(eventId: p.eventId)), toUsers: [me])
             return EventResult(event: row.event(at: now))
         }
-        router.register(Ops.EventsParticipants.self) { s, p async throws(ServiceError) -> Ops.EventsParticipants.Result in
+        registry.operations.register(Ops.EventsParticipants.self) { s, p async throws(ServiceError) -> Ops.EventsParticipants.Result in
             let limit = try s.services.communities.page(p.limit, people: true)
             var after: Int64 = 0
             if let text = p.cursor {
@@ -156,7 +159,7 @@ struct EventsFeature: FeatureModule {
             let page = Array(users.prefix(limit))
             return .init(participants: page, nextCursor: users.count > limit ? page.last.map { String($0.userId) } : nil)
         }
-        router.register(Ops.CalendarGet.self) { s, p async throws(ServiceError) -> CalendarResult in
+        registry.operations.register(Ops.CalendarGet.self) { s, p async throws(ServiceError) -> CalendarResult in
             guard let kind = CalendarRange.Kind(rawValue: p.range) else { throw ServiceError(.badRequest, "range must be day, week, month or year") }
             var anchor: LocalDate?
             if let text = p.date {

@@ -9,45 +9,50 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import SwitchboardStore
 import SwitchboardTransport
 
 /// Friends and contact discovery: `friends.*`, `contacts.match`. Pushes the friend events after commit
 /// and tells presence when a friendship starts or ends.
-struct FriendsFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.FriendsRequest.self) { s, p async throws(ServiceError) -> FriendsRequestResult in
+struct FriendsFeature: Feature {
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(FriendsAccountData.deletionSteps)
+        registry.add(FriendsAccountData.exportSection)
+        registry.operations.register(Ops.FriendsRequest.self) { s, p async throws(ServiceError) -> FriendsRequestResult in
             let (result, events) = try await s.services.friends.request(from: s.userId, phone: p.phone, userId: p.userId)
             events.forEach(s.services.deliveries.push)
             if let friend = result.friend, !events.isEmpty { s.services.friendshipChanged(s.userId, friend.userId, friends: true) }
             return FriendsRequestResult(request: result.request.map(PendingFriendRequest.init), friend: result.friend.map(UserSummary.init))
         }
-        router.register(Ops.FriendsAccept.self) { s, p async throws(ServiceError) -> FriendResult in
+        registry.operations.register(Ops.FriendsAccept.self) { s, p async throws(ServiceError) -> FriendResult in
             let (friend, events) = try await s.services.friends.accept(requestId: p.requestId, me: s.userId)
             events.forEach(s.services.deliveries.push)
             s.services.friendshipChanged(s.userId, friend.userId, friends: true)
             return FriendResult(friend: UserSummary(friend))
         }
-        router.register(Ops.FriendsDecline.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FriendsDecline.self) { s, p async throws(ServiceError) -> Empty in
             try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: true).forEach(s.services.deliveries.push)
             return Empty()
         }
-        router.register(Ops.FriendsCancel.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FriendsCancel.self) { s, p async throws(ServiceError) -> Empty in
             try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: false).forEach(s.services.deliveries.push)
             return Empty()
         }
-        router.register(Ops.FriendsRemove.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FriendsRemove.self) { s, p async throws(ServiceError) -> Empty in
             try await s.services.friends.remove(friend: p.userId, me: s.userId).forEach(s.services.deliveries.push)
             s.services.friendshipChanged(s.userId, p.userId, friends: false)
             return Empty()
         }
-        router.register(Ops.FriendsList.self) { s, _ async throws(ServiceError) -> FriendsListResult in
+        registry.operations.register(Ops.FriendsList.self) { s, _ async throws(ServiceError) -> FriendsListResult in
             FriendsListResult(friends: try await s.services.friends.friends(of: s.userId).map(UserSummary.init))
         }
-        router.register(Ops.FriendsRequests.self) { s, _ async throws(ServiceError) -> FriendsRequestsResult in
+        registry.operations.register(Ops.FriendsRequests.self) { s, _ async throws(ServiceError) -> FriendsRequestsResult in
             let (incoming, outgoing) = try await s.services.friends.requests(of: s.userId)
             return FriendsRequestsResult(incoming: incoming.map(PendingFriendRequest.init), outgoing: outgoing.map(PendingFriendRequest.init))
         }
-        router.register(Ops.ContactsMatch.self) { s, p async throws(ServiceError) -> ContactsMatchResult in
+        registry.operations.register(Ops.ContactsMatch.self) { s, p async throws(ServiceError) -> ContactsMatchResult in
             let friends = s.services.friends
             // A list over the per-request maximum is refused (too_many) by the service without costing tokens.
             if p.phones.count <= friends.maxContactsPerMatch,

@@ -9,13 +9,21 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import SwitchboardStore
 import SwitchboardTransport
 
 /// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`.
 /// Owns the connection's move from anonymous to authenticated (`ProtocolApplication.authenticated`).
-struct IdentityFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.Register.self) { context, p in
+struct IdentityFeature: Feature {
+    static let migrations: [Migration] = [.v0001AccountsAndFriends]
+
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(IdentityAccountData.deletionSteps)
+        registry.add(IdentityAccountData.profileSection)
+        registry.add(IdentityAccountData.sessionsSection)
+        registry.operations.register(Ops.Register.self) { context, p in
             let s = context.snapshot
             context.connection.authenticating = true
             context.run({ () async throws(ServiceError) -> SessionCredentials in
@@ -25,7 +33,7 @@ struct IdentityFeature: FeatureModule {
                         phone: p.phone, password: p.password, displayName: p.displayName, device: p.device, handle: p.handle))
             }, then: Self.becomeAuthenticated)
         }
-        router.register(Ops.Login.self) { context, p in
+        registry.operations.register(Ops.Login.self) { context, p in
             let s = context.snapshot
             context.connection.authenticating = true
             context.run({ () async throws(ServiceError) -> SessionCredentials in
@@ -34,7 +42,7 @@ struct IdentityFeature: FeatureModule {
                         phone: p.phone, password: p.password, device: p.device, address: s.address, now: EventLoop.now()))
             }, then: Self.becomeAuthenticated)
         }
-        router.register(Ops.Authenticate.self) { context, p in
+        registry.operations.register(Ops.Authenticate.self) { context, p in
             let accounts = context.services.accounts
             context.connection.authenticating = true
             context.run({ () async throws(ServiceError) -> AuthenticateResult in
@@ -45,8 +53,8 @@ struct IdentityFeature: FeatureModule {
                 app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId))
             })
         }
-        router.register(Ops.Ping.self) { context, _ in context.reply(Empty()) }
-        router.register(Ops.Logout.self) { context, _ in
+        registry.operations.register(Ops.Ping.self) { context, _ in context.reply(Empty()) }
+        registry.operations.register(Ops.Logout.self) { context, _ in
             let identity = context.user
             let accounts = context.services.accounts
             let deliveries = context.services.deliveries
@@ -60,21 +68,21 @@ struct IdentityFeature: FeatureModule {
                 deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId)
             })
         }
-        router.register(Ops.SessionsList.self) { context, _ in
+        registry.operations.register(Ops.SessionsList.self) { context, _ in
             let identity = context.user
             let accounts = context.services.accounts
             context.run { () async throws(ServiceError) -> SessionsListResult in
                 SessionsListResult(sessions: try await accounts.sessions(of: identity).map(DeviceSession.init))
             }
         }
-        router.register(Ops.SessionsRevoke.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.SessionsRevoke.self) { s, p async throws(ServiceError) -> Empty in
             guard try await s.services.accounts.revoke(sessionId: p.sessionId, of: s.userId) else {
                 throw ServiceError(.notFound, "no such active session of yours")
             }
             s.services.deliveries.revoke(sessionId: p.sessionId, userId: s.userId)
             return Empty()
         }
-        router.register(Ops.ProfileGet.self) { s, p async throws(ServiceError) -> ProfileResult in
+        registry.operations.register(Ops.ProfileGet.self) { s, p async throws(ServiceError) -> ProfileResult in
             var userId = p.userId ?? s.userId
             if p.userId == nil, let handle = p.handle {
                 // By handle (Social): one answer for "no such handle" and "not visible to you".
@@ -87,7 +95,7 @@ struct IdentityFeature: FeatureModule {
             }
             return ProfileResult(profile: UserProfile(try await s.services.accounts.profile(of: userId, viewer: s.userId)))
         }
-        router.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
+        registry.operations.register(Ops.ProfileUpdate.self) { s, p async throws(ServiceError) -> ProfileResult in
             let me = s.userId
             // This node's time so far is recorded in the zone it was spent in (other nodes' within a checkpoint).
             if let zone = p.timeZone, (try? AccountService.validTimeZone(zone)) != nil { await s.services.activeHours.checkpoint(user: me) }

@@ -15,10 +15,16 @@ import SwitchboardTransport
 /// Conversations and messages: `conversations.*`, `groups.*`, `messages.*`, `sync`. Writes that must be
 /// ordered with the message stream go to the conversation's writer (`MessageHub`); reads run off the loop.
 /// The connection's delivery state (live events, held events, catch-up) is `ProtocolApplication`'s.
-struct MessagingFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.MessagesSend.self, Self.send)
-        router.register(Ops.ConversationsList.self) { s, _ async throws(ServiceError) -> ConversationsResult in
+struct MessagingFeature: Feature {
+    static let migrations: [Migration] = [.v0002Messaging, .v0006ConversationVersions]
+
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(MessagingAccountData.deletionSteps)
+        registry.add(MessagingAccountData.exportSection)
+        registry.operations.register(Ops.MessagesSend.self, Self.send)
+        registry.operations.register(Ops.ConversationsList.self) { s, _ async throws(ServiceError) -> ConversationsResult in
             let limit = s.services.messages.configuration.maxConversationsListed
             let me = s.userId
             do {
@@ -26,30 +32,30 @@ struct MessagingFeature: FeatureModule {
                     conversations: try await s.services.accounts.pool.withConnection { db in try MessageStore.summaries(db, userId: me, limit: limit) })
             } catch { throw ServiceError.from(error) }
         }
-        router.register(Ops.ConversationsGet.self) { s, p async throws(ServiceError) -> ConversationResult in
+        registry.operations.register(Ops.ConversationsGet.self) { s, p async throws(ServiceError) -> ConversationResult in
             try await Self.summary(s.services.accounts.pool, s.userId, p.conversationId)
         }
-        router.register(Ops.ConversationsDirect.self) { s, p async throws(ServiceError) -> ConversationResult in
+        registry.operations.register(Ops.ConversationsDirect.self) { s, p async throws(ServiceError) -> ConversationResult in
             let pool = s.services.accounts.pool
             let conversationId = try await Self.direct(pool, s.userId, p.userId)
             return try await Self.summary(pool, s.userId, conversationId)
         }
-        router.register(Ops.GroupsCreate.self, Self.createGroup)
-        router.register(Ops.GroupsAdd.self) { context, p in
+        registry.operations.register(Ops.GroupsCreate.self, Self.createGroup)
+        registry.operations.register(Ops.GroupsAdd.self) { context, p in
             guard let device = context.device else { return }
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .add(userId: p.userId), origin: device,
                     reply: .message(context.id, op: context.op)))
         }
-        router.register(Ops.GroupsLeave.self) { context, p in
+        registry.operations.register(Ops.GroupsLeave.self) { context, p in
             guard let device = context.device else { return }
             context.services.messages.submit(
                 WriteRequest(
                     conversationId: p.conversationId, actor: context.me, action: .leave, origin: device,
                     reply: .message(context.id, op: context.op)))
         }
-        router.register(Ops.GroupsRename.self) { context, p in
+        registry.operations.register(Ops.GroupsRename.self) { context, p in
             guard let device = context.device else { return }
             if let problem = Self.nameProblem(p.name, context.services.messages.configuration) {
                 context.fail(.badRequest, problem)
@@ -60,7 +66,7 @@ struct MessagingFeature: FeatureModule {
                     conversationId: p.conversationId, actor: context.me, action: .rename(p.name), origin: device,
                     reply: .message(context.id, op: context.op)))
         }
-        router.register(Ops.MessagesDelete.self) { context, p in
+        registry.operations.register(Ops.MessagesDelete.self) { context, p in
             guard let device = context.device else { return }
             let pool = context.services.accounts.pool
             let hub = context.services.messages
@@ -80,7 +86,7 @@ struct MessagingFeature: FeatureModule {
                         reply: .message(id, op: Ops.MessagesDelete.name)))
             })
         }
-        router.register(Ops.MessagesHistory.self) { context, p in
+        registry.operations.register(Ops.MessagesHistory.self) { context, p in
             let config = context.services.messages.configuration
             let limit = p.limit ?? config.historyDefaultLimit
             guard (1...config.historyMaxLimit).contains(limit) else {
@@ -108,7 +114,7 @@ struct MessagingFeature: FeatureModule {
                 } catch { throw ServiceError.from(error) }
             }
         }
-        router.register(Ops.MessagesHide.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.MessagesHide.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             do {
                 let conversationId = try await s.services.accounts.pool.withConnection { db in
@@ -127,7 +133,7 @@ struct MessagingFeature: FeatureModule {
                 return Empty()
             } catch { throw ServiceError.from(error) }
         }
-        router.register(Ops.ConversationsRead.self) { context, p in
+        registry.operations.register(Ops.ConversationsRead.self) { context, p in
             guard p.seq >= 0 else {
                 context.fail(.badRequest, "seq must be a sequence number (0 or more)")
                 return
@@ -151,7 +157,7 @@ struct MessagingFeature: FeatureModule {
                 } catch { throw ServiceError.from(error) }
             }
         }
-        router.register(Ops.Sync.self) { context, p in
+        registry.operations.register(Ops.Sync.self) { context, p in
             var since: [Int64: Int64] = [:]
             for (key, value) in p.since ?? [:] {
                 guard let c = Int64(key), value >= 0 else {

@@ -19,7 +19,11 @@ import SwitchboardTransport
 /// conversation's writer like `messages.delete` (the tombstone `message_removed` reaches every member's
 /// connections on every node, and history); a suspension is announced like a session revocation (each node
 /// closes its own connections of the account with 4004). Every action is written to the audit log.
-struct ModerationFeature: FeatureModule {
+struct ModerationFeature: Feature {
+    static let migrations: [Migration] = [.v0008Moderation]
+
+    init(context: ProtocolServices) {}
+
     static let textRule = TextRule(field: "text", maxCharacters: 1000, maxBytes: 4000, controls: .lineBreaksAndTabs)
     static let reasonRule = TextRule(field: "reason", maxCharacters: 500, maxBytes: 2000)
     static let noteRule = TextRule(field: "note", maxCharacters: 500, maxBytes: 2000)
@@ -27,8 +31,8 @@ struct ModerationFeature: FeatureModule {
     static let maxPage = 100
     static let defaultPage = 50
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.ReportCreate.self) { context, p in
+    func register(in registry: inout FeatureRegistry) {
+        registry.operations.register(Ops.ReportCreate.self) { context, p in
             guard ModerationReason.all.contains(p.reason) else {
                 context.fail(.badRequest, "reason must be one of \(ModerationReason.all.joined(separator: ", "))")
                 return
@@ -58,7 +62,7 @@ struct ModerationFeature: FeatureModule {
                 } catch { throw ServiceError.from(error) }
             }
         }
-        router.register(Ops.AdminReports.self) { s, p async throws(ServiceError) -> Ops.AdminReports.Result in
+        registry.operations.register(Ops.AdminReports.self) { s, p async throws(ServiceError) -> Ops.AdminReports.Result in
             try await Self.requireAdministrator(s)
             let status = p.status ?? "open"
             guard status == "open" || status == "closed" else { throw ServiceError(.badRequest, "status must be open or closed") }
@@ -68,13 +72,13 @@ struct ModerationFeature: FeatureModule {
             }
             return .init(reports: Array(reports.prefix(limit)), nextBefore: reports.count > limit ? reports[limit - 1].reportId : nil)
         }
-        router.register(Ops.AdminAudit.self) { s, p async throws(ServiceError) -> Ops.AdminAudit.Result in
+        registry.operations.register(Ops.AdminAudit.self) { s, p async throws(ServiceError) -> Ops.AdminAudit.Result in
             try await Self.requireAdministrator(s)
             let limit = try Self.pageLimit(p.limit, before: p.before)
             let entries = try await Self.database(s) { db in try ModerationRepository.auditLog(db, before: p.before, limit: limit + 1) }
             return .init(entries: Array(entries.prefix(limit)), nextBefore: entries.count > limit ? entries[limit - 1].entryId : nil)
         }
-        router.register(Ops.AdminResolve.self) { s, p async throws(ServiceError) -> Ops.AdminResolve.Result in
+        registry.operations.register(Ops.AdminResolve.self) { s, p async throws(ServiceError) -> Ops.AdminResolve.Result in
             try await Self.requireAdministrator(s)
             guard p.status == "resolved" || p.status == "dismissed" else { throw ServiceError(.badRequest, "status must be resolved or dismissed") }
             try Self.check(p.note, Self.noteRule)
@@ -89,13 +93,13 @@ struct ModerationFeature: FeatureModule {
             guard let report else { throw ServiceError(.notFound, "no such report") }
             return .init(report: report)
         }
-        router.register(Ops.AdminSuspend.self) { s, p async throws(ServiceError) -> ModerationUserResult in
+        registry.operations.register(Ops.AdminSuspend.self) { s, p async throws(ServiceError) -> ModerationUserResult in
             try await Self.setSuspended(s, p, true)
         }
-        router.register(Ops.AdminReinstate.self) { s, p async throws(ServiceError) -> ModerationUserResult in
+        registry.operations.register(Ops.AdminReinstate.self) { s, p async throws(ServiceError) -> ModerationUserResult in
             try await Self.setSuspended(s, p, false)
         }
-        router.register(Ops.AdminRemove.self) { s, p async throws(ServiceError) -> MessageResult in
+        registry.operations.register(Ops.AdminRemove.self) { s, p async throws(ServiceError) -> MessageResult in
             try await Self.requireAdministrator(s)
             try Self.check(p.reason, Self.reasonRule)
             let me = s.userId

@@ -133,39 +133,4 @@ extension HTTPSession {
         }
     }
 
-    /// Refuses (400, closing) a request that should have no body but has one.
-    private func noBody(_ head: HTTPRequestHead) -> Bool {
-        if head.isChunked || (head.contentLength ?? 0) > 0 {
-            finish(.error(400, "bad_request", "this request has no body"), keepAlive: false)
-            return false
-        }
-        return true
-    }
-
-    /// Checks an upload off the loop before a byte of its body is read (reading pauses meanwhile), then
-    /// ``authorized(_:head:)`` takes a slot and reads the body, or refuses and closes.
-    func readBody(
-        _ head: HTTPRequestHead, rest: UnsafeRawBufferPointer,
-        check: @escaping @Sendable () async -> Result<(Identity, UploadTarget), HTTPResult>
-    ) {
-        guard let executor = server.services?.executor else { return }
-        phase = .authorizing(pending: Array(rest))
-        connection.pauseReading()
-        let me = LoopBound(self)
-        Task(executorPreference: executor) {
-            let result = await check()
-            me.execute { session in session.authorized(result, head: head) }
-        }
-    }
-
-    /// `a=1&b=2` as a dictionary (no percent-decoding: the values used here never need it).
-    static func queryItems(_ query: String?) -> [String: String] {
-        guard let query else { return [:] }
-        var items: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            items[String(parts[0])] = parts.count == 2 ? String(parts[1]) : ""
-        }
-        return items
-    }
 }

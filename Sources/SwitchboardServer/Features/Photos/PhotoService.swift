@@ -67,6 +67,8 @@ enum UploadTarget: Sendable {
     case photo(keepMetadata: Bool)
     /// `PATCH /uploads/{id}` at `offset`.
     case chunk(id: String, owner: Int64, offset: Int64)
+    /// A registered `upload` route (`HTTPRouter`): its request so far and its handler.
+    case route(HTTPRouteRequest, @Sendable (HTTPRouteRequest) async -> HTTPResult)
 }
 
 /// An upload whose body is being received: its request, its uploader and what it is for (one allocation per upload,

@@ -16,9 +16,18 @@ import SwitchboardStore
 /// docs/photos.md); these ops only list, delete and reference them. Each write is one transaction; after its
 /// commit `profile.updated` goes to my devices, friends and active followers, and `moment.deleted` for a moment
 /// left without photos to the moment's audience (through `deliveries`, which reaches every node).
-struct PhotosFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.PhotosMine.self) { s, p async throws(ServiceError) -> Ops.PhotosMine.Result in
+struct PhotosFeature: Feature {
+    static let migrations: [Migration] = [.v0013Photos]
+
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(PhotosAccountData.deletionSteps)
+        // Uploads, downloads and tus: `session` routes (tokens checked before bodies, bodies into upload slots).
+        for path in ["/photos", "/photos/{id...}", "/uploads", "/uploads/{id...}"] {
+            registry.routes.addSession(["*"], path) { session, head, rest, _ in session.handlePhotos(head, rest: rest) }
+        }
+        registry.operations.register(Ops.PhotosMine.self) { s, p async throws(ServiceError) -> Ops.PhotosMine.Result in
             let limit = try pageSize(p.limit, default: 30, max: 100)
             let me = s.userId
             return try await ModerationFeature.database(s) { db in
@@ -27,7 +36,7 @@ struct PhotosFeature: FeatureModule {
                 return .init(photos: page, nextBefore: rows.count > limit ? page.last?.photoId : nil)
             }
         }
-        router.register(Ops.PhotosDelete.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.PhotosDelete.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             let (deletion, audience, profile) = try await ModerationFeature.database(s, transaction: true) { db in
                 let deletion = try MomentRepository.deletePhoto(db, owner: me, photoId: p.photoId)
@@ -42,10 +51,10 @@ struct PhotosFeature: FeatureModule {
             if let profile { s.services.deliveries.push(profile.event) }
             return Empty()
         }
-        router.register(Ops.ProfileAvatarSet.self) { s, p async throws(ServiceError) -> AvatarResult in
+        registry.operations.register(Ops.ProfileAvatarSet.self) { s, p async throws(ServiceError) -> AvatarResult in
             try await Self.setAvatar(s, p.photoId)
         }
-        router.register(Ops.ProfileAvatarRemove.self) { s, _ async throws(ServiceError) -> AvatarResult in
+        registry.operations.register(Ops.ProfileAvatarRemove.self) { s, _ async throws(ServiceError) -> AvatarResult in
             try await Self.setAvatar(s, nil)
         }
     }

@@ -13,9 +13,11 @@ import SwitchboardTransport
 
 /// Presence and typing: `presence.set` (to the presence hub's queue) and `typing` (to the conversation's
 /// writer, which knows its members). Both are done when handed on, on the loop.
-struct PresenceFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.PresenceSet.self) { context, p in
+struct PresenceFeature: Feature {
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.operations.register(Ops.PresenceSet.self) { context, p in
             guard let device = context.device else { return }
             guard let status = PresenceStatus(rawValue: p.status), status != .offline else {
                 context.fail(.badRequest, "status must be online or away")
@@ -25,7 +27,7 @@ struct PresenceFeature: FeatureModule {
             context.services.cluster?.directory.localStatus(device, status: status.rawValue)
             context.reply(Empty())
         }
-        router.register(Ops.Typing.self) { context, p in
+        registry.operations.register(Ops.Typing.self) { context, p in
             guard let device = context.device else { return }
             let activity = p.activity ?? "typing"
             guard activity == "typing" || activity == "recording" else {

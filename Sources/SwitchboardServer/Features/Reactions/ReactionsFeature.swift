@@ -9,6 +9,7 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import SwitchboardStore
 import SwitchboardTransport
 
 /// Message reactions: `reactions.set`, the `message.reaction` event, and the counts on messages of
@@ -20,12 +21,18 @@ import SwitchboardTransport
 /// reaction changes no seq, and ordering it with the message stream would cost every reaction a hop and a
 /// place in the writer's queue. A client may therefore see a `message.reaction` for a message whose
 /// `message` event it has not received yet; history carries the counts.
-struct ReactionsFeature: FeatureModule {
+struct ReactionsFeature: Feature {
+    static let migrations: [Migration] = [.v0005Reactions]
+
+    init(context: ProtocolServices) {}
+
     /// The emoji: a short string, at most 8 grapheme clusters and 64 UTF-8 bytes, no control characters.
     static let emojiRule = TextRule(field: "emoji", maxCharacters: 8, maxBytes: 64)
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.ReactionsSet.self) { context, p in
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(ReactionsAccountData.deletionSteps)
+        registry.add(ReactionsAccountData.exportSection)
+        registry.operations.register(Ops.ReactionsSet.self) { context, p in
             let active = p.active ?? true
             if active, let problem = StoredText.problem(p.emoji, Self.emojiRule) {
                 context.fail(.badRequest, problem)

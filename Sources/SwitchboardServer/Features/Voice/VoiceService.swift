@@ -40,22 +40,6 @@ public struct VoiceConfiguration: Sendable {
     public init() {}
 }
 
-/// The outcome of an HTTP voice request: status, headers and body.
-struct HTTPResult: Error, Sendable {
-    var status: Int
-    var headers: [(String, String)]
-    var body: [UInt8]
-
-    static func json(_ status: Int, _ object: [String: any Sendable], headers: [(String, String)] = []) -> HTTPResult {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResult(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(data))
-    }
-
-    static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult {
-        json(status, ["error": ["code": code, "message": message]], headers: headers)
-    }
-}
-
 /// Voice clips over HTTP: authenticated uploads transcoded on a bounded worker pool (never on a loop
 /// queue) and stored in PostgreSQL, and authorized downloads with ranges.
 final class VoiceService: Sendable {
@@ -124,33 +108,12 @@ final class VoiceService: Sendable {
         }
     }
 
-    static func bearer(_ authorization: String?) -> String? {
-        guard let authorization else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
-    }
-
     /// Checks the bearer token (a database query: never call it on a loop queue). A refusal is counted as a
     /// refused upload when `countsAsUpload`.
     func identity(_ authorization: String?, countsAsUpload: Bool = false) async -> Result<Identity, HTTPResult> {
-        let result = await checkToken(authorization)
+        let result = await BearerAuthentication(accounts: accounts).identity(authorization)
         if countsAsUpload, case .failure = result { metrics.voiceUploadsRefused.increment() }
         return result
-    }
-
-    private func checkToken(_ authorization: String?) async -> Result<Identity, HTTPResult> {
-        guard let token = Self.bearer(authorization) else {
-            return .failure(HTTPResult.error(401, "not_authenticated", "send the session token as Authorization: Bearer <token>", headers: [("WWW-Authenticate", "Bearer")]))
-        }
-        do throws(ServiceError) {
-            return .success(try await accounts.authenticate(token: token).0)
-        } catch {
-            if error.code == .invalidToken {
-                return .failure(HTTPResult.error(401, "invalid_token", error.message, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
-            }
-            return .failure(HTTPResult.error(503, error.code.rawValue, error.message, headers: [("Retry-After", "2")]))
-        }
     }
 
     /// `POST /voice` once the body is in (its token was checked before the body was read): transcode, store;

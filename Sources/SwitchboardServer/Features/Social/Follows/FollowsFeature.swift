@@ -15,11 +15,17 @@ import SwitchboardTransport
 /// Follows, follow requests, blocks and mutes (docs/protocol.md, "Profiles, handles and follows"). Every write runs
 /// in one transaction (`SocialGraphRepository`, counters exact); after its commit the events go to the devices
 /// concerned and LIVE hears of the change (`services.social.publish`).
-struct FollowsFeature: FeatureModule {
+struct FollowsFeature: Feature {
+    static let migrations: [Migration] = [.v0011Social]
+
+    init(context: ProtocolServices) {}
+
     typealias Snapshot = RequestContext<Ops.Follow>.Snapshot
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.Follow.self) { s, p async throws(ServiceError) -> FollowResult in
+    func register(in registry: inout FeatureRegistry) {
+        registry.add([SocialAccountData.follows, SocialAccountData.blocks])
+        registry.add(SocialAccountData.exportSection)
+        registry.operations.register(Ops.Follow.self) { s, p async throws(ServiceError) -> FollowResult in
             let me = s.userId
             guard p.userId != me else { throw ServiceError(.badRequest, "you cannot follow yourself") }
             try Self.countFollow(s)
@@ -54,28 +60,28 @@ struct FollowsFeature: FeatureModule {
             }
             return FollowResult(state: state.rawValue, profile: UserProfile(profile))
         }
-        router.register(Ops.Unfollow.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.Unfollow.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             try Self.countFollow(s)
             let former = try await Self.transaction(s) { db in try SocialGraphRepository.unfollow(db, follower: me, followee: p.userId) }
             if former != .none { Self.followChanged(s, follower: me, followee: p.userId, state: .none, wasActive: former == .active) }
             return Empty()
         }
-        router.register(Ops.FollowRequests.self) { s, p async throws(ServiceError) -> FollowRequestsResult in
+        registry.operations.register(Ops.FollowRequests.self) { s, p async throws(ServiceError) -> FollowRequestsResult in
             let limit = try s.services.graph.configuration.page(p.limit)
             let me = s.userId
             let page = try await Self.read(s) { db in try SocialGraphRepository.requests(db, of: me, before: p.before, limit: limit) }
             return FollowRequestsResult(
                 requests: page.requests.map { FollowRequestItem(user: $0.user, createdAt: $0.createdAt, requestId: $0.id) }, nextBefore: page.nextBefore)
         }
-        router.register(Ops.FollowApprove.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FollowApprove.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             let approved = try await Self.transaction(s) { db in try SocialGraphRepository.approve(db, followee: me, requester: p.userId) }
             guard approved else { throw ServiceError(.notFound, "no pending request from this user") }
             Self.followChanged(s, follower: p.userId, followee: me, state: .active)
             return Empty()
         }
-        router.register(Ops.FollowDeny.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FollowDeny.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             let former = try await Self.transaction(s) { db in
                 try SocialGraphRepository.unfollow(db, follower: p.userId, followee: me, onlyPending: true)
@@ -84,20 +90,20 @@ struct FollowsFeature: FeatureModule {
             Self.followChanged(s, follower: p.userId, followee: me, state: .none)
             return Empty()
         }
-        router.register(Ops.Followers.self) { s, p async throws(ServiceError) -> SocialUserPage in
+        registry.operations.register(Ops.Followers.self) { s, p async throws(ServiceError) -> SocialUserPage in
             try await Self.list(s, p, followers: true)
         }
-        router.register(Ops.Following.self) { s, p async throws(ServiceError) -> SocialUserPage in
+        registry.operations.register(Ops.Following.self) { s, p async throws(ServiceError) -> SocialUserPage in
             try await Self.list(s, p, followers: false)
         }
-        router.register(Ops.FollowerRemove.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.FollowerRemove.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             let former = try await Self.transaction(s) { db in try SocialGraphRepository.unfollow(db, follower: p.userId, followee: me) }
             guard former != .none else { throw ServiceError(.notFound, "this user does not follow you") }
             Self.followChanged(s, follower: p.userId, followee: me, state: .none, wasActive: former == .active)
             return Empty()
         }
-        router.register(Ops.Block.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.Block.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             guard p.userId != me else { throw ServiceError(.badRequest, "you cannot block yourself") }
             let (added, removed, muting) = try await Self.transaction(s) { db -> (Bool, [RemovedFollow], Bool) in
@@ -111,7 +117,7 @@ struct FollowsFeature: FeatureModule {
             Self.relationshipChanged(s, p.userId, blocking: true, muting: muting)
             return Empty()
         }
-        router.register(Ops.Unblock.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.Unblock.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             guard p.userId != me else { throw ServiceError(.badRequest, "you cannot block yourself") }
             let (removed, muting) = try await Self.transaction(s) { db -> (Bool, Bool) in
@@ -124,15 +130,15 @@ struct FollowsFeature: FeatureModule {
             Self.relationshipChanged(s, p.userId, blocking: false, muting: muting)
             return Empty()
         }
-        router.register(Ops.Mute.self) { s, p async throws(ServiceError) -> Empty in try await Self.mute(s, p.userId, on: true) }
-        router.register(Ops.Unmute.self) { s, p async throws(ServiceError) -> Empty in try await Self.mute(s, p.userId, on: false) }
-        router.register(Ops.BlocksList.self) { s, p async throws(ServiceError) -> SocialUserPage in
+        registry.operations.register(Ops.Mute.self) { s, p async throws(ServiceError) -> Empty in try await Self.mute(s, p.userId, on: true) }
+        registry.operations.register(Ops.Unmute.self) { s, p async throws(ServiceError) -> Empty in try await Self.mute(s, p.userId, on: false) }
+        registry.operations.register(Ops.BlocksList.self) { s, p async throws(ServiceError) -> SocialUserPage in
             let limit = try s.services.graph.configuration.page(p.limit)
             let me = s.userId
             let page = try await Self.read(s) { db in try SocialGraphRepository.blockOrMutePage(db, of: me, mutes: false, before: p.before, limit: limit) }
             return SocialUserPage(users: page.users, nextBefore: page.nextBefore)
         }
-        router.register(Ops.MutesList.self) { s, p async throws(ServiceError) -> SocialUserPage in
+        registry.operations.register(Ops.MutesList.self) { s, p async throws(ServiceError) -> SocialUserPage in
             let limit = try s.services.graph.configuration.page(p.limit)
             let me = s.userId
             let page = try await Self.read(s) { db in try SocialGraphRepository.blockOrMutePage(db, of: me, mutes: true, before: p.before, limit: limit) }

@@ -16,7 +16,9 @@ import SwitchboardStore
 /// `SocialIndex` (`SocialLive`, queue `switchboard.social`); with `since`, the posts and deletions missed on the new
 /// streams are read in one snapshot while the connection holds its live events, and the live events the replay
 /// already carried are not sent again.
-struct LiveFeature: FeatureModule {
+struct LiveFeature: Feature {
+    init(context: ProtocolServices) {}
+
     /// What a subscription answers, and what its replay sent (for the connection's duplicate check).
     struct Outcome: Sendable {
         var result: LiveSubscribeResult
@@ -25,8 +27,8 @@ struct LiveFeature: FeatureModule {
         var deletions: [Int64]
     }
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.LiveSubscribe.self) { context, p in
+    func register(in registry: inout FeatureRegistry) {
+        registry.operations.register(Ops.LiveSubscribe.self) { context, p in
             guard let streams = Self.parse(p.streams, context) else { return }
             let limit = context.services.social.configuration.maxSubscriptions
             guard streams.count <= limit else {
@@ -63,7 +65,7 @@ struct LiveFeature: FeatureModule {
             })
         }
 
-        router.register(Ops.LiveUnsubscribe.self) { context, p in
+        registry.operations.register(Ops.LiveUnsubscribe.self) { context, p in
             guard let streams = Self.parse(p.streams, context) else { return }
             let social = context.services.social
             let connection = context.connection.connectionId

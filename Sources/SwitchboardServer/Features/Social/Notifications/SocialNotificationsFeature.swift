@@ -14,15 +14,18 @@ import SwitchboardStore
 /// Social notifications: `notifications.list` (grouped), `notifications.unread`, `notifications.read` (docs/protocol.md,
 /// "Social notifications"). The rows are written by GRAPH and POSTS inside their transactions
 /// (`SocialNotifications.record`); the live `notification` event is `SocialLive`'s (`SocialChange.notified`).
-struct SocialNotificationsFeature: FeatureModule {
+struct SocialNotificationsFeature: Feature {
+    init(context: ProtocolServices) {}
+
     /// Groups per page: default and most.
     static let defaultGroups = 20
     static let maxGroups = 50
     /// Rows read for one page at most (a page of 50 groups of many likes each stops there; `next_before` goes on).
     static let maxRows = 1000
 
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.NotificationsList.self) { context, p in
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(SocialAccountData.notifications)
+        registry.operations.register(Ops.NotificationsList.self) { context, p in
             let limit = p.limit ?? Self.defaultGroups
             guard (1...Self.maxGroups).contains(limit) else {
                 context.fail(.badRequest, "limit must be 1-\(Self.maxGroups)")
@@ -41,14 +44,14 @@ struct SocialNotificationsFeature: FeatureModule {
             }
         }
 
-        router.register(Ops.NotificationsUnread.self, work: { snapshot, _ throws(ServiceError) in
+        registry.operations.register(Ops.NotificationsUnread.self, work: { snapshot, _ throws(ServiceError) in
             let me = snapshot.userId
             do {
                 return SocialUnread(unread: try await snapshot.services.accounts.pool.withConnection { db in try SocialNotifications.unread(db, userId: me) })
             } catch { throw ServiceError.from(error) }
         })
 
-        router.register(Ops.NotificationsRead.self) { context, p in
+        registry.operations.register(Ops.NotificationsRead.self) { context, p in
             if let upTo = p.upTo, upTo < 0 {
                 context.fail(.badRequest, "up_to must not be negative")
                 return

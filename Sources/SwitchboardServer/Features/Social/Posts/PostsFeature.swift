@@ -17,9 +17,32 @@ import SwitchboardStore
 /// notifications recorded with `SocialNotifications.record`, the post clock stamped last); after its commit the
 /// changes go to LIVE (`SocialChange`: `postCreated`, `postDeleted`, `counts`, `notified`), which routes them to the
 /// subscribed connections of every node. Rate limits: `PostLimits` (`--post-burst`, `--like-burst`, ...).
-struct PostsFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.PostCreate.self) { s, p async throws(ServiceError) -> PostResult in
+struct PostsFeature: Feature {
+    static let migrations: [Migration] = [.v0012PostClientIds]
+
+    /// Live pages, told of the posts an account deletion marks deleted.
+    let social: SocialLive
+
+    init(context: ProtocolServices) {
+        social = context.social
+    }
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.add(SocialAccountData.likes)
+        // The user's posts and others' reposts of them, marked deleted like `post.delete` (counts adjusted, each
+        // stamped from `post_clock`); live pages hear of each once the batch has committed.
+        let social = self.social
+        registry.add(
+            AccountDeletionStep(name: "posts", order: SocialAccountData.postsOrder) { db, userId, limit in
+                let posts = try SocialGraphRepository.deletePosts(db, userId: userId, limit: limit)
+                return DeletionBatch(changed: posts.count) {
+                    for p in posts {
+                        social.publish(
+                            .postDeleted(postId: p.postId, authorId: p.authorId, threadRoot: p.threadRoot, seq: p.seq))
+                    }
+                }
+            })
+        registry.operations.register(Ops.PostCreate.self) { s, p async throws(ServiceError) -> PostResult in
             let limits = s.services.posts
             let photoIds = p.photoIds ?? []
             guard photoIds.count <= s.services.moments.postMaxPhotos else {
@@ -46,7 +69,7 @@ struct PostsFeature: FeatureModule {
             Self.publish(s.services, effects)
             return PostResult(post: try await Self.load(s, id))
         }
-        router.register(Ops.PostGet.self) { s, p async throws(ServiceError) -> PostResult in
+        registry.operations.register(Ops.PostGet.self) { s, p async throws(ServiceError) -> PostResult in
             let me = s.userId
             return PostResult(
                 post: try await Self.database(s) { db in
@@ -54,7 +77,7 @@ struct PostsFeature: FeatureModule {
                     return post
                 })
         }
-        router.register(Ops.PostDelete.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.PostDelete.self) { s, p async throws(ServiceError) -> Empty in
             let me = s.userId
             let effects = try await Self.database(s, transaction: true) { db in
                 try PostRepository.delete(db, user: me, postId: p.postId, administrator: try ModerationRepository.isAdministrator(db, me))
@@ -62,13 +85,13 @@ struct PostsFeature: FeatureModule {
             Self.publish(s.services, effects)
             return Empty()
         }
-        router.register(Ops.PostLike.self) { s, p async throws(ServiceError) -> PostLikeResult in
+        registry.operations.register(Ops.PostLike.self) { s, p async throws(ServiceError) -> PostLikeResult in
             try await Self.like(s, p.postId, true)
         }
-        router.register(Ops.PostUnlike.self) { s, p async throws(ServiceError) -> PostLikeResult in
+        registry.operations.register(Ops.PostUnlike.self) { s, p async throws(ServiceError) -> PostLikeResult in
             try await Self.like(s, p.postId, false)
         }
-        router.register(Ops.PostRepost.self) { s, p async throws(ServiceError) -> PostResult in
+        registry.operations.register(Ops.PostRepost.self) { s, p async throws(ServiceError) -> PostResult in
             try s.count(s.services.posts.reposts, "reposts")
             let me = s.userId
             let (id, effects) = try await Self.database(s, transaction: true) { db in
@@ -78,14 +101,14 @@ struct PostsFeature: FeatureModule {
             Self.publish(s.services, effects)
             return PostResult(post: try await Self.load(s, id))
         }
-        router.register(Ops.PostUnrepost.self) { s, p async throws(ServiceError) -> Empty in
+        registry.operations.register(Ops.PostUnrepost.self) { s, p async throws(ServiceError) -> Empty in
             try s.count(s.services.posts.reposts, "reposts")
             let me = s.userId
             let effects = try await Self.database(s, transaction: true) { db in try PostRepository.unrepost(db, user: me, postId: p.postId) }
             Self.publish(s.services, effects)
             return Empty()
         }
-        router.register(Ops.PostLikers.self) { s, p async throws(ServiceError) -> Ops.PostLikers.Result in
+        registry.operations.register(Ops.PostLikers.self) { s, p async throws(ServiceError) -> Ops.PostLikers.Result in
             let limit = try s.services.posts.page(p.limit)
             let me = s.userId
             return try await Self.database(s) { db in

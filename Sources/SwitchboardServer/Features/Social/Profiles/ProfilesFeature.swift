@@ -13,9 +13,11 @@ import SwitchboardStore
 
 /// Handles: `handle.set`, `handle.check` (docs/protocol.md, "Profiles, handles and follows"). `register`'s
 /// `handle`, `profile.get` by handle and `profile.update`'s social fields live in `IdentityFeature`.
-struct ProfilesFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.HandleSet.self) { s, p async throws(ServiceError) -> ProfileResult in
+struct ProfilesFeature: Feature {
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.operations.register(Ops.HandleSet.self) { s, p async throws(ServiceError) -> ProfileResult in
             try AccountService.checkHandle(p.handle)
             let me = s.userId
             let profile: Profile
@@ -34,7 +36,7 @@ struct ProfilesFeature: FeatureModule {
                 PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
             return ProfileResult(profile: UserProfile(profile))
         }
-        router.register(Ops.HandleCheck.self) { s, p async throws(ServiceError) -> HandleCheckResult in
+        registry.operations.register(Ops.HandleCheck.self) { s, p async throws(ServiceError) -> HandleCheckResult in
             if let problem = Handle.validate(p.handle) {
                 return HandleCheckResult(handle: p.handle, available: false, reason: problem.rawValue)
             }

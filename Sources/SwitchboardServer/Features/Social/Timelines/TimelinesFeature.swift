@@ -14,14 +14,16 @@ import SwitchboardStore
 /// The timelines (docs/protocol.md, "Posts and timelines"; docs/social.md, "Timelines: storage and ordering"): home
 /// (merged on read), a user's page, a thread, mentions, likes and hashtags. Each page is one REPEATABLE READ
 /// transaction of `TimelineRepository`; its `after` comes from the same snapshot.
-struct TimelinesFeature: FeatureModule {
-    func register(in router: inout OperationRouter) {
-        router.register(Ops.TimelineHome.self) { s, p async throws(ServiceError) -> PostPage in
+struct TimelinesFeature: Feature {
+    init(context: ProtocolServices) {}
+
+    func register(in registry: inout FeatureRegistry) {
+        registry.operations.register(Ops.TimelineHome.self) { s, p async throws(ServiceError) -> PostPage in
             let (cursor, limit) = try Self.cursor(s, before: p.before, after: p.after, limit: p.limit)
             let me = s.userId
             return try await PostsFeature.database(s, transaction: true) { db in try TimelineRepository.home(db, viewer: me, cursor: cursor, limit: limit) }
         }
-        router.register(Ops.TimelineUser.self) { s, p async throws(ServiceError) -> Ops.TimelineUser.Result in
+        registry.operations.register(Ops.TimelineUser.self) { s, p async throws(ServiceError) -> Ops.TimelineUser.Result in
             let (cursor, limit) = try Self.cursor(s, before: p.before, after: p.after, limit: p.limit)
             let me = s.userId
             guard (p.userId == nil) != (p.handle == nil) else { throw ServiceError(.badRequest, "give user_id or handle") }
@@ -42,7 +44,7 @@ struct TimelinesFeature: FeatureModule {
             let profile = try await s.services.accounts.profile(of: author, viewer: me)
             return .init(page: page, profile: UserProfile(profile))
         }
-        router.register(Ops.TimelineThread.self) { s, p async throws(ServiceError) -> Ops.TimelineThread.Result in
+        registry.operations.register(Ops.TimelineThread.self) { s, p async throws(ServiceError) -> Ops.TimelineThread.Result in
             let limit = try s.services.posts.page(p.limit)
             if let after = p.after, after < 0 { throw ServiceError(.badRequest, "after must be 0 or more") }
             let me = s.userId
@@ -54,12 +56,12 @@ struct TimelinesFeature: FeatureModule {
                 return .init(post: post, ancestors: thread.ancestors, replies: thread.replies, after: thread.after)
             }
         }
-        router.register(Ops.TimelineMentions.self) { s, p async throws(ServiceError) -> PostPage in
+        registry.operations.register(Ops.TimelineMentions.self) { s, p async throws(ServiceError) -> PostPage in
             let (cursor, limit) = try Self.cursor(s, before: p.before, after: p.after, limit: p.limit)
             let me = s.userId
             return try await PostsFeature.database(s, transaction: true) { db in try TimelineRepository.mentions(db, viewer: me, cursor: cursor, limit: limit) }
         }
-        router.register(Ops.TimelineLikes.self) { s, p async throws(ServiceError) -> Ops.TimelineLikes.Result in
+        registry.operations.register(Ops.TimelineLikes.self) { s, p async throws(ServiceError) -> Ops.TimelineLikes.Result in
             let limit = try s.services.posts.page(p.limit)
             if let before = p.before, before < 1 { throw ServiceError(.badRequest, "before must be a like id (1 or more)") }
             let me = s.userId
@@ -71,7 +73,7 @@ struct TimelinesFeature: FeatureModule {
                 return .init(posts: likes.posts, nextBefore: likes.nextBefore)
             }
         }
-        router.register(Ops.TimelineHashtag.self) { s, p async throws(ServiceError) -> PostPage in
+        registry.operations.register(Ops.TimelineHashtag.self) { s, p async throws(ServiceError) -> PostPage in
             let (cursor, limit) = try Self.cursor(s, before: p.before, after: p.after, limit: p.limit)
             guard let tag = PostText.normalizedTag(p.tag) else { throw ServiceError(.badRequest, "tag is not a hashtag") }
             let me = s.userId

@@ -1,0 +1,62 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import SwitchboardCore
+
+/// What the features register at start-up; read-only once the server runs.
+struct FeatureRegistry {
+    /// The protocol ops and their handlers (`docs/protocol.md`).
+    var operations = OperationRouter()
+    /// The HTTP routes (voice, photos, uploads, exports, ...).
+    var routes = HTTPRouter()
+    /// Every feature's account-deletion steps (run in `order`; `docs/protocol.md`, "Account deletion and export").
+    var deletionSteps: [AccountDeletionStep] = []
+    /// Every feature's data-export sections (written in `order`).
+    var exportSections: [AccountExportSection] = []
+    /// Work to start with the server and stop with it (sweeps, recorders), in registration order.
+    var lifecycle: [FeatureLifecycle] = []
+    /// The limits each feature runs with, logged at start-up (`docs/configuration.md` has every flag).
+    var configuration: [ConfigurationGroup] = []
+
+    /// Adds a deletion step; a name used twice is a programming error.
+    mutating func add(_ step: AccountDeletionStep) {
+        precondition(!deletionSteps.contains { $0.name == step.name }, "deletion step \(step.name) registered twice")
+        deletionSteps.append(step)
+    }
+
+    /// Adds deletion steps.
+    mutating func add(_ steps: [AccountDeletionStep]) {
+        for step in steps { add(step) }
+    }
+
+    /// Adds an export section.
+    mutating func add(_ section: AccountExportSection) {
+        exportSections.append(section)
+    }
+
+    /// The deletion steps in the order a job runs them.
+    var orderedDeletionSteps: [AccountDeletionStep] { deletionSteps.sorted { $0.order < $1.order } }
+}
+
+/// Work a feature starts with the server and stops with it.
+struct FeatureLifecycle: Sendable {
+    /// What it is, for logs.
+    var name: String
+    /// Starts it (after the server listens).
+    var start: @Sendable () -> Void
+    /// Stops it (during shutdown, before the database closes).
+    var stop: @Sendable () -> Void
+}
+
+/// The limits of one feature as it runs (its configuration group), for the start-up log.
+struct ConfigurationGroup: Sendable {
+    /// The feature (`moments`).
+    var feature: String
+    /// Each limit's flag name and value (`("moment-max-photos", "9")`).
+    var values: [(name: String, value: String)]
+}
