@@ -37,7 +37,7 @@ long_lines() { LC_ALL=C.UTF-8 grep -nE '^.{121,}' "${files[@]}" || true; }
 if ((check == 0)); then
     printf '%s\0' "${files[@]}" | xargs -0 swift format format --in-place --parallel --configuration .swift-format
     remaining=$(long_lines | wc -l)
-    echo "format: ${#files[@]} files formatted; $remaining lines still over 120 columns (scripts/format.sh --check lists them)"
+    echo "format: ${#files[@]} files formatted; $remaining lines over 120 columns left (--check lists them)"
     exit 0
 fi
 
