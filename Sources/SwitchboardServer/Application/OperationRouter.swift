@@ -122,12 +122,12 @@ struct RequestContext<Op: ProtocolOperation> {
 
     /// Answers with `result`.
     func reply(_ result: Op.Result) {
-        connection.session.send(.text, ProtocolCodec.encodeReply(id: id, result: result))
+        connection.port.sendText(ProtocolCodec.encodeReply(id: id, result: result))
     }
 
     /// Answers with `ok`, the result already encoded as JSON (hand-written on the hot paths).
     func replyEncoded(_ ok: [UInt8]) {
-        connection.session.send(.text, OperationReplies.raw(id, ok))
+        connection.port.sendText(OperationReplies.raw(id, ok))
     }
 
     /// Answers with an error (counted per op; `internal` logged with its cause).

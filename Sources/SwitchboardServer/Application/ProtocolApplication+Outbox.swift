@@ -23,14 +23,14 @@ extension ProtocolApplication: OutboxEndpoint {
         case .social(let delivery): receiveSocial(delivery)
         case .revoke: sessionRevoked()
         case .suspend: accountSuspended()
-        case .close(let code, let reason): session.closeWebSocket(code: code, reason: reason)
-        case .reconnect: session.closeWebSocket(code: 1012, reason: "reconnect and resume")
+        case .close(let code, let reason): port.closeWebSocket(code: code, reason: reason)
+        case .reconnect: port.closeWebSocket(code: 1012, reason: "reconnect and resume")
         }
     }
 
     /// Writes the queued replies now (`LocalOutbox` calls it after a batch's replies).
     func flushNow() {
-        if !closed { session.connection.flush() }
+        if !closed { port.flush() }
     }
 
     /// An engine's answer to a request of this connection. Error answers are counted per op like the
@@ -41,9 +41,9 @@ extension ProtocolApplication: OutboxEndpoint {
             switch result {
             case .success(let m):
                 if ack {
-                    session.send(.text, MessagingFeature.ackJSON(id, m))
+                    port.sendText(MessagingFeature.ackJSON(id, m))
                 } else {
-                    session.send(.text, ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
+                    port.sendText(ProtocolCodec.encodeReply(id: id, result: MessageResult(message: m)))
                 }
             case .failure(let e): sendError(id, op: op, e)
             }
@@ -51,11 +51,11 @@ extension ProtocolApplication: OutboxEndpoint {
             if let error {
                 sendError(id, op: op, error)
             } else {
-                session.send(.text, ProtocolCodec.encodeReply(id: id, result: Empty()))
+                port.sendText(ProtocolCodec.encodeReply(id: id, result: Empty()))
             }
         case .raw(let id, let op, let result):
             switch result {
-            case .success(let ok): session.send(.text, OperationReplies.raw(id, ok))
+            case .success(let ok): port.sendText(OperationReplies.raw(id, ok))
             case .failure(let e): sendError(id, op: op, e)
             }
         case .groupAnnounced(let id, let conversationId):

@@ -65,10 +65,11 @@ struct OrderedLane {
 /// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
 /// come back to the loop to answer.
 final class ProtocolApplication: WebSocketApplication, LoopAnchored {
-    /// Strong: a reply or delivery loop may outlive the connection by a few calls (a write that fails closes it),
-    /// and the session's `send` is a no-op once closed. The cycle (the session's phase holds this application)
-    /// is broken when the connection closes and the session drops its phase.
-    let session: HTTPSession
+    /// The connection it runs on (the HTTP session of a WebSocket; a test port in the harness). Strong: a reply or
+    /// delivery loop may outlive the connection by a few calls (a write that fails closes it), and the port's sends
+    /// are no-ops once closed. The cycle (the session's phase holds this application) is broken when the connection
+    /// closes and the session drops its phase.
+    let port: any ConnectionPort
     /// The server's features and shared services (the router, the engines).
     let application: ServerApplication
     /// Addresses this connection in the outbox (engines never hold the object).
@@ -105,8 +106,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     // takes it over (`takeRequestTicket`); ended when the dispatch returns otherwise
     var currentRequest: RequestTicket?
 
-    init(session: HTTPSession, application: ServerApplication) {
-        self.session = session
+    init(port: any ConnectionPort, application: ServerApplication) {
+        self.port = port
         self.application = application
         let services = application.services
         openedAt = EventLoop.now()
@@ -114,12 +115,21 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         connectionId = ConnectionID.next(node: services.node)
     }
 
+    // MARK: the connection's events (from the port's owner, on the loop)
 
-    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) {
-        session.send(.text, ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
+    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) { receiveBinary(bytes) }
+    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) { receiveText(bytes) }
+    func sessionDidClose(_ session: HTTPSession) { connectionClosed() }
+    func sessionDidDrain(_ session: HTTPSession) { connectionDrained() }
+    func session(_ session: HTTPSession, sweepAt now: UInt64) { sweep(at: now) }
+
+    /// A binary message: protocol v1 is JSON text only.
+    func receiveBinary(_ bytes: [UInt8]) {
+        port.sendText(ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
     }
 
-    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) {
+    /// A text message: one request, started now or held while the connection is at its in-flight limit.
+    func receiveText(_ bytes: [UInt8]) {
         loop.assertOnLoop()
         guard admission.mayStart else {
             // Decoded from the read that reached the limit: started as earlier requests finish.
@@ -138,8 +148,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         case .failure(let error):
             let ticket = RequestTicket(op: OperationMetrics.unknownOp, startedAt: EventLoop.now())
             services.metrics.operations.received(ticket.op)
-            services.errors.answered(op: ticket.op, code: error.code, underlying: nil, userId: identity?.userId, connectionId: session.connection.id)
-            session.send(.text, ProtocolCodec.encodeError(id: error.id, code: error.code, message: error.message))
+            services.errors.answered(op: ticket.op, code: error.code, underlying: nil, userId: identity?.userId, connectionId: port.connectionNumber)
+            port.sendText(ProtocolCodec.encodeError(id: error.id, code: error.code, message: error.message))
             requestEnded(ticket)
             return
         case .success(let e): envelope = e
@@ -149,7 +159,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         dispatch(envelope)
         if let ticket = takeRequestTicket() { requestEnded(ticket) }
         if admission.shouldPause() {
-            session.connection.pauseReading()
+            port.pauseReading()
             services.metrics.connectionsReadPaused.increment()
         }
     }
@@ -177,7 +187,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         defer { startingHeld = false }
         while !closed, let frame = admission.nextHeld() { start(frame) }
         if !closed && admission.shouldResume() {
-            session.connection.resumeReading()
+            port.resumeReading()
             services.metrics.connectionsReadPaused.decrement()
         }
     }
@@ -189,8 +199,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     ) {
         services.errors.answered(
             op: op ?? currentRequest?.op ?? OperationMetrics.unknownOp, code: code, underlying: underlying,
-            userId: identity?.userId, connectionId: session.connection.id)
-        session.send(.text, ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra, reason: reason))
+            userId: identity?.userId, connectionId: port.connectionNumber)
+        port.sendText(ProtocolCodec.encodeError(id: id, code: code, message: message, extra: extra, reason: reason))
     }
 
     /// Sends a service's error as the answer to request `id` of `op`.
@@ -245,12 +255,14 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     var services: ProtocolServices { application.services }
 
     /// The connection's loop (the session keeps its connection, and a loop outlives its connections).
-    var loop: EventLoop { session.connection.loop }
+    var loop: EventLoop { port.loop }
 
     /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
     var loopAnchor: LoopAnchor<ProtocolApplication> { LoopAnchor.kept(in: &anchor, for: self, open: !closed, loop: loop) }
 
-    func sessionDidClose(_ session: HTTPSession) {
+    /// The connection closed: waiting lane steps are dropped, request tasks outside the lane cancelled, the device
+    /// leaves the registry, presence and live pages.
+    func connectionClosed() {
         closed = true
         anchor?.release()
         // Waiting steps are never run (their requests get no reply, so the client cannot rely on them).
@@ -277,33 +289,33 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         outboundDrained(open: false)
     }
 
-    func sessionDidDrain(_ session: HTTPSession) {
+    /// The outbound queue drained after having backed up.
+    func connectionDrained() {
         outboundDrained(open: true)
     }
 
-    func session(_ session: HTTPSession, sweepAt now: UInt64) {
+    /// The loop's sweep (once a second): an unauthenticated connection past its timeout is closed with 4002.
+    func sweep(at now: UInt64) {
         LoopAnchor.dropUnused(in: &anchor)
         if identity == nil && !authenticating && Double(now &- openedAt) >= services.authenticationTimeout * 1e9 {
-            session.closeWebSocket(code: 4002, reason: "authentication timeout")
+            port.closeWebSocket(code: 4002, reason: "authentication timeout")
         }
     }
 
     // MARK: replies
 
-    func sendEvent(_ bytes: [UInt8]) { session.sendEvent(bytes) }
+    func sendEvent(_ bytes: [UInt8]) { port.sendEvent(bytes) }
 
     func sessionRevoked() {
-        session.send(
-            .text,
+        port.sendText(
             ProtocolCodec.encodeEvent(
                 ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
-        session.closeWebSocket(code: 4001, reason: "session revoked")
+        port.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
     func accountSuspended() {
-        session.send(
-            .text, ProtocolCodec.encodeEvent(AccountSuspendedEvent.name, AccountSuspendedEvent(userId: identity?.userId ?? 0)))
-        session.closeWebSocket(code: ModerationCloseCode.accountSuspended, reason: "account suspended")
+        port.sendText( ProtocolCodec.encodeEvent(AccountSuspendedEvent.name, AccountSuspendedEvent(userId: identity?.userId ?? 0)))
+        port.closeWebSocket(code: ModerationCloseCode.accountSuspended, reason: "account suspended")
     }
 
     /// Runs `work` off the loop and answers `id` with its result (or typed error) on the loop. The reply is
@@ -450,7 +462,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// The client's address without its port (the key of per-address limits; behind a trusted proxy, the
     /// address it forwarded for: `HTTPSession.clientAddress`).
-    var clientAddress: String { session.clientAddress }
+    var clientAddress: String { port.clientAddress }
 
     /// An authentication op succeeded (on the loop): the connection becomes a device of its user.
     ///
@@ -484,7 +496,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         authentication.replies = nil
         authenticating = false
         guard !closed else { return }
-        for bytes in held { session.send(.text, bytes) }
+        for bytes in held { port.sendText(bytes) }
         processQueued()
     }
 
@@ -493,7 +505,7 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         if authentication.replies != nil {
             authentication.replies!.append(bytes)
         } else {
-            session.send(.text, bytes)
+            port.sendText(bytes)
         }
     }
 }

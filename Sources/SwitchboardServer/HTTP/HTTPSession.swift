@@ -265,7 +265,7 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         case "/echo" where server.configuration.enableEcho:
             upgrade(head, rest: rest, app: EchoApplication.shared)
         case "/ws" where server.application != nil:
-            upgrade(head, rest: rest, app: ProtocolApplication(session: self, application: server.application!))
+            upgrade(head, rest: rest, app: ProtocolApplication(port: self, application: server.application!))
         default:
             if let web = server.web {
                 serveWebFile(head, web: web, bodyLength: bodyLength)

@@ -63,7 +63,7 @@ struct IdentityFeature: Feature {
                 return Empty()
             }, then: { app, _ in
                 // After the reply (queued next on this loop): close with 1000.
-                LoopBound(app).execute { $0.session.closeWebSocket(code: 1000, reason: "logged out") }
+                LoopBound(app).execute { $0.port.closeWebSocket(code: 1000, reason: "logged out") }
                 // Other connections of the same session (same token) are revoked too.
                 deliveries.revoke(sessionId: identity.sessionId, userId: identity.userId)
             })

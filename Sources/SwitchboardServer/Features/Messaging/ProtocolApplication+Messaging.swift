@@ -125,17 +125,17 @@ extension ProtocolApplication {
     /// the session's phase for the run.
     func deliverMessages(_ messages: [OutboundMessage]) {
         guard !closed else { return }
-        guard !messaging.holding, let ws = session.webSocket else {
+        guard !messaging.holding, port.isOpen else {
             for message in messages { deliverMessage(message) }
             return
         }
-        for message in messages { sendLive(message, on: ws) }
+        for message in messages { sendLive(message) }
     }
 
     /// Sends a live message unless this connection had its seq already (a held event the catch-up sent).
-    private func sendLive(_ message: OutboundMessage, on ws: WebSocketConnection) {
+    private func sendLive(_ message: OutboundMessage) {
         guard messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq) else { return }
-        session.sendShared(message, on: ws)
+        port.sendShared(message)
     }
 
     /// A live message event for this connection.
@@ -145,22 +145,22 @@ extension ProtocolApplication {
             messaging.held.append(message)
             if messaging.held.count > config.maxHeldDuringSync {
                 // The client resumes from history after reconnecting: nothing is lost.
-                session.closeWebSocket(code: 1013, reason: "too many messages during resume")
+                port.closeWebSocket(code: 1013, reason: "too many messages during resume")
             }
             return
         }
-        guard let ws = session.webSocket else { return }
-        sendLive(message, on: ws)
+        guard port.isOpen else { return }
+        sendLive(message)
     }
 
     /// A presence or typing event: conflated per source while the connection is backed up.
     func sendEphemeral(_ bytes: [UInt8], source: String) {
         guard !closed else { return }
-        if session.connection.outboundBytes > config.conflateAboveBytes || !messaging.conflated.isEmpty {
+        if port.outboundBytes > config.conflateAboveBytes || !messaging.conflated.isEmpty {
             if messaging.conflated.updateValue(bytes, forKey: source) == nil { messaging.conflatedOrder.append(source) }
             return
         }
-        session.send(.text, bytes)
+        port.sendText(bytes)
     }
 
     /// The outbound queue drained (or the connection closed: `open` false).
@@ -170,7 +170,7 @@ extension ProtocolApplication {
             let events = messaging.conflated
             messaging.conflated = [:]
             messaging.conflatedOrder = []
-            for source in order where !closed { if let bytes = events[source] { session.send(.text, bytes) } }
+            for source in order where !closed { if let bytes = events[source] { port.sendText(bytes) } }
         }
         let waiters = messaging.drainWaiters
         messaging.drainWaiters = []
@@ -182,7 +182,7 @@ extension ProtocolApplication {
     func whenWritable(_ body: @escaping @Sendable (Bool) -> Void) {
         if closed {
             body(false)
-        } else if session.connection.outboundBytes <= services.outboundLimit / 2 {
+        } else if port.outboundBytes <= services.outboundLimit / 2 {
             body(true)
         } else {
             messaging.drainWaiters.append(body)
@@ -249,9 +249,9 @@ extension ProtocolApplication {
             let failed = failure
             me.execute { app in
                 if let failed {
-                    app.session.send(.text, ProtocolCodec.encodeError(id: id, code: failed.code, message: failed.message))
+                    app.port.sendText(ProtocolCodec.encodeError(id: id, code: failed.code, message: failed.message))
                 } else {
-                    app.session.send(.text, ProtocolCodec.encodeReply(id: id, result: result))
+                    app.port.sendText(ProtocolCodec.encodeReply(id: id, result: result))
                 }
                 app.finishSync()
             }
@@ -265,7 +265,7 @@ extension ProtocolApplication {
             // Skip exactly what this connection was sent live.
             if messaging.seqs[IDKey(m.conversationId)]?.wasSentLive(m.seq) == true { continue }
             messaging.seqs[IDKey(m.conversationId), default: ConversationSeqs()].insertCaughtUp(m.seq)
-            session.sendShared(m)
+            port.sendShared(m)
         }
     }
 

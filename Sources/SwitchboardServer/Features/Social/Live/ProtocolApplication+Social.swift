@@ -33,7 +33,7 @@ extension ProtocolApplication {
             social.held.append(delivery)
             if social.held.count > services.social.configuration.maxHeld {
                 // The client resubscribes with `since` after reconnecting: nothing is lost.
-                session.closeWebSocket(code: 1013, reason: "too many live events during resume")
+                port.closeWebSocket(code: 1013, reason: "too many live events during resume")
             }
             return
         }
@@ -47,15 +47,15 @@ extension ProtocolApplication {
             if delivery.seq <= social.replayedUpTo
                 && (social.replayedPosts.contains(delivery.postId) || social.replayedDeletions.contains(delivery.postId))
             { return }
-            session.sendFanout(delivery.frame)
+            port.sendFanout(delivery.frame)
         case .deleted:
             if delivery.seq <= social.replayedUpTo && social.replayedDeletions.contains(delivery.postId) { return }
-            session.sendFanout(delivery.frame)
+            port.sendFanout(delivery.frame)
         case .counts:
             // The latest counts of a post replace a pending unsent one while the connection is backed up.
             sendEphemeral(delivery.bytes, source: "post.counts:\(delivery.postId)")
         case .other:
-            session.sendFanout(delivery.frame)
+            port.sendFanout(delivery.frame)
         }
     }
 
