@@ -100,10 +100,10 @@ public struct CallSession: Sendable {
                 }
             }
         }
-        let invite: CallInviteReply
+        let invite: Ops.CallInvite.Result
         do {
-            invite = try await client.request(
-                op: "call.invite", params: CallInviteParams(calleeId: friend.userId, media: media, offer: offer), as: CallInviteReply.self)
+            invite = try await client.send(
+                Ops.CallInvite.self, .init(calleeId: friend.userId, media: media, offer: offer))
         } catch {
             await mediaCall?.media.close()
             throw context.fail(error, "calling \(friend.displayName)", session.url)
@@ -249,7 +249,7 @@ public struct CallSession: Sendable {
             signals += candidates.map { ("ice_candidate", $0) }
             for (kind, payload) in signals {
                 do {
-                    try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: kind, payload: payload))
+                    try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
                     let shown: String = kind == "ice_candidate" ? SDPGenerator.candidateLine(ofPayload: payload) ?? payload : "(SDP)"
                     let fields: [String: JSONValue] = ["call_id": .string(callId), "kind": .string(kind), "payload": .string(payload)]
                     let record = OutputRecord("call.signal.sent", fields, text: "signal sent: \(kind) \(shown)", style: .dim)
@@ -267,7 +267,7 @@ public struct CallSession: Sendable {
         inputs.schedule("hangup", after: 5)
         Task {
             do throws(SwitchboardClientError) {
-                try await client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallHangup.self, .init(callId: callId))
                 continuation.yield(.requestFinished(tag: "hangup", ok: true))
             } catch .server(let e) where e.code == "invalid_state" || e.code == "not_found" {
                 // It ended meanwhile: its call.ended is on the way (or already shown).

@@ -215,16 +215,16 @@ public enum EventFormatter {
         case "call.ended":
             guard let e = try? raw.decode(CallEnded.self) else { break }
             return ended(e)
-        case "call.answered_elsewhere":
-            guard let r = try? raw.decode(CallReference.self) else { break }
+        case CallAnsweredElsewhere.name:
+            guard let r = try? raw.decode(CallAnsweredElsewhere.self) else { break }
             return OutputRecord("call.answered_elsewhere", ["call_id": .string(r.callId)], text: "answered on another device", style: .dim)
         case "call.peer_connection_lost":
-            guard let l = try? raw.decode(CallPeerLost.self) else { break }
+            guard let l = try? raw.decode(CallPeerConnectionLost.self) else { break }
             return OutputRecord(
                 "call.peer_connection_lost", ["call_id": .string(l.callId), "grace_ms": .int(l.graceMs)],
                 text: "the other side lost its connection; waiting up to \(seconds(l.graceMs)) for it", style: .warning)
-        case "call.peer_reconnected":
-            guard let r = try? raw.decode(CallReference.self) else { break }
+        case CallPeerReconnected.name:
+            guard let r = try? raw.decode(CallPeerReconnected.self) else { break }
             return OutputRecord("call.peer_reconnected", ["call_id": .string(r.callId)], text: "the other side is back", style: .success)
         case "call.resumed":
             guard let r = try? raw.decode(CallResumed.self) else { break }

@@ -140,9 +140,7 @@ public struct ListenSession: Sendable {
                 if raw.name == "call.signal", let signal = try? raw.decode(CallSignal.self), signal.callId == current?.ring.callId {
                     mediaCall?.handleSignal(signal)
                 }
-                if raw.name == "call.ended" || raw.name == "call.answered_elsewhere",
-                    let ref = try? raw.decode(CallReference.self), ref.callId == current?.ring.callId
-                {
+                if let ended = Self.endedCallId(raw), ended == current?.ring.callId {
                     let wasActive = current?.active ?? false
                     current = nil
                     store.recordCurrentCall(nil)
@@ -235,6 +233,15 @@ public struct ListenSession: Sendable {
 
     /// Accepts `ring` with `answerSDP` (real media, whose candidates trickle by themselves), else with a generated
     /// answer and generated candidates.
+    /// The call a `call.ended` or `call.answered_elsewhere` event ends on this device, or nil for another event.
+    private static func endedCallId(_ raw: RawEvent) -> String? {
+        switch raw.name {
+        case CallEnded.name: (try? raw.decode(CallEnded.self))?.callId
+        case CallAnsweredElsewhere.name: (try? raw.decode(CallAnsweredElsewhere.self))?.callId
+        default: nil
+        }
+    }
+
     private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing, answerSDP real: String? = nil) {
         var rng = SystemRandomNumberGenerator()
         let answerSDP = real ?? SDPGenerator.answer(to: ring.offer, using: &rng)
@@ -244,7 +251,7 @@ public struct ListenSession: Sendable {
         let caller = ring.caller.displayName
         Task {
             do {
-                _ = try await client.request(op: "call.accept", params: CallAcceptParams(callId: callId, answer: answerSDP), as: CallReply.self)
+                try await client.send(Ops.CallAccept.self, .init(callId: callId, answer: answerSDP))
                 continuation.yield(.requestFinished(tag: "accept:\(callId)", ok: true))
                 continuation.yield(
                     .record(
@@ -258,7 +265,8 @@ public struct ListenSession: Sendable {
             }
             for candidate in candidates {
                 do {
-                    try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: "ice_candidate", payload: candidate))
+                    try await client.send(
+                        Ops.CallSignal.self, .init(callId: callId, kind: "ice_candidate", payload: candidate))
                     continuation.yield(
                         .record(
                             OutputRecord(
@@ -275,7 +283,7 @@ public struct ListenSession: Sendable {
         let continuation = inputs.continuation
         Task {
             do {
-                try await client.request(op: "call.decline", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallDecline.self, .init(callId: callId))
                 continuation.yield(.record(OutputRecord("call.declined", ["call_id": .string(callId)], text: "declined", style: .dim)))
             } catch {
                 continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "could not decline: \(error)", style: .failure)))
@@ -290,7 +298,7 @@ public struct ListenSession: Sendable {
         let callId = call.ring.callId
         Task {
             do {
-                try await client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallHangup.self, .init(callId: callId))
             } catch {
                 continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
             }

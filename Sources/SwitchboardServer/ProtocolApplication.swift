@@ -457,13 +457,13 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         session.send(
             .text,
             ProtocolCodec.encodeEvent(
-                ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
+                ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
         session.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
     func accountSuspended() {
         session.send(
-            .text, ProtocolCodec.encodeEvent(AccountSuspendedEvent.name, AccountSuspendedEvent(userId: identity?.userId ?? 0)))
+            .text, ProtocolCodec.encodeEvent(AccountSuspendedEvent(userId: identity?.userId ?? 0)))
         session.closeWebSocket(code: ModerationCloseCode.accountSuspended, reason: "account suspended")
     }
 

@@ -79,12 +79,4 @@ private func laneTable() throws -> [String: [String]] {
         let registered = RegisteredOperations.all
         #expect(registered == schema)
     }
-
-    @Test func clientRequestOpsAreTheSchemasNames() {
-        for op in ClientRequest.Op.allCases {
-            let traits = ProtocolSchema.traits(named: op.rawValue)
-            #expect(traits != nil, "\(op.rawValue) is not in the schema")
-            #expect((traits?.authentication == .authenticates) == op.isAuthenticationOp)
-        }
-    }
 }

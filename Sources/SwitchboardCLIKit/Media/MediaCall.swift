@@ -250,7 +250,7 @@ struct MediaCall {
         let continuation = inputs.continuation
         Task {
             do {
-                try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: kind, payload: payload))
+                try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
             } catch {
                 continuation.yield(.record(OutputRecord("call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")], text: "signal \(kind) not sent: \(error)", style: .warning)))
             }

@@ -73,7 +73,7 @@ struct CommunitiesFeature: FeatureModule {
                 return (community, try CommunityRepository.memberIds(db, communityId: p.communityId))
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityEvent.updated, CommunityEvent(community: community.shared)), toUsers: members)
+                ProtocolCodec.encodeEvent(CommunityUpdatedEvent(community: community.shared)), toUsers: members)
             return CommunityResult(community: community)
         }
         router.register(Ops.CommunitiesArchive.self) { s, p async throws(ServiceError) -> Empty in
@@ -83,7 +83,7 @@ struct CommunitiesFeature: FeatureModule {
                 return try CommunityRepository.memberIds(db, communityId: p.communityId)
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityArchivedEvent.name, CommunityArchivedEvent(communityId: p.communityId)), toUsers: members)
+                ProtocolCodec.encodeEvent(CommunityArchivedEvent(communityId: p.communityId)), toUsers: members)
             return Empty()
         }
         router.register(Ops.CommunitiesJoin.self) { s, p async throws(ServiceError) -> CommunityResult in
@@ -95,7 +95,8 @@ struct CommunitiesFeature: FeatureModule {
                 }
                 return community
             }
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityEvent.joined, CommunityEvent(community: community)), toUsers: [me])
+            s.services.deliveries.send(
+                ProtocolCodec.encodeEvent(CommunityJoinedEvent(community: community)), toUsers: [me])
             return CommunityResult(community: community)
         }
         router.register(Ops.CommunitiesQuit.self) { s, p async throws(ServiceError) -> Ops.CommunitiesQuit.Result in
@@ -104,7 +105,7 @@ struct CommunitiesFeature: FeatureModule {
                 try CommunityRepository.quit(db, communityId: p.communityId, userId: me, now: Date())
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityLeftEvent.name, CommunityLeftEvent(communityId: p.communityId, droppedEventIds: dropped)),
+                ProtocolCodec.encodeEvent(CommunityLeftEvent(communityId: p.communityId, droppedEventIds: dropped)),
                 toUsers: [me])
             return .init(droppedEventIds: dropped)
         }
@@ -130,7 +131,7 @@ struct CommunitiesFeature: FeatureModule {
             }
             if changed {
                 let event = CommunityRoleEvent(communityId: p.communityId, userId: p.userId, role: p.core ? "core" : "member")
-                s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityRoleEvent.name, event), toUsers: [p.userId])
+                s.services.deliveries.send(ProtocolCodec.encodeEvent(event), toUsers: [p.userId])
             }
             return Empty()
         }
@@ -164,7 +165,7 @@ struct CommunitiesFeature: FeatureModule {
                     communityId: p.communityId, readSeq: marker.readSeq, unread: max(0, marker.lastSeq - marker.readSeq),
                     unreadTotal: try CommunityRepository.unreadTotal(db, userId: me))
             }
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityReadEvent.name, event), toUsers: [me])
+            s.services.deliveries.send(ProtocolCodec.encodeEvent(event), toUsers: [me])
             return .init(readSeq: event.readSeq, unread: event.unread, unreadTotal: event.unreadTotal)
         }
     }
@@ -202,7 +203,7 @@ struct CommunitiesFeature: FeatureModule {
     /// the transaction that published the notification committed; `members` from `CommunityRepository.memberIds`
     /// (read in that transaction).
     static func pushNotification(_ services: ProtocolServices, _ notification: CommunityNotification, to members: [Int64]) {
-        let bytes = ProtocolCodec.encodeEvent(CommunityNotificationEvent.name, CommunityNotificationEvent(notification: notification))
+        let bytes = ProtocolCodec.encodeEvent(CommunityNotificationEvent(notification: notification))
         services.deliveries.send(bytes, toUsers: members)
     }
 }

@@ -40,7 +40,7 @@ struct MomentsFeature: FeatureModule {
                 var shown = moment
                 shown.liked = false
                 s.services.deliveries.push(
-                    PushEvent(users: audience, bytes: ProtocolCodec.encodeEvent(MomentEvents.created, MomentEvents.Created(moment: shown))))
+                    PushEvent(users: audience, bytes: ProtocolCodec.encodeEvent(MomentEvents.Created(moment: shown))))
             }
             return MomentResult(moment: moment)
         }
@@ -69,7 +69,9 @@ struct MomentsFeature: FeatureModule {
                 return try MomentRepository.audience(db, of: me)
             }
             s.services.deliveries.push(
-                PushEvent(users: audience, bytes: ProtocolCodec.encodeEvent(MomentEvents.deleted, MomentEvents.Deleted(momentId: p.momentId, ownerId: me))))
+                PushEvent(
+                    users: audience,
+                    bytes: ProtocolCodec.encodeEvent(MomentEvents.Deleted(momentId: p.momentId, ownerId: me))))
             return Empty()
         }
         router.register(Ops.MomentsLike.self) { s, p async throws(ServiceError) -> MomentLikeResult in
@@ -108,7 +110,7 @@ struct MomentsFeature: FeatureModule {
         }
         if result.changed, let user {
             let event = MomentEvents.Liked(momentId: momentId, likeCount: result.likeCount, liked: liked, user: user)
-            s.services.deliveries.push(PushEvent(users: Array(Set(audience)), bytes: ProtocolCodec.encodeEvent(MomentEvents.liked, event)))
+            s.services.deliveries.push(PushEvent(users: Array(Set(audience)), bytes: ProtocolCodec.encodeEvent(event)))
         }
         return MomentLikeResult(momentId: momentId, likeCount: result.likeCount, liked: liked)
     }

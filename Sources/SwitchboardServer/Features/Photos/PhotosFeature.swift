@@ -36,7 +36,9 @@ struct PhotosFeature: FeatureModule {
             }
             for id in deletion.deletedMoments {
                 s.services.deliveries.push(
-                    PushEvent(users: audience, bytes: ProtocolCodec.encodeEvent(MomentEvents.deleted, MomentEvents.Deleted(momentId: id, ownerId: me))))
+                    PushEvent(
+                        users: audience,
+                        bytes: ProtocolCodec.encodeEvent(MomentEvents.Deleted(momentId: id, ownerId: me))))
             }
             if let profile { s.services.deliveries.push(profile.event) }
             return Empty()
@@ -69,6 +71,7 @@ struct PhotosFeature: FeatureModule {
             userId: own.userId, displayName: own.displayName, handle: own.handle, bio: own.bio, protected: own.protected, stats: own.stats,
             avatar: own.avatar)
         let users = try MomentRepository.profileAudience(db, of: user)
-        return (own, PushEvent(users: users, bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, ServerEvent.ProfileUpdated(profile: shown))))
+        let event = ProtocolCodec.encodeEvent(ServerEvent.ProfileUpdated(profile: shown))
+        return (own, PushEvent(users: users, bytes: event))
     }
 }
