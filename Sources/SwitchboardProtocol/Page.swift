@@ -24,7 +24,7 @@ extension PageItem {
 /// the item type (`Page<Photo>` is `{photos, next_before}`) and `next_before` is the cursor to pass as `before`
 /// for the next (older) page: null or absent on the last page (`PageItem.pageEndsWithNull`).
 ///
-/// The results that are exactly this shape are `Page`s (`photos.list`, `moments.list`, `reports.list`,
+/// The results that are exactly this shape are `Page`s (`photos.mine`, `moments.feed`, `admin.reports`,
 /// `admin.audit`, `community.posts.list`, `post.likers`, `followers`, `following`, `blocks.list`, `mutes.list`,
 /// `follow.requests`, `timeline.likes`); each item type adds a named accessor (`page.photos`) and initializer
 /// (`Page(photos:nextBefore:)`) so that code reads as it did with one result struct per op.
