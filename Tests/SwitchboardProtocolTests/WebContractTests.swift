@@ -54,7 +54,8 @@ import Testing
             export const RESENDABLE_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].idempotent));
 
             // The ops that authenticate a connection (`register`, `login`, `authenticate`).
-            export const SESSION_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));
+            export const SESSION_OPS = new Set(
+              Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));
 
             """
         return out

@@ -195,4 +195,5 @@ export const EVENTS = Object.freeze([
 export const RESENDABLE_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].idempotent));
 
 // The ops that authenticate a connection (`register`, `login`, `authenticate`).
-export const SESSION_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));
+export const SESSION_OPS = new Set(
+  Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));
