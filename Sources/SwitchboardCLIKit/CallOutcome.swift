@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The call events and replies the terminal client reads are the protocol's own (`CallRing`, `CallEnded`, ...,
-// `Ops.CallInvite`, ... in SwitchboardProtocol).
+// The call events and replies the terminal client reads are the protocol's own (`CallEvents.Ring`,
+// `CallEvents.Ended`, ..., `Ops.CallInvite`, ... in SwitchboardProtocol).
 
 /// How a call's end translates into the exit code of `call`.
 public enum CallOutcome {

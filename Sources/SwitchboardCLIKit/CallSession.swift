@@ -120,7 +120,8 @@ public struct CallSession: Sendable {
         switch invite.disposition {
         case "unavailable", "busy":
             await mediaCall?.media.close()
-            printer.emit(EventFormatter.ended(CallEnded(callId: callId, reason: invite.disposition, durationMs: 0)))
+            let ended = CallEvents.Ended(callId: callId, reason: invite.disposition, durationMs: 0)
+            printer.emit(EventFormatter.ended(ended))
             return .callNotAnswered
         case "joined":
             // Glare: the callee's call to us was accepted from this device; answer its offer.
@@ -157,12 +158,12 @@ public struct CallSession: Sendable {
                 let record = EventFormatter.call(raw, names: names)
                 switch raw.name {
                 case "call.ended":
-                    guard let e = try? raw.decode(CallEnded.self), e.callId == callId else { break }
+                    guard let e = try? raw.decode(CallEvents.Ended.self), e.callId == callId else { break }
                     printer.emit(EventFormatter.ended(e))
                     outcome = CallOutcome.exitCode(reason: e.reason)
                     break loop
                 case "call.accepted":
-                    guard let a = try? raw.decode(CallAccepted.self), a.callId == callId else { break }
+                    guard let a = try? raw.decode(CallEvents.Accepted.self), a.callId == callId else { break }
                     answered = true
                     if let record { printer.emit(record) }
                     if var m = mediaCall {
@@ -180,7 +181,9 @@ public struct CallSession: Sendable {
                     }
                     continue
                 case "call.signal":
-                    if let signal = try? raw.decode(CallSignal.self), signal.callId == callId { mediaCall?.handleSignal(signal) }
+                    if let signal = try? raw.decode(CallEvents.Signal.self), signal.callId == callId {
+                        mediaCall?.handleSignal(signal)
+                    }
                 default:
                     break
                 }

@@ -43,7 +43,7 @@ public struct ListenSession: Sendable {
     }
 
     private struct CurrentCall {
-        var ring: CallRing
+        var ring: CallEvents.Ring
         var active: Bool
         var busy: Bool
     }
@@ -84,7 +84,7 @@ public struct ListenSession: Sendable {
         }
 
         /// Answers `ring`: with media, the engine's answer (candidates trickle once the accept succeeded).
-        func answerCall(_ ring: CallRing) async {
+        func answerCall(_ ring: CallEvents.Ring) async {
             guard self.media.enabled, let offer = ring.offer else {
                 answer(client, inputs, ring)
                 return
@@ -116,7 +116,7 @@ public struct ListenSession: Sendable {
         for await input in inputs.stream {
             switch input {
             case .event(.other(let raw)) where raw.name == "call.ring":
-                guard let ring = try? raw.decode(CallRing.self) else { continue }
+                guard let ring = try? raw.decode(CallEvents.Ring.self) else { continue }
                 names.names[ring.caller.userId] = ring.caller.displayName
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
                 if current != nil {
@@ -137,7 +137,9 @@ public struct ListenSession: Sendable {
                 }
             case .event(.other(let raw)) where raw.name.hasPrefix("call."):
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
-                if raw.name == "call.signal", let signal = try? raw.decode(CallSignal.self), signal.callId == current?.ring.callId {
+                if raw.name == CallEvents.Signal.name, let signal = try? raw.decode(CallEvents.Signal.self),
+                    signal.callId == current?.ring.callId
+                {
                     mediaCall?.handleSignal(signal)
                 }
                 if let ended = Self.endedCallId(raw), ended == current?.ring.callId {
@@ -236,13 +238,15 @@ public struct ListenSession: Sendable {
     /// The call a `call.ended` or `call.answered_elsewhere` event ends on this device, or nil for another event.
     private static func endedCallId(_ raw: RawEvent) -> String? {
         switch raw.name {
-        case CallEnded.name: (try? raw.decode(CallEnded.self))?.callId
-        case CallAnsweredElsewhere.name: (try? raw.decode(CallAnsweredElsewhere.self))?.callId
+        case CallEvents.Ended.name: (try? raw.decode(CallEvents.Ended.self))?.callId
+        case CallEvents.AnsweredElsewhere.name: (try? raw.decode(CallEvents.AnsweredElsewhere.self))?.callId
         default: nil
         }
     }
 
-    private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing, answerSDP real: String? = nil) {
+    private func answer(
+        _ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallEvents.Ring, answerSDP real: String? = nil
+    ) {
         var rng = SystemRandomNumberGenerator()
         let answerSDP = real ?? SDPGenerator.answer(to: ring.offer, using: &rng)
         let candidates = real != nil ? [] : SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }

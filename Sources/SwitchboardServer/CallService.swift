@@ -276,8 +276,9 @@ final class CallService: @unchecked Sendable {
             let nowMs = Int64(now.timeIntervalSince1970 * 1000)
             for call in previous {
                 let duration = call.answeredAt.map { max(0, nowMs - $0) } ?? 0
-                let bytes = ProtocolCodec.encodeEvent(
-                    CallEnded(callId: call.callId, reason: CallEndReason.serverFailure.rawValue, durationMs: duration))
+                let ended = CallEvents.Ended(
+                    callId: call.callId, reason: CallEndReason.serverFailure.rawValue, durationMs: duration)
+                let bytes = ProtocolCodec.encodeEvent(ended)
                 let devices = Set(([call.callerDevice] + call.calleeDevices).map(DeviceID.init))
                 messages.metrics.callsEnded.increment()
                 store(
@@ -420,30 +421,31 @@ final class CallService: @unchecked Sendable {
             switch effect {
             case .ring(let devices, let call):
                 let name = names[call.caller.rawValue] ?? ""
-                let caller = CallRing.Caller(userId: call.caller.rawValue, displayName: name)
-                let ring = CallRing(
+                let caller = CallEvents.Ring.Caller(userId: call.caller.rawValue, displayName: name)
+                let ring = CallEvents.Ring(
                     callId: call.id.rawValue, caller: caller, media: call.media.rawValue, offer: call.offer,
                     ringMs: Self.ringMilliseconds(call, now: clock.now()))
                 send(ProtocolCodec.encodeEvent(ring), to: devices)
             case .ringing(let id, let to, let count):
-                send(ProtocolCodec.encodeEvent(CallRinging(callId: id.rawValue, devices: count)), to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Ringing(callId: id.rawValue, devices: count)), to: [to])
             case .answeredElsewhere(let id, let devices):
-                send(ProtocolCodec.encodeEvent(CallAnsweredElsewhere(callId: id.rawValue)), to: devices)
+                send(ProtocolCodec.encodeEvent(CallEvents.AnsweredElsewhere(callId: id.rawValue)), to: devices)
             case .accepted(let id, let to, _, let answer):
-                send(ProtocolCodec.encodeEvent(CallAccepted(callId: id.rawValue, answer: answer)), to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Accepted(callId: id.rawValue, answer: answer)), to: [to])
             case .relay(let id, let to, _, let signal):
-                let event = CallSignal(callId: id.rawValue, kind: signal.kind.rawValue, payload: signal.payload)
+                let event = CallEvents.Signal(callId: id.rawValue, kind: signal.kind.rawValue, payload: signal.payload)
                 send(ProtocolCodec.encodeEvent(event), to: [to])
             case .peerConnectionLost(let id, let to, let deadline):
                 let now = clock.now()
                 let grace = Int64((deadline > now ? deadline - now : 0) / 1_000_000)
-                send(ProtocolCodec.encodeEvent(CallPeerConnectionLost(callId: id.rawValue, graceMs: grace)), to: [to])
+                let event = CallEvents.PeerConnectionLost(callId: id.rawValue, graceMs: grace)
+                send(ProtocolCodec.encodeEvent(event), to: [to])
             case .peerReconnected(let id, let to):
-                send(ProtocolCodec.encodeEvent(CallPeerReconnected(callId: id.rawValue)), to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.PeerReconnected(callId: id.rawValue)), to: [to])
             case .resumed(let call, let to):
-                send(ProtocolCodec.encodeEvent(CallResumed(call: Self.info(call, now: clock.now()))), to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Resumed(call: Self.info(call, now: clock.now()))), to: [to])
             case .ended(let call, let reason, let notify, let duration):
-                let event = CallEnded(
+                let event = CallEvents.Ended(
                     callId: call.id.rawValue, reason: reason.rawValue, durationMs: Int64(duration / 1_000_000))
                 endedEvents[call.id] = (ProtocolCodec.encodeEvent(event), notify)
             case .record(let record):

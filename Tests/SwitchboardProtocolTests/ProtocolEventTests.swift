@@ -64,11 +64,11 @@ func jsonObject(_ bytes: [UInt8]) throws -> NSDictionary {
     }
 
     @Test func theTypedEncoderWritesTheEventsName() throws {
-        let event = CallRinging(callId: "c1", devices: 2)
+        let event = CallEvents.Ringing(callId: "c1", devices: 2)
         #expect(text(ProtocolCodec.encodeEvent(event)) == #"{"call_id":"c1","devices":2,"ev":"call.ringing"}"#)
         #expect(ProtocolCodec.encodeAnyEvent(event) == ProtocolCodec.encodeEvent(event))
         #expect(
-            text(ProtocolCodec.encodeEvent(CallAccepted(callId: "c1")))
+            text(ProtocolCodec.encodeEvent(CallEvents.Accepted(callId: "c1")))
                 == #"{"call_id":"c1","ev":"call.accepted"}"#)
     }
 

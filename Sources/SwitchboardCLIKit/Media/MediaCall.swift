@@ -175,7 +175,7 @@ struct MediaCall {
     }
 
     /// Applies a signal from the other side of the call.
-    mutating func handleSignal(_ signal: CallSignal) {
+    mutating func handleSignal(_ signal: CallEvents.Signal) {
         switch signal.kind {
         case "offer":
             // Renegotiation: answer it.

@@ -31,8 +31,9 @@ extension ProtocolSchema {
 
     /// Call signalling.
     static let callEvents: [any ProtocolEvent.Type] = [
-        CallRing.self, CallRinging.self, CallAnsweredElsewhere.self, CallAccepted.self, CallSignal.self,
-        CallPeerConnectionLost.self, CallPeerReconnected.self, CallResumed.self, CallEnded.self,
+        CallEvents.Ring.self, CallEvents.Ringing.self, CallEvents.AnsweredElsewhere.self, CallEvents.Accepted.self,
+        CallEvents.Signal.self, CallEvents.PeerConnectionLost.self, CallEvents.PeerReconnected.self,
+        CallEvents.Resumed.self, CallEvents.Ended.self,
     ]
 
     /// Communities, their events and calendar, announcements and courses.

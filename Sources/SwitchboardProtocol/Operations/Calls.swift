@@ -8,7 +8,7 @@
 
 // Call signalling (docs/protocol.md, "Calls"). The server writes the `call` object of the results by hand
 // (`CallService.write`, keys sorted; a test compares it with `CallInfo`'s encoding); the types say what a client
-// decodes. The call events are in `Events/CallEvents.swift`.
+// decodes. The call events are `CallEvents` (`Events/CallEvents.swift`).
 
 extension Ops {
     /// The call ops.
