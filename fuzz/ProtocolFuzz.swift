@@ -53,10 +53,19 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .success(let envelope):
         _ = ProtocolCodec.decodeParameters(FuzzSendParams.self, from: envelope)
         _ = ProtocolCodec.decodeParameters(FuzzSyncParams.self, from: envelope)
+        // The op's declared parameters, as the server's router decodes them.
+        if let op = ProtocolSchema.operation(named: envelope.op) { _ = op.fuzzedParameters(envelope) }
     case .failure(let error):
         precondition([.badRequest, .unknownOp, .payloadTooLarge].contains(error.code))
     }
-    _ = ProtocolCodec.decodeRequest(bytes)
     _ = ProtocolCodec.decodeServerMessage(bytes)
     return 0
+}
+
+extension ProtocolOperation {
+    /// Decodes this op's parameters from `envelope` with the router's decoder (the scanner, then `JSONDecoder`).
+    static func fuzzedParameters(_ envelope: RequestEnvelope) -> Bool {
+        if case .success = ProtocolCodec.parameterDecoder(Parameters.self)(envelope) { return true }
+        return false
+    }
 }

@@ -100,10 +100,10 @@ public struct CallSession: Sendable {
                 }
             }
         }
-        let invite: CallInviteReply
+        let invite: Ops.CallInvite.Result
         do {
-            invite = try await client.request(
-                op: "call.invite", params: CallInviteParams(calleeId: friend.userId, media: media, offer: offer), as: CallInviteReply.self)
+            invite = try await client.send(
+                Ops.CallInvite.self, .init(calleeId: friend.userId, media: media, offer: offer))
         } catch {
             await mediaCall?.media.close()
             throw context.fail(error, "calling \(friend.displayName)", session.url)
@@ -120,7 +120,8 @@ public struct CallSession: Sendable {
         switch invite.disposition {
         case "unavailable", "busy":
             await mediaCall?.media.close()
-            printer.emit(EventFormatter.ended(CallEnded(callId: callId, reason: invite.disposition, durationMs: 0)))
+            let ended = CallEvents.Ended(callId: callId, reason: invite.disposition, durationMs: 0)
+            printer.emit(EventFormatter.ended(ended))
             return .callNotAnswered
         case "joined":
             // Glare: the callee's call to us was accepted from this device; answer its offer.
@@ -157,12 +158,12 @@ public struct CallSession: Sendable {
                 let record = EventFormatter.call(raw, names: names)
                 switch raw.name {
                 case "call.ended":
-                    guard let e = try? raw.decode(CallEnded.self), e.callId == callId else { break }
+                    guard let e = try? raw.decode(CallEvents.Ended.self), e.callId == callId else { break }
                     printer.emit(EventFormatter.ended(e))
                     outcome = CallOutcome.exitCode(reason: e.reason)
                     break loop
                 case "call.accepted":
-                    guard let a = try? raw.decode(CallAccepted.self), a.callId == callId else { break }
+                    guard let a = try? raw.decode(CallEvents.Accepted.self), a.callId == callId else { break }
                     answered = true
                     if let record { printer.emit(record) }
                     if var m = mediaCall {
@@ -180,7 +181,9 @@ public struct CallSession: Sendable {
                     }
                     continue
                 case "call.signal":
-                    if let signal = try? raw.decode(CallSignal.self), signal.callId == callId { mediaCall?.handleSignal(signal) }
+                    if let signal = try? raw.decode(CallEvents.Signal.self), signal.callId == callId {
+                        mediaCall?.handleSignal(signal)
+                    }
                 default:
                     break
                 }
@@ -249,7 +252,7 @@ public struct CallSession: Sendable {
             signals += candidates.map { ("ice_candidate", $0) }
             for (kind, payload) in signals {
                 do {
-                    try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: kind, payload: payload))
+                    try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
                     let shown: String = kind == "ice_candidate" ? SDPGenerator.candidateLine(ofPayload: payload) ?? payload : "(SDP)"
                     let fields: [String: JSONValue] = ["call_id": .string(callId), "kind": .string(kind), "payload": .string(payload)]
                     let record = OutputRecord("call.signal.sent", fields, text: "signal sent: \(kind) \(shown)", style: .dim)
@@ -267,7 +270,7 @@ public struct CallSession: Sendable {
         inputs.schedule("hangup", after: 5)
         Task {
             do throws(SwitchboardClientError) {
-                try await client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallHangup.self, .init(callId: callId))
                 continuation.yield(.requestFinished(tag: "hangup", ok: true))
             } catch .server(let e) where e.code == "invalid_state" || e.code == "not_found" {
                 // It ended meanwhile: its call.ended is on the way (or already shown).

@@ -631,41 +631,46 @@ public struct EventFields: Sendable, Equatable {
 
 /// Live community events for `listen` and the interactive sessions.
 extension EventFormatter {
-    struct CommunityIdEvent: Decodable {
-        var communityId: Int64
-        var droppedEventIds: [Int64]?
-    }
-
     /// `community.*`, `event.*` and `course.progress` events; nil for other names.
     public static func community(_ raw: RawEvent) -> OutputRecord? {
         switch raw.name {
-        case "community.notification":
+        case CommunityNotificationEvent.name:
             guard let n = try? raw.decode(CommunityNotificationEvent.self).notification else { return nil }
             return OutputRecord(
-                "community.notification", CLIContext.notificationFields(n), text: "● community #\(n.communityId): " + CLIContext.notificationText(n),
-                style: .incoming)
-        case "community.read":
+                "community.notification", CLIContext.notificationFields(n),
+                text: "● community #\(n.communityId): " + CLIContext.notificationText(n), style: .incoming)
+        case CommunityReadEvent.name:
             guard let r = try? raw.decode(CommunityReadEvent.self) else { return nil }
             return OutputRecord(
                 "community.read",
-                ["community_id": .int(r.communityId), "read_seq": .int(r.readSeq), "unread": .int(r.unread), "unread_total": .int(r.unreadTotal)],
+                [
+                    "community_id": .int(r.communityId), "read_seq": .int(r.readSeq), "unread": .int(r.unread),
+                    "unread_total": .int(r.unreadTotal),
+                ],
                 text: "community #\(r.communityId) read up to #\(r.readSeq) (\(r.unreadTotal) unread in all)", style: .dim)
-        case "community.joined", "community.updated":
-            guard let c = try? raw.decode(SwitchboardProtocol.CommunityEvent.self).community else { return nil }
-            return OutputRecord(raw.name, CLIContext.fields(c), text: "\(raw.name == "community.joined" ? "joined" : "updated"): \(CLIContext.line(c))", style: .dim)
-        case "community.left", "community.archived":
-            guard let c = try? raw.decode(CommunityIdEvent.self) else { return nil }
+        case CommunityJoinedEvent.name:
+            guard let c = try? raw.decode(CommunityJoinedEvent.self).community else { return nil }
+            return OutputRecord(raw.name, CLIContext.fields(c), text: "joined: \(CLIContext.line(c))", style: .dim)
+        case CommunityUpdatedEvent.name:
+            guard let c = try? raw.decode(CommunityUpdatedEvent.self).community else { return nil }
+            return OutputRecord(raw.name, CLIContext.fields(c), text: "updated: \(CLIContext.line(c))", style: .dim)
+        case CommunityLeftEvent.name:
+            guard let c = try? raw.decode(CommunityLeftEvent.self) else { return nil }
             return OutputRecord(
-                raw.name, ["community_id": .int(c.communityId)],
-                text: "community #\(c.communityId) \(raw.name == "community.left" ? "left" : "archived")", style: .dim)
-        case "event.joined":
-            guard let e = try? raw.decode(EventResult.self).event else { return nil }
+                raw.name, ["community_id": .int(c.communityId)], text: "community #\(c.communityId) left", style: .dim)
+        case CommunityArchivedEvent.name:
+            guard let c = try? raw.decode(CommunityArchivedEvent.self) else { return nil }
+            return OutputRecord(
+                raw.name, ["community_id": .int(c.communityId)], text: "community #\(c.communityId) archived",
+                style: .dim)
+        case EventJoinedEvent.name:
+            guard let e = try? raw.decode(EventJoinedEvent.self).event else { return nil }
             var r = CLIContext.eventRecord(e)
             r.type = raw.name
             r.text = "going to " + r.text
             return r
-        case "community.post.updated":
-            guard let p = try? raw.decode(CommunityPostResult.self).post else { return nil }
+        case CourseEvents.PostUpdated.name:
+            guard let p = try? raw.decode(CourseEvents.PostUpdated.self).post else { return nil }
             var r = CLIContext.postRecord(p)
             r.type = raw.name
             r.text = "post changed: " + r.text

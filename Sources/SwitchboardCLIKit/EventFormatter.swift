@@ -191,43 +191,43 @@ public enum EventFormatter {
     public static func call(_ raw: RawEvent, names: NameBook) -> OutputRecord? {
         switch raw.name {
         case "call.ring":
-            guard let r = try? raw.decode(CallRing.self) else { break }
+            guard let r = try? raw.decode(CallEvents.Ring.self) else { break }
             return OutputRecord(
                 "call.ring",
                 ["call_id": .string(r.callId), "caller_id": .int(r.caller.userId), "caller": .string(r.caller.displayName), "media": .string(r.media)],
                 text: "incoming \(r.media) call from \(r.caller.displayName) (call \(r.callId))", style: .warning)
         case "call.ringing":
-            guard let r = try? raw.decode(CallRinging.self) else { break }
+            guard let r = try? raw.decode(CallEvents.Ringing.self) else { break }
             return OutputRecord(
                 "call.ringing", ["call_id": .string(r.callId), "devices": .int(Int64(r.devices))],
                 text: "ringing on \(r.devices) device\(r.devices == 1 ? "" : "s")…", style: .warning)
         case "call.accepted":
-            guard let a = try? raw.decode(CallAccepted.self) else { break }
+            guard let a = try? raw.decode(CallEvents.Accepted.self) else { break }
             let media = a.answer.map { SDPGenerator.mediaKinds(in: $0).joined(separator: "+") } ?? ""
             return OutputRecord(
                 "call.accepted", ["call_id": .string(a.callId), "answer": a.answer.map { .string($0) } ?? .null],
                 text: "accepted: connected" + (media.isEmpty ? "" : " (answer: \(media))"), style: .success)
         case "call.signal":
-            guard let s = try? raw.decode(CallSignal.self) else { break }
+            guard let s = try? raw.decode(CallEvents.Signal.self) else { break }
             return OutputRecord(
                 "call.signal", ["call_id": .string(s.callId), "kind": .string(s.kind), "payload": .string(s.payload)],
                 text: "signal received: \(s.kind) \(summary(ofSignal: s))", style: .dim)
         case "call.ended":
-            guard let e = try? raw.decode(CallEnded.self) else { break }
+            guard let e = try? raw.decode(CallEvents.Ended.self) else { break }
             return ended(e)
-        case "call.answered_elsewhere":
-            guard let r = try? raw.decode(CallReference.self) else { break }
+        case CallEvents.AnsweredElsewhere.name:
+            guard let r = try? raw.decode(CallEvents.AnsweredElsewhere.self) else { break }
             return OutputRecord("call.answered_elsewhere", ["call_id": .string(r.callId)], text: "answered on another device", style: .dim)
         case "call.peer_connection_lost":
-            guard let l = try? raw.decode(CallPeerLost.self) else { break }
+            guard let l = try? raw.decode(CallEvents.PeerConnectionLost.self) else { break }
             return OutputRecord(
                 "call.peer_connection_lost", ["call_id": .string(l.callId), "grace_ms": .int(l.graceMs)],
                 text: "the other side lost its connection; waiting up to \(seconds(l.graceMs)) for it", style: .warning)
-        case "call.peer_reconnected":
-            guard let r = try? raw.decode(CallReference.self) else { break }
+        case CallEvents.PeerReconnected.name:
+            guard let r = try? raw.decode(CallEvents.PeerReconnected.self) else { break }
             return OutputRecord("call.peer_reconnected", ["call_id": .string(r.callId)], text: "the other side is back", style: .success)
         case "call.resumed":
-            guard let r = try? raw.decode(CallResumed.self) else { break }
+            guard let r = try? raw.decode(CallEvents.Resumed.self) else { break }
             return OutputRecord("call.resumed", ["call_id": .string(r.call.callId)], text: "call resumed", style: .success)
         default:
             break
@@ -236,7 +236,7 @@ public enum EventFormatter {
     }
 
     /// `call.ended`: reason and duration.
-    public static func ended(_ e: CallEnded) -> OutputRecord {
+    public static func ended(_ e: CallEvents.Ended) -> OutputRecord {
         let style: OutputStyle = e.reason == "hangup" ? .success : .failure
         return OutputRecord(
             "call.ended", ["call_id": .string(e.callId), "reason": .string(e.reason), "duration_ms": .int(e.durationMs)],
@@ -244,7 +244,7 @@ public enum EventFormatter {
     }
 
     /// A signal in a few words: the candidate line or the SDP's media.
-    public static func summary(ofSignal s: CallSignal) -> String {
+    public static func summary(ofSignal s: CallEvents.Signal) -> String {
         switch s.kind {
         case "offer", "answer":
             return "(SDP: " + SDPGenerator.mediaKinds(in: s.payload).joined(separator: "+") + ")"

@@ -8,6 +8,7 @@
 
 import Foundation
 import SwitchboardClient
+import SwitchboardProtocol
 
 extension CLIContext {
     /// `hangup [CALL_ID]`: ends a call of this profile's device from another process. The process
@@ -22,7 +23,7 @@ extension CLIContext {
         }
         try await withSession { session throws(CLIError) in
             do throws(SwitchboardClientError) {
-                try await session.client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+                try await session.client.send(Ops.CallHangup.self, .init(callId: callId))
             } catch .server(let e) where e.code == "not_found" || e.code == "invalid_state" {
                 store.recordCurrentCall(nil)
                 throw CLIError("call \(callId) is not in progress (\(e.code))", exitCode: .serverRefused, serverCode: e.code)

@@ -43,7 +43,7 @@ public struct ListenSession: Sendable {
     }
 
     private struct CurrentCall {
-        var ring: CallRing
+        var ring: CallEvents.Ring
         var active: Bool
         var busy: Bool
     }
@@ -84,7 +84,7 @@ public struct ListenSession: Sendable {
         }
 
         /// Answers `ring`: with media, the engine's answer (candidates trickle once the accept succeeded).
-        func answerCall(_ ring: CallRing) async {
+        func answerCall(_ ring: CallEvents.Ring) async {
             guard self.media.enabled, let offer = ring.offer else {
                 answer(client, inputs, ring)
                 return
@@ -116,7 +116,7 @@ public struct ListenSession: Sendable {
         for await input in inputs.stream {
             switch input {
             case .event(.other(let raw)) where raw.name == "call.ring":
-                guard let ring = try? raw.decode(CallRing.self) else { continue }
+                guard let ring = try? raw.decode(CallEvents.Ring.self) else { continue }
                 names.names[ring.caller.userId] = ring.caller.displayName
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
                 if current != nil {
@@ -137,12 +137,12 @@ public struct ListenSession: Sendable {
                 }
             case .event(.other(let raw)) where raw.name.hasPrefix("call."):
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
-                if raw.name == "call.signal", let signal = try? raw.decode(CallSignal.self), signal.callId == current?.ring.callId {
+                if raw.name == CallEvents.Signal.name, let signal = try? raw.decode(CallEvents.Signal.self),
+                    signal.callId == current?.ring.callId
+                {
                     mediaCall?.handleSignal(signal)
                 }
-                if raw.name == "call.ended" || raw.name == "call.answered_elsewhere",
-                    let ref = try? raw.decode(CallReference.self), ref.callId == current?.ring.callId
-                {
+                if let ended = Self.endedCallId(raw), ended == current?.ring.callId {
                     let wasActive = current?.active ?? false
                     current = nil
                     store.recordCurrentCall(nil)
@@ -235,7 +235,18 @@ public struct ListenSession: Sendable {
 
     /// Accepts `ring` with `answerSDP` (real media, whose candidates trickle by themselves), else with a generated
     /// answer and generated candidates.
-    private func answer(_ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallRing, answerSDP real: String? = nil) {
+    /// The call a `call.ended` or `call.answered_elsewhere` event ends on this device, or nil for another event.
+    private static func endedCallId(_ raw: RawEvent) -> String? {
+        switch raw.name {
+        case CallEvents.Ended.name: (try? raw.decode(CallEvents.Ended.self))?.callId
+        case CallEvents.AnsweredElsewhere.name: (try? raw.decode(CallEvents.AnsweredElsewhere.self))?.callId
+        default: nil
+        }
+    }
+
+    private func answer(
+        _ client: SwitchboardClient, _ inputs: SessionInputs, _ ring: CallEvents.Ring, answerSDP real: String? = nil
+    ) {
         var rng = SystemRandomNumberGenerator()
         let answerSDP = real ?? SDPGenerator.answer(to: ring.offer, using: &rng)
         let candidates = real != nil ? [] : SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
@@ -244,7 +255,7 @@ public struct ListenSession: Sendable {
         let caller = ring.caller.displayName
         Task {
             do {
-                _ = try await client.request(op: "call.accept", params: CallAcceptParams(callId: callId, answer: answerSDP), as: CallReply.self)
+                try await client.send(Ops.CallAccept.self, .init(callId: callId, answer: answerSDP))
                 continuation.yield(.requestFinished(tag: "accept:\(callId)", ok: true))
                 continuation.yield(
                     .record(
@@ -258,7 +269,8 @@ public struct ListenSession: Sendable {
             }
             for candidate in candidates {
                 do {
-                    try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: "ice_candidate", payload: candidate))
+                    try await client.send(
+                        Ops.CallSignal.self, .init(callId: callId, kind: "ice_candidate", payload: candidate))
                     continuation.yield(
                         .record(
                             OutputRecord(
@@ -275,7 +287,7 @@ public struct ListenSession: Sendable {
         let continuation = inputs.continuation
         Task {
             do {
-                try await client.request(op: "call.decline", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallDecline.self, .init(callId: callId))
                 continuation.yield(.record(OutputRecord("call.declined", ["call_id": .string(callId)], text: "declined", style: .dim)))
             } catch {
                 continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "could not decline: \(error)", style: .failure)))
@@ -290,7 +302,7 @@ public struct ListenSession: Sendable {
         let callId = call.ring.callId
         Task {
             do {
-                try await client.request(op: "call.hangup", params: CallIDParams(callId: callId))
+                try await client.send(Ops.CallHangup.self, .init(callId: callId))
             } catch {
                 continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
             }

@@ -246,17 +246,17 @@ extension EventFormatter {
     /// events.
     public static func moments(_ raw: RawEvent) -> OutputRecord? {
         switch raw.name {
-        case MomentEvents.created:
+        case MomentEvents.Created.name:
             guard let e = try? raw.decode(MomentEvents.Created.self) else { return nil }
             var r = CLIContext.momentRecord("moment.created", e.moment, style: .incoming)
             r.text = "new moment " + r.text
             return r
-        case MomentEvents.deleted:
+        case MomentEvents.Deleted.name:
             guard let e = try? raw.decode(MomentEvents.Deleted.self) else { return nil }
             return OutputRecord(
                 "moment.deleted", ["moment_id": .int(e.momentId), "owner_id": .int(e.ownerId)], text: "moment #\(e.momentId) was deleted",
                 style: .dim)
-        case MomentEvents.liked:
+        case MomentEvents.Liked.name:
             guard let e = try? raw.decode(MomentEvents.Liked.self) else { return nil }
             return OutputRecord(
                 "moment.liked",

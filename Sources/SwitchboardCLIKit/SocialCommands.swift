@@ -41,25 +41,24 @@ public enum TimelineKind: Sendable, Equatable {
 extension CLIContext {
     // MARK: formatting
 
-    static func socialUserFields(_ u: SocialAPI.User) -> [String: JSONValue] {
+    static func socialUserFields(_ u: SocialUser) -> [String: JSONValue] {
         [
             "user_id": .int(u.userId), "display_name": .string(u.displayName), "handle": u.handle.map(JSONValue.string) ?? .null,
             "protected": .bool(u.protected),
         ]
     }
 
-    static func socialUserLine(_ u: SocialAPI.User) -> String {
+    static func socialUserLine(_ u: SocialUser) -> String {
         (u.handle.map { "@\($0) (\(u.displayName))" } ?? u.displayName) + "  #\(u.userId)" + (u.protected ? "  🔒" : "")
     }
 
     /// One line of a post: `#ID @author: text  ♥ likes ↻ reposts ↩ replies  time`; a repost shows its original.
-    static func postLine(_ p: SocialAPI.Post) -> String {
-        if p.deleted { return "#\(p.postId) (deleted or not visible)" }
+    static func postLine(_ p: SocialPost) -> String {
         let shown = p.shown
         var s = "#\(p.postId) "
-        if p.repostOf != nil { s += "\(p.author?.label ?? "?") reposted #\(shown.postId) " }
+        if p.repostOf != nil { s += "\(p.author.label) reposted #\(shown.postId) " }
         if let to = shown.replyToUser, let parent = shown.replyTo { s += "↩ \(to.label) #\(parent) " }
-        s += "\(shown.author?.label ?? "?"): " + shown.text.replacingOccurrences(of: "\n", with: " ⏎ ")
+        s += "\(shown.author.label): " + shown.text.replacingOccurrences(of: "\n", with: " ⏎ ")
         if let v = shown.voiceClipId { s += " [voice clip #\(v)]" }
         if !shown.photos.isEmpty {
             s += " [\(shown.photos.count) photo\(shown.photos.count == 1 ? "" : "s"): " + shown.photos.map(photoLabel).joined(separator: ", ") + "]"
@@ -75,14 +74,27 @@ extension CLIContext {
         return String(wire.prefix(10)) + " " + String(wire.dropFirst(11).prefix(5))
     }
 
-    static func postRecord(_ type: String, _ p: SocialAPI.Post, style: OutputStyle = .plain) -> OutputRecord {
+    /// A thread's ancestor: its post's line, or `#ID (deleted or not visible)`.
+    static func postLine(_ a: ThreadAncestor) -> String {
+        switch a {
+        case .post(let p): postLine(p)
+        case .gone(let id): "#\(id) (deleted or not visible)"
+        }
+    }
+
+    static func postRecord(_ type: String, _ p: SocialPost, style: OutputStyle = .plain) -> OutputRecord {
         OutputRecord(type, ["post": SocialAPI.jsonValue(p)], text: postLine(p), style: style)
     }
 
-    static func profileRecord(_ p: SocialAPI.Profile, type: String = "profile") -> OutputRecord {
+    /// A thread's ancestor: the post, or `{post_id, deleted: true}`.
+    static func postRecord(_ type: String, _ a: ThreadAncestor, style: OutputStyle = .plain) -> OutputRecord {
+        OutputRecord(type, ["post": SocialAPI.jsonValue(a)], text: postLine(a), style: style)
+    }
+
+    static func profileRecord(_ p: UserProfile, type: String = "profile") -> OutputRecord {
         var s = p.handle.map { "@\($0) (\(p.displayName))" } ?? "\(p.displayName) (no handle)"
         s += "  #\(p.userId)"
-        if p.protected { s += "  🔒 protected" }
+        if p.protected == true { s += "  🔒 protected" }
         if let st = p.stats { s += "  \(st.posts) post\(st.posts == 1 ? "" : "s"), \(st.following) following, \(st.followers) follower\(st.followers == 1 ? "" : "s")" }
         if let r = p.relationship {
             var bits: [String] = []
@@ -95,7 +107,7 @@ extension CLIContext {
             if !bits.isEmpty { s += "  [" + bits.joined(separator: ", ") + "]" }
         }
         if let d = p.dmPolicy { s += "  DMs: \(d)" }
-        if !p.bio.isEmpty { s += "  — " + p.bio.replacingOccurrences(of: "\n", with: " ") }
+        if let bio = p.bio, !bio.isEmpty { s += "  — " + bio.replacingOccurrences(of: "\n", with: " ") }
         return OutputRecord(type, ["profile": SocialAPI.jsonValue(p)], text: s, style: type == "profile" ? .plain : .success)
     }
 
@@ -144,7 +156,7 @@ extension CLIContext {
     /// `profile [@handle|ID]`: a profile with stats and your relationship (default: yours).
     public func showSocialProfile(_ target: String?) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
-            let p: SocialAPI.Profile
+            let p: UserProfile
             if let target, Int64(target.hasPrefix("#") ? String(target.dropFirst()) : target) == nil {
                 let handle = target.hasPrefix("@") ? String(target.dropFirst()) : target
                 p = try await ask(session, "reading the profile") { () async throws(SwitchboardClientError) in
@@ -284,17 +296,21 @@ extension CLIContext {
         return try await withSession(interactive: follow) { session throws(CLIError) -> CLIExitCode in
             var userId: Int64?
             if case .user(let target) = kind { userId = try await socialUserId(target, session) }
-            let page: SocialAPI.Page
+            let page: TimelinePage
             do throws(SwitchboardClientError) {
+                let client = session.client
                 switch kind {
-                case .home: page = try await session.client.homeTimeline(before: before, limit: limit)
-                case .user: page = try await session.client.userTimeline(userId: userId, replies: replies, before: before, limit: limit)
-                case .mentions: page = try await session.client.mentionsTimeline(before: before, limit: limit)
+                case .home: page = TimelinePage(try await client.homeTimeline(before: before, limit: limit))
+                case .user:
+                    page = TimelinePage(
+                        try await client.userTimeline(userId: userId, replies: replies, before: before, limit: limit))
+                case .mentions: page = TimelinePage(try await client.mentionsTimeline(before: before, limit: limit))
                 case .likes(let who):
                     let id: Int64?
-                    if let who { id = try await socialProfileId(who, session.client) } else { id = nil }
-                    page = try await session.client.likesTimeline(userId: id, before: before, limit: limit)
-                case .hashtag(let tag): page = try await session.client.hashtagTimeline(tag, before: before, limit: limit)
+                    if let who { id = try await socialProfileId(who, client) } else { id = nil }
+                    page = TimelinePage(try await client.likesTimeline(userId: id, before: before, limit: limit))
+                case .hashtag(let tag):
+                    page = TimelinePage(try await client.hashtagTimeline(tag, before: before, limit: limit))
                 }
             } catch {
                 throw fail(error, "reading the timeline", session.url)
@@ -303,12 +319,12 @@ extension CLIContext {
             // Newest first, as the server gives it.
             for p in page.posts { printer.emit(Self.postRecord("post", p)) }
             if page.posts.isEmpty && before == nil { printer.hint("no posts yet") }
-            if let older = page.before ?? page.nextBefore, !page.posts.isEmpty, !follow {
+            if let older = page.older, !page.posts.isEmpty, !follow {
                 printer.hint("older: timeline \(Self.kindWords(kind)) --before \(older)")
             }
             if case .json = printer.mode {
                 // Scripts page with these (people get the hint above).
-                let older = page.before ?? page.nextBefore
+                let older = page.older
                 printer.emit(
                     OutputRecord(
                         "timeline.page", ["before": older.map(JSONValue.int) ?? .null, "after": page.after.map(JSONValue.int) ?? .null],
@@ -350,7 +366,7 @@ extension CLIContext {
         let inputs = SessionInputs(client: client, readInput: false)
         var newest = since
         var shown = Set<Int64>()
-        let first: SocialAPI.Subscription
+        let first: LiveSubscribeResult
         do {
             first = try await client.subscribeLive([stream], since: newest)
         } catch {
@@ -358,10 +374,10 @@ extension CLIContext {
         }
         printer.emit(
             OutputRecord(
-                "live.subscribed", ["streams": .array(first.subscribed.map(JSONValue.string)), "seq": first.seq.map(JSONValue.int) ?? .null],
+                "live.subscribed", ["streams": .array(first.subscribed.map(JSONValue.string)), "seq": .int(first.seq)],
                 text: "following \(Self.kindWords(kind)) live; Ctrl-C to stop", style: .success))
         let printer = self.printer
-        func show(_ p: SocialAPI.Post) {
+        func show(_ p: SocialPost) {
             guard shown.insert(p.postId).inserted else { return }
             newest = max(newest, p.seq)
             printer.emit(Self.postRecord("post.new", p, style: .incoming))
@@ -454,10 +470,11 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             let id = try await socialUserId(target, session)
             let r = try await ask(session, "following") { () async throws(SwitchboardClientError) in try await session.client.follow(id) }
-            let who = r.profile?.handle.map { "@" + $0 } ?? target
+            let who = r.profile.handle.map { "@" + $0 } ?? target
             printer.emit(
                 OutputRecord(
-                    "follow", ["user_id": .int(id), "state": .string(r.state), "profile": r.profile.map { SocialAPI.jsonValue($0) } ?? .null],
+                    "follow",
+                    ["user_id": .int(id), "state": .string(r.state), "profile": SocialAPI.jsonValue(r.profile)],
                     text: r.state == "pending" ? "requested to follow \(who) (a protected account approves requests)" : "following \(who)",
                     style: .success))
         }
@@ -622,7 +639,7 @@ extension CLIContext {
     }
 
     /// "@ann and 3 others liked your post #12: text".
-    static func groupLine(_ g: SocialAPI.NotificationGroup) -> String {
+    static func groupLine(_ g: SocialNotificationGroup) -> String {
         let names = g.actors.prefix(2).map(\.label)
         var who = names.joined(separator: ", ")
         let others = g.actorCount - Int64(names.count)
@@ -666,11 +683,12 @@ extension EventFormatter {
                 "profile.counts", ["user_id": .int(userId), "posts": .int(posts), "following": .int(following), "followers": .int(followers)],
                 text: "user #\(userId): \(posts) posts, \(following) following, \(followers) followers", style: .dim)
         case .notification(let n, let unread):
-            let who = n.actor?.label ?? "someone"
+            let who = n.actor.label
             let what: String
             switch n.kind {
             case "follow": what = "\(who) followed you"
-            case "follow_request": what = "\(who) asked to follow you (requests approve \(n.actor?.handle.map { "@" + $0 } ?? "@handle"))"
+            case "follow_request":
+                what = "\(who) asked to follow you (requests approve \(n.actor.handle.map { "@" + $0 } ?? "@handle"))"
             case "like": what = "\(who) liked your post" + (n.postId.map { " #\($0)" } ?? "")
             case "repost": what = "\(who) reposted your post" + (n.postId.map { " #\($0)" } ?? "")
             case "reply": what = "\(who) replied" + (n.postId.map { ": #\($0)" } ?? "")
@@ -678,7 +696,7 @@ extension EventFormatter {
             default: what = "\(who): \(n.kind)"
             }
             return OutputRecord(
-                "notification", ["id": .int(n.id), "kind": .string(n.kind), "actor_id": n.actor.map { .int($0.userId) } ?? .null,
+                "notification", ["id": .int(n.id), "kind": .string(n.kind), "actor_id": .int(n.actor.userId),
                                  "post_id": n.postId.map(JSONValue.int) ?? .null, "unread": .int(unread)],
                 text: "● \(what)  (\(unread) unread)", style: .incoming)
         case .notificationsRead(let readId, let unread):
@@ -692,4 +710,43 @@ extension EventFormatter {
                 text: "user #\(userId): " + (blocking ? "blocked" : "not blocked") + ", " + (muting ? "muted" : "not muted"), style: .dim)
         }
     }
+}
+
+/// A timeline page as `timeline` prints it: the posts, the cursors and, for a user's timeline, the author's profile.
+struct TimelinePage {
+    /// Newest first.
+    var posts: [SocialPost]
+    /// The cursor of older posts (`before` of a timeline, `next_before` of `timeline.likes`); nil at the end.
+    var older: Int64?
+    /// The seq to pass as `after` for newer posts (nil for `timeline.likes`).
+    var after: Int64?
+    /// `timeline.user`: the author's profile.
+    var profile: UserProfile?
+
+    /// `timeline.home`, `timeline.mentions`, `timeline.hashtag`.
+    init(_ page: PostPage) {
+        self.init(posts: page.posts, older: page.before, after: page.after)
+    }
+
+    /// `timeline.user`.
+    init(_ page: Ops.TimelineUser.Result) {
+        self.init(posts: page.posts, older: page.before, after: page.after, profile: page.profile)
+    }
+
+    /// `timeline.likes`.
+    init(_ page: Page<SocialPost>) {
+        self.init(posts: page.posts, older: page.nextBefore)
+    }
+
+    private init(posts: [SocialPost], older: Int64?, after: Int64? = nil, profile: UserProfile? = nil) {
+        self.posts = posts
+        self.older = older
+        self.after = after
+        self.profile = profile
+    }
+}
+
+extension SocialUser {
+    /// `@handle`, else the display name.
+    var label: String { handle.map { "@" + $0 } ?? displayName }
 }

@@ -165,7 +165,7 @@ enum IncomingFrame {
             let re = WireKey("re")
             let id = try c.decodeNil(forKey: re) ? nil : try c.decode(RequestID.self, forKey: re)
             if c.contains(WireKey("error")) {
-                kind = .error(id, ServerError(try c.decode(ReplyError.self, forKey: WireKey("error"))))
+                kind = .error(id, try c.decode(ReplyError.self, forKey: WireKey("error")))
             } else if let id, c.contains(WireKey("ok")) {
                 kind = .reply(id)
             } else {
@@ -176,8 +176,9 @@ enum IncomingFrame {
 
         /// The names of the events `event(_:_:_:)` makes typed events of; every other event is passed on raw.
         static let modelled: Set<String> = [
-            "message", ReadReceipt.name, HiddenMessage.name, MessageReactionEvent.name, "presence", "presence.snapshot",
-            "typing", ServerEvent.Name.friendRequestReceived.rawValue, ServerEvent.Name.friendRequestAccepted.rawValue,
+            MessageEvent.name, ReadReceipt.name, HiddenMessage.name, MessageReactionEvent.name, PresenceUpdate.name,
+            PresenceSnapshot.name, TypingUpdate.name, ServerEvent.Name.friendRequestReceived.rawValue,
+            ServerEvent.Name.friendRequestAccepted.rawValue,
             ServerEvent.Name.friendRequestDeclined.rawValue, ServerEvent.Name.friendRequestCancelled.rawValue,
             ServerEvent.Name.friendRemoved.rawValue, ServerEvent.Name.profileUpdated.rawValue,
             ServerEvent.Name.sessionRevoked.rawValue,
@@ -188,13 +189,13 @@ enum IncomingFrame {
             _ name: String, _ c: KeyedDecodingContainer<WireKey>, _ decoder: any Decoder
         ) throws -> ClientEvent? {
             switch name {
-            case "message": return .message(try c.decode(Message.self, forKey: WireKey("message")))
+            case MessageEvent.name: return .message(try MessageEvent(from: decoder).message)
             case ReadReceipt.name: return .conversationRead(try ReadReceipt(from: decoder))
             case HiddenMessage.name: return .messageHidden(try HiddenMessage(from: decoder))
             case MessageReactionEvent.name: return .messageReaction(try MessageReactionEvent(from: decoder))
-            case "presence": return .presence(try PresenceUpdate(from: decoder))
-            case "presence.snapshot": return .presenceSnapshot(try PresenceSnapshot(from: decoder).presence)
-            case "typing": return .typing(try TypingUpdate(from: decoder))
+            case PresenceUpdate.name: return .presence(try PresenceUpdate(from: decoder))
+            case PresenceSnapshot.name: return .presenceSnapshot(try PresenceSnapshot(from: decoder).presence)
+            case TypingUpdate.name: return .typing(try TypingUpdate(from: decoder))
             case ServerEvent.Name.friendRequestReceived.rawValue:
                 return .account(.friendRequestReceived(try .init(from: decoder)))
             case ServerEvent.Name.friendRequestAccepted.rawValue:

@@ -33,25 +33,7 @@ public typealias HistoryPage = HistoryResult
 /// The reply to `sync`, after its catch-up: each conversation's last seq and the number of messages sent.
 public typealias SyncSummary = SyncResult
 
-/// A user's presence.
-public struct PresenceUpdate: Codable, Sendable, Equatable {
-    public var userId: Int64
-    /// `online`, `away` or `offline`.
-    public var status: String
-    /// With `offline`: when the user was last seen.
-    public var lastSeen: String?
-}
-
-/// `typing`: a member is typing or recording (or stopped).
-public struct TypingUpdate: Codable, Sendable, Equatable {
-    public var conversationId: Int64
-    public var userId: Int64
-    /// `typing` or `recording`.
-    public var activity: String
-    public var active: Bool
-    /// When it expires unless refreshed.
-    public var expiresInMs: Int64
-}
+// `PresenceUpdate`, `TypingUpdate` and `PresenceSnapshot` are the protocol's event types.
 
 // MARK: - Small results
 
@@ -63,8 +45,4 @@ struct BaselineResult: Decodable {
     }
 
     var conversations: [Entry]
-}
-
-struct PresenceSnapshot: Decodable {
-    var presence: [PresenceUpdate]
 }

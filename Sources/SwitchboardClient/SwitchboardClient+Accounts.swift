@@ -20,9 +20,9 @@ extension SwitchboardClient {
     public func register(
         phone: String, password: String, displayName: String, device: String, handle: String? = nil
     ) async throws(SwitchboardClientError) -> SessionCredentials {
-        try await request(
-            .register(.init(phone: phone, password: password, displayName: displayName, device: device, handle: handle)),
-            as: SessionCredentials.self)
+        try await send(
+            Ops.Register.self,
+            .init(phone: phone, password: password, displayName: displayName, device: device, handle: handle))
     }
 
     /// `login`: authenticates the connection with a phone number and password; the client keeps the token.
@@ -30,14 +30,14 @@ extension SwitchboardClient {
     public func login(phone: String, password: String, device: String) async throws(SwitchboardClientError)
         -> SessionCredentials
     {
-        try await request(.login(.init(phone: phone, password: password, device: device)), as: SessionCredentials.self)
+        try await send(Ops.Login.self, .init(phone: phone, password: password, device: device))
     }
 
     /// `authenticate`: authenticates the connection with a stored session token; the client keeps it.
     /// The message stream starts now (see `ClientConfiguration.establishBaseline`).
     @discardableResult
     public func authenticate(token: String) async throws(SwitchboardClientError) -> AuthenticateResult {
-        try await request(.authenticate(.init(token: token)), as: AuthenticateResult.self)
+        try await send(Ops.Authenticate.self, .init(token: token))
     }
 
     /// `authenticate {token, resume: true}` and, right behind it, `sync {since: points}`: continues the
@@ -54,82 +54,82 @@ extension SwitchboardClient {
     /// `logout`: revokes the session; the server closes the connection and the client stops
     /// (`ConnectionState.closed(.loggedOut)`).
     public func logout() async throws(SwitchboardClientError) {
-        try await request(.logout)
+        _ = try await send(Ops.Logout.self, Empty())
     }
 
     /// `ping`: a round trip.
     public func ping(timeout: Double? = nil) async throws(SwitchboardClientError) {
-        try await request(.ping, timeout: timeout)
+        _ = try await send(Ops.Ping.self, Empty(), timeout: timeout)
     }
 
     /// `sessions.list`: the user's sessions, newest first.
     public func sessions() async throws(SwitchboardClientError) -> [DeviceSession] {
-        try await request(.sessionsList, as: SessionsListResult.self).sessions
+        try await send(Ops.SessionsList.self, Empty()).sessions
     }
 
     /// `sessions.revoke`: ends one of the user's sessions (its connections get close 4001).
     public func revokeSession(_ sessionId: Int64) async throws(SwitchboardClientError) {
-        try await request(.sessionsRevoke(.init(sessionId: sessionId)))
+        _ = try await send(Ops.SessionsRevoke.self, .init(sessionId: sessionId))
     }
 
     // MARK: Profiles
 
     /// `profile.get`: one's own profile (nil) or a friend's.
     public func profile(userId: Int64? = nil) async throws(SwitchboardClientError) -> UserProfile {
-        try await request(.profileGet(.init(userId: userId)), as: ProfileResult.self).profile
+        try await send(Ops.ProfileGet.self, .init(userId: userId)).profile
     }
 
     /// `profile.update`: a new display name.
     @discardableResult
     public func updateProfile(displayName: String) async throws(SwitchboardClientError) -> UserProfile {
-        try await request(.profileUpdate(.init(displayName: displayName)), as: ProfileResult.self).profile
+        try await send(Ops.ProfileUpdate.self, .init(displayName: displayName)).profile
     }
 
     // MARK: Friends
 
     /// `friends.request` by phone number: a pending request, or a friend when it was accepted at once.
     public func requestFriend(phone: String) async throws(SwitchboardClientError) -> FriendsRequestResult {
-        try await request(.friendsRequest(.init(phone: phone)), as: FriendsRequestResult.self)
+        try await send(Ops.FriendsRequest.self, .init(phone: phone))
     }
 
     /// `friends.request` by user id.
     public func requestFriend(userId: Int64) async throws(SwitchboardClientError) -> FriendsRequestResult {
-        try await request(.friendsRequest(.init(userId: userId)), as: FriendsRequestResult.self)
+        try await send(Ops.FriendsRequest.self, .init(userId: userId))
     }
 
     /// `friends.accept`.
     @discardableResult
     public func acceptFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) -> UserSummary {
-        try await request(.friendsAccept(.init(requestId: requestId)), as: FriendResult.self).friend
+        try await send(Ops.FriendsAccept.self, .init(requestId: requestId)).friend
     }
 
     /// `friends.decline`.
     public func declineFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) {
-        try await request(.friendsDecline(.init(requestId: requestId)))
+        _ = try await send(Ops.FriendsDecline.self, .init(requestId: requestId))
     }
 
     /// `friends.cancel`.
     public func cancelFriendRequest(_ requestId: Int64) async throws(SwitchboardClientError) {
-        try await request(.friendsCancel(.init(requestId: requestId)))
+        _ = try await send(Ops.FriendsCancel.self, .init(requestId: requestId))
     }
 
     /// `friends.remove`.
     public func removeFriend(_ userId: Int64) async throws(SwitchboardClientError) {
-        try await request(.friendsRemove(.init(userId: userId)))
+        _ = try await send(Ops.FriendsRemove.self, .init(userId: userId))
     }
 
     /// `friends.list`: by display name, then id.
     public func friends() async throws(SwitchboardClientError) -> [UserSummary] {
-        try await request(.friendsList, as: FriendsListResult.self).friends
+        try await send(Ops.FriendsList.self, Empty()).friends
     }
 
     /// `friends.requests`: incoming and outgoing pending requests.
     public func friendRequests() async throws(SwitchboardClientError) -> FriendsRequestsResult {
-        try await request(.friendsRequests, as: FriendsRequestsResult.self)
+        try await send(Ops.FriendsRequests.self, Empty())
     }
 
     /// `contacts.match`: which of these numbers are registered.
     public func matchContacts(_ phones: [String]) async throws(SwitchboardClientError) -> [RegisteredContact] {
-        try await request(.contactsMatch(.init(phones: phones)), as: ContactsMatchResult.self).matches
+        try await send(Ops.ContactsMatch.self, .init(phones: phones)).matches
     }
 }

@@ -94,11 +94,11 @@ public enum MomentEvent: Sendable, Equatable {
     public init?(_ raw: RawEvent) {
         do {
             switch raw.name {
-            case MomentEvents.created: self = .created(try raw.decode(MomentEvents.Created.self).moment)
-            case MomentEvents.deleted:
+            case MomentEvents.Created.name: self = .created(try raw.decode(MomentEvents.Created.self).moment)
+            case MomentEvents.Deleted.name:
                 let e = try raw.decode(MomentEvents.Deleted.self)
                 self = .deleted(momentId: e.momentId, ownerId: e.ownerId)
-            case MomentEvents.liked: self = .liked(try raw.decode(MomentEvents.Liked.self))
+            case MomentEvents.Liked.name: self = .liked(try raw.decode(MomentEvents.Liked.self))
             default: return nil
             }
         } catch {

@@ -195,22 +195,6 @@ public final class SwitchboardClient: @unchecked Sendable {
             id: id, op: op, frame: frame, timeout: timeout, resendable: resendable ?? Self.isResendable(op))
     }
 
-    /// Sends a typed request of protocol v1 and awaits its reply.
-    /// - Returns: the reply's `ok` object; decode it with `decode(_:)` as the op's result type.
-    /// - Throws: as `request(op:params:)`.
-    @discardableResult
-    public func request(_ request: ClientRequest, timeout: Double? = nil) async throws(SwitchboardClientError)
-        -> ReplyPayload
-    {
-        let id = ids.next()
-        let frame = ProtocolCodec.encodeRequest(id: .int(id), request)
-        let op = request.op.rawValue
-        var token: String?
-        if case .authenticate(let p) = request { token = p.token }
-        return try await submit(
-            id: id, op: op, frame: frame, timeout: timeout, resendable: Self.isResendable(op), authToken: token)
-    }
-
     /// Sends `op` with its parameters and decodes its result: the op's types come from its declaration in
     /// `SwitchboardProtocol` (`Ops.MessagesSend`, ...), shared with the server.
     /// - Parameter resendable: whether to resend after a reconnect that lost the reply (default: the op's
@@ -223,15 +207,9 @@ public final class SwitchboardClient: @unchecked Sendable {
         let frame = try Self.encodeRequest(id: id, op: Op.name, params: parameters)
         return try await submit(
             id: id, op: Op.name, frame: frame, timeout: timeout, resendable: resendable ?? Op.idempotent,
+            authToken: (parameters as? Ops.Authenticate.Parameters)?.token,
             sendClientId: (parameters as? Ops.MessagesSend.Parameters)?.clientId
         ).decode(Op.Result.self)
-    }
-
-    /// Sends a typed request and decodes its result as `type`.
-    public func request<Result: Decodable>(
-        _ request: ClientRequest, as type: Result.Type, timeout: Double? = nil
-    ) async throws(SwitchboardClientError) -> Result {
-        try await self.request(request, timeout: timeout).decode(type)
     }
 
     /// Sends a request and decodes its result as `type`.

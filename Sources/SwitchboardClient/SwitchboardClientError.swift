@@ -8,33 +8,9 @@
 
 public import SwitchboardProtocol
 
-/// An error reply of the server: `{"code", "message", "retry_after_ms"?, "reason"?}`.
-public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The code as sent; programs act on it (`errorCode` when this version knows it).
-    public var code: String
-    /// English text for logs and fallback display.
-    public var message: String
-    /// With `rate_limited`: milliseconds to wait before retrying.
-    public var retryAfterMs: Int64?
-    /// With `weak_password`: why the password was refused.
-    public var reason: String?
-
-    public init(code: String, message: String, retryAfterMs: Int64? = nil, reason: String? = nil) {
-        self.code = code
-        self.message = message
-        self.retryAfterMs = retryAfterMs
-        self.reason = reason
-    }
-
-    init(_ reply: ReplyError) {
-        self.init(code: reply.code, message: reply.message, retryAfterMs: reply.retryAfterMs, reason: reply.reason)
-    }
-
-    /// The code, when this version knows it.
-    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
-
-    public var description: String { "\(code): \(message)" }
-}
+/// An error reply of the server: `{"code", "message", "retry_after_ms"?, "reason"?}`. The protocol's own
+/// `ReplyError` (one type: the client's name for it).
+public typealias ServerError = ReplyError
 
 /// Why a request or a connection failed.
 public enum SwitchboardClientError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -160,8 +160,8 @@ public struct ProtocolError: Error, Equatable, Sendable {
     }
 }
 
-/// A decoded request envelope: its id, its op and the whole JSON object for the op's own decoder.
-/// (`ProtocolCodec.decodeRequest` decodes the typed `ClientRequest` in one pass instead.)
+/// A decoded request envelope: its id, its op and the whole JSON object for the op's own decoder (the op's
+/// declared `Parameters`, through `ProtocolCodec.parameterDecoder(_:)`).
 public struct RequestEnvelope: Sendable {
     /// The request's id.
     public var id: RequestID

@@ -146,12 +146,12 @@ public struct ChatMessage: Codable, Sendable, Equatable {
         try c.encodeIfPresent(voice, forKey: .voice)
     }
 
-    /// The `message` event for this message, encoded once for every recipient.
+    /// The `message` event for this message (`MessageEvent`), encoded once for every recipient.
     public var eventJSON: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.key("ev")
-        w.string("message")
+        w.string(MessageEvent.name)
         w.key("message")
         writeObject(&w)
         w.endObject()

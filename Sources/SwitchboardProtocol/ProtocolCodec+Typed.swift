@@ -18,43 +18,12 @@ struct AnyKey: CodingKey {
 }
 
 extension ProtocolCodec {
-    /// Decodes a request frame into its id and typed request in one JSON parse: the envelope's `id` and
-    /// `op` are read first, then only that op's parameters. Unknown fields are ignored.
-    ///
-    /// Failures, each with the request id whenever it could be read (so the error reply can echo it):
-    /// - `payload_too_large`: more than `maxRequestBytes`;
-    /// - `bad_request`: malformed JSON, not an object, missing or bad `id`, missing `op`, a missing or
-    ///   mistyped parameter (the message names the field, snake_case), or a broken parameter rule;
-    /// - `unknown_op`: an op this version does not know.
-    public static func decodeRequest(_ bytes: [UInt8]) -> Result<(id: RequestID, request: ClientRequest), ProtocolError>
-    {
-        guard bytes.count <= maxRequestBytes else {
-            return .failure(
-                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
-        }
-        let frame: RequestFrame
-        do {
-            frame = try requestDecoder().decode(RequestFrame.self, from: Data(bytes))
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            return .failure(ProtocolError(id: nil, code: .badRequest, message: "a request is a JSON object"))
-        } catch {
-            return .failure(ProtocolError(id: nil, code: .badRequest, message: "malformed JSON"))
-        }
-        switch frame.outcome {
-        case .success(let request):
-            // `outcome` is a success only when the id was read.
-            guard let id = frame.id else {
-                return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
-            }
-            return .success((id: id, request: request))
-        case .failure(let error):
-            return .failure(error)
-        }
-    }
-
-    /// Encodes a request: `{"id": id, "op": name, ...parameters}` (for clients).
-    public static func encodeRequest(id: RequestID, _ request: ClientRequest) -> [UInt8] {
-        encode(RequestFrameOut(id: id, request: request))
+    /// Encodes a request of `Op` (for clients and tools): `{"id": id, "op": Op.name, ...parameters}`, keys sorted.
+    /// The server decodes it with `decodeEnvelope(_:)` and the op's parameter decoder (`parameterDecoder(_:)`).
+    public static func encodeRequest<Op: ProtocolOperation>(
+        id: RequestID, _ op: Op.Type, _ parameters: Op.Parameters
+    ) -> [UInt8] {
+        encode(RequestFrameOut(id: id, op: Op.name, parameters: parameters))
     }
 
     /// Encodes a typed event: `{"ev": name, ...fields}`.
@@ -125,58 +94,17 @@ extension ProtocolCodec {
     }
 }
 
-/// The request object as decoded by `decodeRequest`: never throws past the envelope, so the id survives
-/// a failure of the op or its parameters.
-private struct RequestFrame: Decodable {
-    var id: RequestID?
-    var outcome: Result<ClientRequest, ProtocolError>
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: AnyKey.self)
-        let idKey = AnyKey("id")
-        let opKey = AnyKey("op")
-        guard container.contains(idKey) else {
-            id = nil
-            outcome = .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
-            return
-        }
-        guard let id = try? container.decode(RequestID.self, forKey: idKey) else {
-            self.id = nil
-            outcome = .failure(
-                ProtocolError(
-                    id: nil, code: .badRequest, message: "id must be an integer or a string of at most 64 bytes"))
-            return
-        }
-        self.id = id
-        guard container.contains(opKey) else {
-            outcome = .failure(ProtocolError(id: id, code: .badRequest, message: "missing field op"))
-            return
-        }
-        guard let name = try? container.decode(String.self, forKey: opKey) else {
-            outcome = .failure(ProtocolError(id: id, code: .badRequest, message: "field op has the wrong type"))
-            return
-        }
-        guard let op = ClientRequest.Op(rawValue: name) else {
-            outcome = .failure(ProtocolError(id: id, code: .unknownOp, message: "unknown op \(name.prefix(64))"))
-            return
-        }
-        do {
-            outcome = .success(try ClientRequest.decode(op, from: decoder))
-        } catch {
-            outcome = .failure(ProtocolCodec.parameterError(error, id: id))
-        }
-    }
-}
-
-private struct RequestFrameOut: Encodable {
+/// A request frame: the parameters' fields, then `id` and `op` in the same object.
+private struct RequestFrameOut<Parameters: Encodable>: Encodable {
     var id: RequestID
-    var request: ClientRequest
+    var op: String
+    var parameters: Parameters
 
     func encode(to encoder: any Encoder) throws {
-        try request.encodeParameters(to: encoder)
+        try parameters.encode(to: encoder)
         var container = encoder.container(keyedBy: AnyKey.self)
         try container.encode(id, forKey: AnyKey("id"))
-        try container.encode(request.op.rawValue, forKey: AnyKey("op"))
+        try container.encode(op, forKey: AnyKey("op"))
     }
 }
 
@@ -222,8 +150,8 @@ public struct ReplyResult: Sendable, Equatable {
     }
 }
 
-/// The `error` object of a reply: `{code, message, retry_after_ms?, reason?}`.
-public struct ReplyError: Codable, Sendable, Equatable, Error {
+/// The `error` object of a reply: `{code, message, retry_after_ms?, reason?}` (the Swift client's `ServerError`).
+public struct ReplyError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
     /// The error code as sent (see `ErrorCode`; a later server may send codes this version lacks).
     public var code: String
     /// A human-readable message (English; for logs and fallback display, not for program logic).
@@ -233,6 +161,7 @@ public struct ReplyError: Codable, Sendable, Equatable, Error {
     /// With `weak_password`: `too_short`, `single_character`, `sequence`, `common` or `contains_phone`.
     public var reason: String?
 
+    /// An error reply's fields.
     public init(code: String, message: String, retryAfterMs: Int64? = nil, reason: String? = nil) {
         self.code = code
         self.message = message
@@ -242,6 +171,9 @@ public struct ReplyError: Codable, Sendable, Equatable, Error {
 
     /// The code, when this version knows it.
     public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
+
+    /// `code: message`.
+    public var description: String { "\(code): \(message)" }
 }
 
 private struct ServerFrame: Decodable {

@@ -6,16 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// An event the server pushes without a request: `{"ev": "<name>", ...fields}`.
+/// The account and friend events of protocol v1, as one enum for clients (`ClientEvent.account`); each case
+/// carries its typed event (a `ProtocolEvent`, also listed in `ProtocolSchema.events`).
 public enum ServerEvent: Sendable, Equatable {
     /// `friend.request.received {request}`: to every device of both users.
     case friendRequestReceived(FriendRequestReceived)
     /// `friend.request.accepted {request_id, requester, accepter}`: to both users.
     case friendRequestAccepted(FriendRequestAccepted)
     /// `friend.request.declined {request_id, from_user_id, to_user_id}`: to both users.
-    case friendRequestDeclined(FriendRequestSettled)
+    case friendRequestDeclined(FriendRequestDeclined)
     /// `friend.request.cancelled {request_id, from_user_id, to_user_id}`: to both users.
-    case friendRequestCancelled(FriendRequestSettled)
+    case friendRequestCancelled(FriendRequestCancelled)
     /// `friend.removed {user_ids}`: to both users.
     case friendRemoved(FriendRemoved)
     /// `profile.updated {profile}` (without phone): to the user's friends and own devices.
@@ -51,14 +52,18 @@ public enum ServerEvent: Sendable, Equatable {
     }
 
     /// Fields of `friend.request.received`.
-    public struct FriendRequestReceived: Codable, Sendable, Equatable {
+    public struct FriendRequestReceived: ProtocolEvent, Equatable {
+        /// `friend.request.received`.
+        public static var name: String { Name.friendRequestReceived.rawValue }
         /// The new pending request.
         public var request: PendingFriendRequest
         public init(request: PendingFriendRequest) { self.request = request }
     }
 
     /// Fields of `friend.request.accepted`.
-    public struct FriendRequestAccepted: Codable, Sendable, Equatable {
+    public struct FriendRequestAccepted: ProtocolEvent, Equatable {
+        /// `friend.request.accepted`.
+        public static var name: String { Name.friendRequestAccepted.rawValue }
         /// The request that was accepted.
         public var requestId: Int64
         /// Who asked.
@@ -73,15 +78,37 @@ public enum ServerEvent: Sendable, Equatable {
         }
     }
 
-    /// Fields of `friend.request.declined` and `friend.request.cancelled`.
-    public struct FriendRequestSettled: Codable, Sendable, Equatable {
-        /// The request that ended.
+    /// Fields of `friend.request.declined`.
+    public struct FriendRequestDeclined: ProtocolEvent, Equatable {
+        /// `friend.request.declined`.
+        public static var name: String { Name.friendRequestDeclined.rawValue }
+        /// The request that the user asked declined.
         public var requestId: Int64
         /// Who had asked.
         public var fromUserId: Int64
         /// Who had been asked.
         public var toUserId: Int64
 
+        /// The fields of the event.
+        public init(requestId: Int64, fromUserId: Int64, toUserId: Int64) {
+            self.requestId = requestId
+            self.fromUserId = fromUserId
+            self.toUserId = toUserId
+        }
+    }
+
+    /// Fields of `friend.request.cancelled`.
+    public struct FriendRequestCancelled: ProtocolEvent, Equatable {
+        /// `friend.request.cancelled`.
+        public static var name: String { Name.friendRequestCancelled.rawValue }
+        /// The request that its sender cancelled.
+        public var requestId: Int64
+        /// Who had asked.
+        public var fromUserId: Int64
+        /// Who had been asked.
+        public var toUserId: Int64
+
+        /// The fields of the event.
         public init(requestId: Int64, fromUserId: Int64, toUserId: Int64) {
             self.requestId = requestId
             self.fromUserId = fromUserId
@@ -90,21 +117,27 @@ public enum ServerEvent: Sendable, Equatable {
     }
 
     /// Fields of `friend.removed`.
-    public struct FriendRemoved: Codable, Sendable, Equatable {
+    public struct FriendRemoved: ProtocolEvent, Equatable {
+        /// `friend.removed`.
+        public static var name: String { Name.friendRemoved.rawValue }
         /// The two users who are no longer friends (the remover first).
         public var userIds: [Int64]
         public init(userIds: [Int64]) { self.userIds = userIds }
     }
 
     /// Fields of `profile.updated`.
-    public struct ProfileUpdated: Codable, Sendable, Equatable {
+    public struct ProfileUpdated: ProtocolEvent, Equatable {
+        /// `profile.updated`.
+        public static var name: String { Name.profileUpdated.rawValue }
         /// The new profile, without phone.
         public var profile: UserProfile
         public init(profile: UserProfile) { self.profile = profile }
     }
 
     /// Fields of `session.revoked`.
-    public struct SessionRevoked: Codable, Sendable, Equatable {
+    public struct SessionRevoked: ProtocolEvent, Equatable {
+        /// `session.revoked`.
+        public static var name: String { Name.sessionRevoked.rawValue }
         /// The revoked session.
         public var sessionId: Int64
         public init(sessionId: Int64) { self.sessionId = sessionId }
@@ -118,8 +151,8 @@ extension ServerEvent {
         switch known {
         case .friendRequestReceived: return .friendRequestReceived(try FriendRequestReceived(from: decoder))
         case .friendRequestAccepted: return .friendRequestAccepted(try FriendRequestAccepted(from: decoder))
-        case .friendRequestDeclined: return .friendRequestDeclined(try FriendRequestSettled(from: decoder))
-        case .friendRequestCancelled: return .friendRequestCancelled(try FriendRequestSettled(from: decoder))
+        case .friendRequestDeclined: return .friendRequestDeclined(try FriendRequestDeclined(from: decoder))
+        case .friendRequestCancelled: return .friendRequestCancelled(try FriendRequestCancelled(from: decoder))
         case .friendRemoved: return .friendRemoved(try FriendRemoved(from: decoder))
         case .profileUpdated: return .profileUpdated(try ProfileUpdated(from: decoder))
         case .sessionRevoked: return .sessionRevoked(try SessionRevoked(from: decoder))
@@ -131,7 +164,8 @@ extension ServerEvent {
         switch self {
         case .friendRequestReceived(let e): try e.encode(to: encoder)
         case .friendRequestAccepted(let e): try e.encode(to: encoder)
-        case .friendRequestDeclined(let e), .friendRequestCancelled(let e): try e.encode(to: encoder)
+        case .friendRequestDeclined(let e): try e.encode(to: encoder)
+        case .friendRequestCancelled(let e): try e.encode(to: encoder)
         case .friendRemoved(let e): try e.encode(to: encoder)
         case .profileUpdated(let e): try e.encode(to: encoder)
         case .sessionRevoked(let e): try e.encode(to: encoder)

@@ -89,12 +89,4 @@ private func registeredOperations() throws -> [OperationTraits] {
         let registered = try registeredOperations()
         #expect(registered == schema)
     }
-
-    @Test func clientRequestOpsAreTheSchemasNames() {
-        for op in ClientRequest.Op.allCases {
-            let traits = ProtocolSchema.traits(named: op.rawValue)
-            #expect(traits != nil, "\(op.rawValue) is not in the schema")
-            #expect((traits?.authentication == .authenticates) == op.isAuthenticationOp)
-        }
-    }
 }

@@ -8,10 +8,12 @@
 
 import Foundation
 import SwitchboardClient
+import SwitchboardProtocol
 import Testing
 
 /// The client library's social calls (`SwitchboardClient+Social.swift`) against a real server: every reply and event
-/// decodes into `SocialAPI`, with several users, a protected account, a block, live pages and a resubscription.
+/// decodes into the protocol's types, with several users, a protected account, a block, live pages and a
+/// resubscription.
 @Suite("Client library: social (handles, follows, posts, timelines, likes, notifications, live pages)", .serialized)
 struct SocialCLITests {
     func code<T>(_ body: () async throws(SwitchboardClientError) -> T) async -> String? {
@@ -28,7 +30,7 @@ struct SocialCLITests {
         log.all.compactMap { if case .other(let raw) = $0 { return SocialAPI.Event(raw) } else { return nil } }
     }
 
-    static func newPosts(_ log: EventLog) -> [SocialAPI.Post] {
+    static func newPosts(_ log: EventLog) -> [SocialPost] {
         live(log).compactMap { if case .postNew(let p) = $0 { return p } else { return nil } }
     }
 
@@ -70,7 +72,9 @@ struct SocialCLITests {
 
         // Posts, replies, reposts, likes.
         let post = try await ann.publishPost("Hi @bob_\(tag) #garden", clientId: "c-\(tag)")
-        #expect(post.author?.userId == annUser.id && post.hashtags == ["garden"] && post.mentions.map(\.userId) == [bobUser.id])
+        #expect(
+            post.author.userId == annUser.id && post.hashtags == ["garden"]
+                && post.mentions.map(\.userId) == [bobUser.id])
         #expect(await bobLog.wait { _ in Self.newPosts(bobLog).contains { $0.postId == post.postId } })
         let reply = try await bob.publishPost("Hi back", replyTo: post.postId)
         #expect(reply.replyTo == post.postId && reply.replyToUser?.userId == annUser.id && reply.threadRoot == post.postId)
@@ -85,9 +89,9 @@ struct SocialCLITests {
 
         // Timelines.
         let home = try await bob.homeTimeline(limit: 10)
-        #expect(home.posts.map(\.postId).contains(post.postId) && home.after != nil)
+        #expect(home.posts.map(\.postId).contains(post.postId))  // `after` is never null (PostPage)
         let page = try await cy.userTimeline(handle: "ann_\(tag)")
-        #expect(page.posts.map(\.postId) == [post.postId] && page.profile?.userId == annUser.id)
+        #expect(page.posts.map(\.postId) == [post.postId] && page.profile.userId == annUser.id)
         let withReplies = try await bob.userTimeline(userId: bobUser.id, replies: true)
         #expect(withReplies.posts.map(\.postId) == [reply.postId])
         let thread = try await cy.thread(reply.postId)
@@ -143,7 +147,7 @@ struct SocialCLITests {
         let first = try await bob.subscribeLive(["user:\(annUser.id)"])
         let one = try await ann.publishPost("one")
         #expect(await bobLog.wait { _ in Self.newPosts(bobLog).contains { $0.postId == one.postId } })
-        let seen = max(first.seq ?? 0, one.seq)
+        let seen = max(first.seq, one.seq)
         await bob.dropConnection()
         let two = try await ann.publishPost("two")
         // The client reconnects by itself; the subscription died with the connection: subscribe again from `seen`.

@@ -44,7 +44,7 @@ struct PhotoCLIFormatTests {
     @Test("a post with photos reads them from the wire and lists them on its line")
     func postWithPhotos() throws {
         let p = try JSONDecoder.wire.decode(
-            SocialAPI.Post.self,
+            SocialPost.self,
             from: Data(
                 """
                 {"post_id": 20, "seq": 40, "author": \(Self.ann), "text": "", "created_at": "2026-11-25T01:02:03.000Z",
@@ -55,7 +55,8 @@ struct PhotoCLIFormatTests {
         let encoded = SocialAPI.jsonValue(p)
         #expect(encoded["photos"]?[0]?["photo_id"] == .int(12))
         let none = try JSONDecoder.wire.decode(
-            SocialAPI.Post.self, from: Data(#"{"post_id": 21, "seq": 41, "author": \#(Self.ann), "text": "hi", "created_at": ""}"#.utf8))
+            SocialPost.self,
+            from: Data(#"{"post_id": 21, "seq": 41, "author": \#(Self.ann), "text": "hi", "created_at": ""}"#.utf8))
         #expect(none.photos.isEmpty && SocialAPI.jsonValue(none)["photos"] == nil)
     }
 

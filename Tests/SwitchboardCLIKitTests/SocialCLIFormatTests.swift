@@ -16,8 +16,13 @@ import Testing
 struct SocialCLIFormatTests {
     static let author = #"{"user_id": 7, "display_name": "Ann", "handle": "ann", "protected": false}"#
 
-    static func post(_ fields: String) throws -> SocialAPI.Post {
-        try JSONDecoder.wire.decode(SocialAPI.Post.self, from: Data(fields.utf8))
+    static func post(_ fields: String) throws -> SocialPost {
+        try JSONDecoder.wire.decode(SocialPost.self, from: Data(fields.utf8))
+    }
+
+    /// A thread's ancestor read from the wire.
+    static func ancestor(_ fields: String) throws -> ThreadAncestor {
+        try JSONDecoder.wire.decode(ThreadAncestor.self, from: Data(fields.utf8))
     }
 
     @Test("timeline's words: home, @handle, a user id, mentions, likes [@h], #tag; anything else is a usage error")
@@ -44,7 +49,7 @@ struct SocialCLIFormatTests {
              "reply_count": 2, "liked": true, "reposted": false}
             """
         let p = try Self.post(original)
-        #expect(p.author?.handle == "ann" && p.mentions.first?.handle == "bob" && p.hashtags == ["swift"] && p.liked)
+        #expect(p.author.handle == "ann" && p.mentions.first?.handle == "bob" && p.hashtags == ["swift"] && p.liked)
         #expect(CLIContext.postLine(p) == "#12 @ann: hello ⏎ world  ♥ 3✓ ↻ 1 ↩ 2  2026-11-24 18:02")
         let repost = try Self.post(
             """
@@ -59,7 +64,7 @@ struct SocialCLIFormatTests {
              "text": "hi", "created_at": "2026-11-24T18:06:00.000Z", "reply_to": 12, "reply_to_user": \(Self.author), "thread_root": 12}
             """)
         #expect(CLIContext.postLine(reply) == "#16 ↩ @ann #12 Bob: hi  ♥ 0 ↻ 0 ↩ 0  2026-11-24 18:06")
-        let gone = try Self.post(#"{"post_id": 9, "deleted": true}"#)
+        let gone = try Self.ancestor(#"{"post_id": 9, "deleted": true}"#)
         #expect(gone.deleted && CLIContext.postLine(gone) == "#9 (deleted or not visible)")
         // Printed in its wire form: snake_case keys, the original inside the repost.
         guard case .object(let json) = SocialAPI.jsonValue(repost), case .object(let inner)? = json["repost_of"] else {
@@ -81,17 +86,22 @@ struct SocialCLIFormatTests {
             replyCount: 1, liked: true, reposted: false)
         let repost = SocialPost(
             postId: 15, seq: 31, author: bob, text: "", createdAt: "2026-11-24T18:05:00.000Z", repostOf: original, likeCount: 4, repostCount: 2)
-        let p = try JSONDecoder.wire.decode(SocialAPI.Post.self, from: encoder.encode(repost))
+        let p = try JSONDecoder.wire.decode(SocialPost.self, from: encoder.encode(repost))
         let o = try #require(p.repostOf)
-        #expect(p.postId == 15 && p.seq == 31 && p.author == SocialAPI.User(userId: 8, displayName: "Bob", handle: nil, protected: false))
-        #expect(o.postId == 12 && o.seq == 30 && o.author?.protected == true && o.text == "hi @bob #tag" && o.createdAt == "2026-11-24T18:02:03.456Z")
+        #expect(
+            p.postId == 15 && p.seq == 31
+                && p.author == SocialUser(userId: 8, displayName: "Bob", handle: nil, protected: false))
+        #expect(
+            o.postId == 12 && o.seq == 30 && o.author.protected == true && o.text == "hi @bob #tag"
+                && o.createdAt == "2026-11-24T18:02:03.456Z")
         #expect(o.replyTo == 3 && o.replyToUser?.userId == 8 && o.threadRoot == 1 && o.voiceClipId == 5)
-        #expect(o.mentions == [SocialAPI.Mention(userId: 8, handle: "bob")] && o.hashtags == ["tag"])
-        #expect(o.likeCount == 4 && o.repostCount == 2 && o.replyCount == 1 && o.liked && !o.reposted && !o.deleted)
-        let gone = try JSONDecoder.wire.decode(SocialAPI.Post.self, from: encoder.encode(ThreadAncestor.gone(postId: 9)))
+        #expect(o.mentions == [PostMention(userId: 8, handle: "bob")] && o.hashtags == ["tag"])
+        #expect(o.likeCount == 4 && o.repostCount == 2 && o.replyCount == 1 && o.liked && !o.reposted)
+        let gone = try JSONDecoder.wire.decode(
+            ThreadAncestor.self, from: encoder.encode(ThreadAncestor.gone(postId: 9)))
         #expect(gone.postId == 9 && gone.deleted)
         let thread = try JSONDecoder.wire.decode(
-            SocialAPI.Thread.self,
+            Ops.TimelineThread.Result.self,
             from: encoder.encode(Ops.TimelineThread.Result(post: original, ancestors: [.gone(postId: 1), .post(original)], replies: [repost], after: nil)))
         #expect(thread.ancestors.map(\.deleted) == [true, false] && thread.replies.first?.repostOf?.postId == 12 && thread.after == nil)
     }
@@ -106,7 +116,8 @@ struct SocialCLIFormatTests {
             SocialAPI.Event(raw("post.deleted", #""post_id": 4, "seq": 50, "author_id": 7, "thread_root": null"#))
                 == .postDeleted(postId: 4, seq: 50, authorId: 7, threadRoot: nil))
         #expect(SocialAPI.Event(raw("follow.changed", #""user_id": 3, "state": "pending""#)) == .followChanged(userId: 3, state: "pending"))
-        if case .postNew(let p)? = SocialAPI.Event(raw("post.new", #""post": {"post_id": 4, "seq": 9, "text": "x"}"#)) {
+        let newPost = #""post": {"post_id": 4, "seq": 9, "author": \#(Self.author), "text": "x", "created_at": "x"}"#
+        if case .postNew(let p)? = SocialAPI.Event(raw("post.new", newPost)) {
             #expect(p.postId == 4 && p.seq == 9 && !p.liked)
         } else {
             Issue.record("post.new did not decode")
@@ -114,7 +125,7 @@ struct SocialCLIFormatTests {
         if case .notification(let n, let unread)? = SocialAPI.Event(
             raw("notification", #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#))
         {
-            #expect(n.kind == "like" && n.actor?.handle == "ann" && unread == 3)
+            #expect(n.kind == "like" && n.actor.handle == "ann" && unread == 3)
         } else {
             Issue.record("notification did not decode")
         }
@@ -131,10 +142,12 @@ struct SocialCLIFormatTests {
     @Test("a notification group reads as a sentence")
     func groupLines() throws {
         let group = try JSONDecoder.wire.decode(
-            SocialAPI.NotificationGroup.self,
+            SocialNotificationGroup.self,
             from: Data(
                 """
-                {"kind": "like", "post": {"post_id": 12, "text": "hello"}, "actors": [\(Self.author),
+                {"kind": "like",
+                 "post": {"post_id": 12, "seq": 3, "author": \(Self.author), "text": "hello", "created_at": "x"},
+                 "actors": [\(Self.author),
                  {"user_id": 9, "display_name": "Cy", "handle": null, "protected": false}], "actor_count": 5,
                  "latest_at": "2026-11-24T18:02:03.456Z", "newest_id": 40, "unread": true}
                 """.utf8))

@@ -164,9 +164,9 @@ struct SDPGeneratorTests {
         #expect(object["sdpMLineIndex"] as? Int == 0)
         #expect(SDPGenerator.candidateLine(ofPayload: payload) == line)
         #expect(SDPGenerator.candidateLine(ofPayload: line) == nil)
-        func signal(_ payload: String) throws -> CallSignal {
+        func signal(_ payload: String) throws -> CallEvents.Signal {
             let json = try JSONSerialization.data(withJSONObject: ["callId": "c", "kind": "ice_candidate", "payload": payload])
-            return try JSONDecoder().decode(CallSignal.self, from: json)
+            return try JSONDecoder().decode(CallEvents.Signal.self, from: json)
         }
         #expect(EventFormatter.summary(ofSignal: try signal(SDPGenerator.candidatePayload(""))) == "(end of candidates)")
         #expect(EventFormatter.summary(ofSignal: try signal(payload)) == line)

@@ -45,7 +45,7 @@ import Testing
         let ann = SocialUser(userId: 1, displayName: "Ann", handle: "ann", protected: false, avatarPhotoId: 7)
         let moment = Moment(
             momentId: 3, owner: ann, caption: "Garden", photos: [photo], likeCount: 1, liked: true, recentLikers: [ann], createdAt: "t1")
-        let bytes = ProtocolCodec.encodeEvent(MomentEvents.created, MomentEvents.Created(moment: moment))
+        let bytes = ProtocolCodec.encodeEvent(MomentEvents.Created.name, MomentEvents.Created(moment: moment))
         let json = try object(bytes)
         #expect(json["ev"] as? String == "moment.created")
         let m = try #require(json["moment"] as? [String: Any])
@@ -54,7 +54,8 @@ import Testing
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         #expect(try decoder.decode(MomentEvents.Created.self, from: Data(bytes)).moment == moment)
         let liked = MomentEvents.Liked(momentId: 3, likeCount: 2, liked: false, user: ann)
-        #expect(try decoder.decode(MomentEvents.Liked.self, from: Data(ProtocolCodec.encodeEvent(MomentEvents.liked, liked))) == liked)
+        let likedBytes = ProtocolCodec.encodeEvent(MomentEvents.Liked.name, liked)
+        #expect(try decoder.decode(MomentEvents.Liked.self, from: Data(likedBytes)) == liked)
         let page = Ops.MomentsFeed.Result(moments: [], nextBefore: nil)
         #expect(try object(ProtocolCodec.encodeEvent("x", page))["next_before"] is NSNull)
     }

@@ -7,7 +7,9 @@
 //   re-authentication with the kept token) and `resumed` (a sync reply after a reconnect).
 // - After a drop it reconnects with backoff and jitter, sends `authenticate {token, resume: true}` and
 //   `sync {since}` back to back, drops messages it has given before, and resends what is safe to resend:
-//   reads, and `messages.send` with a `client_id` (so a message typed offline goes out once when back).
+//   the ops the schema marks idempotent (contract.js), and `messages.send` and `post.create` with a
+//   `client_id` (so a message typed offline goes out once when back).
+import { RESENDABLE_OPS, SESSION_OPS } from './contract.js';
 import { ResumeTracker } from './resume.js';
 
 const REQUEST_TIMEOUT_MS = 15000;
@@ -20,22 +22,8 @@ const CLOSE_SESSION_REVOKED = 4001;
 const CLOSE_ACCOUNT_SUSPENDED = 4004; // after `account.suspended` (docs/moderation.md)
 const CLOSE_ACCOUNT_DELETED = 4005;
 
-// Ops whose resend after a lost reply is safe (their `idempotent` trait in SwitchboardProtocol).
-const RESENDABLE_OPS = new Set([
-  'ping', 'sessions.list', 'profile.get', 'friends.list', 'friends.requests', 'contacts.match',
-  'conversations.list', 'conversations.get', 'messages.history', 'call.turn', 'call.history',
-  'conversations.read', 'presence.set', 'profile.update', 'reactions.set',
-  // Communities, events, calendar, courses (reads, and the forward-only or absolute `communities.read`,
-  // `courses.complete`)
-  'communities.list', 'communities.get', 'communities.members', 'communities.unread', 'communities.notifications',
-  'communities.read', 'events.list', 'events.get', 'events.participants', 'calendar.get', 'community.posts.list',
-  'courses.get', 'courses.progress', 'courses.complete',
-  // The social layer (reads, and the forward-only `notifications.read`)
-  'handle.check', 'post.get', 'post.likers', 'timeline.home', 'timeline.user', 'timeline.thread', 'timeline.mentions',
-  'timeline.likes', 'timeline.hashtag', 'follow.requests', 'followers', 'following', 'blocks.list', 'mutes.list',
-  'notifications.list', 'notifications.unread', 'notifications.read',
-]);
-const SESSION_OPS = new Set(['register', 'login', 'authenticate']);
+// RESENDABLE_OPS (a resend after a lost reply is safe) and SESSION_OPS (the ops that authenticate) come from
+// the op contract generated from the schema (contract.js).
 
 export class HubError extends Error {
   constructor(code, message, extra = {}) {

@@ -10,16 +10,6 @@ import Foundation
 import SwitchboardClient
 import SwitchboardProtocol
 
-/// The hub's `call.turn` reply, as far as media needs it.
-struct TurnReply: Decodable, Sendable {
-    struct Server: Decodable, Sendable {
-        var urls: [String]
-        var username: String?
-        var credential: String?
-    }
-    var iceServers: [Server]
-}
-
 /// The media side of one call, driven by the session task that owns it (a local variable of that task, so its
 /// state needs no lock): it trickles local candidates through `call.signal` once the call id is known, applies
 /// the other side's signals, reads the engine's figures once per interval, prints them, and sums them up when
@@ -62,8 +52,7 @@ struct MediaCall {
         var stun: String?
         var turn: [String] = []
         do {
-            let params: JSONValue = turnCallId.map { ["call_id": .string($0)] } ?? [:]
-            let reply = try await client.request(op: "call.turn", params: params, as: TurnReply.self)
+            let reply = try await client.send(Ops.CallTurn.self, .init(callId: turnCallId))
             (stun, turn) = MediaPipeline.iceServers(reply.iceServers.map { ($0.urls, $0.username, $0.credential) })
         } catch {
             if options.relayOnly {
@@ -186,7 +175,7 @@ struct MediaCall {
     }
 
     /// Applies a signal from the other side of the call.
-    mutating func handleSignal(_ signal: CallSignal) {
+    mutating func handleSignal(_ signal: CallEvents.Signal) {
         switch signal.kind {
         case "offer":
             // Renegotiation: answer it.
@@ -250,7 +239,7 @@ struct MediaCall {
         let continuation = inputs.continuation
         Task {
             do {
-                try await client.request(op: "call.signal", params: CallSignalParams(callId: callId, kind: kind, payload: payload))
+                try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
             } catch {
                 continuation.yield(.record(OutputRecord("call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")], text: "signal \(kind) not sent: \(error)", style: .warning)))
             }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Identity's part of account deletion (sessions, already revoked by the request) and of the data export
 /// (`profile.json` with its social fields, `sessions.json`).

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// The social layer's part of account deletion (follows, blocks and mutes, likes, notifications; the posts step,
 /// which tells live pages, is registered by the server's posts feature around `SocialGraphRepository.deletePosts`)

@@ -82,21 +82,39 @@ public struct AccountExportsResult: Codable, Sendable, Equatable {
     public init(exports: [DataExportInfo]) { self.exports = exports }
 }
 
-/// The events of account deletion and export (not in `ServerEvent`: clients read them as plain objects).
+/// The events of account deletion and export.
 public enum AccountEvents {
-    /// `account.deleted {user_id}`: to every connection of a deleted account, just before close 4005.
-    public static let accountDeleted = "account.deleted"
-    /// `user.deleted {user_id}`: to the friends and fellow members of a deleted account (show their messages as a
-    /// deleted account's tombstones).
-    public static let userDeleted = "user.deleted"
-    /// `account.export_ready {export}`: to the user's devices when an export is ready (or failed).
-    public static let exportReady = "account.export_ready"
     /// The close code after `account.deleted` (docs/protocol.md, "Close codes of protocol v1").
     public static let closeCode: UInt16 = 4005
 
-    /// Fields of `account.deleted` and `user.deleted`.
-    public struct UserDeleted: Codable, Sendable, Equatable {
+    /// `account.deleted {user_id}`: to every connection of a deleted account, just before close 4005.
+    public struct AccountDeleted: ProtocolEvent, Equatable {
+        /// `account.deleted`.
+        public static let name = "account.deleted"
+        /// The deleted account.
         public var userId: Int64
+        /// The fields of the event.
         public init(userId: Int64) { self.userId = userId }
+    }
+
+    /// `user.deleted {user_id}`: to the friends and fellow members of a deleted account (show their messages as
+    /// a deleted account's tombstones).
+    public struct UserDeleted: ProtocolEvent, Equatable {
+        /// `user.deleted`.
+        public static let name = "user.deleted"
+        /// The deleted account.
+        public var userId: Int64
+        /// The fields of the event.
+        public init(userId: Int64) { self.userId = userId }
+    }
+
+    /// `account.export_ready {export}`: to the user's devices when an export is ready (or failed).
+    public struct ExportReady: ProtocolEvent, Equatable {
+        /// `account.export_ready`.
+        public static let name = "account.export_ready"
+        /// The export, as `account.export` and `account.exports` show it.
+        public var export: DataExportInfo
+        /// The fields of the event.
+        public init(export: DataExportInfo) { self.export = export }
     }
 }

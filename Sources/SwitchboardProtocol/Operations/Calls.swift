@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-// Call signalling (docs/protocol.md, "Calls"). The server writes these results by hand (`JSONWriter`,
-// keys sorted); the types say what a client decodes.
+// Call signalling (docs/protocol.md, "Calls"). The server writes the `call` object of the results by hand
+// (`CallService.write`, keys sorted; a test compares it with `CallInfo`'s encoding); the types say what a client
+// decodes. The call events are `CallEvents` (`Events/CallEvents.swift`).
 
 extension Ops {
     /// The call ops.
@@ -39,6 +40,11 @@ extension Ops {
             public var call: CallInfo
             /// `ringing`, `unavailable`, `busy` or `joined` (glare: the call the callee started).
             public var disposition: String
+            /// The result.
+            public init(call: CallInfo, disposition: String) {
+                self.call = call
+                self.disposition = disposition
+            }
         }
     }
 
@@ -57,6 +63,8 @@ extension Ops {
         }
         public struct Result: Codable, Sendable, Equatable {
             public var call: CallInfo?
+            /// The result.
+            public init(call: CallInfo?) { self.call = call }
         }
     }
 
@@ -177,6 +185,21 @@ public struct CallInfo: Codable, Sendable, Equatable {
     public var offer: String?
     /// While `ringing`: milliseconds left before the ring times out, when the reply or event was written.
     public var ringMs: Int64?
+
+    /// A call.
+    public init(
+        callId: String, callerId: Int64, calleeId: Int64, media: String, state: String, reason: String? = nil,
+        offer: String? = nil, ringMs: Int64? = nil
+    ) {
+        self.callId = callId
+        self.callerId = callerId
+        self.calleeId = calleeId
+        self.media = media
+        self.state = state
+        self.reason = reason
+        self.offer = offer
+        self.ringMs = ringMs
+    }
 }
 
 /// One ended call of `call.history`.

@@ -123,30 +123,44 @@ public struct CommunityNotification: Codable, Sendable, Equatable {
 }
 
 /// `community.notification {notification}`: to every member's devices, the same bytes for all.
-public struct CommunityNotificationEvent: Codable, Sendable, Equatable {
+public struct CommunityNotificationEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "community.notification"
     public var notification: CommunityNotification
     public init(notification: CommunityNotification) { self.notification = notification }
 }
 
-/// `community.updated {community}` (without per-user fields) to members; `community.joined {community}` to the
-/// joining user's devices.
-public struct CommunityEvent: Codable, Sendable, Equatable {
-    public static let updated = "community.updated"
-    public static let joined = "community.joined"
+/// `community.updated {community}` (without per-user fields): to the members.
+public struct CommunityUpdatedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
+    public static let name = "community.updated"
+    /// The community as it is now.
     public var community: Community
+    /// The fields of the event.
+    public init(community: Community) { self.community = community }
+}
+
+/// `community.joined {community}`: to the joining user's devices.
+public struct CommunityJoinedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
+    public static let name = "community.joined"
+    /// The community joined, as its new member sees it.
+    public var community: Community
+    /// The fields of the event.
     public init(community: Community) { self.community = community }
 }
 
 /// `community.archived {community_id}`: to the members.
-public struct CommunityArchivedEvent: Codable, Sendable, Equatable {
+public struct CommunityArchivedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "community.archived"
     public var communityId: Int64
     public init(communityId: Int64) { self.communityId = communityId }
 }
 
 /// `community.left {community_id, dropped_event_ids}`: to the leaving user's devices.
-public struct CommunityLeftEvent: Codable, Sendable, Equatable {
+public struct CommunityLeftEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "community.left"
     public var communityId: Int64
     public var droppedEventIds: [Int64]
@@ -158,7 +172,8 @@ public struct CommunityLeftEvent: Codable, Sendable, Equatable {
 
 /// `community.role {community_id, user_id, role}`: to that user's devices when an administrator appoints or
 /// removes a core member.
-public struct CommunityRoleEvent: Codable, Sendable, Equatable {
+public struct CommunityRoleEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "community.role"
     public var communityId: Int64
     public var userId: Int64
@@ -173,7 +188,8 @@ public struct CommunityRoleEvent: Codable, Sendable, Equatable {
 
 /// `community.read {community_id, read_seq, unread, unread_total}`: to the user's devices after
 /// `communities.read` (other devices clear their dot).
-public struct CommunityReadEvent: Codable, Sendable, Equatable {
+public struct CommunityReadEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "community.read"
     public var communityId: Int64
     public var readSeq: Int64

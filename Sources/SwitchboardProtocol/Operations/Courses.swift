@@ -136,21 +136,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var posts: [CommunityPost]
-            /// The `before` of the next page, null on the last page.
-            public var nextBefore: Int64?
-            public init(posts: [CommunityPost], nextBefore: Int64?) {
-                self.posts = posts
-                self.nextBefore = nextBefore
-            }
-            enum CodingKeys: String, CodingKey { case posts, nextBefore }
-            public func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(posts, forKey: .posts)
-                try c.encode(nextBefore, forKey: .nextBefore)
-            }
-        }
+        /// `{posts, next_before}`: the `before` of the next page, null on the last page.
+        public typealias Result = Page<CommunityPost>
     }
 
     /// `courses.get {community_id}` -> `{lessons, completed, total}`: the course's lessons by position, each with
@@ -321,14 +308,19 @@ public struct MemberProgress: Codable, Sendable, Equatable {
 /// The events of announcements and courses.
 public enum CourseEvents {
     /// `community.post.updated {post}`: to every member's devices (the post's `completed` is false).
-    public static let postUpdated = "community.post.updated"
-    /// `community.post.deleted {community_id, post_id}`: to every member's devices.
-    public static let postDeleted = "community.post.deleted"
-    /// `course.progress {community_id, post_id, completed, completed_count, total}`: to the member's own devices.
-    public static let progress = "course.progress"
+    public struct PostUpdated: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "community.post.updated"
+        /// The post as it is now.
+        public var post: CommunityPost
+        /// The fields of the event.
+        public init(post: CommunityPost) { self.post = post }
+    }
 
-    /// Fields of `community.post.deleted`.
-    public struct PostDeleted: Codable, Sendable, Equatable {
+    /// `community.post.deleted {community_id, post_id}`: to every member's devices.
+    public struct PostDeleted: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "community.post.deleted"
         public var communityId: Int64
         public var postId: Int64
         public init(communityId: Int64, postId: Int64) {
@@ -337,8 +329,10 @@ public enum CourseEvents {
         }
     }
 
-    /// Fields of `course.progress`.
-    public struct Progress: Codable, Sendable, Equatable {
+    /// `course.progress {community_id, post_id, completed, completed_count, total}`: to the member's own devices.
+    public struct Progress: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "course.progress"
         public var communityId: Int64
         public var postId: Int64
         /// Whether the lesson is now completed.

@@ -372,12 +372,18 @@ public struct CalendarResult: Codable, Sendable, Equatable {
 }
 
 /// The `event.joined` event: `{event}` to the joining user's devices.
-public enum EventJoinedEvent {
+public struct EventJoinedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "event.joined"
+    /// The event joined, as `events.join` answers it.
+    public var event: EventInfo
+    /// The fields of the event.
+    public init(event: EventInfo) { self.event = event }
 }
 
 /// The `event.dropped` event: `{event_id}` to the user's devices.
-public struct EventDroppedEvent: Codable, Sendable, Equatable {
+public struct EventDroppedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "event.dropped"
     public var eventId: Int64
     public init(eventId: Int64) { self.eventId = eventId }

@@ -36,6 +36,18 @@ extension Ops {
                 self.phone = nil
                 self.userId = userId
             }
+
+            private enum CodingKeys: String, CodingKey { case phone, userId }
+
+            /// Decodes the parameters; giving both fields or neither is `bad_request`.
+            public init(from decoder: any Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                phone = try c.decodeIfPresent(String.self, forKey: .phone)
+                userId = try c.decodeIfPresent(Int64.self, forKey: .userId)
+                guard (phone == nil) != (userId == nil) else {
+                    throw ParameterRule.violated("give exactly one of phone and user_id")
+                }
+            }
         }
         public typealias Result = FriendsRequestResult
     }

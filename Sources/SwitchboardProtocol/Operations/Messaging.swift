@@ -266,7 +266,8 @@ public struct SyncResult: Codable, Sendable, Equatable {
 // MARK: - Events
 
 /// `conversation.read`: a member moved its read marker.
-public struct ReadReceipt: Codable, Sendable, Equatable {
+public struct ReadReceipt: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "conversation.read"
     public var conversationId: Int64
     public var userId: Int64
@@ -279,7 +280,8 @@ public struct ReadReceipt: Codable, Sendable, Equatable {
 }
 
 /// `message.hidden`: one of my devices hid a message for me.
-public struct HiddenMessage: Codable, Sendable, Equatable {
+public struct HiddenMessage: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "message.hidden"
     public var conversationId: Int64
     public var messageId: Int64

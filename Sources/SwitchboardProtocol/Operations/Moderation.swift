@@ -62,15 +62,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var reports: [ModerationReport]
-            /// The `before` of the next page, absent on the last page.
-            public var nextBefore: Int64?
-            public init(reports: [ModerationReport], nextBefore: Int64?) {
-                self.reports = reports
-                self.nextBefore = nextBefore
-            }
-        }
+        /// `{reports, next_before?}`: the `before` of the next page, absent on the last page.
+        public typealias Result = Page<ModerationReport>
     }
 
     /// `admin.remove {message_id, reason?, report_id?}` -> `{message}`: removes a message; its tombstone (the
@@ -147,14 +140,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var entries: [AuditEntry]
-            public var nextBefore: Int64?
-            public init(entries: [AuditEntry], nextBefore: Int64?) {
-                self.entries = entries
-                self.nextBefore = nextBefore
-            }
-        }
+        /// `{entries, next_before?}`: the `before` of the next page, absent on the last page.
+        public typealias Result = Page<AuditEntry>
     }
 }
 
@@ -275,7 +262,8 @@ public struct AuditEntry: Codable, Sendable, Equatable {
 }
 
 /// The `account.suspended` event, sent before the connection closes with 4004.
-public struct AccountSuspendedEvent: Codable, Sendable, Equatable {
+public struct AccountSuspendedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "account.suspended"
     public var userId: Int64
     public init(userId: Int64) { self.userId = userId }

@@ -53,20 +53,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var moments: [Moment]
-            /// The id to pass as `before` for older moments; null at the end.
-            public var nextBefore: Int64?
-            public init(moments: [Moment], nextBefore: Int64?) {
-                self.moments = moments
-                self.nextBefore = nextBefore
-            }
-            public func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(moments, forKey: .moments)
-                try c.encode(nextBefore, forKey: .nextBefore)
-            }
-        }
+        /// `{moments, next_before}`: the id to pass as `before` for older moments; null at the end.
+        public typealias Result = Page<Moment>
     }
 
     /// `moments.get {moment_id}` -> `{moment}` (mine or a friend's).
@@ -198,20 +186,18 @@ public struct Moment: Codable, Sendable, Equatable {
 /// Moment events (`docs/protocol.md`, "Moments"): to the owner's devices and friends (`moment.liked` also to the
 /// liker's devices), on every node.
 public enum MomentEvents {
-    public static let created = "moment.created"
-    public static let deleted = "moment.deleted"
-    public static let liked = "moment.liked"
-
     /// `moment.created {moment}` (`liked` and `recent_likers` as a new moment has them: false, []).
     public struct Created: ProtocolEvent, Equatable {
-        public static let name = MomentEvents.created
+        /// The event's name on the wire.
+        public static let name = "moment.created"
         public var moment: Moment
         public init(moment: Moment) { self.moment = moment }
     }
 
     /// `moment.deleted {moment_id, owner_id}`.
     public struct Deleted: ProtocolEvent, Equatable {
-        public static let name = MomentEvents.deleted
+        /// The event's name on the wire.
+        public static let name = "moment.deleted"
         public var momentId: Int64
         public var ownerId: Int64
         public init(momentId: Int64, ownerId: Int64) {
@@ -222,7 +208,8 @@ public enum MomentEvents {
 
     /// `moment.liked {moment_id, like_count, liked, user}`: `user` liked (`liked` true) or unliked it.
     public struct Liked: ProtocolEvent, Equatable {
-        public static let name = MomentEvents.liked
+        /// The event's name on the wire.
+        public static let name = "moment.liked"
         public var momentId: Int64
         public var likeCount: Int64
         public var liked: Bool

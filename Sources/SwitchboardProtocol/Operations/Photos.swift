@@ -29,20 +29,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var photos: [Photo]
-            /// The id to pass as `before` for older photos; null at the end.
-            public var nextBefore: Int64?
-            public init(photos: [Photo], nextBefore: Int64?) {
-                self.photos = photos
-                self.nextBefore = nextBefore
-            }
-            public func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(photos, forKey: .photos)
-                try c.encode(nextBefore, forKey: .nextBefore)
-            }
-        }
+        /// `{photos, next_before}`: the id to pass as `before` for older photos; null at the end.
+        public typealias Result = Page<Photo>
     }
 
     /// `photos.delete {photo_id}` -> `{}`: deletes one of my photos for real (from moments, posts and my avatar too).

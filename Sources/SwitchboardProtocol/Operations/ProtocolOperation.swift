@@ -104,6 +104,13 @@ public enum ProtocolSchema {
         + Ops.socialGraph
         + Ops.photos + Ops.moments
 
+    /// The op types by name.
+    public static let operationsByName: [String: any ProtocolOperation.Type] = Dictionary(
+        uniqueKeysWithValues: operations.map { ($0.name, $0) })
+
+    /// The op named `name`, or nil for an unknown op.
+    public static func operation(named name: String) -> (any ProtocolOperation.Type)? { operationsByName[name] }
+
     /// Traits by op name.
     public static let traitsByName: [String: OperationTraits] = Dictionary(
         uniqueKeysWithValues: operations.map { ($0.name, $0.traits) })

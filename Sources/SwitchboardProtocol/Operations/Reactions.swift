@@ -63,7 +63,8 @@ public struct ReactionsResult: Codable, Sendable, Equatable {
 
 /// The `message.reaction` event: `user_id` set (`emoji`) or removed (`emoji` null) a reaction; `reactions`
 /// are the message's counts after it (without `mine`).
-public struct MessageReactionEvent: Codable, Sendable, Equatable {
+public struct MessageReactionEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "message.reaction"
     public var conversationId: Int64
     public var messageId: Int64

@@ -291,44 +291,17 @@ public struct FollowRequestItem: Codable, Sendable, Equatable {
 }
 
 /// Result of `follow.requests`: `{requests, next_before (null at the end)}`.
-public struct FollowRequestsResult: Codable, Sendable, Equatable {
-    public var requests: [FollowRequestItem]
-    public var nextBefore: Int64?
-    public init(requests: [FollowRequestItem], nextBefore: Int64?) {
-        self.requests = requests
-        self.nextBefore = nextBefore
-    }
-    enum CodingKeys: String, CodingKey { case requests, nextBefore }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(requests, forKey: .requests)
-        try c.encode(nextBefore, forKey: .nextBefore)
-    }
-}
+public typealias FollowRequestsResult = Page<FollowRequestItem>
 
 /// A page of users: `{users, next_before (null at the end)}`.
-public struct SocialUserPage: Codable, Sendable, Equatable {
-    public var users: [SocialUser]
-    public var nextBefore: Int64?
-    public init(users: [SocialUser], nextBefore: Int64?) {
-        self.users = users
-        self.nextBefore = nextBefore
-    }
-    enum CodingKeys: String, CodingKey { case users, nextBefore }
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(users, forKey: .users)
-        try c.encode(nextBefore, forKey: .nextBefore)
-    }
-}
+public typealias SocialUserPage = Page<SocialUser>
 
 /// The social graph's events, to the acting user's own devices.
 public enum SocialGraphEvents {
-    public static let followChanged = "follow.changed"
-    public static let relationshipChanged = "relationship.changed"
-
     /// `follow.changed {user_id, state ("active"|"pending"|"none")}`: the follow of `user_id` by the recipient.
-    public struct FollowChanged: Codable, Sendable, Equatable {
+    public struct FollowChanged: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "follow.changed"
         public var userId: Int64
         public var state: String
         public init(userId: Int64, state: String) {
@@ -338,7 +311,9 @@ public enum SocialGraphEvents {
     }
 
     /// `relationship.changed {user_id, blocking, muting}`.
-    public struct RelationshipChanged: Codable, Sendable, Equatable {
+    public struct RelationshipChanged: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "relationship.changed"
         public var userId: Int64
         public var blocking: Bool
         public var muting: Bool

@@ -148,7 +148,8 @@ public struct SocialUnread: Codable, Sendable, Equatable {
 }
 
 /// The `notifications.read` event to my devices: my marker and what is left unread.
-public struct SocialNotificationsReadEvent: Codable, Sendable, Equatable {
+public struct SocialNotificationsReadEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
     public static let name = "notifications.read"
     public var readId: Int64
     public var unread: Int64
@@ -197,20 +198,18 @@ public struct LiveUnsubscribeResult: Codable, Sendable, Equatable {
 
 /// Live page events (`docs/protocol.md`, "Live pages").
 public enum LiveEvents {
-    public static let postNew = "post.new"
-    public static let postDeleted = "post.deleted"
-    public static let postCounts = "post.counts"
-    public static let profileCounts = "profile.counts"
-    public static let notification = "notification"
-
     /// `post.new {post}`.
-    public struct PostNew: Codable, Sendable, Equatable {
+    public struct PostNew: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "post.new"
         public var post: SocialPost
         public init(post: SocialPost) { self.post = post }
     }
 
     /// `post.deleted {post_id, seq, author_id, thread_root}`.
-    public struct PostDeleted: Codable, Sendable, Equatable {
+    public struct PostDeleted: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "post.deleted"
         public var postId: Int64
         public var seq: Int64
         public var authorId: Int64
@@ -232,7 +231,9 @@ public enum LiveEvents {
     }
 
     /// `post.counts {post_id, like_count, repost_count, reply_count}`.
-    public struct PostCounts: Codable, Sendable, Equatable {
+    public struct PostCounts: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "post.counts"
         public var postId: Int64
         public var likeCount: Int64
         public var repostCount: Int64
@@ -246,7 +247,9 @@ public enum LiveEvents {
     }
 
     /// `profile.counts {user_id, posts, following, followers}`.
-    public struct ProfileCounts: Codable, Sendable, Equatable {
+    public struct ProfileCounts: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "profile.counts"
         public var userId: Int64
         public var posts: Int64
         public var following: Int64
@@ -285,7 +288,9 @@ public enum LiveEvents {
     }
 
     /// `notification {notification, unread}`.
-    public struct NotificationEvent: Codable, Sendable, Equatable {
+    public struct NotificationEvent: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "notification"
         public var notification: Notification
         public var unread: Int64
         public init(notification: Notification, unread: Int64) {

@@ -122,19 +122,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var users: [SocialUser]
-            public var nextBefore: Int64?
-            public init(users: [SocialUser], nextBefore: Int64?) {
-                self.users = users
-                self.nextBefore = nextBefore
-            }
-            public func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(users, forKey: .users)
-                try c.encode(nextBefore, forKey: .nextBefore)
-            }
-        }
+        /// `{users, next_before}`.
+        public typealias Result = Page<SocialUser>
     }
 
     /// `timeline.home {before?, after?, limit?}` -> page.
@@ -256,19 +245,8 @@ extension Ops {
                 self.limit = limit
             }
         }
-        public struct Result: Codable, Sendable, Equatable {
-            public var posts: [SocialPost]
-            public var nextBefore: Int64?
-            public init(posts: [SocialPost], nextBefore: Int64?) {
-                self.posts = posts
-                self.nextBefore = nextBefore
-            }
-            public func encode(to encoder: any Encoder) throws {
-                var c = encoder.container(keyedBy: CodingKeys.self)
-                try c.encode(posts, forKey: .posts)
-                try c.encode(nextBefore, forKey: .nextBefore)
-            }
-        }
+        /// `{posts, next_before}`.
+        public typealias Result = Page<SocialPost>
     }
 
     /// `timeline.hashtag {tag, before?, after?, limit?}` -> page.
@@ -360,8 +338,30 @@ public struct PostPage: Codable, Sendable, Equatable {
 
 /// One ancestor in `timeline.thread`: the post, or `{post_id, deleted: true}` when it is deleted or not visible.
 public enum ThreadAncestor: Codable, Sendable, Equatable {
+    /// A visible ancestor.
     case post(SocialPost)
+    /// An ancestor that is deleted or not visible to the viewer: `{post_id, deleted: true}`.
     case gone(postId: Int64)
+
+    /// The ancestor's post id.
+    public var postId: Int64 {
+        switch self {
+        case .post(let post): post.postId
+        case .gone(let id): id
+        }
+    }
+
+    /// Whether the ancestor is deleted or not visible (`{post_id, deleted: true}` on the wire).
+    public var deleted: Bool {
+        if case .gone = self { return true }
+        return false
+    }
+
+    /// The post, when it is visible.
+    public var post: SocialPost? {
+        if case .post(let post) = self { return post }
+        return nil
+    }
 
     enum GoneKeys: String, CodingKey {
         case postId, deleted
@@ -417,10 +417,14 @@ public struct SocialPost: Codable, Sendable, Equatable {
         static func == (a: Original, b: Original) -> Bool { a.post == b.post }
     }
 
+    /// The original of a repost.
     public var repostOf: SocialPost? {
         get { original?.post }
         set { original = newValue.map(Original.init) }
     }
+
+    /// The post whose text, counts and author a reader sees: the original of a repost, else itself.
+    public var shown: SocialPost { repostOf ?? self }
 
     public init(
         postId: Int64, seq: Int64, author: SocialUser, text: String, createdAt: String, replyTo: Int64? = nil, replyToUser: SocialUser? = nil,

@@ -309,12 +309,12 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     func sessionRevoked() {
         port.sendText(
             ProtocolCodec.encodeEvent(
-                ServerEvent.Name.sessionRevoked.rawValue, ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
+                ServerEvent.SessionRevoked(sessionId: identity?.sessionId ?? 0)))
         port.closeWebSocket(code: 4001, reason: "session revoked")
     }
 
     func accountSuspended() {
-        port.sendText( ProtocolCodec.encodeEvent(AccountSuspendedEvent.name, AccountSuspendedEvent(userId: identity?.userId ?? 0)))
+        port.sendText(ProtocolCodec.encodeEvent(AccountSuspendedEvent(userId: identity?.userId ?? 0)))
         port.closeWebSocket(code: ModerationCloseCode.accountSuspended, reason: "account suspended")
     }
 

@@ -197,7 +197,7 @@ struct Deliveries: Sendable {
     func closeDeletedAccountLocally(userId: Int64, node: UInt32?) {
         let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(\.connection)
         guard !mine.isEmpty else { return }
-        let event = ProtocolCodec.encodeEvent(AccountEvents.accountDeleted, AccountEvents.UserDeleted(userId: userId))
+        let event = ProtocolCodec.encodeEvent(AccountEvents.AccountDeleted(userId: userId))
         var batch = OutboxBatch()
         for connection in mine {
             batch.add(.event(event), to: connection)

@@ -62,7 +62,7 @@ struct AccountDataFeature: Feature {
                 s.services.deliveries.push(
                     PushEvent(
                         users: request.contactIds,
-                        bytes: ProtocolCodec.encodeEvent(AccountEvents.userDeleted, AccountEvents.UserDeleted(userId: s.userId))))
+                        bytes: ProtocolCodec.encodeEvent(AccountEvents.UserDeleted(userId: s.userId))))
                 return Empty()
             }, then: { app, _ in
                 // After the reply (queued next on this loop): every connection of the account, on every node.

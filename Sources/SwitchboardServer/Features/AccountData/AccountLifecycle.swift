@@ -167,7 +167,7 @@ final class AccountLifecycle: Sendable {
                 }
                 deliveries.push(
                     PushEvent(
-                        users: [userId], bytes: ProtocolCodec.encodeEvent(AccountEvents.exportReady, AccountExportResult(export: info))))
+                        users: [userId], bytes: ProtocolCodec.encodeEvent(AccountEvents.ExportReady(export: info))))
             } catch {
                 // Left `building`: the sweep rebuilds it.
                 logger.error("data export not recorded", metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])

@@ -277,14 +277,9 @@ final class CallService: @unchecked Sendable {
             let nowMs = Int64(now.timeIntervalSince1970 * 1000)
             for call in previous {
                 let duration = call.answeredAt.map { max(0, nowMs - $0) } ?? 0
-                let bytes = Self.event("call.ended") { w in
-                    w.key("call_id")
-                    w.string(call.callId)
-                    w.key("duration_ms")
-                    w.int(duration)
-                    w.key("reason")
-                    w.string(CallEndReason.serverFailure.rawValue)
-                }
+                let ended = CallEvents.Ended(
+                    callId: call.callId, reason: CallEndReason.serverFailure.rawValue, durationMs: duration)
+                let bytes = ProtocolCodec.encodeEvent(ended)
                 let devices = Set(([call.callerDevice] + call.calleeDevices).map(DeviceID.init))
                 messages.metrics.callsEnded.increment()
                 store(
@@ -426,83 +421,34 @@ final class CallService: @unchecked Sendable {
         for effect in effects {
             switch effect {
             case .ring(let devices, let call):
-                send(Self.event("call.ring") { w in
-                    w.key("call_id")
-                    w.string(call.id.rawValue)
-                    w.key("caller")
-                    w.beginObject()
-                    w.key("display_name")
-                    w.string(names[call.caller.rawValue] ?? "")
-                    w.key("user_id")
-                    w.int(call.caller.rawValue)
-                    w.endObject()
-                    w.key("media")
-                    w.string(call.media.rawValue)
-                    if let offer = call.offer {
-                        w.key("offer")
-                        w.string(offer)
-                    }
-                    w.key("ring_ms")
-                    w.int(Self.ringMilliseconds(call, now: clock.now()))
-                }, to: devices)
+                let name = names[call.caller.rawValue] ?? ""
+                let caller = CallEvents.Ring.Caller(userId: call.caller.rawValue, displayName: name)
+                let ring = CallEvents.Ring(
+                    callId: call.id.rawValue, caller: caller, media: call.media.rawValue, offer: call.offer,
+                    ringMs: Self.ringMilliseconds(call, now: clock.now()))
+                send(ProtocolCodec.encodeEvent(ring), to: devices)
             case .ringing(let id, let to, let count):
-                send(Self.event("call.ringing") { w in
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                    w.key("devices")
-                    w.int(Int64(count))
-                }, to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Ringing(callId: id.rawValue, devices: count)), to: [to])
             case .answeredElsewhere(let id, let devices):
-                send(Self.event("call.answered_elsewhere") { w in
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                }, to: devices)
+                send(ProtocolCodec.encodeEvent(CallEvents.AnsweredElsewhere(callId: id.rawValue)), to: devices)
             case .accepted(let id, let to, _, let answer):
-                send(Self.event("call.accepted") { w in
-                    if let answer {
-                        w.key("answer")
-                        w.string(answer)
-                    }
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                }, to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Accepted(callId: id.rawValue, answer: answer)), to: [to])
             case .relay(let id, let to, _, let signal):
-                send(Self.event("call.signal") { w in
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                    w.key("kind")
-                    w.string(signal.kind.rawValue)
-                    w.key("payload")
-                    w.string(signal.payload)
-                }, to: [to])
+                let event = CallEvents.Signal(callId: id.rawValue, kind: signal.kind.rawValue, payload: signal.payload)
+                send(ProtocolCodec.encodeEvent(event), to: [to])
             case .peerConnectionLost(let id, let to, let deadline):
                 let now = clock.now()
-                send(Self.event("call.peer_connection_lost") { w in
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                    w.key("grace_ms")
-                    w.int(Int64((deadline > now ? deadline - now : 0) / 1_000_000))
-                }, to: [to])
+                let grace = Int64((deadline > now ? deadline - now : 0) / 1_000_000)
+                let event = CallEvents.PeerConnectionLost(callId: id.rawValue, graceMs: grace)
+                send(ProtocolCodec.encodeEvent(event), to: [to])
             case .peerReconnected(let id, let to):
-                send(Self.event("call.peer_reconnected") { w in
-                    w.key("call_id")
-                    w.string(id.rawValue)
-                }, to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.PeerReconnected(callId: id.rawValue)), to: [to])
             case .resumed(let call, let to):
-                send(Self.event("call.resumed") { w in
-                    w.key("call")
-                    Self.write(call, &w, now: clock.now())
-                }, to: [to])
+                send(ProtocolCodec.encodeEvent(CallEvents.Resumed(call: Self.info(call, now: clock.now()))), to: [to])
             case .ended(let call, let reason, let notify, let duration):
-                let bytes = Self.event("call.ended") { w in
-                    w.key("call_id")
-                    w.string(call.id.rawValue)
-                    w.key("duration_ms")
-                    w.int(Int64(duration / 1_000_000))
-                    w.key("reason")
-                    w.string(reason.rawValue)
-                }
-                endedEvents[call.id] = (bytes, notify)
+                let event = CallEvents.Ended(
+                    callId: call.id.rawValue, reason: reason.rawValue, durationMs: Int64(duration / 1_000_000))
+                endedEvents[call.id] = (ProtocolCodec.encodeEvent(event), notify)
             case .record(let record):
                 messages.metrics.callsEnded.increment()
                 let ended = endedEvents.removeValue(forKey: record.callID)
@@ -514,25 +460,35 @@ final class CallService: @unchecked Sendable {
         for ended in endedEvents.values { send(ended.bytes, to: ended.devices) }
     }
 
-    static func event(_ name: String, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("ev")
-        w.string(name)
-        body(&w)
-        w.endObject()
-        return w.bytes
-    }
-
-    /// A `call` object; the SDP offer only with `offer` (the callee's views: the ring's offer travels separately, and
-    /// the glare reply, whose device answers it).
     /// Milliseconds left of a call's ring at `now` (0 once past its deadline).
     static func ringMilliseconds(_ call: Call, now: UInt64) -> Int64 {
         Int64((call.ringDeadline > now ? call.ringDeadline - now : 0) / 1_000_000)
     }
 
-    /// `now` (the registry's clock) gives a ringing call its `ring_ms`: the milliseconds left before it times out
-    /// (relative, so the client's clock need not agree with ours).
+    /// A call as the call events show it (`CallInfo`); the SDP offer only with `offer` (the callee's views: the
+    /// ring's offer travels separately, and the glare reply, whose device answers it). `now` (the registry's clock)
+    /// gives a ringing call its `ring_ms`: the milliseconds left before it times out (relative, so the client's
+    /// clock need not agree with ours).
+    static func info(_ call: Call, offer includeOffer: Bool = false, now: UInt64) -> CallInfo {
+        var reason: String?
+        let state: String
+        switch call.state {
+        case .ringing: state = "ringing"
+        case .active: state = "active"
+        case .ended(let why):
+            state = "ended"
+            reason = why.rawValue
+        }
+        var ringing = false
+        if case .ringing = call.state { ringing = true }
+        return CallInfo(
+            callId: call.id.rawValue, callerId: call.caller.rawValue, calleeId: call.callee.rawValue,
+            media: call.media.rawValue, state: state, reason: reason, offer: includeOffer ? call.offer : nil,
+            ringMs: ringing ? Self.ringMilliseconds(call, now: now) : nil)
+    }
+
+    /// Writes `info(call, offer:, now:)` as a JSON object without `JSONEncoder`, for the call ops' results (written
+    /// by hand with the reply; a test compares the two as parsed JSON).
     static func write(_ call: Call, _ w: inout JSONWriter, offer includeOffer: Bool = false, now: UInt64) {
         w.beginObject()
         w.key("call_id")

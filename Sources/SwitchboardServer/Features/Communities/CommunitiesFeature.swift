@@ -80,7 +80,7 @@ struct CommunitiesFeature: Feature {
                 return (community, try CommunityRepository.memberIds(db, communityId: p.communityId))
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityEvent.updated, CommunityEvent(community: community.shared)), toUsers: members)
+                ProtocolCodec.encodeEvent(CommunityUpdatedEvent(community: community.shared)), toUsers: members)
             return CommunityResult(community: community)
         }
         registry.operations.register(Ops.CommunitiesArchive.self) { s, p async throws(ServiceError) -> Empty in
@@ -90,7 +90,7 @@ struct CommunitiesFeature: Feature {
                 return try CommunityRepository.memberIds(db, communityId: p.communityId)
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityArchivedEvent.name, CommunityArchivedEvent(communityId: p.communityId)), toUsers: members)
+                ProtocolCodec.encodeEvent(CommunityArchivedEvent(communityId: p.communityId)), toUsers: members)
             return Empty()
         }
         registry.operations.register(Ops.CommunitiesJoin.self) { s, p async throws(ServiceError) -> CommunityResult in
@@ -102,7 +102,8 @@ struct CommunitiesFeature: Feature {
                 }
                 return community
             }
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityEvent.joined, CommunityEvent(community: community)), toUsers: [me])
+            s.services.deliveries.send(
+                ProtocolCodec.encodeEvent(CommunityJoinedEvent(community: community)), toUsers: [me])
             return CommunityResult(community: community)
         }
         registry.operations.register(Ops.CommunitiesQuit.self) { s, p async throws(ServiceError) -> Ops.CommunitiesQuit.Result in
@@ -111,7 +112,7 @@ struct CommunitiesFeature: Feature {
                 try CommunityRepository.quit(db, communityId: p.communityId, userId: me, now: Date())
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CommunityLeftEvent.name, CommunityLeftEvent(communityId: p.communityId, droppedEventIds: dropped)),
+                ProtocolCodec.encodeEvent(CommunityLeftEvent(communityId: p.communityId, droppedEventIds: dropped)),
                 toUsers: [me])
             return .init(droppedEventIds: dropped)
         }
@@ -137,7 +138,7 @@ struct CommunitiesFeature: Feature {
             }
             if changed {
                 let event = CommunityRoleEvent(communityId: p.communityId, userId: p.userId, role: p.core ? "core" : "member")
-                s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityRoleEvent.name, event), toUsers: [p.userId])
+                s.services.deliveries.send(ProtocolCodec.encodeEvent(event), toUsers: [p.userId])
             }
             return Empty()
         }
@@ -171,7 +172,7 @@ struct CommunitiesFeature: Feature {
                     communityId: p.communityId, readSeq: marker.readSeq, unread: max(0, marker.lastSeq - marker.readSeq),
                     unreadTotal: try CommunityRepository.unreadTotal(db, userId: me))
             }
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CommunityReadEvent.name, event), toUsers: [me])
+            s.services.deliveries.send(ProtocolCodec.encodeEvent(event), toUsers: [me])
             return .init(readSeq: event.readSeq, unread: event.unread, unreadTotal: event.unreadTotal)
         }
     }
@@ -209,7 +210,7 @@ struct CommunitiesFeature: Feature {
     /// the transaction that published the notification committed; `members` from `CommunityRepository.memberIds`
     /// (read in that transaction).
     static func pushNotification(_ services: ProtocolServices, _ notification: CommunityNotification, to members: [Int64]) {
-        let bytes = ProtocolCodec.encodeEvent(CommunityNotificationEvent.name, CommunityNotificationEvent(notification: notification))
+        let bytes = ProtocolCodec.encodeEvent(CommunityNotificationEvent(notification: notification))
         services.deliveries.send(bytes, toUsers: members)
     }
 }

@@ -74,7 +74,8 @@ struct CoursesFeature: Feature {
             }
             var shared = post
             shared.completed = false
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CourseEvents.postUpdated, CommunityPostResult(post: shared)), toUsers: members)
+            s.services.deliveries.send(
+                ProtocolCodec.encodeEvent(CourseEvents.PostUpdated(post: shared)), toUsers: members)
             return CommunityPostResult(post: post)
         }
         registry.operations.register(Ops.CommunityPostsDelete.self) { s, p async throws(ServiceError) -> Ops.CommunityPostsDelete.Result in
@@ -85,7 +86,7 @@ struct CoursesFeature: Feature {
                 return (info.communityId, try CommunityRepository.memberIds(db, communityId: info.communityId))
             }
             s.services.deliveries.send(
-                ProtocolCodec.encodeEvent(CourseEvents.postDeleted, CourseEvents.PostDeleted(communityId: communityId, postId: p.postId)),
+                ProtocolCodec.encodeEvent(CourseEvents.PostDeleted(communityId: communityId, postId: p.postId)),
                 toUsers: members)
             return .init()
         }
@@ -125,7 +126,7 @@ struct CoursesFeature: Feature {
             }
             let event = CourseEvents.Progress(
                 communityId: communityId, postId: p.postId, completed: completed, completedCount: progress.completed, total: progress.total)
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(CourseEvents.progress, event), toUsers: [me])
+            s.services.deliveries.send(ProtocolCodec.encodeEvent(event), toUsers: [me])
             return .init(completed: progress.completed, total: progress.total)
         }
         registry.operations.register(Ops.CoursesProgress.self) { s, p async throws(ServiceError) -> Ops.CoursesProgress.Result in

@@ -125,7 +125,7 @@ struct EventsFeature: Feature {
                 return (try EventRepository.addParticipant(db, eventId: p.eventId, userId: me), now)
             }
             let result = EventResult(event: row.event(at: now))
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(EventJoinedEvent.name, result), toUsers: [me])
+            s.services.deliveries.send(ProtocolCodec.encodeEvent(EventJoinedEvent(event: result.event)), toUsers: [me])
             return result
         }
         registry.operations.register(Ops.EventsDrop.self) { s, p async throws(ServiceError) -> EventResult in
@@ -139,7 +139,7 @@ struct EventsFeature: Feature {
                 guard current.joined else { throw ServiceError(.notJoined, "you have not joined this event") }
                 return (try EventRepository.removeParticipant(db, eventId: p.eventId, userId: me), now)
             }
-            s.services.deliveries.send(ProtocolCodec.encodeEvent(EventDroppedEvent.name, EventDroppedEvent(eventId: p.eventId)), toUsers: [me])
+            s.services.deliveries.send(ProtocolCodec.encodeEvent(EventDroppedEvent(eventId: p.eventId)), toUsers: [me])
             return EventResult(event: row.event(at: now))
         }
         registry.operations.register(Ops.EventsParticipants.self) { s, p async throws(ServiceError) -> Ops.EventsParticipants.Result in

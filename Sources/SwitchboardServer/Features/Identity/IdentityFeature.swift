@@ -110,7 +110,7 @@ struct IdentityFeature: Feature {
             // Without the phone number.
             let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: profile.userId, displayName: profile.displayName, handle: profile.handle))
             s.services.deliveries.push(
-                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
+                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(event)))
             return ProfileResult(profile: UserProfile(profile))
         }
     }

@@ -625,24 +625,13 @@ final class MessageWriter: @unchecked Sendable {
     }
 
     private func broadcastTyping(_ key: TypingTracker.Key, active: Bool, state: ConversationState, plan: inout DeliveryPlan) {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("activity")
-        w.string(key.activity)
-        w.key("active")
-        w.raw(active ? "true" : "false")
-        w.key("conversation_id")
-        w.int(key.conversationId)
-        w.key("ev")
-        w.string("typing")
-        w.key("expires_in_ms")
-        w.int(active ? Int64(configuration.typingTTL * 1000) : 0)
-        w.key("user_id")
-        w.int(key.userId)
-        w.endObject()
+        let event = TypingUpdate(
+            conversationId: key.conversationId, userId: key.userId, activity: key.activity, active: active,
+            expiresInMs: active ? Int64(configuration.typingTTL * 1000) : 0)
         let recipients = state.activeMembers.filter { $0 != key.userId }
         plan.ephemeral(
-            w.bytes, source: "t:\(key.conversationId):\(key.userId):\(key.activity)", to: registry.devices(ofDistinctUsers: recipients))
+            event.eventJSON, source: "t:\(key.conversationId):\(key.userId):\(key.activity)",
+            to: registry.devices(ofDistinctUsers: recipients))
     }
 
     private func armTypingTimer() {

@@ -129,7 +129,7 @@ struct MessagingFeature: Feature {
                     PushEvent(
                         users: [me],
                         bytes: ProtocolCodec.encodeEvent(
-                            HiddenMessage.name, HiddenMessage(conversationId: conversationId, messageId: p.messageId))))
+                            HiddenMessage(conversationId: conversationId, messageId: p.messageId))))
                 return Empty()
             } catch { throw ServiceError.from(error) }
         }
@@ -151,7 +151,7 @@ struct MessagingFeature: Feature {
                         return (readSeq, members)
                     }
                     let event = ProtocolCodec.encodeEvent(
-                        ReadReceipt.name, ReadReceipt(conversationId: p.conversationId, userId: me, seq: readSeq))
+                        ReadReceipt(conversationId: p.conversationId, userId: me, seq: readSeq))
                     deliveries.send(event, toUsers: members, except: selfKey)
                     return Ops.ConversationsRead.Result(readSeq: readSeq)
                 } catch { throw ServiceError.from(error) }

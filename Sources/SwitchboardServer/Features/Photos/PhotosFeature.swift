@@ -46,7 +46,9 @@ struct PhotosFeature: Feature {
             }
             for id in deletion.deletedMoments {
                 s.services.deliveries.push(
-                    PushEvent(users: audience, bytes: ProtocolCodec.encodeEvent(MomentEvents.deleted, MomentEvents.Deleted(momentId: id, ownerId: me))))
+                    PushEvent(
+                        users: audience,
+                        bytes: ProtocolCodec.encodeEvent(MomentEvents.Deleted(momentId: id, ownerId: me))))
             }
             if let profile { s.services.deliveries.push(profile.event) }
             return Empty()
@@ -79,6 +81,7 @@ struct PhotosFeature: Feature {
             userId: own.userId, displayName: own.displayName, handle: own.handle, bio: own.bio, protected: own.protected, stats: own.stats,
             avatar: own.avatar)
         let users = try MomentRepository.profileAudience(db, of: user)
-        return (own, PushEvent(users: users, bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, ServerEvent.ProfileUpdated(profile: shown))))
+        let event = ProtocolCodec.encodeEvent(ServerEvent.ProfileUpdated(profile: shown))
+        return (own, PushEvent(users: users, bytes: event))
     }
 }

@@ -237,47 +237,18 @@ final class PresenceHub: @unchecked Sendable {
     }
 
     private func event(_ userId: Int64, _ status: PresenceStatus) -> [UInt8] {
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("ev")
-        w.string("presence")
-        if status == .offline, let seen = lastSeen[userId] {
-            w.key("last_seen")
-            w.string(seen)
-        }
-        w.key("status")
-        w.string(status.rawValue)
-        w.key("user_id")
-        w.int(userId)
-        w.endObject()
-        return w.bytes
+        PresenceUpdate(userId: userId, status: status.rawValue, lastSeen: status == .offline ? lastSeen[userId] : nil)
+            .eventJSON
     }
 
     private func sendSnapshot(to device: Device) {
         assertOnQueue()
-        var w = JSONWriter()
-        w.beginObject()
-        w.key("ev")
-        w.string("presence.snapshot")
-        w.key("presence")
-        w.beginArray()
-        for friend in friends[device.userId] ?? SortedIDSet() {
+        let presence = (friends[device.userId] ?? SortedIDSet()).map { friend in
             let status = tracker.status(of: friend)
-            w.beginObject()
-            if status == .offline, let seen = lastSeen[friend] {
-                w.key("last_seen")
-                w.string(seen)
-            }
-            w.key("status")
-            w.string(status.rawValue)
-            w.key("user_id")
-            w.int(friend)
-            w.endObject()
+            return PresenceUpdate(
+                userId: friend, status: status.rawValue, lastSeen: status == .offline ? lastSeen[friend] : nil)
         }
-        w.endArray()
-        w.endObject()
-        let bytes = w.bytes
-        outbox.post(.event(bytes), to: [device.connection])
+        outbox.post(.event(PresenceSnapshot(presence: presence).eventJSON), to: [device.connection])
     }
 
     private func publish(_ changes: [PresenceTracker.Change]) {

@@ -57,7 +57,7 @@ struct ReactionsFeature: Feature {
                     let event = MessageReactionEvent(
                         conversationId: change.conversationId, messageId: p.messageId, userId: me, emoji: emoji,
                         reactions: change.counts.map { ReactionCount(emoji: $0.emoji, count: $0.count, mine: nil) })
-                    deliveries.push(PushEvent(users: change.members, bytes: ProtocolCodec.encodeEvent(MessageReactionEvent.name, event)))
+                    deliveries.push(PushEvent(users: change.members, bytes: ProtocolCodec.encodeEvent(event)))
                 }
                 return ReactionsResult(conversationId: change.conversationId, messageId: p.messageId, reactions: change.counts)
             }

@@ -192,7 +192,7 @@ struct FollowsFeature: Feature {
             PushEvent(
                 users: [follower],
                 bytes: ProtocolCodec.encodeEvent(
-                    SocialGraphEvents.followChanged, SocialGraphEvents.FollowChanged(userId: followee, state: state.rawValue))))
+                    SocialGraphEvents.FollowChanged(userId: followee, state: state.rawValue))))
         if state == .active {
             s.services.social.publish(.followChanged(followerId: follower, followeeId: followee, active: true))
         } else if wasActive {
@@ -206,7 +206,7 @@ struct FollowsFeature: Feature {
             PushEvent(
                 users: [s.userId],
                 bytes: ProtocolCodec.encodeEvent(
-                    SocialGraphEvents.relationshipChanged, SocialGraphEvents.RelationshipChanged(userId: user, blocking: blocking, muting: muting))))
+                    SocialGraphEvents.RelationshipChanged(userId: user, blocking: blocking, muting: muting))))
     }
 
     /// Counts a follow or unfollow against the user's allowance, or `rate_limited` with `retry_after_ms`.

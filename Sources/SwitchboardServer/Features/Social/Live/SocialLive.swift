@@ -157,11 +157,12 @@ final class SocialLive: @unchecked Sendable {
                 let route = LivePostRoute(
                     postId: id, seq: post.seq, authorId: post.author.userId, authorProtected: post.author.protected,
                     threadRoot: post.threadRoot, replyToUser: post.replyToUser?.userId, originalAuthor: post.repostOf?.author.userId)
-                out.append(.post(route, event: ProtocolCodec.encodeEvent(LiveEvents.postNew, LiveEvents.PostNew(post: post))))
+                out.append(.post(route, event: ProtocolCodec.encodeEvent(LiveEvents.PostNew(post: post))))
                 profiles.append(post.author.userId)
             case .postDeleted(let id, let author, let root, let seq):
                 let event = LiveEvents.PostDeleted(postId: id, seq: seq, authorId: author, threadRoot: root)
-                out.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: ProtocolCodec.encodeEvent(LiveEvents.postDeleted, event)))
+                let bytes = ProtocolCodec.encodeEvent(event)
+                out.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: bytes))
                 profiles.append(author)
             case .counts(let id):
                 guard lastCounts[id] == i, let f = try SocialLiveRepository.facts(db, postId: id) else { continue }
@@ -169,7 +170,7 @@ final class SocialLive: @unchecked Sendable {
                 out.append(
                     .counts(
                         postId: id, authorId: f.authorId, authorProtected: f.authorProtected, threadKey: f.threadRoot ?? id,
-                        event: ProtocolCodec.encodeEvent(LiveEvents.postCounts, event)))
+                        event: ProtocolCodec.encodeEvent(event)))
             case .notified(let userId, let notificationId):
                 guard let row = try SocialNotifications.notification(db, userId: userId, id: notificationId),
                     let actor = try SocialGraphRepository.socialUsers(db, ids: [row.actorId])[row.actorId]
@@ -178,7 +179,7 @@ final class SocialLive: @unchecked Sendable {
                 let event = LiveEvents.NotificationEvent(
                     notification: LiveEvents.Notification(id: row.id, kind: row.kind.rawValue, actor: actor, postId: row.postId, createdAt: row.createdAt),
                     unread: unread)
-                out.append(.notification(userId: userId, event: ProtocolCodec.encodeEvent(LiveEvents.notification, event)))
+                out.append(.notification(userId: userId, event: ProtocolCodec.encodeEvent(event)))
             case .followChanged(let follower, let followee, let active):
                 out.append(.follow(followerId: follower, followeeId: followee, active: active))
                 profiles.append(contentsOf: [follower, followee])
@@ -192,7 +193,7 @@ final class SocialLive: @unchecked Sendable {
         var seen = Set<Int64>()
         let users = profiles.filter { seen.insert($0).inserted }
         for counts in try SocialLiveRepository.profileCounts(db, users: users) {
-            out.append(.profileCounts(userId: counts.userId, event: ProtocolCodec.encodeEvent(LiveEvents.profileCounts, counts)))
+            out.append(.profileCounts(userId: counts.userId, event: ProtocolCodec.encodeEvent(counts)))
         }
         return out
     }

@@ -68,7 +68,7 @@ struct SocialNotificationsFeature: Feature {
                     }
                 } catch { throw ServiceError.from(error) }
                 deliveries.send(
-                    ProtocolCodec.encodeEvent(SocialNotificationsReadEvent.name, SocialNotificationsReadEvent(readId: readId, unread: unread)),
+                    ProtocolCodec.encodeEvent(SocialNotificationsReadEvent(readId: readId, unread: unread)),
                     toUsers: [me])
                 return SocialUnread(unread: unread)
             }

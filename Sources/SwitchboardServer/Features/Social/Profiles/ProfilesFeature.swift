@@ -33,7 +33,7 @@ struct ProfilesFeature: Feature {
             let friendIds = try await s.services.friends.friends(of: me).map(\.userId)
             let event = ServerEvent.ProfileUpdated(profile: UserProfile(userId: me, displayName: profile.displayName, handle: profile.handle))
             s.services.deliveries.push(
-                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(ServerEvent.Name.profileUpdated.rawValue, event)))
+                PushEvent(users: friendIds + [me], bytes: ProtocolCodec.encodeEvent(event)))
             return ProfileResult(profile: UserProfile(profile))
         }
         registry.operations.register(Ops.HandleCheck.self) { s, p async throws(ServiceError) -> HandleCheckResult in
