@@ -116,11 +116,15 @@ struct CallsTests {
         #expect(errorCode(try c.zed.client.call("call.signal", ["call_id": callId, "kind": "ice_candidate", "payload": early])) == "not_found")
         #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "smoke", "payload": "x"])) == "bad_request")
         #expect(errorCode(try c.a1.call("call.signal", ["call_id": callId, "kind": "offer", "payload": String(repeating: "x", count: 20_000)])) == "payload_too_large")
-        for device in [c.b2, c.a2, c.zed.client] { #expect(device.noEvent("call.signal", within: 0.2)) }
+        // Barrier: every relay is handed to the outbox on the call queue, and each of these devices' own refused
+        // signal was answered from that queue after the relays above: what it would have sent them came before that
+        // reply (kept by `call`); the ping covers their loops.
+        for device in [c.b2, c.a2, c.zed.client] { #expect(try device.noEventBeforeBarrier("call.signal")) }
         // TURN credentials for a call: a party of a live call only.
         #expect(ok(try c.b1.call("call.turn", ["call_id": callId])) != nil)
         #expect(errorCode(try c.zed.client.call("call.turn", ["call_id": callId])) == "not_found")
-        // Hang up: the other party is told with the duration.
+        // Hang up: the other party is told with the duration. (Not a wait for anything: the call lasts 50 ms of real
+        // time, which the duration below must show.)
         usleep(50_000)
         _ = try #require(ok(try c.b1.call("call.hangup", ["call_id": callId])))
         let ended = try c.a1.event("call.ended")
@@ -128,11 +132,12 @@ struct CallsTests {
         #expect((ended["duration_ms"] as? Int ?? 0) >= 50)
         #expect(errorCode(try c.a1.call("call.hangup", ["call_id": callId])) == "invalid_state")
         // The record: a row in the call history and a system message in the one-to-one conversation.
+        // Written by the call queue after the hang-up's reply: waited for (bounded), not for a fixed second.
         var history: [[String: Any]] = []
-        for _ in 0..<50 where history.isEmpty {
-            history = ok(try c.a1.call("call.history"))?["calls"] as? [[String: Any]] ?? []
-            if history.isEmpty { usleep(20_000) }
-        }
+        #expect(waitUntil {
+            history = (try? c.a1.call("call.history")).flatMap { ok($0)?["calls"] as? [[String: Any]] } ?? []
+            return !history.isEmpty
+        })
         #expect(history.first?["outcome"] as? String == "completed")
         #expect(history.first?["media"] as? String == "video")
         let message = try #require(try c.b2.messages(count: 1).first)
@@ -359,13 +364,15 @@ struct CallsTests {
         }
         // Each call has its own history row.
         var ids: Set<String> = []
-        for _ in 0..<50 where ids.count < 2 {
-            let rows = try database.pool.connectionForTests { db in
-                try db.execute(cached: "SELECT id FROM calls WHERE id = ANY($1::text[])", [.text("{\(annReal),\(zedReal)}")]).map { $0.string(0) ?? "" }
+        #expect(waitUntil {
+            let rows = try? database.pool.connectionForTests { db in
+                try db.execute(
+                    cached: "SELECT id FROM calls WHERE id = ANY($1::text[])", [.text("{\(annReal),\(zedReal)}")]
+                ).map { $0.string(0) ?? "" }
             }
-            ids = Set(rows)
-            if ids.count < 2 { usleep(20_000) }
-        }
+            ids = Set(rows ?? [])
+            return ids.count == 2
+        })
         #expect(ids == [annReal, zedReal])
     }
 

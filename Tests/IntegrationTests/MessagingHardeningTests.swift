@@ -314,8 +314,11 @@ struct MessagingHardeningTests {
         #expect(errorCode(try ann.client.call("typing", ["conversation_id": conversation, "activity": "recording"])) == "not_friends")
         #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "still there?"])) == "not_friends")
         #expect(errorCode(try bob.client.call("typing", ["conversation_id": conversation])) == "not_friends")
-        #expect(bob.client.noEvent("typing", within: 0.5))
-        #expect(bob.client.noEvent("message", within: 0.1))
+        // Barrier: Ann's refused typing and send were answered by the conversation's writer, and Bob's own typing
+        // after them went to that writer's serial queue too: what it would have sent Bob came before that reply (kept
+        // by `call`), and the ping covers his loop.
+        #expect(try bob.client.noEventBeforeBarrier("typing"))
+        #expect(try bob.client.noEventBeforeBarrier("message"))
     }
 
     /// The database connection fails right after a batch's COMMIT succeeded (its answer is lost): the writer asks
@@ -372,7 +375,8 @@ struct MessagingHardeningTests {
         // Bob's connection was sent 1 and 3 live; its sync from 1 brings 2, and only 2.
         _ = try #require(ok(try bob.client.call("sync", ["since": [String(conversation): 1]])))
         #expect(try bob.client.messages(count: 1, within: 2).compactMap { $0["text"] as? String } == ["m2"])
-        #expect(bob.client.noEvent("message", within: 0.3))
+        // Barrier: the catch-up is written before the sync's reply, the messages held meanwhile right after it.
+        #expect(try bob.client.noEventBeforeBarrier("message"))
         // The resend finds the committed message.
         #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"]))?["seq"] as? Int == 2)
     }

@@ -31,23 +31,6 @@ extension ProtocolClient {
         setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// True when no event named `name` arrives within `seconds` (other messages are kept).
-    func noEvent(_ name: String, within seconds: Double) -> Bool {
-        if events.contains(where: { $0["ev"] as? String == name }) { return false }
-        setTimeout(seconds)
-        defer { setTimeout(10) }
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            guard let message = try? next() else { return true }
-            if message["ev"] as? String == name {
-                events.append(message)
-                return false
-            }
-            events.append(message)
-        }
-        return true
-    }
-
     /// Every `message` event received so far or within `seconds` until `count` are there.
     func messages(count: Int, within seconds: Double = 10) throws -> [[String: Any]] {
         var found: [[String: Any]] = []
@@ -150,13 +133,16 @@ struct MessagingTests {
             #expect(m["sender_id"] as? Int == ann.id)
             #expect(m["seq"] as? Int == 1)
         }
-        #expect(ann.client.noEvent("message", within: 0.3))
+        // Barrier: the writer handed the batch of Ann's acknowledgement (the fan-out to her loop with it) to the
+        // outbox before that acknowledgement was read, so an echo to her would come before the ping's reply.
+        #expect(try ann.client.noEventBeforeBarrier("message"))
 
         // Idempotent retry: the same acknowledgement, nothing stored twice, nothing delivered twice.
         let again = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c1", "text": "hello Bob"])))
         #expect(again["message_id"] as? Int == messageId)
         #expect(again["seq"] as? Int == 1)
-        #expect(bob.client.noEvent("message", within: 0.3))
+        // Barrier: a second delivery would be in the writer's batch of the acknowledgement just read.
+        #expect(try bob.client.noEventBeforeBarrier("message"))
 
         // Text rules.
         #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": String(repeating: "x", count: 51)])) == "invalid_text")
@@ -315,8 +301,9 @@ struct MessagingTests {
         #expect(missed.compactMap { $0["text"] as? String } == (2...40).map { "m\($0)" })
         #expect(sync["messages"] as? Int == 39)
         #expect((sync["conversations"] as? [[String: Any]])?.first?["last_seq"] as? Int == 40)
-        // Nothing more, nothing twice.
-        #expect(back.noEvent("message", within: 0.3))
+        // Nothing more, nothing twice. Barrier: the catch-up is written before the sync's reply (and the messages
+        // held meanwhile right after it, in the same loop turn); every send was acknowledged before the reconnect.
+        #expect(try back.noEventBeforeBarrier("message"))
         // An empty sync from a fresh device brings the whole history.
         let fresh = try reconnect(port, bob)
         _ = try #require(ok(try fresh.call("sync", [:])))
@@ -355,7 +342,9 @@ struct MessagingTests {
         let received = try back.messages(count: total - 1, within: 15)
         let seqs = received.compactMap { $0["seq"] as? Int }
         #expect(seqs == Array(2...total))
-        #expect(back.noEvent("message", within: 0.3))
+        // Barrier: every seq was delivered, the last one by the writer's last batch; a duplicate would come from a
+        // batch handed to the outbox before it, or from the catch-up (written before the sync's reply).
+        #expect(try back.noEventBeforeBarrier("message"))
     }
 
     @Test func presenceGoesToFriendsOnlyWithAGracePeriod() throws {
@@ -377,7 +366,9 @@ struct MessagingTests {
         #expect(entries.first?["status"] as? String == "online")
         // Away is the most available status of the devices: Bob is online while one device is.
         _ = try #require(ok(try bob.client.call("presence.set", ["status": "away"])))
-        #expect(ann.client.noEvent("presence", within: 0.3))
+        // Barrier: the hub handles the change after its reply; a probe's snapshot comes after it, then Ann's ping.
+        var probes = [try presenceBarrier(port, probe: zed)]
+        #expect(try ann.client.noEventBeforeBarrier("presence"))
         _ = try #require(ok(try bob2.call("presence.set", ["status": "away"])))
         #expect((try ann.client.event("presence"))["status"] as? String == "away")
         #expect(errorCode(try bob2.call("presence.set", ["status": "invisible"])) == "bad_request")
@@ -387,18 +378,25 @@ struct MessagingTests {
         bob2.socket.shutdownBoth()
         #expect(waitUntil { server.connectionCount <= open - 2 })
         let bob3 = try reconnect(port, bob)
-        #expect(ann.client.noEvent("presence", within: 0.9) == false)  // back to online (a new device starts online)
-        let online = try #require(ann.client.events.last { $0["ev"] as? String == "presence" })
+        let online = try ann.client.event("presence")  // back to online (a new device starts online)
         #expect(online["status"] as? String == "online")
         ann.client.events.removeAll()
         bob3.socket.shutdownBoth()
-        #expect(ann.client.noEvent("presence", within: 0.3))
+        // Not at once: once the server closed the connection (it tells the hub first), a probe's snapshot comes after
+        // the hub handled the disconnection, then Ann's ping; the grace period (0.6 s) is only for this barrier to
+        // come first.
+        #expect(waitUntil { server.connectionCount <= open - 2 })
+        probes.append(try presenceBarrier(port, probe: zed))
+        #expect(try ann.client.noEventBeforeBarrier("presence"))
         let offline = try ann.client.event("presence")
         #expect(offline["status"] as? String == "offline")
         #expect((offline["last_seen"] as? String)?.hasSuffix("Z") == true)
-        // Strangers hear nothing.
-        #expect(zed.client.noEvent("presence", within: 0.2))
+        // Strangers hear nothing. Barrier: the hub handed every change so far to the outbox before a probe's
+        // snapshot.
+        probes.append(try presenceBarrier(port, probe: zed))
+        #expect(try zed.client.noEventBeforeBarrier("presence"))
         #expect(!zed.client.events.contains { $0["ev"] as? String == "presence" || $0["ev"] as? String == "presence.snapshot" && (($0["presence"] as? [Any])?.isEmpty == false) })
+        withExtendedLifetime(probes) {}  // open to the end (see `presenceBarrier`)
     }
 
     @Test func typingIsDeliveredToMembersAndExpires() throws {

@@ -85,7 +85,8 @@ struct PhotoOpsTests {
             #expect(profile["user_id"] as? Int == ann.id && (profile["avatar"] as? [String: Any])?["photo_id"] as? Int == photo)
             #expect(profile["phone"] == nil)
         }
-        #expect(cat.client.all("profile.updated", within: 0.5).isEmpty)
+        // Barrier: the request pushes `profile.updated` before it answers.
+        #expect(try cat.client.allBeforeBarrier("profile.updated").isEmpty)
 
         // The avatar in profiles, the friends list, and social users (a post's author).
         let seen = try #require(ok(try bob.client.call("profile.get", ["user_id": ann.id]))?["profile"] as? [String: Any])

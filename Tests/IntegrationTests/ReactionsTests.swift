@@ -79,7 +79,8 @@ struct ReactionsTests {
         // Removing again changes nothing: same answer, no event.
         let again = try #require(ok(try bob.client.call("reactions.set", ["message_id": messageId, "emoji": "x", "active": false])))
         #expect(counts(again["reactions"]) == ["❤️": ["count": 1, "mine": false]])
-        #expect(ann.client.noEvent("message.reaction", within: 0.3))
+        // Barrier: the request pushes its event before it answers.
+        #expect(try ann.client.noEventBeforeBarrier("message.reaction"))
 
         // The sync catch-up carries the counts too.
         let bob2 = try reconnect(port, bob)
@@ -120,7 +121,7 @@ struct ReactionsTests {
         for client in [ann.client, bob.client, cat.client] {
             #expect(try client.event("message.reaction")["user_id"] as? Int == dan.id)
         }
-        #expect(zed.client.noEvent("message.reaction", within: 0.3))
+        #expect(try zed.client.noEventBeforeBarrier("message.reaction"))  // pushed before Dan's reply
 
         // The emoji: a short one-line string.
         for emoji in ["", String(repeating: "👍", count: 9), "a\u{7}", String(repeating: "x", count: 65), "   "] {
