@@ -38,6 +38,8 @@ final class DropProxy: @unchecked Sendable {
     private var stopped = false
     // protected by lock
     private(set) var accepted = 0
+    // protected by lock: bytes read from the clients (relayed or held)
+    private var fromClients = 0
 
     /// Two sockets relayed both ways; closed by the last of its two pump threads.
     final class Pair: @unchecked Sendable {
@@ -126,6 +128,11 @@ final class DropProxy: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(from, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }
+            if from == pair.client {
+                lock.lock()
+                fromClients += n
+                lock.unlock()
+            }
             // Held while paused (bounded by the test's own timeouts; a cut ends it).
             var waited = 0
             while isHeld(from: from == pair.server) && waited < 3000 {
@@ -175,6 +182,13 @@ final class DropProxy: @unchecked Sendable {
         let all = Array(pairs.values)
         lock.unlock()
         for pair in all { pair.shutdownBoth() }
+    }
+
+    /// Bytes the proxy has read from its clients so far (also while paused: a request sent, even if held).
+    var bytesFromClients: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return fromClients
     }
 
     /// Connections relayed so far.
@@ -269,6 +283,29 @@ final class EventLog: @unchecked Sendable {
 
     /// Counts the states equal to `state`.
     func count(_ state: ConnectionState) -> Int { states.filter { $0 == state }.count }
+}
+
+/// Waits (polling, bounded) until `condition` holds; returns whether it did.
+func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while await !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
+/// How many `op` requests the server on `port` has answered (`switchboard_request_duration_seconds_count` on
+/// `/metrics`).
+func answered(_ port: Int, op: String) throws -> Int {
+    let socket = try TestSocket(port: port)
+    try socket.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    let metrics = String(decoding: try socket.readResponse().body, as: UTF8.self)
+    for line in metrics.split(separator: "\n")
+    where line.hasPrefix("switchboard_request_duration_seconds_count{") && line.contains("op=\"\(op)\"") {
+        return Int(Double(line.split(separator: " ").last ?? "") ?? 0)
+    }
+    return 0
 }
 
 /// A client of `port` with quick reconnects (the test's proxy or server port).
@@ -513,9 +550,11 @@ struct ClientLibraryTests {
         let started = Date()
         await #expect(throws: SwitchboardClientError.timeout(op: "ping")) { try await client.ping(timeout: 0.3) }
         #expect(Date().timeIntervalSince(started) < 2)
-        // A cancelled task's request fails at once with .cancelled.
+        // A cancelled task's request fails at once with .cancelled (cancelled once it is on the wire, held by the
+        // paused proxy).
+        let sentBefore = proxy.bytesFromClients
         let waiting = Task { try await client.ping(timeout: 20) }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await eventually { proxy.bytesFromClients > sentBefore })
         waiting.cancel()
         if case .failure(let error) = await waiting.result {
             #expect(error as? SwitchboardClientError == .cancelled)
@@ -535,7 +574,12 @@ struct ClientLibraryTests {
         let deadPort = try DropProxy(targetPort: 1)
         let dead = deadPort.port
         deadPort.stop()
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        // Until nothing listens there (the listener is shut down, then closed by the proxy's thread).
+        #expect(await eventually {
+            guard let fd = try? TestSocket.connectFD(port: dead) else { return true }
+            Glibc.close(fd)
+            return false
+        })
         let nobody = try makeClient(port: dead) { $0.reconnect = .disabled }
         do {
             try await nobody.connect()
@@ -718,6 +762,8 @@ struct ClientLibraryTests {
             all.contains { if case .disconnected(let reason) = $0 { return reason.contains("4002") } else { return false } }
         })
         #expect(await events.wait { _ in events.states.last == .disconnected })
+        // A window, kept: a reconnect would be the client's own timer (the first after 0.05 s here), which no
+        // request or reply can be ordered with; 0.3 s holds several.
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(events.states.last == .disconnected)
         // ...but the next request opens a connection.
@@ -871,8 +917,10 @@ struct ClientLibraryTests {
         try await befriend(bob, cat, catUser)
         let direct = try await ann.directConversation(with: bobUser.id)
         let group = try await ann.createGroup(name: "G", memberIds: [bobUser.id, catUser.id])
-        // Old messages (before Bob's baseline would be history): none yet; Bob's session baseline is set.
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Old messages (before Bob's baseline would be history): none yet; Bob's session baseline is set: the
+        // registrations' `conversations.list` (one per client) were answered, and Bob's ping came back behind his.
+        #expect(await eventually { ((try? answered(port, op: "conversations.list")) ?? 0) >= 3 })
+        try await bob.ping()
 
         let count = 300
         async let annSends: Void = {
@@ -967,8 +1015,12 @@ struct ClientLibraryTests {
                 bobEvents.all.filter { if case .resumed = $0 { return true } else { return false } }.count > round
             })
         }
-        // A little time for any late event, then: none of Bob's own messages was given to him as an event.
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // Any late event, then: none of Bob's own messages was given to him as an event. Barrier: Bob's ping comes
+        // back after everything written to his connection before it (the messages held during the resume go right
+        // after the sync's reply); Ann's typing, sent after that, reaches his log behind every event given before.
+        try await bob.ping()
+        try await ann.setTyping(direct.conversationId)
+        #expect(await bobEvents.wait { all in all.contains { if case .typing = $0 { true } else { false } } })
         #expect(bobEvents.messages.filter { $0.senderId == bobUser.id }.isEmpty)
         #expect(bobEvents.messages.map(\.text) == ["hello 0", "hello 1", "hello 2"])
         await ann.close()
