@@ -49,6 +49,8 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     let bus: MemoryBus
     /// Every call fails while true (Redis down).
     let failing = Atomic<Bool>(false)
+    /// The nodes whose heartbeat failed because of `failing` (a test empties it).
+    let refusedHeartbeats = Mutex<Set<UInt32>>([])
 
     init(bus: MemoryBus) { self.bus = bus }
 
@@ -65,7 +67,10 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     }
 
     func heartbeat(node: UInt32, ttlMilliseconds: Int) throws -> Bool {
-        try check()
+        if failing.load(ordering: .relaxed) {
+            refusedHeartbeats.withLock { _ = $0.insert(node) }
+            throw Down()
+        }
         return state.withLock { $0.alive.updateValue(Date().addingTimeInterval(Double(ttlMilliseconds) / 1000), forKey: node) == nil }
     }
 

@@ -168,7 +168,9 @@ struct ClusterTests {
         func start() async -> Bool {
             for d in directories.values { d.start() }
             let ready = await eventually(30) { directories.values.allSatisfy { $0.liveNodeCount == 3 } }
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            // A heartbeat loads the snapshots of the nodes it finds one by one, and the count moves with the first:
+            // each directory's queue is let finish the block it was in, so every node has loaded the other two.
+            for d in directories.values { await settle(d.queue) }
             return ready
         }
 
@@ -204,7 +206,11 @@ struct ClusterTests {
         let bobReplied = Atomic<Bool>(false)
         one.localAttached(bob) { bobReplied.store(true, ordering: .relaxed) }
         #expect(await eventually(30) { two.status(bob.connection) != nil })
-        try await Task.sleep(nanoseconds: 150_000_000)
+        // Barrier instead of a wait: node 2 acknowledges the change at the end of the queue block that recorded it
+        // (a synchronous bus), node 1 takes the acknowledgement on its queue, and a reply released by it would run
+        // there: once both queues finished what they had, the reply has run if node 2's word was enough.
+        await settle(rig.directories[2]!.queue)
+        await settle(one.queue)
         let early = bobReplied.load(ordering: .relaxed)
         #expect(!early, "replied before node 3 had the device")
         rig.releaseThree()
@@ -275,8 +281,11 @@ struct ClusterTests {
 
         // Redis down then back, empty (restarted): every node writes its directory again and reloads the others;
         // each is told to have its clients reconnect.
+        // Down until each node's heartbeat has met it (and its directory, on its queue, marked the store down).
+        store.refusedHeartbeats.withLock { $0 = [] }
         store.failing.store(true, ordering: .relaxed)
-        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(await eventually { store.refusedHeartbeats.withLock { $0 } == [1, 2, 3] })
+        for d in [a, b, c] { await settle(d.queue) }
         store.wipe()
         store.failing.store(false, ordering: .relaxed)
         #expect(await eventually { logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1 })

@@ -123,7 +123,16 @@ struct TransportTests {
             }
         }
         writer.start()
-        usleep(200_000)
+        // Not read until the server has met EAGAIN: bytes left queued on its side of the connection after a turn.
+        let deadline = Date().addingTimeInterval(10)
+        var backedUp = false
+        while !backedUp && Date() < deadline {
+            for loop in group.loops {
+                loop.queue.sync { loop.forEachConnection { if $0.outboundBytes > 0 { backedUp = true } } }
+            }
+            if !backedUp { usleep(5_000) }
+        }
+        #expect(backedUp)
         let echoed = readExactly(fd, total)
         #expect(echoed.count == total)
         #expect(echoed == payload)
