@@ -133,16 +133,15 @@ struct MessagingTests {
             #expect(m["sender_id"] as? Int == ann.id)
             #expect(m["seq"] as? Int == 1)
         }
-        // Barrier: the writer handed the batch of Ann's acknowledgement (the fan-out to her loop with it) to the
-        // outbox before that acknowledgement was read, so an echo to her would come before the ping's reply.
-        #expect(try ann.client.noEventBeforeBarrier("message"))
+        // Barrier through the writer: an echo to Ann would be in the batch of her acknowledgement.
+        #expect(try ann.client.noEventBeforeWriterBarrier("message", conversation: conversation))
 
         // Idempotent retry: the same acknowledgement, nothing stored twice, nothing delivered twice.
         let again = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c1", "text": "hello Bob"])))
         #expect(again["message_id"] as? Int == messageId)
         #expect(again["seq"] as? Int == 1)
-        // Barrier: a second delivery would be in the writer's batch of the acknowledgement just read.
-        #expect(try bob.client.noEventBeforeBarrier("message"))
+        // Barrier through the writer: a second delivery would be in the batch of the acknowledgement just read.
+        #expect(try bob.client.noEventBeforeWriterBarrier("message", conversation: conversation))
 
         // Text rules.
         #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": String(repeating: "x", count: 51)])) == "invalid_text")
@@ -342,9 +341,9 @@ struct MessagingTests {
         let received = try back.messages(count: total - 1, within: 15)
         let seqs = received.compactMap { $0["seq"] as? Int }
         #expect(seqs == Array(2...total))
-        // Barrier: every seq was delivered, the last one by the writer's last batch; a duplicate would come from a
-        // batch handed to the outbox before it, or from the catch-up (written before the sync's reply).
-        #expect(try back.noEventBeforeBarrier("message"))
+        // Barrier through the writer (every send was handed to it by now: each seq arrived) and for the catch-up,
+        // written before the sync's reply.
+        #expect(try back.noEventBeforeWriterBarrier("message", conversation: conversation))
     }
 
     @Test func presenceGoesToFriendsOnlyWithAGracePeriod() throws {

@@ -18,14 +18,18 @@ import Testing
 // and its inbox is FIFO. So every event posted to the connection before the server read the ping is written before
 // the ping's reply, and is among what `eventsBeforeBarrier` collects.
 //
-// What it does not prove on its own: that the work which would produce the unwanted event has run. Each use says
-// why it has: the event would be pushed by the action's request task before its reply (most ops: `deliveries` then
-// the result), or by an engine queue that the action's own reply (or a later reply to the checked connection) came
-// through after it, or by a queue that a probe goes through first (`presenceBarrier`, the live pages' probe in
-// `SocialLiveTests`). One gap is left where an engine's batch goes to several loops: `LocalOutbox.post` hands each
-// loop its part one after the other, so the part of another loop may follow by a few instructions the reply that was
-// just read. A miss there could only let a wrong event through unseen, never fail a correct server; where a probe
-// is cheap it closes the gap.
+// What it does not prove on its own: that the work which would produce the unwanted event has run, and has handed
+// its part for this connection's loop to the outbox. Each use says why it has:
+// - the event would be pushed by the action's request task before its reply (most ops: `deliveries`, then the
+//   result): done before the action's reply was even sent;
+// - or by an engine queue that a later request of the checked connection went through (its reply comes after
+//   everything the queue handed over before);
+// - or by a queue that a probe goes through first (`eventsBeforeWriterBarrier` for a conversation's writer,
+//   `presenceBarrier`, the live pages' probe in `SocialLiveTests`).
+// An acknowledgement read from an engine is not enough: `LocalOutbox.post` hands each loop its part of a batch one
+// after the other, and the sender's reply first. `BarrierTests` measured it: a ping sent by Bob right after Ann's
+// acknowledgement came back before her message to him in about half of 20 rounds (on two busy cores the writer's
+// thread can be descheduled between the hand-offs).
 
 extension ProtocolClient {
     /// Sends `ping` and reads until its reply. Every message that arrived before the reply is kept in `events` (in
@@ -42,6 +46,23 @@ extension ProtocolClient {
     /// included; every message stays kept).
     func noEventBeforeBarrier(_ name: String) throws -> Bool {
         try !eventsBeforeBarrier().contains { $0["ev"] as? String == name }
+    }
+
+    /// A barrier through a conversation's writer, then a ping (`eventsBeforeBarrier`): a `typing` stop is answered
+    /// by the writer's serial queue after every batch it handed to the outbox before (all of each batch, every
+    /// loop's part), so what those batches had for this connection came before that reply. It changes nothing: not
+    /// typing, nothing is announced (a non-member's is refused by the writer too). Counts against the user's typing
+    /// rate limit, which must let it through.
+    @discardableResult
+    func eventsBeforeWriterBarrier(_ conversationId: Int) throws -> [[String: Any]] {
+        let reply = try call("typing", ["conversation_id": conversationId, "active": false])
+        #expect(errorCode(reply) != "rate_limited", "the writer barrier was rate limited")
+        return try eventsBeforeBarrier()
+    }
+
+    /// True when no event named `name` was received by a writer barrier (`eventsBeforeWriterBarrier`).
+    func noEventBeforeWriterBarrier(_ name: String, conversation conversationId: Int) throws -> Bool {
+        try !eventsBeforeWriterBarrier(conversationId).contains { $0["ev"] as? String == name }
     }
 
     /// Every event named `name` received by the reply of a `ping` sent now (kept ones first); they are no longer
