@@ -549,6 +549,22 @@ struct SocialLiveTests {
         #expect((ok(try bob.client.call("notifications.list"))?["groups"] as? [Any])?.count == 0)
     }
 
+    /// The live barrier must see what was published before it (otherwise every "nothing arrived" checked with it
+    /// would pass whatever was routed): each of Ann's posts is among what her follower's home got by the barrier.
+    @Test func theLiveBarrierSeesAPostPublishedBeforeIt() throws {
+        let w = try startWorld()
+        defer { stop(w.server); w.database.close() }
+        let ann = try w.user("ann")
+        let bob = try w.user("bob")
+        try w.follow(bob, ann)
+        #expect(ok(try bob.client.subscribe(["home"])) != nil)
+        for round in 0..<20 {
+            let id = try w.post(ann, "round \(round)")
+            try w.liveBarrier()
+            #expect(try bob.client.allBeforeBarrier("post.new").compactMap(postId) == [id], "round \(round)")
+        }
+    }
+
     @Test func theGraphAndPostsOpsDriveLivePages() throws {
         let w = try startWorld()
         defer { stop(w.server); w.database.close() }
