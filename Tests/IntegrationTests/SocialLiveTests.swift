@@ -262,6 +262,9 @@ struct SocialLiveTests {
         try w.mute(eve, ann)
         try w.follow(bob, gus)
         try w.follow(cat, dan)
+        // The follows' notifications routed before Ann subscribes (told later only by the unread count): waited for,
+        // not left to the resolver being quicker than the subscriptions (it was not always, with a probe's post too).
+        try w.liveBarrier()
         let bob2 = try secondDevice(w.port, bob, "bob-2")
 
         // Bob: home and ann's page (one delivery per post); bob's second device: home; cat: ann's page only; dan:
