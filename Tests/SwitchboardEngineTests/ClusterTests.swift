@@ -8,9 +8,9 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardProtocol
+import Synchronization
 import Testing
 
 @testable import SwitchboardServer
@@ -28,7 +28,9 @@ struct ClusterTests {
     @Test func wireMessagesRoundTripAndRefuseDamage() {
         let messages: [ClusterWire] = [
             .deliver([
-                .init(item: .message(conversationId: 5, seq: 9, payload: Array(#"{"ev":"message"}"#.utf8)), connections: [1, 2, 3]),
+                .init(
+                    item: .message(conversationId: 5, seq: 9, payload: Array(#"{"ev":"message"}"#.utf8)),
+                    connections: [1, 2, 3]),
                 .init(item: .ephemeral(Array("p".utf8), source: "p:7"), connections: [UInt64.max]),
                 .init(item: .event([]), connections: []), .init(item: .revoke, connections: [4]),
             ]),
@@ -38,8 +40,14 @@ struct ClusterTests {
                 [.detached(connection: 9, userId: 1), .status(connection: 9, userId: 1, status: "away"), .sync]),
             .notice(node: 2, .friendship(4, 5, friends: true)), .notice(node: 2, .friendship(4, 5, friends: false)),
             .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")), .notice(node: 3, .revoked(sessionId: 8, userId: 9)),
-            .callRequest(connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup", command: Array("{}".utf8)),
-            .deliver([.init(item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)), connections: [1 << 40])]),
+            .callRequest(
+                connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup",
+                command: Array("{}".utf8)),
+            .deliver([
+                .init(
+                    item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)),
+                    connections: [1 << 40])
+            ]),
         ]
         for m in messages {
             let bytes = m.encoded()
@@ -76,7 +84,8 @@ struct ClusterTests {
         #expect(locals[1].delivered.count == 300)
         #expect(locals[2].delivered.count == 302)
         // One object (one encoded frame) for every recipient of a node.
-        let objects = Set(locals[2].delivered.compactMap { if case .message(let m) = $0.1 { ObjectIdentifier(m) } else { nil } })
+        let objects = Set(
+            locals[2].delivered.compactMap { if case .message(let m) = $0.1 { ObjectIdentifier(m) } else { nil } })
         #expect(objects.count == 1)
         // Each connection's order is kept: the message, then the event.
         let last = members.last!
@@ -88,7 +97,9 @@ struct ClusterTests {
 
     private func directory(_ node: UInt32, _ store: MemoryClusterStore, _ log: DirectoryLog) -> ClusterDirectory {
         let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
-        let d = ClusterDirectory(node: node, store: store, heartbeatInterval: 0.02, heartbeatTTL: 0.3, metrics: metrics, logger: testLogger())
+        let d = ClusterDirectory(
+            node: node, store: store, heartbeatInterval: 0.02, heartbeatTTL: 0.3, metrics: metrics, logger: testLogger()
+        )
         d.delegate = log
         return d
     }
@@ -108,7 +119,9 @@ struct ClusterTests {
         func remoteDeviceStatus(_ device: Device, status: String) { log.remoteDeviceStatus(device, status: status) }
         func remoteChangesEnd() {}
         func busRecovered() {}
-        func remoteApplied(_ other: UInt32, seq: UInt64) { bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other) }
+        func remoteApplied(_ other: UInt32, seq: UInt64) {
+            bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other)
+        }
     }
 
     /// Three directories on one bus whose node 3 can be slowed down (its bus messages held back) or silenced.
@@ -132,7 +145,8 @@ struct ClusterTests {
                 let answering = AnsweringLog(node: n, bus: bus)
                 delegates.append(answering)
                 let d = ClusterDirectory(
-                    node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 30, metrics: metrics, logger: testLogger(),
+                    node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 30, metrics: metrics,
+                    logger: testLogger(),
                     applyTimeout: applyTimeout)
                 d.delegate = answering
                 directories[n] = d
@@ -246,7 +260,9 @@ struct ClusterTests {
         let b = directory(2, store, logB)
         for (n, d) in [(UInt32(1), a), (2, b)] {
             bus.join(n) { bytes in
-                if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { d.received(node: from, seq: seq, changes: changes) }
+                if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
+                    d.received(node: from, seq: seq, changes: changes)
+                }
             }
         }
         a.start()
@@ -268,13 +284,18 @@ struct ClusterTests {
         bus.dropping.store(false, ordering: .relaxed)
         let cid = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
         a.localAttached(cid)
-        #expect(await eventually { logB.count == 2 && logB.status(bob.connection) == nil && logB.status(cid.connection) == "online" })
+        #expect(
+            await eventually {
+                logB.count == 2 && logB.status(bob.connection) == nil && logB.status(cid.connection) == "online"
+            })
 
         // A late joiner loads the snapshot of every live node.
         let logC = DirectoryLog()
         let c = directory(3, store, logC)
         bus.join(3) { bytes in
-            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { c.received(node: from, seq: seq, changes: changes) }
+            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
+                c.received(node: from, seq: seq, changes: changes)
+            }
         }
         c.start()
         #expect(await eventually { logC.count == 2 && logC.status(ann.connection) == "away" })
@@ -288,7 +309,10 @@ struct ClusterTests {
         for d in [a, b, c] { await settle(d.queue) }
         store.wipe()
         store.failing.store(false, ordering: .relaxed)
-        #expect(await eventually { logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1 })
+        #expect(
+            await eventually {
+                logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1
+            })
         #expect(await eventually { (try? store.snapshot(node: 1).devices.count) == 2 })
         #expect(await eventually { logB.count == 2 && logC.count == 2 })
 
