@@ -235,7 +235,8 @@ _RECORDER = """
 (() => {
   const record = (kind, text) => { (window.__sbProblems = window.__sbProblems || []).push(kind + ': ' + text); };
   document.addEventListener('securitypolicyviolation', e =>
-    record('csp', e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber));
+    record('csp', e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at '
+      + e.sourceFile + ':' + e.lineNumber));
 })();
 """
 

@@ -210,12 +210,15 @@ def test_community_event_dot_and_calendar(env):
     ann.open(f"#/calendar/day:{second_day.isoformat()}")
     # Looked for in the day view itself: until it replaces the month shown before, that month (the event's, some
     # days) lists the event on both of its days.
-    expect(calendar.locator(f"section.calendar-day[data-date='{second_day.isoformat()}'] li[data-event='{sunrise}']")).to_contain_text("Sunrise walk")
+    day_view = calendar.locator(f"section.calendar-day[data-date='{second_day.isoformat()}']")
+    expect(day_view.locator(f"li[data-event='{sunrise}']")).to_contain_text("Sunrise walk")
     ann.page.get_by_role("button", name="Week", exact=True).click()
-    expect(ann.page.locator(f"main[data-screen=calendar] ol.calendar-week li[data-date='{first_day.isoformat()}'] li[data-event='{sunrise}']")).to_be_visible()
+    week_day = ann.page.locator(f"main[data-screen=calendar] ol.calendar-week li[data-date='{first_day.isoformat()}']")
+    expect(week_day.locator(f"li[data-event='{sunrise}']")).to_be_visible()
     axe_check(ann.page, "calendar-week")
     ann.page.get_by_role("button", name="Year", exact=True).click()
-    expect(ann.page.locator(f"main[data-screen=calendar] td[data-date='{first_day.isoformat()}'].has-events")).to_be_visible()
+    year = ann.page.locator("main[data-screen=calendar]")
+    expect(year.locator(f"td[data-date='{first_day.isoformat()}'].has-events")).to_be_visible()
     axe_check(ann.page, "calendar-year")
     screenshot(ann.page, "calendar-year")
 
@@ -224,7 +227,8 @@ def test_community_event_dot_and_calendar(env):
     publish_event(adm, "Yesterday's walk", starts + dt.timedelta(days=1), ends + dt.timedelta(days=1), ORGANISER_ZONE)
     expect(adm.page.get_by_text("The event Yesterday's walk is published.")).to_be_visible()
     past = event_id(adm_page, "Yesterday's walk")
-    sql(env, f"UPDATE community_events SET starts_at = now() - interval '26 hours', ends_at = now() - interval '24 hours' "
+    sql(env, f"UPDATE community_events SET starts_at = now() - interval '26 hours', "
+             f"ends_at = now() - interval '24 hours' "
              f"WHERE id = {past}")
     page = open_community(ann, "Walkers")
     past_list = page.get_by_role("list", name="Past events")
@@ -312,12 +316,14 @@ def test_core_member_posts_and_course(env):
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(course.locator("#course-progress-text")).to_have_text("1 of 1 lessons completed")
-    expect(course.get_by_role("link", name="Watch the video")).to_have_attribute("href", "https://example.com/breathing")
+    video = course.get_by_role("link", name="Watch the video")
+    expect(video).to_have_attribute("href", "https://example.com/breathing")
     axe_check(bob.page, "course")
     screenshot(bob.page, "course")
     # Core members see everyone's progress.
     cora.page.reload()
-    expect(cora.page.get_by_role("region", name="Progress of the members").locator("li", has_text="Bob")).to_contain_text("1 of 1")
+    progress = cora.page.get_by_role("region", name="Progress of the members")
+    expect(progress.locator("li", has_text="Bob")).to_contain_text("1 of 1")
     env.expect_clean(adm.page)
     env.expect_clean(cora.page)
     env.expect_clean(bob.page, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
@@ -371,10 +377,12 @@ def test_event_edited_and_cancelled(env):
     expect(event_page.get_by_role("button", name="I cannot come")).to_have_count(0)
     expect(tab(bob)).to_have_attribute("data-unread", "2", timeout=NOTIFY_BUDGET_MS)
     bob.open(f"#/calendar/month:{day.isoformat()}")
-    expect(bob.page.locator(f"main[data-screen=calendar] td[data-date='{day.isoformat()}'] li[data-event='{weeding}']")).to_contain_text("cancelled")
+    cell = bob.page.locator(f"main[data-screen=calendar] td[data-date='{day.isoformat()}']")
+    expect(cell.locator(f"li[data-event='{weeding}']")).to_contain_text("cancelled")
     page = open_community(bob, "Gardeners")
     expect(page.locator(f"li[data-event='{weeding}']").first).to_contain_text("Cancelled")
-    expect(page.locator("li.is-new")).to_have_count(2)  # "event changed" and "event cancelled", new since the last visit
+    # "Event changed" and "event cancelled", new since the last visit.
+    expect(page.locator("li.is-new")).to_have_count(2)
     expect(tab(bob)).to_have_attribute("data-unread", "0")
     for p in (adm.page, bob.page):
         env.expect_clean(p)
