@@ -38,6 +38,8 @@ final class DropProxy: @unchecked Sendable {
     private var stopped = false
     // protected by lock
     private(set) var accepted = 0
+    // protected by lock: bytes read from the clients (relayed or held)
+    private var fromClients = 0
 
     /// Two sockets relayed both ways; closed by the last of its two pump threads.
     final class Pair: @unchecked Sendable {
@@ -76,7 +78,9 @@ final class DropProxy: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0, listen(fd, 64) == 0 else {
             Glibc.close(fd)
@@ -126,6 +130,11 @@ final class DropProxy: @unchecked Sendable {
             let n = buffer.withUnsafeMutableBytes { recv(from, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }
+            if from == pair.client {
+                lock.lock()
+                fromClients += n
+                lock.unlock()
+            }
             // Held while paused (bounded by the test's own timeouts; a cut ends it).
             var waited = 0
             while isHeld(from: from == pair.server) && waited < 3000 {
@@ -134,7 +143,9 @@ final class DropProxy: @unchecked Sendable {
             }
             var offset = 0
             while offset < n {
-                let m = buffer[offset..<n].withUnsafeBytes { Glibc.send(to, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let m = buffer[offset..<n].withUnsafeBytes {
+                    Glibc.send(to, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 guard m > 0 else { break relay }
                 offset += m
             }
@@ -175,6 +186,13 @@ final class DropProxy: @unchecked Sendable {
         let all = Array(pairs.values)
         lock.unlock()
         for pair in all { pair.shutdownBoth() }
+    }
+
+    /// Bytes the proxy has read from its clients so far (also while paused: a request sent, even if held).
+    var bytesFromClients: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return fromClients
     }
 
     /// Connections relayed so far.
@@ -271,6 +289,29 @@ final class EventLog: @unchecked Sendable {
     func count(_ state: ConnectionState) -> Int { states.filter { $0 == state }.count }
 }
 
+/// Waits (polling, bounded) until `condition` holds; returns whether it did.
+func eventually(_ seconds: Double = 10, _ condition: () async -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while await !condition() {
+        if Date() > deadline { return false }
+        try? await Task.sleep(nanoseconds: 5_000_000)
+    }
+    return true
+}
+
+/// How many `op` requests the server on `port` has answered (`switchboard_request_duration_seconds_count` on
+/// `/metrics`).
+func answered(_ port: Int, op: String) throws -> Int {
+    let socket = try TestSocket(port: port)
+    try socket.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    let metrics = String(decoding: try socket.readResponse().body, as: UTF8.self)
+    for line in metrics.split(separator: "\n")
+    where line.hasPrefix("switchboard_request_duration_seconds_count{") && line.contains("op=\"\(op)\"") {
+        return Int(Double(line.split(separator: " ").last ?? "") ?? 0)
+    }
+    return 0
+}
+
 /// A client of `port` with quick reconnects (the test's proxy or server port).
 func makeClient(
     port: Int, secure: Bool = false, _ adjust: (inout ClientConfiguration) -> Void = { _ in }
@@ -295,7 +336,8 @@ struct ClientUser {
 func registerUser(_ client: SwitchboardClient, _ name: String) async throws -> ClientUser {
     let phone = freshPhone()
     let password = "\(name) secret pass 42"
-    let credentials = try await client.register(phone: phone, password: password, displayName: name, device: "\(name)-1")
+    let credentials = try await client.register(
+        phone: phone, password: password, displayName: name, device: "\(name)-1")
     return ClientUser(credentials: credentials, phone: phone, password: password)
 }
 
@@ -405,7 +447,9 @@ struct ClientLibraryUnitTests {
 
     @Test func endpointsParse() {
         #expect(ServerEndpoint(url: "ws://127.0.0.1:8080") == ServerEndpoint(host: "127.0.0.1", port: 8080))
-        #expect(ServerEndpoint(url: "wss://chat.example/ws2") == ServerEndpoint(host: "chat.example", port: 443, path: "/ws2", secure: true))
+        #expect(
+            ServerEndpoint(url: "wss://chat.example/ws2")
+                == ServerEndpoint(host: "chat.example", port: 443, path: "/ws2", secure: true))
         #expect(ServerEndpoint(url: "ws://[::1]:9000/ws") == ServerEndpoint(host: "::1", port: 9000))
         #expect(ServerEndpoint(url: "http://x") == nil)
         #expect(ServerEndpoint(url: "ws://:80") == nil)
@@ -429,7 +473,10 @@ struct ClientLibraryTests {
         #expect(await ann.state == .connected)
 
         // Before authenticating: a typed error with the server's code.
-        await #expect(throws: SwitchboardClientError.server(ServerError(code: "not_authenticated", message: "authenticate, log in or register first"))) {
+        await #expect(
+            throws: SwitchboardClientError.server(
+                ServerError(code: "not_authenticated", message: "authenticate, log in or register first"))
+        ) {
             _ = try await ann.friends()
         }
         // A weak password: the code and the reason.
@@ -466,25 +513,53 @@ struct ClientLibraryTests {
         // Friends: events reach both.
         let sent = try await ann.requestFriend(phone: bobUser.phone)
         let request = try #require(sent.request)
-        #expect(await bobEvents.wait { events in
-            events.contains { if case .account(.friendRequestReceived(let e)) = $0 { return e.request.requestId == request.requestId } else { return false } }
-        })
+        #expect(
+            await bobEvents.wait { events in
+                events.contains {
+                    if case .account(.friendRequestReceived(let e)) = $0 {
+                        return e.request.requestId == request.requestId
+                    } else {
+                        return false
+                    }
+                }
+            })
         let friend = try await bob.acceptFriendRequest(request.requestId)
         #expect(friend.userId == annUser.id)
-        #expect(await annEvents.wait { events in
-            events.contains { if case .account(.friendRequestAccepted(let e)) = $0 { return e.accepter.userId == bobUser.id } else { return false } }
-        })
+        #expect(
+            await annEvents.wait { events in
+                events.contains {
+                    if case .account(.friendRequestAccepted(let e)) = $0 {
+                        return e.accepter.userId == bobUser.id
+                    } else {
+                        return false
+                    }
+                }
+            })
         #expect(try await ann.friends().map(\.userId) == [bobUser.id])
         #expect(try await bob.profile(userId: annUser.id).displayName == "Ann")
         try await ann.updateProfile(displayName: "Ann Lee")
-        #expect(await bobEvents.wait { events in
-            events.contains { if case .account(.profileUpdated(let e)) = $0 { return e.profile.displayName == "Ann Lee" } else { return false } }
-        })
+        #expect(
+            await bobEvents.wait { events in
+                events.contains {
+                    if case .account(.profileUpdated(let e)) = $0 {
+                        return e.profile.displayName == "Ann Lee"
+                    } else {
+                        return false
+                    }
+                }
+            })
         // Presence: Bob sees Ann go away.
         try await ann.setPresence(.away)
-        #expect(await bobEvents.wait { events in
-            events.contains { if case .presence(let p) = $0 { return p.userId == annUser.id && p.status == "away" } else { return false } }
-        })
+        #expect(
+            await bobEvents.wait { events in
+                events.contains {
+                    if case .presence(let p) = $0 {
+                        return p.userId == annUser.id && p.status == "away"
+                    } else {
+                        return false
+                    }
+                }
+            })
         // Login on a second client: typed credentials, and a session list of two.
         let ann2 = try makeClient(port: port)
         let login = try await ann2.login(phone: annUser.phone, password: annUser.password, device: "Ann-2")
@@ -513,9 +588,11 @@ struct ClientLibraryTests {
         let started = Date()
         await #expect(throws: SwitchboardClientError.timeout(op: "ping")) { try await client.ping(timeout: 0.3) }
         #expect(Date().timeIntervalSince(started) < 2)
-        // A cancelled task's request fails at once with .cancelled.
+        // A cancelled task's request fails at once with .cancelled (cancelled once it is on the wire, held by the
+        // paused proxy).
+        let sentBefore = proxy.bytesFromClients
         let waiting = Task { try await client.ping(timeout: 20) }
-        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(await eventually { proxy.bytesFromClients > sentBefore })
         waiting.cancel()
         if case .failure(let error) = await waiting.result {
             #expect(error as? SwitchboardClientError == .cancelled)
@@ -535,7 +612,13 @@ struct ClientLibraryTests {
         let deadPort = try DropProxy(targetPort: 1)
         let dead = deadPort.port
         deadPort.stop()
-        try? await Task.sleep(nanoseconds: 50_000_000)
+        // Until nothing listens there (the listener is shut down, then closed by the proxy's thread).
+        #expect(
+            await eventually {
+                guard let fd = try? TestSocket.connectFD(port: dead) else { return true }
+                Glibc.close(fd)
+                return false
+            })
         let nobody = try makeClient(port: dead) { $0.reconnect = .disabled }
         do {
             try await nobody.connect()
@@ -566,8 +649,10 @@ struct ClientLibraryTests {
         let user = try await registerUser(client, "Rita")
         for round in 1...3 {
             proxy.dropAll()
-            #expect(await events.wait { _ in events.count(.authenticated(userId: user.id)) == round + 1 }, "round \(round)")
-            #expect(events.all.filter { if case .disconnected = $0 { return true } else { return false } }.count == round)
+            #expect(
+                await events.wait { _ in events.count(.authenticated(userId: user.id)) == round + 1 }, "round \(round)")
+            #expect(
+                events.all.filter { if case .disconnected = $0 { return true } else { return false } }.count == round)
         }
         #expect(events.states.contains { if case .reconnecting = $0 { return true } else { return false } })
         #expect(events.states.contains(.authenticating))
@@ -623,7 +708,8 @@ struct ClientLibraryTests {
         #expect(nodeB.acceptedCount == 2)
         let last = try await ann.sendText("last", to: .user(bobUser.id))
         #expect(await events.wait { _ in events.messages.contains { $0.seq == last.seq } })
-        let seqs = events.messages.filter { $0.conversationId == first.conversationId && $0.seq >= first.seq }.map(\.seq)
+        let seqs = events.messages.filter { $0.conversationId == first.conversationId && $0.seq >= first.seq }.map(
+            \.seq)
         #expect(seqs == [first.seq, during.seq, after.seq, last.seq])
         // A single endpoint stays where it is.
         #expect(await ann.currentEndpoint.port == port)
@@ -648,9 +734,10 @@ struct ClientLibraryTests {
         // The network goes silent without closing: the client gives the connection up and, once the network
         // is back, reconnects and re-authenticates.
         proxy.setPaused(true)
-        #expect(await events.wait(8) { all in
-            all.contains { if case .disconnected = $0 { return true } else { return false } }
-        })
+        #expect(
+            await events.wait(8) { all in
+                all.contains { if case .disconnected = $0 { return true } else { return false } }
+            })
         proxy.setPaused(false)
         #expect(await events.wait(10) { _ in events.count(.authenticated(userId: user.id)) == 2 })
         #expect(try await client.profile().userId == user.id)
@@ -664,7 +751,11 @@ struct ClientLibraryTests {
         defer { group.shutdown() }
         var configuration = ClientConfiguration(endpoint: ServerEndpoint(host: "127.0.0.1", port: port))
         configuration.establishBaseline = false
-        let clients = try (0..<20).map { _ in try SwitchboardClient(configuration: configuration, loop: group.loops[0]) }
+        // Twenty Argon2id registrations at once: on two loaded cores (the hashers run niced) the last ones took over
+        // the default 15 s twice in three runs while another build ran.
+        configuration.requestTimeout = 60
+        let clients = try (0..<20).map { _ in try SwitchboardClient(configuration: configuration, loop: group.loops[0])
+        }
         try await withThrowingTaskGroup(of: Int64.self) { tasks in
             for (i, client) in clients.enumerated() {
                 tasks.addTask {
@@ -692,12 +783,18 @@ struct ClientLibraryTests {
         let user = try await registerUser(client, "Sam")
         // The server closes its side (1001 on shutdown); the client retries with backoff while it is down.
         stop(server)
-        #expect(await events.wait { all in
-            all.contains { if case .disconnected(let reason) = $0 { return reason.contains("1001") } else { return false } }
-        })
-        #expect(await events.wait { _ in
-            events.states.filter { if case .reconnecting(let attempt, _) = $0 { return attempt >= 3 } else { return false } }.count >= 1
-        })
+        #expect(
+            await events.wait { all in
+                all.contains {
+                    if case .disconnected(let reason) = $0 { return reason.contains("1001") } else { return false }
+                }
+            })
+        #expect(
+            await events.wait { _ in
+                events.states.filter {
+                    if case .reconnecting(let attempt, _) = $0 { return attempt >= 3 } else { return false }
+                }.count >= 1
+            })
         // A request while the server is down waits for the connection, then times out.
         await #expect(throws: SwitchboardClientError.timeout(op: "ping")) { try await client.ping(timeout: 0.3) }
         let (restarted, _, database2) = try startProtocolServer { $0.port = port }
@@ -714,10 +811,15 @@ struct ClientLibraryTests {
         let events = EventLog(client)
         try await client.connect()
         // No session: after the server's 4002 the client does not reconnect by itself...
-        #expect(await events.wait { all in
-            all.contains { if case .disconnected(let reason) = $0 { return reason.contains("4002") } else { return false } }
-        })
+        #expect(
+            await events.wait { all in
+                all.contains {
+                    if case .disconnected(let reason) = $0 { return reason.contains("4002") } else { return false }
+                }
+            })
         #expect(await events.wait { _ in events.states.last == .disconnected })
+        // A window, kept: a reconnect would be the client's own timer (the first after 0.05 s here), which no
+        // request or reply can be ordered with; 0.3 s holds several.
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(events.states.last == .disconnected)
         // ...but the next request opens a connection.
@@ -765,7 +867,9 @@ struct ClientLibraryTests {
         }
         defer { stop(server); database.close() }
         // Trusting the certificate as its own CA.
-        let client = try makeClient(port: port, secure: true) { $0.tls = try? TLSContext(clientWithCAFile: cert, verify: true) }
+        let client = try makeClient(port: port, secure: true) {
+            $0.tls = try? TLSContext(clientWithCAFile: cert, verify: true)
+        }
         let user = try await registerUser(client, "Tess")
         try await client.ping()
         #expect(try await client.profile().userId == user.id)
@@ -801,9 +905,12 @@ struct ClientLibraryTests {
         #expect(await bobEvents.wait { _ in bobEvents.messages.contains { $0.text == "hello Bob" } })
         #expect(bobEvents.messages.filter { $0.text == "hello Bob" }.count == 1)
         try await ann.setTyping(direct.conversationId)
-        #expect(await bobEvents.wait { all in
-            all.contains { if case .typing(let t) = $0 { return t.userId == annUser.id && t.active } else { return false } }
-        })
+        #expect(
+            await bobEvents.wait { all in
+                all.contains {
+                    if case .typing(let t) = $0 { return t.userId == annUser.id && t.active } else { return false }
+                }
+            })
         #expect(try await bob.markRead(direct.conversationId, seq: ack.seq) == ack.seq)
         do {
             try await bob.sendText("", to: .conversation(direct.conversationId))
@@ -871,8 +978,10 @@ struct ClientLibraryTests {
         try await befriend(bob, cat, catUser)
         let direct = try await ann.directConversation(with: bobUser.id)
         let group = try await ann.createGroup(name: "G", memberIds: [bobUser.id, catUser.id])
-        // Old messages (before Bob's baseline would be history): none yet; Bob's session baseline is set.
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Old messages (before Bob's baseline would be history): none yet; Bob's session baseline is set: the
+        // registrations' `conversations.list` (one per client) were answered, and Bob's ping came back behind his.
+        #expect(await eventually { ((try? answered(port, op: "conversations.list")) ?? 0) >= 3 })
+        try await bob.ping()
 
         let count = 300
         async let annSends: Void = {
@@ -906,7 +1015,8 @@ struct ClientLibraryTests {
 
         let complete = await bobEvents.wait(30) { _ in
             let m = bobEvents.messages
-            return m.filter { $0.senderId == annUser.id }.count >= count && m.filter { $0.senderId == catUser.id }.count >= count
+            return m.filter { $0.senderId == annUser.id }.count >= count
+                && m.filter { $0.senderId == catUser.id }.count >= count
         }
         #expect(complete)
         let messages = bobEvents.messages
@@ -928,7 +1038,9 @@ struct ClientLibraryTests {
         let caughtUp = resumes.reduce(0) { $0 + $1.messages }
         #expect(caughtUp > 0)
         let duplicates = await bob.duplicatesDropped
-        print("client resume (\(cuts) cuts): \(resumes.count) resumes, \(caughtUp) messages caught up, \(duplicates) duplicates dropped")
+        print(
+            "client resume (\(cuts) cuts): \(resumes.count) resumes, \(caughtUp) messages caught up, "
+                + "\(duplicates) duplicates dropped")
         #expect(proxy.acceptedCount >= 2)
         await ann.close()
         await bob.close()
@@ -963,12 +1075,17 @@ struct ClientLibraryTests {
             proxy.setHoldingReplies(false)
             let ack = try await sent
             #expect(ack.seq == stored.seq && ack.messageId == stored.id)
-            #expect(await bobEvents.wait { _ in
-                bobEvents.all.filter { if case .resumed = $0 { return true } else { return false } }.count > round
-            })
+            #expect(
+                await bobEvents.wait { _ in
+                    bobEvents.all.filter { if case .resumed = $0 { return true } else { return false } }.count > round
+                })
         }
-        // A little time for any late event, then: none of Bob's own messages was given to him as an event.
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // Any late event, then: none of Bob's own messages was given to him as an event. Barrier: Bob's ping comes
+        // back after everything written to his connection before it (the messages held during the resume go right
+        // after the sync's reply); Ann's typing, sent after that, reaches his log behind every event given before.
+        try await bob.ping()
+        try await ann.setTyping(direct.conversationId)
+        #expect(await bobEvents.wait { all in all.contains { if case .typing = $0 { true } else { false } } })
         #expect(bobEvents.messages.filter { $0.senderId == bobUser.id }.isEmpty)
         #expect(bobEvents.messages.map(\.text) == ["hello 0", "hello 1", "hello 2"])
         await ann.close()
@@ -994,7 +1111,9 @@ struct ClientLibraryTests {
         let again = try makeClient(port: port)
         let againEvents = EventLog(again)
         try await again.authenticate(token: bobUser.credentials.sessionToken, resumeFrom: points)
-        #expect(await againEvents.wait { all in all.contains { if case .resumed = $0 { return true } else { return false } } })
+        #expect(
+            await againEvents.wait { all in all.contains { if case .resumed = $0 { return true } else { return false } }
+            })
         #expect(againEvents.messages.map(\.text) == (5..<12).map { "m\($0)" })
         // Live messages continue after the catch-up.
         try await ann.sendText("live", to: .user(bobUser.id))

@@ -13,7 +13,8 @@ import Testing
 
 /// One integer from a query on the test database.
 private func integer(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
-    try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1 }
+    try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1
+    }
 }
 
 /// Makes `user` an administrator (the role `switchboard admin grant` sets).
@@ -24,7 +25,8 @@ private func makeAdministrator(_ database: DatabaseRuntime, _ user: TestUser) th
 /// A community created by `admin` with `communities.create`, joined by `members` with `communities.join`. The name
 /// gets a random suffix: live names are unique, and the test database outlives a run.
 private func community(_ admin: TestUser, _ name: String, members: [TestUser]) throws -> Int {
-    let made = try #require(ok(try admin.client.call("communities.create", ["name": "\(name) \(UUID().uuidString.prefix(8))"])))
+    let made = try #require(
+        ok(try admin.client.call("communities.create", ["name": "\(name) \(UUID().uuidString.prefix(8))"])))
     let id = try #require((made["community"] as? [String: Any])?["community_id"] as? Int)
     for member in members { try joinCommunity(member, id) }
     return id
@@ -45,8 +47,12 @@ private func event(_ reply: [String: Any]) -> [String: Any]? { ok(reply)?["event
 
 private func message(_ reply: [String: Any]) -> String? { (reply["error"] as? [String: Any])?["message"] as? String }
 
-private func create(_ admin: TestUser, _ communityId: Int, _ title: String, starts: String, ends: String, extra: [String: Any] = [:]) throws -> Int {
-    var params: [String: Any] = ["community_id": communityId, "title": title, "starts_at": starts, "ends_at": ends, "time_zone": "Europe/Paris"]
+private func create(
+    _ admin: TestUser, _ communityId: Int, _ title: String, starts: String, ends: String, extra: [String: Any] = [:]
+) throws -> Int {
+    var params: [String: Any] = [
+        "community_id": communityId, "title": title, "starts_at": starts, "ends_at": ends, "time_zone": "Europe/Paris",
+    ]
     params.merge(extra) { $1 }
     let reply = try admin.client.call("events.create", params)
     return try #require(event(reply)?["event_id"] as? Int, "\(reply)")
@@ -77,14 +83,24 @@ struct EventsTests {
         // Publishing is for administrators only; nothing is written.
         for user in [ann, zed] {
             let refused = try user.client.call(
-                "events.create", ["community_id": club, "title": "Mine", "starts_at": starts, "ends_at": ends, "time_zone": "Europe/Paris"])
+                "events.create",
+                [
+                    "community_id": club, "title": "Mine", "starts_at": starts, "ends_at": ends,
+                    "time_zone": "Europe/Paris",
+                ])
             #expect(errorCode(refused) == "forbidden")
         }
-        #expect(try integer(database, "SELECT count(*) FROM community_events WHERE community_id = $1", [.int(Int64(club))]) == 0)
+        #expect(
+            try integer(database, "SELECT count(*) FROM community_events WHERE community_id = $1", [.int(Int64(club))])
+                == 0)
         #expect(
             errorCode(
                 try admin.client.call(
-                    "events.create", ["community_id": 9_000_000_000, "title": "x", "starts_at": starts, "ends_at": ends, "time_zone": "UTC"])) == "not_found")
+                    "events.create",
+                    [
+                        "community_id": 9_000_000_000, "title": "x", "starts_at": starts, "ends_at": ends,
+                        "time_zone": "UTC",
+                    ])) == "not_found")
         // Invalid fields.
         let bad: [[String: Any]] = [
             ["title": "", "starts_at": starts, "ends_at": ends, "time_zone": "UTC"],
@@ -102,7 +118,11 @@ struct EventsTests {
         #expect(
             message(
                 try admin.client.call(
-                    "events.create", ["community_id": club, "title": "x", "starts_at": starts, "ends_at": ends, "time_zone": "Nowhere/City"]))
+                    "events.create",
+                    [
+                        "community_id": club, "title": "x", "starts_at": starts, "ends_at": ends,
+                        "time_zone": "Nowhere/City",
+                    ]))
                 == "unknown time zone")
 
         // Published: every member's device is told (the administrator is not a member).
@@ -110,7 +130,10 @@ struct EventsTests {
             event(
                 try admin.client.call(
                     "events.create",
-                    ["community_id": club, "title": "Rehearsal", "place": "Hall", "starts_at": starts, "ends_at": ends, "time_zone": "Europe/Paris", "capacity": 2])))
+                    [
+                        "community_id": club, "title": "Rehearsal", "place": "Hall", "starts_at": starts,
+                        "ends_at": ends, "time_zone": "Europe/Paris", "capacity": 2,
+                    ])))
         let eventId = try #require(published["event_id"] as? Int)
         #expect(published["status"] as? String == "upcoming")
         #expect(published["capacity"] as? Int == 2)
@@ -124,11 +147,13 @@ struct EventsTests {
             #expect(n["title"] as? String == "Rehearsal")
             #expect(n["community_id"] as? Int == club)
         }
-        #expect(zed.client.noEvent("community.notification", within: 0.5))
+        // Barrier: the request pushed the notification before it answered.
+        #expect(try zed.client.noEventBeforeBarrier("community.notification"))
 
         // A non-member reads nothing; an unknown id is not found; the administrator reads without being a member.
         for (op, params) in [
-            ("events.get", ["event_id": eventId]), ("events.list", ["community_id": club]), ("events.participants", ["event_id": eventId]),
+            ("events.get", ["event_id": eventId]), ("events.list", ["community_id": club]),
+            ("events.participants", ["event_id": eventId]),
             ("events.join", ["event_id": eventId]),
         ] as [(String, [String: Any])] {
             let reply = try zed.client.call(op, params)
@@ -166,9 +191,13 @@ struct EventsTests {
         #expect(errorCode(try carl.client.call("events.join", ["event_id": eventId])) == "event_full")
 
         // Changed: version + 1, members told; capacity cannot go below the participants; null removes it.
-        #expect(errorCode(try admin.client.call("events.update", ["event_id": eventId, "capacity": 1])) == "bad_request")
+        #expect(
+            errorCode(try admin.client.call("events.update", ["event_id": eventId, "capacity": 1])) == "bad_request")
         #expect(errorCode(try ann.client.call("events.update", ["event_id": eventId, "title": "Mine"])) == "forbidden")
-        let changed = try #require(event(try admin.client.call("events.update", ["event_id": eventId, "title": "Rehearsal (hall B)", "capacity": NSNull()])))
+        let changed = try #require(
+            event(
+                try admin.client.call(
+                    "events.update", ["event_id": eventId, "title": "Rehearsal (hall B)", "capacity": NSNull()])))
         #expect(changed["version"] as? Int == 2)
         #expect(changed["capacity"] is NSNull)
         #expect(changed["place"] as? String == "Hall")
@@ -190,7 +219,9 @@ struct EventsTests {
         }
         #expect(errorCode(try ann.client.call("events.drop", ["event_id": eventId])) == nil)
         #expect(errorCode(try ann.client.call("events.join", ["event_id": eventId])) == "invalid_state")
-        #expect(errorCode(try admin.client.call("events.update", ["event_id": eventId, "title": "again"])) == "invalid_state")
+        #expect(
+            errorCode(try admin.client.call("events.update", ["event_id": eventId, "title": "again"]))
+                == "invalid_state")
         #expect(errorCode(try admin.client.call("events.cancel", ["event_id": eventId])) == "invalid_state")
         // The notifications are stored, newest first.
         let stored = try #require(ok(try bob.client.call("communities.notifications", ["community_id": club])))
@@ -222,18 +253,27 @@ struct EventsTests {
         // Upcoming by start, in pages; past latest first.
         var upcoming: [Int] = []
         for day in [3, 1, 2] {
-            upcoming.append(try create(admin, club, "Walk \(day)", starts: at(Double(day) * 86_400), ends: at(Double(day) * 86_400 + 3600)))
+            upcoming.append(
+                try create(
+                    admin, club, "Walk \(day)", starts: at(Double(day) * 86_400), ends: at(Double(day) * 86_400 + 3600))
+            )
         }
         let first = try #require(ok(try ann.client.call("events.list", ["community_id": club, "limit": 2])))
         #expect((first["events"] as? [[String: Any]])?.map { $0["event_id"] as? Int } == [upcoming[1], upcoming[2]])
         let cursor = try #require(first["next_cursor"] as? String)
-        let second = try #require(ok(try ann.client.call("events.list", ["community_id": club, "limit": 2, "cursor": cursor])))
+        let second = try #require(
+            ok(try ann.client.call("events.list", ["community_id": club, "limit": 2, "cursor": cursor])))
         #expect((second["events"] as? [[String: Any]])?.map { $0["event_id"] as? Int } == [upcoming[0]])
         #expect(second["next_cursor"] is NSNull)
-        let pastPage = try #require(ok(try ann.client.call("events.list", ["community_id": club, "direction": "past"])))
+        let pastPage = try #require(
+            ok(try ann.client.call("events.list", ["community_id": club, "direction": "past"])))
         #expect((pastPage["events"] as? [[String: Any]])?.map { $0["event_id"] as? Int } == [soon, past])
-        #expect(errorCode(try ann.client.call("events.list", ["community_id": club, "cursor": "nonsense"])) == "bad_request")
-        #expect(errorCode(try ann.client.call("events.list", ["community_id": club, "direction": "sideways"])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("events.list", ["community_id": club, "cursor": "nonsense"])) == "bad_request"
+        )
+        #expect(
+            errorCode(try ann.client.call("events.list", ["community_id": club, "direction": "sideways"]))
+                == "bad_request")
         #expect(errorCode(try ann.client.call("events.list", ["community_id": club, "limit": 0])) == "bad_request")
     }
 
@@ -245,7 +285,8 @@ struct EventsTests {
         var members: [TestUser] = []
         for i in 0..<20 { members.append(try makeUser(port, "m\(i)")) }
         let club = try community(admin, "Tight room", members: members)
-        let eventId = try create(admin, club, "Five seats", starts: at(86_400), ends: at(90_000), extra: ["capacity": 5])
+        let eventId = try create(
+            admin, club, "Five seats", starts: at(86_400), ends: at(90_000), extra: ["capacity": 5])
         // Every request is on the wire before any reply is read.
         let ids = try members.map { try $0.client.send("events.join", ["event_id": eventId]) }
         var codes: [String] = []
@@ -255,8 +296,12 @@ struct EventsTests {
         }
         #expect(codes.filter { $0 == "ok" }.count == 5)
         #expect(codes.filter { $0 == "event_full" }.count == 15)
-        #expect(try integer(database, "SELECT participant_count FROM community_events WHERE id = $1", [.int(Int64(eventId))]) == 5)
-        #expect(try integer(database, "SELECT count(*) FROM event_participants WHERE event_id = $1", [.int(Int64(eventId))]) == 5)
+        #expect(
+            try integer(
+                database, "SELECT participant_count FROM community_events WHERE id = $1", [.int(Int64(eventId))]) == 5)
+        #expect(
+            try integer(database, "SELECT count(*) FROM event_participants WHERE event_id = $1", [.int(Int64(eventId))])
+                == 5)
     }
 
     @Test func theCalendarShowsJoinedEventsOnlyAndQuittingRemovesUpcomingOnes() throws {
@@ -267,15 +312,26 @@ struct EventsTests {
         try makeAdministrator(database, admin)
         let club = try community(admin, "Evening club", members: [ann])
         // Fixed instants in a future month: 2030-03 in Paris (the change to summer time is on Sunday 31 March).
-        let dinner = try create(admin, club, "Dinner", starts: "2030-03-09T19:00:00.000Z", ends: "2030-03-09T23:30:00.000Z")  // 20:00-00:30 Paris
-        let concert = try create(admin, club, "Concert", starts: "2030-03-30T20:00:00.000Z", ends: "2030-03-31T02:00:00.000Z")  // 21:00-04:00 (summer)
-        let skipped = try create(admin, club, "Not joined", starts: "2030-03-12T10:00:00.000Z", ends: "2030-03-12T11:00:00.000Z")
-        let april = try create(admin, club, "April", starts: "2030-04-02T10:00:00.000Z", ends: "2030-04-02T11:00:00.000Z")
-        for id in [dinner, concert, april] { _ = try #require(event(try ann.client.call("events.join", ["event_id": id]))) }
+        // 20:00-00:30 in Paris.
+        let dinner = try create(
+            admin, club, "Dinner", starts: "2030-03-09T19:00:00.000Z", ends: "2030-03-09T23:30:00.000Z")
+        // 21:00-04:00 (summer time).
+        let concert = try create(
+            admin, club, "Concert", starts: "2030-03-30T20:00:00.000Z", ends: "2030-03-31T02:00:00.000Z")
+        let skipped = try create(
+            admin, club, "Not joined", starts: "2030-03-12T10:00:00.000Z", ends: "2030-03-12T11:00:00.000Z")
+        let april = try create(
+            admin, club, "April", starts: "2030-04-02T10:00:00.000Z", ends: "2030-04-02T11:00:00.000Z")
+        for id in [dinner, concert, april] {
+            _ = try #require(event(try ann.client.call("events.join", ["event_id": id])))
+        }
         _ = try #require(ok(try admin.client.call("events.cancel", ["event_id": concert])))
 
         let month = try #require(
-            ok(try ann.client.call("calendar.get", ["range": "month", "date": "2030-03-15", "time_zone": "Europe/Paris", "locale": "fr-FR"])))
+            ok(
+                try ann.client.call(
+                    "calendar.get",
+                    ["range": "month", "date": "2030-03-15", "time_zone": "Europe/Paris", "locale": "fr-FR"])))
         #expect(month["from"] as? String == "2030-03-01")
         #expect(month["to"] as? String == "2030-03-31")
         #expect(month["starts_at"] as? String == "2030-02-28T23:00:00.000Z")
@@ -287,8 +343,14 @@ struct EventsTests {
         let events = month["events"] as? [[String: Any]] ?? []
         #expect(events.map { $0["event_id"] as? Int } == [dinner, concert])
         #expect(events.last?["status"] as? String == "cancelled")
-        let days = (month["days"] as? [[String: Any]] ?? []).map { "\($0["date"] as? String ?? "?") \($0["event_ids"] as? [Int] ?? [])" }
-        #expect(days == ["2030-03-09 [\(dinner)]", "2030-03-10 [\(dinner)]", "2030-03-30 [\(concert)]", "2030-03-31 [\(concert)]"])
+        let days = (month["days"] as? [[String: Any]] ?? []).map {
+            "\($0["date"] as? String ?? "?") \($0["event_ids"] as? [Int] ?? [])"
+        }
+        #expect(
+            days == [
+                "2030-03-09 [\(dinner)]", "2030-03-10 [\(dinner)]", "2030-03-30 [\(concert)]",
+                "2030-03-31 [\(concert)]",
+            ])
         #expect(!events.contains { $0["event_id"] as? Int == skipped })
 
         // Without a zone: the user's (UTC when unset), en-US weeks; today is the server's today in that zone.
@@ -301,9 +363,14 @@ struct EventsTests {
         f.dateFormat = "yyyy-MM-dd"
         f.timeZone = TimeZone(identifier: "UTC")
         let today = try #require(ok(try ann.client.call("calendar.get", ["range": "day"])))
-        #expect([f.string(from: Date()), f.string(from: Date().addingTimeInterval(-5))].contains(today["today"] as? String ?? ""))
+        #expect(
+            [f.string(from: Date()), f.string(from: Date().addingTimeInterval(-5))].contains(
+                today["today"] as? String ?? ""))
         #expect(today["from"] as? String == today["today"] as? String)
-        for params in [["range": "fortnight"], ["range": "day", "date": "2030-02-30"], ["range": "day", "time_zone": "Nowhere/City"], ["range": "day", "locale": "!!"]] {
+        for params in [
+            ["range": "fortnight"], ["range": "day", "date": "2030-02-30"],
+            ["range": "day", "time_zone": "Nowhere/City"], ["range": "day", "locale": "!!"],
+        ] {
             #expect(errorCode(try ann.client.call("calendar.get", params)) == "bad_request", "\(params)")
         }
 
@@ -311,9 +378,14 @@ struct EventsTests {
         let quit = try #require(ok(try ann.client.call("communities.quit", ["community_id": club])))
         let dropped = quit["dropped_event_ids"] as? [Int]
         #expect(dropped == [dinner, concert, april].sorted())  // all of them are still to come (the cancelled one too)
-        let after = try #require(ok(try ann.client.call("calendar.get", ["range": "month", "date": "2030-04-01", "time_zone": "Europe/Paris"])))
+        let after = try #require(
+            ok(
+                try ann.client.call(
+                    "calendar.get", ["range": "month", "date": "2030-04-01", "time_zone": "Europe/Paris"])))
         #expect((after["events"] as? [[String: Any]])?.isEmpty == true)
         #expect((after["days"] as? [[String: Any]])?.isEmpty == true)
-        #expect(try integer(database, "SELECT participant_count FROM community_events WHERE id = $1", [.int(Int64(april))]) == 0)
+        #expect(
+            try integer(database, "SELECT participant_count FROM community_events WHERE id = $1", [.int(Int64(april))])
+                == 0)
     }
 }

@@ -47,7 +47,8 @@ final class LostCommitAnswer: Sendable {
     var fired: Bool { !armed.load(ordering: .sequentiallyConsistent) }
     var sql: @Sendable () -> String? {
         { [self] in
-            armed.exchange(false, ordering: .sequentiallyConsistent) ? "SELECT pg_terminate_backend(pg_backend_pid())" : nil
+            armed.exchange(false, ordering: .sequentiallyConsistent)
+                ? "SELECT pg_terminate_backend(pg_backend_pid())" : nil
         }
     }
 }
@@ -65,39 +66,64 @@ struct MessagingHardeningTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "one"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "one"]))?["conversation_id"] as? Int)
         _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "two"])))
         let c = ann.client
         let min = Int(Int64.min)
         let max = Int(Int64.max)
 
         // History cursors: nonsense is refused, the top of the range reads everything.
-        #expect(errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": min])) == "bad_request")
-        #expect(errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": -1])) == "bad_request")
-        #expect(errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": 0])) == "bad_request")
+        #expect(
+            errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": min])) == "bad_request"
+        )
+        #expect(
+            errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": -1])) == "bad_request")
+        #expect(
+            errorCode(try c.call("messages.history", ["conversation_id": conversation, "before": 0])) == "bad_request")
         let all = try #require(ok(try c.call("messages.history", ["conversation_id": conversation, "before": max])))
         #expect((all["messages"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } == [2, 1])
         let none = try #require(ok(try c.call("messages.history", ["conversation_id": conversation, "before": 1])))
         #expect((none["messages"] as? [[String: Any]])?.isEmpty == true)
         for limit in [min, -1, 0, max] {
-            #expect(errorCode(try c.call("messages.history", ["conversation_id": conversation, "limit": limit])) == "bad_request")
+            #expect(
+                errorCode(try c.call("messages.history", ["conversation_id": conversation, "limit": limit]))
+                    == "bad_request")
         }
         // Beyond Int64: a decoding error, not a crash.
-        #expect(errorCode(try c.callRaw(#"{"id":9001,"op":"messages.history","conversation_id":\#(conversation),"before":9223372036854775808}"#, id: 9001)) == "bad_request")
-        #expect(errorCode(try c.callRaw(#"{"id":9002,"op":"messages.history","conversation_id":\#(conversation),"limit":1e300}"#, id: 9002)) == "bad_request")
-        #expect(errorCode(try c.callRaw(#"{"id":9003,"op":"messages.history","conversation_id":-9223372036854775809}"#, id: 9003)) == "bad_request")
+        #expect(
+            errorCode(
+                try c.callRaw(
+                    #"{"id":9001,"op":"messages.history","conversation_id":\#(conversation),"#
+                        + #""before":9223372036854775808}"#,
+                    id: 9001)) == "bad_request")
+        #expect(
+            errorCode(
+                try c.callRaw(
+                    #"{"id":9002,"op":"messages.history","conversation_id":\#(conversation),"limit":1e300}"#, id: 9002))
+                == "bad_request")
+        #expect(
+            errorCode(
+                try c.callRaw(#"{"id":9003,"op":"messages.history","conversation_id":-9223372036854775809}"#, id: 9003))
+                == "bad_request")
         for id in [min, -1, 0, max] {
             #expect(errorCode(try c.call("messages.history", ["conversation_id": id, "before": max])) == "not_member")
             #expect(errorCode(try c.call("messages.history", ["conversation_id": id, "before": 1])) == "not_member")
         }
 
         // Read markers.
-        #expect(ok(try c.call("conversations.read", ["conversation_id": conversation, "seq": max]))?["read_seq"] as? Int == 2)
-        #expect(errorCode(try c.call("conversations.read", ["conversation_id": conversation, "seq": min])) == "bad_request")
+        #expect(
+            ok(try c.call("conversations.read", ["conversation_id": conversation, "seq": max]))?["read_seq"] as? Int
+                == 2)
+        #expect(
+            errorCode(try c.call("conversations.read", ["conversation_id": conversation, "seq": min])) == "bad_request")
         #expect(errorCode(try c.call("conversations.read", ["conversation_id": min, "seq": max])) == "not_member")
 
         // Sync: extreme cursors and keys.
-        let synced = try #require(ok(try c.call("sync", ["since": [String(conversation): max, String(Int64.min): 0, String(Int64.max): max]])))
+        let synced = try #require(
+            ok(
+                try c.call(
+                    "sync", ["since": [String(conversation): max, String(Int64.min): 0, String(Int64.max): max]])))
         #expect(synced["messages"] as? Int == 0)
         #expect(errorCode(try c.call("sync", ["since": [String(conversation): min]])) == "bad_request")
         #expect(errorCode(try c.call("sync", ["since": ["9223372036854775808": 1]])) == "bad_request")
@@ -112,7 +138,8 @@ struct MessagingHardeningTests {
             #expect(errorCode(try c.call("messages.hide", ["message_id": id])) == "not_found")
             #expect(errorCode(try c.call("conversations.get", ["conversation_id": id])) == "not_member")
             #expect(errorCode(try c.call("typing", ["conversation_id": id])) == "not_member")
-            #expect(errorCode(try c.call("groups.add", ["conversation_id": conversation, "user_id": id])) == "bad_request")
+            #expect(
+                errorCode(try c.call("groups.add", ["conversation_id": conversation, "user_id": id])) == "bad_request")
             #expect(errorCode(try c.call("groups.leave", ["conversation_id": id])) == "not_member")
             #expect(errorCode(try c.call("conversations.direct", ["user_id": id])) == "not_friends")
             #expect(errorCode(try c.call("friends.request", ["user_id": id])) == "not_found")
@@ -120,7 +147,9 @@ struct MessagingHardeningTests {
             #expect(errorCode(try c.call("friends.remove", ["user_id": id])) == "not_friends")
             #expect(errorCode(try c.call("profile.get", ["user_id": id])) == "not_found")
             #expect(errorCode(try c.call("sessions.revoke", ["session_id": id])) == "not_found")
-            #expect(errorCode(try c.call("messages.send", ["conversation_id": conversation, "voice_id": id])) == "not_found")
+            #expect(
+                errorCode(try c.call("messages.send", ["conversation_id": conversation, "voice_id": id])) == "not_found"
+            )
         }
 
         // Still up, on this connection and a new one.
@@ -139,15 +168,25 @@ struct MessagingHardeningTests {
         #expect(zalgo.count == 1)
         let fresh = try ProtocolClient(port: port)
         func register(_ name: String, _ device: String, password: String = "a fine pass 42") throws -> [String: Any] {
-            try fresh.call("register", ["phone": freshPhone(), "password": password, "display_name": name, "device": device])
+            try fresh.call(
+                "register", ["phone": freshPhone(), "password": password, "display_name": name, "device": device])
         }
-        for (name, device) in [("a\u{0}b", "d"), ("ann", "d\u{0}"), (zalgo, "d"), ("ann", zalgo), ("a\u{1B}[31m", "d"), ("ann", "line\nbreak"),
-                               ("a\u{2028}b", "d"), (String(repeating: "\u{1F600}", count: 65), "d"), ("\u{0}", "d")] {
+        for (name, device) in [
+            ("a\u{0}b", "d"), ("ann", "d\u{0}"), (zalgo, "d"), ("ann", zalgo), ("a\u{1B}[31m", "d"),
+            ("ann", "line\nbreak"),
+            ("a\u{2028}b", "d"), (String(repeating: "\u{1F600}", count: 65), "d"), ("\u{0}", "d"),
+        ] {
             let reply = try register(name, device)
-            #expect(errorCode(reply) == "bad_request", "\(name.unicodeScalars.prefix(4)) / \(device.unicodeScalars.prefix(4))")
+            #expect(
+                errorCode(reply) == "bad_request",
+                "\(name.unicodeScalars.prefix(4)) / \(device.unicodeScalars.prefix(4))")
         }
-        #expect(((try register(zalgo, "d"))["error"] as? [String: Any])?["message"] as? String == "display_name is longer than 256 bytes (UTF-8)")
-        #expect(((try register("a\u{0}b", "d"))["error"] as? [String: Any])?["message"] as? String == "display_name contains U+0000")
+        #expect(
+            ((try register(zalgo, "d"))["error"] as? [String: Any])?["message"] as? String
+                == "display_name is longer than 256 bytes (UTF-8)")
+        #expect(
+            ((try register("a\u{0}b", "d"))["error"] as? [String: Any])?["message"] as? String
+                == "display_name contains U+0000")
         #expect(errorCode(try register("ann", "d", password: "a fine\u{0} pass 42")) == "bad_request")
         // 64 characters of 4 bytes each is fine: 256 bytes.
         let emoji = String(repeating: "\u{1F600}", count: 64)
@@ -160,25 +199,46 @@ struct MessagingHardeningTests {
         #expect(errorCode(try ann.client.call("profile.update", ["display_name": zalgo])) == "bad_request")
         #expect(errorCode(try ann.client.call("profile.update", ["display_name": "x\u{0}"])) == "bad_request")
         let login = try ProtocolClient(port: port)
-        #expect(errorCode(try login.call("login", ["phone": ann.phone, "password": ann.password, "device": "d\u{0}"])) == "bad_request")
+        #expect(
+            errorCode(try login.call("login", ["phone": ann.phone, "password": ann.password, "device": "d\u{0}"]))
+                == "bad_request")
 
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
         for clientId in ["a\u{0}", "\u{0}", "tab\there", "x\u{7F}", String(repeating: "é", count: 33)] {
-            let reply = try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": clientId, "text": "x"])
+            let reply = try ann.client.call(
+                "messages.send", ["conversation_id": conversation, "client_id": clientId, "text": "x"])
             #expect(errorCode(reply) == "bad_request", "\(clientId.unicodeScalars.prefix(4))")
         }
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "nul \u{0} inside"])) == "invalid_text")
+        #expect(
+            errorCode(
+                try ann.client.call("messages.send", ["conversation_id": conversation, "text": "nul \u{0} inside"]))
+                == "invalid_text")
         let big = try ann.client.call("messages.send", ["conversation_id": conversation, "text": zalgo])
         #expect(errorCode(big) == "invalid_text")
         #expect((big["error"] as? [String: Any])?["message"] as? String == "text is longer than 16384 bytes (UTF-8)")
-        #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "a\u{0}"])) == "bad_request")
-        #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": zalgo])) == "bad_request")
-        let group = try #require((ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "Lunch"]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
-        #expect(errorCode(try ann.client.call("groups.rename", ["conversation_id": group, "name": "tab\tname"])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "a\u{0}"]))
+                == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": zalgo]))
+                == "bad_request")
+        let group = try #require(
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id], "name": "Lunch"]))?[
+                "conversation"] as? [String: Any])?["conversation_id"] as? Int)
+        #expect(
+            errorCode(try ann.client.call("groups.rename", ["conversation_id": group, "name": "tab\tname"]))
+                == "bad_request")
         #expect(errorCode(try ann.client.call("friends.request", ["phone": "+1555\u{0}1234567"])) == "invalid_phone")
-        #expect(ok(try ann.client.call("contacts.match", ["phones": ["+1\u{0}5551234567", bob.phone]]))?["matches"] as? [[String: Any]] != nil)
+        #expect(
+            ok(try ann.client.call("contacts.match", ["phones": ["+1\u{0}5551234567", bob.phone]]))?["matches"]
+                as? [[String: Any]] != nil)
         // Nothing above failed a write of someone else, and the server answers.
-        #expect(ok(try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "fine", "text": "still fine"])) != nil)
+        #expect(
+            ok(
+                try bob.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "fine", "text": "still fine"]))
+                != nil)
     }
 
     /// A write the database refuses (here a CHECK constraint the server does not know about, standing in for any
@@ -190,7 +250,9 @@ struct MessagingHardeningTests {
         defer { stop(server); database.close() }
         let poison = "poison-\(UInt64.random(in: 0...UInt64.max))"
         let constraint = "test_no_poison_\(UInt32.random(in: 0...UInt32.max))"
-        try runSQL(database, "ALTER TABLE messages ADD CONSTRAINT \(constraint) CHECK (body IS DISTINCT FROM '\(poison)') NOT VALID")
+        try runSQL(
+            database,
+            "ALTER TABLE messages ADD CONSTRAINT \(constraint) CHECK (body IS DISTINCT FROM '\(poison)') NOT VALID")
         defer { try? runSQL(database, "ALTER TABLE messages DROP CONSTRAINT IF EXISTS \(constraint)") }
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
@@ -198,16 +260,22 @@ struct MessagingHardeningTests {
         let dan = try makeUser(port, "dan")
         try befriend(ann, bob)
         try befriend(cat, dan)
-        let annConversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "start"]))?["conversation_id"] as? Int)
-        let catConversation = try #require(ok(try cat.client.call("messages.send", ["user_id": dan.id, "text": "start"]))?["conversation_id"] as? Int)
+        let annConversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "start"]))?["conversation_id"] as? Int)
+        let catConversation = try #require(
+            ok(try cat.client.call("messages.send", ["user_id": dan.id, "text": "start"]))?["conversation_id"] as? Int)
         // Both pipeline their sends; Cat's stream carries the poison five times.
         let count = 200
         var annIds: [Int] = []
         var catIds: [Int: Bool] = [:]  // request id -> is poison
         for i in 0..<count {
-            annIds.append(try ann.client.send("messages.send", ["conversation_id": annConversation, "client_id": "a\(i)", "text": "ann \(i)"]))
+            annIds.append(
+                try ann.client.send(
+                    "messages.send", ["conversation_id": annConversation, "client_id": "a\(i)", "text": "ann \(i)"]))
             let bad = i % 40 == 20
-            let id = try cat.client.send("messages.send", ["conversation_id": catConversation, "client_id": "c\(i)", "text": bad ? poison : "cat \(i)"])
+            let id = try cat.client.send(
+                "messages.send",
+                ["conversation_id": catConversation, "client_id": "c\(i)", "text": bad ? poison : "cat \(i)"])
             catIds[id] = bad
         }
         var annCodes: [String?] = []
@@ -222,11 +290,16 @@ struct MessagingHardeningTests {
         #expect(goodCodes.allSatisfy { $0 == nil }, "\(goodCodes.compactMap { $0 })")
         #expect(poisonCodes == Array(repeating: "bad_request", count: 5))
         // Stored: every good write once, seqs without gaps.
-        for (client, conversation, expected) in [(bob.client, annConversation, count + 1), (dan.client, catConversation, count - 5 + 1)] {
+        for (client, conversation, expected) in [
+            (bob.client, annConversation, count + 1), (dan.client, catConversation, count - 5 + 1),
+        ] {
             var seqs: [Int] = []
             var before = Int(Int64.max)
             while true {
-                let page = try #require(ok(try client.call("messages.history", ["conversation_id": conversation, "limit": 100, "before": before])))
+                let page = try #require(
+                    ok(
+                        try client.call(
+                            "messages.history", ["conversation_id": conversation, "limit": 100, "before": before])))
                 let messages = try #require(page["messages"] as? [[String: Any]])
                 seqs += messages.compactMap { $0["seq"] as? Int }
                 #expect(!messages.contains { $0["text"] as? String == poison })
@@ -253,8 +326,12 @@ struct MessagingHardeningTests {
         let sent = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "private"])))
         let direct = try #require(sent["conversation_id"] as? Int)
         let messageId = try #require(sent["message_id"] as? Int)
-        let group = try #require((ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
-        let groupMessage = try #require(ok(try ann.client.call("messages.send", ["conversation_id": group, "text": "group only"]))?["message_id"] as? Int)
+        let group = try #require(
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])?["conversation_id"] as? Int)
+        let groupMessage = try #require(
+            ok(try ann.client.call("messages.send", ["conversation_id": group, "text": "group only"]))?["message_id"]
+                as? Int)
         let missingConversation = Int(Int64.max) - Int.random(in: 1..<1_000_000)
         let missingMessage = Int(Int64.max) - Int.random(in: 1..<1_000_000)
 
@@ -262,7 +339,8 @@ struct MessagingHardeningTests {
         func answer(_ op: String, _ params: [String: Any]) throws -> String {
             var reply = try zed.client.call(op, params)
             reply["re"] = nil
-            return String(decoding: try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys]), as: UTF8.self)
         }
         let conversationOps: [(String, (Int) -> [String: Any])] = [
             ("conversations.get", { ["conversation_id": $0] }),
@@ -290,7 +368,8 @@ struct MessagingHardeningTests {
             }
         }
         // Nothing was changed by the probes.
-        let history = try #require(ok(try bob.client.call("messages.history", ["conversation_id": direct]))?["messages"] as? [[String: Any]])
+        let history = try #require(
+            ok(try bob.client.call("messages.history", ["conversation_id": direct]))?["messages"] as? [[String: Any]])
         #expect(history.compactMap { $0["text"] as? String } == ["private"])
     }
 
@@ -302,7 +381,8 @@ struct MessagingHardeningTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi"]))?["conversation_id"] as? Int)
         _ = try bob.client.messages(count: 1)
         // While friends, typing flows.
         _ = try #require(ok(try ann.client.call("typing", ["conversation_id": conversation])))
@@ -311,11 +391,18 @@ struct MessagingHardeningTests {
         #expect((try bob.client.event("typing"))["active"] as? Bool == false)
         _ = try #require(ok(try bob.client.call("friends.remove", ["user_id": ann.id])))
         #expect(errorCode(try ann.client.call("typing", ["conversation_id": conversation])) == "not_friends")
-        #expect(errorCode(try ann.client.call("typing", ["conversation_id": conversation, "activity": "recording"])) == "not_friends")
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "still there?"])) == "not_friends")
+        #expect(
+            errorCode(try ann.client.call("typing", ["conversation_id": conversation, "activity": "recording"]))
+                == "not_friends")
+        #expect(
+            errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "still there?"]))
+                == "not_friends")
         #expect(errorCode(try bob.client.call("typing", ["conversation_id": conversation])) == "not_friends")
-        #expect(bob.client.noEvent("typing", within: 0.5))
-        #expect(bob.client.noEvent("message", within: 0.1))
+        // Barrier: Ann's refused typing and send were answered by the conversation's writer, and Bob's own typing
+        // after them went to that writer's serial queue too: what it would have sent Bob came before that reply (kept
+        // by `call`), and the ping covers his loop.
+        #expect(try bob.client.noEventBeforeBarrier("typing"))
+        #expect(try bob.client.noEventBeforeBarrier("message"))
     }
 
     /// The database connection fails right after a batch's COMMIT succeeded (its answer is lost): the writer asks
@@ -332,17 +419,26 @@ struct MessagingHardeningTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?[
+                "conversation_id"] as? Int)
         #expect(try bob.client.messages(count: 1).first?["seq"] as? Int == 1)
         lost.arm()
-        let ack = try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"])
+        let ack = try ann.client.call(
+            "messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"])
         #expect(lost.fired)
         #expect(ok(ack)?["seq"] as? Int == 2, "\(ack)")
         let live = try bob.client.messages(count: 1)
         #expect(live.compactMap { $0["seq"] as? Int } == [2])
-        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"] as? Int == 3)
+        #expect(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"]
+                as? Int == 3)
         #expect(try bob.client.messages(count: 1).compactMap { $0["seq"] as? Int } == [3])
-        let history = try #require(ok(try bob.client.call("messages.history", ["conversation_id": conversation]))?["messages"] as? [[String: Any]])
+        let history = try #require(
+            ok(try bob.client.call("messages.history", ["conversation_id": conversation]))?["messages"]
+                as? [[String: Any]])
         #expect(history.compactMap { $0["text"] as? String } == ["m3", "m2", "m1"])
     }
 
@@ -362,18 +458,33 @@ struct MessagingHardeningTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "m1"]))?[
+                "conversation_id"] as? Int)
         #expect(try bob.client.messages(count: 1).first?["seq"] as? Int == 1)
         lost.arm()
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"])) == "unavailable")
+        #expect(
+            errorCode(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"]))
+                == "unavailable")
         #expect(lost.fired)
-        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"] as? Int == 3)
+        #expect(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "c3", "text": "m3"]))?["seq"]
+                as? Int == 3)
         #expect(try bob.client.messages(count: 1).compactMap { $0["seq"] as? Int } == [3])
         // Bob's connection was sent 1 and 3 live; its sync from 1 brings 2, and only 2.
         _ = try #require(ok(try bob.client.call("sync", ["since": [String(conversation): 1]])))
         #expect(try bob.client.messages(count: 1, within: 2).compactMap { $0["text"] as? String } == ["m2"])
-        #expect(bob.client.noEvent("message", within: 0.3))
+        // Barrier: the catch-up is written before the sync's reply, the messages held meanwhile right after it.
+        #expect(try bob.client.noEventBeforeBarrier("message"))
         // The resend finds the committed message.
-        #expect(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"]))?["seq"] as? Int == 2)
+        #expect(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "c2", "text": "m2"]))?["seq"]
+                as? Int == 2)
     }
 }

@@ -31,23 +31,6 @@ extension ProtocolClient {
         setsockopt(socket.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// True when no event named `name` arrives within `seconds` (other messages are kept).
-    func noEvent(_ name: String, within seconds: Double) -> Bool {
-        if events.contains(where: { $0["ev"] as? String == name }) { return false }
-        setTimeout(seconds)
-        defer { setTimeout(10) }
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            guard let message = try? next() else { return true }
-            if message["ev"] as? String == name {
-                events.append(message)
-                return false
-            }
-            events.append(message)
-        }
-        return true
-    }
-
     /// Every `message` event received so far or within `seconds` until `count` are there.
     func messages(count: Int, within seconds: Double = 10) throws -> [[String: Any]] {
         var found: [[String: Any]] = []
@@ -61,7 +44,11 @@ extension ProtocolClient {
         let deadline = Date().addingTimeInterval(seconds)
         while found.count < count && Date() < deadline {
             let e = try next()
-            if e["ev"] as? String == "message", let m = e["message"] as? [String: Any] { found.append(m) } else { events.append(e) }
+            if e["ev"] as? String == "message", let m = e["message"] as? [String: Any] {
+                found.append(m)
+            } else {
+                events.append(e)
+            }
         }
         return found
     }
@@ -99,9 +86,13 @@ func makeUser(_ port: Int, _ name: String) throws -> TestUser {
     let client = try ProtocolClient(port: port)
     let phone = freshPhone()
     let password = "\(name) secret pass 42"
-    let r = try #require(ok(try client.call("register", ["phone": phone, "password": password, "display_name": name, "device": "\(name)-1"])))
+    let r = try #require(
+        ok(
+            try client.call(
+                "register", ["phone": phone, "password": password, "display_name": name, "device": "\(name)-1"])))
     return TestUser(
-        id: try #require(r["user_id"] as? Int), phone: phone, password: password, token: try #require(r["session_token"] as? String),
+        id: try #require(r["user_id"] as? Int), phone: phone, password: password,
+        token: try #require(r["session_token"] as? String),
         client: client)
 }
 
@@ -120,7 +111,9 @@ func reconnect(_ port: Int, _ user: TestUser) throws -> ProtocolClient {
 }
 
 func befriend(_ a: TestUser, _ b: TestUser) throws {
-    let request = try #require((ok(try a.client.call("friends.request", ["user_id": b.id]))?["request"] as? [String: Any])?["request_id"] as? Int)
+    let request = try #require(
+        (ok(try a.client.call("friends.request", ["user_id": b.id]))?["request"] as? [String: Any])?["request_id"]
+            as? Int)
     _ = try #require(ok(try b.client.call("friends.accept", ["request_id": request])))
 }
 
@@ -137,7 +130,8 @@ struct MessagingTests {
         try befriend(ann, bob)
 
         // First message by user id creates the conversation; the ack carries id, seq and ts.
-        let ack = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "hello Bob"])))
+        let ack = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "c1", "text": "hello Bob"])))
         let conversation = try #require(ack["conversation_id"] as? Int)
         #expect(ack["seq"] as? Int == 1)
         #expect((ack["ts"] as? String)?.hasSuffix("Z") == true)
@@ -150,27 +144,48 @@ struct MessagingTests {
             #expect(m["sender_id"] as? Int == ann.id)
             #expect(m["seq"] as? Int == 1)
         }
-        #expect(ann.client.noEvent("message", within: 0.3))
+        // Barrier through the writer: an echo to Ann would be in the batch of her acknowledgement.
+        #expect(try ann.client.noEventBeforeWriterBarrier("message", conversation: conversation))
 
         // Idempotent retry: the same acknowledgement, nothing stored twice, nothing delivered twice.
-        let again = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "c1", "text": "hello Bob"])))
+        let again = try #require(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "c1", "text": "hello Bob"])))
         #expect(again["message_id"] as? Int == messageId)
         #expect(again["seq"] as? Int == 1)
-        #expect(bob.client.noEvent("message", within: 0.3))
+        // Barrier through the writer: a second delivery would be in the batch of the acknowledgement just read.
+        #expect(try bob.client.noEventBeforeWriterBarrier("message", conversation: conversation))
 
         // Text rules.
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": String(repeating: "x", count: 51)])) == "invalid_text")
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "bell \u{7}"])) == "invalid_text")
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": ""])) == "invalid_text")
+        #expect(
+            errorCode(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "text": String(repeating: "x", count: 51)]))
+                == "invalid_text")
+        #expect(
+            errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": "bell \u{7}"]))
+                == "invalid_text")
+        #expect(
+            errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "text": ""]))
+                == "invalid_text")
         #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation])) == "bad_request")
         // Non-members cannot write or read.
-        #expect(errorCode(try stranger.client.call("messages.send", ["conversation_id": conversation, "text": "intruder"])) == "not_member")
-        #expect(errorCode(try stranger.client.call("messages.history", ["conversation_id": conversation])) == "not_member")
-        #expect(errorCode(try stranger.client.call("conversations.get", ["conversation_id": conversation])) == "not_member")
+        #expect(
+            errorCode(try stranger.client.call("messages.send", ["conversation_id": conversation, "text": "intruder"]))
+                == "not_member")
+        #expect(
+            errorCode(try stranger.client.call("messages.history", ["conversation_id": conversation])) == "not_member")
+        #expect(
+            errorCode(try stranger.client.call("conversations.get", ["conversation_id": conversation])) == "not_member")
 
         // Twelve more from Bob; history pages newest first.
         for i in 2...13 {
-            let a = try #require(ok(try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "b\(i)", "text": "line \(i)\nsecond line"])))
+            let a = try #require(
+                ok(
+                    try bob.client.call(
+                        "messages.send",
+                        ["conversation_id": conversation, "client_id": "b\(i)", "text": "line \(i)\nsecond line"])))
             #expect(a["seq"] as? Int == i)
         }
         _ = try ann.client.messages(count: 12)
@@ -179,10 +194,13 @@ struct MessagingTests {
         let seqs1 = (page1["messages"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int }
         #expect(seqs1 == Array((4...13).reversed()))
         #expect(page1["has_more"] as? Bool == true)
-        let page2 = try #require(ok(try ann.client.call("messages.history", ["conversation_id": conversation, "before": 4, "limit": 100])))
+        let page2 = try #require(
+            ok(try ann.client.call("messages.history", ["conversation_id": conversation, "before": 4, "limit": 100])))
         #expect((page2["messages"] as? [[String: Any]])?.compactMap { $0["seq"] as? Int } == [3, 2, 1])
         #expect(page2["has_more"] as? Bool == false)
-        #expect(errorCode(try ann.client.call("messages.history", ["conversation_id": conversation, "limit": 101])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("messages.history", ["conversation_id": conversation, "limit": 101]))
+                == "bad_request")
 
         // Unread counts and read receipts.
         let listed = try #require(ok(try ann.client.call("conversations.list"))?["conversations"] as? [[String: Any]])
@@ -191,28 +209,38 @@ struct MessagingTests {
         #expect(summary["kind"] as? String == "direct")
         #expect(summary["name"] as? String == "bob")
         #expect((summary["last_message"] as? [String: Any])?["seq"] as? Int == 13)
-        let read = try #require(ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 10])))
+        let read = try #require(
+            ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 10])))
         #expect(read["read_seq"] as? Int == 10)
         let receipt = try bob.client.event("conversation.read")
         #expect(receipt["user_id"] as? Int == ann.id)
         #expect(receipt["seq"] as? Int == 10)
         _ = try ann2.event("conversation.read")
-        let after = try #require(ok(try ann.client.call("conversations.get", ["conversation_id": conversation]))?["conversation"] as? [String: Any])
+        let after = try #require(
+            ok(try ann.client.call("conversations.get", ["conversation_id": conversation]))?["conversation"]
+                as? [String: Any])
         #expect(after["unread_count"] as? Int == 3)
         // A marker never moves back or past the end.
-        #expect(ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 5]))?["read_seq"] as? Int == 10)
-        #expect(ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 999]))?["read_seq"] as? Int == 13)
+        #expect(
+            ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 5]))?["read_seq"]
+                as? Int == 10)
+        #expect(
+            ok(try ann.client.call("conversations.read", ["conversation_id": conversation, "seq": 999]))?["read_seq"]
+                as? Int == 13)
 
         // Delete for everyone: only the sender; a tombstone reaches every device.
         #expect(errorCode(try bob.client.call("messages.delete", ["message_id": messageId])) == "forbidden")
-        let tombstone = try #require(ok(try ann.client.call("messages.delete", ["message_id": messageId]))?["message"] as? [String: Any])
+        let tombstone = try #require(
+            ok(try ann.client.call("messages.delete", ["message_id": messageId]))?["message"] as? [String: Any])
         #expect((tombstone["system"] as? [String: Any])?["event"] as? String == "message_deleted")
         #expect((tombstone["system"] as? [String: Any])?["message_id"] as? Int == messageId)
         for client in [bob.client, ann2] {
             let m = try #require(try client.messages(count: 1).first)
             #expect((m["system"] as? [String: Any])?["message_id"] as? Int == messageId)
         }
-        let deleted = try #require(ok(try bob.client.call("messages.history", ["conversation_id": conversation, "before": 2]))?["messages"] as? [[String: Any]])
+        let deleted = try #require(
+            ok(try bob.client.call("messages.history", ["conversation_id": conversation, "before": 2]))?["messages"]
+                as? [[String: Any]])
         #expect(deleted.first?["deleted"] as? Bool == true)
         #expect(deleted.first?["text"] == nil)
         #expect(errorCode(try ann.client.call("messages.delete", ["message_id": messageId])) == "not_found")
@@ -220,9 +248,13 @@ struct MessagingTests {
         // Hide for myself only.
         let hideTarget = try #require((page1["messages"] as? [[String: Any]])?.first?["id"] as? Int)
         #expect(ok(try bob.client.call("messages.hide", ["message_id": hideTarget])) != nil)
-        let bobHistory = try #require(ok(try bob.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"] as? [[String: Any]])
+        let bobHistory = try #require(
+            ok(try bob.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"]
+                as? [[String: Any]])
         #expect(!bobHistory.contains { $0["id"] as? Int == hideTarget })
-        let annHistory = try #require(ok(try ann.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"] as? [[String: Any]])
+        let annHistory = try #require(
+            ok(try ann.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"]
+                as? [[String: Any]])
         #expect(annHistory.contains { $0["id"] as? Int == hideTarget })
         #expect(errorCode(try stranger.client.call("messages.hide", ["message_id": hideTarget])) == "not_found")
 
@@ -249,7 +281,9 @@ struct MessagingTests {
 
         #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id]])) == "bad_request")
         #expect(errorCode(try ann.client.call("groups.create", ["member_ids": [bob.id, eve.id]])) == "not_friends")
-        let created = try #require(ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])
+        let created = try #require(
+            ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])
         let group = try #require(created["conversation_id"] as? Int)
         #expect(created["kind"] as? String == "group")
         #expect(created["name"] as? String == "Bob, Cat")
@@ -264,15 +298,23 @@ struct MessagingTests {
         _ = try ann.client.messages(count: 1)
         _ = try cat.client.messages(count: 1)
         // Only own friends may be added, only by members.
-        #expect(errorCode(try bob.client.call("groups.add", ["conversation_id": group, "user_id": dan.id])) == "not_friends")
-        #expect(errorCode(try eve.client.call("groups.add", ["conversation_id": group, "user_id": bob.id])) == "not_member")
-        let added = try #require(ok(try ann.client.call("groups.add", ["conversation_id": group, "user_id": dan.id]))?["message"] as? [String: Any])
+        #expect(
+            errorCode(try bob.client.call("groups.add", ["conversation_id": group, "user_id": dan.id])) == "not_friends"
+        )
+        #expect(
+            errorCode(try eve.client.call("groups.add", ["conversation_id": group, "user_id": bob.id])) == "not_member")
+        let added = try #require(
+            ok(try ann.client.call("groups.add", ["conversation_id": group, "user_id": dan.id]))?["message"]
+                as? [String: Any])
         #expect((added["system"] as? [String: Any])?["event"] as? String == "member_added")
-        #expect(errorCode(try ann.client.call("groups.add", ["conversation_id": group, "user_id": dan.id])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("groups.add", ["conversation_id": group, "user_id": dan.id])) == "bad_request"
+        )
         // Dan sees from his joining on.
         let danFirst = try #require(try dan.client.messages(count: 1).first)
         #expect((danFirst["system"] as? [String: Any])?["event"] as? String == "member_added")
-        let danHistory = try #require(ok(try dan.client.call("messages.history", ["conversation_id": group]))?["messages"] as? [[String: Any]])
+        let danHistory = try #require(
+            ok(try dan.client.call("messages.history", ["conversation_id": group]))?["messages"] as? [[String: Any]])
         #expect(danHistory.count == 1)
         _ = try #require(ok(try dan.client.call("messages.send", ["conversation_id": group, "text": "hi all"])))
         for client in [ann.client, bob.client, cat.client] {
@@ -283,17 +325,24 @@ struct MessagingTests {
         _ = try #require(ok(try cat.client.call("groups.rename", ["conversation_id": group, "name": "Lunch"])))
         _ = try #require(ok(try cat.client.call("groups.leave", ["conversation_id": group])))
         _ = try #require(ok(try dan.client.call("groups.leave", ["conversation_id": group])))
-        #expect(errorCode(try cat.client.call("messages.send", ["conversation_id": group, "text": "still here?"])) == "not_member")
+        #expect(
+            errorCode(try cat.client.call("messages.send", ["conversation_id": group, "text": "still here?"]))
+                == "not_member")
         #expect(errorCode(try cat.client.call("groups.leave", ["conversation_id": group])) == "not_member")
         _ = try #require(ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "just us"])))
-        let summary = try #require(ok(try ann.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
+        let summary = try #require(
+            ok(try ann.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
         #expect(summary["name"] as? String == "Lunch")
-        #expect((summary["members"] as? [[String: Any]])?.compactMap { $0["user_id"] as? Int }.sorted() == [ann.id, bob.id].sorted())
+        #expect(
+            (summary["members"] as? [[String: Any]])?.compactMap { $0["user_id"] as? Int }.sorted()
+                == [ann.id, bob.id].sorted())
         // Cat's history ends with her leaving; she no longer gets new messages.
-        let catHistory = try #require(ok(try cat.client.call("messages.history", ["conversation_id": group]))?["messages"] as? [[String: Any]])
+        let catHistory = try #require(
+            ok(try cat.client.call("messages.history", ["conversation_id": group]))?["messages"] as? [[String: Any]])
         #expect((catHistory.first?["system"] as? [String: Any])?["event"] as? String == "member_left")
         #expect(catHistory.allSatisfy { $0["text"] as? String != "just us" })
-        let catSummary = try #require(ok(try cat.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
+        let catSummary = try #require(
+            ok(try cat.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
         #expect(catSummary["active"] as? Bool == false)
     }
 
@@ -307,7 +356,12 @@ struct MessagingTests {
         let conversation = try #require(first["conversation_id"] as? Int)
         let seen = try #require(try bob.client.messages(count: 1).first?["seq"] as? Int)
         bob.client.socket.shutdownBoth()
-        for i in 2...40 { _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "x\(i)", "text": "m\(i)"]))) }
+        for i in 2...40 {
+            _ = try #require(
+                ok(
+                    try ann.client.call(
+                        "messages.send", ["conversation_id": conversation, "client_id": "x\(i)", "text": "m\(i)"])))
+        }
         let back = try reconnect(port, bob)
         let sync = try #require(ok(try back.call("sync", ["since": [String(conversation): seen]])))
         let missed = try back.messages(count: 39, within: 1)
@@ -315,8 +369,9 @@ struct MessagingTests {
         #expect(missed.compactMap { $0["text"] as? String } == (2...40).map { "m\($0)" })
         #expect(sync["messages"] as? Int == 39)
         #expect((sync["conversations"] as? [[String: Any]])?.first?["last_seq"] as? Int == 40)
-        // Nothing more, nothing twice.
-        #expect(back.noEvent("message", within: 0.3))
+        // Nothing more, nothing twice. Barrier: the catch-up is written before the sync's reply (and the messages
+        // held meanwhile right after it, in the same loop turn); every send was acknowledged before the reconnect.
+        #expect(try back.noEventBeforeBarrier("message"))
         // An empty sync from a fresh device brings the whole history.
         let fresh = try reconnect(port, bob)
         _ = try #require(ok(try fresh.call("sync", [:])))
@@ -329,17 +384,22 @@ struct MessagingTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "start"]))?["conversation_id"] as? Int)
+        let conversation = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "start"]))?["conversation_id"] as? Int)
         _ = try bob.client.messages(count: 1)
         bob.client.socket.shutdownBoth()
-        for i in 2...200 { _ = try ann.client.send("messages.send", ["conversation_id": conversation, "client_id": "pre\(i)", "text": "pre \(i)"]) }
+        for i in 2...200 {
+            _ = try ann.client.send(
+                "messages.send", ["conversation_id": conversation, "client_id": "pre\(i)", "text": "pre \(i)"])
+        }
         // Ann keeps sending while Bob resumes.
         let total = 600
         let sender = Unchecked(ann.client)
         let done = DispatchSemaphore(value: 0)
         Thread {
             for i in 201...total {
-                _ = try? sender.value.send("messages.send", ["conversation_id": conversation, "client_id": "live\(i)", "text": "live \(i)"])
+                _ = try? sender.value.send(
+                    "messages.send", ["conversation_id": conversation, "client_id": "live\(i)", "text": "live \(i)"])
                 if i % 50 == 0 { usleep(2_000) }
             }
             done.signal()
@@ -355,7 +415,9 @@ struct MessagingTests {
         let received = try back.messages(count: total - 1, within: 15)
         let seqs = received.compactMap { $0["seq"] as? Int }
         #expect(seqs == Array(2...total))
-        #expect(back.noEvent("message", within: 0.3))
+        // Barrier through the writer (every send was handed to it by now: each seq arrived) and for the catch-up,
+        // written before the sync's reply.
+        #expect(try back.noEventBeforeWriterBarrier("message", conversation: conversation))
     }
 
     @Test func presenceGoesToFriendsOnlyWithAGracePeriod() throws {
@@ -377,7 +439,9 @@ struct MessagingTests {
         #expect(entries.first?["status"] as? String == "online")
         // Away is the most available status of the devices: Bob is online while one device is.
         _ = try #require(ok(try bob.client.call("presence.set", ["status": "away"])))
-        #expect(ann.client.noEvent("presence", within: 0.3))
+        // Barrier: the hub handles the change after its reply; a probe's snapshot comes after it, then Ann's ping.
+        var probes = [try presenceBarrier(port, probe: zed)]
+        #expect(try ann.client.noEventBeforeBarrier("presence"))
         _ = try #require(ok(try bob2.call("presence.set", ["status": "away"])))
         #expect((try ann.client.event("presence"))["status"] as? String == "away")
         #expect(errorCode(try bob2.call("presence.set", ["status": "invisible"])) == "bad_request")
@@ -387,18 +451,29 @@ struct MessagingTests {
         bob2.socket.shutdownBoth()
         #expect(waitUntil { server.connectionCount <= open - 2 })
         let bob3 = try reconnect(port, bob)
-        #expect(ann.client.noEvent("presence", within: 0.9) == false)  // back to online (a new device starts online)
-        let online = try #require(ann.client.events.last { $0["ev"] as? String == "presence" })
+        let online = try ann.client.event("presence")  // back to online (a new device starts online)
         #expect(online["status"] as? String == "online")
         ann.client.events.removeAll()
         bob3.socket.shutdownBoth()
-        #expect(ann.client.noEvent("presence", within: 0.3))
+        // Not at once: once the server closed the connection (it tells the hub first), a probe's snapshot comes after
+        // the hub handled the disconnection, then Ann's ping; the grace period (0.6 s) is only for this barrier to
+        // come first.
+        #expect(waitUntil { server.connectionCount <= open - 2 })
+        probes.append(try presenceBarrier(port, probe: zed))
+        #expect(try ann.client.noEventBeforeBarrier("presence"))
         let offline = try ann.client.event("presence")
         #expect(offline["status"] as? String == "offline")
         #expect((offline["last_seen"] as? String)?.hasSuffix("Z") == true)
-        // Strangers hear nothing.
-        #expect(zed.client.noEvent("presence", within: 0.2))
-        #expect(!zed.client.events.contains { $0["ev"] as? String == "presence" || $0["ev"] as? String == "presence.snapshot" && (($0["presence"] as? [Any])?.isEmpty == false) })
+        // Strangers hear nothing. Barrier: the hub handed every change so far to the outbox before a probe's
+        // snapshot.
+        probes.append(try presenceBarrier(port, probe: zed))
+        #expect(try zed.client.noEventBeforeBarrier("presence"))
+        #expect(
+            !zed.client.events.contains {
+                $0["ev"] as? String == "presence"
+                    || $0["ev"] as? String == "presence.snapshot" && (($0["presence"] as? [Any])?.isEmpty == false)
+            })
+        withExtendedLifetime(probes) {}  // open to the end (see `presenceBarrier`)
     }
 
     @Test func typingIsDeliveredToMembersAndExpires() throws {
@@ -408,7 +483,10 @@ struct MessagingTests {
         let bob = try makeUser(port, "bob")
         let zed = try makeUser(port, "zed")
         try befriend(ann, bob)
-        let conversation = try #require(ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"] as? [String: Any])["conversation_id"] as? Int
+        let conversation =
+            try #require(
+                ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"]
+                    as? [String: Any])["conversation_id"] as? Int
         let id = try #require(conversation)
         _ = try #require(ok(try ann.client.call("typing", ["conversation_id": id])))
         let started = try bob.client.event("typing")
@@ -425,7 +503,8 @@ struct MessagingTests {
         #expect(stopped["active"] as? Bool == false)
         #expect(stopped["activity"] as? String == "recording")
         #expect(errorCode(try zed.client.call("typing", ["conversation_id": id])) == "not_member")
-        #expect(errorCode(try ann.client.call("typing", ["conversation_id": id, "activity": "dancing"])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("typing", ["conversation_id": id, "activity": "dancing"])) == "bad_request")
         // Rate limit per sender.
         var limited = false
         for _ in 0..<30 where !limited {

@@ -28,7 +28,9 @@ func momentsSQLInt(_ database: DatabaseRuntime, _ sql: String) -> Int64 {
 
 /// A stored photo of `owner`'s, made in SQL (the HTTP upload is PhotoHTTPTests' subject): its row and, with
 /// `renditions`, a display JPEG of `bytes`.
-func testPhoto(_ database: DatabaseRuntime, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil) throws -> Int {
+func testPhoto(_ database: DatabaseRuntime, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil)
+    throws -> Int
+{
     let sha = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     let id = momentsSQLInt(
         database,
@@ -50,7 +52,9 @@ func testPhoto(_ database: DatabaseRuntime, owner: Int, width: Int = 4032, heigh
 }
 
 func momentOf(_ reply: [String: Any]) -> [String: Any]? { ok(reply)?["moment"] as? [String: Any] }
-func momentIds(_ reply: [String: Any]) -> [Int] { ((ok(reply)?["moments"] as? [[String: Any]]) ?? []).compactMap { $0["moment_id"] as? Int } }
+func momentIds(_ reply: [String: Any]) -> [Int] {
+    ((ok(reply)?["moments"] as? [[String: Any]]) ?? []).compactMap { $0["moment_id"] as? Int }
+}
 
 @Suite("Moments over the real protocol", .serialized)
 struct MomentsTests {
@@ -64,7 +68,8 @@ struct MomentsTests {
         let eve = try makeUser(port, "eve")  // follows Ann, not a friend
         try befriend(ann, bob)
         try befriend(ann, dan)
-        try runSQL(database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(eve.id), \(ann.id), 'active')")
+        try runSQL(
+            database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(eve.id), \(ann.id), 'active')")
         let bob2 = try secondDevice(port, bob, "bob-2")
         let ann2 = try secondDevice(port, ann, "ann-2")
         let p1 = try testPhoto(database, owner: ann.id)
@@ -73,34 +78,50 @@ struct MomentsTests {
 
         // Refused: no photos, too many, repeated, someone else's, a caption too long; nothing stored.
         #expect(errorCode(try ann.client.call("moments.create", ["photo_ids": [Int]()])) == "bad_request")
-        #expect(errorCode(try ann.client.call("moments.create", ["photo_ids": Array(repeating: p1, count: 10)])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("moments.create", ["photo_ids": Array(repeating: p1, count: 10)]))
+                == "bad_request")
         #expect(errorCode(try ann.client.call("moments.create", ["photo_ids": [p1, p1]])) == "bad_request")
         #expect(errorCode(try ann.client.call("moments.create", ["photo_ids": [p1, catPhoto]])) == "not_found")
-        #expect(errorCode(try ann.client.call("moments.create", ["photo_ids": [p1], "caption": String(repeating: "é", count: 501)])) == "bad_request")
+        #expect(
+            errorCode(
+                try ann.client.call(
+                    "moments.create", ["photo_ids": [p1], "caption": String(repeating: "é", count: 501)]))
+                == "bad_request")
         #expect(errorCode(try cat.client.call("moments.create", ["photo_ids": [p1]])) == "not_found")
         #expect(momentsSQLInt(database, "SELECT count(*) FROM moments WHERE owner_id IN (\(ann.id), \(cat.id))") == 0)
 
         // Created: caption trimmed, photos in the order given; a resend with the client id returns the same moment.
-        let moment = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [p2, p1], "caption": "  Garden today \n", "client_id": "m-1"])))
+        let moment = try #require(
+            momentOf(
+                try ann.client.call(
+                    "moments.create", ["photo_ids": [p2, p1], "caption": "  Garden today \n", "client_id": "m-1"])))
         let id = try #require(moment["moment_id"] as? Int)
         #expect(moment["caption"] as? String == "Garden today")
         #expect((moment["photos"] as? [[String: Any]])?.map { $0["photo_id"] as? Int } == [p2, p1])
         let first = try #require((moment["photos"] as? [[String: Any]])?.first)
-        #expect(first["width"] as? Int == 512 && first["color"] as? String == "#a3b1c2" && first["has_alpha"] as? Bool == false)
+        #expect(
+            first["width"] as? Int == 512 && first["color"] as? String == "#a3b1c2"
+                && first["has_alpha"] as? Bool == false)
         #expect((moment["owner"] as? [String: Any])?["user_id"] as? Int == ann.id)
-        #expect(moment["like_count"] as? Int == 0 && moment["liked"] as? Bool == false && (moment["recent_likers"] as? [Any])?.isEmpty == true)
-        #expect(momentOf(try ann.client.call("moments.create", ["photo_ids": [p2, p1], "client_id": "m-1"]))?["moment_id"] as? Int == id)
+        #expect(
+            moment["like_count"] as? Int == 0 && moment["liked"] as? Bool == false
+                && (moment["recent_likers"] as? [Any])?.isEmpty == true)
+        #expect(
+            momentOf(try ann.client.call("moments.create", ["photo_ids": [p2, p1], "client_id": "m-1"]))?["moment_id"]
+                as? Int == id)
         #expect(momentsSQLInt(database, "SELECT count(*) FROM moments WHERE owner_id = \(ann.id)") == 1)
 
         // Live: the friend's two devices and the owner's other device get moment.created (once); the stranger and
-        // the follower do not.
+        // the follower do not. Barriers: the request pushes its events before it answers, so by the creation's reply
+        // anything for them was on their loops, ahead of a ping.
         for client in [bob.client, bob2, ann2] {
             let e = try client.event("moment.created")
             #expect((e["moment"] as? [String: Any])?["moment_id"] as? Int == id)
         }
-        #expect(bob2.all("moment.created", within: 0.5).isEmpty)
-        #expect(cat.client.all("moment.created", within: 0.5).isEmpty)
-        #expect(eve.client.all("moment.created", within: 0.2).isEmpty)
+        #expect(try bob2.allBeforeBarrier("moment.created").isEmpty)
+        #expect(try cat.client.allBeforeBarrier("moment.created").isEmpty)
+        #expect(try eve.client.allBeforeBarrier("moment.created").isEmpty)
 
         // Feed and get: owner and friends; a stranger and a follower see nothing (an empty feed is not an error).
         #expect(momentIds(try ann.client.call("moments.feed")) == [id])
@@ -109,7 +130,8 @@ struct MomentsTests {
         let empty = try #require(ok(try cat.client.call("moments.feed")))
         #expect((empty["moments"] as? [Any])?.isEmpty == true && empty["next_before"] is NSNull)
         #expect(momentIds(try eve.client.call("moments.feed")) == [])
-        #expect(momentOf(try bob.client.call("moments.get", ["moment_id": id]))?["caption"] as? String == "Garden today")
+        #expect(
+            momentOf(try bob.client.call("moments.get", ["moment_id": id]))?["caption"] as? String == "Garden today")
         for stranger in [cat, eve] {
             #expect(errorCode(try stranger.client.call("moments.get", ["moment_id": id])) == "not_found")
             #expect(errorCode(try stranger.client.call("moments.like", ["moment_id": id])) == "not_found")
@@ -127,7 +149,7 @@ struct MomentsTests {
             #expect(e["moment_id"] as? Int == id && e["like_count"] as? Int == 1 && e["liked"] as? Bool == true)
             #expect((e["user"] as? [String: Any])?["user_id"] as? Int == bob.id)
         }
-        #expect(cat.client.all("moment.liked", within: 0.3).isEmpty)
+        #expect(try cat.client.allBeforeBarrier("moment.liked").isEmpty)  // pushed before the like's reply
         #expect(ok(try ann.client.call("moments.like", ["moment_id": id]))?["like_count"] as? Int == 2)
         let seen = try #require(momentOf(try bob.client.call("moments.get", ["moment_id": id])))
         #expect(seen["liked"] as? Bool == true && seen["like_count"] as? Int == 2)
@@ -135,10 +157,12 @@ struct MomentsTests {
         let likers = try #require(ok(try dan.client.call("moments.likers", ["moment_id": id, "limit": 1])))
         #expect((likers["likers"] as? [[String: Any]])?.map { $0["user_id"] as? Int } == [ann.id])
         let cursor = try #require(likers["next_before"] as? String)
-        let rest = try #require(ok(try dan.client.call("moments.likers", ["moment_id": id, "before": cursor, "limit": 1])))
+        let rest = try #require(
+            ok(try dan.client.call("moments.likers", ["moment_id": id, "before": cursor, "limit": 1])))
         #expect((rest["likers"] as? [[String: Any]])?.map { $0["user_id"] as? Int } == [bob.id])
         #expect(rest["next_before"] is NSNull)
-        #expect(errorCode(try dan.client.call("moments.likers", ["moment_id": id, "before": "nonsense"])) == "bad_request")
+        #expect(
+            errorCode(try dan.client.call("moments.likers", ["moment_id": id, "before": "nonsense"])) == "bad_request")
         let unliked = try #require(ok(try bob.client.call("moments.unlike", ["moment_id": id])))
         #expect(unliked["like_count"] as? Int == 1 && unliked["liked"] as? Bool == false)
         #expect(ok(try bob.client.call("moments.unlike", ["moment_id": id]))?["like_count"] as? Int == 1)
@@ -151,7 +175,8 @@ struct MomentsTests {
         #expect(errorCode(try dan.client.call("moments.like", ["moment_id": id])) == "not_found")
         _ = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [p1]])))
         _ = try bob.client.event("moment.created")
-        #expect(dan.client.all("moment.created", within: 0.5).count == 1)  // the first moment's only
+        // The first moment's only (barrier: pushed before the creation's reply).
+        #expect(try dan.client.allBeforeBarrier("moment.created").count == 1)
 
         // Delete: only the owner; moment.deleted to the friend; gone for real with its likes.
         #expect(errorCode(try bob.client.call("moments.delete", ["moment_id": id])) == "not_found")
@@ -177,7 +202,10 @@ struct MomentsTests {
         var expected: [Int] = []
         for i in 0..<23 {
             let (user, photo) = i % 2 == 0 ? (ann, annPhoto) : (bob, bobPhoto)
-            expected.append(try #require(momentOf(try user.client.call("moments.create", ["photo_ids": [photo], "caption": "\(i)"]))?["moment_id"] as? Int))
+            expected.append(
+                try #require(
+                    momentOf(try user.client.call("moments.create", ["photo_ids": [photo], "caption": "\(i)"]))?[
+                        "moment_id"] as? Int))
             if i % 5 == 0 { _ = try cat.client.call("moments.create", ["photo_ids": [catPhoto]]) }
         }
         var seen: [Int] = []
@@ -213,7 +241,8 @@ struct MomentsTests {
             friends.append(friend)
         }
         let photo = try testPhoto(database, owner: ann.id)
-        let id = try #require(momentOf(try ann.client.call("moments.create", ["photo_ids": [photo]]))?["moment_id"] as? Int)
+        let id = try #require(
+            momentOf(try ann.client.call("moments.create", ["photo_ids": [photo]]))?["moment_id"] as? Int)
         let clients = friends.map(\.client)
         func everyone(_ op: String, times: Int) -> [JobResults] {
             concurrently(

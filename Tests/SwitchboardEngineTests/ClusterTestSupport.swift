@@ -8,10 +8,10 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import Synchronization
 
 @testable import SwitchboardServer
 
@@ -23,7 +23,9 @@ final class MemoryBus: ClusterBus, Sendable {
     /// Drops every message while true (a lost bus).
     let dropping = Atomic<Bool>(false)
 
-    func join(_ node: UInt32, _ receive: @escaping @Sendable ([UInt8]) -> Void) { nodes.withLock { $0[node] = receive } }
+    func join(_ node: UInt32, _ receive: @escaping @Sendable ([UInt8]) -> Void) {
+        nodes.withLock { $0[node] = receive }
+    }
 
     func send(_ bytes: [UInt8], to node: UInt32) {
         sent.withLock { $0[node, default: 0] += 1 }
@@ -50,6 +52,8 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     let bus: MemoryBus
     /// Every call fails while true (Redis down).
     let failing = Atomic<Bool>(false)
+    /// The nodes whose heartbeat failed because of `failing` (a test empties it).
+    let refusedHeartbeats = Mutex<Set<UInt32>>([])
 
     init(bus: MemoryBus) { self.bus = bus }
 
@@ -66,8 +70,13 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     }
 
     func heartbeat(node: UInt32, ttlMilliseconds: Int) throws -> Bool {
-        try check()
-        return state.withLock { $0.alive.updateValue(Date().addingTimeInterval(Double(ttlMilliseconds) / 1000), forKey: node) == nil }
+        if failing.load(ordering: .relaxed) {
+            refusedHeartbeats.withLock { _ = $0.insert(node) }
+            throw Down()
+        }
+        return state.withLock {
+            $0.alive.updateValue(Date().addingTimeInterval(Double(ttlMilliseconds) / 1000), forKey: node) == nil
+        }
     }
 
     func nodes() throws -> (live: Set<UInt32>, dead: Set<UInt32>) {
@@ -86,7 +95,9 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         }
     }
 
-    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws {
+    func record(
+        node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]
+    ) throws {
         try check()
         state.withLock { s in
             var d = s.directories[node] ?? (0, [:])
@@ -105,7 +116,11 @@ final class MemoryClusterStore: ClusterStore, Sendable {
 
     func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws {
         try check()
-        state.withLock { $0.directories[node] = (seq, Dictionary(devices.map { ($0.connection, $0) }, uniquingKeysWith: { _, b in b })) }
+        state.withLock {
+            $0.directories[node] = (
+                seq, Dictionary(devices.map { ($0.connection, $0) }, uniquingKeysWith: { _, b in b })
+            )
+        }
     }
 
     func snapshot(node: UInt32) throws -> (seq: UInt64, devices: [DirectoryEntry]) {
@@ -157,9 +172,15 @@ final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
     let devices = Mutex<[UInt64: (Device, String)]>([:])
     let recoveries = Atomic<Int>(0)
 
-    func remoteDeviceAttached(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue] = (device, status) } }
-    func remoteDeviceDetached(_ device: Device) { _ = devices.withLock { $0.removeValue(forKey: device.connection.rawValue) } }
-    func remoteDeviceStatus(_ device: Device, status: String) { devices.withLock { $0[device.connection.rawValue]?.1 = status } }
+    func remoteDeviceAttached(_ device: Device, status: String) {
+        devices.withLock { $0[device.connection.rawValue] = (device, status) }
+    }
+    func remoteDeviceDetached(_ device: Device) {
+        _ = devices.withLock { $0.removeValue(forKey: device.connection.rawValue) }
+    }
+    func remoteDeviceStatus(_ device: Device, status: String) {
+        devices.withLock { $0[device.connection.rawValue]?.1 = status }
+    }
     func busRecovered() { recoveries.add(1, ordering: .relaxed) }
     func remoteChangesEnd() {}
     func remoteApplied(_ node: UInt32, seq: UInt64) {}
@@ -177,4 +198,3 @@ func eventually(_ timeout: Double = 10, _ condition: () -> Bool) async -> Bool {
     }
     return true
 }
-

@@ -8,10 +8,10 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import Synchronization
 import Testing
 
 @testable import SwitchboardServer
@@ -29,7 +29,9 @@ struct ClusterTests {
     @Test func wireMessagesRoundTripAndRefuseDamage() {
         let messages: [ClusterWire] = [
             .deliver([
-                .init(item: .message(conversationId: 5, seq: 9, payload: Array(#"{"ev":"message"}"#.utf8)), connections: [1, 2, 3]),
+                .init(
+                    item: .message(conversationId: 5, seq: 9, payload: Array(#"{"ev":"message"}"#.utf8)),
+                    connections: [1, 2, 3]),
                 .init(item: .ephemeral(Array("p".utf8), source: "p:7"), connections: [UInt64.max]),
                 .init(item: .event([]), connections: []), .init(item: .revoke, connections: [4]),
             ]),
@@ -39,8 +41,14 @@ struct ClusterTests {
                 [.detached(connection: 9, userId: 1), .status(connection: 9, userId: 1, status: "away"), .sync]),
             .notice(node: 2, .friendship(4, 5, friends: true)), .notice(node: 2, .friendship(4, 5, friends: false)),
             .notice(node: 1, .renamed(userId: 4, name: "Zoë 👍🏽")), .notice(node: 3, .revoked(sessionId: 8, userId: 9)),
-            .callRequest(connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup", command: Array("{}".utf8)),
-            .deliver([.init(item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)), connections: [1 << 40])]),
+            .callRequest(
+                connection: 1 << 40, userId: 2, sessionId: 3, requestId: Array("1".utf8), op: "call.hangup",
+                command: Array("{}".utf8)),
+            .deliver([
+                .init(
+                    item: .reply(requestId: Array("1".utf8), op: "call.hangup", success: true, body: Array("{}".utf8)),
+                    connections: [1 << 40])
+            ]),
         ]
         for m in messages {
             let bytes = m.encoded()
@@ -77,7 +85,8 @@ struct ClusterTests {
         #expect(locals[1].delivered.count == 300)
         #expect(locals[2].delivered.count == 302)
         // One object (one encoded frame) for every recipient of a node.
-        let objects = Set(locals[2].delivered.compactMap { if case .message(let m) = $0.1 { ObjectIdentifier(m) } else { nil } })
+        let objects = Set(
+            locals[2].delivered.compactMap { if case .message(let m) = $0.1 { ObjectIdentifier(m) } else { nil } })
         #expect(objects.count == 1)
         // Each connection's order is kept: the message, then the event.
         let last = members.last!
@@ -89,7 +98,9 @@ struct ClusterTests {
 
     private func directory(_ node: UInt32, _ store: MemoryClusterStore, _ log: DirectoryLog) -> ClusterDirectory {
         let metrics = ClusterMetrics(factory: ServerMetrics(loopCount: 1).factory)
-        let d = ClusterDirectory(node: node, store: store, heartbeatInterval: 0.02, heartbeatTTL: 0.3, metrics: metrics, logger: testLogger())
+        let d = ClusterDirectory(
+            node: node, store: store, heartbeatInterval: 0.02, heartbeatTTL: 0.3, metrics: metrics, logger: testLogger()
+        )
         d.delegate = log
         return d
     }
@@ -109,7 +120,9 @@ struct ClusterTests {
         func remoteDeviceStatus(_ device: Device, status: String) { log.remoteDeviceStatus(device, status: status) }
         func remoteChangesEnd() {}
         func busRecovered() {}
-        func remoteApplied(_ other: UInt32, seq: UInt64) { bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other) }
+        func remoteApplied(_ other: UInt32, seq: UInt64) {
+            bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other)
+        }
     }
 
     /// Three directories on one bus whose node 3 can be slowed down (its bus messages held back) or silenced.
@@ -133,7 +146,8 @@ struct ClusterTests {
                 let answering = AnsweringLog(node: n, bus: bus)
                 delegates.append(answering)
                 let d = ClusterDirectory(
-                    node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 30, metrics: metrics, logger: testLogger(),
+                    node: n, store: store, heartbeatInterval: 0.02, heartbeatTTL: 30, metrics: metrics,
+                    logger: testLogger(),
                     applyTimeout: applyTimeout)
                 d.delegate = answering
                 directories[n] = d
@@ -169,7 +183,9 @@ struct ClusterTests {
         func start() async -> Bool {
             for d in directories.values { d.start() }
             let ready = await eventually(30) { directories.values.allSatisfy { $0.liveNodeCount == 3 } }
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            // A heartbeat loads the snapshots of the nodes it finds one by one, and the count moves with the first:
+            // each directory's queue is let finish the block it was in, so every node has loaded the other two.
+            for d in directories.values { await settle(d.queue) }
             return ready
         }
 
@@ -205,7 +221,11 @@ struct ClusterTests {
         let bobReplied = Atomic<Bool>(false)
         one.localAttached(bob) { bobReplied.store(true, ordering: .relaxed) }
         #expect(await eventually(30) { two.status(bob.connection) != nil })
-        try await Task.sleep(nanoseconds: 150_000_000)
+        // Barrier instead of a wait: node 2 acknowledges the change at the end of the queue block that recorded it
+        // (a synchronous bus), node 1 takes the acknowledgement on its queue, and a reply released by it would run
+        // there: once both queues finished what they had, the reply has run if node 2's word was enough.
+        await settle(rig.directories[2]!.queue)
+        await settle(one.queue)
         let early = bobReplied.load(ordering: .relaxed)
         #expect(!early, "replied before node 3 had the device")
         rig.releaseThree()
@@ -241,7 +261,9 @@ struct ClusterTests {
         let b = directory(2, store, logB)
         for (n, d) in [(UInt32(1), a), (2, b)] {
             bus.join(n) { bytes in
-                if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { d.received(node: from, seq: seq, changes: changes) }
+                if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
+                    d.received(node: from, seq: seq, changes: changes)
+                }
             }
         }
         a.start()
@@ -263,24 +285,35 @@ struct ClusterTests {
         bus.dropping.store(false, ordering: .relaxed)
         let cid = Device(sessionId: 12, userId: 102, connection: ConnectionID.next(node: 1))
         a.localAttached(cid)
-        #expect(await eventually { logB.count == 2 && logB.status(bob.connection) == nil && logB.status(cid.connection) == "online" })
+        #expect(
+            await eventually {
+                logB.count == 2 && logB.status(bob.connection) == nil && logB.status(cid.connection) == "online"
+            })
 
         // A late joiner loads the snapshot of every live node.
         let logC = DirectoryLog()
         let c = directory(3, store, logC)
         bus.join(3) { bytes in
-            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) { c.received(node: from, seq: seq, changes: changes) }
+            if case .directory(let from, let seq, let changes)? = ClusterWire.decode(bytes) {
+                c.received(node: from, seq: seq, changes: changes)
+            }
         }
         c.start()
         #expect(await eventually { logC.count == 2 && logC.status(ann.connection) == "away" })
 
         // Redis down then back, empty (restarted): every node writes its directory again and reloads the others;
         // each is told to have its clients reconnect.
+        // Down until each node's heartbeat has met it (and its directory, on its queue, marked the store down).
+        store.refusedHeartbeats.withLock { $0 = [] }
         store.failing.store(true, ordering: .relaxed)
-        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(await eventually { store.refusedHeartbeats.withLock { $0 } == [1, 2, 3] })
+        for d in [a, b, c] { await settle(d.queue) }
         store.wipe()
         store.failing.store(false, ordering: .relaxed)
-        #expect(await eventually { logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1 })
+        #expect(
+            await eventually {
+                logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1
+            })
         #expect(await eventually { (try? store.snapshot(node: 1).devices.count) == 2 })
         #expect(await eventually { logB.count == 2 && logC.count == 2 })
 

@@ -257,7 +257,21 @@ struct PostgresConnectionTests {
             return try connection.query("SELECT pg_backend_pid()").first?.int(0)
         }
         try on(killer) { try $0.query("SELECT pg_terminate_backend($1)", [.int(try #require(pid))]) }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Until the backend has exited (its socket closed), bounded: the victim's next use must find the connection
+        // dead, not lose it in the middle of the query. The row leaves pg_stat_activity first, the process a moment
+        // later (the test server is local: /proc; a zombie has closed its sockets).
+        let backend = try #require(pid)
+        let deadline = Date().addingTimeInterval(10)
+        var gone = false
+        while !gone && Date() < deadline {
+            let rows = try on(killer) {
+                try $0.query("SELECT count(*) FROM pg_stat_activity WHERE pid = $1", [.int(backend)]).first?.int(0)
+            }
+            let stat = try? String(contentsOfFile: "/proc/\(backend)/stat", encoding: .utf8)
+            gone = rows == 0 && (stat == nil || stat?.contains(") Z ") == true)
+            if !gone { usleep(5_000) }
+        }
+        #expect(gone, "backend \(backend) still there")
         let (newPID, answer) = try on(victim) { connection -> (Int?, Int?) in
             (
                 try connection.query("SELECT pg_backend_pid()").first?.int(0),

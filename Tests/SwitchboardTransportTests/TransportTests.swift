@@ -46,14 +46,16 @@ final class Collector: ConnectionHandler, @unchecked Sendable {
 }
 
 func makeServer(
-    maxConnections: Int = 1000, handler: @escaping @Sendable (Connection) -> any ConnectionHandler = { _ in EchoHandler() }
+    maxConnections: Int = 1000,
+    handler: @escaping @Sendable (Connection) -> any ConnectionHandler = { _ in EchoHandler() }
 ) throws -> (TransportServer, EventLoopGroup, Int) {
     let group = try EventLoopGroup(loopCount: 2, sweepInterval: 50_000_000)
     var configuration = TransportConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
     configuration.maxConnections = maxConnections
-    let server = TransportServer(configuration: configuration, group: group, tls: nil, logger: Logger(label: "t"), makeHandler: handler)
+    let server = TransportServer(
+        configuration: configuration, group: group, tls: nil, logger: Logger(label: "t"), makeHandler: handler)
     let port = try server.start()
     return (server, group, port)
 }
@@ -68,7 +70,9 @@ func connectBlocking(_ port: Int) throws -> Int32 {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let rc = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard rc == 0 else { throw IOError(errno: errno, function: "connect") }
     return fd
@@ -123,7 +127,16 @@ struct TransportTests {
             }
         }
         writer.start()
-        usleep(200_000)
+        // Not read until the server has met EAGAIN: bytes left queued on its side of the connection after a turn.
+        let deadline = Date().addingTimeInterval(10)
+        var backedUp = false
+        while !backedUp && Date() < deadline {
+            for loop in group.loops {
+                loop.queue.sync { loop.forEachConnection { if $0.outboundBytes > 0 { backedUp = true } } }
+            }
+            if !backedUp { usleep(5_000) }
+        }
+        #expect(backedUp)
         let echoed = readExactly(fd, total)
         #expect(echoed.count == total)
         #expect(echoed == payload)
@@ -192,7 +205,8 @@ struct TransportTests {
     @Test func aTurnFlushesItsBudgetAndLaterTurnsTheBacklog() throws {
         let (server, group, port) = try makeServer()
         defer { server.stopAccepting(); group.shutdown() }
-        // No sweep during the test: a sweep ends with a flush, which would take from the backlog before it is looked at.
+        // No sweep during the test: a sweep ends with a flush, which would take from the backlog before it is looked
+        // at.
         let clients = try EventLoopGroup(loopCount: 1, sweepInterval: 3_600_000_000_000, flushBudget: 2)
         defer { clients.shutdown() }
         let loop = clients.loops[0]
@@ -238,7 +252,10 @@ struct TransportTests {
         let group = try EventLoopGroup(loopCount: 1)
         defer { group.shutdown() }
         // Bind and close a socket to find a port nobody listens on.
-        let probe = try TransportServer.bindListen({ var c = TransportConfiguration(); c.host = "127.0.0.1"; c.port = 0; return c }())
+        let probe = try TransportServer.bindListen(
+            {
+                var c = TransportConfiguration(); c.host = "127.0.0.1"; c.port = 0; return c
+            }())
         let port = TransportServer.boundPort(probe)
         close(probe)
         let failed = DispatchSemaphore(value: 0)

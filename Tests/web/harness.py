@@ -34,6 +34,7 @@ WEB_NO_NETNS=1 (stay in the current network namespace), SWITCHBOARD_SERVER_BIN (
 WEB_TIME_LIMIT (seconds for the whole file).
 """
 
+import datetime as dt
 import os
 import random
 import shutil
@@ -135,6 +136,22 @@ def wait_for(predicate, timeout=WAIT, what="condition", interval=0.05):
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+def clear_of_midnight(zone, seconds=30):
+    """Waits, when the day in `zone` (a tzinfo) ends within `seconds`, until the next one has begun.
+
+    For a check of "today" that the test computes from its clock and the server from its own (the calendar's
+    highlighted day, a new account's active hours): a day ending between the two would fail it. The browser's clock
+    plays no part there (the web app shows the server's `today`), so Playwright's clock API cannot pin it; this is a
+    wait of at most `seconds`, and only in the last `seconds` of a day.
+    """
+    now = dt.datetime.now(zone)
+    midnight = dt.datetime.combine(now.date() + dt.timedelta(days=1), dt.time(0, 0), zone)
+    left = (midnight - now).total_seconds()
+    if left < seconds:
+        print(f"  waiting {left:.0f} s for midnight in {zone}")
+        time.sleep(left + 1)
+
+
 def http_get(url, headers=None, timeout=5):
     """(status, headers dict with lower-case names, body bytes) of one GET; no exceptions for HTTP errors."""
     request = urllib.request.Request(url, headers=headers or {})
@@ -218,7 +235,8 @@ _RECORDER = """
 (() => {
   const record = (kind, text) => { (window.__sbProblems = window.__sbProblems || []).push(kind + ': ' + text); };
   document.addEventListener('securitypolicyviolation', e =>
-    record('csp', e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at ' + e.sourceFile + ':' + e.lineNumber));
+    record('csp', e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline') + ' at '
+      + e.sourceFile + ':' + e.lineNumber));
 })();
 """
 

@@ -92,6 +92,16 @@ def publish_event(adm, title, starts, ends, zone, capacity=None, place=""):
     form.get_by_role("button", name="Publish event").click()
 
 
+def midweek_night(zone, after_days=2):
+    """23:00 on a Tuesday in `zone`, at least `after_days` days ahead, whose Wednesday is in the same month: an event
+    from then to 02:00 touches two days of one week (from Monday, as in fr-FR) and of one month, whatever the date
+    of the run. ("Two days ahead" fell on a Monday some weeks, and on the 1st of a month some nights.)"""
+    day = dt.datetime.now(zone).date() + dt.timedelta(days=after_days)
+    while day.weekday() != 1 or (day + dt.timedelta(days=1)).day == 1:
+        day += dt.timedelta(days=1)
+    return dt.datetime.combine(day, dt.time(23, 0), zone)
+
+
 def event_id(page, title):
     item = page.locator("li[data-event]", has_text=title).first
     expect(item).to_be_visible()
@@ -128,11 +138,13 @@ def test_community_event_dot_and_calendar(env):
     for device in (ann, ann2):
         expect(tab(device)).to_have_attribute("data-unread", "0")
 
-    # An event two days ahead, 05:00-08:00 in Paris: 23:00-02:00 in New York, across Ann's midnight.
+    # An event from 23:00 to 02:00 in New York, across Ann's midnight (a Tuesday night at least two days ahead),
+    # published in Paris time (05:00-08:00 most of the year; 04:00-07:00 when only one side of the Atlantic keeps
+    # summer time).
     paris = ZoneInfo(ORGANISER_ZONE)
-    day = dt.datetime.now(paris).date() + dt.timedelta(days=2)
-    starts = dt.datetime.combine(day, dt.time(5, 0), paris)
-    ends = dt.datetime.combine(day, dt.time(8, 0), paris)
+    new_york = ZoneInfo(MEMBER_ZONE)
+    starts = midweek_night(new_york).astimezone(paris)
+    ends = starts + dt.timedelta(hours=3)
     started = time.monotonic()
     publish_event(adm, "Sunrise walk", starts, ends, ORGANISER_ZONE, capacity=5, place="The park gate")
     expect(adm.page.get_by_text("The event Sunrise walk is published.")).to_be_visible()
@@ -170,11 +182,9 @@ def test_community_event_dot_and_calendar(env):
 
     # The month calendar shows it on both New York days it touches; today is highlighted; weeks start on
     # Monday (fr-FR).
-    new_york = ZoneInfo(MEMBER_ZONE)
     first_day = starts.astimezone(new_york).date()
     second_day = ends.astimezone(new_york).date()
     assert first_day != second_day, "the event should span the member's midnight"
-    today = dt.datetime.now(new_york).date()
     for shown in (first_day, second_day):
         ann.open(f"#/calendar/month:{shown.isoformat()}")
         calendar = ann.page.locator("main[data-screen=calendar]")
@@ -182,6 +192,9 @@ def test_community_event_dot_and_calendar(env):
         expect(calendar.locator("table.calendar-month th").first).to_have_attribute("abbr", "lundi")
     for other in calendar.locator("li.calendar-event").all():
         assert other.get_attribute("data-event") == str(sunrise)
+    # Today by the test's clock and by the server's (which the page shows): not across New York's midnight.
+    harness.clear_of_midnight(new_york)
+    today = dt.datetime.now(new_york).date()
     ann.open(f"#/calendar/month:{today.isoformat()}")
     calendar = ann.page.locator("main[data-screen=calendar]")
     expect(calendar.locator("td[aria-current=date]")).to_have_attribute("data-date", today.isoformat())
@@ -195,17 +208,17 @@ def test_community_event_dot_and_calendar(env):
     expect(calendar.locator("#calendar-range")).not_to_have_text(shown_month)
     assert ann.page.evaluate("document.activeElement.textContent") == "Next month"
     ann.open(f"#/calendar/day:{second_day.isoformat()}")
-    # Looked for in the day view itself: until it replaces the month shown before, that month may list the event
-    # twice (when it is the event's month: after midnight in Paris, "two days ahead" is the 1st of the next month).
-    expect(calendar.locator(f"section.calendar-day[data-date='{second_day.isoformat()}'] li[data-event='{sunrise}']")).to_contain_text("Sunrise walk")
+    # Looked for in the day view itself: until it replaces the month shown before, that month (the event's, some
+    # days) lists the event on both of its days.
+    day_view = calendar.locator(f"section.calendar-day[data-date='{second_day.isoformat()}']")
+    expect(day_view.locator(f"li[data-event='{sunrise}']")).to_contain_text("Sunrise walk")
     ann.page.get_by_role("button", name="Week", exact=True).click()
-    # The week shown is the one of the day view it came from (second_day): with weeks from Monday, first_day is in
-    # the week before whenever second_day is a Monday, so the event is looked for under second_day (it is listed
-    # on every day it touches).
-    expect(ann.page.locator(f"main[data-screen=calendar] ol.calendar-week li[data-date='{second_day.isoformat()}'] li[data-event='{sunrise}']")).to_be_visible()
+    week_day = ann.page.locator(f"main[data-screen=calendar] ol.calendar-week li[data-date='{first_day.isoformat()}']")
+    expect(week_day.locator(f"li[data-event='{sunrise}']")).to_be_visible()
     axe_check(ann.page, "calendar-week")
     ann.page.get_by_role("button", name="Year", exact=True).click()
-    expect(ann.page.locator(f"main[data-screen=calendar] td[data-date='{first_day.isoformat()}'].has-events")).to_be_visible()
+    year = ann.page.locator("main[data-screen=calendar]")
+    expect(year.locator(f"td[data-date='{first_day.isoformat()}'].has-events")).to_be_visible()
     axe_check(ann.page, "calendar-year")
     screenshot(ann.page, "calendar-year")
 
@@ -214,7 +227,8 @@ def test_community_event_dot_and_calendar(env):
     publish_event(adm, "Yesterday's walk", starts + dt.timedelta(days=1), ends + dt.timedelta(days=1), ORGANISER_ZONE)
     expect(adm.page.get_by_text("The event Yesterday's walk is published.")).to_be_visible()
     past = event_id(adm_page, "Yesterday's walk")
-    sql(env, f"UPDATE community_events SET starts_at = now() - interval '26 hours', ends_at = now() - interval '24 hours' "
+    sql(env, f"UPDATE community_events SET starts_at = now() - interval '26 hours', "
+             f"ends_at = now() - interval '24 hours' "
              f"WHERE id = {past}")
     page = open_community(ann, "Walkers")
     past_list = page.get_by_role("list", name="Past events")
@@ -302,12 +316,14 @@ def test_core_member_posts_and_course(env):
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(course.locator("#course-progress-text")).to_have_text("1 of 1 lessons completed")
-    expect(course.get_by_role("link", name="Watch the video")).to_have_attribute("href", "https://example.com/breathing")
+    video = course.get_by_role("link", name="Watch the video")
+    expect(video).to_have_attribute("href", "https://example.com/breathing")
     axe_check(bob.page, "course")
     screenshot(bob.page, "course")
     # Core members see everyone's progress.
     cora.page.reload()
-    expect(cora.page.get_by_role("region", name="Progress of the members").locator("li", has_text="Bob")).to_contain_text("1 of 1")
+    progress = cora.page.get_by_role("region", name="Progress of the members")
+    expect(progress.locator("li", has_text="Bob")).to_contain_text("1 of 1")
     env.expect_clean(adm.page)
     env.expect_clean(cora.page)
     env.expect_clean(bob.page, allow=("ERR_INTERNET_DISCONNECTED",))  # the reconnect attempts while offline
@@ -361,10 +377,12 @@ def test_event_edited_and_cancelled(env):
     expect(event_page.get_by_role("button", name="I cannot come")).to_have_count(0)
     expect(tab(bob)).to_have_attribute("data-unread", "2", timeout=NOTIFY_BUDGET_MS)
     bob.open(f"#/calendar/month:{day.isoformat()}")
-    expect(bob.page.locator(f"main[data-screen=calendar] td[data-date='{day.isoformat()}'] li[data-event='{weeding}']")).to_contain_text("cancelled")
+    cell = bob.page.locator(f"main[data-screen=calendar] td[data-date='{day.isoformat()}']")
+    expect(cell.locator(f"li[data-event='{weeding}']")).to_contain_text("cancelled")
     page = open_community(bob, "Gardeners")
     expect(page.locator(f"li[data-event='{weeding}']").first).to_contain_text("Cancelled")
-    expect(page.locator("li.is-new")).to_have_count(2)  # "event changed" and "event cancelled", new since the last visit
+    # "Event changed" and "event cancelled", new since the last visit.
+    expect(page.locator("li.is-new")).to_have_count(2)
     expect(tab(bob)).to_have_attribute("data-unread", "0")
     for p in (adm.page, bob.page):
         env.expect_clean(p)
