@@ -48,7 +48,9 @@ final class LoopContext: @unchecked Sendable {
     func sharedEventFrame(for bytes: [UInt8]) -> SharedBytes? {
         loop.assertOnLoop()
         let same = bytes.count == lastEvent.count && !bytes.isEmpty
-            && bytes.withUnsafeBufferPointer { a in lastEvent.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            && bytes.withUnsafeBufferPointer { a in
+                lastEvent.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            }
         guard same else {
             lastEvent = bytes
             lastEventFrame = nil
@@ -109,8 +111,12 @@ public final class HubServer: @unchecked Sendable {
         let metrics = metrics ?? ServerMetrics(loopCount: configuration.loopCount)
         self.metrics = metrics
         if let database {
+            // The pool's waits and refusals as they happen, its gauges at each scrape.
+            metrics.observe(database)
             let accounts = AccountService(
-                pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice), logger: logger,
+                pool: database,
+                hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice),
+                logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
             services = ProtocolServices(
@@ -120,7 +126,8 @@ public final class HubServer: @unchecked Sendable {
             services = nil
         }
         self.logger = logger
-        group = try EventLoopGroup(loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
+        group = try EventLoopGroup(
+            loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
         var handshake = WebSocketHandshakeConfiguration()
         handshake.supportedSubprotocols = ["switchboard.v1"]
         handshake.allowedOrigins = configuration.allowedOrigins
@@ -163,7 +170,9 @@ public final class HubServer: @unchecked Sendable {
         guard let database else { return }
         healthQueue.asyncAfter(deadline: .now() + 2) { [weak self] in
             guard let self, self.isRunning else { return }
-            database.withConnection(on: self.healthQueue, { db in try db.query("SELECT 1").count }) { [weak self] result in
+            database.withConnection(
+                on: self.healthQueue, { db in try db.query("SELECT 1").count }
+            ) { [weak self] result in
                 guard let self else { return }
                 let healthy = (try? result.get()) == 1
                 self.lock.lock()
@@ -261,7 +270,8 @@ public final class HubServer: @unchecked Sendable {
                 LogKey.tls: "\(tls != nil)",
             ])
         if web != nil {
-            logger.info("web app ready: open \(Self.pageURL(host: configuration.host, port: port, tls: tls != nil)) in a browser")
+            let page = Self.pageURL(host: configuration.host, port: port, tls: tls != nil)
+            logger.info("web app ready: open \(page) in a browser")
         }
         return port
     }
@@ -304,7 +314,10 @@ public final class HubServer: @unchecked Sendable {
             if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
                 transport.stopAccepting()
                 let remaining = transport.connectionCount
-                if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: [LogKey.connections: "\(remaining)"]) }
+                if remaining > 0 {
+                    logger.warning(
+                        "grace period over: dropping connections", metadata: [LogKey.connections: "\(remaining)"])
+                }
                 for loop in group.loops { loop.setSweepObserver(nil) }
                 // Completion once the loops have run their close callbacks (without blocking this queue).
                 group.shutdown(notifying: queue) { [self] in
