@@ -13,7 +13,7 @@ import SwitchboardStore
 /// The database pool's instruments: the wait for a connection (a histogram per queue), `overloaded` refusals, and
 /// gauges of the connections in use and the callers waiting, read from the pool at each scrape.
 ///
-/// `queue` is `bounded` (the FIFO wait queue: requests, refused beyond `--database-max-waiters`, and the engines'
+/// `queue` is `bounded` (the FIFO wait queue: requests, refused beyond `--db-max-waiters`, and the engines'
 /// non-urgent callbacks) or `urgent` (served first: the message writers' commits while there are fewer writers than
 /// connections, a call's history row). A lease that found a connection idle is recorded as a wait of 0, so the
 /// histogram's count is every lease.
