@@ -241,7 +241,7 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    private func lease(bounded: Bool, urgent: Bool = false, _ lease: @escaping Lease) {
+    private func lease(bounded: Bool, urgent: Bool = false, _ grant: @escaping Lease) {
         let (admission, observer) = state.withLock { state -> (Admission, (any DatabasePoolObserver)?) in
             if state.closed { return (.closed, nil) }
             if let index = state.idle.popLast() { return (.leased(index), state.observer) }
@@ -249,7 +249,7 @@ public final class DatabasePool: Sendable {
                 return (.overloaded, state.observer)
             }
             // The clock is read only by callers that wait (their wait time, reported when they are served).
-            let waiter = Waiter(lease: lease, since: DispatchTime.now().uptimeNanoseconds)
+            let waiter = Waiter(lease: grant, since: DispatchTime.now().uptimeNanoseconds)
             if urgent {
                 state.urgent.append(waiter)
             } else {
@@ -259,16 +259,16 @@ public final class DatabasePool: Sendable {
         }
         switch admission {
         case .leased(let index):
-            lease(.success(index))
+            grant(.success(index))
             observer?.leased(urgent: urgent, waitedNanoseconds: 0)
         case .queued:
             break
         case .overloaded:
             let message = "too many callers waiting for a database connection"
-            lease(.failure(PostgresError(kind: .overloaded, message: message)))
+            grant(.failure(PostgresError(kind: .overloaded, message: message)))
             observer?.refusedOverloaded()
         case .closed:
-            lease(.failure(PostgresError(kind: .closed, message: "pool closed")))
+            grant(.failure(PostgresError(kind: .closed, message: "pool closed")))
         }
     }
 
