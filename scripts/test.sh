@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of Switchboard: unit and integration tests (swift test, against a PostgreSQL and a Redis this
-# script starts), the independent-client tests, the web app's browser tests (Chromium through Playwright), and the
-# WebSocket conformance suite (Autobahn).
+# script starts), the engine and integration tests again under ThreadSanitizer, the independent-client tests, the
+# web app's browser tests (Chromium through Playwright), and the WebSocket conformance suite (Autobahn).
 #   scripts/test.sh            everything (Autobahn's 517 cases take ~20-30 min, most in 12.*/13.*)
 #   scripts/test.sh --quick    the same, but Autobahn without the slow permessage-deflate 12.*/13.* cases
 set -euo pipefail
@@ -39,7 +39,8 @@ swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
-for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz ImageFuzz ClientScanFuzz; do
+for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz ImageFuzz \
+    ClientScanFuzz; do
     fuzz/run.sh "$target" 15 >"$work/fuzz-$target.log" 2>&1 || { tail -40 "$work/fuzz-$target.log"; exit 1; }
     grep -E '^Done|stat::number_of_executed_units' "$work/fuzz-$target.log" | tr '\n' ' '; echo "($target)"
 done
@@ -51,6 +52,10 @@ echo "== swift test"
 # other suites can occupy for tens of seconds on a 2-core machine: it runs on its own, after them.
 swift test --skip-build --disable-xctest --skip ClientLibraryTests
 swift test --skip-build --disable-xctest --filter ClientLibraryTests
+
+echo "== ThreadSanitizer: engine, transport, store, Redis and integration suites (scripts/test-tsan.sh)"
+# Its own build (.build-tsan); fails on any report. Which suites and why: the script's header.
+scripts/test-tsan.sh
 
 echo "== terminal client (pseudo-terminal)"
 python3 Tests/cli/test_cli.py
@@ -67,14 +72,16 @@ python3 Tests/cluster/test_moments.py
 echo "== backups: backup under send load, restore into a new data folder and an empty database, scheduled backups"
 python3 Tests/backup/test_backup.py
 
-echo "== web app in Chromium (Tests/web: serving first, then the app's and media's tests; each in a loopback-only network namespace)"
+echo "== web app in Chromium (Tests/web: serving first, then the app's and media's tests;" \
+    "each in a loopback-only network namespace)"
 python3 Tests/web/test_serving.py
 for t in Tests/web/test_*.py; do
     [[ "$t" == Tests/web/test_serving.py ]] && continue
     python3 "$t"
 done
 
-echo "== calls with real media from the terminal client (Tests/callmedia: a browser, coturn, a lossy path between network namespaces)"
+echo "== calls with real media from the terminal client (Tests/callmedia: a browser, coturn," \
+    "a lossy path between network namespaces)"
 python3 Tests/callmedia/test_call_media.py
 
 echo "== WebSocket conformance (Autobahn)"
@@ -99,7 +106,8 @@ echo "== load tester: a five-second mix and 300 idle connections (smoke; speed i
 swift build -c release --product switchboard-load 2>&1 | tail -1
 port=$((20000 + RANDOM % 10000))
 .build/release/switchboard serve --host 127.0.0.1 --port "$port" --database-url "$SWITCHBOARD_TEST_DATABASE_URL" \
-    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 --login-burst-per-phone 100000 --log-level warning \
+    --ring-timeout 2 --login-burst-per-address 100000 --register-burst-per-address 100000 \
+    --login-burst-per-phone 100000 --log-level warning \
     --export-dir "$work/exports" >"$work/load-server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do
@@ -110,7 +118,8 @@ done
 # dropped and resumed; judged against the apps' end-to-end ceilings only (loadtest/budgets-smoke.json).
 .build/release/switchboard-load run --url "ws://127.0.0.1:$port/ws" --users 40 --duration 5 --ring-timeout 2 \
     --server-pid "$server_pid" --budgets loadtest/budgets-smoke.json --report "$work/load-report.json" \
-    --event-rate 1 --admin-command ".build/release/switchboard admin grant {phone} --database-url '$SWITCHBOARD_TEST_DATABASE_URL'"
+    --event-rate 1 \
+    --admin-command ".build/release/switchboard admin grant {phone} --database-url '$SWITCHBOARD_TEST_DATABASE_URL'"
 # Idle mode through its worker process: every connection authenticated and held (memory not judged here).
 .build/release/switchboard-load idle --url "ws://127.0.0.1:$port/ws" --connections 300 --users 10 --hold 2 \
     --ramp-rate 300 --server-pid "$server_pid" --max-bytes-per-connection 1048576 --max-authenticate-p99-ms 3000

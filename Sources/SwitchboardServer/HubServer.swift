@@ -50,7 +50,9 @@ final class LoopContext: @unchecked Sendable {
     func sharedEventFrame(for bytes: [UInt8]) -> SharedBytes? {
         loop.assertOnLoop()
         let same = bytes.count == lastEvent.count && !bytes.isEmpty
-            && bytes.withUnsafeBufferPointer { a in lastEvent.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            && bytes.withUnsafeBufferPointer { a in
+                lastEvent.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            }
         guard same else {
             lastEvent = bytes
             lastEventFrame = nil
@@ -113,8 +115,12 @@ public final class HubServer: @unchecked Sendable {
         let metrics = metrics ?? ServerMetrics(loopCount: configuration.loopCount)
         self.metrics = metrics
         if let database {
+            // The pool's waits and refusals as they happen, its gauges at each scrape.
+            metrics.observe(database)
             let accounts = AccountService(
-                pool: database, hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice), logger: logger,
+                pool: database,
+                hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice),
+                logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
             let services = ProtocolServices(
@@ -127,7 +133,8 @@ public final class HubServer: @unchecked Sendable {
             application = nil
         }
         self.logger = logger
-        group = try EventLoopGroup(loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
+        group = try EventLoopGroup(
+            loopCount: configuration.loopCount, flushBudget: configuration.loopFlushBudget, logger: logger)
         var handshake = WebSocketHandshakeConfiguration()
         handshake.supportedSubprotocols = ["switchboard.v1"]
         handshake.allowedOrigins = configuration.allowedOrigins
@@ -170,7 +177,9 @@ public final class HubServer: @unchecked Sendable {
         guard let database else { return }
         healthQueue.asyncAfter(deadline: .now() + 2) { [weak self] in
             guard let self, self.isRunning else { return }
-            database.withConnection(on: self.healthQueue, { db in try db.query("SELECT 1").count }) { [weak self] result in
+            database.withConnection(
+                on: self.healthQueue, { db in try db.query("SELECT 1").count }
+            ) { [weak self] result in
                 guard let self else { return }
                 let healthy = (try? result.get()) == 1
                 self.lock.lock()
@@ -268,7 +277,8 @@ public final class HubServer: @unchecked Sendable {
                 LogKey.tls: "\(tls != nil)",
             ])
         if web != nil {
-            logger.info("web app ready: open \(Self.pageURL(host: configuration.host, port: port, tls: tls != nil)) in a browser")
+            let page = Self.pageURL(host: configuration.host, port: port, tls: tls != nil)
+            logger.info("web app ready: open \(page) in a browser")
         }
         return port
     }
@@ -321,7 +331,10 @@ public final class HubServer: @unchecked Sendable {
             if transport.connectionCount == 0 || DispatchTime.now() >= deadline {
                 transport.stopAccepting()
                 let remaining = transport.connectionCount
-                if remaining > 0 { logger.warning("grace period over: dropping connections", metadata: [LogKey.connections: "\(remaining)"]) }
+                if remaining > 0 {
+                    logger.warning(
+                        "grace period over: dropping connections", metadata: [LogKey.connections: "\(remaining)"])
+                }
                 for loop in group.loops { loop.setSweepObserver(nil) }
                 // Completion once the loops have run their close callbacks (without blocking this queue).
                 group.shutdown(notifying: queue) { [self] in

@@ -12,6 +12,8 @@ import Foundation
 import Metrics
 import Prometheus
 import SwitchboardProtocol
+import SwitchboardStore
+import Synchronization
 
 /// Per-loop traffic counts, added to on the hot path without atomics and published once per sweep.
 ///
@@ -81,6 +83,12 @@ public final class ServerMetrics: Sendable {
     /// The process's heap in use (glibc's `mallinfo2`), read at each scrape: what live objects hold, without the
     /// pages the allocator keeps free (RSS counts those, and can miss objects placed in pages freed earlier).
     let heapBytes: CoreMetrics.Gauge
+    /// The database pool's instruments (the observer of ``observedPool``).
+    let databasePool: DatabasePoolMetrics
+    /// The pool whose gauges are read at each scrape (``observe(_:)``). Held strongly here, never by
+    /// ``databasePool`` (the pool holds that one: no cycle).
+    // protected by its own lock
+    private let observedPool = Mutex<DatabasePool?>(nil)
 
     /// Reasons a handshake can fail, the label values of `switchboard_handshake_failures_total`.
     static let handshakeFailureReasons = [
@@ -97,29 +105,39 @@ public final class ServerMetrics: Sendable {
 
     init(loopCount: Int, ops: Set<String>) {
         let registry = PrometheusCollectorRegistry()
-        let factory = PrometheusMetricsFactory(registry: registry)
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Buckets for the queues' waits and commits (the default ones start at 5 ms).
+        factory.durationHistogramBuckets[DatabasePoolMetrics.waitLabel] = DatabasePoolMetrics.waitBuckets
+        factory.durationHistogramBuckets[MessageWriterMetrics.commitLabel] = MessageWriterMetrics.commitBuckets
+        factory.valueHistogramBuckets[MessageWriterMetrics.batchLabel] = MessageWriterMetrics.batchBuckets
         self.registry = registry
         self.factory = factory
         connectionsOpen = CoreMetrics.Meter(label: "switchboard_connections", factory: factory)
         connectionsAccepted = CoreMetrics.Counter(label: "switchboard_connections_accepted_total", factory: factory)
         connectionsRejected = CoreMetrics.Counter(label: "switchboard_connections_rejected_total", factory: factory)
         websocketsOpen = CoreMetrics.Meter(label: "switchboard_websockets", factory: factory)
-        framesIn = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
-        framesOut = CoreMetrics.Counter(label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
-        bytesIn = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
-        bytesOut = CoreMetrics.Counter(label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
+        framesIn = CoreMetrics.Counter(
+            label: "switchboard_frames_total", dimensions: [("direction", "in")], factory: factory)
+        framesOut = CoreMetrics.Counter(
+            label: "switchboard_frames_total", dimensions: [("direction", "out")], factory: factory)
+        bytesIn = CoreMetrics.Counter(
+            label: "switchboard_bytes_total", dimensions: [("direction", "in")], factory: factory)
+        bytesOut = CoreMetrics.Counter(
+            label: "switchboard_bytes_total", dimensions: [("direction", "out")], factory: factory)
         writeCalls = CoreMetrics.Counter(label: "switchboard_write_calls_total", factory: factory)
         httpRequests = CoreMetrics.Counter(label: "switchboard_http_requests_total", factory: factory)
         backpressureCloses = CoreMetrics.Counter(label: "switchboard_backpressure_closes_total", factory: factory)
         loopLag = (0..<max(1, loopCount)).map {
-            CoreMetrics.Gauge(label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
+            CoreMetrics.Gauge(
+                label: "switchboard_loop_lag_seconds", dimensions: [("loop", String($0))], factory: factory)
         }
         messagesStored = CoreMetrics.Counter(label: "switchboard_messages_stored_total", factory: factory)
         messageBatches = CoreMetrics.Counter(label: "switchboard_message_batches_total", factory: factory)
         messageDeliveries = CoreMetrics.Counter(label: "switchboard_message_deliveries_total", factory: factory)
         usersAvailable = CoreMetrics.Gauge(label: "switchboard_users_available", factory: factory)
         callsEnded = CoreMetrics.Counter(label: "switchboard_calls_ended_total", factory: factory)
-        voiceUploadsOK = CoreMetrics.Counter(label: "switchboard_voice_uploads_total", dimensions: [("result", "stored")], factory: factory)
+        voiceUploadsOK = CoreMetrics.Counter(
+            label: "switchboard_voice_uploads_total", dimensions: [("result", "stored")], factory: factory)
         voiceUploadsRefused = CoreMetrics.Counter(
             label: "switchboard_voice_uploads_total", dimensions: [("result", "refused")], factory: factory)
         var failures: [String: CoreMetrics.Counter] = [:]
@@ -136,6 +154,14 @@ public final class ServerMetrics: Sendable {
         requestsCancelled = CoreMetrics.Counter(label: "switchboard_requests_cancelled_total", factory: factory)
         operations = OperationMetrics(ops: ops, factory: factory)
         heapBytes = CoreMetrics.Gauge(label: "switchboard_heap_bytes", factory: factory)
+        databasePool = DatabasePoolMetrics(factory: factory)
+    }
+
+    /// Measures `pool`: its leases' waits and `overloaded` refusals as they happen, its gauges (connections in use,
+    /// callers waiting) at each scrape. A server calls it for its pool; a later call replaces the pool observed.
+    func observe(_ pool: DatabasePool) {
+        observedPool.withLock { $0 = pool }
+        pool.setObserver(databasePool)
     }
 
     /// Counts a failed handshake under a bounded reason label.
@@ -162,6 +188,7 @@ public final class ServerMetrics: Sendable {
     public func render() -> [UInt8] {
         // mallinfo2 walks the arenas' bins under their locks: microseconds, once per scrape.
         heapBytes.record(Double(CSwitchboardSys_heap_in_use()))
+        if let pool = observedPool.withLock({ $0 }) { databasePool.sample(pool.statistics) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(8192)
         registry.emit(into: &buffer)

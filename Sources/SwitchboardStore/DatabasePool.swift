@@ -35,19 +35,61 @@ public final class DatabasePool: Sendable {
 
     private typealias Lease = @Sendable (Result<Int, any Error>) -> Void
 
+    /// A caller waiting for a connection, and since when (monotonic nanoseconds: its wait time when served).
+    private struct Waiter {
+        let lease: Lease
+        let since: UInt64
+    }
+
     private struct State {
         var idle: [Int]
-        var waiters: [Lease] = []
+        var waiters: [Waiter] = []
         var waiterHead = 0
         /// Callers served before `waiters` (``withConnection(on:urgent:_:completion:)``).
-        var urgent: [Lease] = []
+        var urgent: [Waiter] = []
         var closed = false
+        /// Told of each lease's wait and each refusal (``setObserver(_:)``); read here, called outside the lock.
+        var observer: (any DatabasePoolObserver)?
+    }
+
+    /// What ``lease(bounded:urgent:_:)`` decided under the lock.
+    private enum Admission {
+        /// A connection was idle: this one.
+        case leased(Int)
+        /// The caller waits in a queue (served by ``release(_:)``).
+        case queued
+        /// The bounded queue is full (``PostgresError/Kind/overloaded``).
+        case overloaded
+        /// The pool is closed.
+        case closed
+    }
+
+    /// What the pool holds and who waits, at one instant (one look under the pool's lock).
+    public struct Statistics: Sendable, Equatable {
+        /// Connections of the pool.
+        public var size: Int
+        /// Connections leased now (running a caller's body, or being handed on).
+        public var inUse: Int
+        /// Callers in the bounded FIFO wait queue (async callers, refused beyond ``DatabasePool/maxWaiters``, and
+        /// the Dispatch callback variants' non-urgent callers, which are never refused).
+        public var waiting: Int
+        /// Urgent callers waiting (served before the bounded queue).
+        public var urgentWaiting: Int
+
+        /// A snapshot with these counts.
+        public init(size: Int, inUse: Int, waiting: Int, urgentWaiting: Int) {
+            self.size = size
+            self.inUse = inUse
+            self.waiting = waiting
+            self.urgentWaiting = urgentWaiting
+        }
     }
 
     private let connections: [PostgresConnection]
     private let state: Mutex<State>
     private let logger: Logger
-    /// Async callers that may wait for a connection before further ones are refused (``PostgresError/Kind/overloaded``).
+    /// Async callers that may wait for a connection before further ones are refused
+    /// (``PostgresError/Kind/overloaded``).
     public let maxWaiters: Int
 
     /// Opens `size` connections eagerly.
@@ -84,6 +126,21 @@ public final class DatabasePool: Sendable {
 
     /// Callers waiting for a connection now (async and callback variants).
     public var waiterCount: Int { state.withLock { $0.waiters.count - $0.waiterHead + $0.urgent.count } }
+
+    /// Connections in use and callers waiting now (for gauges read at a scrape; the lease path never pays for them).
+    public var statistics: Statistics {
+        state.withLock { state in
+            Statistics(
+                size: connections.count, inUse: connections.count - state.idle.count,
+                waiting: state.waiters.count - state.waiterHead, urgentWaiting: state.urgent.count)
+        }
+    }
+
+    /// Sets (or, with nil, removes) the observer told of each lease's wait and each `overloaded` refusal. The last
+    /// one set wins; callers already waiting report to the observer set when they are served.
+    public func setObserver(_ observer: (any DatabasePoolObserver)?) {
+        state.withLock { $0.observer = observer }
+    }
 
     /// Runs `body` with a leased connection on that connection's worker queue.
     /// - Parameter urgent: served before every caller waiting without it, and never refused as overloaded (a
@@ -143,7 +200,7 @@ public final class DatabasePool: Sendable {
     /// Closes the pool: waiting callers fail with ``PostgresError/Kind/closed``, and each connection is closed after
     /// the work already on its queue. Blocks until then; do not call it from a connection's worker queue.
     public func close() {
-        let waiters = state.withLock { state -> [Lease] in
+        let waiters = state.withLock { state -> [Waiter] in
             state.closed = true
             let pending = state.urgent + Array(state.waiters[state.waiterHead...])
             state.urgent.removeAll()
@@ -152,7 +209,7 @@ public final class DatabasePool: Sendable {
             return pending
         }
         for waiter in waiters {
-            waiter(.failure(PostgresError(kind: .closed, message: "pool closed")))
+            waiter.lease(.failure(PostgresError(kind: .closed, message: "pool closed")))
         }
         for connection in connections {
             connection.queue.sync { connection.close() }
@@ -188,26 +245,40 @@ public final class DatabasePool: Sendable {
         }
     }
 
-    private func lease(bounded: Bool, urgent: Bool = false, _ waiter: @escaping Lease) {
-        let immediate = state.withLock { state -> Result<Int, any Error>? in
-            if state.closed { return .failure(PostgresError(kind: .closed, message: "pool closed")) }
-            if let index = state.idle.popLast() { return .success(index) }
+    private func lease(bounded: Bool, urgent: Bool = false, _ grant: @escaping Lease) {
+        let (admission, observer) = state.withLock { state -> (Admission, (any DatabasePoolObserver)?) in
+            if state.closed { return (.closed, nil) }
+            if let index = state.idle.popLast() { return (.leased(index), state.observer) }
+            if !urgent && bounded && state.waiters.count - state.waiterHead >= maxWaiters {
+                return (.overloaded, state.observer)
+            }
+            // The clock is read only by callers that wait (their wait time, reported when they are served).
+            let waiter = Waiter(lease: grant, since: DispatchTime.now().uptimeNanoseconds)
             if urgent {
                 state.urgent.append(waiter)
-                return nil
+            } else {
+                state.waiters.append(waiter)
             }
-            if bounded && state.waiters.count - state.waiterHead >= maxWaiters {
-                return .failure(PostgresError(kind: .overloaded, message: "too many callers waiting for a database connection"))
-            }
-            state.waiters.append(waiter)
-            return nil
+            return (.queued, nil)
         }
-        if let immediate { waiter(immediate) }
+        switch admission {
+        case .leased(let index):
+            grant(.success(index))
+            observer?.leased(urgent: urgent, waitedNanoseconds: 0)
+        case .queued:
+            break
+        case .overloaded:
+            let message = "too many callers waiting for a database connection"
+            grant(.failure(PostgresError(kind: .overloaded, message: message)))
+            observer?.refusedOverloaded()
+        case .closed:
+            grant(.failure(PostgresError(kind: .closed, message: "pool closed")))
+        }
     }
 
     private func release(_ index: Int) {
-        let next = state.withLock { state -> Lease? in
-            if !state.urgent.isEmpty { return state.urgent.removeFirst() }
+        let next = state.withLock { state -> (Waiter, urgent: Bool, (any DatabasePoolObserver)?)? in
+            if !state.urgent.isEmpty { return (state.urgent.removeFirst(), true, state.observer) }
             guard state.waiterHead < state.waiters.count else {
                 state.idle.append(index)
                 return nil
@@ -218,9 +289,12 @@ public final class DatabasePool: Sendable {
                 state.waiters.removeFirst(state.waiterHead)
                 state.waiterHead = 0
             }
-            return waiter
+            return (waiter, false, state.observer)
         }
-        next?(.success(index))
+        guard let (waiter, urgent, observer) = next else { return }
+        let now = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        waiter.lease(.success(index))
+        observer?.leased(urgent: urgent, waitedNanoseconds: now > waiter.since ? now - waiter.since : 0)
     }
 }
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Calls' part of account deletion: the call records where the user was caller or callee (the chat keeps its
 /// call-record messages, which are the other party's history too).

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Courses' part of account deletion (lessons marked completed) and of the data export (`community_posts.json`,
 /// `lesson_progress.json`).

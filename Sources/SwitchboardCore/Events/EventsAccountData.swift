@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Events' part of account deletion: participations in community events (the events' counts decremented).
 public enum EventsAccountData {

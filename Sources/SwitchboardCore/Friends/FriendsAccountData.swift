@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Friends' part of account deletion (requests and friendships) and of the data export (`friends.json`).
 public enum FriendsAccountData {

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardStore
+import SwitchboardStore
 
 /// Photos' part of account deletion: the user's photos and renditions (post and moment links cascade, the avatar
 /// clears), then resumable uploads in progress and their chunks. Their export is in moments' section.

@@ -216,6 +216,8 @@ final class MessageWriter: @unchecked Sendable {
     let pool: DatabasePool
     let configuration: MessagingConfiguration
     let metrics: ServerMetrics
+    /// Its backlog, batch sizes and commit times (`/metrics`).
+    let instruments: MessageWriterMetrics
     let logger: Logger
     // protected by queue: cached states of this writer's conversations, hints checked under the row lock by every
     // batch (`MessageBatch`); the seq always comes from the locked row
@@ -248,6 +250,7 @@ final class MessageWriter: @unchecked Sendable {
         self.redeliversResends = redeliversResends
         self.clock = clock
         self.metrics = metrics
+        instruments = MessageWriterMetrics(writer: index, metrics: metrics)
         self.registry = registry
         self.pool = pool
         self.configuration = configuration
@@ -271,6 +274,7 @@ final class MessageWriter: @unchecked Sendable {
                 return
             } else {
                 pending.append(request)
+                publishBacklog()
             }
             // An idle writer starts on its next turn, not in this one: the submissions a loop made in the same read
             // batch (senders answering their acknowledgements at once) are queued already and join this batch.
@@ -298,6 +302,7 @@ final class MessageWriter: @unchecked Sendable {
             batch = Array(pending[0..<count])
             pending.removeFirst(count)
         }
+        publishBacklog()
         // A batch of announcements only (stored already) needs no database work.
         if batch.allSatisfy({ if case .announce = $0.action { true } else { false } }) {
             finish(batch, batch.map { r in if case .announce(let m) = r.action { .success(m) } else { .failure(ServiceError(.internal, "internal error")) } }, stored: [])
@@ -305,11 +310,13 @@ final class MessageWriter: @unchecked Sendable {
             return
         }
         inFlight = true
+        instruments.batchWrites.record(batch.count)
         var known: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { known[request.conversationId] = s } }
         let configuration = configuration
         let knownStates = known
         let prepared = PreparedOutcome()
+        let commitTime = instruments.commitTime
         // Urgent: a batch's senders wait for its commit, so it goes ahead of request reads waiting for a connection
         // (200 clients resuming at once queue 200 syncs: acknowledgements waited up to 0.16 s behind them). Each
         // writer has one batch in flight, so with fewer writers than pooled connections the reads always keep some;
@@ -317,6 +324,7 @@ final class MessageWriter: @unchecked Sendable {
         pool.withConnection(
             on: queue, urgent: max(1, configuration.writers) < pool.size,
             { db in
+                let start = EventLoop.now()
                 func commit(lookUpKeys: Bool) throws -> Outcome {
                     try db.transaction { db in
                         let outcome = try Self.execute(batch, known: knownStates, configuration: configuration, lookUpKeys: lookUpKeys, db)
@@ -334,6 +342,7 @@ final class MessageWriter: @unchecked Sendable {
                     // A resend of a stored message: that try was rolled back; this one answers it with the stored one.
                     outcome = try commit(lookUpKeys: true)
                 }
+                commitTime.recordNanoseconds(Int64(clamping: EventLoop.now() - start))
                 if let sql = configuration.sqlAfterCommitForTesting?() { try db.executeScript(sql) }
                 return outcome
             },
@@ -379,6 +388,12 @@ final class MessageWriter: @unchecked Sendable {
                 }
                 batchDone()
             })
+    }
+
+    /// Publishes the writes waiting (pending, and parts of a refused batch to retry) to the backlog gauge.
+    private func publishBacklog() {
+        assertOnQueue()
+        instruments.backlog.record(pending.count + retries.reduce(0) { $0 + $1.count })
     }
 
     /// The batch in flight is settled: the next one may start.
