@@ -167,7 +167,8 @@ struct CommunitiesTests {
         // After the commit the server pushes it to the members' devices (what events and courses do).
         let recipients = try withDatabase(database) { db in try CommunityRepository.memberIds(db, communityId: Int64(community)) }
         #expect(recipients == [Int64(ann.id)])
-        CommunitiesFeature.pushNotification(try #require(server.services), notification, to: recipients)
+        let notice = CommunityService.notificationEvent(notification, to: recipients)
+        try #require(server.services).deliveries.send(notice.encoded(), toUsers: notice.users)
         for device in [ann.client, annB] {
             let pushed = try #require(try device.event("community.notification")["notification"] as? [String: Any])
             #expect(pushed["seq"] as? Int == 2 && pushed["title"] as? String == "Rehearsal" && pushed["kind"] as? String == "event.published")
