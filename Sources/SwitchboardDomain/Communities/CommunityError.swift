@@ -39,7 +39,7 @@ public enum CommunityError: FeatureError, Equatable {
 
     /// A `cursor` this server did not give (`communities.list`, `.members`, `courses.progress`).
     case badCursor
-    /// A community name that is empty once trimmed.
+    /// A community name that is empty once trimmed (the name's text rule, checked first, refuses it today).
     case emptyName
     /// `picture` is not an http(s) URL of at most `maxBytes` bytes without spaces or control characters.
     case badPicture(maxBytes: Int)
