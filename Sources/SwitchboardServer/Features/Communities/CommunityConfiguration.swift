@@ -45,31 +45,37 @@ public struct CommunityConfiguration: Sendable, Equatable {
 
     public init() {}
 
+    /// A community's name (required).
     var nameRule: TextRule {
         TextRule(field: "name", maxCharacters: maxNameCharacters, maxBytes: maxNameCharacters * 4)
     }
+    /// An event's or a post's title (required).
     var titleRule: TextRule {
         TextRule(field: "title", maxCharacters: maxTitleCharacters, maxBytes: maxTitleCharacters * 4)
     }
+    /// A community's description (line breaks allowed, may be blank).
     var communityDescriptionRule: TextRule {
         TextRule(
             field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4,
-            controls: .lineBreaksAndTabs,
-            allowsBlank: true)
+            controls: .lineBreaksAndTabs, allowsBlank: true)
     }
+    /// An event's description (line breaks allowed; checked only when not empty).
     var eventDescriptionRule: TextRule {
         TextRule(
             field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4,
             controls: .lineBreaksAndTabs)
     }
+    /// An announcement's or a lesson's text (line breaks allowed, may be blank).
     var bodyRule: TextRule {
         TextRule(
             field: "body", maxCharacters: maxPostCharacters, maxBytes: maxPostCharacters * 4,
             controls: .lineBreaksAndTabs, allowsBlank: true)
     }
+    /// An event's place (checked only when not empty).
     var placeRule: TextRule {
         TextRule(field: "place", maxCharacters: maxPlaceCharacters, maxBytes: maxPlaceCharacters * 4)
     }
+    /// A community's category (may be blank).
     var categoryRule: TextRule {
         TextRule(
             field: "category", maxCharacters: maxCategoryCharacters, maxBytes: maxCategoryCharacters * 4,

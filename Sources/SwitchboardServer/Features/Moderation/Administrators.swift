@@ -18,9 +18,13 @@ import SwitchboardStore
 /// otherwise the embedded PostgreSQL is started for the command and stopped after it. Grants and revocations are
 /// written to the moderation audit log (actor `cli`) in the same transaction.
 public enum Administrators {
+    /// What the operator asked.
     public enum Action: Sendable {
+        /// `admin grant PHONE`: the account becomes an administrator.
         case grant(phone: String)
+        /// `admin revoke PHONE`: the account is an administrator no more.
         case revoke(phone: String)
+        /// `admin list`: every administrator.
         case list
     }
 
