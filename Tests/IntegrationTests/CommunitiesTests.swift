@@ -10,12 +10,15 @@ import Foundation
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
-@testable import SwitchboardServer
 import SwitchboardStore
 import Testing
 
+@testable import SwitchboardServer
+
 /// Runs `body` on a connection of the test database (blocking the test's thread) and returns its value.
-private func withDatabase<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+private func withDatabase<T: Sendable>(
+    _ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -61,7 +64,9 @@ struct CommunitiesTests {
         let ann = try makeUser(port, "ann")
         let p = prefix()
         var ids: [String: Int] = [:]
-        for name in ["Fran", "émile", "Dave", "bob", "Zoé", "Alice", "carl", "Émilie"] { ids[name] = try create(admin, p + name) }
+        for name in ["Fran", "émile", "Dave", "bob", "Zoé", "Alice", "carl", "Émilie"] {
+            ids[name] = try create(admin, p + name)
+        }
         for name in ["Zoé", "carl"] {
             #expect(ok(try ann.client.call("communities.join", ["community_id": ids[name]!])) != nil)
         }
@@ -88,7 +93,8 @@ struct CommunitiesTests {
         #expect(seen.prefix(joinedCount).contains(ids["carl"]!) && seen.prefix(joinedCount).contains(ids["Zoé"]!))
         let whole = list(ok(try ann.client.call("communities.list", ["limit": 100]))?["communities"])
         let carl = try #require(whole.first { $0["community_id"] as? Int == ids["carl"] })
-        #expect(carl["joined"] as? Bool == true && carl["role"] as? String == "member" && carl["member_count"] as? Int == 1)
+        #expect(
+            carl["joined"] as? Bool == true && carl["role"] as? String == "member" && carl["member_count"] as? Int == 1)
         let alice = try #require(whole.first { $0["community_id"] as? Int == ids["Alice"] })
         #expect(alice["joined"] as? Bool == false && alice["role"] is NSNull && alice["picture"] is NSNull)
         // A cursor the server did not make is refused.
@@ -111,11 +117,14 @@ struct CommunitiesTests {
             for (start, end) in [("-2 days", "-1 day"), ("-1 hour", "1 hour"), ("1 day", "2 days")] {
                 let id = try db.execute(
                     cached: """
-                        INSERT INTO community_events (community_id, title, starts_at, ends_at, time_zone, participant_count)
+                        INSERT INTO community_events
+                            (community_id, title, starts_at, ends_at, time_zone, participant_count)
                         VALUES ($1, 'e', now() + $2::interval, now() + $3::interval, 'Europe/Paris', 1) RETURNING id
                         """, [.int(Int64(community)), .text(start), .text(end)]
                 ).decodeFirst(Int64.self)!
-                try db.execute(cached: "INSERT INTO event_participants (event_id, user_id) VALUES ($1, $2)", [.int(id), .int(annId)])
+                try db.execute(
+                    cached: "INSERT INTO event_participants (event_id, user_id) VALUES ($1, $2)",
+                    [.int(id), .int(annId)])
                 ids.append(id)
             }
             return ids
@@ -127,13 +136,15 @@ struct CommunitiesTests {
         let state: [[Int64]] = try withDatabase(database) { db in
             try db.execute(
                 cached: """
-                    SELECT e.id, e.participant_count, (SELECT count(*) FROM event_participants p WHERE p.event_id = e.id)
+                    SELECT e.id, e.participant_count,
+                           (SELECT count(*) FROM event_participants p WHERE p.event_id = e.id)
                     FROM community_events e WHERE e.community_id = $1 ORDER BY e.id
                     """, [.int(Int64(community))]
             ).map { [try $0.decode(column: 0), try $0.decode(Int64.self, column: 1), try $0.decode(column: 2)] }
         }
         #expect(state == [[eventIds[0], 1, 1], [eventIds[1], 0, 0], [eventIds[2], 0, 0]])
-        let after = try #require(ok(try ann.client.call("communities.get", ["community_id": community]))?["community"] as? [String: Any])
+        let after = try #require(
+            ok(try ann.client.call("communities.get", ["community_id": community]))?["community"] as? [String: Any])
         #expect(after["joined"] as? Bool == false && after["member_count"] as? Int == 0)
         // Not a member any more: quitting again and reading members-only content are refused.
         #expect(errorCode(try ann.client.call("communities.quit", ["community_id": community])) == "forbidden")
@@ -154,23 +165,32 @@ struct CommunitiesTests {
         let adminId = Int64(admin.id)
         _ = try withDatabase(database) { db in
             try CommunityNotifications.publish(
-                db, communityId: Int64(community), kind: "announcement", eventId: nil, postId: nil, actorId: adminId, title: "before")
+                db, communityId: Int64(community), kind: "announcement", eventId: nil, postId: nil, actorId: adminId,
+                title: "before")
         }
-        let joined = try #require(ok(try ann.client.call("communities.join", ["community_id": community]))?["community"] as? [String: Any])
+        let joined = try #require(
+            ok(try ann.client.call("communities.join", ["community_id": community]))?["community"] as? [String: Any])
         #expect(joined["unread"] as? Int == 0)
-        #expect((try annB.event("community.joined")["community"] as? [String: Any])?["community_id"] as? Int == community)
+        #expect(
+            (try annB.event("community.joined")["community"] as? [String: Any])?["community_id"] as? Int == community)
         let notification = try withDatabase(database) { db in
             try CommunityNotifications.publish(
-                db, communityId: Int64(community), kind: "event.published", eventId: nil, postId: nil, actorId: adminId, title: "Rehearsal")
+                db, communityId: Int64(community), kind: "event.published", eventId: nil, postId: nil, actorId: adminId,
+                title: "Rehearsal")
         }
         #expect(notification.seq == 2 && notification.actor?.userId == adminId)
         // After the commit the server pushes it to the members' devices (what events and courses do).
-        let recipients = try withDatabase(database) { db in try CommunityRepository.memberIds(db, communityId: Int64(community)) }
+        let recipients = try withDatabase(database) { db in
+            try CommunityRepository.memberIds(db, communityId: Int64(community))
+        }
         #expect(recipients == [Int64(ann.id)])
-        CommunitiesFeature.pushNotification(try #require(server.services), notification, to: recipients)
+        let notice = CommunityService.notificationEvent(notification, to: recipients)
+        try #require(server.services).deliveries.send(notice.encoded(), toUsers: notice.users)
         for device in [ann.client, annB] {
             let pushed = try #require(try device.event("community.notification")["notification"] as? [String: Any])
-            #expect(pushed["seq"] as? Int == 2 && pushed["title"] as? String == "Rehearsal" && pushed["kind"] as? String == "event.published")
+            #expect(
+                pushed["seq"] as? Int == 2 && pushed["title"] as? String == "Rehearsal"
+                    && pushed["kind"] as? String == "event.published")
             #expect(pushed["event_id"] is NSNull && (pushed["actor"] as? [String: Any])?["user_id"] as? Int == admin.id)
         }
         for device in [ann.client, annB] {
@@ -178,21 +198,25 @@ struct CommunitiesTests {
             #expect(unread["unread_total"] as? Int == 1)
             #expect(list(unread["communities"]).first?["community_id"] as? Int == community)
         }
-        let page = try #require(ok(try ann.client.call("communities.notifications", ["community_id": community, "limit": 1])))
+        let page = try #require(
+            ok(try ann.client.call("communities.notifications", ["community_id": community, "limit": 1])))
         #expect(list(page["notifications"]).map { $0["title"] as? String } == ["Rehearsal"])
         #expect(page["read_seq"] as? Int == 1 && page["next_before_seq"] as? Int == 2)
         // Device A reads; device B is told and its count is 0.
         let read = try #require(ok(try ann.client.call("communities.read", ["community_id": community])))
         #expect(read["read_seq"] as? Int == 2 && read["unread"] as? Int == 0 && read["unread_total"] as? Int == 0)
         let told = try annB.event("community.read")
-        #expect(told["community_id"] as? Int == community && told["read_seq"] as? Int == 2 && told["unread_total"] as? Int == 0)
+        #expect(
+            told["community_id"] as? Int == community && told["read_seq"] as? Int == 2
+                && told["unread_total"] as? Int == 0)
         #expect(ok(try annB.call("communities.unread"))?["unread_total"] as? Int == 0)
         // The marker never moves back.
         #expect(ok(try annB.call("communities.read", ["community_id": community, "seq": 1]))?["read_seq"] as? Int == 2)
         // The actor's own publication is not unread to it when it had read everything.
         #expect(ok(try admin.client.call("communities.join", ["community_id": community])) != nil)
         _ = try withDatabase(database) { db in
-            try CommunityNotifications.publish(db, communityId: Int64(community), kind: "lesson", actorId: adminId, title: "mine")
+            try CommunityNotifications.publish(
+                db, communityId: Int64(community), kind: "lesson", actorId: adminId, title: "mine")
         }
         #expect(ok(try admin.client.call("communities.unread"))?["unread_total"] as? Int == 0)
         #expect(ok(try ann.client.call("communities.unread"))?["unread_total"] as? Int == 1)
@@ -213,12 +237,22 @@ struct CommunitiesTests {
         let community = try create(admin, name)
         #expect(errorCode(try admin.client.call("communities.create", ["name": name.uppercased()])) == "bad_request")
         #expect(errorCode(try ann.client.call("communities.create", ["name": prefix() + "Mine"])) == "forbidden")
-        #expect(errorCode(try ann.client.call("communities.update", ["community_id": community, "name": "x"])) == "forbidden")
+        #expect(
+            errorCode(try ann.client.call("communities.update", ["community_id": community, "name": "x"]))
+                == "forbidden")
         #expect(errorCode(try ann.client.call("communities.archive", ["community_id": community])) == "forbidden")
         #expect(ok(try ann.client.call("communities.join", ["community_id": community])) != nil)
-        #expect(errorCode(try ann.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true])) == "forbidden")
-        #expect(errorCode(try admin.client.call("communities.core", ["community_id": community, "user_id": bob.id, "core": true])) == "not_found")
-        #expect(ok(try admin.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true])) != nil)
+        #expect(
+            errorCode(
+                try ann.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true]))
+                == "forbidden")
+        #expect(
+            errorCode(
+                try admin.client.call("communities.core", ["community_id": community, "user_id": bob.id, "core": true]))
+                == "not_found")
+        #expect(
+            ok(try admin.client.call("communities.core", ["community_id": community, "user_id": ann.id, "core": true]))
+                != nil)
         #expect(try ann.client.event("community.role")["role"] as? String == "core")
         // A non-member sees the public fields but not the members-only content.
         #expect(ok(try bob.client.call("communities.get", ["community_id": community])) != nil)
@@ -227,18 +261,27 @@ struct CommunitiesTests {
         #expect(errorCode(try bob.client.call("communities.read", ["community_id": community])) == "forbidden")
         // An update reaches the members without per-user fields.
         let updated = try #require(
-            ok(try admin.client.call("communities.update", ["community_id": community, "description": "Saturdays", "picture": "https://x.test/a.png"])))
+            ok(
+                try admin.client.call(
+                    "communities.update",
+                    ["community_id": community, "description": "Saturdays", "picture": "https://x.test/a.png"])))
         #expect((updated["community"] as? [String: Any])?["picture"] as? String == "https://x.test/a.png")
         let pushed = try #require(try ann.client.event("community.updated")["community"] as? [String: Any])
-        #expect(pushed["description"] as? String == "Saturdays" && pushed["joined"] as? Bool == false && pushed["unread"] as? Int == 0)
+        #expect(
+            pushed["description"] as? String == "Saturdays" && pushed["joined"] as? Bool == false
+                && pushed["unread"] as? Int == 0)
         // Archived: members keep reading it, others get not_found and do not see it listed; joining is refused.
         #expect(ok(try admin.client.call("communities.archive", ["community_id": community])) != nil)
         #expect(try ann.client.event("community.archived")["community_id"] as? Int == community)
         #expect(errorCode(try bob.client.call("communities.get", ["community_id": community])) == "not_found")
         #expect(errorCode(try bob.client.call("communities.join", ["community_id": community])) == "not_found")
         #expect(errorCode(try bob.client.call("communities.members", ["community_id": community])) == "not_found")
-        #expect(!list(ok(try bob.client.call("communities.list", ["limit": 100]))?["communities"]).contains { $0["community_id"] as? Int == community })
-        let kept = try #require(ok(try ann.client.call("communities.get", ["community_id": community]))?["community"] as? [String: Any])
+        #expect(
+            !list(ok(try bob.client.call("communities.list", ["limit": 100]))?["communities"]).contains {
+                $0["community_id"] as? Int == community
+            })
+        let kept = try #require(
+            ok(try ann.client.call("communities.get", ["community_id": community]))?["community"] as? [String: Any])
         #expect(kept["archived"] as? Bool == true && kept["role"] as? String == "core")
         #expect(ok(try ann.client.call("communities.members", ["community_id": community])) != nil)
         // Its name is free again.
@@ -262,18 +305,26 @@ struct CommunitiesTests {
                     VALUES ($1, 'e', now() + interval '1 day', now() + interval '2 days', 'UTC', 1) RETURNING id
                     """, [.int(Int64(community))]
             ).decodeFirst(Int64.self)!
-            try db.execute(cached: "INSERT INTO event_participants (event_id, user_id) VALUES ($1, $2)", [.int(id), .int(annId)])
+            try db.execute(
+                cached: "INSERT INTO event_participants (event_id, user_id) VALUES ($1, $2)", [.int(id), .int(annId)])
         }
         #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
         let settled = waitUntil(timeout: 30) {
             let counts = try? withDatabase(database) { db in
                 try db.execute(
                     cached: """
-                        SELECT c.member_count, (SELECT COALESCE(SUM(participant_count), 0)::bigint FROM community_events WHERE community_id = c.id),
+                        SELECT c.member_count,
+                               (SELECT COALESCE(SUM(participant_count), 0)::bigint FROM community_events
+                                WHERE community_id = c.id),
                                (SELECT count(*) FROM community_members WHERE user_id = $2)
                         FROM communities c WHERE c.id = $1
                         """, [.int(Int64(community)), .int(annId)]
-                ).map { [try $0.decode(Int64.self, column: 0), try $0.decode(Int64.self, column: 1), try $0.decode(Int64.self, column: 2)] }.first
+                ).map {
+                    [
+                        try $0.decode(Int64.self, column: 0), try $0.decode(Int64.self, column: 1),
+                        try $0.decode(Int64.self, column: 2),
+                    ]
+                }.first
             }
             return counts == [0, 0, 0]
         }

@@ -31,10 +31,14 @@ public enum CoursePostRepository {
         let authorId: Int64? = try r.decode(column: 6)
         let position: Int? = try r.decode(column: 3)
         return CommunityPost(
-            postId: try r.decode(column: 0), communityId: try r.decode(column: 1), kind: try r.decode(column: 2), position: position,
+            postId: try r.decode(column: 0), communityId: try r.decode(column: 1), kind: try r.decode(column: 2),
+            position: position,
             title: try r.decode(column: 4), body: try r.decode(column: 5),
-            author: try authorId.map { id throws(PostgresDecodingError) in UserSummary(userId: id, displayName: try r.decode(column: 7)) },
-            voiceClipId: try r.decode(column: 8), videoUrl: try r.decode(column: 9), completed: try r.decode(column: 10),
+            author: try authorId.map { id throws(PostgresDecodingError) in
+                UserSummary(userId: id, displayName: try r.decode(column: 7))
+            },
+            voiceClipId: try r.decode(column: 8), videoUrl: try r.decode(column: 9),
+            completed: try r.decode(column: 10),
             createdAt: try r.decode(column: 11), updatedAt: try r.decode(column: 12))
     }
 
@@ -55,31 +59,38 @@ public enum CoursePostRepository {
     /// A live post's community, kind and author (nil: no such post, or deleted). `lock` takes its row lock.
     public static func info(_ db: PostgresConnection, postId: Int64, lock: Bool = false) throws -> PostInfo? {
         let sql =
-            lock
-            ? "SELECT community_id, kind, author_id FROM community_posts WHERE id = $1 AND deleted_at IS NULL FOR UPDATE"
-            : "SELECT community_id, kind, author_id FROM community_posts WHERE id = $1 AND deleted_at IS NULL"
+            "SELECT community_id, kind, author_id FROM community_posts WHERE id = $1 AND deleted_at IS NULL"
+            + (lock ? " FOR UPDATE" : "")
         guard let r = try db.execute(cached: sql, [.int(postId)]).first else { return nil }
-        return PostInfo(communityId: try r.decode(column: 0), kind: try r.decode(column: 1), authorId: try r.decode(column: 2))
+        return PostInfo(
+            communityId: try r.decode(column: 0), kind: try r.decode(column: 1), authorId: try r.decode(column: 2))
     }
 
     /// A live post as `viewer` sees it.
     public static func post(_ db: PostgresConnection, postId: Int64, viewer: Int64) throws -> CommunityPost? {
-        try db.execute(cached: "SELECT \(columns) FROM \(from) WHERE p.id = $2 AND p.deleted_at IS NULL", [.int(viewer), .int(postId)])
-            .first.map { try post($0) }
+        try db.execute(
+            cached: "SELECT \(columns) FROM \(from) WHERE p.id = $2 AND p.deleted_at IS NULL",
+            [.int(viewer), .int(postId)]
+        )
+        .first.map { try post($0) }
     }
 
     /// Inserts a post; a lesson goes at `position` (nil or past the last lesson: after the last one), the lessons at
     /// and after it moving one place down. The caller holds the community's row lock (so that two insertions cannot
     /// interleave) and has checked the author's role and the clip's owner.
     public static func create(
-        _ db: PostgresConnection, communityId: Int64, authorId: Int64, kind: String, title: String, body: String, voiceClipId: Int64?,
+        _ db: PostgresConnection, communityId: Int64, authorId: Int64, kind: String, title: String, body: String,
+        voiceClipId: Int64?,
         videoUrl: String?, position: Int?
     ) throws -> CommunityPost {
         var place: Int? = nil
         if kind == "lesson" {
             let last =
                 try db.execute(
-                    cached: "SELECT max(position) FROM community_posts WHERE community_id = $1 AND kind = 'lesson' AND deleted_at IS NULL",
+                    cached: """
+                        SELECT max(position) FROM community_posts
+                        WHERE community_id = $1 AND kind = 'lesson' AND deleted_at IS NULL
+                        """,
                     [.int(communityId)]
                 ).decodeFirst(Int?.self) ?? nil
             let end = (last ?? 0) + 1
@@ -99,17 +110,20 @@ public enum CoursePostRepository {
             }
             place = wanted
         }
-        let id = try db.execute(
-            cached: """
-                INSERT INTO community_posts (community_id, author_id, kind, position, title, body, voice_clip_id, video_url)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
-                """,
-            [
-                .int(communityId), .int(authorId), .text(kind), place.map { .int(Int64($0)) }, .text(title), .text(body),
-                voiceClipId.map { .int($0) }, videoUrl.map { .text($0) },
-            ]
-        ).decodeFirst(Int64.self) ?? 0
-        guard let post = try post(db, postId: id, viewer: authorId) else { throw ServiceError(.internal, "the new post is missing") }
+        let id =
+            try db.execute(
+                cached: """
+                    INSERT INTO community_posts
+                        (community_id, author_id, kind, position, title, body, voice_clip_id, video_url)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id
+                    """,
+                [
+                    .int(communityId), .int(authorId), .text(kind), place.map { .int(Int64($0)) }, .text(title),
+                    .text(body),
+                    voiceClipId.map { .int($0) }, videoUrl.map { .text($0) },
+                ]
+            ).decodeFirst(Int64.self) ?? 0
+        guard let post = try post(db, postId: id, viewer: authorId) else { throw CommunityError.postNotStored }
         return post
     }
 
@@ -127,7 +141,8 @@ public enum CoursePostRepository {
                 WHERE id = $1 AND deleted_at IS NULL
                 """,
             [
-                .int(postId), title.map { .text($0) }, body.map { .text($0) }, .bool(voiceClipId != nil), (voiceClipId ?? nil).map { .int($0) },
+                .int(postId), title.map { .text($0) }, body.map { .text($0) }, .bool(voiceClipId != nil),
+                (voiceClipId ?? nil).map { .int($0) },
                 .bool(videoUrl != nil), (videoUrl ?? nil).map { .text($0) },
             ])
     }
@@ -135,7 +150,10 @@ public enum CoursePostRepository {
     /// Marks a live post deleted (the other lessons keep their positions); whether it was live.
     public static func delete(_ db: PostgresConnection, postId: Int64) throws -> Bool {
         try !db.execute(
-            cached: "UPDATE community_posts SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL RETURNING 1",
+            cached: """
+                UPDATE community_posts SET deleted_at = now(), updated_at = now()
+                WHERE id = $1 AND deleted_at IS NULL RETURNING 1
+                """,
             [.int(postId)]
         ).isEmpty
     }
@@ -164,7 +182,9 @@ public enum CoursePostRepository {
     }
 
     /// Marks a lesson completed (or not) for `userId`; whether that changed anything.
-    public static func setCompleted(_ db: PostgresConnection, postId: Int64, userId: Int64, completed: Bool) throws -> Bool {
+    public static func setCompleted(_ db: PostgresConnection, postId: Int64, userId: Int64, completed: Bool) throws
+        -> Bool
+    {
         let sql =
             completed
             ? "INSERT INTO lesson_progress (post_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1"
@@ -173,7 +193,9 @@ public enum CoursePostRepository {
     }
 
     /// How many of the community's live lessons `userId` completed, and how many there are.
-    public static func progress(_ db: PostgresConnection, communityId: Int64, userId: Int64) throws -> (completed: Int, total: Int) {
+    public static func progress(_ db: PostgresConnection, communityId: Int64, userId: Int64) throws -> (
+        completed: Int, total: Int
+    ) {
         guard
             let r = try db.execute(
                 cached: """
@@ -188,7 +210,9 @@ public enum CoursePostRepository {
 
     /// A page of the community's members with their counts of completed live lessons, by display name then id, after
     /// the member `after` (a user id: the previous page's last).
-    public static func memberProgress(_ db: PostgresConnection, communityId: Int64, after: Int64?, limit: Int) throws -> [MemberProgress] {
+    public static func memberProgress(_ db: PostgresConnection, communityId: Int64, after: Int64?, limit: Int) throws
+        -> [MemberProgress]
+    {
         try db.execute(
             cached: """
                 SELECT u.id, u.display_name, (
@@ -200,7 +224,9 @@ public enum CoursePostRepository {
                 ORDER BY u.display_name, u.id LIMIT $3
                 """, [.int(communityId), after.map { .int($0) }, .int(Int64(limit))]
         ).map { r in
-            MemberProgress(user: UserSummary(userId: try r.decode(column: 0), displayName: try r.decode(column: 1)), completed: try r.decode(column: 2))
+            MemberProgress(
+                user: UserSummary(userId: try r.decode(column: 0), displayName: try r.decode(column: 1)),
+                completed: try r.decode(column: 2))
         }
     }
 
@@ -243,15 +269,17 @@ public enum CoursePostRepository {
     public static func exportedPosts(_ db: PostgresConnection, userId: Int64) throws -> [ExportedPost] {
         try db.execute(
             cached: """
-                SELECT id, community_id, kind, position, title, body, voice_clip_id, video_url, \(WireTimestamp.sql("created_at")),
-                  \(WireTimestamp.sql("updated_at")), CASE WHEN deleted_at IS NOT NULL THEN \(WireTimestamp.sql("deleted_at")) END
+                SELECT id, community_id, kind, position, title, body, voice_clip_id, video_url,
+                  \(WireTimestamp.sql("created_at")), \(WireTimestamp.sql("updated_at")),
+                  CASE WHEN deleted_at IS NOT NULL THEN \(WireTimestamp.sql("deleted_at")) END
                 FROM community_posts WHERE author_id = $1 ORDER BY id
                 """, [.int(userId)]
         ).map { r in
             ExportedPost(
                 postId: try r.decode(column: 0), communityId: try r.decode(column: 1), kind: try r.decode(column: 2),
                 position: try r.decode(column: 3), title: try r.decode(column: 4), body: try r.decode(column: 5),
-                voiceClipId: try r.decode(column: 6), videoUrl: try r.decode(column: 7), createdAt: try r.decode(column: 8),
+                voiceClipId: try r.decode(column: 6), videoUrl: try r.decode(column: 7),
+                createdAt: try r.decode(column: 8),
                 updatedAt: try r.decode(column: 9), deletedAt: try r.decode(column: 10))
         }
     }
@@ -264,7 +292,9 @@ public enum CoursePostRepository {
                 JOIN community_posts p ON p.id = lp.post_id WHERE lp.user_id = $1 ORDER BY lp.completed_at, p.id
                 """, [.int(userId)]
         ).map { r in
-            ExportedProgress(postId: try r.decode(column: 0), communityId: try r.decode(column: 1), title: try r.decode(column: 2), completedAt: try r.decode(column: 3))
+            ExportedProgress(
+                postId: try r.decode(column: 0), communityId: try r.decode(column: 1), title: try r.decode(column: 2),
+                completedAt: try r.decode(column: 3))
         }
     }
 }

@@ -70,18 +70,12 @@ final class ProtocolServices: Sendable {
     let errors: InternalErrorReporter
     /// `reactions.set` per user: a burst of 30, then 10 a second.
     let reactionLimiter: SharedRateLimiter<Int64>
-    /// `report.create` per user (moderation).
-    let reportLimiter: SharedRateLimiter<Int64>
     /// Active-hours recording (fed by presence).
     let activeHours: ActiveHoursRecorder
-    /// Limits of communities, events, the calendar and courses.
-    let communities: CommunityConfiguration
     /// Live pages and social notifications' pushes (`docs/social.md`).
     let social: SocialLive
     /// Follows' limits and rate limiter.
     let graph: SocialGraphServices
-    /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
-    let publicationLimiter: SharedRateLimiter<Int64>
     /// Limits of posts, likes, reposts and timelines (their token buckets).
     let posts: PostLimits
     /// Limits of moments and of photos in posts.
@@ -149,16 +143,10 @@ final class ProtocolServices: Sendable {
         self.authenticationTimeout = configuration.authenticationTimeout
         self.reactionLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
-        self.reportLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
-        self.communities = configuration.communities
         self.graph = SocialGraphServices(configuration.socialGraph)
         let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social
-        self.publicationLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.communities.publicationsPerHour),
-            refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.posts = PostLimits(configuration.posts)
         self.moments = configuration.moments
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)

@@ -6,10 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
-import SwitchboardTransport
 
 /// Every limit of communities, events, the calendar and courses (docs/protocol.md, "Limits of communities"), in
 /// one place; `serve` sets the operational ones from its flags (`CommunityOptions`). Immutable once the server
@@ -47,39 +45,53 @@ public struct CommunityConfiguration: Sendable, Equatable {
 
     public init() {}
 
-    var nameRule: TextRule { TextRule(field: "name", maxCharacters: maxNameCharacters, maxBytes: maxNameCharacters * 4) }
-    var titleRule: TextRule { TextRule(field: "title", maxCharacters: maxTitleCharacters, maxBytes: maxTitleCharacters * 4) }
+    /// A community's name (required).
+    var nameRule: TextRule {
+        TextRule(field: "name", maxCharacters: maxNameCharacters, maxBytes: maxNameCharacters * 4)
+    }
+    /// An event's or a post's title (required).
+    var titleRule: TextRule {
+        TextRule(field: "title", maxCharacters: maxTitleCharacters, maxBytes: maxTitleCharacters * 4)
+    }
+    /// A community's description (line breaks allowed, may be blank).
     var communityDescriptionRule: TextRule {
         TextRule(
-            field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4, controls: .lineBreaksAndTabs,
-            allowsBlank: true)
+            field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4,
+            controls: .lineBreaksAndTabs, allowsBlank: true)
     }
+    /// An event's description (line breaks allowed; checked only when not empty).
     var eventDescriptionRule: TextRule {
-        TextRule(field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4, controls: .lineBreaksAndTabs)
+        TextRule(
+            field: "description", maxCharacters: maxDescriptionCharacters, maxBytes: maxDescriptionCharacters * 4,
+            controls: .lineBreaksAndTabs)
     }
+    /// An announcement's or a lesson's text (line breaks allowed, may be blank).
     var bodyRule: TextRule {
-        TextRule(field: "body", maxCharacters: maxPostCharacters, maxBytes: maxPostCharacters * 4, controls: .lineBreaksAndTabs, allowsBlank: true)
+        TextRule(
+            field: "body", maxCharacters: maxPostCharacters, maxBytes: maxPostCharacters * 4,
+            controls: .lineBreaksAndTabs, allowsBlank: true)
     }
-    var placeRule: TextRule { TextRule(field: "place", maxCharacters: maxPlaceCharacters, maxBytes: maxPlaceCharacters * 4) }
+    /// An event's place (checked only when not empty).
+    var placeRule: TextRule {
+        TextRule(field: "place", maxCharacters: maxPlaceCharacters, maxBytes: maxPlaceCharacters * 4)
+    }
+    /// A community's category (may be blank).
     var categoryRule: TextRule {
-        TextRule(field: "category", maxCharacters: maxCategoryCharacters, maxBytes: maxCategoryCharacters * 4, allowsBlank: true)
+        TextRule(
+            field: "category", maxCharacters: maxCategoryCharacters, maxBytes: maxCategoryCharacters * 4,
+            allowsBlank: true)
     }
 
     /// A list's page size: `limit` or the default, refused outside 1...most.
-    func page(_ limit: Int?, people: Bool = false) throws(ServiceError) -> Int {
+    func page(_ limit: Int?, people: Bool = false) throws(CommunityError) -> Int {
         let most = people ? maxPeoplePage : maxPage
         let limit = limit ?? (people ? defaultPeoplePage : defaultPage)
-        guard (1...most).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(most)") }
+        guard (1...most).contains(limit) else { throw .pageLimit(max: most) }
         return limit
     }
-}
 
-extension RequestContext.Snapshot {
-    /// Counts a publication (an event or a community post) against the user's hourly allowance, or `rate_limited`
-    /// with `retry_after_ms`.
-    func countPublication() throws(ServiceError) {
-        if let retryAfter = services.publicationLimiter.attempt(userId, now: EventLoop.now(), sharedBy: limitShare).retryAfterMilliseconds {
-            throw ServiceError(.rateLimited, "too many events and posts; try again later", extra: ["retry_after_ms": retryAfter])
-        }
+    /// `invalidText` (the validator's message) unless `text` is nil or a valid stored string under `rule`.
+    func check(_ text: String?, _ rule: TextRule) throws(CommunityError) {
+        if let text, let problem = StoredText.problem(text, rule) { throw .invalidText(problem) }
     }
 }

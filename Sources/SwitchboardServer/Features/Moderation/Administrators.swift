@@ -18,15 +18,23 @@ import SwitchboardStore
 /// otherwise the embedded PostgreSQL is started for the command and stopped after it. Grants and revocations are
 /// written to the moderation audit log (actor `cli`) in the same transaction.
 public enum Administrators {
+    /// What the operator asked.
     public enum Action: Sendable {
+        /// `admin grant PHONE`: the account becomes an administrator.
         case grant(phone: String)
+        /// `admin revoke PHONE`: the account is an administrator no more.
         case revoke(phone: String)
+        /// `admin list`: every administrator.
         case list
     }
 
     /// A refusal the command prints (exit status 1).
     public struct Failure: Error, CustomStringConvertible {
+        /// The line printed after `switchboard admin: `.
         public var description: String
+
+        /// The refusal of moderation's rule `error` (its message).
+        init(_ error: ModerationError) { description = error.wire.message }
     }
 
     /// Runs `action`; returns the lines to print.
@@ -57,14 +65,15 @@ public enum Administrators {
             let admin: Bool
             if case .grant = action { admin = true } else { admin = false }
             let phone: String
-            do { phone = try PhoneNumber.normalize(raw) } catch { throw Failure(description: "not a valid phone number (use +<country><number>)") }
+            do { phone = try PhoneNumber.normalize(raw) } catch { throw Failure(.invalidPhone) }
             return try db.transaction { db in
                 guard let (userId, changed) = try ModerationRepository.setRole(db, phone: phone, admin: admin) else {
-                    throw Failure(description: "no account has this phone number")
+                    throw Failure(.noSuchPhone)
                 }
                 if changed {
                     try ModerationRepository.audit(
-                        db, actorId: nil, actor: "cli", action: admin ? "grant" : "revoke", targetKind: "user", targetId: userId, reason: nil)
+                        db, actorId: nil, actor: "cli", action: admin ? "grant" : "revoke", targetKind: "user",
+                        targetId: userId, reason: nil)
                 }
                 let what = admin ? "is an administrator" : "is not an administrator"
                 return ["user \(userId) \(what)\(changed ? "" : " (unchanged)")"]
@@ -72,11 +81,15 @@ public enum Administrators {
         case .list:
             let admins = try ModerationRepository.administrators(db)
             if admins.isEmpty { return ["no administrators"] }
-            return admins.map { "\($0.userId)\t\($0.phone ?? "-")\t\($0.displayName)\($0.suspended ? "\t(suspended)" : "")" }
+            return admins.map {
+                "\($0.userId)\t\($0.phone ?? "-")\t\($0.displayName)\($0.suspended ? "\t(suspended)" : "")"
+            }
         }
     }
 
-    static func blocking<T: Sendable>(_ pool: DatabasePool, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+    static func blocking<T: Sendable>(
+        _ pool: DatabasePool, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) throws -> T {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<T, any Error> = .failure(CancellationError())
         pool.withConnection(on: DispatchQueue(label: "switchboard.admin"), body) { outcome in
