@@ -26,7 +26,9 @@ final class ProtocolServices: Sendable {
     let pool: DatabasePool
     /// The server's logger.
     let logger: Logger
-    let accounts: AccountService
+    /// Accounts and sessions (the identity feature's service; bearer tokens and profiles for other features).
+    let accounts: IdentityService
+    /// Friends (the friends feature's service; the friend lists other features tell).
     let friends: FriendService
     let registry: SessionRegistry
     /// This process's connections (attached when they authenticate).
@@ -60,8 +62,6 @@ final class ProtocolServices: Sendable {
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
     let authenticationTimeout: Double
-    /// Registrations and contact look-ups per address and per account.
-    let discovery: DiscoveryLimiter
     /// Requests a connection may have in flight before it stops being read (`RequestAdmission`).
     let maxRequestsInFlight: Int
     /// Admission gauges and the cancelled-task counter.
@@ -88,7 +88,7 @@ final class ProtocolServices: Sendable {
     let moments: MomentConfiguration
 
     init(
-        accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
+        accounts: IdentityService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
         metrics: ServerMetrics, logger: Logger, cluster: ClusterNode? = nil
     ) {
         self.configuration = configuration
@@ -161,7 +161,6 @@ final class ProtocolServices: Sendable {
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.posts = PostLimits(configuration.posts)
         self.moments = configuration.moments
-        self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics
