@@ -68,8 +68,6 @@ final class ProtocolServices: Sendable {
     let metrics: ServerMetrics
     /// Logs `internal` answers and counts error answers per op.
     let errors: InternalErrorReporter
-    /// `reactions.set` per user: a burst of 30, then 10 a second.
-    let reactionLimiter: SharedRateLimiter<Int64>
     /// `report.create` per user (moderation).
     let reportLimiter: SharedRateLimiter<Int64>
     /// Active-hours recording (fed by presence).
@@ -147,8 +145,6 @@ final class ProtocolServices: Sendable {
             configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
             logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
-        self.reactionLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
         self.reportLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
         self.communities = configuration.communities
