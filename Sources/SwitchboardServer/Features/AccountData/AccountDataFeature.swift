@@ -18,6 +18,7 @@ import SwitchboardStore
 struct AccountDataFeature: Feature {
     static let migrations: [Migration] = [.v0007AccountLifecycle]
 
+    /// The transactions that start a deletion or an export, and the list of exports.
     let service: AccountDataService
     /// Deletion jobs, export builds and their sweep.
     let lifecycle: AccountLifecycle

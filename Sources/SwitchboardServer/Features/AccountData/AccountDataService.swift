@@ -16,6 +16,7 @@ import SwitchboardStore
 /// steps, building an archive) is `AccountLifecycle`'s, started by the feature's handlers once these have
 /// committed. Off the loops only.
 final class AccountDataService: Sendable {
+    /// The database (the server's pool, the test database in tests).
     let db: any Database
     /// The password check of `account.delete` (the login buckets and the hashers).
     let identity: IdentityService

@@ -17,6 +17,7 @@ import SwitchboardStore
 struct ActiveHoursFeature: Feature {
     static let migrations: [Migration] = [.v0010ActiveHours]
 
+    /// The statistics' reads.
     let service: ActiveHoursService
     /// Seconds between checkpoints of open intervals (`--active-hours-checkpoint`), for the configuration group.
     let checkpointInterval: Double

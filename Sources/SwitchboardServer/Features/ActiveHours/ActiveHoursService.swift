@@ -18,6 +18,7 @@ import SwitchboardStore
 /// not written yet (`ActiveHoursRecorder.unrecorded`: the open interval up to now, on any node, and finished
 /// intervals waiting for their write). Off the loops only.
 final class ActiveHoursService: Sendable {
+    /// The database (the server's pool, the test database in tests).
     let db: any Database
     /// This node's recorder (fed by presence).
     let recorder: ActiveHoursRecorder
@@ -79,14 +80,19 @@ final class ActiveHoursService: Sendable {
 
     /// What one read found.
     struct Read: Sendable {
+        /// The user's zone.
         var zone: TimeZone
         /// The stored name (`UTC` when never set).
         var zoneName: String
+        /// The local date of registration.
         var since: String
+        /// The local date now.
         var today: String
         /// The first date read (the later of the asked one and `since`), nil when the range ends before `since`.
         var first: String?
+        /// The last date read.
         var last: String
+        /// The seconds read, per local hour.
         var accumulator: ActiveHoursAccumulator
     }
 

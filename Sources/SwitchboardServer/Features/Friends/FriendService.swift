@@ -16,6 +16,7 @@ import SwitchboardStore
 /// are returned with the result, never pushed from here. Shared with the features that tell a user's friends
 /// (`ProtocolServices.friends`). Off the loops only.
 final class FriendService: Sendable {
+    /// The database (the server's pool, the test database in tests).
     let db: any Database
     /// The calling code for national phone numbers (`--default-country-code`; nil: `+` required).
     let defaultCountryCode: String?

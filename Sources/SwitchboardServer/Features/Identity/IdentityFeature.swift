@@ -148,6 +148,7 @@ struct IdentityFeature: Feature {
         }
     }
 
+    /// Moves the connection to authenticated once `register` or `login` answered.
     static let becomeAuthenticated: @Sendable (ProtocolApplication, SessionCredentials) -> Void = { app, c in
         app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
     }

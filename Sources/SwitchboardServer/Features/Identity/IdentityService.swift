@@ -17,6 +17,7 @@ import SwitchboardStore
 /// are returned with the result (never pushed from here). Shared by the features that authenticate bearer tokens or
 /// read profiles (`ProtocolServices.accounts`). Off the loops only.
 final class IdentityService: Sendable {
+    /// The database (the server's pool, the test database in tests).
     let db: any Database
     /// Argon2id hashing and verification (its own worker threads).
     let hasher: PasswordHasherPool

@@ -14,6 +14,7 @@ import SwitchboardProtocol
 /// writer, which knows its members). `PresenceService` checks the rules on the loop; the handlers hand the
 /// effect on, and are done when they have.
 struct PresenceFeature: Feature {
+    /// The rules checked before the hand-offs.
     let service: PresenceService
 
     init(context: ProtocolServices) {

@@ -15,8 +15,9 @@ import SwitchboardDomain
 final class PresenceService: Sendable {
     /// `typing` per user: a burst of `typingBurst`, then `typingPerSecond` (`--typing-rate`).
     let typingLimiter: SharedRateLimiter<Int64>
-    /// The typing limits, for the configuration group.
+    /// Typing updates a user may send at once (the burst), for the configuration group.
     let typingBurst: Double
+    /// Typing updates per user per second after the burst, for the configuration group.
     let typingPerSecond: Double
     /// Monotonic nanoseconds for the typing bucket (`EventLoop.now()` in the server, a manual clock in tests).
     let clock: any EngineClock

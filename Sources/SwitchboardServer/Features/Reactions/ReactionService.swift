@@ -16,11 +16,13 @@ import SwitchboardStore
 /// the message) after the emoji rule and the caller's bucket; `message.reaction` to those members is returned,
 /// never pushed from here. Off the loops only.
 final class ReactionService: Sendable {
+    /// The database (the server's pool, the test database in tests).
     let db: any Database
     /// `reactions.set` per user (`--reaction-rate`, burst three times that).
     let limiter: SharedRateLimiter<Int64>
-    /// The limits, for the configuration group.
+    /// Reactions a user may set at once (the burst), for the configuration group.
     let burst: Double
+    /// Reactions per user per second after the burst, for the configuration group.
     let perSecond: Double
     /// Monotonic nanoseconds for the rate limiter (`EventLoop.now()` in the server, a manual clock in tests).
     let clock: any EngineClock

@@ -22,6 +22,7 @@ import SwitchboardStore
 struct ReactionsFeature: Feature {
     static let migrations: [Migration] = [.v0005Reactions]
 
+    /// `reactions.set`'s rules, transaction and event.
     let service: ReactionService
 
     init(context: ProtocolServices) {
