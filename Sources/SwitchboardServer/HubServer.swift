@@ -117,14 +117,17 @@ public final class HubServer: @unchecked Sendable {
         if let database {
             // The pool's waits and refusals as they happen, its gauges at each scrape.
             metrics.observe(database)
-            let accounts = AccountService(
-                pool: database,
+            let accounts = IdentityService(
+                db: database,
                 hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice),
-                logger: logger,
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
+                registrationLimits: configuration.discoveryLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
+            let friends = FriendService(
+                db: database, defaultCountryCode: configuration.defaultCountryCode,
+                limits: configuration.discoveryLimits)
             let services = ProtocolServices(
-                accounts: accounts, friends: FriendService(pool: database, accounts: accounts), pool: database,
+                accounts: accounts, friends: friends, pool: database,
                 configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)
             self.services = services
             application = ServerApplication(services: services, logger: logger)

@@ -175,7 +175,8 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-public import SwitchboardCore
+import SwitchboardCore
+public import SwitchboardDomain
 import SwitchboardTransport
 
 #if canImport(Glibc)

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func results() throws {
-        let credentials = Credentials(userId: 1, sessionId: 2, sessionToken: "tok")
+        let credentials = SessionCredentials(userId: 1, sessionId: 2, sessionToken: "tok")
         #expect(
             try decodeReply(ProtocolCodec.encodeReply(id: .int(1), result: credentials), as: SessionCredentials.self)
                 == SessionCredentials(userId: 1, sessionId: 2, sessionToken: "tok"))
@@ -58,13 +58,13 @@ import Testing
             createdAt: "2026-01-01T00:00:00Z")
         #expect(
             try decodeReply(
-                ProtocolCodec.encodeReply(id: .int(4), result: FriendRequestResult(request: request, friend: nil)),
+                ProtocolCodec.encodeReply(id: .int(4), result: ["request": request]),
                 as: FriendsRequestResult.self)
                 == FriendsRequestResult(request: expectedRequest))
         let friend = Friend(userId: 2, displayName: "Bob")
         #expect(
             try decodeReply(
-                ProtocolCodec.encodeReply(id: .int(5), result: FriendRequestResult(request: nil, friend: friend)),
+                ProtocolCodec.encodeReply(id: .int(5), result: ["friend": friend]),
                 as: FriendsRequestResult.self)
                 == FriendsRequestResult(friend: UserSummary(userId: 2, displayName: "Bob")))
         #expect(
@@ -95,13 +95,11 @@ import Testing
             try event(ProtocolCodec.encodeEvent("friend.request.received", ["request": request]))
                 == .friendRequestReceived(
                     .init(request: PendingFriendRequest(requestId: 9, from: ann, to: bob, createdAt: "t"))))
-        let accepted = FriendService.AcceptedEvent(
-            requestId: 9, requester: Friend(userId: 1, displayName: "Ann"),
-            accepter: Friend(userId: 2, displayName: "Bob"))
+        let accepted = ServerEvent.FriendRequestAccepted(requestId: 9, requester: ann, accepter: bob)
         #expect(
             try event(ProtocolCodec.encodeEvent("friend.request.accepted", accepted))
                 == .friendRequestAccepted(.init(requestId: 9, requester: ann, accepter: bob)))
-        let settled = FriendService.RequestEvent(requestId: 9, fromUserId: 1, toUserId: 2)
+        let settled = ServerEvent.FriendRequestDeclined(requestId: 9, fromUserId: 1, toUserId: 2)
         #expect(
             try event(ProtocolCodec.encodeEvent("friend.request.declined", settled))
                 == .friendRequestDeclined(.init(requestId: 9, fromUserId: 1, toUserId: 2)))

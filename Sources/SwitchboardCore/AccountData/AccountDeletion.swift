@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-public import SwitchboardDomain
+import SwitchboardDomain
 public import SwitchboardStore
 
 /// What `account.delete` committed: the sessions it revoked and who should hear of it.
@@ -27,7 +27,9 @@ public enum AccountDeletionRepository {
     /// Idempotent: nil when the user is already deleted or does not exist.
     public static func request(_ db: PostgresConnection, userId: Int64) throws -> DeletionRequest? {
         guard
-            try db.execute(cached: "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(userId)]).first != nil
+            try db.execute(
+                cached: "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(userId)]
+            ).first != nil
         else { return nil }
         let friends = try FriendRepository.friends(db, of: userId).map(\.userId)
         let members = try db.execute(
@@ -37,22 +39,27 @@ public enum AccountDeletionRepository {
                 """, [.int(userId)]
         ).map { try $0.decode(Int64.self, column: 0) }
         try db.execute(
-            cached: "INSERT INTO account_deletions (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING", [.int(userId)])
+            cached: "INSERT INTO account_deletions (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING",
+            [.int(userId)])
         try db.execute(
             cached: """
-                UPDATE users SET phone = 'deleted:' || id, password_hash = '', display_name = 'Deleted account', last_seen_at = NULL, time_zone = NULL, locale = NULL,
+                UPDATE users SET phone = 'deleted:' || id, password_hash = '', display_name = 'Deleted account',
+                last_seen_at = NULL, time_zone = NULL, locale = NULL,
                 handle = NULL, bio = '', protected = false, deleted_at = now() WHERE id = $1
                 """, [.int(userId)])
         let sessions = try db.execute(
-            cached: "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id", [.int(userId)]
+            cached: "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id",
+            [.int(userId)]
         ).map { try $0.decode(Int64.self, column: 0) }
-        return DeletionRequest(sessionIds: sessions, friendIds: friends, contactIds: Array(Set(friends + members)).sorted())
+        return DeletionRequest(
+            sessionIds: sessions, friendIds: friends, contactIds: Array(Set(friends + members)).sorted())
     }
 
     /// Users whose deletion job is not finished, oldest first.
     public static func unfinished(_ db: PostgresConnection, limit: Int) throws -> [Int64] {
         try db.execute(
-            cached: "SELECT user_id FROM account_deletions WHERE finished_at IS NULL ORDER BY requested_at LIMIT $1", [.int(limit)]
+            cached: "SELECT user_id FROM account_deletions WHERE finished_at IS NULL ORDER BY requested_at LIMIT $1",
+            [.int(limit)]
         ).map { try $0.decode(Int64.self, column: 0) }
     }
 
@@ -61,11 +68,15 @@ public enum AccountDeletionRepository {
     static func claim(_ db: PostgresConnection, userId: Int64, step: String?) throws -> Bool {
         guard
             try db.execute(
-                cached: "SELECT user_id FROM account_deletions WHERE user_id = $1 AND finished_at IS NULL FOR UPDATE SKIP LOCKED",
+                cached: """
+                    SELECT user_id FROM account_deletions WHERE user_id = $1 AND finished_at IS NULL
+                    FOR UPDATE SKIP LOCKED
+                    """,
                 [.int(userId)]
             ).first != nil
         else { return false }
-        try db.execute(cached: "UPDATE account_deletions SET step = $2 WHERE user_id = $1", [.int(userId), .text(step ?? "done")])
+        try db.execute(
+            cached: "UPDATE account_deletions SET step = $2 WHERE user_id = $1", [.int(userId), .text(step ?? "done")])
         return true
     }
 
@@ -85,31 +96,9 @@ public enum AccountDeletionRepository {
     public static func finish(_ db: PostgresConnection, userId: Int64) throws -> Bool {
         try db.transaction { db in
             guard try claim(db, userId: userId, step: nil) else { return false }
-            try db.execute(cached: "UPDATE account_deletions SET finished_at = now() WHERE user_id = $1", [.int(userId)])
+            try db.execute(
+                cached: "UPDATE account_deletions SET finished_at = now() WHERE user_id = $1", [.int(userId)])
             return true
         }
-    }
-}
-
-extension AccountService {
-    /// Checks the password of a live account for `account.delete`: rate-limited like logins (per phone number and
-    /// per address); `invalid_credentials` when wrong.
-    public func verifyPassword(userId: Int64, password: String, address: String, now: UInt64) async throws(ServiceError) {
-        guard password.utf8.count <= PasswordPolicy.maxLength else { throw ServiceError(.invalidCredentials, "wrong password") }
-        let row: (String, String)?
-        do {
-            row = try await pool.withConnection { db -> (String, String)? in
-                guard let r = try db.execute(cached: "SELECT phone, password_hash FROM users WHERE id = $1 AND deleted_at IS NULL", [.int(userId)]).first
-                else { return nil }
-                return (try r.decode(column: 0), try r.decode(column: 1))
-            }
-        } catch { throw ServiceError.from(error) }
-        guard let (phone, hash) = row else { throw ServiceError(.invalidCredentials, "wrong password") }
-        if let retry = limiter.attempt(phone: phone, address: address, now: now, cost: nodesSharingLimits()) {
-            throw ServiceError(.rateLimited, "too many attempts; retry later", extra: ["retry_after_ms": Int64((retry + 999_999) / 1_000_000)])
-        }
-        let valid: Bool
-        do { valid = try await hasher.verify(password, encoded: hash) } catch { throw ServiceError(.unavailable, "busy; retry shortly") }
-        guard valid else { throw ServiceError(.invalidCredentials, "wrong password") }
     }
 }

@@ -14,7 +14,8 @@ public import SwitchboardStore
 /// The SQL of data exports (`data_exports`) and of collecting a user's data.
 public enum AccountExportRepository {
     static let infoColumns = """
-        id, state, \(WireTimestamp.sql("requested_at")), CASE WHEN expires_at IS NULL THEN NULL ELSE \(WireTimestamp.sql("expires_at")) END, size, error
+        id, state, \(WireTimestamp.sql("requested_at")),
+        CASE WHEN expires_at IS NULL THEN NULL ELSE \(WireTimestamp.sql("expires_at")) END, size, error
         """
 
     static func info(_ r: PostgresRow) throws(PostgresDecodingError) -> DataExportInfo {
@@ -23,11 +24,14 @@ public enum AccountExportRepository {
             expiresAt: try r.decode(column: 3), size: try r.decode(column: 4), error: try r.decode(column: 5))
     }
 
-    /// Starts an export (one transaction, under the user's row lock): `rate_limited` while another is building or
-    /// when `perDay` were requested in the last 24 hours.
+    /// Starts an export (one transaction, under the user's row lock): `exportInProgress` while another is building,
+    /// `exportsPerDay` when `perDay` were requested in the last 24 hours.
     public static func start(_ db: PostgresConnection, userId: Int64, perDay: Int) throws -> DataExportInfo {
-        guard try db.execute(cached: "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(userId)]).first != nil
-        else { throw ServiceError(.notFound, "no such account") }
+        guard
+            try db.execute(
+                cached: "SELECT id FROM users WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(userId)]
+            ).first != nil
+        else { throw AccountDataError.noSuchAccount }
         let r = try db.execute(
             cached: """
                 SELECT count(*) FILTER (WHERE state = 'building'), count(*),
@@ -37,23 +41,25 @@ public enum AccountExportRepository {
         ).first
         let building = try r?.decode(Int64.self, column: 0) ?? 0
         let today = try r?.decode(Int64.self, column: 1) ?? 0
-        if building > 0 { throw ServiceError(.rateLimited, "an export is already being built", extra: ["retry_after_ms": 5_000]) }
+        if building > 0 { throw AccountDataError.exportInProgress }
         if today >= perDay {
             let retry = max(1_000, try r?.decode(Int64.self, column: 2) ?? 1_000)
-            throw ServiceError(.rateLimited, "at most \(perDay) exports a day", extra: ["retry_after_ms": retry])
+            throw AccountDataError.exportsPerDay(perDay, retryAfterMilliseconds: retry)
         }
         guard
             let row = try db.execute(
-                cached: "INSERT INTO data_exports (user_id, state) VALUES ($1, 'building') RETURNING \(infoColumns)", [.int(userId)]
+                cached: "INSERT INTO data_exports (user_id, state) VALUES ($1, 'building') RETURNING \(infoColumns)",
+                [.int(userId)]
             ).first
-        else { throw ServiceError(.internal, "internal error") }
+        else { throw AccountDataError.exportNotStored }
         return try info(row)
     }
 
     /// The user's exports, newest first (at most 20).
     public static func list(_ db: PostgresConnection, userId: Int64) throws -> [DataExportInfo] {
         try db.execute(
-            cached: "SELECT \(infoColumns) FROM data_exports WHERE user_id = $1 ORDER BY id DESC LIMIT 20", [.int(userId)]
+            cached: "SELECT \(infoColumns) FROM data_exports WHERE user_id = $1 ORDER BY id DESC LIMIT 20",
+            [.int(userId)]
         ).map { try info($0) }
     }
 
@@ -73,30 +79,40 @@ public enum AccountExportRepository {
     ) throws -> DataExportInfo? {
         try db.execute(
             cached: """
-                UPDATE data_exports SET state = CASE WHEN $5::text IS NULL THEN 'ready' ELSE 'failed' END, ready_at = now(),
+                UPDATE data_exports SET state = CASE WHEN $5::text IS NULL THEN 'ready' ELSE 'failed' END,
+                  ready_at = now(),
                   expires_at = CASE WHEN $5::text IS NULL THEN now() + make_interval(secs => $4::double precision) END,
                   file = $2, size = $3, error = $5
                 WHERE id = $1 AND state = 'building' RETURNING \(infoColumns)
-                """, [.int(id), file.map { .text($0) }, size.map { .int($0) }, .double(ttlSeconds), error.map { .text($0) }]
+                """,
+            [.int(id), file.map { .text($0) }, size.map { .int($0) }, .double(ttlSeconds), error.map { .text($0) }]
         ).first.map { try info($0) }
     }
 
     /// Marks expired exports and returns their files (to delete).
     public static func expire(_ db: PostgresConnection) throws -> [String] {
         try db.execute(
-            cached: "UPDATE data_exports SET state = 'expired', file = NULL WHERE state = 'ready' AND expires_at <= now() RETURNING file"
+            cached: """
+                UPDATE data_exports SET state = 'expired', file = NULL WHERE state = 'ready' AND expires_at <= now()
+                RETURNING file
+                """
         ).compactMap { try $0.decode(String?.self, column: 0) }
     }
 
     /// Every file a live export row names (the others in the folder are leftovers).
     public static func liveFiles(_ db: PostgresConnection) throws -> Set<String> {
-        Set(try db.execute(cached: "SELECT file FROM data_exports WHERE file IS NOT NULL").map { try $0.decode(String.self, column: 0) })
+        Set(
+            try db.execute(cached: "SELECT file FROM data_exports WHERE file IS NOT NULL").map {
+                try $0.decode(String.self, column: 0)
+            })
     }
 
     /// The file of a ready, unexpired export of `userId` (nil for anyone else's, or an unknown id).
     public static func readyFile(_ db: PostgresConnection, id: Int64, userId: Int64) throws -> String? {
         try db.execute(
-            cached: "SELECT file FROM data_exports WHERE id = $1 AND user_id = $2 AND state = 'ready' AND expires_at > now()",
+            cached: """
+                SELECT file FROM data_exports WHERE id = $1 AND user_id = $2 AND state = 'ready' AND expires_at > now()
+                """,
             [.int(id), .int(userId)]
         ).first.map { try $0.decode(String?.self, column: 0) } ?? nil
     }

@@ -25,11 +25,16 @@ public enum ActiveHoursRepository {
     public static func subject(_ db: PostgresConnection, userId: Int64) throws -> Subject? {
         guard
             let r = try db.execute(
-                cached: "SELECT time_zone, extract(epoch FROM created_at)::float8 FROM users WHERE id = $1 AND deleted_at IS NULL",
+                cached: """
+                    SELECT time_zone, extract(epoch FROM created_at)::float8 FROM users
+                    WHERE id = $1 AND deleted_at IS NULL
+                    """,
                 [.int(userId)]
             ).first
         else { return nil }
-        return Subject(timeZone: try r.decode(column: 0), registeredAt: Date(timeIntervalSince1970: try r.decode(Double.self, column: 1)))
+        return Subject(
+            timeZone: try r.decode(column: 0),
+            registeredAt: Date(timeIntervalSince1970: try r.decode(Double.self, column: 1)))
     }
 
     /// Stored zones of these live users (nil value: UTC); deleted or missing users are absent.
@@ -81,7 +86,8 @@ public enum ActiveHoursRepository {
                 ON CONFLICT (user_id, day, hour, hour_start) DO UPDATE SET spans = active_hours.spans + EXCLUDED.spans
                 """,
             [
-                .text(MessageStore.bigintArray(users)), .text(MessageStore.textArray(days)), .text(MessageStore.bigintArray(hours)),
+                .text(MessageStore.bigintArray(users)), .text(MessageStore.textArray(days)),
+                .text(MessageStore.bigintArray(hours)),
                 .text(MessageStore.bigintArray(starts)), .text(MessageStore.textArray(spans)),
             ])
         return users.count
@@ -89,7 +95,8 @@ public enum ActiveHoursRepository {
 
     /// The stored spans of a user's dates `from ... to` (inclusive), into `accumulator`.
     public static func load(
-        _ db: PostgresConnection, userId: Int64, from: String, to: String, into accumulator: inout ActiveHoursAccumulator
+        _ db: PostgresConnection, userId: Int64, from: String, to: String,
+        into accumulator: inout ActiveHoursAccumulator
     ) throws {
         for r in try db.execute(
             cached: """
@@ -100,7 +107,8 @@ public enum ActiveHoursRepository {
         {
             guard let spans = SecondSpans(sqlLiteral: try r.decode(String.self, column: 3)) else { continue }
             let hour = LocalHour(
-                day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1)), start: Int(try r.decode(Int64.self, column: 2)))
+                day: try r.decode(column: 0), hour: Int(try r.decode(Int64.self, column: 1)),
+                start: Int(try r.decode(Int64.self, column: 2)))
             accumulator.add(hour, spans)
         }
     }

@@ -26,7 +26,8 @@ public enum FriendRepository {
     /// Whether `a` and `b` are friends.
     public static func areFriends(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Bool {
         !(try db.execute(
-            cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(a, b)), .int(max(a, b))]
+            cached: "SELECT 1 FROM friendships WHERE user_low = $1 AND user_high = $2",
+            [.int(min(a, b)), .int(max(a, b))]
         ).isEmpty)
     }
 
@@ -47,13 +48,15 @@ public enum FriendRepository {
     /// Makes `a` and `b` friends (no-op when they are).
     public static func insert(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws {
         try db.execute(
-            cached: "INSERT INTO friendships (user_low, user_high) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.int(min(a, b)), .int(max(a, b))])
+            cached: "INSERT INTO friendships (user_low, user_high) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [.int(min(a, b)), .int(max(a, b))])
     }
 
     /// Ends the friendship of `a` and `b`; whether there was one.
     public static func delete(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Bool {
         try db.execute(
-            cached: "DELETE FROM friendships WHERE user_low = $1 AND user_high = $2", [.int(min(a, b)), .int(max(a, b))]
+            cached: "DELETE FROM friendships WHERE user_low = $1 AND user_high = $2",
+            [.int(min(a, b)), .int(max(a, b))]
         ).affectedRows == 1
     }
 
@@ -70,7 +73,9 @@ public enum FriendRepository {
     }
 
     /// `user`'s friends' ids with their stored last-seen time (wire format; nil when never seen).
-    public static func friendsLastSeen(_ db: PostgresConnection, of user: Int64) throws -> [(userId: Int64, lastSeen: String?)] {
+    public static func friendsLastSeen(_ db: PostgresConnection, of user: Int64) throws -> [(
+        userId: Int64, lastSeen: String?
+    )] {
         try db.execute(
             cached: """
                 SELECT u.id, \(WireTimestamp.sql("u.last_seen_at")) FROM friendships f

@@ -34,7 +34,9 @@ public enum FriendsAccountData {
     public static let exportSection = AccountExportSection(files: "friends.json", order: 20) { c in
         let userId = c.userId
         let friends = try await c.pool.withConnection { db in
-            try FriendRepository.friends(db, of: userId).map { ExportedUser(userId: $0.userId, displayName: $0.displayName) }
+            try FriendRepository.friends(db, of: userId).map {
+                ExportedUser(userId: $0.userId, displayName: $0.displayName)
+            }
         }
         try c.add("friends.json", json: friends)
     }

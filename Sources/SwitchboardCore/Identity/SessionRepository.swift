@@ -14,7 +14,9 @@ public import SwitchboardStore
 /// The SQL of the sessions table.
 public enum SessionRepository {
     /// Opens a session; its id.
-    public static func insert(_ db: PostgresConnection, userId: Int64, tokenHash: [UInt8], device: String) throws -> Int64? {
+    public static func insert(_ db: PostgresConnection, userId: Int64, tokenHash: [UInt8], device: String) throws
+        -> Int64?
+    {
         try db.execute(
             cached: "INSERT INTO sessions (user_id, token_hash, device) VALUES ($1, $2, $3) RETURNING id",
             [.int(userId), .bytea(tokenHash), .text(device)]
@@ -38,7 +40,8 @@ public enum SessionRepository {
             Identity(userId: uid, sessionId: try r.decode(column: 0)),
             Profile(
                 userId: uid, displayName: try r.decode(column: 2), phone: try r.decode(column: 3),
-                timeZone: try r.decode(String?.self, column: 4) ?? "UTC", locale: try r.decode(String?.self, column: 5) ?? "en-US")
+                timeZone: try r.decode(String?.self, column: 4) ?? "UTC",
+                locale: try r.decode(String?.self, column: 5) ?? "en-US")
         )
     }
 
@@ -51,7 +54,8 @@ public enum SessionRepository {
     }
 
     /// The user's live sessions, newest first (`current` marks `currentSessionId`).
-    public static func list(_ db: PostgresConnection, of userId: Int64, currentSessionId: Int64) throws -> [SessionInfo] {
+    public static func list(_ db: PostgresConnection, of userId: Int64, currentSessionId: Int64) throws -> [SessionInfo]
+    {
         try db.execute(
             cached: """
                 SELECT id, device, \(WireTimestamp.sql("created_at")), \(WireTimestamp.sql("last_seen_at"))

@@ -25,14 +25,14 @@ public enum ReactionRepository {
     }
 
     /// Sets (`emoji`) or removes (nil) `userId`'s reaction to `messageId`. A message the user cannot see
-    /// (a stranger's, one before the user joined or after the user left, or no such id) is `not_found`
-    /// "no such message", the same for each; a deleted message is `invalid_state`.
+    /// (a stranger's, one before the user joined or after the user left, or no such id) is `noSuchMessage`, the
+    /// same for each; a deleted message is `messageDeleted`.
     public static func set(_ db: PostgresConnection, messageId: Int64, userId: Int64, emoji: String?) throws -> Change {
         guard let info = try MessageStore.messageInfo(db, messageId: messageId),
             let range = try MessageStore.membership(db, conversationId: info.conversationId, userId: userId),
             range.sees(info.seq)
-        else { throw ServiceError.noSuchMessage }
-        guard !info.deleted else { throw ServiceError(.invalidState, "the message was deleted") }
+        else { throw ReactionError.noSuchMessage }
+        guard !info.deleted else { throw ReactionError.messageDeleted }
         let changed: Bool
         if let emoji {
             changed = try !db.execute(
@@ -74,7 +74,9 @@ public enum ReactionRepository {
 
     /// The counts of each message in `messageIds` that has reactions (one grouped query), most chosen first,
     /// `mine` for `viewer`.
-    public static func counts(_ db: PostgresConnection, messageIds: [Int64], viewer: Int64) throws -> [Int64: [ReactionCount]] {
+    public static func counts(_ db: PostgresConnection, messageIds: [Int64], viewer: Int64) throws -> [Int64:
+        [ReactionCount]]
+    {
         guard !messageIds.isEmpty else { return [:] }
         var result: [Int64: [ReactionCount]] = [:]
         for r in try db.execute(
@@ -90,7 +92,9 @@ public enum ReactionRepository {
     }
 
     /// `messages` with their `reactions` set (left nil for messages without any): one query for the page.
-    public static func attach(_ db: PostgresConnection, to messages: [ChatMessage], viewer: Int64) throws -> [ChatMessage] {
+    public static func attach(_ db: PostgresConnection, to messages: [ChatMessage], viewer: Int64) throws
+        -> [ChatMessage]
+    {
         let ids = messages.filter { $0.deleted != true }.map(\.id)
         let counts = try self.counts(db, messageIds: ids, viewer: viewer)
         guard !counts.isEmpty else { return messages }

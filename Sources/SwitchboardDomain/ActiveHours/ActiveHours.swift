@@ -157,7 +157,8 @@ public enum ActiveHoursCalendar {
     /// The date `days` days after `day` (negative: before).
     public static func adding(_ days: Int, to day: String) -> String? {
         let utc = calendar(TimeZone(identifier: "UTC")!)
-        guard let (start, _) = bounds(of: day, in: utc), let moved = utc.date(byAdding: .day, value: days, to: start) else { return nil }
+        guard let (start, _) = bounds(of: day, in: utc), let moved = utc.date(byAdding: .day, value: days, to: start)
+        else { return nil }
         return self.day(of: moved, in: utc)
     }
 
@@ -179,15 +180,19 @@ public enum ActiveHoursCalendar {
             if day == nil || at >= day!.end || at < day!.start {
                 let instant = Date(timeIntervalSince1970: TimeInterval(at))
                 let start = calendar.startOfDay(for: instant)
-                let next = calendar.date(byAdding: .day, value: 1, to: start.addingTimeInterval(12 * 3600)).map(calendar.startOfDay(for:))
+                let next = calendar.date(byAdding: .day, value: 1, to: start.addingTimeInterval(12 * 3600)).map(
+                    calendar.startOfDay(for:))
                 let end = Int((next ?? start.addingTimeInterval(86_400)).timeIntervalSince1970.rounded(.down))
-                day = (self.day(of: start, in: calendar), Int(start.timeIntervalSince1970.rounded(.down)), max(end, at + 1))
+                day = (
+                    self.day(of: start, in: calendar), Int(start.timeIntervalSince1970.rounded(.down)), max(end, at + 1)
+                )
             }
             let d = day!
             let hour = (at - d.start) / 3600
             let hourStart = d.start + hour * 3600
             let pieceEnd = min(to, hourStart + 3600, d.end)
-            pieces.append((LocalHour(day: d.name, hour: hour, start: hourStart), (at - hourStart)..<(pieceEnd - hourStart)))
+            pieces.append(
+                (LocalHour(day: d.name, hour: hour, start: hourStart), (at - hourStart)..<(pieceEnd - hourStart)))
             at = pieceEnd
         }
         return pieces
@@ -359,7 +364,9 @@ public struct ActiveTimeTracker: Sendable {
     /// interval (any node) up to `now`.
     public func unrecorded(of userId: Int64, now: Date) -> [ActiveInterval] {
         var out = closed.filter { $0.userId == userId }
-        if let since = users[userId]?.since, now > since { out.append(ActiveInterval(userId: userId, from: since, to: now)) }
+        if let since = users[userId]?.since, now > since {
+            out.append(ActiveInterval(userId: userId, from: since, to: now))
+        }
         return out
     }
 

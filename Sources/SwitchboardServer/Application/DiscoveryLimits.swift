@@ -10,7 +10,8 @@ import SwitchboardCore
 import SwitchboardDomain
 
 /// Limits on the two ways of learning whether a phone number is registered: `register` (which answers
-/// `phone_taken`) and `contacts.match`. Token buckets: a burst, then one more per interval.
+/// `phone_taken`) and `contacts.match`. Token buckets: a burst, then one more per interval. Applied by the features:
+/// `IdentityService.registrations` and the friends feature's `ContactLookupLimiter`.
 public struct DiscoveryLimits: Sendable {
     /// Registrations (successful or not) per client address before the limit.
     public var registerBurstPerAddress = 10
@@ -37,50 +38,5 @@ public struct DiscoveryLimits: Sendable {
         l.contactsBurstPerAddress = 1_000_000
         l.contactsIntervalPerAddress = 0.000_001
         return l
-    }
-}
-
-/// Applies `DiscoveryLimits`. Thread-safe: each bucket set is a `SharedRateLimiter` (a mutex); called from
-/// request tasks of every loop.
-final class DiscoveryLimiter: Sendable {
-    private let registerByAddress: SharedRateLimiter<String>
-    private let contactsByUser: SharedRateLimiter<Int64>
-    private let contactsByAddress: SharedRateLimiter<String>
-    private let contactsUserCapacity: Double
-    private let contactsAddressCapacity: Double
-
-    init(_ limits: DiscoveryLimits) {
-        func perSecond(_ interval: Double) -> Double { 1 / max(interval, 0.000_001) }
-        registerByAddress = SharedRateLimiter(
-            capacity: Double(max(1, limits.registerBurstPerAddress)), refillPerSecond: perSecond(limits.registerIntervalPerAddress))
-        contactsUserCapacity = Double(max(1, limits.contactsBurstPerUser))
-        contactsAddressCapacity = Double(max(1, limits.contactsBurstPerAddress))
-        contactsByUser = SharedRateLimiter(capacity: contactsUserCapacity, refillPerSecond: perSecond(limits.contactsIntervalPerUser))
-        contactsByAddress = SharedRateLimiter(
-            capacity: contactsAddressCapacity, refillPerSecond: perSecond(limits.contactsIntervalPerAddress))
-    }
-
-    /// nil when a registration from `address` may proceed, else the `rate_limited` error to answer.
-    func register(address: String, now: UInt64) -> ServiceError? {
-        Self.refusal(registerByAddress.attempt(address, now: now), "too many registrations from your address; retry later")
-    }
-
-    /// nil when `count` phone numbers may be looked up, else the `rate_limited` error to answer. A request
-    /// costs one token per number (at least one).
-    func contacts(user: Int64, address: String, count: Int, now: UInt64) -> ServiceError? {
-        let cost = Double(max(1, count))
-        if let refused = Self.refusal(
-            contactsByUser.attempt(user, now: now, cost: min(cost, contactsUserCapacity)), "too many contact look-ups; retry later")
-        {
-            return refused
-        }
-        return Self.refusal(
-            contactsByAddress.attempt(address, now: now, cost: min(cost, contactsAddressCapacity)),
-            "too many contact look-ups from your address; retry later")
-    }
-
-    private static func refusal(_ decision: RateDecision, _ message: String) -> ServiceError? {
-        guard let ms = decision.retryAfterMilliseconds else { return nil }
-        return ServiceError(.rateLimited, message, extra: ["retry_after_ms": ms])
     }
 }

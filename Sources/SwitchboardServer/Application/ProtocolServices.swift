@@ -26,7 +26,9 @@ final class ProtocolServices: Sendable {
     let pool: DatabasePool
     /// The server's logger.
     let logger: Logger
-    let accounts: AccountService
+    /// Accounts and sessions (the identity feature's service; bearer tokens and profiles for other features).
+    let accounts: IdentityService
+    /// Friends (the friends feature's service; the friend lists other features tell).
     let friends: FriendService
     let registry: SessionRegistry
     /// This process's connections (attached when they authenticate).
@@ -60,16 +62,12 @@ final class ProtocolServices: Sendable {
     let executor = DispatchTaskExecutor(label: "switchboard.requests")
     /// Seconds an unauthenticated connection may stay open.
     let authenticationTimeout: Double
-    /// Registrations and contact look-ups per address and per account.
-    let discovery: DiscoveryLimiter
     /// Requests a connection may have in flight before it stops being read (`RequestAdmission`).
     let maxRequestsInFlight: Int
     /// Admission gauges and the cancelled-task counter.
     let metrics: ServerMetrics
     /// Logs `internal` answers and counts error answers per op.
     let errors: InternalErrorReporter
-    /// `reactions.set` per user: a burst of 30, then 10 a second.
-    let reactionLimiter: SharedRateLimiter<Int64>
     /// Active-hours recording (fed by presence).
     let activeHours: ActiveHoursRecorder
     /// Live pages and social notifications' pushes (`docs/social.md`).
@@ -82,7 +80,7 @@ final class ProtocolServices: Sendable {
     let moments: MomentConfiguration
 
     init(
-        accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
+        accounts: IdentityService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
         metrics: ServerMetrics, logger: Logger, cluster: ClusterNode? = nil
     ) {
         self.configuration = configuration
@@ -141,15 +139,12 @@ final class ProtocolServices: Sendable {
             configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
             logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
-        self.reactionLimiter = SharedRateLimiter(
-            capacity: max(1, configuration.messaging.reactionBurst), refillPerSecond: max(0.001, configuration.messaging.reactionsPerSecond))
         self.graph = SocialGraphServices(configuration.socialGraph)
         let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social
         self.posts = PostLimits(configuration.posts)
         self.moments = configuration.moments
-        self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics

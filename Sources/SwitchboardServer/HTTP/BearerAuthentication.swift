@@ -12,7 +12,7 @@ import SwitchboardDomain
 /// The session token of an HTTP request (`Authorization: Bearer <token>`), checked like `authenticate`: the one
 /// authentication of every HTTP route that needs a user (voice, photos, uploads, exports, `bearer` routes).
 struct BearerAuthentication: Sendable {
-    let accounts: AccountService
+    let accounts: IdentityService
 
     /// The token of an `Authorization` header, or nil when there is none or it is not a bearer token.
     static func token(_ authorization: String?) -> String? {
@@ -31,9 +31,10 @@ struct BearerAuthentication: Sendable {
                     401, "not_authenticated", "send the session token as Authorization: Bearer <token>",
                     headers: [("WWW-Authenticate", "Bearer")]))
         }
-        do throws(ServiceError) {
+        do throws(IdentityError) {
             return .success(try await accounts.authenticate(token: token).0)
         } catch {
+            let error = error.wire
             if error.code == .invalidToken {
                 return .failure(
                     HTTPResult.error(

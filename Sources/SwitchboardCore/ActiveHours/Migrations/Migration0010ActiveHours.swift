@@ -17,14 +17,14 @@ extension Migration {
     public static let v0010ActiveHours = Migration(
         version: 10, name: "active hours",
         sql: """
-CREATE TABLE active_hours (
-    user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    day        DATE NOT NULL,
-    hour       SMALLINT NOT NULL CHECK (hour BETWEEN 0 AND 24),
-    hour_start BIGINT NOT NULL,
-    spans      int4multirange NOT NULL,
-    PRIMARY KEY (user_id, day, hour, hour_start)
-);
-"""
+            CREATE TABLE active_hours (
+                user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                day        DATE NOT NULL,
+                hour       SMALLINT NOT NULL CHECK (hour BETWEEN 0 AND 24),
+                hour_start BIGINT NOT NULL,
+                spans      int4multirange NOT NULL,
+                PRIMARY KEY (user_id, day, hour, hour_start)
+            );
+            """
     )
 }

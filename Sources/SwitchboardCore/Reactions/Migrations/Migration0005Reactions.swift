@@ -13,13 +13,13 @@ extension Migration {
     public static let v0005Reactions = Migration(
         version: 5, name: "message reactions",
         sql: """
-CREATE TABLE message_reactions (
-    message_id  BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
-    user_id     BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    emoji       TEXT NOT NULL,
-    created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (message_id, user_id)
-);
-"""
+            CREATE TABLE message_reactions (
+                message_id  BIGINT NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+                user_id     BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+                emoji       TEXT NOT NULL,
+                created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+                PRIMARY KEY (message_id, user_id)
+            );
+            """
     )
 }

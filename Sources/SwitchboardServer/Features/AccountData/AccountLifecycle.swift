@@ -9,12 +9,12 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 import SwitchboardWebSocket
+import Synchronization
 
 /// Settings of account deletion and data export.
 public struct AccountConfiguration: Sendable {
@@ -62,10 +62,12 @@ final class AccountLifecycle: Sendable {
     private let plan = Mutex<(steps: [AccountDeletionStep], sections: [AccountExportSection])>(([], []))
 
     init(
-        configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries, logger: Logger
+        configuration: AccountConfiguration, dataDirectory: String, pool: DatabasePool, deliveries: Deliveries,
+        logger: Logger
     ) {
         self.configuration = configuration
-        self.exportDirectory = configuration.exportDirectory ?? (dataDirectory as NSString).appendingPathComponent("exports")
+        self.exportDirectory =
+            configuration.exportDirectory ?? (dataDirectory as NSString).appendingPathComponent("exports")
         self.pool = pool
         self.deliveries = deliveries
         self.logger = logger
@@ -138,7 +140,10 @@ final class AccountLifecycle: Sendable {
             var failure: String? = nil
             do {
                 let entries = try await collect(userId: userId, exportId: id)
-                guard let archive = HTTPStatic.gzip(TarWriter.archive(entries, folder: "switchboard-export-\(id)"), level: 6) else {
+                guard
+                    let archive = HTTPStatic.gzip(
+                        TarWriter.archive(entries, folder: "switchboard-export-\(id)"), level: 6)
+                else {
                     throw ServiceError(.internal, "gzip failed")
                 }
                 if archive.count > configuration.exportMaxBytes { throw ExportTooLarge() }
@@ -159,7 +164,8 @@ final class AccountLifecycle: Sendable {
             let ttl = configuration.exportTTL
             do {
                 let info = try await pool.withConnection { db in
-                    try AccountExportRepository.finish(db, id: id, file: finalFile, size: finalSize, ttlSeconds: ttl, error: finalFailure)
+                    try AccountExportRepository.finish(
+                        db, id: id, file: finalFile, size: finalSize, ttlSeconds: ttl, error: finalFailure)
                 }
                 guard let info else {
                     removeFiles(finalFile.map { [$0] } ?? [])
@@ -170,7 +176,8 @@ final class AccountLifecycle: Sendable {
                         users: [userId], bytes: ProtocolCodec.encodeEvent(AccountEvents.ExportReady(export: info))))
             } catch {
                 // Left `building`: the sweep rebuilds it.
-                logger.error("data export not recorded", metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+                logger.error(
+                    "data export not recorded", metadata: [LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
             }
         }
     }
@@ -182,7 +189,9 @@ final class AccountLifecycle: Sendable {
         guard let id else { return notFound }
         let file: String?
         do {
-            file = try await pool.withConnection { db in try AccountExportRepository.readyFile(db, id: id, userId: identity.userId) }
+            file = try await pool.withConnection { db in
+                try AccountExportRepository.readyFile(db, id: id, userId: identity.userId)
+            }
         } catch {
             let e = ServiceError.from(error)
             return HTTPResult.error(503, e.code.rawValue, e.message, headers: [("Retry-After", "2")])
@@ -194,10 +203,13 @@ final class AccountLifecycle: Sendable {
             return true
         }
         guard admitted else {
-            return HTTPResult.error(503, "unavailable", "too many export downloads at once; retry shortly", headers: [("Retry-After", "5")])
+            return HTTPResult.error(
+                503, "unavailable", "too many export downloads at once; retry shortly", headers: [("Retry-After", "5")])
         }
         defer { downloads.withLock { $0 -= 1 } }
-        guard let data = FileManager.default.contents(atPath: (exportDirectory as NSString).appendingPathComponent(file)) else {
+        guard
+            let data = FileManager.default.contents(atPath: (exportDirectory as NSString).appendingPathComponent(file))
+        else {
             return notFound
         }
         return HTTPResult(
@@ -240,7 +252,8 @@ final class AccountLifecycle: Sendable {
         let hourAgo = Date().addingTimeInterval(-3600)
         for name in names where !live.contains(name) && name.hasPrefix("export-") {
             let path = (exportDirectory as NSString).appendingPathComponent(name)
-            let modified = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            let modified =
+                (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
             if modified < hourAgo { try? FileManager.default.removeItem(atPath: path) }
         }
     }
@@ -263,7 +276,9 @@ enum TarWriter {
                 for (i, b) in text.utf8.prefix(length).enumerated() { header[offset + i] = b }
             }
             func octal(_ value: Int, at offset: Int, length: Int) {
-                put(String(String(value, radix: 8).suffix(length - 1)).leftPadded(to: length - 1), at: offset, length: length - 1)
+                put(
+                    String(String(value, radix: 8).suffix(length - 1)).leftPadded(to: length - 1), at: offset,
+                    length: length - 1)
             }
             put(folder + "/" + entry.path, at: 0, length: 100)
             octal(0o644, at: 100, length: 8)

@@ -122,7 +122,8 @@ final class ActiveHoursRecorder: @unchecked Sendable {
         await withCheckedContinuation { continuation in
             queue.async { [self] in
                 let at = now()
-                continuation.resume(returning: (tracker.unrecorded(of: userId, now: at) + inFlight.filter { $0.userId == userId }, at))
+                continuation.resume(
+                    returning: (tracker.unrecorded(of: userId, now: at) + inFlight.filter { $0.userId == userId }, at))
             }
         }
     }
@@ -139,7 +140,8 @@ final class ActiveHoursRecorder: @unchecked Sendable {
         let intervals = tracker.take(now: now(), user: user)
         if tracker.dropped > reportedDrops {
             logger.warning(
-                "active hours: intervals dropped while the database was unavailable", metadata: ["sb.count": "\(tracker.dropped - reportedDrops)"])
+                "active hours: intervals dropped while the database was unavailable",
+                metadata: ["sb.count": "\(tracker.dropped - reportedDrops)"])
             reportedDrops = tracker.dropped
         }
         let callbacks = waiting
@@ -158,7 +160,9 @@ final class ActiveHoursRecorder: @unchecked Sendable {
             { db -> [[ActiveInterval]] in
                 var failed: [[ActiveInterval]] = []
                 for batch in batches {
-                    do { try db.transaction { db in _ = try ActiveHoursRepository.record(db, batch) } } catch { failed.append(batch) }
+                    do { try db.transaction { db in _ = try ActiveHoursRepository.record(db, batch) } } catch {
+                        failed.append(batch)
+                    }
                 }
                 return failed
             },
@@ -168,11 +172,14 @@ final class ActiveHoursRecorder: @unchecked Sendable {
                 switch result {
                 case .success(let failed):
                     if !failed.isEmpty {
-                        logger.warning("active hours: a batch was not recorded (kept for the next write)", metadata: ["sb.count": "\(failed.count)"])
+                        logger.warning(
+                            "active hours: a batch was not recorded (kept for the next write)",
+                            metadata: ["sb.count": "\(failed.count)"])
                         tracker.putBack(failed.flatMap { $0 })
                     }
                 case .failure(let error):
-                    logger.warning("active hours: not recorded (kept for the next write)", metadata: [LogKey.error: "\(error)"])
+                    logger.warning(
+                        "active hours: not recorded (kept for the next write)", metadata: [LogKey.error: "\(error)"])
                     tracker.putBack(intervals)
                 }
                 for callback in callbacks { callback() }

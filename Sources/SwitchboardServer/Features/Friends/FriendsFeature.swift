@@ -10,67 +10,69 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
-import SwitchboardTransport
 
-/// Friends and contact discovery: `friends.*`, `contacts.match`. Pushes the friend events after commit
-/// and tells presence when a friendship starts or ends.
+/// Friends and contact discovery: `friends.*`, `contacts.match` (docs/protocol.md "Friends"). Each handler
+/// decodes, asks `FriendService` (the rules, one transaction, the events), delivers the `friend.*` events after the
+/// commit, and tells presence (here and on every node) when a friendship starts or ends.
 struct FriendsFeature: Feature {
-    init(context: ProtocolServices) {}
+    /// Shared with the features that tell a user's friends (`ProtocolServices.friends`).
+    let service: FriendService
+
+    init(context: ProtocolServices) {
+        service = context.friends
+    }
 
     func register(in registry: inout FeatureRegistry) {
         registry.add(FriendsAccountData.deletionSteps)
         registry.add(FriendsAccountData.exportSection)
-        registry.operations.register(Ops.FriendsRequest.self) { s, p async throws(ServiceError) -> FriendsRequestResult in
-            let (result, events) = try await s.services.friends.request(from: s.userId, phone: p.phone, userId: p.userId)
-            events.forEach(s.services.deliveries.push)
-            if let friend = result.friend, !events.isEmpty { s.services.friendshipChanged(s.userId, friend.userId, friends: true) }
-            return FriendsRequestResult(request: result.request.map(PendingFriendRequest.init), friend: result.friend.map(UserSummary.init))
+        let limits = service.contacts.limits
+        registry.configuration.append(
+            ConfigurationGroup(
+                feature: "friends",
+                values: [
+                    ("contacts-burst-per-user", "\(limits.contactsBurstPerUser)"),
+                    ("contacts-interval-per-user", "\(limits.contactsIntervalPerUser)"),
+                    ("contacts-burst-per-address", "\(limits.contactsBurstPerAddress)"),
+                    ("contacts-interval-per-address", "\(limits.contactsIntervalPerAddress)"),
+                ]))
+        let service = self.service
+        registry.operations.register(Ops.FriendsRequest.self) {
+            s, p async throws(FriendError) -> FriendsRequestResult in
+            let (result, events) = try await service.request(s.caller, phone: p.phone, userId: p.userId)
+            s.deliver(events)
+            // A request crossing one from the other side made them friends.
+            if let friend = result.friend, !events.isEmpty {
+                s.services.friendshipChanged(s.userId, friend.userId, friends: true)
+            }
+            return result
         }
-        registry.operations.register(Ops.FriendsAccept.self) { s, p async throws(ServiceError) -> FriendResult in
-            let (friend, events) = try await s.services.friends.accept(requestId: p.requestId, me: s.userId)
-            events.forEach(s.services.deliveries.push)
-            s.services.friendshipChanged(s.userId, friend.userId, friends: true)
-            return FriendResult(friend: UserSummary(friend))
+        registry.operations.register(Ops.FriendsAccept.self) { s, p async throws(FriendError) -> FriendResult in
+            let (result, events) = try await service.accept(s.caller, requestId: p.requestId)
+            s.deliver(events)
+            s.services.friendshipChanged(s.userId, result.friend.userId, friends: true)
+            return result
         }
-        registry.operations.register(Ops.FriendsDecline.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: true).forEach(s.services.deliveries.push)
+        registry.operations.register(Ops.FriendsDecline.self) { s, p async throws(FriendError) -> Empty in
+            s.deliver(try await service.settle(s.caller, requestId: p.requestId, decline: true))
             return Empty()
         }
-        registry.operations.register(Ops.FriendsCancel.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.settle(requestId: p.requestId, me: s.userId, decline: false).forEach(s.services.deliveries.push)
+        registry.operations.register(Ops.FriendsCancel.self) { s, p async throws(FriendError) -> Empty in
+            s.deliver(try await service.settle(s.caller, requestId: p.requestId, decline: false))
             return Empty()
         }
-        registry.operations.register(Ops.FriendsRemove.self) { s, p async throws(ServiceError) -> Empty in
-            try await s.services.friends.remove(friend: p.userId, me: s.userId).forEach(s.services.deliveries.push)
+        registry.operations.register(Ops.FriendsRemove.self) { s, p async throws(FriendError) -> Empty in
+            s.deliver(try await service.remove(s.caller, friend: p.userId))
             s.services.friendshipChanged(s.userId, p.userId, friends: false)
             return Empty()
         }
-        registry.operations.register(Ops.FriendsList.self) { s, _ async throws(ServiceError) -> FriendsListResult in
-            FriendsListResult(friends: try await s.services.friends.friends(of: s.userId).map(UserSummary.init))
+        registry.operations.register(Ops.FriendsList.self) { s, _ async throws(FriendError) in
+            try await service.list(of: s.userId)
         }
-        registry.operations.register(Ops.FriendsRequests.self) { s, _ async throws(ServiceError) -> FriendsRequestsResult in
-            let (incoming, outgoing) = try await s.services.friends.requests(of: s.userId)
-            return FriendsRequestsResult(incoming: incoming.map(PendingFriendRequest.init), outgoing: outgoing.map(PendingFriendRequest.init))
+        registry.operations.register(Ops.FriendsRequests.self) { s, _ async throws(FriendError) in
+            try await service.requests(of: s.userId)
         }
-        registry.operations.register(Ops.ContactsMatch.self) { s, p async throws(ServiceError) -> ContactsMatchResult in
-            let friends = s.services.friends
-            // A list over the per-request maximum is refused (too_many) by the service without costing tokens.
-            if p.phones.count <= friends.maxContactsPerMatch,
-                let refused = s.services.discovery.contacts(user: s.userId, address: s.address, count: p.phones.count, now: EventLoop.now())
-            {
-                throw refused
-            }
-            return ContactsMatchResult(matches: try await friends.match(phones: p.phones, me: s.userId).map(RegisteredContact.init))
+        registry.operations.register(Ops.ContactsMatch.self) { s, p async throws(FriendError) in
+            try await service.match(s.caller, phones: p.phones)
         }
     }
-}
-
-extension PendingFriendRequest {
-    init(_ r: FriendRequest) {
-        self.init(requestId: r.requestId, from: UserSummary(r.from), to: UserSummary(r.to), createdAt: r.createdAt)
-    }
-}
-
-extension RegisteredContact {
-    init(_ c: ContactMatch) { self.init(phone: c.phone, userId: c.userId, displayName: c.displayName) }
 }

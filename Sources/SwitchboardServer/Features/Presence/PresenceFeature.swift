@@ -9,18 +9,30 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
-import SwitchboardTransport
 
 /// Presence and typing: `presence.set` (to the presence hub's queue) and `typing` (to the conversation's
-/// writer, which knows its members). Both are done when handed on, on the loop.
+/// writer, which knows its members). `PresenceService` checks the rules on the loop; the handlers hand the
+/// effect on, and are done when they have.
 struct PresenceFeature: Feature {
-    init(context: ProtocolServices) {}
+    /// The rules checked before the hand-offs.
+    let service: PresenceService
+
+    init(context: ProtocolServices) {
+        let messaging = context.configuration.messaging
+        service = PresenceService(typingBurst: messaging.typingBurst, typingPerSecond: messaging.typingPerSecond)
+    }
 
     func register(in registry: inout FeatureRegistry) {
+        registry.configuration.append(
+            ConfigurationGroup(
+                feature: "presence",
+                values: [("typing-rate", "\(service.typingPerSecond)")]))
+        let service = self.service
         registry.operations.register(Ops.PresenceSet.self) { context, p in
             guard let device = context.device else { return }
-            guard let status = PresenceStatus(rawValue: p.status), status != .offline else {
-                context.fail(.badRequest, "status must be online or away")
+            let status: PresenceStatus
+            do throws(PresenceError) { status = try service.status(p.status) } catch {
+                context.fail(error.wire)
                 return
             }
             context.services.presence.set(device, status: status)
@@ -29,19 +41,17 @@ struct PresenceFeature: Feature {
         }
         registry.operations.register(Ops.Typing.self) { context, p in
             guard let device = context.device else { return }
-            let activity = p.activity ?? "typing"
-            guard activity == "typing" || activity == "recording" else {
-                context.fail(.badRequest, "activity must be typing or recording")
+            let activity: String
+            do throws(PresenceError) {
+                activity = try service.typing(
+                    Caller(userId: context.me, limitShare: context.limitShare), activity: p.activity)
+            } catch {
+                context.fail(error.wire)
                 return
             }
-            let hub = context.services.messages
-            if let retryAfter = hub.typingLimiter.attempt(context.me, now: EventLoop.now(), sharedBy: context.limitShare).retryAfterMilliseconds {
-                context.fail(.rateLimited, "too many typing updates", extra: ["retry_after_ms": retryAfter])
-                return
-            }
-            hub.writer(for: p.conversationId).typing(
-                conversationId: p.conversationId, userId: context.me, activity: activity, active: p.active ?? true, origin: device,
-                id: context.id)
+            context.services.messages.writer(for: p.conversationId).typing(
+                conversationId: p.conversationId, userId: context.me, activity: activity, active: p.active ?? true,
+                origin: device, id: context.id)
         }
     }
 }

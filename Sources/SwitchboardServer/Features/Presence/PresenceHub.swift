@@ -54,7 +54,8 @@ final class PresenceHub: @unchecked Sendable {
     let activeHours: ActiveHoursRecorder?
 
     init(
-        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool, grace: Double,
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), pool: DatabasePool,
+        grace: Double,
         metrics: ServerMetrics, logger: Logger, localNode: UInt32? = nil, activeHours: ActiveHoursRecorder? = nil
     ) {
         self.activeHours = activeHours
@@ -72,7 +73,6 @@ final class PresenceHub: @unchecked Sendable {
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
 
     static func deviceKey(_ device: Device) -> UInt64 { device.connection.rawValue }
-
 
     /// Devices of other nodes came, went or changed status (the cluster's directory; one block for many).
     enum RemoteDeviceChange: Sendable {
@@ -106,7 +106,9 @@ final class PresenceHub: @unchecked Sendable {
     /// A device of another node is only counted (that node sends its snapshot).
     private func remoteConnected(_ device: Device) {
         assertOnQueue()
-        let run = { [self] in publish(tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now())) }
+        let run = { [self] in
+            publish(tracker.connect(userId: device.userId, device: Self.deviceKey(device), now: clock.now()))
+        }
         if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
     }
 
@@ -151,7 +153,8 @@ final class PresenceHub: @unchecked Sendable {
     private func setStatus(_ device: Device, _ status: PresenceStatus) {
         assertOnQueue()
         let run = { [self] in
-            publish(tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: clock.now()))
+            publish(
+                tracker.set(userId: device.userId, device: Self.deviceKey(device), status: status, now: clock.now()))
         }
         if loading[device.userId] != nil { loading[device.userId]!.append(run) } else { run() }
     }
@@ -193,7 +196,8 @@ final class PresenceHub: @unchecked Sendable {
             for (user, other) in [(a, b), (b, a)] {
                 let status = tracker.status(of: user)
                 guard status != .offline || lastSeen[user] != nil else { continue }
-                outbox.post(.ephemeral(event(user, status), source: "p:\(user)"), to: localConnections(ofUsers: [other]))
+                outbox.post(
+                    .ephemeral(event(user, status), source: "p:\(user)"), to: localConnections(ofUsers: [other]))
             }
         }
     }
@@ -228,7 +232,9 @@ final class PresenceHub: @unchecked Sendable {
                 case .failure(let error):
                     // Presence degrades to no friends for this device; messaging is unaffected (and calls ask
                     // the database: no name is known).
-                    logger.warning("presence: friend list unavailable", metadata: [LogKey.error: "\(error)", LogKey.userId: "\(userId)"])
+                    logger.warning(
+                        "presence: friend list unavailable",
+                        metadata: [LogKey.error: "\(error)", LogKey.userId: "\(userId)"])
                     friends[userId] = SortedIDSet()
                     names[userId] = nil
                 }
@@ -267,7 +273,9 @@ final class PresenceHub: @unchecked Sendable {
             let audience = SortedIDSet.union(friends[change.userId], watchers[change.userId])
             batch.add(.ephemeral(bytes, source: source), to: localConnections(ofUsers: audience))
             if change.status == .offline {
-                for friend in friends.removeValue(forKey: change.userId) ?? SortedIDSet() { unwatch(friend, by: change.userId) }
+                for friend in friends.removeValue(forKey: change.userId) ?? SortedIDSet() {
+                    unwatch(friend, by: change.userId)
+                }
                 names[change.userId] = nil
             }
         }
@@ -278,7 +286,9 @@ final class PresenceHub: @unchecked Sendable {
                 on: queue, { db in try UserRepository.touchLastSeen(db, users: ids) },
                 completion: { [logger] result in
                     if case .failure(let error) = result {
-                        logger.warning("presence: last seen not stored", metadata: [LogKey.error: "\(error)", "sb.users": "\(ids.count)"])
+                        logger.warning(
+                            "presence: last seen not stored",
+                            metadata: [LogKey.error: "\(error)", "sb.users": "\(ids.count)"])
                     }
                 })
         }
