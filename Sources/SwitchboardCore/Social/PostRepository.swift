@@ -218,7 +218,7 @@ public enum PostRepository {
                 [.int(author), .text(text), replyTo.map { .int($0) }, replyToUser.map { .int($0) }, threadRoot.map { .int($0) }, repostOf.map { .int($0) },
                  voiceClipId.map { .int($0) }]
             ).decodeFirst(Int64.self)
-        else { throw ServiceError(.internal, "the new post has no id") }
+        else { throw PostError.invariant("the new post has no id") }
         try db.execute(cached: "UPDATE users SET post_count = post_count + 1 WHERE id = $1", [.int(author)])
         return id
     }
@@ -237,7 +237,7 @@ public enum PostRepository {
                     SELECT seq FROM c
                     """, [.int(postId)]
             ).decodeFirst(Int64.self)
-        else { throw ServiceError(.internal, "post_clock is missing") }
+        else { throw PostError.invariant("post_clock is missing") }
         return seq
     }
 
@@ -261,7 +261,8 @@ public enum PostRepository {
 
     /// `post.create`: a post or a reply by `author` (who has a handle), with its mention and hashtag rows and its
     /// notifications (reply to the parent's author, mention to each mentioned user who may see it), stamped last.
-    /// - Throws: `not_found` for an invisible or deleted `replyTo`, or a voice clip that is not the author's.
+    /// - Throws: `PostError.noSuchPost` for an invisible or deleted `replyTo`, `.noSuchVoiceClip` for a voice clip
+    ///   that is not the author's, `.noSuchPhoto`/`.duplicatePhotos` for the photos.
     public static func create(
         _ db: PostgresConnection, author: Int64, text: PostText, replyTo: Int64?, voiceClipId: Int64?, clientId: String? = nil,
         photoIds: [Int64] = []
@@ -280,13 +281,13 @@ public enum PostRepository {
         }
         var parent: Row? = nil
         if let replyTo {
-            guard let p = try Self.target(db, id: replyTo, viewer: author) else { throw ServiceError(.notFound, "no such post") }
+            guard let p = try Self.target(db, id: replyTo, viewer: author) else { throw PostError.noSuchPost }
             parent = p
         }
         if let voiceClipId,
             try db.execute(cached: "SELECT 1 FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(voiceClipId), .int(author)]).isEmpty
         {
-            throw ServiceError(.notFound, "no such voice clip")
+            throw PostError.noSuchVoiceClip
         }
         if let parent {
             // The parent's row lock, and a deletion that committed meanwhile is seen here (not_found).
@@ -294,7 +295,7 @@ public enum PostRepository {
                 try !db.execute(
                     cached: "UPDATE posts SET reply_count = reply_count + 1 WHERE id = $1 AND deleted_at IS NULL RETURNING 1", [.int(parent.id)]
                 ).isEmpty
-            else { throw ServiceError(.notFound, "no such post") }
+            else { throw PostError.noSuchPost }
             effects.counts.append(parent.id)
         }
         let id = try insert(
@@ -303,7 +304,16 @@ public enum PostRepository {
         if let clientId {
             try db.execute(cached: "UPDATE posts SET client_id = $2 WHERE id = $1", [.int(id), .text(clientId)])
         }
-        if !photoIds.isEmpty { try MomentRepository.attachToPost(db, postId: id, author: author, photoIds: photoIds) }
+        if !photoIds.isEmpty {
+            // The photo rules are the moments' (distinct, the author's own); their errors as the post's.
+            do {
+                try MomentRepository.attachToPost(db, postId: id, author: author, photoIds: photoIds)
+            } catch MomentError.duplicatePhotos {
+                throw PostError.duplicatePhotos
+            } catch MomentError.noSuchPhoto {
+                throw PostError.noSuchPhoto
+            }
+        }
         if !text.mentions.isEmpty {
             let found = try SocialGraphRepository.userIds(db, handles: text.mentions.map { $0.lowercased() })
             var seen: Set<Int64> = []
@@ -327,10 +337,10 @@ public enum PostRepository {
     }
 
     /// `post.repost`: `user`'s repost of `postId` (a repost's id means its original), or the existing one.
-    /// - Throws: `not_found` (missing, deleted, invisible), `forbidden` (a protected author's post).
+    /// - Throws: `PostError.noSuchPost` (missing, deleted, invisible), `.protectedRepost` (a protected author's post).
     public static func repost(_ db: PostgresConnection, user: Int64, postId: Int64) throws -> (repostId: Int64, effects: Effects) {
         var effects = Effects()
-        guard let original = try target(db, id: postId, viewer: user) else { throw ServiceError(.notFound, "no such post") }
+        guard let original = try target(db, id: postId, viewer: user) else { throw PostError.noSuchPost }
         // The original's row lock first: two reposts by the same user (two devices) wait for each other here.
         guard
             let protected = try db.execute(
@@ -338,13 +348,13 @@ public enum PostRepository {
                     SELECT u.protected FROM posts p JOIN users u ON u.id = p.author_id WHERE p.id = $1 AND p.deleted_at IS NULL FOR NO KEY UPDATE OF p
                     """, [.int(original.id)]
             ).decodeFirst(Bool.self)
-        else { throw ServiceError(.notFound, "no such post") }
+        else { throw PostError.noSuchPost }
         if let existing = try db.execute(
             cached: "SELECT id FROM posts WHERE author_id = $1 AND repost_of = $2 AND deleted_at IS NULL", [.int(user), .int(original.id)]
         ).decodeFirst(Int64.self) {
             return (existing, effects)
         }
-        if protected && original.authorId != user { throw ServiceError(.forbidden, "posts of protected accounts cannot be reposted") }
+        if protected && original.authorId != user { throw PostError.protectedRepost }
         try db.execute(cached: "UPDATE posts SET repost_count = repost_count + 1 WHERE id = $1", [.int(original.id)])
         let id = try insert(db, author: user, text: "", replyTo: nil, replyToUser: nil, threadRoot: nil, repostOf: original.id, voiceClipId: nil)
         try effects.record(db, userId: original.authorId, kind: .repost, actorId: user, postId: original.id)
@@ -367,15 +377,15 @@ public enum PostRepository {
     }
 
     /// `post.delete`: `postId` (by its author, or any post by an administrator) with every repost of it.
-    /// - Throws: `not_found` (missing, deleted, invisible), `forbidden` (someone else's post).
+    /// - Throws: `PostError.noSuchPost` (missing, deleted, invisible), `.notAuthor` (someone else's post).
     public static func delete(_ db: PostgresConnection, user: Int64, postId: Int64, administrator: Bool) throws -> Effects {
         guard let row = try Self.row(db, id: postId), !row.deleted, try administrator || SocialGraphRepository.canSeePosts(db, viewer: user, author: row.authorId)
-        else { throw ServiceError(.notFound, "no such post") }
-        guard row.authorId == user || administrator else { throw ServiceError(.forbidden, "only the author deletes a post") }
+        else { throw PostError.noSuchPost }
+        guard row.authorId == user || administrator else { throw PostError.notAuthor }
         // The post's row lock before listing its reposts: a repost being made waits for it (or committed before it,
         // and is listed), so no live repost of a deleted post is left behind.
         guard try !db.execute(cached: "SELECT 1 FROM posts WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", [.int(postId)]).isEmpty else {
-            throw ServiceError(.notFound, "no such post")
+            throw PostError.noSuchPost
         }
         let reposts: [Int64] = try db.execute(
             cached: "SELECT id FROM posts WHERE repost_of = $1 AND deleted_at IS NULL ORDER BY id", [.int(postId)]
@@ -422,12 +432,12 @@ public enum PostRepository {
 
     /// `post.like`/`post.unlike` by `user` of `postId` (a repost's id means its original): the original's id, its
     /// like count after the change and whether `user` likes it.
-    /// - Throws: `not_found` (missing, deleted, invisible).
+    /// - Throws: `PostError.noSuchPost` (missing, deleted, invisible).
     public static func setLike(_ db: PostgresConnection, user: Int64, postId: Int64, liked: Bool) throws -> (
         result: PostLikeResult, effects: Effects
     ) {
         var effects = Effects()
-        guard let post = try target(db, id: postId, viewer: user) else { throw ServiceError(.notFound, "no such post") }
+        guard let post = try target(db, id: postId, viewer: user) else { throw PostError.noSuchPost }
         var count: Int64? = nil
         if liked {
             if try !db.execute(
@@ -437,7 +447,7 @@ public enum PostRepository {
                     let c = try db.execute(
                         cached: "UPDATE posts SET like_count = like_count + 1 WHERE id = $1 AND deleted_at IS NULL RETURNING like_count", [.int(post.id)]
                     ).decodeFirst(Int64.self)
-                else { throw ServiceError(.notFound, "no such post") }
+                else { throw PostError.noSuchPost }
                 count = c
                 effects.counts.append(post.id)
                 try effects.record(db, userId: post.authorId, kind: .like, actorId: user, postId: post.id)

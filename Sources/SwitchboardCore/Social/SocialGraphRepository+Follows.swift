@@ -169,6 +169,13 @@ extension SocialGraphRepository {
         return !(try db.execute(cached: "DELETE FROM mutes WHERE muter_id = $1 AND muted_id = $2 RETURNING 1", [.int(muter), .int(muted)]).isEmpty)
     }
 
+    /// Whether `blocker` blocked `blocked` (this direction only; one primary-key probe).
+    public static func isBlocking(_ db: PostgresConnection, blocker: Int64, blocked: Int64) throws -> Bool {
+        !(try db.execute(
+            cached: "SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = $2", [.int(blocker), .int(blocked)]
+        ).isEmpty)
+    }
+
     /// Whether `user` is a live account (any, with or without a handle).
     public static func isLiveUser(_ db: PostgresConnection, _ user: Int64) throws -> Bool {
         !(try db.execute(cached: "SELECT 1 FROM users WHERE id = $1 AND deleted_at IS NULL", [.int(user)]).isEmpty)

@@ -78,14 +78,10 @@ final class ProtocolServices: Sendable {
     let communities: CommunityConfiguration
     /// Live pages and social notifications' pushes (`docs/social.md`).
     let social: SocialLive
-    /// Follows' limits and rate limiter.
-    let graph: SocialGraphServices
     /// `events.create` and `community.posts.create` per user (`CommunityConfiguration.publicationsPerHour`).
     let publicationLimiter: SharedRateLimiter<Int64>
-    /// Limits of posts, likes, reposts and timelines (their token buckets).
+    /// The post, like and repost buckets, shared by posts and moments (`PostLimits`).
     let posts: PostLimits
-    /// Limits of moments and of photos in posts.
-    let moments: MomentConfiguration
 
     init(
         accounts: AccountService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -152,7 +148,6 @@ final class ProtocolServices: Sendable {
         self.reportLimiter = SharedRateLimiter(
             capacity: max(1, configuration.messaging.reportsPerHour), refillPerSecond: max(0.0001, configuration.messaging.reportsPerHour / 3600))
         self.communities = configuration.communities
-        self.graph = SocialGraphServices(configuration.socialGraph)
         let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social
@@ -160,7 +155,6 @@ final class ProtocolServices: Sendable {
             capacity: max(1, configuration.communities.publicationsPerHour),
             refillPerSecond: max(0.0001, configuration.communities.publicationsPerHour / 3600))
         self.posts = PostLimits(configuration.posts)
-        self.moments = configuration.moments
         self.discovery = DiscoveryLimiter(configuration.discoveryLimits)
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
