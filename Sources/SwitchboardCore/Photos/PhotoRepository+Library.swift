@@ -7,9 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardDomain
+public import SwitchboardProtocol
 public import SwitchboardStore
 
-/// The SQL of one's own photos and avatar (`photos.delete`, `profile.avatar.*`). Rule violations throw `PhotoError`.
+/// The SQL of one's own photos and avatar (`photos.delete`, `profile.avatar.*`) and of a photo's info
+/// (`GET /photos/{id}/info`). Rule violations throw `PhotoError`.
 extension PhotoRepository {
     /// What `photos.delete` changed besides the photo: moments left without photos (deleted too) and whether
     /// the owner's avatar was this photo (now cleared).
@@ -76,5 +78,39 @@ extension PhotoRepository {
                     UNION SELECT follower_id FROM follows WHERE followee_id = $1 AND state = 'active'
                     """, [.int(user)]
             ).decode(Int64.self, column: 0))
+    }
+
+    /// `GET /photos/{id}/info`: the photo's metadata and its renditions' sizes, if `viewer` may see it
+    /// (`PhotoAccess`, the rule of `GET /photos/{id}`), else nil (missing and invisible alike). Reads no bytes:
+    /// a rendition's length comes from its stored header.
+    public static func info(_ db: PostgresConnection, viewer: Int64, photoId: Int64) throws -> PhotoInfo? {
+        guard
+            let r = try db.execute(
+                cached: """
+                    SELECT ph.id, ph.owner_id, ph.width, ph.height, ph.format, ph.color, ph.has_alpha,
+                           \(WireTimestamp.sql("ph.created_at"))
+                    FROM photos ph
+                    WHERE ph.id = $2 AND \(PhotoAccess.visible(viewer: "$1::bigint", photo: "$2::bigint"))
+                    """, [.int(viewer), .int(photoId)]
+            ).first
+        else { return nil }
+        let id: Int64 = try r.decode(column: 0)
+        let renditions = try db.execute(
+            cached: """
+                SELECT size, format, width, height, octet_length(bytes)::bigint FROM photo_renditions
+                WHERE photo_id = $1 ORDER BY size, format DESC
+                """, [.int(id)]
+        ).map { row throws(PostgresDecodingError) in
+            let size: String = try row.decode(column: 0)
+            let format: String = try row.decode(column: 1)
+            return PhotoRenditionInfo(
+                size: size, format: format, width: try row.decode(column: 2), height: try row.decode(column: 3),
+                byteCount: try row.decode(column: 4), url: "/photos/\(id)?size=\(size)&format=\(format)")
+        }
+        return PhotoInfo(
+            photoId: id, ownerId: try r.decode(column: 1), width: try r.decode(column: 2),
+            height: try r.decode(column: 3),
+            format: try r.decode(column: 4), color: try r.decode(column: 5), hasAlpha: try r.decode(column: 6),
+            createdAt: try r.decode(column: 7), renditions: renditions)
     }
 }

@@ -8,12 +8,13 @@
 
 import SwitchboardProtocol
 
-/// Why a request about one's photos or avatar was refused (`photos.*`, `profile.avatar.*`; docs/protocol.md
-/// "Photos and avatars"); mapped to the wire in `wire`.
+/// Why a request about one's photos or avatar was refused (`photos.*`, `profile.avatar.*`, `GET /photos/{id}/info`;
+/// docs/protocol.md "Photos and avatars"); mapped to the wire in `wire`.
 public enum PhotoError: FeatureError, Equatable {
     /// A page size outside 1...`max`.
     case pageLimit(max: Int)
-    /// The photo does not exist or is not the caller's: one answer, so that ids cannot be probed.
+    /// The photo does not exist, or is not the caller's (for the ops), or the caller may not see it (`PhotoAccess`,
+    /// for its info): one answer, so that ids cannot be probed.
     case noSuchPhoto
     /// The caller's account is gone.
     case noSuchUser

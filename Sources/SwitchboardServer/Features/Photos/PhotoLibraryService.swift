@@ -11,10 +11,11 @@ import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 
-/// The use cases of one's photos and avatar (docs/protocol.md, "Photos and avatars"). The bytes arrive and leave
-/// over HTTP through `PhotoService` (the upload pipeline, the renditions' cache and tus); these only list, delete
-/// and reference the stored photos. Writing touches only the caller's own photos (anyone else's is `noSuchPhoto`,
-/// exactly as a missing one). Off the loops only.
+/// The use cases of one's photos and avatar (docs/protocol.md, "Photos and avatars") and of a photo's info
+/// (`GET /photos/{id}/info`). The bytes arrive and leave over HTTP through `PhotoService` (the upload pipeline,
+/// the renditions' cache and tus); these only list, delete, reference and describe the stored photos. Writing
+/// touches only the caller's own photos (anyone else's is `noSuchPhoto`, exactly as a missing one); reading a
+/// photo's info follows `PhotoAccess`, the rule of `GET /photos/{id}`. Off the loops only.
 final class PhotoLibraryService: Sendable {
     let db: any Database
 
@@ -64,6 +65,18 @@ final class PhotoLibraryService: Sendable {
             return try Self.profileChange(db, me)
         }
         return (AvatarResult(profile: change.own), [change.event])
+    }
+
+    /// `GET /photos/{id}/info`: the photo's metadata and renditions for a viewer who may see it (`PhotoAccess`:
+    /// the owner, a friend for a moment's photo, whoever may see the profile for an avatar, whoever may read the
+    /// post for a post's photo; never across a block). A missing, malformed (nil) or invisible id is `noSuchPhoto`.
+    func info(viewer: Int64, photoId: Int64?) async throws(PhotoError) -> PhotoInfo {
+        guard let photoId else { throw .noSuchPhoto }
+        let info = try await db.read(as: PhotoError.self) { db in
+            try PhotoRepository.info(db, viewer: viewer, photoId: photoId)
+        }
+        guard let info else { throw .noSuchPhoto }
+        return info
     }
 
     /// `user`'s own profile (as `profile.get` of oneself shows it) and the `profile.updated` event for the user's
