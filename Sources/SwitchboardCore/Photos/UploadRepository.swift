@@ -9,18 +9,6 @@
 import SwitchboardDomain
 public import SwitchboardStore
 
-/// A resumable (tus 1.0) upload in progress.
-public struct UploadRecord: Sendable, Equatable {
-    public var id: String
-    public var ownerId: Int64
-    /// `photo` or `voice`.
-    public var kind: String
-    public var length: Int64
-    public var received: Int64
-    /// The raw `Upload-Metadata` header.
-    public var metadata: String
-}
-
 /// The SQL of resumable uploads (`docs/photos.md`, Resumable uploads). Chunks are rows, so a PATCH may reach any node
 /// of a cluster. Runs on a leased connection's queue.
 public enum UploadRepository {

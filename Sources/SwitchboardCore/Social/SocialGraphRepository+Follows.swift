@@ -11,18 +11,6 @@ public import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
 
-/// A follow's state: `active`, `pending` (a request to a protected account), or `none`.
-public enum FollowState: String, Sendable, Codable {
-    case active, pending, none
-}
-
-/// One follow removed by a block, an unfollow, a denial or a deletion (for the events and LIVE's indexes).
-public struct RemovedFollow: Sendable, Equatable {
-    public var followerId: Int64
-    public var followeeId: Int64
-    public var wasActive: Bool
-}
-
 /// The writes of the social graph. Every one runs in the caller's transaction and locks the two users' rows (in id
 /// order, `FOR NO KEY UPDATE`, the lock the counters' UPDATEs take anyway) first, so a follow, an unfollow, a block
 /// and an approval of the same pair run one after the other and the counters stay exact.
@@ -401,39 +389,6 @@ extension SocialGraphRepository {
         public var threadRoot: Int64?
         public var seq: Int64
     }
-}
-
-/// `social.json` of `account.export`.
-public struct ExportedSocial: Codable, Sendable {
-    public struct Post: Codable, Sendable {
-        public var postId: Int64
-        public var seq: Int64
-        public var text: String
-        public var createdAt: String
-        public var replyTo: Int64?
-        public var repostOf: Int64?
-        public var voiceClipId: Int64?
-        public var likeCount: Int64
-        public var repostCount: Int64
-        public var replyCount: Int64
-    }
-    public struct Like: Codable, Sendable {
-        public var postId: Int64
-        public var createdAt: String
-    }
-    public var handle: String?
-    public var bio: String
-    public var protected: Bool
-    public var dmPolicy: String
-    public var following: [SocialUser]
-    public var followers: [SocialUser]
-    /// Pending requests you sent and received.
-    public var requested: [SocialUser]
-    public var requests: [SocialUser]
-    public var posts: [Post]
-    public var likes: [Like]
-    public var blocks: [SocialUser]
-    public var mutes: [SocialUser]
 }
 
 extension SocialGraphRepository {

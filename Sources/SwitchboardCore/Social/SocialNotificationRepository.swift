@@ -10,13 +10,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 public import SwitchboardStore
 
-/// The kinds of social notification (`social_notifications.kind`).
-public enum SocialNotificationKind: String, Sendable, Codable, CaseIterable {
-    case follow
-    case followRequest = "follow_request"
-    case like, repost, reply, mention
-}
-
 /// The SQL of social notifications (table `social_notifications`, migration 11): one row per (user, kind, actor,
 /// post), so a like undone and done again notifies once. Unread = rows with an id above `users.social_read_id`.
 /// Every function takes the connection it runs on; none opens a transaction of its own.

@@ -16,75 +16,6 @@ import SwitchboardImages
 import SwitchboardStore
 import SwitchboardWebSocket
 
-/// Photo uploads, processing, serving and resumable uploads (see docs/photos.md).
-public struct PhotoConfiguration: Sendable {
-    /// Largest photo upload in bytes (`--photo-max-bytes`).
-    public var maxBytes = 30 * 1024 * 1024
-    /// Most pixels a header may claim before anything is decoded (`--photo-max-pixels`).
-    public var maxPixels = 50_000_000
-    /// Images processed at once (`--photo-workers`).
-    public var workers = ServerConfiguration.coreCount
-    /// Images waiting for a worker before uploads get 503 (`--photo-max-waiting`).
-    public var maxWaiting = 8
-    /// Bytes of renditions this node keeps in memory (`--photo-cache-bytes`).
-    public var cacheBytes = 64 * 1024 * 1024
-    /// Seconds a resumable upload may stay idle before the sweep removes it (`--upload-expiry-hours`).
-    public var uploadExpirySeconds: Double = 24 * 3600
-    /// Resumable uploads one user may have in progress (`--max-pending-uploads`).
-    public var maxPendingUploads = 10
-    /// Longest side of the display rendition in pixels (`--photo-display-size`).
-    public var displaySize = 1280
-    /// Longest side of the thumbnail in pixels (`--photo-thumbnail-size`).
-    public var thumbnailSize = 320
-    /// WebP quality 1-100 (`--photo-webp-quality`).
-    public var webpQuality = 80
-    /// WebP encoder effort 0-6 (`--photo-webp-effort`). 2 rather than libwebp's default 4: the WebP encode is the
-    /// largest part of the processing, and effort 4 put a 12-megapixel phone JPEG at p95 331 ms against the 300 ms
-    /// budget, effort 2 well under it, for files a few per cent larger (docs/photos.md, Cost; docs/benchmarks.md).
-    public var webpEffort = 2
-    /// JPEG quality 1-100 of the fallback renditions (`--photo-jpeg-quality`).
-    public var jpegQuality = 82
-
-    public init() {}
-
-    /// The pipeline's limits for these settings.
-    var imageLimits: ImageLimits {
-        ImageLimits(
-            maxInputBytes: maxBytes, maxPixels: maxPixels, displaySize: displaySize, thumbnailSize: thumbnailSize, webpQuality: webpQuality,
-            webpEffort: webpEffort, jpegQuality: jpegQuality)
-    }
-
-    /// Why the rendition settings are unusable (a thumbnail larger than the display size, a quality out of range...),
-    /// or nil.
-    public var invalidRenditionSettings: String? { imageLimits.invalidReason }
-}
-
-/// What a request body is for, once its token (and for a PATCH its upload) is checked.
-enum UploadTarget: Sendable {
-    /// `POST /voice`.
-    case voice
-    /// `POST /photos`.
-    case photo(keepMetadata: Bool)
-    /// `PATCH /uploads/{id}` at `offset`.
-    case chunk(id: String, owner: Int64, offset: Int64)
-    /// A registered `upload` route (`HTTPRouter`): its request so far and its handler.
-    case route(HTTPRouteRequest, @Sendable (HTTPRouteRequest) async -> HTTPResult)
-}
-
-/// An upload whose body is being received: its request, its uploader and what it is for (one allocation per upload,
-/// so `HTTPSession.Phase`, which every connection holds, stays small). Immutable; read on the connection's loop.
-final class UploadRequest {
-    let head: HTTPRequestHead
-    let uploader: Identity
-    let target: UploadTarget
-
-    init(head: HTTPRequestHead, uploader: Identity, target: UploadTarget) {
-        self.head = head
-        self.uploader = uploader
-        self.target = target
-    }
-}
-
 /// Photos over HTTP: uploads processed on a bounded worker pool (never on a loop queue or the request executor),
 /// renditions stored in PostgreSQL and served with ETags, ranges and a per-node cache, and tus 1.0 uploads for
 /// photos and voice.
@@ -161,7 +92,6 @@ final class PhotoService: Sendable {
             return 0
         }
     }
-
 
     // MARK: Upload and processing
 
@@ -516,67 +446,5 @@ final class PhotoService: Sendable {
             _ = try? await pool.withConnection { db in try UploadRepository.delete(db, id: uploadId, owner: me.userId) }
         }
         return result
-    }
-}
-
-/// Base64 helpers for tus ids and metadata.
-enum Base64URL {
-    /// 32 random bytes as unpadded base64url: 43 characters.
-    static func randomID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return encode(bytes)
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i + 2 < bytes.count {
-            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63], alphabet[n & 63]]
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest == 1 {
-            let n = Int(bytes[i]) << 16
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63]]
-        } else if rest == 2 {
-            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63]]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Whether `text` looks like an id made by ``randomID()``.
-    static func isID(_ text: Substring) -> Bool {
-        text.utf8.count == 43
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
-    }
-
-    /// Decodes standard base64 (padding optional), as tus metadata values are.
-    static func decodeStandard(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer = 0
-        var bits = 0
-        for c in text.utf8 {
-            let v: Int
-            switch c {
-            case 0x41...0x5A: v = Int(c) - 0x41
-            case 0x61...0x7A: v = Int(c) - 0x61 + 26
-            case 0x30...0x39: v = Int(c) - 0x30 + 52
-            case 0x2B, 0x2D: v = 62
-            case 0x2F, 0x5F: v = 63
-            case 0x3D: continue
-            default: return nil
-            }
-            buffer = buffer << 6 | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(buffer >> bits & 0xFF))
-            }
-        }
-        return out
     }
 }

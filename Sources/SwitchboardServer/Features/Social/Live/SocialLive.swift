@@ -15,39 +15,6 @@ import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// Limits of live pages (`serve` flags `--max-subscriptions`, `--live-replay-max`).
-public struct LiveConfiguration: Sendable, Equatable {
-    /// Streams one connection may be subscribed to.
-    public var maxSubscriptions = 16
-    /// Posts and deletions a resume (`live.subscribe` with `since`) returns at most; beyond, `resync_required`.
-    public var replayMax = 200
-    /// Changes resolved together (one database connection, one bus message).
-    public var resolveBatch = 256
-    /// Live social events a connection holds while its resume is read, beyond which it is closed (1013).
-    public var maxHeld = 10_000
-    public init() {}
-}
-
-/// One live event for one connection, encoded once for all its recipients: the connection drops a post it was
-/// just given by a resume, and conflates counts per post while backed up (`ProtocolApplication.receiveSocial`).
-final class SocialDelivery: Sendable {
-    enum Kind: Sendable { case post, deleted, counts, other }
-    let kind: Kind
-    let postId: Int64
-    let seq: Int64
-    let bytes: [UInt8]
-    /// The event's uncompressed WebSocket frame, built once and written as is to every recipient
-    /// (`HTTPSession.sendFanout`).
-    let frame: SharedBytes
-    init(kind: Kind, postId: Int64 = 0, seq: Int64 = 0, bytes: [UInt8]) {
-        self.kind = kind
-        self.postId = postId
-        self.seq = seq
-        self.bytes = bytes
-        frame = SharedBytes(WebSocketFrameEncoder.encode(opcode: .text, payload: bytes))
-    }
-}
-
 /// Live pages (`docs/social.md`, "Live pages: ordering, routing and resume"). The other parts `publish` each
 /// change after its commit; a resolver reads what the change needs (the post, the counts, the notification) on a
 /// pooled database connection, a batch of changes at a time, encodes each event once, routes the batch to this
