@@ -31,6 +31,9 @@ public struct PhotoRecord: Sendable, Equatable {
 
     /// The wire object `{photo_id, width, height, color, has_alpha, created_at}`.
     public var json: [String: any Sendable] {
-        ["photo_id": id, "width": width, "height": height, "color": color, "has_alpha": hasAlpha, "created_at": createdAt]
+        [
+            "photo_id": id, "width": width, "height": height, "color": color, "has_alpha": hasAlpha,
+            "created_at": createdAt,
+        ]
     }
 }

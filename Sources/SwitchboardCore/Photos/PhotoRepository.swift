@@ -22,27 +22,34 @@ public enum PhotoRepository {
 
     static func record(_ r: PostgresRow) throws(PostgresDecodingError) -> PhotoRecord {
         PhotoRecord(
-            id: try r.decode(column: 0), ownerId: try r.decode(column: 1), width: try r.decode(column: 2), height: try r.decode(column: 3),
+            id: try r.decode(column: 0), ownerId: try r.decode(column: 1), width: try r.decode(column: 2),
+            height: try r.decode(column: 3),
             color: try r.decode(column: 4), hasAlpha: try r.decode(column: 5), createdAt: try r.decode(column: 6))
     }
 
     /// The hash of an upload `owner` already stored, if any (checked before processing: a duplicate is not decoded).
     public static func existing(_ db: PostgresConnection, owner: Int64, sha256: [UInt8]) throws -> PhotoRecord? {
-        try db.execute(cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND sha256 = $2", [.int(owner), .bytea(sha256)])
-            .first.map { r throws(PostgresDecodingError) in try record(r) }
+        try db.execute(
+            cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND sha256 = $2", [.int(owner), .bytea(sha256)]
+        )
+        .first.map { r throws(PostgresDecodingError) in try record(r) }
     }
 
     /// Stores a processed photo and its renditions in one transaction, or returns the owner's photo with the same
     /// input hash (`duplicate` true; nothing written).
-    public static func store(_ db: PostgresConnection, owner: Int64, photo: PhotoInput) throws -> (photo: PhotoRecord, duplicate: Bool) {
+    public static func store(_ db: PostgresConnection, owner: Int64, photo: PhotoInput) throws -> (
+        photo: PhotoRecord, duplicate: Bool
+    ) {
         try db.transaction { db in
             let inserted = try db.execute(
                 cached: """
                     INSERT INTO photos (owner_id, sha256, format, width, height, color, has_alpha, kept_metadata)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner_id, sha256) DO NOTHING RETURNING \(columns)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                    ON CONFLICT (owner_id, sha256) DO NOTHING RETURNING \(columns)
                     """,
                 [
-                    .int(owner), .bytea(photo.sha256), .text(photo.format), .int(photo.width), .int(photo.height), .text(photo.color),
+                    .int(owner), .bytea(photo.sha256), .text(photo.format), .int(photo.width), .int(photo.height),
+                    .text(photo.color),
                     .bool(photo.hasAlpha), .bool(photo.keptMetadata),
                 ])
             guard let row = inserted.first else {
@@ -57,7 +64,11 @@ public enum PhotoRepository {
                     cached: """
                         INSERT INTO photo_renditions (photo_id, size, format, width, height, bytes, sha256)
                         VALUES ($1, $2, $3, $4, $5, $6, $7)
-                        """, [.int(stored.id), .text(r.size), .text(r.format), .int(r.width), .int(r.height), .bytea(r.bytes), .bytea(r.sha256)])
+                        """,
+                    [
+                        .int(stored.id), .text(r.size), .text(r.format), .int(r.width), .int(r.height), .bytea(r.bytes),
+                        .bytea(r.sha256),
+                    ])
             }
             return (stored, false)
         }
@@ -83,7 +94,8 @@ public enum PhotoRepository {
 
     /// A photo's metadata, if it exists (no authorization: callers check `PhotoAccess` or ownership).
     public static func get(_ db: PostgresConnection, id: Int64) throws -> PhotoRecord? {
-        try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = $1", [.int(id)]).first.map { r throws(PostgresDecodingError) in
+        try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = $1", [.int(id)]).first.map {
+            r throws(PostgresDecodingError) in
             try record(r)
         }
     }
@@ -93,7 +105,9 @@ public enum PhotoRepository {
         guard !ids.isEmpty else { return [:] }
         let list = ids.map(String.init).joined(separator: ",")
         var out: [Int64: PhotoRecord] = [:]
-        for r in try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = ANY($1::bigint[])", [.text("{\(list)}")]) {
+        for r in try db.execute(
+            cached: "SELECT \(columns) FROM photos WHERE id = ANY($1::bigint[])", [.text("{\(list)}")])
+        {
             let p = try record(r)
             out[p.id] = p
         }
@@ -101,7 +115,8 @@ public enum PhotoRepository {
     }
 
     /// `owner`'s photos, newest first, with ids below `before`.
-    public static func list(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [PhotoRecord] {
+    public static func list(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [PhotoRecord]
+    {
         try db.execute(
             cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3",
             [.int(owner), .int(before ?? Int64.max), .int(limit)]
@@ -112,16 +127,20 @@ public enum PhotoRepository {
     /// there is no such photo of `owner`.
     @discardableResult
     public static func delete(_ db: PostgresConnection, owner: Int64, id: Int64) throws -> Bool {
-        try !db.execute(cached: "DELETE FROM photos WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(id), .int(owner)]).isEmpty
+        try !db.execute(
+            cached: "DELETE FROM photos WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(id), .int(owner)]
+        ).isEmpty
     }
 
     /// Whether every id is a photo of `owner`.
     public static func allOwned(_ db: PostgresConnection, owner: Int64, ids: [Int64]) throws -> Bool {
         guard !ids.isEmpty else { return true }
         let list = Set(ids).map(String.init).joined(separator: ",")
-        let count = try db.execute(
-            cached: "SELECT count(*)::bigint FROM photos WHERE owner_id = $1 AND id = ANY($2::bigint[])", [.int(owner), .text("{\(list)}")]
-        ).decodeFirst(Int64.self) ?? 0
+        let count =
+            try db.execute(
+                cached: "SELECT count(*)::bigint FROM photos WHERE owner_id = $1 AND id = ANY($2::bigint[])",
+                [.int(owner), .text("{\(list)}")]
+            ).decodeFirst(Int64.self) ?? 0
         return count == Set(ids).count
     }
 }

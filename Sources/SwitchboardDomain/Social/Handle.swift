@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-
 /// The rules of a handle (`@name`): 3-30 of `[A-Za-z0-9_]`, stored as typed, unique case-insensitively
 /// (`lower(handle)`), reserved words refused (docs/protocol.md, "Profiles, handles and follows").
 public enum Handle {
@@ -18,7 +17,8 @@ public enum Handle {
     /// Words no one may take as a handle (compared lowercased).
     public static let reserved: Set<String> = [
         "admin", "administrator", "root", "system", "switchboard", "support", "help", "api", "www", "moderator", "mod",
-        "settings", "about", "login", "logout", "register", "everyone", "here", "all", "null", "undefined", "me", "home",
+        "settings", "about", "login", "logout", "register", "everyone", "here", "all", "null", "undefined", "me",
+        "home",
         "notifications", "explore", "search", "trends", "live",
     ]
 

@@ -24,16 +24,21 @@ public struct SocialProfileChange: Sendable, Equatable {
     public var isEmpty: Bool { bio == nil && protected == nil && dmPolicy == nil }
 
     /// The bio: at most 160 characters (640 UTF-8 bytes), line breaks allowed, no other control characters; "" clears.
-    public static let bioRule = TextRule(field: "bio", maxCharacters: 160, maxBytes: 640, controls: .lineBreaksAndTabs, allowsBlank: true)
+    public static let bioRule = TextRule(
+        field: "bio", maxCharacters: 160, maxBytes: 640, controls: .lineBreaksAndTabs, allowsBlank: true)
     /// The DM policies (`users.dm_policy`).
     public static let dmPolicies: Set<String> = ["friends", "mutuals", "anyone"]
 
     /// Trims the bio; `bad_request` for a bio over the rule or an unknown policy.
     public mutating func validate() throws(ServiceError) {
         if let raw = bio {
-            guard raw.utf8.count <= Self.bioRule.maxBytes * 4 else { throw ServiceError(.badRequest, "bio is longer than 160 characters") }
+            guard raw.utf8.count <= Self.bioRule.maxBytes * 4 else {
+                throw ServiceError(.badRequest, "bio is longer than 160 characters")
+            }
             let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if !trimmed.isEmpty, let problem = StoredText.problem(trimmed, Self.bioRule) { throw ServiceError(.badRequest, problem) }
+            if !trimmed.isEmpty, let problem = StoredText.problem(trimmed, Self.bioRule) {
+                throw ServiceError(.badRequest, problem)
+            }
             bio = trimmed
         }
         if let dmPolicy, !Self.dmPolicies.contains(dmPolicy) {

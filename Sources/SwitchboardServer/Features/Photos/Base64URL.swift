@@ -41,7 +41,10 @@ enum Base64URL {
     /// Whether `text` looks like an id made by ``randomID()``.
     static func isID(_ text: Substring) -> Bool {
         text.utf8.count == 43
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
+            && text.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
+                    || $0 == 0x5F
+            }
     }
 
     /// Decodes standard base64 (padding optional), as tus metadata values are.

@@ -42,7 +42,8 @@ public struct PhotoConfiguration: Sendable {
     /// The pipeline's limits for these settings.
     var imageLimits: ImageLimits {
         ImageLimits(
-            maxInputBytes: maxBytes, maxPixels: maxPixels, displaySize: displaySize, thumbnailSize: thumbnailSize, webpQuality: webpQuality,
+            maxInputBytes: maxBytes, maxPixels: maxPixels, displaySize: displaySize, thumbnailSize: thumbnailSize,
+            webpQuality: webpQuality,
             webpEffort: webpEffort, jpegQuality: jpegQuality)
     }
 

@@ -61,7 +61,8 @@ struct SocialIndex {
     /// Subscribes `connection` (of `user`) to `streams` (each with its key and owner); `relations` when the user is
     /// not known here yet, read at graph version `version`. At most `limit` streams per connection in all.
     mutating func add(
-        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)], relations: SocialLiveRepository.Relations?,
+        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)],
+        relations: SocialLiveRepository.Relations?,
         readAt version: UInt64?, limit: Int
     ) -> Result<[String], AddError> {
         if users[user] == nil {
@@ -161,7 +162,11 @@ struct SocialIndex {
         case .mute(let muter, let muted, let active):
             graphVersion &+= 1
             if users[muter] != nil {
-                if active { users[muter]!.relations.muted.insert(muted) } else { users[muter]!.relations.muted.remove(muted) }
+                if active {
+                    users[muter]!.relations.muted.insert(muted)
+                } else {
+                    users[muter]!.relations.muted.remove(muted)
+                }
             }
         default: break
         }
@@ -250,7 +255,9 @@ struct SocialIndex {
         let relations = user.relations
         if relations.muted.contains(r.authorId) || relations.blocked.contains(r.authorId) { return false }
         if r.authorProtected && !relations.followees.contains(r.authorId) { return false }
-        if let original = r.originalAuthor, original != u, relations.muted.contains(original) || relations.blocked.contains(original) {
+        if let original = r.originalAuthor, original != u,
+            relations.muted.contains(original) || relations.blocked.contains(original)
+        {
             return false
         }
         if let to = r.replyToUser, to != u, !relations.followees.contains(to) { return false }
@@ -261,7 +268,9 @@ struct SocialIndex {
     private func visible(_ r: LivePostRoute, to connection: ConnectionID) -> Bool {
         guard let entry = connections[connection], let user = users[entry.userId] else { return false }
         guard sees(user, entry.userId, author: r.authorId, protected: r.authorProtected) else { return false }
-        if let original = r.originalAuthor, original != entry.userId, user.relations.blocked.contains(original) { return false }
+        if let original = r.originalAuthor, original != entry.userId, user.relations.blocked.contains(original) {
+            return false
+        }
         return true
     }
 }

@@ -102,19 +102,24 @@ enum SocialRouted: Sendable, Equatable {
             guard let tag = r.byte() else { return nil }
             switch tag {
             case 1:
-                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let p = r.flag(), let root = r.optional(),
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let p = r.flag(),
+                    let root = r.optional(),
                     let replyTo = r.optional(), let original = r.optional(), let event = r.bytes()
                 else { return nil }
                 items.append(
                     .post(
                         LivePostRoute(
-                            postId: id, seq: seq, authorId: author, authorProtected: p, threadRoot: root, replyToUser: replyTo,
+                            postId: id, seq: seq, authorId: author, authorProtected: p, threadRoot: root,
+                            replyToUser: replyTo,
                             originalAuthor: original), event: event))
             case 2:
-                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let root = r.optional(), let event = r.bytes() else { return nil }
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let root = r.optional(),
+                    let event = r.bytes()
+                else { return nil }
                 items.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: event))
             case 3:
-                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes() else { return nil }
+                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes()
+                else { return nil }
                 items.append(.counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
             case 4:
                 guard let u = r.i64(), let event = r.bytes() else { return nil }
@@ -125,8 +130,11 @@ enum SocialRouted: Sendable, Equatable {
             case 6, 7, 8:
                 guard let a = r.i64(), let b = r.i64(), let active = r.flag() else { return nil }
                 items.append(
-                    tag == 6 ? .follow(followerId: a, followeeId: b, active: active)
-                        : tag == 7 ? .block(blockerId: a, blockedId: b, active: active) : .mute(muterId: a, mutedId: b, active: active))
+                    tag == 6
+                        ? .follow(followerId: a, followeeId: b, active: active)
+                        : tag == 7
+                            ? .block(blockerId: a, blockedId: b, active: active)
+                            : .mute(muterId: a, mutedId: b, active: active))
             default: return nil
             }
         }
