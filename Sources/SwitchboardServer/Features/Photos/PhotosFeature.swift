@@ -26,14 +26,30 @@ struct PhotosFeature: Feature {
     let service: PhotoLibraryService
     /// Logs the cause of an info request's `internal` answer.
     let logger: Logger
+    /// The limits of uploads, processing, the renditions' cache and tus (`PhotoService`'s, shared with voice's tus).
+    let limits: PhotoConfiguration
 
     init(context: ProtocolServices) {
         service = PhotoLibraryService(db: context.pool)
         logger = context.logger
+        limits = context.configuration.photos
     }
 
     func register(in registry: inout FeatureRegistry) {
         registry.add(PhotosAccountData.deletionSteps)
+        let c = limits
+        registry.configuration.append(
+            ConfigurationGroup(
+                feature: "photos",
+                values: [
+                    ("photo-max-bytes", "\(c.maxBytes)"), ("photo-max-pixels", "\(c.maxPixels)"),
+                    ("photo-workers", "\(c.workers)"), ("photo-max-waiting", "\(c.maxWaiting)"),
+                    ("photo-cache-bytes", "\(c.cacheBytes)"),
+                    ("upload-expiry-hours", "\(c.uploadExpirySeconds / 3600)"),
+                    ("max-pending-uploads", "\(c.maxPendingUploads)"), ("photo-display-size", "\(c.displaySize)"),
+                    ("photo-thumbnail-size", "\(c.thumbnailSize)"), ("photo-webp-quality", "\(c.webpQuality)"),
+                    ("photo-webp-effort", "\(c.webpEffort)"), ("photo-jpeg-quality", "\(c.jpegQuality)"),
+                ]))
         let service = self.service
         let logger = self.logger
         // First: the router takes the first route whose pattern matches, and `/photos/{id...}` below matches this
