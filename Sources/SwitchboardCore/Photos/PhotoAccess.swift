@@ -28,15 +28,18 @@ public enum PhotoAccess {
                     JOIN friendships pa_f ON pa_f.user_low = least(pa_m.owner_id, \(viewer)::bigint)
                                          AND pa_f.user_high = greatest(pa_m.owner_id, \(viewer)::bigint)
                     WHERE pa_mp.photo_id = \(photo)
-                      AND NOT EXISTS (SELECT 1 FROM blocks pa_b WHERE (pa_b.blocker_id = pa_m.owner_id AND pa_b.blocked_id = \(viewer))
-                                                             OR (pa_b.blocker_id = \(viewer) AND pa_b.blocked_id = pa_m.owner_id)))
+                      AND NOT EXISTS (SELECT 1 FROM blocks pa_b
+                                      WHERE (pa_b.blocker_id = pa_m.owner_id AND pa_b.blocked_id = \(viewer))
+                                         OR (pa_b.blocker_id = \(viewer) AND pa_b.blocked_id = pa_m.owner_id)))
          OR EXISTS (SELECT 1 FROM users pa_u WHERE pa_u.avatar_photo_id = \(photo)
                       AND (pa_u.id = \(viewer)
-                           OR (NOT EXISTS (SELECT 1 FROM blocks pa_b WHERE (pa_b.blocker_id = pa_u.id AND pa_b.blocked_id = \(viewer))
-                                                                  OR (pa_b.blocker_id = \(viewer) AND pa_b.blocked_id = pa_u.id))
+                           OR (NOT EXISTS (SELECT 1 FROM blocks pa_b
+                                           WHERE (pa_b.blocker_id = pa_u.id AND pa_b.blocked_id = \(viewer))
+                                              OR (pa_b.blocker_id = \(viewer) AND pa_b.blocked_id = pa_u.id))
                                AND ((pa_u.handle IS NOT NULL AND pa_u.deleted_at IS NULL)
-                                    OR EXISTS (SELECT 1 FROM friendships pa_f WHERE pa_f.user_low = least(pa_u.id, \(viewer)::bigint)
-                                                                             AND pa_f.user_high = greatest(pa_u.id, \(viewer)::bigint))))))
+                                    OR EXISTS (SELECT 1 FROM friendships pa_f
+                                               WHERE pa_f.user_low = least(pa_u.id, \(viewer)::bigint)
+                                                 AND pa_f.user_high = greatest(pa_u.id, \(viewer)::bigint))))))
          OR EXISTS (SELECT 1 FROM post_photos pa_pp JOIN posts pa_po ON pa_po.id = pa_pp.post_id
                     WHERE pa_pp.photo_id = \(photo) AND pa_po.deleted_at IS NULL
                       AND \(PostRepository.visible(viewer: viewer, author: "pa_po.author_id"))))

@@ -10,91 +10,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 public import SwitchboardStore
 
-/// A stored photo's metadata (`Photo` on the wire: `docs/photos.md`).
-public struct PhotoRecord: Sendable, Equatable {
-    public var id: Int64
-    public var ownerId: Int64
-    /// The upright original's size.
-    public var width: Int
-    public var height: Int
-    /// The dominant colour, `#rrggbb` (a placeholder while the image loads).
-    public var color: String
-    public var hasAlpha: Bool
-    /// Wire timestamp.
-    public var createdAt: String
-
-    public init(id: Int64, ownerId: Int64, width: Int, height: Int, color: String, hasAlpha: Bool, createdAt: String) {
-        self.id = id
-        self.ownerId = ownerId
-        self.width = width
-        self.height = height
-        self.color = color
-        self.hasAlpha = hasAlpha
-        self.createdAt = createdAt
-    }
-
-    /// The wire object `{photo_id, width, height, color, has_alpha, created_at}`.
-    public var json: [String: any Sendable] {
-        ["photo_id": id, "width": width, "height": height, "color": color, "has_alpha": hasAlpha, "created_at": createdAt]
-    }
-}
-
-/// One encoded rendition to store.
-public struct PhotoRenditionInput: Sendable {
-    /// `display` or `thumb`.
-    public var size: String
-    /// `webp` or `jpeg`.
-    public var format: String
-    public var width: Int
-    public var height: Int
-    public var bytes: [UInt8]
-    /// SHA-256 of `bytes` (the ETag).
-    public var sha256: [UInt8]
-
-    public init(size: String, format: String, width: Int, height: Int, bytes: [UInt8], sha256: [UInt8]) {
-        self.size = size
-        self.format = format
-        self.width = width
-        self.height = height
-        self.bytes = bytes
-        self.sha256 = sha256
-    }
-}
-
-/// A processed upload to store (the pipeline's output, without a dependency on the image module).
-public struct PhotoInput: Sendable {
-    /// SHA-256 of the uploaded bytes (the per-owner deduplication key).
-    public var sha256: [UInt8]
-    /// The sniffed input format: `jpeg`, `png`, `webp` or `heic`.
-    public var format: String
-    public var width: Int
-    public var height: Int
-    public var color: String
-    public var hasAlpha: Bool
-    public var keptMetadata: Bool
-    public var renditions: [PhotoRenditionInput]
-
-    public init(
-        sha256: [UInt8], format: String, width: Int, height: Int, color: String, hasAlpha: Bool, keptMetadata: Bool,
-        renditions: [PhotoRenditionInput]
-    ) {
-        self.sha256 = sha256
-        self.format = format
-        self.width = width
-        self.height = height
-        self.color = color
-        self.hasAlpha = hasAlpha
-        self.keptMetadata = keptMetadata
-        self.renditions = renditions
-    }
-}
-
-/// A rendition as served: its ETag hash and (unless the caller has them cached) its bytes.
-public struct PhotoRenditionBytes: Sendable {
-    public var sha256: [UInt8]
-    public var bytes: [UInt8]?
-}
-
 /// The SQL of photos and their renditions (`docs/photos.md`, Storage). Runs on a leased connection's queue.
 public enum PhotoRepository {
     /// SHA-256 of `bytes`.
@@ -107,27 +22,34 @@ public enum PhotoRepository {
 
     static func record(_ r: PostgresRow) throws(PostgresDecodingError) -> PhotoRecord {
         PhotoRecord(
-            id: try r.decode(column: 0), ownerId: try r.decode(column: 1), width: try r.decode(column: 2), height: try r.decode(column: 3),
+            id: try r.decode(column: 0), ownerId: try r.decode(column: 1), width: try r.decode(column: 2),
+            height: try r.decode(column: 3),
             color: try r.decode(column: 4), hasAlpha: try r.decode(column: 5), createdAt: try r.decode(column: 6))
     }
 
     /// The hash of an upload `owner` already stored, if any (checked before processing: a duplicate is not decoded).
     public static func existing(_ db: PostgresConnection, owner: Int64, sha256: [UInt8]) throws -> PhotoRecord? {
-        try db.execute(cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND sha256 = $2", [.int(owner), .bytea(sha256)])
-            .first.map { r throws(PostgresDecodingError) in try record(r) }
+        try db.execute(
+            cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND sha256 = $2", [.int(owner), .bytea(sha256)]
+        )
+        .first.map { r throws(PostgresDecodingError) in try record(r) }
     }
 
     /// Stores a processed photo and its renditions in one transaction, or returns the owner's photo with the same
     /// input hash (`duplicate` true; nothing written).
-    public static func store(_ db: PostgresConnection, owner: Int64, photo: PhotoInput) throws -> (photo: PhotoRecord, duplicate: Bool) {
+    public static func store(_ db: PostgresConnection, owner: Int64, photo: PhotoInput) throws -> (
+        photo: PhotoRecord, duplicate: Bool
+    ) {
         try db.transaction { db in
             let inserted = try db.execute(
                 cached: """
                     INSERT INTO photos (owner_id, sha256, format, width, height, color, has_alpha, kept_metadata)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (owner_id, sha256) DO NOTHING RETURNING \(columns)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                    ON CONFLICT (owner_id, sha256) DO NOTHING RETURNING \(columns)
                     """,
                 [
-                    .int(owner), .bytea(photo.sha256), .text(photo.format), .int(photo.width), .int(photo.height), .text(photo.color),
+                    .int(owner), .bytea(photo.sha256), .text(photo.format), .int(photo.width), .int(photo.height),
+                    .text(photo.color),
                     .bool(photo.hasAlpha), .bool(photo.keptMetadata),
                 ])
             guard let row = inserted.first else {
@@ -142,7 +64,11 @@ public enum PhotoRepository {
                     cached: """
                         INSERT INTO photo_renditions (photo_id, size, format, width, height, bytes, sha256)
                         VALUES ($1, $2, $3, $4, $5, $6, $7)
-                        """, [.int(stored.id), .text(r.size), .text(r.format), .int(r.width), .int(r.height), .bytea(r.bytes), .bytea(r.sha256)])
+                        """,
+                    [
+                        .int(stored.id), .text(r.size), .text(r.format), .int(r.width), .int(r.height), .bytea(r.bytes),
+                        .bytea(r.sha256),
+                    ])
             }
             return (stored, false)
         }
@@ -168,7 +94,8 @@ public enum PhotoRepository {
 
     /// A photo's metadata, if it exists (no authorization: callers check `PhotoAccess` or ownership).
     public static func get(_ db: PostgresConnection, id: Int64) throws -> PhotoRecord? {
-        try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = $1", [.int(id)]).first.map { r throws(PostgresDecodingError) in
+        try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = $1", [.int(id)]).first.map {
+            r throws(PostgresDecodingError) in
             try record(r)
         }
     }
@@ -178,7 +105,9 @@ public enum PhotoRepository {
         guard !ids.isEmpty else { return [:] }
         let list = ids.map(String.init).joined(separator: ",")
         var out: [Int64: PhotoRecord] = [:]
-        for r in try db.execute(cached: "SELECT \(columns) FROM photos WHERE id = ANY($1::bigint[])", [.text("{\(list)}")]) {
+        for r in try db.execute(
+            cached: "SELECT \(columns) FROM photos WHERE id = ANY($1::bigint[])", [.text("{\(list)}")])
+        {
             let p = try record(r)
             out[p.id] = p
         }
@@ -186,7 +115,8 @@ public enum PhotoRepository {
     }
 
     /// `owner`'s photos, newest first, with ids below `before`.
-    public static func list(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [PhotoRecord] {
+    public static func list(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [PhotoRecord]
+    {
         try db.execute(
             cached: "SELECT \(columns) FROM photos WHERE owner_id = $1 AND id < $2 ORDER BY id DESC LIMIT $3",
             [.int(owner), .int(before ?? Int64.max), .int(limit)]
@@ -197,16 +127,20 @@ public enum PhotoRepository {
     /// there is no such photo of `owner`.
     @discardableResult
     public static func delete(_ db: PostgresConnection, owner: Int64, id: Int64) throws -> Bool {
-        try !db.execute(cached: "DELETE FROM photos WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(id), .int(owner)]).isEmpty
+        try !db.execute(
+            cached: "DELETE FROM photos WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(id), .int(owner)]
+        ).isEmpty
     }
 
     /// Whether every id is a photo of `owner`.
     public static func allOwned(_ db: PostgresConnection, owner: Int64, ids: [Int64]) throws -> Bool {
         guard !ids.isEmpty else { return true }
         let list = Set(ids).map(String.init).joined(separator: ",")
-        let count = try db.execute(
-            cached: "SELECT count(*)::bigint FROM photos WHERE owner_id = $1 AND id = ANY($2::bigint[])", [.int(owner), .text("{\(list)}")]
-        ).decodeFirst(Int64.self) ?? 0
+        let count =
+            try db.execute(
+                cached: "SELECT count(*)::bigint FROM photos WHERE owner_id = $1 AND id = ANY($2::bigint[])",
+                [.int(owner), .text("{\(list)}")]
+            ).decodeFirst(Int64.self) ?? 0
         return count == Set(ids).count
     }
 }

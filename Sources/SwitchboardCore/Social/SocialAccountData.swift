@@ -53,7 +53,8 @@ public enum SocialAccountData {
     public static let postsOrder = 170
 
     /// Social notifications to or from the user.
-    public static let notifications = AccountDeletionStep.rows("social_notifications", order: 180) { db, userId, limit in
+    public static let notifications = AccountDeletionStep.rows("social_notifications", order: 180) {
+        db, userId, limit in
         try db.execute(
             cached: """
                 DELETE FROM social_notifications WHERE id IN (
@@ -66,8 +67,10 @@ public enum SocialAccountData {
     /// `social.json`: handle, follows, blocks, mutes, posts, likes and reposts.
     public static let exportSection = AccountExportSection(files: "social.json", order: 90) { c in
         let userId = c.userId
-        try c.add("social.json", json: try await c.pool.withConnection { db in
-            try SocialGraphRepository.export(db, userId: userId)
-        })
+        try c.add(
+            "social.json",
+            json: try await c.pool.withConnection { db in
+                try SocialGraphRepository.export(db, userId: userId)
+            })
     }
 }

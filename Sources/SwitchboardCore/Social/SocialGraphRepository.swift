@@ -18,7 +18,8 @@ public enum SocialGraphRepository {
     public static func isBlockedEitherWay(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Bool {
         !(try db.execute(
             cached: """
-                SELECT 1 FROM blocks WHERE (blocker_id = $1 AND blocked_id = $2) OR (blocker_id = $2 AND blocked_id = $1) LIMIT 1
+                SELECT 1 FROM blocks
+                WHERE (blocker_id = $1 AND blocked_id = $2) OR (blocker_id = $2 AND blocked_id = $1) LIMIT 1
                 """, [.int(a), .int(b)]
         ).isEmpty)
     }
@@ -34,7 +35,8 @@ public enum SocialGraphRepository {
                     WHEN EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = $2)
                                  OR (b.blocker_id = $2 AND b.blocked_id = $1)) THEN false
                     WHEN NOT u.protected THEN true
-                    ELSE EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = $1 AND f.followee_id = $2 AND f.state = 'active')
+                    ELSE EXISTS (SELECT 1 FROM follows f
+                                 WHERE f.follower_id = $1 AND f.followee_id = $2 AND f.state = 'active')
                 END
                 FROM users u WHERE u.id = $2 AND u.deleted_at IS NULL
                 """, [.int(viewer), .int(author)]
@@ -50,14 +52,20 @@ public enum SocialGraphRepository {
 
     /// The users `user` mutes.
     public static func mutedIds(_ db: PostgresConnection, of user: Int64) throws -> Set<Int64> {
-        Set(try db.execute(cached: "SELECT muted_id FROM mutes WHERE muter_id = $1", [.int(user)]).map { try $0.decode(Int64.self, column: 0) })
+        Set(
+            try db.execute(cached: "SELECT muted_id FROM mutes WHERE muter_id = $1", [.int(user)]).map {
+                try $0.decode(Int64.self, column: 0)
+            })
     }
 
     /// The users `user` blocked or who blocked `user`.
     public static func blockedEitherWayIds(_ db: PostgresConnection, of user: Int64) throws -> Set<Int64> {
         Set(
             try db.execute(
-                cached: "SELECT blocked_id FROM blocks WHERE blocker_id = $1 UNION SELECT blocker_id FROM blocks WHERE blocked_id = $1",
+                cached: """
+                    SELECT blocked_id FROM blocks WHERE blocker_id = $1
+                    UNION SELECT blocker_id FROM blocks WHERE blocked_id = $1
+                    """,
                 [.int(user)]
             ).map { try $0.decode(Int64.self, column: 0) })
     }
@@ -89,7 +97,8 @@ public enum SocialGraphRepository {
         guard !ids.isEmpty else { return [:] }
         var result: [Int64: SocialUser] = [:]
         for r in try db.execute(
-            cached: "SELECT id, display_name, handle, protected, avatar_photo_id FROM users WHERE id = ANY($1::bigint[])",
+            cached:
+                "SELECT id, display_name, handle, protected, avatar_photo_id FROM users WHERE id = ANY($1::bigint[])",
             [.text(FriendRepository.bigintArray(Array(Set(ids))))])
         {
             let user = try SocialUser(row: r)
@@ -103,8 +112,10 @@ extension SocialUser: PostgresRowDecodable {
     /// Columns: id, display_name, handle, protected, and avatar_photo_id when the query has a fifth column.
     public init(row: PostgresRow) throws(PostgresDecodingError) {
         self.init(
-            userId: try row.decode(column: 0), displayName: try row.decode(column: 1), handle: try row.decode(column: 2),
-            protected: try row.decode(column: 3), avatarPhotoId: row.columns.count > 4 ? try row.decode(column: 4) : nil)
+            userId: try row.decode(column: 0), displayName: try row.decode(column: 1),
+            handle: try row.decode(column: 2),
+            protected: try row.decode(column: 3), avatarPhotoId: row.columns.count > 4 ? try row.decode(column: 4) : nil
+        )
     }
 }
 
@@ -134,14 +145,18 @@ extension SocialGraphRepository {
         let user = profile.userId
         guard
             let r = try db.execute(
-                cached: "SELECT handle, bio, protected, dm_policy, post_count, following_count, follower_count FROM users WHERE id = $1",
+                cached: """
+                    SELECT handle, bio, protected, dm_policy, post_count, following_count, follower_count
+                    FROM users WHERE id = $1
+                    """,
                 [.int(user)]
             ).first
         else { return }
         profile.handle = try r.decode(column: 0)
         profile.bio = try r.decode(column: 1)
         profile.protected = try r.decode(column: 2)
-        profile.stats = ProfileStats(posts: try r.decode(column: 4), following: try r.decode(column: 5), followers: try r.decode(column: 6))
+        profile.stats = ProfileStats(
+            posts: try r.decode(column: 4), following: try r.decode(column: 5), followers: try r.decode(column: 6))
         profile.avatar = try MomentRepository.avatar(db, of: user)
         if user == viewer {
             profile.dmPolicy = try r.decode(column: 3)
@@ -154,12 +169,15 @@ extension SocialGraphRepository {
                         EXISTS (SELECT 1 FROM follows WHERE follower_id = $2 AND followee_id = $1 AND state = 'active'),
                         EXISTS (SELECT 1 FROM blocks WHERE blocker_id = $1 AND blocked_id = $2),
                         EXISTS (SELECT 1 FROM mutes WHERE muter_id = $1 AND muted_id = $2),
-                        EXISTS (SELECT 1 FROM friendships WHERE user_low = least($1::bigint, $2::bigint) AND user_high = greatest($1::bigint, $2::bigint))
+                        EXISTS (SELECT 1 FROM friendships
+                                WHERE user_low = least($1::bigint, $2::bigint)
+                                  AND user_high = greatest($1::bigint, $2::bigint))
                     """, [.int(viewer), .int(user)]
             ).first
         else { return }
         profile.relationship = ProfileRelationship(
-            following: try rel.decode(column: 0), followedBy: try rel.decode(column: 1), blocking: try rel.decode(column: 2),
+            following: try rel.decode(column: 0), followedBy: try rel.decode(column: 1),
+            blocking: try rel.decode(column: 2),
             muting: try rel.decode(column: 3), friend: try rel.decode(column: 4))
     }
 }
@@ -173,7 +191,9 @@ extension SocialGraphRepository {
     }
 
     /// One query: blocks, friendship, the recipient's policy and the mutual follows.
-    public static func directAccess(_ db: PostgresConnection, from sender: Int64, to recipient: Int64) throws -> DirectAccess {
+    public static func directAccess(_ db: PostgresConnection, from sender: Int64, to recipient: Int64) throws
+        -> DirectAccess
+    {
         let (blocked, allowed) = try directPolicy(db, [DirectPair(sender: sender, recipient: recipient)])
         if !blocked.isEmpty { return .blocked }
         if !allowed.isEmpty { return .allowed }
@@ -182,7 +202,9 @@ extension SocialGraphRepository {
 
     /// For these (sender, recipient) pairs, in one indexed query (primary-key probes of blocks, users and follows):
     /// which are blocked either way, and which the recipient's policy admits without a friendship.
-    public static func directPolicy(_ db: PostgresConnection, _ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) {
+    public static func directPolicy(_ db: PostgresConnection, _ pairs: Set<DirectPair>) throws -> (
+        blocked: Set<DirectPair>, allowed: Set<DirectPair>
+    ) {
         guard !pairs.isEmpty else { return ([], []) }
         let list = Array(pairs)
         var blocked = Set<DirectPair>()
@@ -190,18 +212,31 @@ extension SocialGraphRepository {
         for r in try db.execute(
             cached: """
                 SELECT p.s, p.r,
-                    EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = p.s AND b.blocked_id = p.r) OR (b.blocker_id = p.r AND b.blocked_id = p.s)),
+                    EXISTS (SELECT 1 FROM blocks b
+                            WHERE (b.blocker_id = p.s AND b.blocked_id = p.r)
+                               OR (b.blocker_id = p.r AND b.blocked_id = p.s)),
                     CASE u.dm_policy
                         WHEN 'anyone' THEN EXISTS (SELECT 1 FROM users me WHERE me.id = p.s AND me.handle IS NOT NULL)
-                        WHEN 'mutuals' THEN EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = p.s AND f.followee_id = p.r AND f.state = 'active')
-                            AND EXISTS (SELECT 1 FROM follows f WHERE f.follower_id = p.r AND f.followee_id = p.s AND f.state = 'active')
+                        WHEN 'mutuals' THEN
+                            EXISTS (SELECT 1 FROM follows f
+                                    WHERE f.follower_id = p.s AND f.followee_id = p.r AND f.state = 'active')
+                            AND EXISTS (SELECT 1 FROM follows f
+                                        WHERE f.follower_id = p.r AND f.followee_id = p.s AND f.state = 'active')
                         ELSE false
                     END
                 FROM unnest($1::bigint[], $2::bigint[]) AS p(s, r) JOIN users u ON u.id = p.r AND u.deleted_at IS NULL
-                """, [.text(FriendRepository.bigintArray(list.map(\.sender))), .text(FriendRepository.bigintArray(list.map(\.recipient)))])
+                """,
+            [
+                .text(FriendRepository.bigintArray(list.map(\.sender))),
+                .text(FriendRepository.bigintArray(list.map(\.recipient))),
+            ])
         {
             let pair = DirectPair(sender: try r.decode(column: 0), recipient: try r.decode(column: 1))
-            if try r.decode(Bool.self, column: 2) { blocked.insert(pair) } else if try r.decode(Bool.self, column: 3) { allowed.insert(pair) }
+            if try r.decode(Bool.self, column: 2) {
+                blocked.insert(pair)
+            } else if try r.decode(Bool.self, column: 3) {
+                allowed.insert(pair)
+            }
         }
         return (blocked, allowed)
     }

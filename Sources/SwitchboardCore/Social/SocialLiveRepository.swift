@@ -11,8 +11,9 @@ public import SwitchboardProtocol
 public import SwitchboardStore
 
 /// The SQL of live pages and social notifications' posts (`docs/social.md`, "Live pages"): posts loaded as the
-/// wire's `post` (viewer fields false, `PostRepository.posts` with viewer 0), a user's follow/mute/block sets, profile counts, the authorization of a
-/// stream and the replay of a resume. Every function takes the connection it runs on.
+/// wire's `post` (viewer fields false, `PostRepository.posts` with viewer 0), a user's follow/mute/block sets,
+/// profile counts, the authorization of a stream and the replay of a resume. Every function takes the connection it
+/// runs on.
 public enum SocialLiveRepository {
     /// A user's relations, as live routing needs them.
     public struct Relations: Sendable, Equatable {
@@ -32,7 +33,8 @@ public enum SocialLiveRepository {
     /// `user`'s active followees, mutes and blocks either way (GRAPH's three index scans).
     public static func relations(_ db: PostgresConnection, of user: Int64) throws -> Relations {
         Relations(
-            followees: Set(try SocialGraphRepository.activeFolloweeIds(db, of: user)), muted: try SocialGraphRepository.mutedIds(db, of: user),
+            followees: Set(try SocialGraphRepository.activeFolloweeIds(db, of: user)),
+            muted: try SocialGraphRepository.mutedIds(db, of: user),
             blocked: try SocialGraphRepository.blockedEitherWayIds(db, of: user))
     }
 
@@ -48,8 +50,11 @@ public enum SocialLiveRepository {
             let row = try db.execute(
                 cached: """
                     SELECT u.protected, u.handle IS NOT NULL,
-                           EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = $1 AND blocked_id = $2) OR (blocker_id = $2 AND blocked_id = $1)),
-                           EXISTS (SELECT 1 FROM follows WHERE follower_id = $1 AND followee_id = $2 AND state = 'active')
+                           EXISTS (SELECT 1 FROM blocks
+                                   WHERE (blocker_id = $1 AND blocked_id = $2)
+                                      OR (blocker_id = $2 AND blocked_id = $1)),
+                           EXISTS (SELECT 1 FROM follows
+                                   WHERE follower_id = $1 AND followee_id = $2 AND state = 'active')
                     FROM users u WHERE u.id = $2
                     """, [.int(viewer), .int(author)]
             ).first
@@ -74,7 +79,9 @@ public enum SocialLiveRepository {
     }
 
     /// A post's place: its author and thread root (its own id for a root), nil when it does not exist or is deleted.
-    public static func threadOf(_ db: PostgresConnection, postId: Int64) throws -> (author: Int64, root: Int64, rootAuthor: Int64)? {
+    public static func threadOf(_ db: PostgresConnection, postId: Int64) throws -> (
+        author: Int64, root: Int64, rootAuthor: Int64
+    )? {
         guard
             let row = try db.execute(
                 cached: """
@@ -108,7 +115,8 @@ public enum SocialLiveRepository {
             ).first
         else { return nil }
         return PostFacts(
-            postId: try row.decode(column: 0), authorId: try row.decode(column: 1), authorProtected: try row.decode(column: 2),
+            postId: try row.decode(column: 0), authorId: try row.decode(column: 1),
+            authorProtected: try row.decode(column: 2),
             threadRoot: try row.decode(column: 3), likeCount: try row.decode(column: 4),
             repostCount: try row.decode(column: 5), replyCount: try row.decode(column: 6))
     }
@@ -117,7 +125,10 @@ public enum SocialLiveRepository {
     public static func profileCounts(_ db: PostgresConnection, users: [Int64]) throws -> [LiveEvents.ProfileCounts] {
         guard !users.isEmpty else { return [] }
         return try db.execute(
-            cached: "SELECT id, post_count, following_count, follower_count FROM users WHERE id = ANY($1::bigint[]) ORDER BY id",
+            cached: """
+                SELECT id, post_count, following_count, follower_count FROM users
+                WHERE id = ANY($1::bigint[]) ORDER BY id
+                """,
             [.text(MessageStore.bigintArray(users))]
         ).map { row in
             LiveEvents.ProfileCounts(
@@ -144,20 +155,23 @@ public enum SocialLiveRepository {
     /// followees and itself minus muted, with the home rule for replies), authors' pages, threads by root.
     /// Call inside a REPEATABLE READ transaction (`beginSnapshot` first), so the clock and the rows are one snapshot.
     public static func replay(
-        _ db: PostgresConnection, viewer: Int64, since: Int64, homeAuthors: [Int64], authors: [Int64], roots: [Int64], limit: Int
+        _ db: PostgresConnection, viewer: Int64, since: Int64, homeAuthors: [Int64], authors: [Int64], roots: [Int64],
+        limit: Int
     ) throws -> Replay {
         let clock = try clock(db)
         guard since < clock else { return Replay(clock: clock, postIds: [], deleted: [], overflow: false) }
         let params: [PostgresData?] = [
-            .int(since), .int(clock), .text(MessageStore.bigintArray(homeAuthors)), .text(MessageStore.bigintArray(authors)),
+            .int(since), .int(clock), .text(MessageStore.bigintArray(homeAuthors)),
+            .text(MessageStore.bigintArray(authors)),
             .text(MessageStore.bigintArray(roots)), .int(viewer), .int(Int64(limit) + 1),
         ]
         let ids = try db.execute(
             cached: """
                 SELECT p.id FROM posts p
                 WHERE p.seq > $1 AND p.seq <= $2 AND p.deleted_at IS NULL AND (
-                    (p.author_id = ANY($3::bigint[]) AND (p.reply_to_user IS NULL OR p.author_id = $6 OR p.reply_to_user = $6
-                                                          OR p.reply_to_user = ANY($3::bigint[])))
+                    (p.author_id = ANY($3::bigint[])
+                     AND (p.reply_to_user IS NULL OR p.author_id = $6 OR p.reply_to_user = $6
+                          OR p.reply_to_user = ANY($3::bigint[])))
                     OR p.author_id = ANY($4::bigint[])
                     OR p.thread_root = ANY($5::bigint[]))
                 ORDER BY p.seq LIMIT $7
@@ -167,7 +181,8 @@ public enum SocialLiveRepository {
             cached: """
                 SELECT p.id, p.deleted_seq FROM posts p
                 WHERE p.deleted_seq > $1 AND p.deleted_seq <= $2 AND (
-                    p.author_id = ANY($3::bigint[]) OR p.author_id = ANY($4::bigint[]) OR p.thread_root = ANY($5::bigint[]))
+                    p.author_id = ANY($3::bigint[]) OR p.author_id = ANY($4::bigint[])
+                    OR p.thread_root = ANY($5::bigint[]))
                 ORDER BY p.deleted_seq LIMIT $6
                 """, Array(params[0..<5]) + [params[6]]
         ).map { LiveDeletedPost(postId: try $0.decode(column: 0), seq: try $0.decode(column: 1)) }

@@ -10,13 +10,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 public import SwitchboardStore
 
-/// The kinds of social notification (`social_notifications.kind`).
-public enum SocialNotificationKind: String, Sendable, Codable, CaseIterable {
-    case follow
-    case followRequest = "follow_request"
-    case like, repost, reply, mention
-}
-
 /// The SQL of social notifications (table `social_notifications`, migration 11): one row per (user, kind, actor,
 /// post), so a like undone and done again notifies once. Unread = rows with an id above `users.social_read_id`.
 /// Every function takes the connection it runs on; none opens a transaction of its own.
@@ -60,11 +53,15 @@ public enum SocialNotifications {
         if let upTo {
             target = upTo
         } else {
-            target = try db.execute(cached: "SELECT coalesce(max(id), 0) FROM social_notifications WHERE user_id = $1", [.int(userId)])
+            target =
+                try db.execute(
+                    cached: "SELECT coalesce(max(id), 0) FROM social_notifications WHERE user_id = $1", [.int(userId)]
+                )
                 .decodeFirst(Int64.self) ?? 0
         }
         return try db.execute(
-            cached: "UPDATE users SET social_read_id = greatest(social_read_id, $2) WHERE id = $1 RETURNING social_read_id",
+            cached:
+                "UPDATE users SET social_read_id = greatest(social_read_id, $2) WHERE id = $1 RETURNING social_read_id",
             [.int(userId), .int(target)]
         ).decodeFirst(Int64.self) ?? 0
     }
@@ -102,7 +99,8 @@ public enum SocialNotifications {
     public static func notification(_ db: PostgresConnection, userId: Int64, id: Int64) throws -> Row? {
         try db.execute(
             cached: """
-                SELECT n.id, n.kind, n.actor_id, n.post_id, \(WireTimestamp.sql("n.created_at")), n.id > u.social_read_id
+                SELECT n.id, n.kind, n.actor_id, n.post_id, \(WireTimestamp.sql("n.created_at")),
+                       n.id > u.social_read_id
                 FROM social_notifications n JOIN users u ON u.id = n.user_id
                 WHERE n.id = $2 AND n.user_id = $1 AND \(visibleActor)
                 """, [.int(userId), .int(id)]
@@ -113,7 +111,8 @@ public enum SocialNotifications {
     public static func page(_ db: PostgresConnection, userId: Int64, before: Int64?, limit: Int) throws -> [Row] {
         try db.execute(
             cached: """
-                SELECT n.id, n.kind, n.actor_id, n.post_id, \(WireTimestamp.sql("n.created_at")), n.id > u.social_read_id
+                SELECT n.id, n.kind, n.actor_id, n.post_id, \(WireTimestamp.sql("n.created_at")),
+                       n.id > u.social_read_id
                 FROM social_notifications n JOIN users u ON u.id = n.user_id
                 WHERE n.user_id = $1 AND n.id < $2 AND \(visibleActor)
                 ORDER BY n.id DESC LIMIT $3

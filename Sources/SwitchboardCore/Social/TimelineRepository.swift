@@ -44,14 +44,16 @@ public enum TimelineRepository {
     static func originalVisible(viewer: String, excludingAuthorsIn excluded: String? = nil) -> String {
         let muted = excluded.map { " AND o.author_id NOT IN (\($0))" } ?? ""
         return """
-            (p.repost_of IS NULL OR EXISTS (SELECT 1 FROM posts o WHERE o.id = p.repost_of AND o.deleted_at IS NULL\(muted)
+            (p.repost_of IS NULL
+             OR EXISTS (SELECT 1 FROM posts o WHERE o.id = p.repost_of AND o.deleted_at IS NULL\(muted)
               AND \(PostRepository.visible(viewer: viewer, author: "o.author_id"))))
             """
     }
 
     /// Turns (id, seq) rows read for `cursor` with `limit + 1` into a page.
     static func page(
-        _ db: PostgresConnection, rows: [(id: Int64, seq: Int64)], cursor: Cursor, limit: Int, clock: Int64, viewer: Int64
+        _ db: PostgresConnection, rows: [(id: Int64, seq: Int64)], cursor: Cursor, limit: Int, clock: Int64,
+        viewer: Int64
     ) throws -> PostPage {
         let more = rows.count > limit
         var taken = Array(rows.prefix(limit))
@@ -86,13 +88,16 @@ public enum TimelineRepository {
         // then one index-only range scan per author of the covering `posts_by_author` (migration 12).
         let rows = try db.execute(
             cached: """
-                WITH f AS MATERIALIZED (SELECT followee_id AS id FROM follows WHERE follower_id = $1 AND state = 'active'),
+                WITH f AS MATERIALIZED (SELECT followee_id AS id FROM follows
+                                        WHERE follower_id = $1 AND state = 'active'),
                      m AS MATERIALIZED (SELECT muted_id AS id FROM mutes WHERE muter_id = $1)
-                SELECT p.id, p.seq FROM (SELECT $1::bigint AS id UNION ALL SELECT id FROM f WHERE id NOT IN (SELECT id FROM m)) a
+                SELECT p.id, p.seq
+                FROM (SELECT $1::bigint AS id UNION ALL SELECT id FROM f WHERE id NOT IN (SELECT id FROM m)) a
                 CROSS JOIN LATERAL (
                   SELECT p.id, p.seq FROM posts p
                   WHERE p.author_id = a.id AND p.deleted_at IS NULL AND p.seq > $2 AND p.seq < $3
-                    AND (p.reply_to IS NULL OR p.author_id = $1 OR p.reply_to_user = $1 OR p.reply_to_user IN (SELECT id FROM f))
+                    AND (p.reply_to IS NULL OR p.author_id = $1 OR p.reply_to_user = $1
+                         OR p.reply_to_user IN (SELECT id FROM f))
                     AND \(originalVisible(viewer: "$1", excludingAuthorsIn: "SELECT id FROM m"))
                   ORDER BY p.seq \(order) LIMIT $4
                 ) p ORDER BY p.seq \(order) LIMIT $4
@@ -110,7 +115,8 @@ public enum TimelineRepository {
         let rows = try db.execute(
             cached: """
                 SELECT p.id, p.seq FROM posts p
-                WHERE p.author_id = $1 AND p.deleted_at IS NULL AND ($2::bool OR p.reply_to IS NULL) AND p.seq > $4 AND p.seq < $5
+                WHERE p.author_id = $1 AND p.deleted_at IS NULL AND ($2::bool OR p.reply_to IS NULL)
+                  AND p.seq > $4 AND p.seq < $5
                   AND \(originalVisible(viewer: "$3"))
                 ORDER BY p.seq \(order) LIMIT $6
                 """, [.int(author), .bool(replies), .int(viewer), .int(lo), .int(hi), .int(Int64(limit + 1))])
@@ -118,7 +124,8 @@ public enum TimelineRepository {
     }
 
     /// `timeline.mentions`: live posts mentioning `viewer` by authors it may see and does not mute.
-    public static func mentions(_ db: PostgresConnection, viewer: Int64, cursor: Cursor, limit: Int) throws -> PostPage {
+    public static func mentions(_ db: PostgresConnection, viewer: Int64, cursor: Cursor, limit: Int) throws -> PostPage
+    {
         let clock = try snapshot(db)
         let (lo, hi, order) = bounds(cursor)
         let rows = try db.execute(
@@ -133,7 +140,9 @@ public enum TimelineRepository {
     }
 
     /// `timeline.hashtag`: live posts with `tag` (normalized) that `viewer` may see.
-    public static func hashtag(_ db: PostgresConnection, viewer: Int64, tag: String, cursor: Cursor, limit: Int) throws -> PostPage {
+    public static func hashtag(_ db: PostgresConnection, viewer: Int64, tag: String, cursor: Cursor, limit: Int) throws
+        -> PostPage
+    {
         let clock = try snapshot(db)
         let (lo, hi, order) = bounds(cursor)
         let rows = try db.execute(
@@ -148,9 +157,11 @@ public enum TimelineRepository {
 
     /// `timeline.likes`: the live posts `user` liked that `viewer` may see, newest like first, and the cursor (a like
     /// id) for the next page, nil at the end.
-    public static func likes(_ db: PostgresConnection, viewer: Int64, user: Int64, before: Int64?, limit: Int) throws -> (
-        posts: [SocialPost], nextBefore: Int64?
-    ) {
+    public static func likes(_ db: PostgresConnection, viewer: Int64, user: Int64, before: Int64?, limit: Int) throws
+        -> (
+            posts: [SocialPost], nextBefore: Int64?
+        )
+    {
         let rows = try idSeq(
             try db.execute(
                 cached: """
@@ -160,7 +171,10 @@ public enum TimelineRepository {
                     ORDER BY l.id DESC LIMIT $4
                     """, [.int(user), .int(viewer), before.map { .int($0) }, .int(Int64(limit + 1))]))
         let taken = Array(rows.prefix(limit))
-        return (try PostRepository.ordered(db, ids: taken.map(\.id), viewer: viewer), rows.count > limit ? taken.last?.seq : nil)
+        return (
+            try PostRepository.ordered(db, ids: taken.map(\.id), viewer: viewer),
+            rows.count > limit ? taken.last?.seq : nil
+        )
     }
 
     /// `timeline.thread`'s parts for a post the caller found visible: its ancestors root first (at most `maxAncestors`;
@@ -173,7 +187,8 @@ public enum TimelineRepository {
             cached: """
                 WITH RECURSIVE a(id, reply_to, depth) AS (
                   SELECT id, reply_to, 0 FROM posts WHERE id = $1
-                  UNION ALL SELECT p.id, p.reply_to, a.depth + 1 FROM posts p JOIN a ON p.id = a.reply_to WHERE a.depth < $2
+                  UNION ALL
+                  SELECT p.id, p.reply_to, a.depth + 1 FROM posts p JOIN a ON p.id = a.reply_to WHERE a.depth < $2
                 ) SELECT id FROM a WHERE depth > 0 ORDER BY depth DESC
                 """, [.int(postId), .int(Int64(maxAncestors))]
         ).decode(column: 0)
@@ -199,6 +214,9 @@ public enum TimelineRepository {
                     ORDER BY p.seq LIMIT $4
                     """, [.int(postId), .int(after ?? 0), .int(viewer), .int(Int64(limit + 1))]))
         let taken = Array(rows.prefix(limit))
-        return (ancestors, try PostRepository.ordered(db, ids: taken.map(\.id), viewer: viewer), rows.count > limit ? taken.last?.seq : nil)
+        return (
+            ancestors, try PostRepository.ordered(db, ids: taken.map(\.id), viewer: viewer),
+            rows.count > limit ? taken.last?.seq : nil
+        )
     }
 }

@@ -21,8 +21,9 @@ import Foundation
 ///
 /// A mention is `@` followed by 1-30 of `[A-Za-z0-9_]`, not preceded by `[A-Za-z0-9_.+-]` (so not inside a word or an
 /// e-mail address such as `ann@example.com`) and not followed by another handle character (`@` + 31 of them is no
-/// mention, nor is one whose last letter carries a combining mark left after NFC). A hashtag is `#` followed by letters, digits, combining marks or `_` (any script), at least one letter,
-/// at most 100 characters, not preceded by a letter, digit, mark or `_`; it is stored lowercased without the `#`.
+/// mention, nor is one whose last letter carries a combining mark left after NFC). A hashtag is `#` followed by
+/// letters, digits, combining marks or `_` (any script), at least one letter, at most 100 characters, not preceded by
+/// a letter, digit, mark or `_`; it is stored lowercased without the `#`.
 /// Mentions and hashtags are kept once each (mentions compared case-insensitively), in order of appearance, at most
 /// `maxMentions` and `maxHashtags`.
 public struct PostText: Sendable, Equatable {
@@ -56,7 +57,8 @@ public struct PostText: Sendable, Equatable {
             case .tooManyBytes(let most): return "text is longer than \(most) bytes (UTF-8)"
             case .controlCharacter(let v):
                 let hex = String(v, radix: 16, uppercase: true)
-                return "text contains a control character (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+                let code = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                return "text contains a control character (U+\(code))"
             }
         }
     }
@@ -74,7 +76,8 @@ public struct PostText: Sendable, Equatable {
     /// - Parameters:
     ///   - maxCharacters: most grapheme clusters (`--max-post-length`, 280).
     ///   - allowsEmpty: an empty text is acceptable (the post carries a voice clip).
-    public static func parse(_ raw: String, maxCharacters: Int, allowsEmpty: Bool = false) -> Result<PostText, Problem> {
+    public static func parse(_ raw: String, maxCharacters: Int, allowsEmpty: Bool = false) -> Result<PostText, Problem>
+    {
         let maxBytes = maxBytes(forCharacters: maxCharacters)
         if raw.utf8.count > maxBytes { return .failure(.tooManyBytes(maxBytes: maxBytes)) }
         var cleaned = String.UnicodeScalarView()
@@ -105,7 +108,8 @@ public struct PostText: Sendable, Equatable {
         }
         let scalars = Array(text.unicodeScalars)
         return .success(
-            PostText(text: text, characters: characters, mentions: mentions(in: scalars), hashtags: hashtags(in: scalars)))
+            PostText(
+                text: text, characters: characters, mentions: mentions(in: scalars), hashtags: hashtags(in: scalars)))
     }
 
     /// `[A-Za-z0-9_]`.
@@ -150,7 +154,8 @@ public struct PostText: Sendable, Equatable {
     static func isTagCharacter(_ s: Unicode.Scalar) -> Bool {
         if s == "_" { return true }
         switch s.properties.generalCategory {
-        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .nonspacingMark,
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber,
+            .nonspacingMark,
             .spacingMark, .enclosingMark:
             return true
         default: return false
@@ -204,7 +209,9 @@ public struct PostText: Sendable, Equatable {
         if raw.hasPrefix("#") { raw.removeFirst() }
         let nfc = raw.precomposedStringWithCanonicalMapping
         let scalars = Array(nfc.unicodeScalars)
-        guard !scalars.isEmpty, scalars.allSatisfy(isTagCharacter), scalars.contains(where: isLetter), nfc.count <= maxHashtagLength else {
+        guard !scalars.isEmpty, scalars.allSatisfy(isTagCharacter), scalars.contains(where: isLetter),
+            nfc.count <= maxHashtagLength
+        else {
             return nil
         }
         return nfc.lowercased()

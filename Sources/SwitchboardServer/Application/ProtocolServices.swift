@@ -72,12 +72,8 @@ final class ProtocolServices: Sendable {
     let activeHours: ActiveHoursRecorder
     /// Live pages and social notifications' pushes (`docs/social.md`).
     let social: SocialLive
-    /// Follows' limits and rate limiter.
-    let graph: SocialGraphServices
-    /// Limits of posts, likes, reposts and timelines (their token buckets).
+    /// The post, like and repost buckets, shared by posts and moments (`PostLimits`).
     let posts: PostLimits
-    /// Limits of moments and of photos in posts.
-    let moments: MomentConfiguration
 
     init(
         accounts: IdentityService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
@@ -139,12 +135,10 @@ final class ProtocolServices: Sendable {
             configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
             logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
-        self.graph = SocialGraphServices(configuration.socialGraph)
         let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social
         self.posts = PostLimits(configuration.posts)
-        self.moments = configuration.moments
         self.maxWaitingRequests = configuration.maxWaitingRequests
         self.maxRequestsInFlight = configuration.maxRequestsInFlight
         self.metrics = metrics

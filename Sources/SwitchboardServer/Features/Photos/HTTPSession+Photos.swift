@@ -35,7 +35,9 @@ extension HTTPSession {
                 return
             }
             guard bodyLength <= photos.configuration.maxBytes else {
-                finish(PhotoService.imageError(.tooLarge(byteCount: bodyLength, limit: photos.configuration.maxBytes)), keepAlive: false)
+                finish(
+                    PhotoService.imageError(.tooLarge(byteCount: bodyLength, limit: photos.configuration.maxBytes)),
+                    keepAlive: false)
                 return
             }
             guard bodyLength > 0 else {
@@ -43,13 +45,17 @@ extension HTTPSession {
                 return
             }
             readBody(head, rest: rest) {
-                await services.voice.identity(authorization, countsAsUpload: false).map { ($0, UploadTarget.photo(keepMetadata: keepMetadata)) }
+                await services.voice.identity(authorization, countsAsUpload: false).map {
+                    ($0, UploadTarget.photo(keepMetadata: keepMetadata))
+                }
             }
             return
         }
         if head.path.hasPrefix("/photos/") {
             guard head.method == "GET" || head.method == "HEAD" else {
-                finish(.error(405, "bad_request", "method not allowed", headers: [("Allow", "GET, HEAD")]), keepAlive: false)
+                finish(
+                    .error(405, "bad_request", "method not allowed", headers: [("Allow", "GET, HEAD")]),
+                    keepAlive: false)
                 return
             }
             guard noBody(head) else { return }
@@ -59,7 +65,9 @@ extension HTTPSession {
             let range = head.headers["range"]
             let ifNoneMatch = head.headers["if-none-match"]
             process(keepAlive: head.keepAlive && rest.isEmpty, isHead: head.method == "HEAD") {
-                await photos.download(id: id, query: query, accept: accept, authorization: authorization, range: range, ifNoneMatch: ifNoneMatch)
+                await photos.download(
+                    id: id, query: query, accept: accept, authorization: authorization, range: range,
+                    ifNoneMatch: ifNoneMatch)
             }
             return
         }
@@ -77,13 +85,17 @@ extension HTTPSession {
         }
         guard head.headers["tus-resumable"] == "1.0.0" else {
             finish(
-                PhotoService.tusError(412, "bad_request", "send Tus-Resumable: 1.0.0", headers: [("Tus-Version", "1.0.0")]),
+                PhotoService.tusError(
+                    412, "bad_request", "send Tus-Resumable: 1.0.0", headers: [("Tus-Version", "1.0.0")]),
                 keepAlive: false)
             return
         }
         if head.path == "/uploads" {
             guard head.method == "POST" else {
-                finish(PhotoService.tusError(405, "bad_request", "create with POST", headers: [("Allow", "POST, OPTIONS")]), keepAlive: false)
+                finish(
+                    PhotoService.tusError(
+                        405, "bad_request", "create with POST", headers: [("Allow", "POST, OPTIONS")]), keepAlive: false
+                )
                 return
             }
             guard noBody(head) else { return }
@@ -105,31 +117,40 @@ extension HTTPSession {
         case "PATCH":
             guard head.headers["content-type"]?.lowercased() == "application/offset+octet-stream" else {
                 finish(
-                    PhotoService.tusError(415, "unsupported_media_type", "send Content-Type: application/offset+octet-stream"),
+                    PhotoService.tusError(
+                        415, "unsupported_media_type", "send Content-Type: application/offset+octet-stream"),
                     keepAlive: false)
                 return
             }
             if head.isChunked || head.contentLength == nil {
-                finish(PhotoService.tusError(411, "length_required", "send the chunk with a Content-Length"), keepAlive: false)
+                finish(
+                    PhotoService.tusError(411, "length_required", "send the chunk with a Content-Length"),
+                    keepAlive: false)
                 return
             }
             let offset = head.headers["upload-offset"]
             let contentLength = head.contentLength ?? 0
             readBody(head, rest: rest) {
-                await photos.checkChunk(id: id, authorization: authorization, offset: offset, contentLength: contentLength)
+                await photos.checkChunk(
+                    id: id, authorization: authorization, offset: offset, contentLength: contentLength)
             }
         default:
             finish(
-                PhotoService.tusError(405, "bad_request", "method not allowed", headers: [("Allow", "HEAD, PATCH, DELETE")]), keepAlive: false)
+                PhotoService.tusError(
+                    405, "bad_request", "method not allowed", headers: [("Allow", "HEAD, PATCH, DELETE")]),
+                keepAlive: false)
         }
     }
 
     /// `POST /photos?upload=ID` or `POST /voice?upload=ID`: no body; processes the complete upload.
-    func completeUpload(_ head: HTTPRequestHead, rest: UnsafeRawBufferPointer, uploadId: String, kind: String, keepMetadata: Bool) {
+    func completeUpload(
+        _ head: HTTPRequestHead, rest: UnsafeRawBufferPointer, uploadId: String, kind: String, keepMetadata: Bool
+    ) {
         guard let photos = server.services?.photos, noBody(head) else { return }
         let authorization = head.headers["authorization"]
         process(keepAlive: head.keepAlive && rest.isEmpty, isHead: false) {
-            await photos.complete(uploadId: uploadId, kind: kind, keepMetadata: keepMetadata, authorization: authorization)
+            await photos.complete(
+                uploadId: uploadId, kind: kind, keepMetadata: keepMetadata, authorization: authorization)
         }
     }
 

@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 import CoreMetrics
-import Synchronization
 import Logging
 import Prometheus
 import SwitchboardCore
@@ -15,75 +14,7 @@ import SwitchboardDomain
 import SwitchboardImages
 import SwitchboardStore
 import SwitchboardWebSocket
-
-/// Photo uploads, processing, serving and resumable uploads (see docs/photos.md).
-public struct PhotoConfiguration: Sendable {
-    /// Largest photo upload in bytes (`--photo-max-bytes`).
-    public var maxBytes = 30 * 1024 * 1024
-    /// Most pixels a header may claim before anything is decoded (`--photo-max-pixels`).
-    public var maxPixels = 50_000_000
-    /// Images processed at once (`--photo-workers`).
-    public var workers = ServerConfiguration.coreCount
-    /// Images waiting for a worker before uploads get 503 (`--photo-max-waiting`).
-    public var maxWaiting = 8
-    /// Bytes of renditions this node keeps in memory (`--photo-cache-bytes`).
-    public var cacheBytes = 64 * 1024 * 1024
-    /// Seconds a resumable upload may stay idle before the sweep removes it (`--upload-expiry-hours`).
-    public var uploadExpirySeconds: Double = 24 * 3600
-    /// Resumable uploads one user may have in progress (`--max-pending-uploads`).
-    public var maxPendingUploads = 10
-    /// Longest side of the display rendition in pixels (`--photo-display-size`).
-    public var displaySize = 1280
-    /// Longest side of the thumbnail in pixels (`--photo-thumbnail-size`).
-    public var thumbnailSize = 320
-    /// WebP quality 1-100 (`--photo-webp-quality`).
-    public var webpQuality = 80
-    /// WebP encoder effort 0-6 (`--photo-webp-effort`). 2 rather than libwebp's default 4: the WebP encode is the
-    /// largest part of the processing, and effort 4 put a 12-megapixel phone JPEG at p95 331 ms against the 300 ms
-    /// budget, effort 2 well under it, for files a few per cent larger (docs/photos.md, Cost; docs/benchmarks.md).
-    public var webpEffort = 2
-    /// JPEG quality 1-100 of the fallback renditions (`--photo-jpeg-quality`).
-    public var jpegQuality = 82
-
-    public init() {}
-
-    /// The pipeline's limits for these settings.
-    var imageLimits: ImageLimits {
-        ImageLimits(
-            maxInputBytes: maxBytes, maxPixels: maxPixels, displaySize: displaySize, thumbnailSize: thumbnailSize, webpQuality: webpQuality,
-            webpEffort: webpEffort, jpegQuality: jpegQuality)
-    }
-
-    /// Why the rendition settings are unusable (a thumbnail larger than the display size, a quality out of range...),
-    /// or nil.
-    public var invalidRenditionSettings: String? { imageLimits.invalidReason }
-}
-
-/// What a request body is for, once its token (and for a PATCH its upload) is checked.
-enum UploadTarget: Sendable {
-    /// `POST /voice`.
-    case voice
-    /// `POST /photos`.
-    case photo(keepMetadata: Bool)
-    /// `PATCH /uploads/{id}` at `offset`.
-    case chunk(id: String, owner: Int64, offset: Int64)
-    /// A registered `upload` route (`HTTPRouter`): its request so far and its handler.
-    case route(HTTPRouteRequest, @Sendable (HTTPRouteRequest) async -> HTTPResult)
-}
-
-/// An upload whose body is being received: its request, its uploader and what it is for (one allocation per upload,
-/// so `HTTPSession.Phase`, which every connection holds, stays small). Immutable; read on the connection's loop.
-final class UploadRequest {
-    let head: HTTPRequestHead
-    let uploader: Identity
-    let target: UploadTarget
-
-    init(head: HTTPRequestHead, uploader: Identity, target: UploadTarget) {
-        self.head = head
-        self.uploader = uploader
-        self.target = target
-    }
-}
+import Synchronization
 
 /// Photos over HTTP: uploads processed on a bounded worker pool (never on a loop queue or the request executor),
 /// renditions stored in PostgreSQL and served with ETags, ranges and a per-node cache, and tus 1.0 uploads for
@@ -112,27 +43,38 @@ final class PhotoService: Sendable {
 
     static let tusHeaders: [(String, String)] = [("Tus-Resumable", "1.0.0")]
 
-    init(configuration: PhotoConfiguration, nice: Int32 = 0, voice: VoiceService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
+    init(
+        configuration: PhotoConfiguration, nice: Int32 = 0, voice: VoiceService, pool: DatabasePool,
+        metrics: ServerMetrics, logger: Logger
+    ) {
         self.configuration = configuration
         self.voice = voice
         self.pool = pool
         self.logger = logger
-        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos", nice: nice)
+        workers = WorkerPool(
+            workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos",
+            nice: nice)
         cache = PhotoCache(capacityBytes: configuration.cacheBytes)
         let f = metrics.factory
-        uploadsStored = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "stored")], factory: f)
-        uploadsDuplicate = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "duplicate")], factory: f)
-        uploadsRefused = CoreMetrics.Counter(label: "switchboard_photo_uploads_total", dimensions: [("result", "refused")], factory: f)
+        uploadsStored = CoreMetrics.Counter(
+            label: "switchboard_photo_uploads_total", dimensions: [("result", "stored")], factory: f)
+        uploadsDuplicate = CoreMetrics.Counter(
+            label: "switchboard_photo_uploads_total", dimensions: [("result", "duplicate")], factory: f)
+        uploadsRefused = CoreMetrics.Counter(
+            label: "switchboard_photo_uploads_total", dimensions: [("result", "refused")], factory: f)
         downloads = CoreMetrics.Counter(label: "switchboard_photo_downloads_total", factory: f)
-        cacheHits = CoreMetrics.Counter(label: "switchboard_photo_cache_total", dimensions: [("result", "hit")], factory: f)
-        cacheMisses = CoreMetrics.Counter(label: "switchboard_photo_cache_total", dimensions: [("result", "miss")], factory: f)
+        cacheHits = CoreMetrics.Counter(
+            label: "switchboard_photo_cache_total", dimensions: [("result", "hit")], factory: f)
+        cacheMisses = CoreMetrics.Counter(
+            label: "switchboard_photo_cache_total", dimensions: [("result", "miss")], factory: f)
         cacheBytesGauge = CoreMetrics.Gauge(label: "switchboard_photo_cache_bytes", factory: f)
         chunksStored = CoreMetrics.Counter(label: "switchboard_upload_chunks_total", factory: f)
         uploadsExpired = CoreMetrics.Counter(label: "switchboard_uploads_expired_total", factory: f)
         processing = metrics.registry.makeDurationHistogram(
             descriptor: MetricNameDescriptor(
                 namespace: "switchboard", subsystem: "photo", metricName: "processing", unitName: "seconds",
-                helpText: "Worker time of one processed photo upload: decode, both renditions in WebP and JPEG, hashes"),
+                helpText:
+                    "Worker time of one processed photo upload: decode, both renditions in WebP and JPEG, hashes"),
             buckets: Self.processingBuckets)
         // The expiry sweep: every quarter of the expiry (at most hourly, at most twice a second).
         let interval = min(3600, max(0.5, configuration.uploadExpirySeconds / 4))
@@ -153,7 +95,8 @@ final class PhotoService: Sendable {
     @discardableResult
     func sweepExpired(olderThanSeconds seconds: Double) async -> Int {
         do {
-            let n = try await pool.withConnection { db in try UploadRepository.deleteIdle(db, olderThanSeconds: seconds) }
+            let n = try await pool.withConnection { db in try UploadRepository.deleteIdle(db, olderThanSeconds: seconds)
+            }
             if n > 0 { uploadsExpired.increment(by: n) }
             return n
         } catch {
@@ -161,7 +104,6 @@ final class PhotoService: Sendable {
             return 0
         }
     }
-
 
     // MARK: Upload and processing
 
@@ -176,12 +118,15 @@ final class PhotoService: Sendable {
     /// Buckets of `switchboard_photo_processing_seconds`: fine around the 300 ms budget of a 12 MP photo, up to HEIC's
     /// second.
     static let processingBuckets: [Duration] = [
-        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(150), .milliseconds(200),
-        .milliseconds(250), .milliseconds(300), .milliseconds(350), .milliseconds(400), .milliseconds(500), .milliseconds(750),
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(150),
+        .milliseconds(200),
+        .milliseconds(250), .milliseconds(300), .milliseconds(350), .milliseconds(400), .milliseconds(500),
+        .milliseconds(750),
         .seconds(1), .milliseconds(1500), .seconds(2), .seconds(5),
     ]
 
-    static let busy = HTTPResult.error(503, "unavailable", "too many photos are being processed; retry shortly", headers: [("Retry-After", "2")])
+    static let busy = HTTPResult.error(
+        503, "unavailable", "too many photos are being processed; retry shortly", headers: [("Retry-After", "2")])
 
     /// `POST /photos` once the body is in (its token was checked before the body was read).
     func upload(body: [UInt8], keepMetadata: Bool, uploader me: Identity) async -> HTTPResult {
@@ -192,7 +137,9 @@ final class PhotoService: Sendable {
 
     private func store(body: [UInt8], keepMetadata: Bool, uploader me: Identity) async -> HTTPResult {
         if body.isEmpty { return Self.imageError(.empty) }
-        if body.count > configuration.maxBytes { return Self.imageError(.tooLarge(byteCount: body.count, limit: configuration.maxBytes)) }
+        if body.count > configuration.maxBytes {
+            return Self.imageError(.tooLarge(byteCount: body.count, limit: configuration.maxBytes))
+        }
         // The same file from the same user: the stored photo, without decoding it again. The hash runs on the
         // database connection's queue (a few ms for a phone photo), so an upload takes the photo pool once.
         do {
@@ -213,7 +160,9 @@ final class PhotoService: Sendable {
                 let clock = ContinuousClock()
                 let start = clock.now
                 let result = Result { () throws(ImageError) in
-                    Self.input(try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata), keepMetadata: keepMetadata)
+                    Self.input(
+                        try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata),
+                        keepMetadata: keepMetadata)
                 }
                 // Stored uploads only: a refused file (a bomb, a corrupt body) costs microseconds to milliseconds and
                 // would hide the photos' time.
@@ -226,13 +175,16 @@ final class PhotoService: Sendable {
         case .failure(let error):
             if error.httpStatus >= 500 {
                 logger.error(
-                    "photo not processed", metadata: [LogKey.op: "photos.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
+                    "photo not processed",
+                    metadata: [LogKey.op: "photos.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
             }
             return Self.imageError(error)
         case .success(let i): input = i
         }
         do {
-            let (photo, duplicate) = try await pool.withConnection { db in try PhotoRepository.store(db, owner: me.userId, photo: input) }
+            let (photo, duplicate) = try await pool.withConnection { db in
+                try PhotoRepository.store(db, owner: me.userId, photo: input)
+            }
             (duplicate ? uploadsDuplicate : uploadsStored).increment()
             logger.debug("photo stored", metadata: [LogKey.userId: "\(me.userId)", LogKey.bytes: "\(body.count)"])
             return Self.created(photo, duplicate: duplicate)
@@ -245,14 +197,17 @@ final class PhotoService: Sendable {
         func rendition(_ size: String, _ r: ImageRendition) -> [PhotoRenditionInput] {
             [
                 PhotoRenditionInput(
-                    size: size, format: "webp", width: r.width, height: r.height, bytes: r.webp, sha256: PhotoRepository.sha256(r.webp)),
+                    size: size, format: "webp", width: r.width, height: r.height, bytes: r.webp,
+                    sha256: PhotoRepository.sha256(r.webp)),
                 PhotoRenditionInput(
-                    size: size, format: "jpeg", width: r.width, height: r.height, bytes: r.jpeg, sha256: PhotoRepository.sha256(r.jpeg)),
+                    size: size, format: "jpeg", width: r.width, height: r.height, bytes: r.jpeg,
+                    sha256: PhotoRepository.sha256(r.jpeg)),
             ]
         }
         return PhotoInput(
             // The schema's names: jpeg, png, webp, heic.
-            sha256: image.sha256, format: image.format == .heif ? "heic" : image.format.rawValue, width: image.width, height: image.height, color: image.dominantColor,
+            sha256: image.sha256, format: image.format == .heif ? "heic" : image.format.rawValue, width: image.width,
+            height: image.height, color: image.dominantColor,
             hasAlpha: image.hasAlpha, keptMetadata: keepMetadata,
             renditions: rendition("display", image.display) + rendition("thumb", image.thumbnail))
     }
@@ -270,16 +225,21 @@ final class PhotoService: Sendable {
     private func failure(_ error: any Error, op: String, userId: Int64) -> HTTPResult {
         let e = ServiceError.from(error)
         if e.code != .unavailable {
-            logger.error("photo request failed", metadata: [LogKey.op: "\(op)", LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
+            logger.error(
+                "photo request failed",
+                metadata: [LogKey.op: "\(op)", LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
         }
-        return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message, headers: e.code == .unavailable ? [("Retry-After", "2")] : [])
+        return .error(
+            e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message,
+            headers: e.code == .unavailable ? [("Retry-After", "2")] : [])
     }
 
     // MARK: Serving
 
     /// `GET`/`HEAD /photos/{id}`.
     func download(
-        id: Int64?, query: [String: String], accept: String?, authorization: String?, range: String?, ifNoneMatch: String?
+        id: Int64?, query: [String: String], accept: String?, authorization: String?, range: String?,
+        ifNoneMatch: String?
     ) async -> HTTPResult {
         let me: Identity
         switch await voice.identity(authorization) {
@@ -287,7 +247,9 @@ final class PhotoService: Sendable {
         case .success(let identity): me = identity
         }
         let size = query["size"] ?? "display"
-        guard size == "display" || size == "thumb" else { return .error(400, "bad_request", "size is display or thumb") }
+        guard size == "display" || size == "thumb" else {
+            return .error(400, "bad_request", "size is display or thumb")
+        }
         let format: String
         var vary = false
         if let f = query["format"] {
@@ -304,7 +266,8 @@ final class PhotoService: Sendable {
         let found: PhotoRenditionBytes?
         do {
             found = try await pool.withConnection { db in
-                try PhotoRepository.fetchRendition(db, viewer: me.userId, photoId: id, size: size, format: format, withBytes: cached == nil)
+                try PhotoRepository.fetchRendition(
+                    db, viewer: me.userId, photoId: id, size: size, format: format, withBytes: cached == nil)
             }
         } catch {
             return failure(error, op: "photos.download", userId: me.userId)
@@ -325,12 +288,15 @@ final class PhotoService: Sendable {
         downloads.increment()
         let etag = "\"\(PhotoRepository.hex(found.sha256))\""
         var headers: [(String, String)] = [
-            ("Content-Type", format == "webp" ? "image/webp" : "image/jpeg"), ("Accept-Ranges", "bytes"), ("ETag", etag),
+            ("Content-Type", format == "webp" ? "image/webp" : "image/jpeg"), ("Accept-Ranges", "bytes"),
+            ("ETag", etag),
             ("Cache-Control", "private, max-age=31536000, immutable"), ("X-Content-Type-Options", "nosniff"),
         ]
         if vary { headers.append(("Vary", "Accept")) }
         if let ifNoneMatch,
-            ifNoneMatch.split(separator: ",").contains(where: { let t = $0.trimmingCharacters(in: .whitespaces); return t == etag || t == "W/\(etag)" || t == "*" })
+            ifNoneMatch.split(separator: ",").contains(where: {
+                let t = $0.trimmingCharacters(in: .whitespaces); return t == etag || t == "W/\(etag)" || t == "*"
+            })
         {
             return HTTPResult(status: 304, headers: headers, body: [])
         }
@@ -351,7 +317,9 @@ final class PhotoService: Sendable {
         HTTPResult(status: status, headers: tusHeaders + headers, body: [])
     }
 
-    static func tusError(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult {
+    static func tusError(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = [])
+        -> HTTPResult
+    {
         .error(status, code, message, headers: tusHeaders + headers)
     }
 
@@ -389,23 +357,32 @@ final class PhotoService: Sendable {
             return result
         case .success(let identity): me = identity
         }
-        guard let lengthText = length, lengthText.utf8.count <= 18, lengthText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard let lengthText = length, lengthText.utf8.count <= 18,
+            lengthText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let length = Int64(lengthText), length > 0
         else { return Self.tusError(400, "bad_request", "send Upload-Length (a positive number of bytes)") }
         let metadata = metadata ?? ""
-        guard metadata.utf8.count <= 4096 else { return Self.tusError(400, "bad_request", "Upload-Metadata is too long") }
-        guard let kind = Self.kind(ofMetadata: metadata) else { return Self.tusError(400, "bad_request", "kind is photo or voice") }
+        guard metadata.utf8.count <= 4096 else {
+            return Self.tusError(400, "bad_request", "Upload-Metadata is too long")
+        }
+        guard let kind = Self.kind(ofMetadata: metadata) else {
+            return Self.tusError(400, "bad_request", "kind is photo or voice")
+        }
         guard length <= Int64(maxBytes(kind: kind)) else {
-            return Self.tusError(413, kind == "voice" ? "audio_too_large" : "image_too_large", "the upload is larger than \(maxBytes(kind: kind)) bytes")
+            return Self.tusError(
+                413, kind == "voice" ? "audio_too_large" : "image_too_large",
+                "the upload is larger than \(maxBytes(kind: kind)) bytes")
         }
         let id = Base64URL.randomID()
         let limit = configuration.maxPendingUploads
         do {
             let created = try await pool.withConnection { db in
-                try UploadRepository.create(db, id: id, owner: me.userId, kind: kind, length: length, metadata: metadata, maxPending: limit)
+                try UploadRepository.create(
+                    db, id: id, owner: me.userId, kind: kind, length: length, metadata: metadata, maxPending: limit)
             }
             guard created != nil else {
-                return Self.tusError(429, "rate_limited", "at most \(limit) uploads may be in progress; finish or delete one")
+                return Self.tusError(
+                    429, "rate_limited", "at most \(limit) uploads may be in progress; finish or delete one")
             }
             return Self.tus(201, [("Location", "/uploads/\(id)"), ("Upload-Offset", "0")])
         } catch {
@@ -426,14 +403,21 @@ final class PhotoService: Sendable {
         }
         do {
             if delete {
-                let deleted = try await pool.withConnection { db in try UploadRepository.delete(db, id: id, owner: me.userId) }
+                let deleted = try await pool.withConnection { db in
+                    try UploadRepository.delete(db, id: id, owner: me.userId)
+                }
                 return deleted ? Self.tus(204) : Self.tusError(404, "not_found", "no such upload")
             }
-            guard let upload = try await pool.withConnection({ db in try UploadRepository.get(db, id: id, owner: me.userId) }) else {
+            guard
+                let upload = try await pool.withConnection({ db in
+                    try UploadRepository.get(db, id: id, owner: me.userId)
+                })
+            else {
                 return Self.tusError(404, "not_found", "no such upload")
             }
             var headers: [(String, String)] = [
-                ("Upload-Offset", String(upload.received)), ("Upload-Length", String(upload.length)), ("Cache-Control", "no-store"),
+                ("Upload-Offset", String(upload.received)), ("Upload-Length", String(upload.length)),
+                ("Cache-Control", "no-store"),
             ]
             if !upload.metadata.isEmpty { headers.append(("Upload-Metadata", upload.metadata)) }
             return Self.tus(200, headers)
@@ -445,7 +429,9 @@ final class PhotoService: Sendable {
     }
 
     /// Before a PATCH body is read: the token, the upload (the owner's), the offset and the length.
-    func checkChunk(id: String, authorization: String?, offset: String?, contentLength: Int) async -> Result<(Identity, UploadTarget), HTTPResult> {
+    func checkChunk(id: String, authorization: String?, offset: String?, contentLength: Int) async -> Result<
+        (Identity, UploadTarget), HTTPResult
+    > {
         let me: Identity
         switch await voice.identity(authorization, countsAsUpload: false) {
         case .failure(var result):
@@ -453,7 +439,8 @@ final class PhotoService: Sendable {
             return .failure(result)
         case .success(let identity): me = identity
         }
-        guard let offsetText = offset, offsetText.utf8.count <= 18, offsetText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        guard let offsetText = offset, offsetText.utf8.count <= 18,
+            offsetText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             let offset = Int64(offsetText)
         else { return .failure(Self.tusError(400, "bad_request", "send Upload-Offset")) }
         let upload: UploadRecord?
@@ -466,7 +453,10 @@ final class PhotoService: Sendable {
         }
         guard let upload else { return .failure(Self.tusError(404, "not_found", "no such upload")) }
         guard upload.received == offset else {
-            return .failure(Self.tusError(409, "bad_request", "the upload is at offset \(upload.received)", headers: [("Upload-Offset", String(upload.received))]))
+            return .failure(
+                Self.tusError(
+                    409, "bad_request", "the upload is at offset \(upload.received)",
+                    headers: [("Upload-Offset", String(upload.received))]))
         }
         guard Int64(contentLength) <= upload.length - upload.received else {
             return .failure(Self.tusError(413, "bad_request", "the chunk goes past Upload-Length"))
@@ -477,8 +467,12 @@ final class PhotoService: Sendable {
     /// Stores a PATCH's bytes (all of them, or those that arrived before the connection dropped).
     func storeChunk(id: String, owner: Int64, offset: Int64, data: [UInt8]) async -> HTTPResult {
         do {
-            let stored = try await pool.withConnection { db in try UploadRepository.append(db, id: id, owner: owner, offset: offset, data: data) }
-            guard let stored else { return Self.tusError(409, "bad_request", "the upload's offset moved, or it is gone") }
+            let stored = try await pool.withConnection { db in
+                try UploadRepository.append(db, id: id, owner: owner, offset: offset, data: data)
+            }
+            guard let stored else {
+                return Self.tusError(409, "bad_request", "the upload's offset moved, or it is gone")
+            }
             if !data.isEmpty { chunksStored.increment() }
             return Self.tus(204, [("Upload-Offset", String(stored))])
         } catch {
@@ -501,7 +495,9 @@ final class PhotoService: Sendable {
         defer { voice.endUpload(userId: me.userId) }
         let found: (UploadRecord, [UInt8])?
         do {
-            found = try await pool.withConnection { db in try UploadRepository.completeBytes(db, id: uploadId, owner: me.userId) }
+            found = try await pool.withConnection { db in
+                try UploadRepository.completeBytes(db, id: uploadId, owner: me.userId)
+            }
         } catch {
             return failure(error, op: "uploads.complete", userId: me.userId)
         }
@@ -516,67 +512,5 @@ final class PhotoService: Sendable {
             _ = try? await pool.withConnection { db in try UploadRepository.delete(db, id: uploadId, owner: me.userId) }
         }
         return result
-    }
-}
-
-/// Base64 helpers for tus ids and metadata.
-enum Base64URL {
-    /// 32 random bytes as unpadded base64url: 43 characters.
-    static func randomID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return encode(bytes)
-    }
-
-    static func encode(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var out: [UInt8] = []
-        var i = 0
-        while i + 2 < bytes.count {
-            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8 | Int(bytes[i + 2])
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63], alphabet[n & 63]]
-            i += 3
-        }
-        let rest = bytes.count - i
-        if rest == 1 {
-            let n = Int(bytes[i]) << 16
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63]]
-        } else if rest == 2 {
-            let n = Int(bytes[i]) << 16 | Int(bytes[i + 1]) << 8
-            out += [alphabet[n >> 18 & 63], alphabet[n >> 12 & 63], alphabet[n >> 6 & 63]]
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Whether `text` looks like an id made by ``randomID()``.
-    static func isID(_ text: Substring) -> Bool {
-        text.utf8.count == 43
-            && text.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D || $0 == 0x5F }
-    }
-
-    /// Decodes standard base64 (padding optional), as tus metadata values are.
-    static func decodeStandard(_ text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        var buffer = 0
-        var bits = 0
-        for c in text.utf8 {
-            let v: Int
-            switch c {
-            case 0x41...0x5A: v = Int(c) - 0x41
-            case 0x61...0x7A: v = Int(c) - 0x61 + 26
-            case 0x30...0x39: v = Int(c) - 0x30 + 52
-            case 0x2B, 0x2D: v = 62
-            case 0x2F, 0x5F: v = 63
-            case 0x3D: continue
-            default: return nil
-            }
-            buffer = buffer << 6 | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(buffer >> bits & 0xFF))
-            }
-        }
-        return out
     }
 }

@@ -6,82 +6,117 @@
 //
 //===----------------------------------------------------------------------===//
 
+import Foundation
+import Logging
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
 
 /// One's own photos and the profile picture: `photos.mine`, `photos.delete`, `profile.avatar.set`,
-/// `profile.avatar.remove` (docs/protocol.md, "Photos and avatars"). The bytes arrive over HTTP (`POST /photos`,
-/// docs/photos.md); these ops only list, delete and reference them. Each write is one transaction; after its
-/// commit `profile.updated` goes to my devices, friends and active followers, and `moment.deleted` for a moment
-/// left without photos to the moment's audience (through `deliveries`, which reaches every node).
+/// `profile.avatar.remove` (docs/protocol.md, "Photos and avatars"), and the photo routes over HTTP (docs/photos.md):
+/// `GET /photos/{id}/info` (a `handler` route: bearer token, no body, `PhotoLibraryService.info`), and uploads,
+/// downloads and tus (`session` routes: tokens checked before bodies, bodies into upload slots; `PhotoService`).
+/// Each op handler decodes, asks `PhotoLibraryService` (one transaction), delivers its events after the commit
+/// (`profile.updated` to my devices, friends and active followers; `moment.deleted` for a moment left without
+/// photos to the moment's audience) and replies.
 struct PhotosFeature: Feature {
     static let migrations: [Migration] = [.v0013Photos]
 
-    init(context: ProtocolServices) {}
+    let service: PhotoLibraryService
+    /// Logs the cause of an info request's `internal` answer.
+    let logger: Logger
+    /// The limits of uploads, processing, the renditions' cache and tus (`PhotoService`'s, shared with voice's tus).
+    let limits: PhotoConfiguration
+
+    init(context: ProtocolServices) {
+        service = PhotoLibraryService(db: context.pool)
+        logger = context.logger
+        limits = context.configuration.photos
+    }
 
     func register(in registry: inout FeatureRegistry) {
         registry.add(PhotosAccountData.deletionSteps)
+        let c = limits
+        registry.configuration.append(
+            ConfigurationGroup(
+                feature: "photos",
+                values: [
+                    ("photo-max-bytes", "\(c.maxBytes)"), ("photo-max-pixels", "\(c.maxPixels)"),
+                    ("photo-workers", "\(c.workers)"), ("photo-max-waiting", "\(c.maxWaiting)"),
+                    ("photo-cache-bytes", "\(c.cacheBytes)"),
+                    ("upload-expiry-hours", "\(c.uploadExpirySeconds / 3600)"),
+                    ("max-pending-uploads", "\(c.maxPendingUploads)"), ("photo-display-size", "\(c.displaySize)"),
+                    ("photo-thumbnail-size", "\(c.thumbnailSize)"), ("photo-webp-quality", "\(c.webpQuality)"),
+                    ("photo-webp-effort", "\(c.webpEffort)"), ("photo-jpeg-quality", "\(c.jpegQuality)"),
+                ]))
+        let service = self.service
+        let logger = self.logger
+        // First: the router takes the first route whose pattern matches, and `/photos/{id...}` below matches this
+        // path too (for another method than GET and HEAD it still answers, 405, as before).
+        registry.routes.add(["GET"], "/photos/{id}/info", .bearer) { request in
+            guard let identity = request.identity else { return .error(401, "not_authenticated", "no session") }
+            do throws(PhotoError) {
+                return Self.json(try await service.info(viewer: identity.userId, photoId: request.id("id")))
+            } catch {
+                return Self.answer(error, userId: identity.userId, logger: logger)
+            }
+        }
         // Uploads, downloads and tus: `session` routes (tokens checked before bodies, bodies into upload slots).
         for path in ["/photos", "/photos/{id...}", "/uploads", "/uploads/{id...}"] {
             registry.routes.addSession(["*"], path) { session, head, rest, _ in session.handlePhotos(head, rest: rest) }
         }
-        registry.operations.register(Ops.PhotosMine.self) { s, p async throws(ServiceError) -> Ops.PhotosMine.Result in
-            let limit = try pageSize(p.limit, default: 30, max: 100)
-            let me = s.userId
-            return try await ModerationFeature.database(s) { db in
-                let rows = try MomentRepository.mine(db, owner: me, before: p.before, limit: limit + 1)
-                let page = Array(rows.prefix(limit))
-                return .init(photos: page, nextBefore: rows.count > limit ? page.last?.photoId : nil)
-            }
+        registry.operations.register(Ops.PhotosMine.self) { s, p async throws(PhotoError) -> Ops.PhotosMine.Result in
+            try await service.mine(user: s.userId, before: p.before, limit: p.limit)
         }
-        registry.operations.register(Ops.PhotosDelete.self) { s, p async throws(ServiceError) -> Empty in
-            let me = s.userId
-            let (deletion, audience, profile) = try await ModerationFeature.database(s, transaction: true) { db in
-                let deletion = try MomentRepository.deletePhoto(db, owner: me, photoId: p.photoId)
-                let audience = deletion.deletedMoments.isEmpty ? [] : try MomentRepository.audience(db, of: me)
-                let profile = deletion.avatarCleared ? try Self.profileChange(db, me) : nil
-                return (deletion, audience, profile)
-            }
-            for id in deletion.deletedMoments {
-                s.services.deliveries.push(
-                    PushEvent(
-                        users: audience,
-                        bytes: ProtocolCodec.encodeEvent(MomentEvents.Deleted(momentId: id, ownerId: me))))
-            }
-            if let profile { s.services.deliveries.push(profile.event) }
+        registry.operations.register(Ops.PhotosDelete.self) { s, p async throws(PhotoError) -> Empty in
+            s.deliver(try await service.delete(s.caller, photoId: p.photoId))
             return Empty()
         }
-        registry.operations.register(Ops.ProfileAvatarSet.self) { s, p async throws(ServiceError) -> AvatarResult in
-            try await Self.setAvatar(s, p.photoId)
+        registry.operations.register(Ops.ProfileAvatarSet.self) { s, p async throws(PhotoError) -> AvatarResult in
+            let (result, events) = try await service.setAvatar(s.caller, photoId: p.photoId)
+            s.deliver(events)
+            return result
         }
-        registry.operations.register(Ops.ProfileAvatarRemove.self) { s, _ async throws(ServiceError) -> AvatarResult in
-            try await Self.setAvatar(s, nil)
+        registry.operations.register(Ops.ProfileAvatarRemove.self) { s, _ async throws(PhotoError) -> AvatarResult in
+            let (result, events) = try await service.setAvatar(s.caller, photoId: nil)
+            s.deliver(events)
+            return result
         }
     }
 
-    static func setAvatar<Op>(_ s: RequestContext<Op>.Snapshot, _ photoId: Int64?) async throws(ServiceError) -> AvatarResult {
-        let me = s.userId
-        let change = try await ModerationFeature.database(s, transaction: true) { db in
-            try MomentRepository.setAvatar(db, user: me, photoId: photoId)
-            return try Self.profileChange(db, me)
-        }
-        s.services.deliveries.push(change.event)
-        return AvatarResult(profile: change.own)
+    /// A photo's info as the route's 200 answer: JSON in the protocol's form (snake case), not cached as is (who
+    /// may see a photo changes with friendships, blocks and deletions).
+    static func json(_ info: PhotoInfo) -> HTTPResult {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a struct of strings and integers cannot fail.
+        let body = (try? encoder.encode(info)).map { Array($0) } ?? Array("{}".utf8)
+        return HTTPResult(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/json"), ("Cache-Control", "private, no-cache"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
+            body: body)
     }
 
-    /// `user`'s own profile (as `profile.get` of oneself shows it) and the `profile.updated` event for the
-    /// user's devices, friends and active followers (the public fields only: no phone, role, zone, locale or policy).
-    static func profileChange(_ db: PostgresConnection, _ user: Int64) throws -> (own: UserProfile, event: PushEvent) {
-        guard var profile = try UserRepository.profile(db, of: user) else { throw ServiceError(.notFound, "no such user") }
-        try SocialGraphRepository.decorate(db, &profile, viewer: user)
-        let own = UserProfile(profile)
-        let shown = UserProfile(
-            userId: own.userId, displayName: own.displayName, handle: own.handle, bio: own.bio, protected: own.protected, stats: own.stats,
-            avatar: own.avatar)
-        let users = try MomentRepository.profileAudience(db, of: user)
-        let event = ProtocolCodec.encodeEvent(ServerEvent.ProfileUpdated(profile: shown))
-        return (own, PushEvent(users: users, bytes: event))
+    /// A refusal as the route's answer: 404 exactly as `GET /photos/{id}` answers a missing photo, 503 with
+    /// `Retry-After` while the database is busy or away, 500 (logged with its cause) for anything else.
+    static func answer(_ error: PhotoError, userId: Int64, logger: Logger) -> HTTPResult {
+        let wire = error.wire
+        switch wire.code {
+        case .notFound: return .error(404, wire.code.rawValue, wire.message)
+        case .unavailable: return .error(503, wire.code.rawValue, wire.message, headers: [("Retry-After", "2")])
+        default:
+            logger.error(
+                "photo request failed",
+                metadata: [
+                    LogKey.op: "photos.info", LogKey.userId: "\(userId)",
+                    LogKey.error: "\(wire.underlying.map { "\($0)" } ?? wire.message)",
+                ])
+            return .error(500, wire.code.rawValue, wire.message)
+        }
     }
 }

@@ -22,24 +22,4 @@ public struct SocialGraphConfiguration: Sendable, Equatable {
     public var maxPage = 100
 
     public init() {}
-
-    /// A list's page size: `limit` or the default, refused outside 1...maxPage.
-    func page(_ limit: Int?) throws(ServiceError) -> Int {
-        let limit = limit ?? defaultPage
-        guard (1...maxPage).contains(limit) else { throw ServiceError(.badRequest, "limit must be 1 to \(maxPage)") }
-        return limit
-    }
-}
-
-/// The social graph's limits and rate limiter, one per server (`ProtocolServices.graph`).
-final class SocialGraphServices: Sendable {
-    let configuration: SocialGraphConfiguration
-    /// `follow` + `unfollow` per user.
-    let followLimiter: SharedRateLimiter<Int64>
-
-    init(_ configuration: SocialGraphConfiguration) {
-        self.configuration = configuration
-        followLimiter = SharedRateLimiter(
-            capacity: Double(max(1, configuration.followBurst)), refillPerSecond: 1 / max(0.001, configuration.followRefillSeconds))
-    }
 }

@@ -45,8 +45,11 @@ extension ProtocolApplication {
         case .post:
             // Sent by the resume, or deleted by then (the resume carried its deletion).
             if delivery.seq <= social.replayedUpTo
-                && (social.replayedPosts.contains(delivery.postId) || social.replayedDeletions.contains(delivery.postId))
-            { return }
+                && (social.replayedPosts.contains(delivery.postId)
+                    || social.replayedDeletions.contains(delivery.postId))
+            {
+                return
+            }
             port.sendFanout(delivery.frame)
         case .deleted:
             if delivery.seq <= social.replayedUpTo && social.replayedDeletions.contains(delivery.postId) { return }

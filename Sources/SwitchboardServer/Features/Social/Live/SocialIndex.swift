@@ -10,38 +10,6 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 
-/// A stream a connection subscribes to.
-enum LiveStream: Hashable, Sendable {
-    case home
-    case user(Int64)
-    /// The post id as subscribed (the index uses its thread's root).
-    case thread(Int64)
-    case notifications
-
-    init?(_ name: String) {
-        if name == "home" {
-            self = .home
-        } else if name == "notifications" {
-            self = .notifications
-        } else if name.hasPrefix("user:"), let id = Int64(name.dropFirst(5)), id > 0 {
-            self = .user(id)
-        } else if name.hasPrefix("thread:"), let id = Int64(name.dropFirst(7)), id > 0 {
-            self = .thread(id)
-        } else {
-            return nil
-        }
-    }
-
-    var name: String {
-        switch self {
-        case .home: "home"
-        case .notifications: "notifications"
-        case .user(let id): "user:\(id)"
-        case .thread(let id): "thread:\(id)"
-        }
-    }
-}
-
 /// This node's live subscriptions and the indexes that route a change to them (`docs/social.md`): followee →
 /// users with a home subscription here, author → user-page connections, thread root → thread connections, user →
 /// notification connections, plus each subscribed user's follows, mutes and blocks (kept current by the graph
@@ -93,7 +61,8 @@ struct SocialIndex {
     /// Subscribes `connection` (of `user`) to `streams` (each with its key and owner); `relations` when the user is
     /// not known here yet, read at graph version `version`. At most `limit` streams per connection in all.
     mutating func add(
-        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)], relations: SocialLiveRepository.Relations?,
+        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)],
+        relations: SocialLiveRepository.Relations?,
         readAt version: UInt64?, limit: Int
     ) -> Result<[String], AddError> {
         if users[user] == nil {
@@ -193,7 +162,11 @@ struct SocialIndex {
         case .mute(let muter, let muted, let active):
             graphVersion &+= 1
             if users[muter] != nil {
-                if active { users[muter]!.relations.muted.insert(muted) } else { users[muter]!.relations.muted.remove(muted) }
+                if active {
+                    users[muter]!.relations.muted.insert(muted)
+                } else {
+                    users[muter]!.relations.muted.remove(muted)
+                }
             }
         default: break
         }
@@ -282,7 +255,9 @@ struct SocialIndex {
         let relations = user.relations
         if relations.muted.contains(r.authorId) || relations.blocked.contains(r.authorId) { return false }
         if r.authorProtected && !relations.followees.contains(r.authorId) { return false }
-        if let original = r.originalAuthor, original != u, relations.muted.contains(original) || relations.blocked.contains(original) {
+        if let original = r.originalAuthor, original != u,
+            relations.muted.contains(original) || relations.blocked.contains(original)
+        {
             return false
         }
         if let to = r.replyToUser, to != u, !relations.followees.contains(to) { return false }
@@ -293,7 +268,9 @@ struct SocialIndex {
     private func visible(_ r: LivePostRoute, to connection: ConnectionID) -> Bool {
         guard let entry = connections[connection], let user = users[entry.userId] else { return false }
         guard sees(user, entry.userId, author: r.authorId, protected: r.authorProtected) else { return false }
-        if let original = r.originalAuthor, original != entry.userId, user.relations.blocked.contains(original) { return false }
+        if let original = r.originalAuthor, original != entry.userId, user.relations.blocked.contains(original) {
+            return false
+        }
         return true
     }
 }

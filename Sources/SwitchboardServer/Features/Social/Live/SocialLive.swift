@@ -15,39 +15,6 @@ import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// Limits of live pages (`serve` flags `--max-subscriptions`, `--live-replay-max`).
-public struct LiveConfiguration: Sendable, Equatable {
-    /// Streams one connection may be subscribed to.
-    public var maxSubscriptions = 16
-    /// Posts and deletions a resume (`live.subscribe` with `since`) returns at most; beyond, `resync_required`.
-    public var replayMax = 200
-    /// Changes resolved together (one database connection, one bus message).
-    public var resolveBatch = 256
-    /// Live social events a connection holds while its resume is read, beyond which it is closed (1013).
-    public var maxHeld = 10_000
-    public init() {}
-}
-
-/// One live event for one connection, encoded once for all its recipients: the connection drops a post it was
-/// just given by a resume, and conflates counts per post while backed up (`ProtocolApplication.receiveSocial`).
-final class SocialDelivery: Sendable {
-    enum Kind: Sendable { case post, deleted, counts, other }
-    let kind: Kind
-    let postId: Int64
-    let seq: Int64
-    let bytes: [UInt8]
-    /// The event's uncompressed WebSocket frame, built once and written as is to every recipient
-    /// (`HTTPSession.sendFanout`).
-    let frame: SharedBytes
-    init(kind: Kind, postId: Int64 = 0, seq: Int64 = 0, bytes: [UInt8]) {
-        self.kind = kind
-        self.postId = postId
-        self.seq = seq
-        self.bytes = bytes
-        frame = SharedBytes(WebSocketFrameEncoder.encode(opcode: .text, payload: bytes))
-    }
-}
-
 /// Live pages (`docs/social.md`, "Live pages: ordering, routing and resume"). The other parts `publish` each
 /// change after its commit; a resolver reads what the change needs (the post, the counts, the notification) on a
 /// pooled database connection, a batch of changes at a time, encodes each event once, routes the batch to this
@@ -71,7 +38,9 @@ final class SocialLive: @unchecked Sendable {
     // protected by queue: failed attempts at the batch now at the head of `pending` (see `resolveNext`)
     private var failedAttempts = 0
 
-    init(configuration: LiveConfiguration, pool: DatabasePool, outbox: LocalOutbox, cluster: ClusterNode?, logger: Logger) {
+    init(
+        configuration: LiveConfiguration, pool: DatabasePool, outbox: LocalOutbox, cluster: ClusterNode?, logger: Logger
+    ) {
         self.configuration = configuration
         self.pool = pool
         self.outbox = outbox
@@ -107,7 +76,8 @@ final class SocialLive: @unchecked Sendable {
                 if !routed.isEmpty {
                     route(routed)
                     if let cluster {
-                        let bytes = ClusterWire.social(node: cluster.node, payload: SocialRouted.encode(routed)).encoded()
+                        let bytes = ClusterWire.social(node: cluster.node, payload: SocialRouted.encode(routed))
+                            .encoded()
                         cluster.metrics.busMessagesSent.increment()
                         cluster.bus.broadcast(bytes)
                     }
@@ -125,7 +95,9 @@ final class SocialLive: @unchecked Sendable {
                     let delay = 50 * (1 << failedAttempts)
                     logger.warning(
                         "social: live changes will be retried",
-                        metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)", "sb.attempt": "\(failedAttempts)"])
+                        metadata: [
+                            "sb.error": "\(error)", "sb.count": "\(batch.count)", "sb.attempt": "\(failedAttempts)",
+                        ])
                     queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [self] in
                         resolving = false
                         resolveNext()
@@ -133,7 +105,9 @@ final class SocialLive: @unchecked Sendable {
                     return
                 } else {
                     // Live pages missed these; a client learns of them when it resumes (`live.subscribe` with `since`).
-                    logger.error("social: live changes could not be resolved", metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)"])
+                    logger.error(
+                        "social: live changes could not be resolved",
+                        metadata: ["sb.error": "\(error)", "sb.count": "\(batch.count)"])
                 }
             }
             failedAttempts = 0
@@ -156,7 +130,8 @@ final class SocialLive: @unchecked Sendable {
                 guard let post = posts[id] else { continue }
                 let route = LivePostRoute(
                     postId: id, seq: post.seq, authorId: post.author.userId, authorProtected: post.author.protected,
-                    threadRoot: post.threadRoot, replyToUser: post.replyToUser?.userId, originalAuthor: post.repostOf?.author.userId)
+                    threadRoot: post.threadRoot, replyToUser: post.replyToUser?.userId,
+                    originalAuthor: post.repostOf?.author.userId)
                 out.append(.post(route, event: ProtocolCodec.encodeEvent(LiveEvents.PostNew(post: post))))
                 profiles.append(post.author.userId)
             case .postDeleted(let id, let author, let root, let seq):
@@ -166,10 +141,12 @@ final class SocialLive: @unchecked Sendable {
                 profiles.append(author)
             case .counts(let id):
                 guard lastCounts[id] == i, let f = try SocialLiveRepository.facts(db, postId: id) else { continue }
-                let event = LiveEvents.PostCounts(postId: id, likeCount: f.likeCount, repostCount: f.repostCount, replyCount: f.replyCount)
+                let event = LiveEvents.PostCounts(
+                    postId: id, likeCount: f.likeCount, repostCount: f.repostCount, replyCount: f.replyCount)
                 out.append(
                     .counts(
-                        postId: id, authorId: f.authorId, authorProtected: f.authorProtected, threadKey: f.threadRoot ?? id,
+                        postId: id, authorId: f.authorId, authorProtected: f.authorProtected,
+                        threadKey: f.threadRoot ?? id,
                         event: ProtocolCodec.encodeEvent(event)))
             case .notified(let userId, let notificationId):
                 guard let row = try SocialNotifications.notification(db, userId: userId, id: notificationId),
@@ -177,7 +154,9 @@ final class SocialLive: @unchecked Sendable {
                 else { continue }
                 let unread = try SocialNotifications.unread(db, userId: userId)
                 let event = LiveEvents.NotificationEvent(
-                    notification: LiveEvents.Notification(id: row.id, kind: row.kind.rawValue, actor: actor, postId: row.postId, createdAt: row.createdAt),
+                    notification: LiveEvents.Notification(
+                        id: row.id, kind: row.kind.rawValue, actor: actor, postId: row.postId,
+                        createdAt: row.createdAt),
                     unread: unread)
                 out.append(.notification(userId: userId, event: ProtocolCodec.encodeEvent(event)))
             case .followChanged(let follower, let followee, let active):
@@ -215,10 +194,13 @@ final class SocialLive: @unchecked Sendable {
         for change in routed {
             let delivery: SocialDelivery
             switch change {
-            case .post(let r, let event): delivery = SocialDelivery(kind: .post, postId: r.postId, seq: r.seq, bytes: event)
-            case .deleted(let id, let seq, _, _, let event): delivery = SocialDelivery(kind: .deleted, postId: id, seq: seq, bytes: event)
+            case .post(let r, let event):
+                delivery = SocialDelivery(kind: .post, postId: r.postId, seq: r.seq, bytes: event)
+            case .deleted(let id, let seq, _, _, let event):
+                delivery = SocialDelivery(kind: .deleted, postId: id, seq: seq, bytes: event)
             case .counts(let id, _, _, _, let event): delivery = SocialDelivery(kind: .counts, postId: id, bytes: event)
-            case .profileCounts(_, let event), .notification(_, let event): delivery = SocialDelivery(kind: .other, bytes: event)
+            case .profileCounts(_, let event), .notification(_, let event):
+                delivery = SocialDelivery(kind: .other, bytes: event)
             case .follow, .block, .mute:
                 index.apply(change)
                 continue
@@ -239,7 +221,8 @@ final class SocialLive: @unchecked Sendable {
 
     /// Subscribes a connection (on the queue); refused when the connection closed meanwhile.
     func add(
-        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)], relations: SocialLiveRepository.Relations?,
+        _ connection: ConnectionID, user: Int64, streams: [(LiveStream, key: Int64, owner: Int64)],
+        relations: SocialLiveRepository.Relations?,
         readAt version: UInt64?
     ) async -> Result<[String], SocialIndex.AddError> {
         await withCheckedContinuation { continuation in
@@ -247,7 +230,9 @@ final class SocialLive: @unchecked Sendable {
                 // Detached before `connectionClosed` is queued: a subscription after the close would never be removed.
                 guard outbox.isAttached(connection) else { return continuation.resume(returning: .success([])) }
                 continuation.resume(
-                    returning: index.add(connection, user: user, streams: streams, relations: relations, readAt: version, limit: configuration.maxSubscriptions))
+                    returning: index.add(
+                        connection, user: user, streams: streams, relations: relations, readAt: version,
+                        limit: configuration.maxSubscriptions))
             }
         }
     }

@@ -10,36 +10,6 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 
-/// A change to the social graph or to posts, as the other parts tell LIVE about it (after their commit):
-/// `services.social.publish(_:)`.
-public enum SocialChange: Sendable {
-    /// LIVE loads the post once, encodes `post.new` once.
-    case postCreated(postId: Int64)
-    case postDeleted(postId: Int64, authorId: Int64, threadRoot: Int64?, seq: Int64)
-    /// LIVE reads the current counts (conflated).
-    case counts(postId: Int64)
-    /// After commit of a recorded notification.
-    case notified(userId: Int64, notificationId: Int64)
-    /// Home indexes, profile counts.
-    case followChanged(followerId: Int64, followeeId: Int64, active: Bool)
-    case blockChanged(blockerId: Int64, blockedId: Int64, blocked: Bool)
-    case muteChanged(muterId: Int64, mutedId: Int64, muted: Bool)
-}
-
-/// The facts that route a new post to live pages.
-struct LivePostRoute: Sendable, Equatable {
-    var postId: Int64
-    var seq: Int64
-    var authorId: Int64
-    var authorProtected: Bool
-    /// The thread's root for a reply.
-    var threadRoot: Int64?
-    /// The author of the post replied to.
-    var replyToUser: Int64?
-    /// The author of the original, for a repost.
-    var originalAuthor: Int64?
-}
-
 /// A change once resolved (its post or counts read, its event encoded once): what every node routes to its own
 /// connections, and what crosses the cluster's bus (`ClusterWire.social`, one message per resolved batch).
 enum SocialRouted: Sendable, Equatable {
@@ -132,19 +102,24 @@ enum SocialRouted: Sendable, Equatable {
             guard let tag = r.byte() else { return nil }
             switch tag {
             case 1:
-                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let p = r.flag(), let root = r.optional(),
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let p = r.flag(),
+                    let root = r.optional(),
                     let replyTo = r.optional(), let original = r.optional(), let event = r.bytes()
                 else { return nil }
                 items.append(
                     .post(
                         LivePostRoute(
-                            postId: id, seq: seq, authorId: author, authorProtected: p, threadRoot: root, replyToUser: replyTo,
+                            postId: id, seq: seq, authorId: author, authorProtected: p, threadRoot: root,
+                            replyToUser: replyTo,
                             originalAuthor: original), event: event))
             case 2:
-                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let root = r.optional(), let event = r.bytes() else { return nil }
+                guard let id = r.i64(), let seq = r.i64(), let author = r.i64(), let root = r.optional(),
+                    let event = r.bytes()
+                else { return nil }
                 items.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: event))
             case 3:
-                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes() else { return nil }
+                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes()
+                else { return nil }
                 items.append(.counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
             case 4:
                 guard let u = r.i64(), let event = r.bytes() else { return nil }
@@ -155,8 +130,11 @@ enum SocialRouted: Sendable, Equatable {
             case 6, 7, 8:
                 guard let a = r.i64(), let b = r.i64(), let active = r.flag() else { return nil }
                 items.append(
-                    tag == 6 ? .follow(followerId: a, followeeId: b, active: active)
-                        : tag == 7 ? .block(blockerId: a, blockedId: b, active: active) : .mute(muterId: a, mutedId: b, active: active))
+                    tag == 6
+                        ? .follow(followerId: a, followeeId: b, active: active)
+                        : tag == 7
+                            ? .block(blockerId: a, blockedId: b, active: active)
+                            : .mute(muterId: a, mutedId: b, active: active))
             default: return nil
             }
         }
