@@ -9,6 +9,7 @@
 import Foundation
 import SwitchboardProtocol
 import SwitchboardServer
+import SwitchboardStore
 import Testing
 
 /// The message ids of a `conversations.pins` reply, in order.
@@ -157,5 +158,72 @@ struct PinsTests {
         #expect(errorCode(try cat.client.call("messages.unpin", ["message_id": ids[0]])) == "not_member")
         // The pin stays for the others.
         #expect(pinnedIds(try ann.client.call("conversations.pins", ["conversation_id": group])) == [ids[0]])
+    }
+
+    @Test func aDeletedAccountsPinsStayWithoutTheirAuthorAndItsExportListsThem() throws {
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-pins-\(UUID().uuidString)").path
+        let (server, port, database) = try startProtocolServer { $0.account.exportDirectory = exports }
+        defer {
+            stop(server)
+            database.close()
+        }
+        let ann = try makeUser(port, "ann")
+        let bob = try makeUser(port, "bob")
+        let cat = try makeUser(port, "cat")
+        try befriend(ann, bob)
+        try befriend(ann, cat)
+        let group = try #require(
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])?["conversation_id"] as? Int)
+        let bobs = try #require(
+            ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "keep this"]))?["message_id"]
+                as? Int)
+        let anns = try #require(
+            ok(try ann.client.call("messages.send", ["conversation_id": group, "text": "mine"]))?["message_id"] as? Int)
+        // Ann pins Bob's message; Bob pins Ann's.
+        #expect(ok(try ann.client.call("messages.pin", ["message_id": bobs])) != nil)
+        #expect(ok(try bob.client.call("messages.pin", ["message_id": anns])) != nil)
+
+        // Ann's export lists the pin she made.
+        let id = try #require(
+            (ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
+        #expect(
+            (try ann.client.event("account.export_ready")["export"] as? [String: Any])?["state"] as? String == "ready")
+        let download = try http(port, "GET", "/export/\(id)", token: ann.token)
+        #expect(download.status == 200)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sb-pins-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(download.body).write(to: folder.appendingPathComponent("export.tar.gz"))
+        #expect(
+            try runProcess(
+                "/bin/tar", ["-xzf", folder.appendingPathComponent("export.tar.gz").path, "-C", folder.path]
+            ).status == 0)
+        let pinsFile = folder.appendingPathComponent("switchboard-export-\(id)/message_pins.json")
+        let exported = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: pinsFile)) as? [[String: Any]])
+        #expect(exported.count == 1)
+        #expect(exported.first?["message_id"] as? Int == bobs)
+        #expect(exported.first?["conversation_id"] as? Int == group)
+        #expect(exported.first?["seq"] as? Int == 2)
+        #expect(exported.first?["pinned_at"] is String)
+
+        // Ann deletes her account: her pin stays, without its author; the pin of her own message goes with its
+        // tombstone.
+        #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
+        let annId = Int64(ann.id)
+        let finished = waitUntil(timeout: 30) {
+            (try? database.pool.connectionForTests { db in
+                try db.execute(
+                    cached: "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NOT NULL",
+                    [.int(annId)]
+                ).first?.string(0)
+            }) == "1"
+        }
+        #expect(finished)
+        let pins = try #require(
+            ok(try bob.client.call("conversations.pins", ["conversation_id": group]))?["pins"] as? [[String: Any]])
+        #expect(pins.count == 1)
+        #expect((pins.first?["message"] as? [String: Any])?["id"] as? Int == bobs)
+        #expect(pins.first?["pinned_by"] is NSNull)
     }
 }

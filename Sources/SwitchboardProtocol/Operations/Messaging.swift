@@ -310,6 +310,18 @@ public struct MessagePin: Codable, Sendable, Equatable {
         self.pinnedBy = pinnedBy
         self.pinnedAt = pinnedAt
     }
+
+    enum CodingKeys: String, CodingKey {
+        case message, pinnedBy, pinnedAt
+    }
+
+    /// `pinned_by` is always sent: null once the account that pinned is deleted.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(message, forKey: .message)
+        try container.encode(pinnedBy, forKey: .pinnedBy)
+        try container.encode(pinnedAt, forKey: .pinnedAt)
+    }
 }
 
 /// The result of `messages.pin`: the pin (the stored one when the message was pinned already).
