@@ -968,7 +968,8 @@ def test_pins(server):
 
     # Without a seq: the latest message. With one: that message.
     rc, out, err = ray.run("pin", "Pam")
-    check(rc == 0 and re.search(rf"pinned: 📌 #{second} .*Pam: see you at 8  \(pinned by you\)", out), f"pin latest: {rc} {out} {err}")
+    latest = rf"pinned: 📌 #{second} .*Pam: see you at 8  \(pinned by you\)"
+    check(rc == 0 and re.search(latest, out), f"pin latest: {rc} {out} {err}")
     rc, out, err = ray.run("pin", "Pam", first, "--json")
     record = json.loads(out.strip().splitlines()[-1])
     check(rc == 0 and record["type"] == "pin.added" and record["seq"] == int(first)

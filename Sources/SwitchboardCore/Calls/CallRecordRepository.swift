@@ -32,7 +32,8 @@ public enum CallRecordRepository {
             try db.execute(
                 cached: """
                     INSERT INTO calls (
-                        id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at, duration_ms)
+                        id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at,
+                        duration_ms)
                     VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', $7::timestamptz),
                       date_trunc('milliseconds', $8::timestamptz), date_trunc('milliseconds', $9::timestamptz), $10)
                     ON CONFLICT (id) DO NOTHING

@@ -260,8 +260,8 @@ class ChatPage {
     item.replaceChildren(head, body);
     if (mine) meta.append(' · ', el('span', { class: 'receipt' }));
     if (!message.deleted) {
-      meta.append(el('span', { class: 'pin-mark', hidden: true }, ' · ', el('span', { 'aria-hidden': 'true' }, '📌 '),
-        el('span', {}, t('message.pinned_mark'))));
+      meta.append(el('span', { class: 'pin-mark', hidden: true }, ' · ',
+        el('span', { 'aria-hidden': 'true' }, '📌 '), el('span', {}, t('message.pinned_mark'))));
       item.append(el('ul', { class: 'reactions', 'aria-label': this.t('message.reactions_label') }));
       this.addActions(item, head, mine);
       this.showReactions(item);
@@ -284,7 +284,8 @@ class ChatPage {
         this.pinList.hidden = !this.pinList.hidden;
         this.pinToggle.setAttribute('aria-expanded', String(!this.pinList.hidden));
       } }, el('span', { 'aria-hidden': 'true' }, '📌 '), this.pinSummary);
-    return el('section', { class: 'pinned', 'aria-label': t('pins.label'), hidden: true }, this.pinToggle, this.pinList);
+    return el('section', { class: 'pinned', 'aria-label': t('pins.label'), hidden: true },
+      this.pinToggle, this.pinList);
   }
 
   async loadPins() {
@@ -295,7 +296,7 @@ class ChatPage {
     } catch (failure) {
       // A member who left has no pins; a lost connection reads them again when it resumes.
       if (failure.code === 'not_member') this.pins = [];
-      else if (failure.code !== 'connection_lost' && failure.code !== 'timeout') this.error.show(this.app.errorText(failure));
+      else if (!['connection_lost', 'timeout'].includes(failure.code)) this.error.show(this.app.errorText(failure));
     }
     this.showPins();
   }
@@ -309,12 +310,16 @@ class ChatPage {
     const { t } = this;
     this.pinBar.hidden = this.pins.length === 0;
     if (this.pins.length) {
-      this.pinSummary.textContent = t('pins.summary', { count: this.pins.length, latest: this.pinText(this.pins[0].message) });
+      const latest = this.pinText(this.pins[0].message);
+      this.pinSummary.textContent = t('pins.summary', { count: this.pins.length, latest });
     }
-    this.pinList.replaceChildren(...this.pins.map(({ message, pinned_by }) => el('li', { dataset: { messageId: String(message.id) } },
+    const byName = (id) => (id === null ? t('message.deleted_account') : this.nameOf(id));
+    this.pinList.replaceChildren(...this.pins.map(({ message, pinned_by }) => el('li',
+      { dataset: { messageId: String(message.id) } },
       el('span', { class: 'pin-text' }, this.pinText(message)),
-      el('span', { class: 'pin-by' }, t('pins.by', { name: pinned_by === null ? t('message.deleted_account') : this.nameOf(pinned_by) })),
-      el('button', { type: 'button', class: 'quiet small', 'aria-label': t('pins.unpin_label', { text: this.pinText(message) }),
+      el('span', { class: 'pin-by' }, t('pins.by', { name: byName(pinned_by) })),
+      el('button', { type: 'button', class: 'quiet small',
+        'aria-label': t('pins.unpin_label', { text: this.pinText(message) }),
         onclick: () => this.setPinned(message.id, false) }, t('message.unpin')))));
     for (const item of this.byId.values()) this.showPinState(item);
   }
@@ -338,7 +343,8 @@ class ChatPage {
         this.unpinned(messageId);
       }
     } catch (failure) {
-      this.app.toast(failure.code === 'too_many' ? this.t('pins.full', { max: this.maxPins }) : this.app.errorText(failure));
+      const full = failure.code === 'too_many';
+      this.app.toast(full ? this.t('pins.full', { max: this.maxPins }) : this.app.errorText(failure));
     }
   }
 
@@ -405,8 +411,9 @@ class ChatPage {
         dataset: { emoji }, 'aria-label': t('message.react', { emoji_name: t(`emoji.${name}`) }),
         onclick: () => this.react(item, emoji) }, emoji)));
     const panel = el('div', { class: 'message-actions', id: panelId, hidden: true }, reactions,
-      el('button', { type: 'button', class: 'quiet', dataset: { pin: '' }, onclick: () => this.setPinned(item.message.id,
-        !this.pins.some((p) => p.message.id === item.message.id)) }, t('message.pin')),
+      el('button', { type: 'button', class: 'quiet', dataset: { pin: '' },
+        onclick: () => this.setPinned(item.message.id, !this.pins.some((p) => p.message.id === item.message.id)) },
+      t('message.pin')),
       el('button', { type: 'button', class: 'quiet', onclick: () => this.hideMessage(item) }, t('message.hide')),
       mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null,
       mine ? null : el('button', { type: 'button', class: 'quiet', onclick: () => openReport(this.app,
