@@ -155,6 +155,9 @@ class Fuzzer:
             "messages.history": lambda: {"conversation_id": i(w.conversations), "before": i([1, 5, 100]), "limit": i([1, 10, 100])},
             "messages.delete": lambda: {"message_id": i([])},
             "messages.hide": lambda: {"message_id": i(w.messages)},
+            "messages.pin": lambda: {"message_id": i(w.messages)},
+            "messages.unpin": lambda: {"message_id": i(w.messages)},
+            "conversations.pins": lambda: {"conversation_id": i(w.conversations)},
             "reactions.set": lambda: {"message_id": i(w.messages), "emoji": s(lambda: self.pick(["👍", "❤️", "x" * 9, "a\u0007"])),
                                       "active": self.pick([True, False, None, 0, "yes"])},
             "sync": lambda: {"since": self.pick([

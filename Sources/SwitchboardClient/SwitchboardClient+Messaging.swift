@@ -47,7 +47,9 @@ extension SwitchboardClient {
     }
 
     /// `groups.create`: a group with at least two friends.
-    public func createGroup(name: String? = nil, memberIds: [Int64]) async throws(SwitchboardClientError) -> Conversation {
+    public func createGroup(name: String? = nil, memberIds: [Int64]) async throws(SwitchboardClientError)
+        -> Conversation
+    {
         try await send(Ops.GroupsCreate.self, .init(name: name, memberIds: memberIds)).conversation
     }
 
@@ -79,7 +81,8 @@ extension SwitchboardClient {
         _ text: String, to target: MessageTarget, clientId: String? = nil, timeout: Double? = nil
     ) async throws(SwitchboardClientError) -> SendAcknowledgement {
         try await send(
-            Ops.MessagesSend.self, .init(target: target, clientId: clientId ?? UUID().uuidString, text: text), timeout: timeout,
+            Ops.MessagesSend.self, .init(target: target, clientId: clientId ?? UUID().uuidString, text: text),
+            timeout: timeout,
             resendable: true)
     }
 
@@ -94,7 +97,8 @@ extension SwitchboardClient {
     }
 
     /// `messages.history`: a page, newest first, of messages before `before` (default: the newest).
-    public func history(_ conversationId: Int64, before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError)
+    public func history(_ conversationId: Int64, before: Int64? = nil, limit: Int? = nil)
+        async throws(SwitchboardClientError)
         -> HistoryPage
     {
         try await send(Ops.MessagesHistory.self, .init(conversationId: conversationId, before: before, limit: limit))
@@ -120,6 +124,24 @@ extension SwitchboardClient {
         try await send(Ops.ReactionsSet.self, .init(messageId: messageId, emoji: emoji, active: active))
     }
 
+    /// `messages.pin`: pins a message I see to its conversation; pinning a pinned message answers its pin (safe to
+    /// resend).
+    @discardableResult
+    public func pin(_ messageId: Int64) async throws(SwitchboardClientError) -> PinResult {
+        try await send(Ops.MessagesPin.self, .init(messageId: messageId))
+    }
+
+    /// `messages.unpin`: unpins a message; unpinning one that is not pinned changes nothing.
+    @discardableResult
+    public func unpin(_ messageId: Int64) async throws(SwitchboardClientError) -> UnpinResult {
+        try await send(Ops.MessagesUnpin.self, .init(messageId: messageId))
+    }
+
+    /// `conversations.pins`: the pinned messages of a conversation of mine, latest pin first.
+    public func pins(_ conversationId: Int64) async throws(SwitchboardClientError) -> PinsResult {
+        try await send(Ops.ConversationsPins.self, .init(conversationId: conversationId))
+    }
+
     /// `conversations.read`: moves my read marker; returns where it is now.
     @discardableResult
     public func markRead(_ conversationId: Int64, seq: Int64) async throws(SwitchboardClientError) -> Int64 {
@@ -130,7 +152,9 @@ extension SwitchboardClient {
     /// the joining), then returns. The client resumes by itself after reconnects; this is for a catch-up on
     /// demand (`since` defaults to the client's `resumePoints`).
     @discardableResult
-    public func sync(since: [Int64: Int64]? = nil, timeout: Double? = nil) async throws(SwitchboardClientError) -> SyncSummary {
+    public func sync(since: [Int64: Int64]? = nil, timeout: Double? = nil) async throws(SwitchboardClientError)
+        -> SyncSummary
+    {
         let points: [Int64: Int64]
         if let since {
             points = since
@@ -151,7 +175,8 @@ extension SwitchboardClient {
     public func setTyping(
         _ conversationId: Int64, activity: TypingActivity = .typing, active: Bool = true
     ) async throws(SwitchboardClientError) {
-        try await send(Ops.Typing.self, .init(conversationId: conversationId, activity: activity.rawValue, active: active))
+        try await send(
+            Ops.Typing.self, .init(conversationId: conversationId, activity: activity.rawValue, active: active))
     }
 }
 

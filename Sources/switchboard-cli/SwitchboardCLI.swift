@@ -66,7 +66,8 @@ struct SwitchboardCLI: AsyncParsableCommand {
             timeout, cancelled), 6 local file error, 130 interrupted twice. See docs/cli.md.
             """,
         subcommands: [
-            Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Call.self,
+            Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Pins.self,
+            Pin.self, Unpin.self, Call.self,
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
             Hours.self, ProfileSettings.self,

@@ -956,6 +956,55 @@ def test_photos_moments_and_avatar(server):
     check(rc == 0 and not re.search(rf"^#{first} @", out, re.M) and re.search(rf"^#{second} @", out, re.M), f"feed after delete: {rc} {out} {err}")
 
 
+def test_pins(server):
+    """Pam and Ray pin, list and unpin messages of their chat; the pins are the conversation's (both see them)."""
+    pam, ray = User(server, "Pam"), User(server, "Ray")
+    pam.register()
+    ray.register()
+    befriend(pam, ray)
+    rc, out, err = pam.run("chat", "Ray", stdin="the address is 5 Elm St\nsee you at 8\n/quit\n", timeout=60)
+    check(rc == 0 and out.count("delivered") == 2, f"scripted chat: {rc} {out[-300:]} {err}")
+    first, second = re.findall(r"delivered \(#(\d+)\)", out)[-2:]
+
+    # Without a seq: the latest message. With one: that message.
+    rc, out, err = ray.run("pin", "Pam")
+    latest = rf"pinned: 📌 #{second} .*Pam: see you at 8  \(pinned by you\)"
+    check(rc == 0 and re.search(latest, out), f"pin latest: {rc} {out} {err}")
+    rc, out, err = ray.run("pin", "Pam", first, "--json")
+    record = json.loads(out.strip().splitlines()[-1])
+    check(rc == 0 and record["type"] == "pin.added" and record["seq"] == int(first)
+          and record["text"] == "the address is 5 Elm St" and isinstance(record["pinned_by"], int)
+          and record["pinned_by"] != record["sender_id"], f"pin --json: {rc} {out} {err}")
+    # Pinning again changes nothing (same pin, exit 0).
+    rc, out, err = pam.run("pin", "Ray", first)
+    check(rc == 0 and "pinned by Ray" in out, f"pin again: {rc} {out} {err}")
+
+    # Both members see the same list, latest pin first, on a terminal.
+    child = pam.spawn("pins", "Ray")
+    child.expect(rf"📌 #{first} .*you: the address is 5 Elm St  \(pinned by Ray\)")
+    # #first was pinned after #second: it comes first.
+    check(re.search(rf"📌 #{first} .*📌 #{second}", screen(child), re.S), f"order: {screen(child)!r}")
+    child.expect(r"2 of at most 50 pinned in Ray")
+    finish(child, 0)
+
+    rc, out, err = ray.run("unpin", "Pam", second)
+    check(rc == 0 and f"unpinned #{second}" in out, f"unpin: {rc} {out} {err}")
+    rc, out, err = ray.run("unpin", "Pam", second)
+    check(rc == 0, f"unpin again: {rc} {out} {err}")
+    rc, out, err = pam.run("pins", "Ray", "--json")
+    pins = [json.loads(line) for line in out.splitlines() if line.strip()]
+    check(rc == 0 and [p["seq"] for p in pins if p["type"] == "pin"] == [int(first)]
+          and pins[-1]["type"] == "pins" and pins[-1]["count"] == 1, f"pins --json: {rc} {out} {err}")
+
+    # Usage errors: no such seq, no such chat (exit 2); a seq of Int64's largest value does not trap.
+    rc, out, err = ray.run("pin", "Pam", "999")
+    check(rc == 2 and "no message 999" in err, f"unknown seq: {rc} {err}")
+    rc, out, err = ray.run("unpin", "Pam", "9223372036854775807")
+    check(rc == 2 and "no message" in err, f"largest seq: {rc} {err}")
+    rc, out, err = ray.run("pins", "Nobody")
+    check(rc == 2 and "no friend or group" in err, f"unknown chat: {rc} {err}")
+
+
 def main():
     only = sys.argv[sys.argv.index("-k") + 1] if "-k" in sys.argv else None
     for path in (SERVER, CLI):
@@ -1003,6 +1052,7 @@ def main():
         run("call_hangup_from_another_process_and_json", test_call_hangup_from_another_process_and_json, server, ann, bob)
         run("call_declined_and_cancelled", test_call_declined_and_cancelled, server, ann, bob)
         run("call_with_offer_file_and_unavailable", test_call_with_offer_file_and_unavailable, server, ann, bob)
+        run("pins", test_pins, server)
         run("report_and_moderation", test_report_and_moderation, server, ann, bob)
         run("hours_and_profile_settings", test_hours_and_profile_settings, server, ann, bob)
         run("account_export_and_delete", test_account_export_and_delete, server)

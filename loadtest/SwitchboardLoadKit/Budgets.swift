@@ -78,6 +78,9 @@ public struct Budgets: Codable, Sendable, Equatable {
             Metric.reactionSet: LatencyBudget(
                 p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
                 why: "a reaction is shown like a sent message (REQUIREMENTS: within 1 s); the hub's share a tenth"),
+            Metric.pinToggle: LatencyBudget(
+                p50Ms: 25, p99Ms: 100, endToEndMs: 1000,
+                why: "a pin is shown like a reaction (within 1 s); the hub's share a tenth"),
             Metric.login: LatencyBudget(
                 p50Ms: 100, p99Ms: 300, endToEndMs: 3000,
                 why: "REQUIREMENTS: login within 3 s; the hub's share a tenth (one Argon2id verification is ~20 ms of a core)"),
@@ -185,6 +188,8 @@ public enum Metric {
     public static let historyPage = "history_page"
     /// `reactions.set` (on a recently sent message) to its reply.
     public static let reactionSet = "reaction_set"
+    /// `messages.pin` or `messages.unpin` (of the latest message of a conversation, in turn) to its reply.
+    public static let pinToggle = "pin_toggle"
     /// `login` (one Argon2id verification and a session) to its reply.
     public static let login = "login"
     /// `call.invite` to `call.ring` at the callee.
@@ -244,7 +249,8 @@ public enum Metric {
 
     /// The order of the report's rows.
     public static let order: [String] = [
-        sendToAck, sendToDelivery, recoveredDelivery, historyPage, reactionSet, login, authenticate, typingToPeer,
+        sendToAck, sendToDelivery, recoveredDelivery, historyPage, reactionSet, pinToggle, login, authenticate,
+        typingToPeer,
         presenceToFriend, presenceAfterKill, inviteToRing, acceptToCallerTold, signalRelay, hangupToPeerTold,
         declineToCallerTold, timeoutToCallerTold, upload, uploadToDelivery, reportCreate, exportReady, exportDownload,
         deleteToClosed, eventToNotification, communitiesList, calendarMonth, postCreate, postToLive, timelineHome, postLike, follow,

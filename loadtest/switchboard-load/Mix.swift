@@ -25,6 +25,9 @@ final class Mix: Sendable {
     /// Conversation id -> the latest message acknowledged in it and the client that sent it (what reactions and
     /// reports go to).
     private let latestMessage = Locked([Int64: (id: Int64, sender: Int)]())
+    /// Conversation id -> the message the mix pinned there and the client that pinned it (that client unpins it
+    /// next, on the same connection, so the unpin follows the pin: at most one pin of the mix per conversation).
+    private let pinnedByMix = Locked([Int64: (messageId: Int64, client: Int)]())
     /// Clients with a text message acknowledged in this run (whose exports hold something of the run).
     private let senders = Locked(Set<Int>())
     /// Reports per client, under the server's per-user limit (`--reports-per-user`).
@@ -56,6 +59,7 @@ final class Mix: Sendable {
         var downloadExports: Bool
         var eventRate, communityListRate, calendarRate: Double
         var postRate, timelineRate, likeRate, followRate: Double
+        var pinRate: Double
     }
 
     init(
@@ -73,7 +77,8 @@ final class Mix: Sendable {
             dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
             exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports,
             eventRate: command.eventRate, communityListRate: command.communityListRate, calendarRate: command.calendarRate,
-            postRate: command.postRate, timelineRate: command.timelineRate, likeRate: command.likeRate, followRate: command.followRate)
+            postRate: command.postRate, timelineRate: command.timelineRate, likeRate: command.likeRate,
+            followRate: command.followRate, pinRate: command.pinRate)
         reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
         exporters = Locked((turns: QuotaRoundRobin(quota: command.exportsPerUser), busy: []))
         var configuration = loginConfiguration
@@ -92,6 +97,7 @@ final class Mix: Sendable {
         if options.directRate > 0 || options.groupRate > 0 { m.formUnion([Metric.sendToAck, Metric.sendToDelivery]) }
         if options.historyRate > 0 { m.insert(Metric.historyPage) }
         if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.reactionSet) }
+        if options.pinRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.pinToggle) }
         if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
         let sends = options.directRate > 0 || options.groupRate > 0
         if options.reportRate > 0 && sends { m.insert(Metric.reportCreate) }
@@ -126,6 +132,7 @@ final class Mix: Sendable {
             tasks.addTask { await self.schedule("send_group", rate: o.groupRate, start: start) { await self.sendText($0, group: true) } }
             tasks.addTask { await self.schedule("history", rate: o.historyRate, start: start) { await self.history($0) } }
             tasks.addTask { await self.schedule("reaction", rate: o.reactionRate, start: start) { await self.reaction($0) } }
+            tasks.addTask { await self.schedule("pin", rate: o.pinRate, start: start) { await self.pinToggle($0) } }
             tasks.addTask { await self.schedule("typing", rate: o.typingRate, start: start) { await self.typing($0) } }
             tasks.addTask { await self.schedule("presence", rate: o.presenceRate, start: start) { await self.presence($0) } }
             tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
@@ -261,6 +268,43 @@ final class Mix: Sendable {
             harness.succeeded("reaction")
         } catch {
             fail("reaction", client: client, since: t0, error)
+        }
+    }
+
+    /// `messages.pin` of the latest message acknowledged in a conversation, or, where the mix pinned one,
+    /// `messages.unpin` of it by the client that pinned it (at the start of the run it waits, at most 2 s, for a
+    /// conversation with an acknowledged message). Group conversations every other time.
+    private func pinToggle(_ k: Int) async {
+        var action: (client: Int, messageId: Int64, pin: Bool)?
+        for _ in 0..<100 {
+            for _ in 0..<20 {
+                guard let (member, conversation) = pickConversation(group: k % 2 == 0) else { continue }
+                action = pinnedByMix.withLock { pinned -> (client: Int, messageId: Int64, pin: Bool)? in
+                    if let earlier = pinned.removeValue(forKey: conversation.id) {
+                        return (earlier.client, earlier.messageId, false)
+                    }
+                    guard let latest = latestMessage.withLock({ $0[conversation.id]?.id }) else { return nil }
+                    pinned[conversation.id] = (latest, member)
+                    return (member, latest, true)
+                }
+                if action != nil { break }
+            }
+            if action != nil { break }
+            try? await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard let (client, messageId, pin) = action else { return }
+        let t0 = now()
+        harness.started("pin")
+        do {
+            if pin {
+                _ = try await harness.clients[client].pin(messageId)
+            } else {
+                _ = try await harness.clients[client].unpin(messageId)
+            }
+            harness.record(Metric.pinToggle, client: client, since: t0)
+            harness.succeeded("pin")
+        } catch {
+            fail("pin", client: client, since: t0, error)
         }
     }
 

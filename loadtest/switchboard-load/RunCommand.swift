@@ -43,6 +43,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Group text messages per second.") var groupRate = 20.0
     @Option(help: "History pages per second.") var historyRate = 20.0
     @Option(help: "Reactions (reactions.set on a message sent in this run) per second.") var reactionRate = 5.0
+    @Option(help: "Pins and unpins (messages.pin/unpin of a conversation's latest message, in turn) per second.")
+    var pinRate = 2.0
     @Option(help: "Typing indicators per second.") var typingRate = 20.0
     @Option(help: "Presence changes (away/online) per second.") var presenceRate = 5.0
     @Option(help: "Logins (new sessions) per second.") var loginRate = 2.0
@@ -316,7 +318,8 @@ struct RunCommand: AsyncParsableCommand {
             configuration: [
                 "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "), "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
-                "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)", "typing_rate": "\(typingRate)",
+                "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)",
+                "pin_rate": "\(pinRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "report_rate": "\(reportRate)",
                 "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",

@@ -16,7 +16,8 @@ public enum CallRecordRepository {
     /// Stores an ended call (a second store of the same id is ignored). Times are kept to the millisecond, as
     /// they go out on the wire, so that an `ended_at` read back is an exact `call.history` cursor.
     public static func insert(
-        _ db: PostgresConnection, callId: String, caller: Int64, callee: Int64, media: String, outcome: String, reason: String,
+        _ db: PostgresConnection, callId: String, caller: Int64, callee: Int64, media: String, outcome: String,
+        reason: String,
         startedAt: Date, answeredAt: Date?, endedAt: Date, durationMs: Int64
     ) throws {
         // Committed without waiting for the WAL flush (`synchronous_commit` off for this transaction only): the
@@ -30,9 +31,11 @@ public enum CallRecordRepository {
             try db.executeScript("SET LOCAL synchronous_commit TO off")
             try db.execute(
                 cached: """
-                    INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at, duration_ms)
-                    VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', $7::timestamptz), date_trunc('milliseconds', $8::timestamptz),
-                      date_trunc('milliseconds', $9::timestamptz), $10)
+                    INSERT INTO calls (
+                        id, caller_id, callee_id, media, outcome, reason, started_at, answered_at, ended_at,
+                        duration_ms)
+                    VALUES ($1, $2, $3, $4, $5, $6, date_trunc('milliseconds', $7::timestamptz),
+                      date_trunc('milliseconds', $8::timestamptz), date_trunc('milliseconds', $9::timestamptz), $10)
                     ON CONFLICT (id) DO NOTHING
                     """,
                 [
@@ -42,18 +45,25 @@ public enum CallRecordRepository {
         }
     }
 
-    /// `user`'s calls, most recently ended first, ended before `before` (any `timestamptz` text; a malformed one
-    /// is a PostgreSQL data exception, class 22), at most `limit`.
-    public static func history(_ db: PostgresConnection, of user: Int64, before: String?, limit: Int) throws -> [CallHistoryEntry] {
-        try db.execute(
-            cached: """
-                SELECT id, caller_id, callee_id, media, outcome, reason,
-                  \(WireTimestamp.sql("started_at")), \(WireTimestamp.sql("answered_at")), \(WireTimestamp.sql("ended_at")), duration_ms
-                FROM calls WHERE (caller_id = $1 OR callee_id = $1)
-                  AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
-                ORDER BY ended_at DESC LIMIT $3
-                """, [.int(user), before.map { .text($0) }, .int(Int64(limit))]
-        ).decode(CallHistoryEntry.self)
+    /// `user`'s calls, most recently ended first, ended before `before` (any `timestamptz` text), at most `limit`.
+    /// - Throws: `CallsError.badHistoryCursor` when PostgreSQL refuses `before` (a data exception, class 22).
+    public static func history(
+        _ db: PostgresConnection, of user: Int64, before: String?, limit: Int
+    ) throws -> [CallHistoryEntry] {
+        do {
+            return try db.execute(
+                cached: """
+                    SELECT id, caller_id, callee_id, media, outcome, reason,
+                      \(WireTimestamp.sql("started_at")), \(WireTimestamp.sql("answered_at")),
+                      \(WireTimestamp.sql("ended_at")), duration_ms
+                    FROM calls WHERE (caller_id = $1 OR callee_id = $1)
+                      AND ($2::timestamptz IS NULL OR ended_at < $2::timestamptz)
+                    ORDER BY ended_at DESC LIMIT $3
+                    """, [.int(user), before.map { .text($0) }, .int(Int64(limit))]
+            ).decode(CallHistoryEntry.self)
+        } catch let error as PostgresError where before != nil && error.sqlState?.hasPrefix("22") == true {
+            throw CallsError.badHistoryCursor
+        }
     }
 }
 
@@ -65,7 +75,8 @@ extension CallHistoryEntry: PostgresRowDecodable {
         self.init(
             callId: try row.decode(column: 0), callerId: try row.decode(column: 1), calleeId: try row.decode(column: 2),
             media: try row.decode(column: 3), outcome: try row.decode(column: 4), reason: try row.decode(column: 5),
-            startedAt: try row.decode(column: 6), answeredAt: try row.decode(column: 7), endedAt: try row.decode(column: 8),
+            startedAt: try row.decode(column: 6), answeredAt: try row.decode(column: 7),
+            endedAt: try row.decode(column: 8),
             durationMs: try row.decode(column: 9))
     }
 }

@@ -55,7 +55,9 @@ public protocol MessageBatchStore {
     /// Earlier messages with these idempotency keys.
     func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage]
     /// A message's conversation, seq, sender, kind and whether it is deleted.
-    func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)?
+    func messageInfo(messageId: Int64) throws -> (
+        conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool
+    )?
     func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws
     func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws
     func rename(conversationId: Int64, name: String) throws
@@ -71,7 +73,8 @@ public protocol MessageBatchStore {
     /// The end of a batch: `insert`, `advance` and `markRead`, in that order (a store may do them at once). Returns
     /// the messages as stored and the transaction's id when any head was set.
     func write(
-        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+        _ messages: [NewMessage], heads: [Int64: ConversationHead],
+        marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
     ) throws -> (messages: [ChatMessage], transactionId: Int64?)
 }
 
@@ -98,7 +101,8 @@ public enum MessageBatch {
         public var transactionId: Int64?
 
         public init(
-            results: [Result<ChatMessage, ServiceError>], states: [Int64: ConversationState], stored: [Bool], transactionId: Int64?
+            results: [Result<ChatMessage, ServiceError>], states: [Int64: ConversationState], stored: [Bool],
+            transactionId: Int64?
         ) {
             self.results = results
             self.states = states
@@ -122,7 +126,8 @@ public enum MessageBatch {
     /// makes the insert throw `StoredKeyConflict` (the store's unique index), and the caller runs the batch again
     /// with it in a new transaction.
     public static func run(
-        _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int, store: some MessageBatchStore,
+        _ batch: [ConversationWrite], known: [Int64: ConversationState], maxGroupMembers: Int,
+        store: some MessageBatchStore,
         lookUpKeys: Bool = true
     ) throws -> Outcome {
         let ids = Set(batch.map(\.conversationId)).sorted()
@@ -154,7 +159,9 @@ public enum MessageBatch {
                     directs.insert(DirectPair(sender: other, recipient: request.actor))
                 }
                 if let clientId {
-                    keys.append(MessageStore.ClientKey(conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
+                    keys.append(
+                        MessageStore.ClientKey(
+                            conversationId: request.conversationId, senderId: request.actor, clientId: clientId))
                 }
             case .add(let user):
                 pairs.insert(FriendRepository.Pair(request.actor, user))
@@ -162,7 +169,8 @@ public enum MessageBatch {
             }
         }
         let friends = try store.friendPairs(pairs)
-        let policy = directs.isEmpty ? (blocked: Set<DirectPair>(), allowed: Set<DirectPair>()) : try store.directPolicy(directs)
+        let policy =
+            directs.isEmpty ? (blocked: Set<DirectPair>(), allowed: Set<DirectPair>()) : try store.directPolicy(directs)
         let existing = lookUpKeys ? try store.existing(keys) : [:]
 
         var results: [Result<ChatMessage, ServiceError>?] = Array(repeating: nil, count: batch.count)
@@ -177,7 +185,8 @@ public enum MessageBatch {
         func fail(_ i: Int, _ code: ErrorCode, _ message: String) { results[i] = .failure(ServiceError(code, message)) }
         /// A group change's checks: membership first (a stranger learns nothing about the conversation, not even
         /// its kind), then that it is a group; false after answering request `i` with the failure.
-        func groupChangeAllowed(_ i: Int, _ state: ConversationState, _ actor: Int64, notGroup message: String) -> Bool {
+        func groupChangeAllowed(_ i: Int, _ state: ConversationState, _ actor: Int64, notGroup message: String) -> Bool
+        {
             guard state.isActiveMember(actor) else {
                 results[i] = .failure(.notMember)
                 return false
@@ -224,7 +233,8 @@ public enum MessageBatch {
                     }
                 }
                 if let clientId {
-                    let key = MessageStore.ClientKey(conversationId: conversationId, senderId: actor, clientId: clientId)
+                    let key = MessageStore.ClientKey(
+                        conversationId: conversationId, senderId: actor, clientId: clientId)
                     if let earlier = existing[key] {
                         results[i] = .success(earlier)
                         continue
@@ -238,12 +248,15 @@ public enum MessageBatch {
                 state.lastSeq += 1
                 inserts.append(
                     NewMessage(
-                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body, clientId: clientId,
+                        conversationId: conversationId, seq: state.lastSeq, senderId: actor, kind: kind, body: body,
+                        clientId: clientId,
                         voiceId: voiceId))
                 insertOwners.append(i)
                 readMarks.append((conversationId, actor, state.lastSeq))
             case .add(let user):
-                guard groupChangeAllowed(i, state, actor, notGroup: "members are added to groups only") else { continue }
+                guard groupChangeAllowed(i, state, actor, notGroup: "members are added to groups only") else {
+                    continue
+                }
                 guard !state.isActiveMember(user) else {
                     fail(i, .badRequest, "this user is a member already")
                     continue
@@ -312,7 +325,9 @@ public enum MessageBatch {
             }
             if let system {
                 inserts.append(
-                    NewMessage(conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system, body: system.json, clientId: nil))
+                    NewMessage(
+                        conversationId: conversationId, seq: state.lastSeq, senderId: nil, kind: .system,
+                        body: system.json, clientId: nil))
                 insertOwners.append(i)
             }
             states[conversationId] = state
@@ -328,7 +343,8 @@ public enum MessageBatch {
         var touched: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
         return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched, stored: stored,
+            results: results.map { $0 ?? .failure(ServiceError(.internal, "internal error")) }, states: touched,
+            stored: stored,
             transactionId: transactionId)
     }
 }
@@ -345,14 +361,16 @@ public struct DirectPair: Hashable, Sendable {
 
 extension MessageBatchStore {
     public func write(
-        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+        _ messages: [NewMessage], heads: [Int64: ConversationHead],
+        marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
     ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
         try writeInSteps(messages, heads: heads, marks: marks)
     }
 
     /// `write` as its three steps.
     public func writeInSteps(
-        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+        _ messages: [NewMessage], heads: [Int64: ConversationHead],
+        marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
     ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
         let stored = try insert(messages)
         let transactionId = try advance(heads: heads)
@@ -361,7 +379,9 @@ extension MessageBatchStore {
     }
 
     /// A store without the social graph: nothing blocked, friends only.
-    public func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) { ([], []) }
+    public func directPolicy(_ pairs: Set<DirectPair>) throws -> (blocked: Set<DirectPair>, allowed: Set<DirectPair>) {
+        ([], [])
+    }
 
     /// A store without a moderation column marks a removed message deleted.
     public func markRemoved(messageId: Int64) throws { try markDeleted(messageId: messageId) }
@@ -374,7 +394,9 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public init(_ db: PostgresConnection) { self.db = db }
 
     public func lock(ids: [Int64]) throws -> [Int64: ConversationHead] { try MessageStore.lockHeads(db, ids: ids) }
-    public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] { try MessageStore.loadStates(db, ids: ids) }
+    public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] {
+        try MessageStore.loadStates(db, ids: ids)
+    }
     public func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> {
         try FriendRepository.areFriends(db, pairs: pairs)
     }
@@ -384,7 +406,9 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
         try MessageStore.existing(db, keys: keys.map { ($0.conversationId, $0.senderId, $0.clientId) })
     }
-    public func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)? {
+    public func messageInfo(messageId: Int64) throws -> (
+        conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool
+    )? {
         try MessageStore.messageInfo(db, messageId: messageId)
     }
     public func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {
@@ -393,7 +417,9 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     public func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws {
         try MessageStore.removeMember(db, conversationId: conversationId, userId: userId, leftSeq: leftSeq)
     }
-    public func rename(conversationId: Int64, name: String) throws { try MessageStore.rename(db, conversationId: conversationId, name: name) }
+    public func rename(conversationId: Int64, name: String) throws {
+        try MessageStore.rename(db, conversationId: conversationId, name: name)
+    }
     public func markDeleted(messageId: Int64) throws { try MessageStore.markDeleted(db, messageId: messageId) }
     public func markRemoved(messageId: Int64) throws { try ModerationRepository.markRemoved(db, messageId: messageId) }
     public func insert(_ messages: [NewMessage]) throws -> [ChatMessage] {
@@ -402,7 +428,8 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
     /// One message to one conversation (every commit at a low rate, most of a chat's): one statement
     /// (`MessageStore.insertAdvancingHead`) instead of three.
     public func write(
-        _ messages: [NewMessage], heads: [Int64: ConversationHead], marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
+        _ messages: [NewMessage], heads: [Int64: ConversationHead],
+        marks: [(conversationId: Int64, userId: Int64, seq: Int64)]
     ) throws -> (messages: [ChatMessage], transactionId: Int64?) {
         if messages.count == 1, heads.count == 1, let (id, head) = heads.first, messages[0].conversationId == id,
             marks.allSatisfy({ $0.conversationId == id && $0.userId == marks[0].userId })
@@ -424,7 +451,9 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
             throw MessageBatch.StoredKeyConflict()
         }
     }
-    public func advance(heads: [Int64: ConversationHead]) throws -> Int64? { try MessageStore.advance(db, heads: heads) }
+    public func advance(heads: [Int64: ConversationHead]) throws -> Int64? {
+        try MessageStore.advance(db, heads: heads)
+    }
     public func markRead(_ marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
         try MessageStore.markRead(db, marks: marks)
     }

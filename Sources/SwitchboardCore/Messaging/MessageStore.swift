@@ -35,7 +35,9 @@ public struct ConversationState: Sendable, Equatable {
     /// `conversations.version`: bumped by every change of `members` or `name` (never by a plain message).
     public var version: Int64
 
-    public init(id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?, version: Int64 = 0) {
+    public init(
+        id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?, version: Int64 = 0
+    ) {
         self.id = id
         self.isGroup = isGroup
         self.members = members
@@ -123,7 +125,8 @@ public enum MessageStore {
     }
 
     static let messageColumns = """
-        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(WireTimestamp.sql("m.created_at")), m.deleted_at IS NOT NULL,
+        m.id, m.conversation_id, m.seq, m.sender_id, m.kind, m.body, m.client_id, \(WireTimestamp.sql("m.created_at")),
+        m.deleted_at IS NOT NULL,
         m.sender_deleted
         """
 
@@ -133,7 +136,8 @@ public enum MessageStore {
         let deleted = try r.decode(Bool.self, column: offset + 8)
         let body = try r.decode(String?.self, column: offset + 5)
         var message = ChatMessage(
-            id: try r.decode(column: offset + 0), conversationId: try r.decode(column: offset + 1), seq: try r.decode(column: offset + 2),
+            id: try r.decode(column: offset + 0), conversationId: try r.decode(column: offset + 1),
+            seq: try r.decode(column: offset + 2),
             senderId: try r.decode(column: offset + 3), kind: kind, clientId: try r.decode(column: offset + 6),
             ts: try r.decode(column: offset + 7), deleted: deleted ? true : nil,
             senderDeleted: try r.decode(Bool.self, column: offset + 9) ? true : nil)
@@ -158,19 +162,28 @@ public enum MessageStore {
         // One conversation (every commit at a low rate, most commits of a busy group): scalar parameters, see `insert`.
         let rows =
             ids.count == 1
-            ? try db.execute(cached: "SELECT id, last_seq, version FROM conversations WHERE id = $1 FOR UPDATE", [.int(ids[0])])
+            ? try db.execute(
+                cached: "SELECT id, last_seq, version FROM conversations WHERE id = $1 FOR UPDATE", [.int(ids[0])])
             : try db.execute(
-                cached: "SELECT id, last_seq, version FROM conversations WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+                cached:
+                    """
+                    SELECT id, last_seq, version FROM conversations WHERE id = ANY($1::bigint[]) \
+                    ORDER BY id FOR UPDATE
+                    """,
                 [.text(bigintArray(ids))])
         for r in rows {
-            heads[try r.decode(Int64.self, column: 0)] = ConversationHead(lastSeq: try r.decode(column: 1), version: try r.decode(column: 2))
+            heads[try r.decode(Int64.self, column: 0)] = ConversationHead(
+                lastSeq: try r.decode(column: 1), version: try r.decode(column: 2))
         }
         return heads
     }
 
     /// A conversation's last seq and version without locking (nil: no such conversation).
     public static func head(_ db: PostgresConnection, id: Int64) throws -> ConversationHead? {
-        guard let r = try db.execute(cached: "SELECT last_seq, version FROM conversations WHERE id = $1", [.int(id)]).first else {
+        guard
+            let r = try db.execute(cached: "SELECT last_seq, version FROM conversations WHERE id = $1", [.int(id)])
+                .first
+        else {
             return nil
         }
         return ConversationHead(lastSeq: try r.decode(column: 0), version: try r.decode(column: 1))
@@ -184,15 +197,21 @@ public enum MessageStore {
         guard !ids.isEmpty else { return [:] }
         var states: [Int64: ConversationState] = [:]
         for r in try db.execute(
-            cached: "SELECT id, kind, last_seq, name, version FROM conversations WHERE id = ANY($1::bigint[])", [.text(bigintArray(ids))])
+            cached: "SELECT id, kind, last_seq, name, version FROM conversations WHERE id = ANY($1::bigint[])",
+            [.text(bigintArray(ids))])
         {
             let id = try r.decode(Int64.self, column: 0)
             states[id] = ConversationState(
-                id: id, isGroup: try r.decode(String.self, column: 1) == "group", members: [:], lastSeq: try r.decode(column: 2),
+                id: id, isGroup: try r.decode(String.self, column: 1) == "group", members: [:],
+                lastSeq: try r.decode(column: 2),
                 name: try r.decode(column: 3), version: try r.decode(column: 4))
         }
         for r in try db.execute(
-            cached: "SELECT conversation_id, user_id, joined_seq, left_seq FROM members WHERE conversation_id = ANY($1::bigint[])",
+            cached:
+                """
+                SELECT conversation_id, user_id, joined_seq, left_seq FROM members \
+                WHERE conversation_id = ANY($1::bigint[])
+                """,
             [.text(bigintArray(ids))])
         {
             let c = try r.decode(Int64.self, column: 0)
@@ -208,7 +227,8 @@ public enum MessageStore {
     public static func directConversation(_ db: PostgresConnection, _ a: Int64, _ b: Int64) throws -> Int64 {
         let pair = FriendRepository.Pair(a, b)
         if let id = try db.execute(
-            cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2", [.int(pair.low), .int(pair.high)]
+            cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2",
+            [.int(pair.low), .int(pair.high)]
         ).decodeFirst(Int64.self) {
             return id
         }
@@ -220,7 +240,8 @@ public enum MessageStore {
                     """, [.int(pair.low), .int(pair.high), .int(a)])
             if let id = try inserted.decodeFirst(Int64.self) {
                 try db.execute(
-                    cached: "INSERT INTO members (conversation_id, user_id, joined_seq) VALUES ($1, $2, 0), ($1, $3, 0)",
+                    cached:
+                        "INSERT INTO members (conversation_id, user_id, joined_seq) VALUES ($1, $2, 0), ($1, $3, 0)",
                     [.int(id), .int(pair.low), .int(pair.high)])
                 return id
             }
@@ -241,7 +262,11 @@ public enum MessageStore {
     ) throws -> ChatMessage {
         guard
             let id = try db.execute(
-                cached: "INSERT INTO conversations (kind, name, created_by, last_seq) VALUES ('group', $1, $2, 1) RETURNING id",
+                cached:
+                    """
+                    INSERT INTO conversations (kind, name, created_by, last_seq) VALUES ('group', $1, $2, 1) \
+                    RETURNING id
+                    """,
                 [name.map { .text($0) }, .int(creator)]
             ).decodeFirst(Int64.self)
         else { throw ServiceError(.internal, "internal error") }
@@ -252,7 +277,8 @@ public enum MessageStore {
                 SELECT $1, u, 0, CASE WHEN u = $3 THEN 1 ELSE 0 END FROM unnest($2::bigint[]) AS u
                 """, [.int(id), .text(bigintArray(everyone)), .int(creator)])
         let event = SystemEvent(event: "created", actorId: creator, userIds: everyone, name: name)
-        let rows = try insert(db, [NewMessage(conversationId: id, seq: 1, senderId: nil, kind: .system, body: event.json, clientId: nil)])
+        let rows = try insert(
+            db, [NewMessage(conversationId: id, seq: 1, senderId: nil, kind: .system, body: event.json, clientId: nil)])
         guard let message = rows.first else { throw ServiceError(.internal, "internal error") }
         return message
     }
@@ -277,18 +303,22 @@ public enum MessageStore {
                     RETURNING \(messageColumns)
                     """,
                 [
-                    .int(n.conversationId), .int(n.seq), n.senderId.map { .int($0) }, .text(n.kind.rawValue), n.body.map { .text($0) },
+                    .int(n.conversationId), .int(n.seq), n.senderId.map { .int($0) }, .text(n.kind.rawValue),
+                    n.body.map { .text($0) },
                     n.clientId.map { .text($0) }, n.voiceId.map { .int($0) },
                 ])
             guard let r = rows.first else { throw ServiceError(.internal, "internal error") }
             let m = try message(r)
-            guard m.conversationId == n.conversationId, m.seq == n.seq else { throw ServiceError(.internal, "internal error") }
+            guard m.conversationId == n.conversationId, m.seq == n.seq else {
+                throw ServiceError(.internal, "internal error")
+            }
             return [m]
         }
         let rows = try db.execute(
             cached: """
                 INSERT INTO messages AS m (conversation_id, seq, sender_id, kind, body, client_id, voice_id)
-                SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+                SELECT * FROM unnest(
+                    $1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::bigint[])
                 RETURNING \(messageColumns)
                 """,
             [
@@ -332,12 +362,14 @@ public enum MessageStore {
                     UPDATE conversations SET last_seq = $8, version = $9, last_activity_at = now() WHERE id = $1
                     RETURNING txid_current() AS tx
                 ), marker AS (
-                    UPDATE members SET read_seq = GREATEST(read_seq, $10) WHERE conversation_id = $1 AND user_id = $11 AND $12
+                    UPDATE members SET read_seq = GREATEST(read_seq, $10)
+                    WHERE conversation_id = $1 AND user_id = $11 AND $12
                 )
                 SELECT m.*, (SELECT tx FROM head) FROM m
                 """,
             [
-                .int(n.conversationId), .int(n.seq), n.senderId.map { .int($0) }, .text(n.kind.rawValue), n.body.map { .text($0) },
+                .int(n.conversationId), .int(n.seq), n.senderId.map { .int($0) }, .text(n.kind.rawValue),
+                n.body.map { .text($0) },
                 n.clientId.map { .text($0) }, n.voiceId.map { .int($0) }, .int(head.lastSeq), .int(head.version),
                 .int(mark?.seq ?? 0), .int(mark?.userId ?? 0), .bool(mark != nil),
             ])
@@ -345,7 +377,9 @@ public enum MessageStore {
             throw ServiceError(.internal, "internal error")
         }
         let m = try message(r)
-        guard m.conversationId == n.conversationId, m.seq == n.seq else { throw ServiceError(.internal, "internal error") }
+        guard m.conversationId == n.conversationId, m.seq == n.seq else {
+            throw ServiceError(.internal, "internal error")
+        }
         return (m, transactionId)
     }
 
@@ -354,17 +388,25 @@ public enum MessageStore {
         _ db: PostgresConnection, keys: [(conversationId: Int64, senderId: Int64, clientId: String)]
     ) throws -> [ClientKey: ChatMessage] {
         guard !keys.isEmpty else { return [:] }
-        // One lookup per key by the unique index, in one pipeline (one round trip; one key: a plain statement). A join with the
-        // keys' `unnest` was planned as a hash join over a sequential scan of `messages` whenever the table's
+        // One lookup per key by the unique index, in one pipeline (one round trip; one key: a plain statement). A join
+        // with the keys' `unnest` was planned as a hash join over a sequential scan of `messages` whenever the table's
         // statistics were older than its growth (a new database until autovacuum's first analyze: the scans read
         // 28 million rows in a minute of 32 messages in flight).
-        let sql = "SELECT \(messageColumns) FROM messages m WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_id = $3"
-        let rows = try db.pipeline(sql: sql, rows: keys.map { [.int($0.conversationId), .int($0.senderId), .text($0.clientId)] })
-            .flatMap { $0 }
+        let sql =
+            """
+            SELECT \(messageColumns) FROM messages m \
+            WHERE m.conversation_id = $1 AND m.sender_id = $2 AND m.client_id = $3
+            """
+        let rows = try db.pipeline(
+            sql: sql, rows: keys.map { [.int($0.conversationId), .int($0.senderId), .text($0.clientId)] }
+        )
+        .flatMap { $0 }
         var result: [ClientKey: ChatMessage] = [:]
         for r in rows {
             let m = try message(r)
-            if let s = m.senderId, let c = m.clientId { result[ClientKey(conversationId: m.conversationId, senderId: s, clientId: c)] = m }
+            if let s = m.senderId, let c = m.clientId {
+                result[ClientKey(conversationId: m.conversationId, senderId: s, clientId: c)] = m
+            }
         }
         return result
     }
@@ -389,9 +431,14 @@ public enum MessageStore {
         guard !heads.isEmpty else { return nil }
         // By the primary key, one statement per conversation (several: in one pipeline, one round trip), as in
         // `markRead`.
-        let sql = "UPDATE conversations SET last_seq = $2, version = $3, last_activity_at = now() WHERE id = $1 RETURNING txid_current()"
+        let sql =
+            """
+            UPDATE conversations SET last_seq = $2, version = $3, last_activity_at = now() WHERE id = $1 \
+            RETURNING txid_current()
+            """
         let results = try db.pipeline(
-            sql: sql, rows: heads.keys.sorted().map { id in [.int(id), .int(heads[id]!.lastSeq), .int(heads[id]!.version)] })
+            sql: sql,
+            rows: heads.keys.sorted().map { id in [.int(id), .int(heads[id]!.lastSeq), .int(heads[id]!.version)] })
         for rows in results { if let transactionId = try rows.decodeFirst(Int64.self) { return transactionId } }
         return nil
     }
@@ -403,7 +450,9 @@ public enum MessageStore {
     }
 
     /// Moves read markers forward (never back).
-    public static func markRead(_ db: PostgresConnection, marks: [(conversationId: Int64, userId: Int64, seq: Int64)]) throws {
+    public static func markRead(_ db: PostgresConnection, marks: [(conversationId: Int64, userId: Int64, seq: Int64)])
+        throws
+    {
         guard !marks.isEmpty else { return }
         // One mark per member and conversation, its highest seq: a commit of 13 messages from 4 senders moves 4
         // markers with 4 statements, not 13 (PostgreSQL's start-up of a statement was its largest cost at 32 in
@@ -433,7 +482,9 @@ public enum MessageStore {
     }
 
     /// Adds (or re-adds) a member whose visible range starts after `joinedSeq`.
-    public static func addMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {
+    public static func addMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, joinedSeq: Int64)
+        throws
+    {
         try db.execute(
             cached: """
                 INSERT INTO members (conversation_id, user_id, joined_seq, read_seq) VALUES ($1, $2, $3, $3)
@@ -442,9 +493,15 @@ public enum MessageStore {
     }
 
     /// Ends a membership at `leftSeq` (the member's leave message).
-    public static func removeMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, leftSeq: Int64) throws {
+    public static func removeMember(_ db: PostgresConnection, conversationId: Int64, userId: Int64, leftSeq: Int64)
+        throws
+    {
         try db.execute(
-            cached: "UPDATE members SET left_seq = $3, read_seq = GREATEST(read_seq, $3) WHERE conversation_id = $1 AND user_id = $2",
+            cached:
+                """
+                UPDATE members SET left_seq = $3, read_seq = GREATEST(read_seq, $3) \
+                WHERE conversation_id = $1 AND user_id = $2
+                """,
             [.int(conversationId), .int(userId), .int(leftSeq)])
     }
 
@@ -463,17 +520,22 @@ public enum MessageStore {
     )? {
         guard
             let r = try db.execute(
-                cached: "SELECT conversation_id, seq, sender_id, kind, deleted_at IS NOT NULL FROM messages WHERE id = $1",
+                cached:
+                    "SELECT conversation_id, seq, sender_id, kind, deleted_at IS NOT NULL FROM messages WHERE id = $1",
                 [.int(messageId)]
             ).first
         else { return nil }
-        return (try r.decode(column: 0), try r.decode(column: 1), try r.decode(column: 2), try r.decode(column: 3), try r.decode(column: 4))
+        return (
+            try r.decode(column: 0), try r.decode(column: 1), try r.decode(column: 2), try r.decode(column: 3),
+            try r.decode(column: 4)
+        )
     }
 
     // MARK: reading
 
     /// A member's range in a conversation, or nil when it never was a member.
-    public static func membership(_ db: PostgresConnection, conversationId: Int64, userId: Int64) throws -> MemberRange? {
+    public static func membership(_ db: PostgresConnection, conversationId: Int64, userId: Int64) throws -> MemberRange?
+    {
         guard
             let r = try db.execute(
                 cached: "SELECT joined_seq, left_seq FROM members WHERE conversation_id = $1 AND user_id = $2",
@@ -506,28 +568,39 @@ public enum MessageStore {
               AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = $4 AND h.message_id = m.id)
             ORDER BY m.seq \(ascending ? "ASC" : "DESC") LIMIT $5
             """
-        return try db.execute(cached: sql, [.int(conversationId), .int(low), .int(high), .int(userId), .int(Int64(limit))]).map {
+        return try db.execute(
+            cached: sql, [.int(conversationId), .int(low), .int(high), .int(userId), .int(Int64(limit))]
+        ).map {
             try message($0)
         }
     }
 
     /// Every conversation `userId` belongs to or has left: id, range and last seq.
-    public static func memberships(_ db: PostgresConnection, userId: Int64) throws -> [(id: Int64, range: MemberRange, lastSeq: Int64)] {
+    public static func memberships(_ db: PostgresConnection, userId: Int64) throws -> [(
+        id: Int64, range: MemberRange, lastSeq: Int64
+    )] {
         try db.execute(
             cached: """
                 SELECT mb.conversation_id, mb.joined_seq, mb.left_seq, c.last_seq FROM members mb
                 JOIN conversations c ON c.id = mb.conversation_id WHERE mb.user_id = $1 ORDER BY mb.conversation_id
                 """, [.int(userId)]
         ).map { r in
-            (try r.decode(column: 0), MemberRange(joinedSeq: try r.decode(column: 1), leftSeq: try r.decode(column: 2)), try r.decode(column: 3))
+            (
+                try r.decode(column: 0),
+                MemberRange(joinedSeq: try r.decode(column: 1), leftSeq: try r.decode(column: 2)),
+                try r.decode(column: 3)
+            )
         }
     }
 
     /// Conversations of `userId`, most recent activity first (or just `only`).
-    public static func summaries(_ db: PostgresConnection, userId: Int64, only: Int64? = nil, limit: Int) throws -> [ConversationSummary] {
+    public static func summaries(_ db: PostgresConnection, userId: Int64, only: Int64? = nil, limit: Int) throws
+        -> [ConversationSummary]
+    {
         let rows = try db.execute(
             cached: """
-                SELECT c.id, c.kind, c.name, c.last_seq, \(WireTimestamp.sql("c.last_activity_at")), mb.read_seq, mb.joined_seq, mb.left_seq,
+                SELECT c.id, c.kind, c.name, c.last_seq, \(WireTimestamp.sql("c.last_activity_at")), mb.read_seq,
+                  mb.joined_seq, mb.left_seq,
                   (SELECT count(*) FROM messages m
                     WHERE m.conversation_id = c.id AND m.seq > GREATEST(mb.read_seq, mb.joined_seq)
                       AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
@@ -537,7 +610,8 @@ public enum MessageStore {
                 FROM members mb JOIN conversations c ON c.id = mb.conversation_id
                 LEFT JOIN LATERAL (
                   SELECT \(messageColumns) FROM messages m
-                  WHERE m.conversation_id = c.id AND m.seq > mb.joined_seq AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
+                  WHERE m.conversation_id = c.id AND m.seq > mb.joined_seq
+                    AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq)
                     AND NOT EXISTS (SELECT 1 FROM hidden_messages h WHERE h.user_id = $1 AND h.message_id = m.id)
                   ORDER BY m.seq DESC LIMIT 1) last ON true
                 WHERE mb.user_id = $1 AND ($2::bigint IS NULL OR c.id = $2)
@@ -548,12 +622,15 @@ public enum MessageStore {
         var members: [Int64: [ConversationMember]] = [:]
         for r in try db.execute(
             cached: """
-                SELECT mb.conversation_id, u.id, u.display_name, mb.read_seq FROM members mb JOIN users u ON u.id = mb.user_id
+                SELECT mb.conversation_id, u.id, u.display_name, mb.read_seq
+                FROM members mb JOIN users u ON u.id = mb.user_id
                 WHERE mb.conversation_id = ANY($1::bigint[]) AND mb.left_seq IS NULL ORDER BY mb.conversation_id, u.id
                 """, [.text(bigintArray(ids))])
         {
             members[try r.decode(Int64.self, column: 0), default: []].append(
-                ConversationMember(userId: try r.decode(column: 1), displayName: try r.decode(column: 2), readSeq: try r.decode(column: 3)))
+                ConversationMember(
+                    userId: try r.decode(column: 1), displayName: try r.decode(column: 2),
+                    readSeq: try r.decode(column: 3)))
         }
         return try rows.map { r in
             let id = try r.decode(Int64.self, column: 0)
@@ -566,8 +643,10 @@ public enum MessageStore {
             if let text = last?.text, text.count > 100 { last?.text = String(text.prefix(100)) }
             return ConversationSummary(
                 conversationId: id, kind: isGroup ? "group" : "direct", name: name, members: list,
-                lastSeq: try r.decode(column: 3), lastActivityAt: try r.decode(column: 4), readSeq: try r.decode(column: 5),
-                unreadCount: try r.decode(column: 8), lastMessage: last, active: try r.decode(Int64?.self, column: 7) == nil)
+                lastSeq: try r.decode(column: 3), lastActivityAt: try r.decode(column: 4),
+                readSeq: try r.decode(column: 5),
+                unreadCount: try r.decode(column: 8), lastMessage: last,
+                active: try r.decode(Int64?.self, column: 7) == nil)
         }
     }
 }

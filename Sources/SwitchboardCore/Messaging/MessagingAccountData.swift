@@ -9,8 +9,8 @@
 import SwitchboardProtocol
 import SwitchboardStore
 
-/// Messaging's part of account deletion (memberships end, messages become tombstones, hidden marks go) and of the
-/// data export (`conversations.json`).
+/// Messaging's part of account deletion (memberships end, messages become tombstones, hidden marks go, pins lose
+/// their author) and of the data export (`conversations.json`, `message_pins.json`).
 public enum MessagingAccountData {
     /// Active memberships of groups end (the conversation's version is bumped so cached writers reload); the user's
     /// messages become tombstones (text, voice and reactions' target content gone, seq kept); messages the user hid.
@@ -27,7 +27,10 @@ public enum MessagingAccountData {
             for r in rows {
                 try db.execute(
                     cached: "UPDATE members SET left_seq = $3 WHERE conversation_id = $2 AND user_id = $1",
-                    [.int(userId), .int(try r.decode(Int64.self, column: 0)), .int(try r.decode(Int64.self, column: 1))])
+                    [
+                        .int(userId), .int(try r.decode(Int64.self, column: 0)),
+                        .int(try r.decode(Int64.self, column: 1)),
+                    ])
             }
             return rows.count
         },
@@ -49,7 +52,44 @@ public enum MessagingAccountData {
                     """, [.int(userId), .int(limit)]
             ).affectedRows
         },
+        // A pin stays: it is the conversation's, which its other members see and may undo. Who pinned it is the
+        // deleted account's, and goes. (Pins of the account's own messages drop out with their tombstones.)
+        .rows("message_pins", order: 45) { db, userId, limit in
+            try db.execute(
+                cached: """
+                    UPDATE message_pins SET pinned_by = NULL WHERE message_id IN (
+                        SELECT message_id FROM message_pins WHERE pinned_by = $1 LIMIT $2)
+                    """, [.int(userId), .int(limit)]
+            ).affectedRows
+        },
     ]
+
+    private struct ExportedPin: Encodable {
+        var conversationId: Int64
+        var messageId: Int64
+        var seq: Int64
+        var pinnedAt: String
+    }
+
+    /// `message_pins.json`: the pins the user made that are still stored (the conversation, the message and its
+    /// seq, when), oldest first.
+    public static let pinsExportSection = AccountExportSection(files: "message_pins.json", order: 45) { c in
+        let userId = c.userId
+        let pins = try await c.pool.withConnection { db in
+            try db.execute(
+                cached: """
+                    SELECT p.conversation_id, p.message_id, m.seq, \(WireTimestamp.sql("p.pinned_at"))
+                    FROM message_pins p JOIN messages m ON m.id = p.message_id
+                    WHERE p.pinned_by = $1 ORDER BY p.pinned_at, p.message_id
+                    """, [.int(userId)]
+            ).map { r in
+                ExportedPin(
+                    conversationId: try r.decode(column: 0), messageId: try r.decode(column: 1),
+                    seq: try r.decode(column: 2), pinnedAt: try r.decode(column: 3))
+            }
+        }
+        try c.add("message_pins.json", json: pins)
+    }
 
     private struct ExportedConversation: Encodable {
         var conversationId: Int64
@@ -74,7 +114,8 @@ public enum MessagingAccountData {
                     """, [.int(userId)]
             ).map { r in
                 ExportedConversation(
-                    conversationId: try r.decode(column: 0), kind: try r.decode(column: 1), name: try r.decode(column: 2),
+                    conversationId: try r.decode(column: 0), kind: try r.decode(column: 1),
+                    name: try r.decode(column: 2),
                     members: [], joinedSeq: try r.decode(column: 3), leftSeq: try r.decode(column: 4), messages: [])
             }
         }

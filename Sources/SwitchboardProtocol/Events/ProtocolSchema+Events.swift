@@ -23,10 +23,10 @@ extension ProtocolSchema {
         AccountEvents.AccountDeleted.self, AccountEvents.UserDeleted.self, AccountEvents.ExportReady.self,
     ]
 
-    /// Messages, read markers, reactions, presence and typing.
+    /// Messages, read markers, pins, reactions, presence and typing.
     static let messagingEvents: [any ProtocolEvent.Type] = [
-        MessageEvent.self, ReadReceipt.self, HiddenMessage.self, MessageReactionEvent.self, PresenceUpdate.self,
-        PresenceSnapshot.self, TypingUpdate.self,
+        MessageEvent.self, ReadReceipt.self, HiddenMessage.self, MessagePinnedEvent.self, MessageUnpinnedEvent.self,
+        MessageReactionEvent.self, PresenceUpdate.self, PresenceSnapshot.self, TypingUpdate.self,
     ]
 
     /// Call signalling.

@@ -13,7 +13,8 @@ extension Ops {
     public static let messaging: [any ProtocolOperation.Type] = [
         ConversationsList.self, ConversationsGet.self, ConversationsDirect.self, ConversationsRead.self,
         GroupsCreate.self, GroupsAdd.self, GroupsLeave.self, GroupsRename.self, MessagesSend.self,
-        MessagesHistory.self, MessagesDelete.self, MessagesHide.self, Sync.self,
+        MessagesHistory.self, MessagesDelete.self, MessagesHide.self, Sync.self, MessagesPin.self,
+        MessagesUnpin.self, ConversationsPins.self,
     ]
 
     /// `conversations.list {}` -> `{conversations}`, latest activity first.
@@ -194,6 +195,39 @@ extension Ops {
         }
         public typealias Result = SyncResult
     }
+
+    /// `messages.pin {message_id}` -> `{conversation_id, pin}`: any current member pins a message it sees (not a
+    /// system message, not a deleted one), up to the conversation's limit. Pinning a pinned message answers its pin
+    /// and changes nothing, so a resend is safe. Counts against the sender's message bucket.
+    public enum MessagesPin: ProtocolOperation {
+        public static let name = "messages.pin"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public static let rateLimit = RateLimitClass.messages
+        public typealias Parameters = MessageIDParameters
+        public typealias Result = PinResult
+    }
+
+    /// `messages.unpin {message_id}` -> `{conversation_id, message_id}`: any current member unpins; unpinning a
+    /// message that is not pinned changes nothing (a resend is safe). Counts against the message bucket.
+    public enum MessagesUnpin: ProtocolOperation {
+        public static let name = "messages.unpin"
+        public static let stateChanging = true
+        public static let idempotent = true
+        public static let rateLimit = RateLimitClass.messages
+        public typealias Parameters = MessageIDParameters
+        public typealias Result = UnpinResult
+    }
+
+    /// `conversations.pins {conversation_id}` -> `{conversation_id, pins, max_pins}`: the pinned messages the
+    /// caller sees, latest pin first (current members only).
+    public enum ConversationsPins: ProtocolOperation {
+        public static let name = "conversations.pins"
+        public static let stateChanging = false
+        public static let idempotent = true
+        public typealias Parameters = ConversationIDParameters
+        public typealias Result = PinsResult
+    }
 }
 
 /// `{conversation_id}`.
@@ -263,6 +297,66 @@ public struct SyncResult: Codable, Sendable, Equatable {
     }
 }
 
+/// A pinned message: the message as stored, who pinned it (null once that account is deleted) and when.
+public struct MessagePin: Codable, Sendable, Equatable {
+    /// The message (without reactions).
+    public var message: ChatMessage
+    /// The member who pinned it; nil when that account was deleted.
+    public var pinnedBy: Int64?
+    /// When it was pinned (ISO 8601 UTC with milliseconds).
+    public var pinnedAt: String
+    public init(message: ChatMessage, pinnedBy: Int64?, pinnedAt: String) {
+        self.message = message
+        self.pinnedBy = pinnedBy
+        self.pinnedAt = pinnedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case message, pinnedBy, pinnedAt
+    }
+
+    /// `pinned_by` is always sent: null once the account that pinned is deleted.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(message, forKey: .message)
+        try container.encode(pinnedBy, forKey: .pinnedBy)
+        try container.encode(pinnedAt, forKey: .pinnedAt)
+    }
+}
+
+/// The result of `messages.pin`: the pin (the stored one when the message was pinned already).
+public struct PinResult: Codable, Sendable, Equatable {
+    public var conversationId: Int64
+    public var pin: MessagePin
+    public init(conversationId: Int64, pin: MessagePin) {
+        self.conversationId = conversationId
+        self.pin = pin
+    }
+}
+
+/// The result of `messages.unpin`.
+public struct UnpinResult: Codable, Sendable, Equatable {
+    public var conversationId: Int64
+    public var messageId: Int64
+    public init(conversationId: Int64, messageId: Int64) {
+        self.conversationId = conversationId
+        self.messageId = messageId
+    }
+}
+
+/// The result of `conversations.pins`: the pinned messages the caller sees, latest pin first.
+public struct PinsResult: Codable, Sendable, Equatable {
+    public var conversationId: Int64
+    public var pins: [MessagePin]
+    /// The most pins the conversation may hold (`--max-pinned-messages`).
+    public var maxPins: Int
+    public init(conversationId: Int64, pins: [MessagePin], maxPins: Int) {
+        self.conversationId = conversationId
+        self.pins = pins
+        self.maxPins = maxPins
+    }
+}
+
 // MARK: - Events
 
 /// `conversation.read`: a member moved its read marker.
@@ -288,5 +382,32 @@ public struct HiddenMessage: ProtocolEvent, Equatable {
     public init(conversationId: Int64, messageId: Int64) {
         self.conversationId = conversationId
         self.messageId = messageId
+    }
+}
+
+/// `message.pinned`: a member pinned a message (no system message is written: pins take no seq).
+public struct MessagePinnedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
+    public static let name = "message.pinned"
+    public var conversationId: Int64
+    public var pin: MessagePin
+    public init(conversationId: Int64, pin: MessagePin) {
+        self.conversationId = conversationId
+        self.pin = pin
+    }
+}
+
+/// `message.unpinned`: a member unpinned a message.
+public struct MessageUnpinnedEvent: ProtocolEvent, Equatable {
+    /// The event's name on the wire.
+    public static let name = "message.unpinned"
+    public var conversationId: Int64
+    public var messageId: Int64
+    /// The member who unpinned it.
+    public var userId: Int64
+    public init(conversationId: Int64, messageId: Int64, userId: Int64) {
+        self.conversationId = conversationId
+        self.messageId = messageId
+        self.userId = userId
     }
 }

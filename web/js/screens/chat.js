@@ -1,6 +1,7 @@
 // The chat page: the newest messages (older pages when scrolling up), live messages in seq order and each
 // once, sending text and voice (queued while offline, with their client ids), typing and recording
-// indicators both ways, read markers, delete for everyone and hide, reactions, call buttons in one-to-one chats.
+// indicators both ways, read markers, delete for everyone and hide, reactions, pinned messages (a bar above the
+// messages, Pin and Unpin in a message's options), call buttons in one-to-one chats.
 import { el, field, errorBox, formatTime, presenceText } from '../ui.js';
 import { systemText } from '../messages.js';
 import { voiceRecorder, voicePlayer } from '../voice.js';
@@ -44,6 +45,8 @@ class ChatPage {
     this.typists = new Map();      // user id -> {activity, timer}
     this.typingSentAt = 0;
     this.readTimer = null;
+    this.pins = [];                // the pinned messages I see, latest pin first ({message, pinned_by, pinned_at})
+    this.maxPins = 0;
     this.offs = [];
   }
 
@@ -63,8 +66,9 @@ class ChatPage {
     });
     this.indicator = el('p', { class: 'indicator', 'aria-live': 'polite' });
     this.composer = el('div');
+    this.pinBar = this.buildPinBar();
     this.root.append(el('div', { class: 'chat-head' }, this.title, this.tools), this.detail, this.error,
-      this.older, this.scroller, this.indicator, this.composer);
+      this.pinBar, this.older, this.scroller, this.indicator, this.composer);
 
     // Subscribe before loading, so nothing arriving meanwhile is missed (insertion drops repeats by seq).
     this.offs = [
@@ -72,6 +76,10 @@ class ChatPage {
       this.client.on('typing', (e) => e.conversation_id === this.id && e.user_id !== this.app.me.userId && this.typing(e)),
       this.client.on('conversation.read', (e) => e.conversation_id === this.id && this.readBy(e.user_id, e.seq)),
       this.client.on('message.hidden', (e) => e.conversation_id === this.id && this.removeMessage(e.message_id)),
+      this.client.on('message.pinned', (e) => e.conversation_id === this.id && this.pinned(e.pin)),
+      this.client.on('message.unpinned', (e) => e.conversation_id === this.id && this.unpinned(e.message_id)),
+      // Pins are not replayed by the resume: read them again.
+      this.client.on('resumed', () => this.loadPins()),
       this.client.on('message.reaction', (e) => e.conversation_id === this.id && this.reacted(e)),
       this.client.on('user.deleted', (e) => this.senderDeleted(e.user_id)),
       this.client.on('presence', () => this.showDetail()),
@@ -85,8 +93,10 @@ class ChatPage {
         this.client.request('conversations.get', { conversation_id: this.id }), this.client.request('friends.list')]);
       this.app.rememberNames(friends);
       this.setConversation(conversation);
-      const page = await this.client.request('messages.history', { conversation_id: this.id, limit: PAGE_SIZE });
+      const [page] = await Promise.all([
+        this.client.request('messages.history', { conversation_id: this.id, limit: PAGE_SIZE }), this.loadPins()]);
       this.addPage(page);
+      this.showPins();
       this.scrollToEnd();
     } catch (failure) {
       this.title.textContent = t('chat.title_unknown');
@@ -201,9 +211,11 @@ class ChatPage {
     if (system.event === 'message_deleted') {
       const target = this.byId.get(system.message_id);
       if (target) this.fill(target, { ...target.message, deleted: true });
+      this.unpinned(system.message_id); // a deleted message drops out of the pins (no event says it)
     } else if (system.event === 'message_removed') {
       const target = this.byId.get(system.message_id);
       if (target) this.fill(target, { ...target.message, deleted: true, removed: true });
+      this.unpinned(system.message_id);
     } else if (['member_added', 'member_left', 'renamed'].includes(system.event)) {
       this.client.request('conversations.get', { conversation_id: this.id })
         .then(({ conversation }) => this.setConversation(conversation),
@@ -248,11 +260,104 @@ class ChatPage {
     item.replaceChildren(head, body);
     if (mine) meta.append(' · ', el('span', { class: 'receipt' }));
     if (!message.deleted) {
+      meta.append(el('span', { class: 'pin-mark', hidden: true }, ' · ',
+        el('span', { 'aria-hidden': 'true' }, '📌 '), el('span', {}, t('message.pinned_mark'))));
       item.append(el('ul', { class: 'reactions', 'aria-label': this.t('message.reactions_label') }));
       this.addActions(item, head, mine);
       this.showReactions(item);
+      this.showPinState(item);
     }
     this.showReceipt(item);
+  }
+
+  // MARK: pins
+
+  // The bar above the messages: a button telling how many are pinned and the latest, which opens the list of all
+  // of them, each with an Unpin button. Hidden while nothing is pinned.
+  buildPinBar() {
+    const { t } = this;
+    const listId = `pins-${this.id}`;
+    this.pinSummary = el('span', { class: 'pin-summary' });
+    this.pinList = el('ul', { class: 'pin-list', id: listId, hidden: true });
+    this.pinToggle = el('button', { type: 'button', class: 'quiet pin-toggle', 'aria-expanded': 'false',
+      'aria-controls': listId, onclick: () => {
+        this.pinList.hidden = !this.pinList.hidden;
+        this.pinToggle.setAttribute('aria-expanded', String(!this.pinList.hidden));
+      } }, el('span', { 'aria-hidden': 'true' }, '📌 '), this.pinSummary);
+    return el('section', { class: 'pinned', 'aria-label': t('pins.label'), hidden: true },
+      this.pinToggle, this.pinList);
+  }
+
+  async loadPins() {
+    try {
+      const { pins, max_pins } = await this.client.request('conversations.pins', { conversation_id: this.id });
+      this.pins = pins;
+      this.maxPins = max_pins;
+    } catch (failure) {
+      // A member who left has no pins; a lost connection reads them again when it resumes.
+      if (failure.code === 'not_member') this.pins = [];
+      else if (!['connection_lost', 'timeout'].includes(failure.code)) this.error.show(this.app.errorText(failure));
+    }
+    this.showPins();
+  }
+
+  pinText(message) {
+    const text = message.kind === 'voice' ? this.t('message.voice_sending') : (message.text ?? '');
+    return this.t('pins.item', { name: this.nameOf(message.sender_id), text });
+  }
+
+  showPins() {
+    const { t } = this;
+    this.pinBar.hidden = this.pins.length === 0;
+    if (this.pins.length) {
+      const latest = this.pinText(this.pins[0].message);
+      this.pinSummary.textContent = t('pins.summary', { count: this.pins.length, latest });
+    }
+    const byName = (id) => (id === null ? t('message.deleted_account') : this.nameOf(id));
+    this.pinList.replaceChildren(...this.pins.map(({ message, pinned_by }) => el('li',
+      { dataset: { messageId: String(message.id) } },
+      el('span', { class: 'pin-text' }, this.pinText(message)),
+      el('span', { class: 'pin-by' }, t('pins.by', { name: byName(pinned_by) })),
+      el('button', { type: 'button', class: 'quiet small',
+        'aria-label': t('pins.unpin_label', { text: this.pinText(message) }),
+        onclick: () => this.setPinned(message.id, false) }, t('message.unpin')))));
+    for (const item of this.byId.values()) this.showPinState(item);
+  }
+
+  // A message's Pin or Unpin option and its "Pinned" mark.
+  showPinState(item) {
+    const pinned = this.pins.some((p) => p.message.id === item.message.id);
+    const button = item.querySelector('button[data-pin]');
+    if (button) button.textContent = this.t(pinned ? 'message.unpin' : 'message.pin');
+    const mark = item.querySelector('.pin-mark');
+    if (mark) mark.hidden = !pinned;
+  }
+
+  async setPinned(messageId, pin) {
+    try {
+      if (pin) {
+        const { pin: stored } = await this.client.request('messages.pin', { message_id: messageId });
+        this.pinned(stored);
+      } else {
+        await this.client.request('messages.unpin', { message_id: messageId });
+        this.unpinned(messageId);
+      }
+    } catch (failure) {
+      const full = failure.code === 'too_many';
+      this.app.toast(full ? this.t('pins.full', { max: this.maxPins }) : this.app.errorText(failure));
+    }
+  }
+
+  // A pin (mine, or `message.pinned`): first in the list, once.
+  pinned(pin) {
+    this.pins = [pin, ...this.pins.filter((p) => p.message.id !== pin.message.id)];
+    this.showPins();
+  }
+
+  unpinned(messageId) {
+    if (!this.pins.some((p) => p.message.id === messageId)) return;
+    this.pins = this.pins.filter((p) => p.message.id !== messageId);
+    this.showPins();
   }
 
   // MARK: reactions
@@ -306,6 +411,9 @@ class ChatPage {
         dataset: { emoji }, 'aria-label': t('message.react', { emoji_name: t(`emoji.${name}`) }),
         onclick: () => this.react(item, emoji) }, emoji)));
     const panel = el('div', { class: 'message-actions', id: panelId, hidden: true }, reactions,
+      el('button', { type: 'button', class: 'quiet', dataset: { pin: '' },
+        onclick: () => this.setPinned(item.message.id, !this.pins.some((p) => p.message.id === item.message.id)) },
+      t('message.pin')),
       el('button', { type: 'button', class: 'quiet', onclick: () => this.hideMessage(item) }, t('message.hide')),
       mine ? el('button', { type: 'button', class: 'danger', onclick: () => this.deleteMessage(item) }, t('message.delete')) : null,
       mine ? null : el('button', { type: 'button', class: 'quiet', onclick: () => openReport(this.app,
@@ -364,6 +472,7 @@ class ChatPage {
   }
 
   removeMessage(messageId) {
+    this.unpinned(messageId); // hidden: out of my pins too
     const item = this.byId.get(messageId);
     if (!item) return;
     this.byId.delete(messageId);

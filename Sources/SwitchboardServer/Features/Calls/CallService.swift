@@ -44,7 +44,8 @@ public struct CallSettings: Sendable {
 
     var registryConfiguration: CallConfiguration {
         CallConfiguration(
-            ringTimeout: .milliseconds(Self.milliseconds(ringTimeout)), reconnectGrace: .milliseconds(Self.milliseconds(reconnectGrace)),
+            ringTimeout: .milliseconds(Self.milliseconds(ringTimeout)),
+            reconnectGrace: .milliseconds(Self.milliseconds(reconnectGrace)),
             maxSDPBytes: maxSDPBytes, maxICECandidateBytes: maxICECandidateBytes, signalsPerSecond: signalsPerSecond,
             signalBurst: signalBurst, maxBufferedCandidates: maxBufferedCandidates)
     }
@@ -68,8 +69,8 @@ public struct CallSettings: Sendable {
 /// its service runs the registry; the others forward their `CallCommand`s to it over the bus and wait (bounded)
 /// for its answer. Without a cluster this node always coordinates, exactly as before.
 final class CallService: @unchecked Sendable {
-    // @unchecked Sendable: `calls`, `names`, `coordinating`, `lastSummary`, `waiting`, `waitingHead` and `waitTimer` are only
-    // touched on `queue` (asserted).
+    // @unchecked Sendable: `calls`, `names`, `coordinating`, `lastSummary`, `waiting`, `waitingHead` and `waitTimer`
+    // are only touched on `queue` (asserted).
     let queue = DispatchQueue(label: "switchboard.calls")
     let registry: SessionRegistry
     /// Where call events and replies go.
@@ -85,8 +86,6 @@ final class CallService: @unchecked Sendable {
     // protected by queue: display names of callers, for the ring event
     private var names: [Int64: String] = [:]
     private let timer: DeadlineTimer
-    /// `call.turn` requests per user (thread-safe).
-    let turnLimiter: SharedRateLimiter<Int64>
     /// Every record write in flight (a calls row and a system message each); `shutdown` waits for them, so
     /// a call that ended just before the shutdown keeps its records too.
     private let pendingRecords = DispatchGroup()
@@ -112,7 +111,8 @@ final class CallService: @unchecked Sendable {
     private var waitTimer: (any EngineTimer)?
 
     init(
-        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), settings: CallSettings, pool: DatabasePool,
+        registry: SessionRegistry, outbox: any Outbox, clock: any EngineClock = SystemClock(), settings: CallSettings,
+        pool: DatabasePool,
         messages: MessageHub, coordination: CallCoordination? = nil, logger: Logger
     ) {
         self.registry = registry
@@ -126,13 +126,10 @@ final class CallService: @unchecked Sendable {
         coordinating = coordination == nil
         calls = CallRegistry(configuration: settings.registryConfiguration)
         timer = DeadlineTimer(queue: queue, clock: clock)
-        turnLimiter = SharedRateLimiter(
-            capacity: max(1, settings.turnRequestsPerMinute), refillPerSecond: settings.turnRequestsPerMinute / 60)
         coordination?.calls = self
     }
 
     private func assertOnQueue() { dispatchPrecondition(condition: .onQueue(queue)) }
-
 
     /// Runs a call command where calls are coordinated: here (always without a cluster), or on the coordinator
     /// node, whose answer comes back over the bus; request `id` (of `op`) of the origin connection is answered
@@ -197,17 +194,22 @@ final class CallService: @unchecked Sendable {
 
     private func unavailable(_ coordination: CallCoordination) -> ServiceError {
         ServiceError(
-            .unavailable, "calls are temporarily unavailable; retry", extra: ["retry_after_ms": coordination.settings.retryAfterMilliseconds])
+            .unavailable, "calls are temporarily unavailable; retry",
+            extra: ["retry_after_ms": coordination.settings.retryAfterMilliseconds])
     }
 
     /// Sends a command of this node's device to the coordinator, and answers `unavailable` if its answer does
     /// not come in time.
-    private func forward(_ origin: Device, _ id: RequestID, _ op: String, _ command: CallCommand, to coordinator: UInt32, _ coordination: CallCoordination) {
+    private func forward(
+        _ origin: Device, _ id: RequestID, _ op: String, _ command: CallCommand, to coordinator: UInt32,
+        _ coordination: CallCoordination
+    ) {
         assertOnQueue()
         let forwarded = coordination.forwarded
         forwarded.add(origin.connection, id)
         let message = ClusterWire.callRequest(
-            connection: origin.connection.rawValue, userId: origin.userId, sessionId: origin.sessionId, requestId: ForwardedReplyCodec.encode(id),
+            connection: origin.connection.rawValue, userId: origin.userId, sessionId: origin.sessionId,
+            requestId: ForwardedReplyCodec.encode(id),
             op: op, command: command.encoded())
         let deadline = clock.now() &+ UInt64(CallSettings.milliseconds(coordination.settings.replyTimeout)) * 1_000_000
         waiting.append(Waiting(deadline: deadline, origin: origin, id: id, op: op))
@@ -247,7 +249,9 @@ final class CallService: @unchecked Sendable {
     }
 
     /// A request another node forwarded (from the bus, on its subscriber's queue).
-    func received(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command bytes: [UInt8]) {
+    func received(
+        connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command bytes: [UInt8]
+    ) {
         let origin = Device(sessionId: sessionId, userId: userId, connection: ConnectionID(rawValue: connection))
         guard let id = ForwardedReplyCodec.requestID(requestId) else {
             logger.error("calls: a forwarded request without a valid id was dropped")
@@ -261,7 +265,9 @@ final class CallService: @unchecked Sendable {
         queue.async { [self] in
             guard coordinating else {
                 // Sent to this node as the coordinator, which it no longer is (or is not yet).
-                if let coordination { outbox.reply(.raw(id, op: op, .failure(unavailable(coordination))), to: origin.connection) }
+                if let coordination {
+                    outbox.reply(.raw(id, op: op, .failure(unavailable(coordination))), to: origin.connection)
+                }
                 return
             }
             run(origin, id, op, command)
@@ -283,9 +289,12 @@ final class CallService: @unchecked Sendable {
                 let devices = Set(([call.callerDevice] + call.calleeDevices).map(DeviceID.init))
                 messages.metrics.callsEnded.increment()
                 store(
-                    callId: call.callId, caller: call.caller, callee: call.callee, media: call.media, outcome: CallOutcome.serverFailure.rawValue,
-                    reason: CallEndReason.serverFailure.rawValue, startedAt: Date(timeIntervalSince1970: Double(call.startedAt) / 1000),
-                    answeredAt: call.answeredAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }, endedAt: now, durationMs: duration,
+                    callId: call.callId, caller: call.caller, callee: call.callee, media: call.media,
+                    outcome: CallOutcome.serverFailure.rawValue,
+                    reason: CallEndReason.serverFailure.rawValue,
+                    startedAt: Date(timeIntervalSince1970: Double(call.startedAt) / 1000),
+                    answeredAt: call.answeredAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }, endedAt: now,
+                    durationMs: duration,
                     rowWritten: { [self] in send(bytes, to: devices) })
             }
             lastSummary = nil
@@ -316,10 +325,16 @@ final class CallService: @unchecked Sendable {
         guard let coordination, coordinating else { return }
         let summary = calls.liveCalls.map { call in
             let callee: [Int64]
-            if case .active(_, _, let device) = call.state { callee = [device.rawValue] } else { callee = call.ringingDevices.map(\.rawValue).sorted() }
+            if case .active(_, _, let device) = call.state {
+                callee = [device.rawValue]
+            } else {
+                callee = call.ringingDevices.map(\.rawValue).sorted()
+            }
             return LiveCallSummary(
-                callId: call.id.rawValue, caller: call.caller.rawValue, callerDevice: call.callerDevice.rawValue, callee: call.callee.rawValue,
-                calleeDevices: callee, media: call.media.rawValue, startedAt: Self.milliseconds(wallClock(call.createdAt)),
+                callId: call.id.rawValue, caller: call.caller.rawValue, callerDevice: call.callerDevice.rawValue,
+                callee: call.callee.rawValue,
+                calleeDevices: callee, media: call.media.rawValue,
+                startedAt: Self.milliseconds(wallClock(call.createdAt)),
                 answeredAt: call.answeredAt.map { Self.milliseconds(wallClock($0)) })
         }
         guard let bytes = try? Array(JSONEncoder().encode(summary)), bytes != lastSummary else { return }
@@ -334,24 +349,8 @@ final class CallService: @unchecked Sendable {
         queue.async { [self] in names[userId] = name }
     }
 
-    static func serviceError(_ error: CallError) -> ServiceError {
-        switch error {
-        case .notFound: ServiceError(.notFound, "no such call of yours")
-        case .forbidden: ServiceError(.forbidden, "this device or party may not do that")
-        case .invalidState: ServiceError(.invalidState, "the call is not in a state that allows this")
-        case .selfCall: ServiceError(.selfCall, "you cannot call yourself")
-        case .alreadyInCall: ServiceError(.alreadyInCall, "you already have a call in progress")
-        case .duplicateCallID: ServiceError(.duplicateCallId, "this call id is in use")
-        case .tooLarge(let limit): ServiceError(.payloadTooLarge, "the payload is larger than \(limit) bytes")
-        case .rateLimited(let ns):
-            // Rounded up without overflow (a bucket that never refills reports UInt64.max).
-            ServiceError(
-                .rateLimited, "too many signals",
-                extra: ["retry_after_ms": Int64(clamping: ns / 1_000_000 + (ns % 1_000_000 == 0 ? 0 : 1))])
-        case .candidateBufferFull: ServiceError(.candidateBufferFull, "too many ICE candidates before the answer")
-        case .invalidPayload: ServiceError(.badRequest, "a media signal's payload is voice or video")
-        }
-    }
+    /// A refusal of the state machine as the wire answer (through the feature's typed error).
+    static func serviceError(_ error: CallError) -> ServiceError { CallsService.refusal(error).wire }
 
     // MARK: devices
 
@@ -376,7 +375,9 @@ final class CallService: @unchecked Sendable {
                 let user = UserID(device.userId)
                 if opened {
                     guard registry.devices(ofSession: device.sessionId).count == 1 else { continue }
-                    apply(calls.deviceReconnected(id, user: user, now: now) + calls.calleeDeviceCameOnline(id, user: user, now: now))
+                    apply(
+                        calls.deviceReconnected(id, user: user, now: now)
+                            + calls.calleeDeviceCameOnline(id, user: user, now: now))
                 } else {
                     guard registry.devices(ofSession: device.sessionId).isEmpty else { continue }
                     apply(calls.deviceDisconnected(id, user: user, now: now))
@@ -452,9 +453,11 @@ final class CallService: @unchecked Sendable {
             case .record(let record):
                 messages.metrics.callsEnded.increment()
                 let ended = endedEvents.removeValue(forKey: record.callID)
-                store(record, rowWritten: { [self] in
-                    if let ended { send(ended.bytes, to: ended.devices) }
-                })
+                store(
+                    record,
+                    rowWritten: { [self] in
+                        if let ended { send(ended.bytes, to: ended.devices) }
+                    })
             }
         }
         for ended in endedEvents.values { send(ended.bytes, to: ended.devices) }
@@ -535,14 +538,17 @@ final class CallService: @unchecked Sendable {
     /// write failed), before `shutdown` stops waiting.
     private func store(_ record: CallRecord, rowWritten: @escaping @Sendable () -> Void) {
         store(
-            callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue, media: record.media.rawValue,
+            callId: record.callID.rawValue, caller: record.caller.rawValue, callee: record.callee.rawValue,
+            media: record.media.rawValue,
             outcome: record.outcome.rawValue, reason: record.reason.rawValue, startedAt: wallClock(record.startedAt),
-            answeredAt: record.answeredAt.map(wallClock), endedAt: wallClock(record.endedAt), durationMs: record.durationMilliseconds,
+            answeredAt: record.answeredAt.map(wallClock), endedAt: wallClock(record.endedAt),
+            durationMs: record.durationMilliseconds,
             rowWritten: rowWritten)
     }
 
     private func store(
-        callId: String, caller: Int64, callee: Int64, media: String, outcome: String, reason: String, startedAt started: Date,
+        callId: String, caller: Int64, callee: Int64, media: String, outcome: String, reason: String,
+        startedAt started: Date,
         answeredAt answered: Date?, endedAt ended: Date, durationMs: Int64, rowWritten: @escaping @Sendable () -> Void
     ) {
         let group = pendingRecords
@@ -553,24 +559,31 @@ final class CallService: @unchecked Sendable {
             on: queue, urgent: true,
             { db in
                 try CallRecordRepository.insert(
-                    db, callId: callId, caller: caller, callee: callee, media: media, outcome: outcome, reason: reason, startedAt: started,
+                    db, callId: callId, caller: caller, callee: callee, media: media, outcome: outcome, reason: reason,
+                    startedAt: started,
                     answeredAt: answered, endedAt: ended, durationMs: durationMs)
             },
             completion: { [logger] result in
                 if case .failure(let error) = result {
                     logger.error(
                         "call record not stored",
-                        metadata: [LogKey.error: "\(error)", LogKey.callId: "\(callId)", LogKey.userId: "\(caller),\(callee)"])
+                        metadata: [
+                            LogKey.error: "\(error)", LogKey.callId: "\(callId)", LogKey.userId: "\(caller),\(callee)",
+                        ])
                 }
                 rowWritten()
                 group.leave()
             })
-        let event = SystemEvent(event: "call", actorId: caller, callId: callId, media: media, outcome: outcome, durationMs: durationMs)
+        let event = SystemEvent(
+            event: "call", actorId: caller, callId: callId, media: media, outcome: outcome, durationMs: durationMs)
         messages.recordCall(between: caller, and: callee, event: event) { [logger] result in
             if case .failure(let error) = result {
                 logger.warning(
                     "call system message not stored",
-                    metadata: [LogKey.error: "\(error.message)", LogKey.callId: "\(callId)", LogKey.userId: "\(caller),\(callee)"])
+                    metadata: [
+                        LogKey.error: "\(error.message)", LogKey.callId: "\(callId)",
+                        LogKey.userId: "\(caller),\(callee)",
+                    ])
             }
             group.leave()
         }

@@ -10,110 +10,9 @@ import Foundation
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
-import SwitchboardWebSocket
 import SwitchboardStore
 import SwitchboardTransport
-
-/// Per-connection messaging state; protected by the connection's loop queue (owned by `ProtocolApplication`).
-struct ConnectionMessaging {
-    var held: [OutboundMessage] = []
-    /// What was sent on this connection, per conversation (one dictionary, so a live delivery costs one lookup).
-    var seqs: [IDKey: ConversationSeqs] = [:]
-    /// Presence and typing events waiting for the connection to drain, latest per source.
-    var conflated: [String: [UInt8]] = [:]
-    var conflatedOrder: [String] = []
-    /// Work waiting for the outbound queue to drain (catch-up pacing).
-    var drainWaiters: [@Sendable (Bool) -> Void] = []
-    // The Bools are last: they fit in what would be padding (every connection holds this struct).
-    /// Live message events are held: a `sync` runs, or the client authenticated with `resume` and its `sync`
-    /// is still to come.
-    var holding = false
-    /// A `sync` runs.
-    var syncing = false
-}
-
-/// The seqs of one conversation sent on one connection.
-///
-/// Two exact records: `sent`, every seq sent, live or by a catch-up (a live event is not sent twice: a held one the
-/// catch-up sent already), and `live`, the seqs sent live (a catch-up skips these and sends every other seq it reads;
-/// a `sync` asked for again repeats its earlier catch-up and the client drops what it has). Live delivery is in seq
-/// order but can have gaps (a commit whose answer was lost and could not be resolved is not delivered live), so
-/// these are exact records, not ranges. Kept as one inline run while every seq was sent live without a gap (the
-/// common case: no arrays, one comparison per live delivery); as two `SentSeqs` otherwise.
-struct ConversationSeqs {
-    private enum Storage {
-        case empty
-        /// Exactly the seqs `lower...upper` were sent, all of them live.
-        case liveRun(lower: Int64, upper: Int64)
-        case general(sent: SentSeqs, live: SentSeqs)
-    }
-
-    private var storage = Storage.empty
-
-    /// Records a live delivery of `seq`; false if it was sent already (then nothing changes).
-    mutating func insertLive(_ seq: Int64) -> Bool {
-        switch storage {
-        case .empty:
-            storage = .liveRun(lower: seq, upper: seq)
-            return true
-        case .liveRun(let lower, let upper):
-            if upper < Int64.max && seq == upper + 1 {
-                storage = .liveRun(lower: lower, upper: seq)
-                return true
-            }
-            if seq >= lower && seq <= upper { return false }
-            var sent = SentSeqs(lower...upper)
-            var live = sent
-            sent.insert(seq)
-            live.insert(seq)
-            storage = .general(sent: sent, live: live)
-            return true
-        case .general(var sent, var live):
-            storage = .empty  // no copy of the arrays while they are out
-            defer { storage = .general(sent: sent, live: live) }
-            guard sent.insert(seq) else { return false }
-            live.insert(seq)
-            return true
-        }
-    }
-
-    /// Whether `seq` was sent live.
-    func wasSentLive(_ seq: Int64) -> Bool {
-        switch storage {
-        case .empty: return false
-        case .liveRun(let lower, let upper): return seq >= lower && seq <= upper
-        case .general(_, let live): return live.contains(seq)
-        }
-    }
-
-    /// Records `seq` as sent by a catch-up.
-    mutating func insertCaughtUp(_ seq: Int64) {
-        switch storage {
-        case .empty:
-            var sent = SentSeqs()
-            sent.insert(seq)
-            storage = .general(sent: sent, live: SentSeqs())
-        case .liveRun(let lower, let upper):
-            if seq >= lower && seq <= upper { return }
-            var sent = SentSeqs(lower...upper)
-            sent.insert(seq)
-            storage = .general(sent: sent, live: SentSeqs(lower...upper))
-        case .general(var sent, let live):
-            storage = .empty
-            sent.insert(seq)
-            storage = .general(sent: sent, live: live)
-        }
-    }
-
-    /// Whether `seq` was sent (live or by a catch-up).
-    func wasSent(_ seq: Int64) -> Bool {
-        switch storage {
-        case .empty: return false
-        case .liveRun(let lower, let upper): return seq >= lower && seq <= upper
-        case .general(let sent, _): return sent.contains(seq)
-        }
-    }
-}
+import SwitchboardWebSocket
 
 extension ProtocolApplication {
     var hub: MessageHub { services.messages }
@@ -134,7 +33,9 @@ extension ProtocolApplication {
 
     /// Sends a live message unless this connection had its seq already (a held event the catch-up sent).
     private func sendLive(_ message: OutboundMessage) {
-        guard messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq) else { return }
+        guard messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq) else {
+            return
+        }
         port.sendShared(message)
     }
 
@@ -199,51 +100,47 @@ extension ProtocolApplication {
 
     /// Runs a `sync`: the catch-up of every conversation after `since`, paced by the outbound queue, while live
     /// events are held; then the reply and the held events.
-    func startSync(_ id: RequestID, since: [Int64: Int64], userId: Int64) {
+    func startSync(_ id: RequestID, since: [Int64: Int64], userId: Int64, service: MessagingService) {
         guard !messaging.syncing else {
             fail(id, ProtocolError(id: id, code: .badRequest, message: "a sync is already running on this connection"))
             return
         }
         messaging.syncing = true
         messaging.holding = true
-        let pool = services.accounts.pool
         let chunk = config.syncChunk
         let me = LoopBound(self)
         Task(executorPreference: services.executor) {
             var summary: [SyncResult.Entry] = []
             var count = 0
             var failure: ServiceError?
-            do {
-                let memberships = try await pool.withConnection { db in try MessageStore.memberships(db, userId: userId) }
+            do throws(MessagingError) {
+                let memberships = try await service.memberships(userId: userId)
                 conversations: for m in memberships {
                     summary.append(SyncResult.Entry(conversationId: m.id, lastSeq: m.lastSeq))
                     var cursor = max(since[m.id] ?? m.range.joinedSeq, m.range.joinedSeq)
                     let upTo = min(m.lastSeq, m.range.leftSeq ?? Int64.max)
                     while cursor < upTo {
                         let after = cursor
-                        let page = try await pool.withConnection { db in
-                            try ReactionRepository.attach(
-                                db,
-                                to: try MessageStore.messages(
-                                    db, conversationId: m.id, userId: userId, range: m.range, after: after, upTo: upTo, limit: chunk),
-                                viewer: userId)
-                        }
+                        let page = try await service.catchUp(
+                            userId: userId, conversationId: m.id, range: m.range, after: after, upTo: upTo, limit: chunk
+                        )
                         guard let last = page.last else { break }
                         cursor = last.seq
                         count += page.count
                         let outbound = page.map(OutboundMessage.init)
                         let open = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                            me.execute({ app in
-                                app.sendCatchUp(outbound)
-                                app.whenWritable { continuation.resume(returning: $0) }
-                            }, orElse: { continuation.resume(returning: false) })
+                            me.execute(
+                                { app in
+                                    app.sendCatchUp(outbound)
+                                    app.whenWritable { continuation.resume(returning: $0) }
+                                }, orElse: { continuation.resume(returning: false) })
                         }
                         if !open { break conversations }
                         if page.count < chunk { break }
                     }
                 }
             } catch {
-                failure = ServiceError.from(error)
+                failure = error.wire
             }
             let result = SyncResult(conversations: summary, messages: count)
             let failed = failure

@@ -8,12 +8,12 @@
 
 import Foundation
 import Logging
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardMedia
 import SwitchboardStore
 import SwitchboardWebSocket
+import Synchronization
 
 /// Voice upload and download settings (see docs/voice.md).
 public struct VoiceConfiguration: Sendable {
@@ -65,13 +65,18 @@ final class VoiceService: Sendable {
         case userBusy
     }
 
-    init(configuration: VoiceConfiguration, nice: Int32 = 0, accounts: AccountService, pool: DatabasePool, metrics: ServerMetrics, logger: Logger) {
+    init(
+        configuration: VoiceConfiguration, nice: Int32 = 0, accounts: AccountService, pool: DatabasePool,
+        metrics: ServerMetrics, logger: Logger
+    ) {
         self.configuration = configuration
         self.metrics = metrics
         self.accounts = accounts
         self.pool = pool
         self.logger = logger
-        workers = WorkerPool(workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode", nice: nice)
+        workers = WorkerPool(
+            workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.transcode",
+            nice: nice)
     }
 
     /// Takes an upload slot for an authenticated user, or says why not.
@@ -102,9 +107,11 @@ final class VoiceService: Sendable {
     static func busy(_ refusal: SlotRefusal) -> HTTPResult {
         switch refusal {
         case .serverBusy:
-            return .error(503, "unavailable", "too many uploads at once; retry shortly", headers: [("Retry-After", "2")])
+            return .error(
+                503, "unavailable", "too many uploads at once; retry shortly", headers: [("Retry-After", "2")])
         case .userBusy:
-            return .error(503, "unavailable", "too many uploads of yours at once; retry shortly", headers: [("Retry-After", "2")])
+            return .error(
+                503, "unavailable", "too many uploads of yours at once; retry shortly", headers: [("Retry-After", "2")])
         }
     }
 
@@ -131,14 +138,17 @@ final class VoiceService: Sendable {
         let started = ContinuousClock.now
         let transcoded: Result<TranscodedVoice, VoiceError>? = await withCheckedContinuation { continuation in
             let accepted = workers.submit {
-                continuation.resume(returning: Result { () throws(VoiceError) in
-                    try VoiceTranscoder.transcode(body, declaredType: contentType, options: options)
-                })
+                continuation.resume(
+                    returning: Result { () throws(VoiceError) in
+                        try VoiceTranscoder.transcode(body, declaredType: contentType, options: options)
+                    })
             }
             if !accepted { continuation.resume(returning: nil) }
         }
         guard let transcoded else {
-            return .error(503, "unavailable", "too many recordings are being transcoded; retry shortly", headers: [("Retry-After", "2")])
+            return .error(
+                503, "unavailable", "too many recordings are being transcoded; retry shortly",
+                headers: [("Retry-After", "2")])
         }
         let voice: TranscodedVoice
         switch transcoded {
@@ -146,7 +156,10 @@ final class VoiceService: Sendable {
             if error.httpStatus >= 500 {
                 logger.error(
                     "voice upload not transcoded",
-                    metadata: [LogKey.op: "voice.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)", LogKey.bytes: "\(body.count)"])
+                    metadata: [
+                        LogKey.op: "voice.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)",
+                        LogKey.bytes: "\(body.count)",
+                    ])
             }
             return .error(error.httpStatus, error.wireCode, Self.describe(error, options))
         case .success(let v): voice = v
@@ -155,7 +168,8 @@ final class VoiceService: Sendable {
         do {
             let clip = try await pool.withConnection { db in
                 try VoiceStore.store(
-                    db, uploader: me.userId, audio: voice.ogg, sha256: voice.sha256, durationMs: voice.durationMs, waveform: voice.waveform)
+                    db, uploader: me.userId, audio: voice.ogg, sha256: voice.sha256, durationMs: voice.durationMs,
+                    waveform: voice.waveform)
             }
             logger.debug(
                 "voice stored",
@@ -185,20 +199,17 @@ final class VoiceService: Sendable {
         case .unsupportedType: "send WAV (PCM 16/24-bit or float), Ogg/Opus or WebM/Opus"
         case .malformed(let reason): "the audio is malformed: \(reason)"
         case .tooLarge: "the upload is larger than \(options.maxInputBytes) bytes"
-        case .tooLong(let ms): "the recording is longer than the limit of \(options.maxDurationMs / 1000) s (\(ms / 1000) s or more)"
+        case .tooLong(let ms):
+            "the recording is longer than the limit of \(options.maxDurationMs / 1000) s (\(ms / 1000) s or more)"
         case .empty: "the recording has no audio"
         case .encoderFailure: "the recording could not be transcoded"
         }
     }
 
-    /// `GET`/`HEAD /voice/{id}`: the clip for its uploader and for members of a conversation that holds a
-    /// message referencing it (everyone else: 404), with `ETag`, `If-None-Match` and single `Range`s.
-    func download(id: Int64?, authorization: String?, range: String?, ifNoneMatch: String?) async -> HTTPResult {
-        let me: Identity
-        switch await identity(authorization) {
-        case .failure(let result): return result
-        case .success(let identity): me = identity
-        }
+    /// `GET`/`HEAD /voice/{id}` for an authenticated user (the route checked the token): the clip for its uploader
+    /// and for members of a conversation that holds a message referencing it (everyone else: 404), with `ETag`,
+    /// `If-None-Match` and single `Range`s.
+    func download(id: Int64?, for me: Identity, range: String?, ifNoneMatch: String?) async -> HTTPResult {
         let notFound = HTTPResult.error(404, "not_found", "no such voice clip")
         guard let id else { return notFound }
         let found: (VoiceClip, [UInt8])?
@@ -209,16 +220,24 @@ final class VoiceService: Sendable {
             if e.code != .unavailable {
                 logger.error(
                     "voice clip not read",
-                    metadata: [LogKey.op: "voice.download", LogKey.userId: "\(me.userId)", LogKey.voiceId: "\(id)", LogKey.error: "\(error)"])
+                    metadata: [
+                        LogKey.op: "voice.download", LogKey.userId: "\(me.userId)", LogKey.voiceId: "\(id)",
+                        LogKey.error: "\(error)",
+                    ])
             }
             return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
         }
         guard let (clip, audio) = found else { return notFound }
         let etag = "\"\(clip.sha256Hex)\""
         var headers: [(String, String)] = [
-            ("Content-Type", "audio/ogg"), ("Accept-Ranges", "bytes"), ("ETag", etag), ("Cache-Control", "private, max-age=86400"),
+            ("Content-Type", "audio/ogg"), ("Accept-Ranges", "bytes"), ("ETag", etag),
+            ("Cache-Control", "private, max-age=86400"),
         ]
-        if let ifNoneMatch, ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+        if let ifNoneMatch,
+            ifNoneMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*"
+            })
+        {
             return HTTPResult(status: 304, headers: headers, body: [])
         }
         switch HTTPRange.parse(range, size: audio.count) {
