@@ -37,7 +37,7 @@ if [[ "$target" == RedisReplyFuzz ]]; then
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"
 fi
 if [[ "$target" == CalendarFuzz ]]; then
-    # The calendar's pure file (dates, instants, ranges in a zone) over the wire timestamp it checks shapes with
+    # The calendar's pure files (dates, instants, ranges in a zone) over the wire timestamp it checks shapes with
     # (SwitchboardProtocol's one Foundation-only file it needs), built as its own module first.
     mkdir -p fuzz/bin/calendar-modules
     swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardProtocol -emit-module \
@@ -47,6 +47,7 @@ if [[ "$target" == CalendarFuzz ]]; then
     swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SwitchboardDomain -I fuzz/bin/calendar-modules \
         -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature ExistentialAny \
         Sources/SwitchboardDomain/Communities/CalendarRange.swift \
+        Sources/SwitchboardDomain/Communities/LocalDate.swift Sources/SwitchboardDomain/Communities/WireInstant.swift \
         fuzz/CalendarFuzz.swift fuzz/bin/calendar-modules/SwitchboardProtocol.o -o fuzz/bin/CalendarFuzz
     exec fuzz/bin/CalendarFuzz -max_total_time="$seconds" -max_len=256 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="fuzz/bin/crashes-$target/" -print_final_stats=1 "fuzz/corpus-$target" "$seeds"

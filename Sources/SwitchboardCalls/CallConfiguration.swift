@@ -50,23 +50,3 @@ public struct CallConfiguration: Sendable, Equatable {
         self.endedRetention = endedRetention
     }
 }
-
-extension Duration {
-    /// The duration in whole nanoseconds, clamped to `0...UInt64.max`.
-    var clampedNanoseconds: UInt64 {
-        let (seconds, attoseconds) = self.components
-        if seconds < 0 || (seconds == 0 && attoseconds < 0) { return 0 }
-        let (wholeNs, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return .max }
-        let (sum, overflow2) = wholeNs.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
-        return overflow2 ? .max : sum
-    }
-}
-
-extension UInt64 {
-    /// Saturating addition for deadlines.
-    func addingClamped(_ other: UInt64) -> UInt64 {
-        let (sum, overflow) = self.addingReportingOverflow(other)
-        return overflow ? .max : sum
-    }
-}

@@ -6,39 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// The kind of a signalling message relayed between the two devices of a call.
-public enum CallSignalKind: String, Sendable, Hashable, CaseIterable {
-    /// An SDP offer (renegotiation: ICE restart, hold, voice to video); limited by `maxSDPBytes`.
-    case offer
-    /// An SDP answer; limited by `maxSDPBytes`.
-    case answer
-    /// One trickled ICE candidate (`ice_candidate` on the wire); limited by `maxICECandidateBytes`.
-    case iceCandidate = "ice_candidate"
-    /// The sender put the call on hold (payload free-form, small).
-    case hold
-    /// The sender resumed from hold (payload free-form, small).
-    case unhold
-    /// The sender switches the media kind: payload `voice` or `video`; updates `Call.media`.
-    case media
-}
-
-/// One signalling message.
-public struct CallSignal: Sendable, Equatable, CustomStringConvertible {
-    /// What it is.
-    public let kind: CallSignalKind
-    /// The SDP, candidate or small payload, passed through untouched.
-    public let payload: String
-
-    /// Creates a signal.
-    public init(kind: CallSignalKind, payload: String) {
-        self.kind = kind
-        self.payload = payload
-    }
-
-    /// Redacted: the payload (SDP, candidate addresses) is not printed.
-    public var description: String { "CallSignal(\(self.kind.rawValue), \(self.payload.utf8.count) bytes)" }
-}
-
 /// What the server must do after an input. Each case maps to exactly one event (named in the
 /// case's doc) to the listed devices, or to one database write.
 public enum CallEffect: Sendable, Equatable {
@@ -66,27 +33,4 @@ public enum CallEffect: Sendable, Equatable {
     case ended(call: Call, reason: CallEndReason, notify: Set<DeviceID>, durationNanoseconds: UInt64)
     /// Write the calls-table row and the system message; exactly one per call.
     case record(CallRecord)
-}
-
-/// The result of `CallRegistry.invite`.
-public struct InviteOutcome: Sendable, Equatable {
-    /// How the invite was resolved.
-    public enum Disposition: Sendable, Equatable {
-        /// A new call rings on the callee's online devices.
-        case ringing
-        /// The callee had no online device: the new call ended at once as `unavailable` (missed).
-        case unavailable
-        /// The callee was in an active call: the new call ended at once as `busy`.
-        case busy
-        /// Glare: the callee was already calling the caller; the invite accepted that call instead,
-        /// from the inviting device. The client must answer `call.offer` (with an `answer` signal).
-        case joinedExisting
-    }
-
-    /// The new call, or the existing call joined on glare.
-    public let call: Call
-    /// How the invite was resolved.
-    public let disposition: Disposition
-    /// Effects to perform.
-    public let effects: [CallEffect]
 }

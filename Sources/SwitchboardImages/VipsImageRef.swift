@@ -8,11 +8,6 @@
 
 internal import CVips
 
-/// A libvips operation's failure, before the pipeline says whose fault it was.
-struct VipsFailure: Error {
-    var message: String
-}
-
 /// Owns one reference to a `VipsImage` and drops it (`g_object_unref`) exactly once, in `deinit`.
 ///
 /// Not Sendable: an image lives inside one ``ImagePipeline`` call, on one thread.

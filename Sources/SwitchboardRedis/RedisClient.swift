@@ -11,27 +11,6 @@ import Foundation
 public import Logging
 import Synchronization
 
-/// The connection state of a `RedisClient` or `RedisSubscriber`, as reported to its state handler.
-public enum RedisConnectionState: Sendable, Equatable, CustomStringConvertible {
-    /// The first connect is under way.
-    case connecting
-    /// Connected (and, for a subscriber, every channel resubscribed and confirmed).
-    case connected
-    /// The connection was lost or could not be made; reconnect attempts continue with backoff.
-    case disconnected(RedisError)
-    /// Closed by its owner; final.
-    case closed
-
-    public var description: String {
-        switch self {
-        case .connecting: return "connecting"
-        case .connected: return "connected"
-        case .disconnected(let error): return "disconnected (\(error))"
-        case .closed: return "closed"
-        }
-    }
-}
-
 /// A Redis client over one connection, with its own serial queue doing blocking socket I/O (`poll()` timeouts).
 ///
 /// Commands from any thread are appended to a queue of submissions; the I/O queue takes everything waiting (up to
@@ -408,26 +387,5 @@ public final class RedisClient: Sendable {
     private func notify(_ state: RedisConnectionState) {
         guard let stateHandler else { return }
         stateQueue.async { stateHandler(state) }
-    }
-}
-
-/// A Lua script run with `EVALSHA`, its SHA-1 computed once; `RedisClient.evaluate` falls back to `EVAL`.
-public struct RedisScript: Sendable, Hashable {
-    /// The Lua source.
-    public let source: String
-    /// The script's SHA-1 in lowercase hex, as `SCRIPT LOAD` returns it.
-    public let sha1: String
-
-    public init(_ source: String) {
-        self.source = source
-        self.sha1 = redisSHA1Hex(Array(source.utf8))
-    }
-
-    func command(sha: Bool, keys: [[UInt8]], arguments: [[UInt8]]) -> RedisCommand {
-        var args: [[UInt8]] = [Array((sha ? "EVALSHA" : "EVAL").utf8), Array((sha ? sha1 : source).utf8)]
-        args.append(Array(String(keys.count).utf8))
-        args.append(contentsOf: keys)
-        args.append(contentsOf: arguments)
-        return RedisCommand(arguments: args)
     }
 }

@@ -15,22 +15,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// A message received on a subscribed channel.
-public struct RedisMessage: Sendable, Hashable {
-    /// The channel it was published to.
-    public var channel: [UInt8]
-    /// The payload, any bytes.
-    public var payload: [UInt8]
-    /// Whether it came through a sharded subscription (`SSUBSCRIBE`/`SPUBLISH`).
-    public var sharded: Bool
-
-    public init(channel: [UInt8], payload: [UInt8], sharded: Bool) {
-        self.channel = channel
-        self.payload = payload
-        self.sharded = sharded
-    }
-}
-
 /// A dedicated Redis connection in pub/sub mode, on its own thread.
 ///
 /// `subscribe` and `unsubscribe` may be called from any thread at any time: they record the wanted channels under a

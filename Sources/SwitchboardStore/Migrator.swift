@@ -8,43 +8,6 @@
 
 public import Logging
 
-/// One schema migration: trusted, constant SQL (may hold several statements) applied once, in version order.
-public struct Migration: Sendable, Hashable {
-    /// The schema version this migration produces (positive, unique, increasing).
-    public let version: Int
-    /// A short name, recorded in `schema_migrations`.
-    public let name: String
-    /// The SQL to run (constant text from the code base, never user input).
-    public let sql: String
-
-    /// Creates a migration.
-    public init(version: Int, name: String, sql: String) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-    }
-}
-
-/// Errors from ``Migrator``.
-public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The database records a schema version newer than any migration this code knows: refuse to run old code
-    /// against a newer schema.
-    case databaseNewerThanCode(databaseVersion: Int, codeVersion: Int)
-    /// The migration list has a non-positive or duplicate version.
-    case invalidMigrationList(version: Int)
-
-    /// A readable explanation.
-    public var description: String {
-        switch self {
-        case .databaseNewerThanCode(let databaseVersion, let codeVersion):
-            return "The database schema is at version \(databaseVersion), newer than this build knows "
-                + "(\(codeVersion)); refusing to start. Upgrade Switchboard or restore a matching database."
-        case .invalidMigrationList(let version):
-            return "The migration list is invalid at version \(version) (versions must be positive and unique)."
-        }
-    }
-}
-
 /// Applies pending ``Migration``s.
 ///
 /// Each migration runs in its own transaction that first takes `pg_advisory_xact_lock(advisoryLockKey)`, then

@@ -533,15 +533,3 @@ final class NoticeSink: Sendable {
     let logger: Logger
     init(logger: Logger) { self.logger = logger }
 }
-
-/// Metadata keys used by this module's log messages.
-enum StoreLogKey {
-    static let event = "postgres.event"
-    static let noticeSeverity = "postgres.notice.severity"
-    static let noticeMessage = "postgres.notice.message"
-    static let connectionIndex = "postgres.connection"
-    static let migrationVersion = "postgres.migration.version"
-    static let migrationName = "postgres.migration.name"
-    static let dataDirectory = "postgres.data_directory"
-    static let pid = "postgres.pid"
-}

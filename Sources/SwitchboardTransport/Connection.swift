@@ -13,66 +13,6 @@ import Dispatch
 import Glibc
 #endif
 
-/// Immutable bytes in a stable heap allocation, shareable by many connections without copying
-/// (one encoded frame fanned out to every member of a group).
-public final class SharedBytes: @unchecked Sendable {
-    // @unchecked Sendable: the memory is written once in init and never mutated afterwards.
-    let pointer: UnsafeMutableRawPointer
-    /// Number of bytes.
-    public let count: Int
-
-    /// Copies `bytes`.
-    public init(_ bytes: [UInt8]) {
-        count = bytes.count
-        pointer = .allocate(byteCount: max(count, 1), alignment: 8)
-        bytes.withUnsafeBytes { if count > 0 { pointer.copyMemory(from: $0.baseAddress!, byteCount: count) } }
-    }
-
-    /// Copies `bytes`.
-    public init(copying bytes: UnsafeRawBufferPointer) {
-        count = bytes.count
-        pointer = .allocate(byteCount: max(count, 1), alignment: 8)
-        if count > 0 { pointer.copyMemory(from: bytes.baseAddress!, byteCount: count) }
-    }
-
-    deinit { pointer.deallocate() }
-
-    /// The bytes, valid while `self` lives.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: pointer, count: count) }
-}
-
-/// Callbacks of one connection, all on its loop's queue.
-public protocol ConnectionHandler: AnyObject {
-    /// After accept (or after connect and, with TLS, the handshake for clients).
-    func connectionDidOpen(_ connection: Connection)
-    /// Plaintext bytes, valid only during the call.
-    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer)
-    /// The peer shut down its side; the default closes after flushing.
-    func connectionDidReadEOF(_ connection: Connection)
-    /// The outbound queue drained after having backed up.
-    func connectionDidDrain(_ connection: Connection)
-    /// Once per sweep interval (monotonic ns).
-    func connection(_ connection: Connection, sweepAt now: UInt64)
-    /// Exactly once, after the fd is closed.
-    func connectionDidClose(_ connection: Connection, error: (any Error)?)
-}
-
-extension ConnectionHandler {
-    public func connectionDidOpen(_ connection: Connection) {}
-    public func connectionDidReadEOF(_ connection: Connection) { connection.close(mode: .afterFlush) }
-    public func connectionDidDrain(_ connection: Connection) {}
-    public func connection(_ connection: Connection, sweepAt now: UInt64) {}
-    public func connectionDidClose(_ connection: Connection, error: (any Error)?) {}
-}
-
-/// How to close.
-public enum CloseMode: Sendable {
-    /// Drop queued output and close now.
-    case immediately
-    /// Stop reading, write what is queued, then close (bounded by `Connection.flushCloseTimeout`).
-    case afterFlush
-}
-
 /// One TCP (optionally TLS) connection, confined to its loop's queue.
 public final class Connection: @unchecked Sendable {
     // @unchecked Sendable: every mutable field is protected by `loop.queue` and the public entry

@@ -8,7 +8,7 @@
 
 import CSwitchboardSys
 public import Dispatch
-public import Logging
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -348,95 +348,4 @@ public final class EventLoop: @unchecked Sendable {
         assertOnLoop()
         onSweep?(index, lastLagNanoseconds)
     }
-}
-
-/// The loops of a server or client, one per core by default.
-public final class EventLoopGroup: Sendable {
-    public let loops: [EventLoop]
-    /// Connections flushed per loop turn (and again from the backlog) unless told otherwise: 128 one-frame sends are
-    /// about 1 ms here, so work that arrives during a large fan-out waits about that long, not for all of it.
-    public static let defaultFlushBudget = 128
-    private let next = AtomicCounter()
-
-    /// - Parameters:
-    ///   - loopCount: number of serial loop queues.
-    ///   - readBufferSize: bytes of each loop's shared read buffer.
-    ///   - sweepInterval: nanoseconds between timeout sweeps.
-    ///   - flushBudget: connections a loop turn flushes from those it wrote to, and again from the backlog of earlier
-    ///     turns (`EventLoop`); the rest wait for later turns, with reads and posted work in between.
-    public init(
-        loopCount: Int,
-        readBufferSize: Int = 64 * 1024,
-        sweepInterval: UInt64 = 1_000_000_000,
-        flushBudget: Int = EventLoopGroup.defaultFlushBudget,
-        logger: Logger = Logger(label: "switchboard.transport")
-    ) throws {
-        signal(SIGPIPE, SIG_IGN)
-        var loops: [EventLoop] = []
-        for i in 0..<max(1, loopCount) {
-            loops.append(
-                try EventLoop(
-                    index: i, readBufferSize: readBufferSize, sweepInterval: sweepInterval, flushBudget: flushBudget,
-                    logger: logger))
-        }
-        self.loops = loops
-        for loop in loops { loop.start() }
-    }
-
-    /// The next loop, round robin.
-    public func nextLoop() -> EventLoop { loops[next.increment() % loops.count] }
-
-    /// Closes every connection and stops the loops.
-    public func shutdown() { for loop in loops { loop.stop() } }
-
-    /// Closes every connection and stops the loops; `completion` runs on `queue` once every loop has run its
-    /// connections' close callbacks. Never blocks the calling queue.
-    public func shutdown(notifying queue: DispatchQueue, completion: @escaping @Sendable () -> Void) {
-        let stopped = DispatchGroup()
-        for loop in loops {
-            loop.stop()
-            // Queued after the loop's stop: runs once the close callbacks have.
-            stopped.enter()
-            loop.execute { stopped.leave() }
-        }
-        stopped.notify(queue: queue, execute: completion)
-    }
-}
-
-/// A thread-safe counter.
-final class AtomicCounter: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched under `lock`.
-    private var lock = pthread_mutex_t()
-    private var value = 0
-    init() { pthread_mutex_init(&lock, nil) }
-    deinit { pthread_mutex_destroy(&lock) }
-    /// Returns the value before incrementing.
-    func increment() -> Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        let v = value
-        value &+= 1
-        return v
-    }
-    func add(_ delta: Int) {
-        pthread_mutex_lock(&lock)
-        value += delta
-        pthread_mutex_unlock(&lock)
-    }
-    var current: Int {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        return value
-    }
-}
-
-/// A failed system call.
-public struct IOError: Error, CustomStringConvertible, Sendable {
-    public let errno: Int32
-    public let function: String
-    public init(errno: Int32, function: String) {
-        self.errno = errno
-        self.function = function
-    }
-    public var description: String { "\(function): \(String(cString: strerror(errno))) (errno \(errno))" }
 }

@@ -14,34 +14,6 @@ public import Logging
 import Glibc
 #endif
 
-/// Listener settings.
-public struct TransportConfiguration: Sendable {
-    public var host: String = "0.0.0.0"
-    /// 0 picks an ephemeral port.
-    public var port: Int = 8080
-    public var backlog: Int32 = 1024
-    /// Most open connections; further ones are accepted and closed at once.
-    public var maxConnections: Int = 100_000
-    /// Share the port with other processes (`SO_REUSEPORT`).
-    public var reusePort: Bool = false
-    public init() {}
-}
-
-/// Back-off for accepting after fd exhaustion (EMFILE/ENFILE): 100 ms doubling to 1 s, reset on success.
-public struct AcceptBackoff: Sendable, Equatable {
-    public private(set) var current: UInt64 = 0
-    public static let initial: UInt64 = 100_000_000
-    public static let maximum: UInt64 = 1_000_000_000
-    public init() {}
-    /// The pause before accepting again after an exhaustion error.
-    public mutating func exhausted() -> UInt64 {
-        current = current == 0 ? Self.initial : min(current * 2, Self.maximum)
-        return current
-    }
-    /// An accept succeeded.
-    public mutating func succeeded() { current = 0 }
-}
-
 /// A listening socket whose accepted connections are spread over the group's loops.
 public final class TransportServer: @unchecked Sendable {
     // @unchecked Sendable: mutable state is confined to `acceptQueue` (marked below); counters are locked.
@@ -253,67 +225,4 @@ public final class TransportServer: @unchecked Sendable {
             return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
         }
     }
-}
-
-extension EventLoop {
-    /// Connects to `host:port` (numeric IPv4/IPv6) without blocking; `completion` runs on this loop once
-    /// the connection is open (after the TLS handshake when `tls` is set) or failed.
-    public func connect(
-        host: String,
-        port: Int,
-        tls: TLSContext? = nil,
-        serverName: String? = nil,
-        handler: any ConnectionHandler,
-        completion: @escaping (Result<Connection, any Error>) -> Void
-    ) {
-        assertOnLoop()
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICHOST
-        var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
-            completion(.failure(IOError(errno: EINVAL, function: "getaddrinfo(\(host))")))
-            return
-        }
-        defer { freeaddrinfo(result) }
-        let fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else {
-            completion(.failure(IOError(errno: errno, function: "socket")))
-            return
-        }
-        let rc = Glibc.connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen)
-        if rc != 0 && errno != EINPROGRESS {
-            let e = errno
-            Glibc.close(fd)
-            completion(.failure(IOError(errno: e, function: "connect")))
-            return
-        }
-        let connection = Connection(fd: fd, loop: self)
-        if let tls {
-            do { connection.tls = try TLSConnection(context: tls, serverName: serverName) } catch {
-                Glibc.close(fd)
-                connection.markClosedWithoutRegistration()
-                completion(.failure(error))
-                return
-            }
-        }
-        connection.handler = handler
-        connection.startConnect { result in
-            if case .success(let c) = result { c.handler?.connectionDidOpen(c) }
-            completion(result)
-        }
-        do {
-            try register(connection, events: connection.interest)
-        } catch {
-            Glibc.close(fd)
-            connection.markClosedWithoutRegistration()
-            completion(.failure(error))
-        }
-    }
-}
-
-extension Connection {
-    /// For a connection whose fd was closed before it was ever registered.
-    func markClosedWithoutRegistration() { closeUnregistered() }
 }

@@ -6,79 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Limits and timers of one WebSocket connection (durations in nanoseconds).
-public struct WebSocketConfiguration: Sendable {
-    /// Largest frame payload (1009 past it).
-    public var maxFrameSize: Int = 1 << 20
-    /// Largest message after reassembly and inflation (1009 past it).
-    public var maxMessageSize: Int = 1 << 20
-    /// Silence after which we ping.
-    public var pingInterval: UInt64 = 30_000_000_000
-    /// Silence after which we close with 1001.
-    public var idleTimeout: UInt64 = 90_000_000_000
-    /// How long we wait for the peer's close frame after ours before dropping TCP.
-    public var closeTimeout: UInt64 = 5_000_000_000
-    /// Messages shorter than this are not compressed.
-    public var minimumSizeToCompress: Int = 32
-    /// zlib level for our messages.
-    public var compressionLevel: Int32 = 6
-    public init() {}
-}
-
-/// One configuration that many connections share: a connection made with it holds one reference (8 bytes) instead
-/// of its own copy of the fields (a server makes one for all its connections).
-public final class SharedWebSocketConfiguration: Sendable {
-    public let value: WebSocketConfiguration
-
-    public init(_ value: WebSocketConfiguration) { self.value = value }
-}
-
-/// Close codes of RFC 6455 section 7.4 that we send.
-public enum WebSocketCloseCode {
-    public static let normal: UInt16 = 1000
-    public static let goingAway: UInt16 = 1001
-    public static let protocolError: UInt16 = 1002
-    public static let unsupportedData: UInt16 = 1003
-    public static let invalidPayload: UInt16 = 1007
-    public static let policyViolation: UInt16 = 1008
-    public static let messageTooBig: UInt16 = 1009
-    public static let internalError: UInt16 = 1011
-    public static let tryAgainLater: UInt16 = 1013
-
-    /// Whether a received close frame may carry `code`.
-    public static func isValidReceived(_ code: UInt16) -> Bool {
-        switch code {
-        case 1000...1003, 1007...1011, 3000...4999: return true
-        default: return false
-        }
-    }
-}
-
-/// What the connection tells its owner while reading.
-public enum WebSocketEvent {
-    /// A complete text message; the bytes are valid UTF-8.
-    case text([UInt8])
-    /// A complete binary message.
-    case binary([UInt8])
-    /// Bytes to write to the peer (pong, close reply, our close after an error).
-    case send([UInt8])
-    /// The peer's close frame arrived (code nil when it carried none).
-    case closeReceived(code: UInt16?, reason: String)
-    /// The WebSocket is finished: flush what was sent and close TCP.
-    case closed(code: UInt16)
-}
-
-/// What a timer tick asks the owner to do.
-public enum WebSocketTickAction: Equatable {
-    case none
-    /// Write this ping frame.
-    case sendPing([UInt8])
-    /// Write this close frame (idle timeout); keep reading for the reply.
-    case sendClose([UInt8])
-    /// The closing handshake timed out: drop TCP.
-    case abort
-}
-
 /// The RFC 6455 protocol of one connection after the handshake: frame parsing, reassembly, UTF-8,
 /// permessage-deflate, control frames, the closing handshake and keepalive, with an injected clock.
 ///
@@ -454,36 +381,5 @@ public final class WebSocketConnection {
             }
             return .none
         }
-    }
-}
-
-/// `PerMessageDeflateParameters?` in four bytes: a presence bit, the two no-context-takeover flags and the two window
-/// sizes (8-15 when negotiated).
-struct PackedDeflateParameters {
-    private let bits: UInt32
-
-    init(_ parameters: PerMessageDeflateParameters?) {
-        guard let p = parameters else {
-            bits = 0
-            return
-        }
-        var b: UInt32 = 1
-        if p.serverNoContextTakeover { b |= 2 }
-        if p.clientNoContextTakeover { b |= 4 }
-        b |= UInt32(UInt8(clamping: p.serverMaxWindowBits)) << 8
-        b |= UInt32(UInt8(clamping: p.clientMaxWindowBits)) << 16
-        bits = b
-    }
-
-    var isPresent: Bool { bits & 1 != 0 }
-
-    var parameters: PerMessageDeflateParameters? {
-        guard isPresent else { return nil }
-        var p = PerMessageDeflateParameters()
-        p.serverNoContextTakeover = bits & 2 != 0
-        p.clientNoContextTakeover = bits & 4 != 0
-        p.serverMaxWindowBits = Int((bits >> 8) & 0xFF)
-        p.clientMaxWindowBits = Int((bits >> 16) & 0xFF)
-        return p
     }
 }

@@ -8,60 +8,6 @@
 
 import COpenSSL
 
-/// How the server accepts upgrades.
-public struct WebSocketHandshakeConfiguration: Sendable {
-    /// Subprotocols we speak, in preference order.
-    public var supportedSubprotocols: [String] = []
-    /// Refuse clients that offer none of them.
-    public var requireSubprotocol = false
-    /// Allowed `Origin` values (`scheme://host[:port]`, exact, case-insensitive); nil allows any.
-    public var allowedOrigins: [String]? = nil
-    /// With an allow-list, whether requests without `Origin` (non-browser clients) are allowed.
-    public var allowNoOrigin = true
-    /// With an allow-list, whether an `Origin` equal to `http://` or `https://` followed by the request's `Host`
-    /// (a page served by this server itself) is allowed too. The scheme is not compared: behind a proxy that
-    /// ends TLS the server sees plain HTTP from an `https://` page.
-    public var allowSameOrigin = false
-    /// permessage-deflate, or nil to decline it.
-    public var permessageDeflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
-    public init() {}
-}
-
-/// Why a handshake was refused; `rawValue` is a metrics label.
-public enum HandshakeFailureReason: String, Sendable, CaseIterable {
-    case notGet = "not_get"
-    case missingUpgrade = "missing_upgrade"
-    case missingConnectionUpgrade = "missing_connection_upgrade"
-    case unsupportedVersion = "unsupported_version"
-    case badKey = "bad_key"
-    case originNotAllowed = "origin_not_allowed"
-    case noAcceptableSubprotocol = "no_acceptable_subprotocol"
-    case httpVersion = "http_version"
-}
-
-/// The server's decision on an upgrade request.
-public enum HandshakeResult: Sendable {
-    /// Send `response` (101) and switch to WebSocket framing.
-    case accept(response: [UInt8], subprotocol: String?, deflate: PerMessageDeflateParameters?)
-    /// Answer with `status` and these extra headers, then keep or close the HTTP connection.
-    case reject(status: Int, headers: [(String, String)], reason: HandshakeFailureReason)
-}
-
-/// The client's view of a completed handshake.
-public struct ClientHandshakeOutcome: Sendable {
-    public var subprotocol: String?
-    public var deflate: PerMessageDeflateParameters?
-}
-
-/// Why the server's upgrade response was refused by the client.
-public enum ClientHandshakeError: Error, Equatable, Sendable {
-    case status(Int)
-    case missingUpgrade
-    case badAccept
-    case unexpectedSubprotocol(String)
-    case unexpectedExtension(String)
-}
-
 /// The opening handshake of RFC 6455 section 4.
 public enum WebSocketHandshake {
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"

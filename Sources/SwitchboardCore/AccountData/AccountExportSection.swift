@@ -6,10 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-import Foundation
-public import SwitchboardStore
-import Synchronization
-
 /// One part of a data export archive, registered by the feature that owns the data (`FeatureRegistry.exportSections`):
 /// the files it writes (`profile.json`, `voice.json` and `voice/<id>.ogg`, ...) in `order`.
 public struct AccountExportSection: Sendable {
@@ -24,84 +20,5 @@ public struct AccountExportSection: Sendable {
         self.files = files
         self.order = order
         self.collect = collect
-    }
-}
-
-/// One file of an export archive.
-public struct ExportEntry: Sendable {
-    public var path: String
-    public var bytes: [UInt8]
-}
-
-/// The collected export ran past its size limit.
-public struct ExportTooLarge: Error {
-    public init() {}
-}
-
-/// Collects one export's files from the sections, within the size limit (`ExportTooLarge` past it). Used by one
-/// build task at a time; its state is behind a lock so that sections may be called from any task.
-public final class AccountExportCollector: Sendable {
-    /// Where the sections read.
-    public let pool: DatabasePool
-    /// The exported user.
-    public let userId: Int64
-    /// The export's id.
-    public let exportId: Int64
-    /// The archive's size limit (each file counts its bytes and 1 KiB of header).
-    public let maxBytes: Int
-    // protected by the mutex
-    private let state = Mutex<(entries: [ExportEntry], total: Int)>(([], 0))
-
-    public init(pool: DatabasePool, userId: Int64, exportId: Int64, maxBytes: Int) {
-        self.pool = pool
-        self.userId = userId
-        self.exportId = exportId
-        self.maxBytes = maxBytes
-    }
-
-    /// Adds a file.
-    /// - Throws: `ExportTooLarge` when the archive would pass its limit.
-    public func add(_ path: String, _ bytes: [UInt8]) throws {
-        try state.withLock { s throws(ExportTooLarge) in
-            s.total += bytes.count + 1024
-            if s.total > maxBytes { throw ExportTooLarge() }
-            s.entries.append(ExportEntry(path: path, bytes: bytes))
-        }
-    }
-
-    /// Adds `value` as a JSON file (snake_case keys, sorted, pretty-printed).
-    public func add(_ path: String, json value: some Encodable) throws {
-        try add(path, try Self.json(value))
-    }
-
-    /// Counts `bytes` read into memory before they become a file (a conversation's pages of messages), so a large
-    /// history stops the build early.
-    public func reserve(_ bytes: Int) throws {
-        try state.withLock { s throws(ExportTooLarge) in
-            s.total += bytes
-            if s.total > maxBytes { throw ExportTooLarge() }
-        }
-    }
-
-    /// The files added so far, in order.
-    public var entries: [ExportEntry] { state.withLock { $0.entries } }
-
-    /// The archive's JSON encoding.
-    public static func json(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
-    }
-}
-
-/// A user as an export lists them (friends, conversation members).
-public struct ExportedUser: Encodable, Sendable {
-    public var userId: Int64
-    public var displayName: String
-
-    public init(userId: Int64, displayName: String) {
-        self.userId = userId
-        self.displayName = displayName
     }
 }

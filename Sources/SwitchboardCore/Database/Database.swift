@@ -51,23 +51,3 @@ extension Database {
         do { return try await write(urgent: urgent, body) } catch { throw E.mapping(error) }
     }
 }
-
-extension FeatureError {
-    /// `error` itself when it is this feature's, otherwise the store's failure as `database(_:)`.
-    public static func mapping(_ error: any Error) -> Self {
-        if let own = error as? Self { return own }
-        return .database(DatabaseError(error))
-    }
-}
-
-extension DatabasePool: Database {
-    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        try await withConnection(body)
-    }
-
-    public func write<T: Sendable>(
-        urgent: Bool, _ body: @escaping @Sendable (PostgresConnection) throws -> T
-    ) async throws -> T {
-        try await transaction(urgent: urgent, body)
-    }
-}

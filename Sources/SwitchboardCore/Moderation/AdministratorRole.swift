@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardDomain
 public import SwitchboardStore
 
 /// The administrator role (`users.role`, docs/moderation.md): the one authorization check that moderation and every
@@ -22,18 +21,5 @@ public enum AdministratorRole {
     public static func holds(_ db: PostgresConnection, _ userId: Int64) throws -> Bool {
         guard let standing = try ModerationRepository.standing(db, of: userId) else { return false }
         return standing.admin && !standing.suspended
-    }
-}
-
-extension Database {
-    /// Whether `userId` is an administrator (and not suspended), read on one pooled connection. A store failure is
-    /// the feature's `E.database`.
-    public func isAdministrator<E: FeatureError>(_ userId: Int64, as error: E.Type) async throws(E) -> Bool {
-        try await read(as: E.self) { db in try AdministratorRole.holds(db, userId) }
-    }
-
-    /// Throws `refusal` (the feature's `forbidden` answer) unless `userId` is an administrator.
-    public func requireAdministrator<E: FeatureError>(_ userId: Int64, otherwise refusal: E) async throws(E) {
-        guard try await isAdministrator(userId, as: E.self) else { throw refusal }
     }
 }

@@ -7,22 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardDomain
-public import SwitchboardProtocol
 public import SwitchboardStore
-
-/// A stored voice clip's metadata.
-public struct VoiceClip: Sendable, Equatable {
-    public var id: Int64
-    public var uploaderId: Int64
-    public var durationMs: Int64
-    public var waveform: [Int]
-    public var size: Int64
-    public var sha256Hex: String
-
-    public var attachment: VoiceAttachment {
-        VoiceAttachment(voiceId: id, durationMs: durationMs, waveform: waveform, size: size, mimeType: "audio/ogg")
-    }
-}
 
 /// The SQL of voice clips. Runs on a leased connection's queue.
 public enum VoiceStore {

@@ -6,25 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-/// Frame opcodes of RFC 6455 section 5.2.
-public enum WebSocketOpcode: UInt8, Sendable {
-    case continuation = 0x0
-    case text = 0x1
-    case binary = 0x2
-    case close = 0x8
-    case ping = 0x9
-    case pong = 0xA
-
-    /// Close, ping and pong.
-    public var isControl: Bool { rawValue & 0x8 != 0 }
-}
-
-/// Which end of the connection we are: servers receive masked frames and send unmasked ones.
-public enum WebSocketRole: Sendable {
-    case server
-    case client
-}
-
 /// Encodes complete frames (header and payload in one array, so one encoded frame can be shared).
 public enum WebSocketFrameEncoder {
     /// Bytes of the header for a payload of `count` bytes.

@@ -9,28 +9,6 @@
 // A user's devices, in the per-user state of the presence and active-hours trackers: most users have one device,
 // and these keep it inline (a dictionary or set would allocate its storage for each online user).
 
-/// A set of device ids that holds one inline: most users have one device, and then it allocates nothing.
-struct SmallIDSet: Sendable {
-    private var members = SmallDeviceMap<Bool>()
-
-    var isEmpty: Bool { members.isEmpty }
-    var count: Int { members.count }
-
-    func contains(_ id: UInt64) -> Bool { members[id] != nil }
-
-    /// Adds `id`; false if it was there.
-    @discardableResult
-    mutating func insert(_ id: UInt64) -> Bool {
-        if contains(id) { return false }
-        members[id] = true
-        return true
-    }
-
-    /// Removes `id`; false if it was not there.
-    @discardableResult
-    mutating func remove(_ id: UInt64) -> Bool { members.removeValue(forKey: id) != nil }
-}
-
 /// A map from device ids to values that holds one entry inline (also `SessionRegistry`'s devices of a user, keyed by
 /// connection). Inlinable: the registry reads it for every recipient of a fan-out.
 public struct SmallDeviceMap<Value: Sendable>: Sendable {

@@ -10,16 +10,6 @@ import Foundation
 import SwitchboardDomain
 public import SwitchboardStore
 
-/// What `account.delete` committed: the sessions it revoked and who should hear of it.
-public struct DeletionRequest: Sendable, Equatable {
-    /// Sessions revoked by the request (their connections are closed with 4005).
-    public var sessionIds: [Int64]
-    /// Friends at the time of the request (presence forgets them).
-    public var friendIds: [Int64]
-    /// Friends and other members of the user's conversations (told with `user.deleted`).
-    public var contactIds: [Int64]
-}
-
 /// The SQL of account deletion (`account_deletions`, the steps) and of the stub left behind.
 public enum AccountDeletionRepository {
     /// Starts a deletion in one transaction: locks the user's row, inserts the job row, replaces the phone number

@@ -8,33 +8,6 @@
 
 internal import COpenSSL
 
-/// A user account, as the store numbers it.
-public struct UserID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The account's row id.
-    public let rawValue: Int64
-
-    /// Wraps an account's row id.
-    public init(_ rawValue: Int64) { self.rawValue = rawValue }
-
-    public static func < (lhs: UserID, rhs: UserID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public var description: String { "user:\(self.rawValue)" }
-}
-
-/// One signed-in device of a user: its session id, which stays the same when the device reconnects
-/// (that is what lets a call survive a reconnection within the grace period).
-public struct DeviceID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    /// The session's row id.
-    public let rawValue: Int64
-
-    /// Wraps a session's row id.
-    public init(_ rawValue: Int64) { self.rawValue = rawValue }
-
-    public static func < (lhs: DeviceID, rhs: DeviceID) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public var description: String { "device:\(self.rawValue)" }
-}
-
 /// A call's identifier: a caller-supplied string (for example a UUID sent with the invite) or one
 /// the registry generates (a random version-4 UUID in lowercase).
 public struct CallID: Hashable, Comparable, Sendable, CustomStringConvertible {
