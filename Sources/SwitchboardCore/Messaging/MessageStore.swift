@@ -251,7 +251,7 @@ public enum MessageStore {
                     cached: "SELECT id FROM conversations WHERE direct_low = $1 AND direct_high = $2",
                     [.int(pair.low), .int(pair.high)]
                 ).decodeFirst(Int64.self)
-            else { throw ServiceError(.internal, "internal error") }
+            else { throw ServiceError.invariant("a direct conversation neither created nor found") }
             return id
         }
     }
@@ -269,7 +269,7 @@ public enum MessageStore {
                     """,
                 [name.map { .text($0) }, .int(creator)]
             ).decodeFirst(Int64.self)
-        else { throw ServiceError(.internal, "internal error") }
+        else { throw ServiceError.invariant("a group conversation insert returned no id") }
         let everyone = [creator] + members.filter { $0 != creator }
         try db.execute(
             cached: """
@@ -279,7 +279,7 @@ public enum MessageStore {
         let event = SystemEvent(event: "created", actorId: creator, userIds: everyone, name: name)
         let rows = try insert(
             db, [NewMessage(conversationId: id, seq: 1, senderId: nil, kind: .system, body: event.json, clientId: nil)])
-        guard let message = rows.first else { throw ServiceError(.internal, "internal error") }
+        guard let message = rows.first else { throw ServiceError.invariant("the group's first system message was not stored") }
         return message
     }
 
@@ -307,10 +307,10 @@ public enum MessageStore {
                     n.body.map { .text($0) },
                     n.clientId.map { .text($0) }, n.voiceId.map { .int($0) },
                 ])
-            guard let r = rows.first else { throw ServiceError(.internal, "internal error") }
+            guard let r = rows.first else { throw ServiceError.invariant("a message insert returned no row") }
             let m = try message(r)
             guard m.conversationId == n.conversationId, m.seq == n.seq else {
-                throw ServiceError(.internal, "internal error")
+                throw ServiceError.invariant("a stored message came back with another conversation or seq")
             }
             return [m]
         }
@@ -338,7 +338,7 @@ public enum MessageStore {
         }
         return try messages.map { n in
             guard let m = byKey[Key(conversationId: n.conversationId, seq: n.seq)] else {
-                throw ServiceError(.internal, "internal error")
+                throw ServiceError.invariant("a stored message is missing from the insert's rows")
             }
             return m
         }
@@ -374,11 +374,11 @@ public enum MessageStore {
                 .int(mark?.seq ?? 0), .int(mark?.userId ?? 0), .bool(mark != nil),
             ])
         guard let r = rows.first, let transactionId = try r.decode(Int64?.self, column: 10) else {
-            throw ServiceError(.internal, "internal error")
+            throw ServiceError.invariant("a message insert returned no row or transaction id")
         }
         let m = try message(r)
         guard m.conversationId == n.conversationId, m.seq == n.seq else {
-            throw ServiceError(.internal, "internal error")
+            throw ServiceError.invariant("a stored message came back with another conversation or seq")
         }
         return (m, transactionId)
     }

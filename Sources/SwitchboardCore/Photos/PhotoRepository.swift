@@ -54,7 +54,7 @@ public enum PhotoRepository {
                 ])
             guard let row = inserted.first else {
                 guard let found = try existing(db, owner: owner, sha256: photo.sha256) else {
-                    throw ServiceError(.internal, "internal error")
+                    throw ServiceError.invariant("a photo neither inserted nor found by its hash")
                 }
                 return (found, true)
             }

@@ -86,10 +86,16 @@ public enum UploadRepository {
             cached: "SELECT \"offset\", data FROM upload_chunks WHERE upload_id = $1 ORDER BY \"offset\"", [.text(id)])
         {
             let offset: Int64 = try r.decode(column: 0)
-            guard offset == Int64(bytes.count) else { throw ServiceError(.internal, "upload chunks do not line up") }
+            guard offset == Int64(bytes.count) else {
+                throw ServiceError.invariant(
+                    "chunk at \(offset) after \(bytes.count) bytes", message: "upload chunks do not line up")
+            }
             bytes += try r.decode(PostgresBytes.self, column: 1).bytes
         }
-        guard bytes.count == Int(upload.length) else { throw ServiceError(.internal, "upload chunks do not add up") }
+        guard bytes.count == Int(upload.length) else {
+            throw ServiceError.invariant(
+                "\(bytes.count) bytes of \(upload.length)", message: "upload chunks do not add up")
+        }
         return (upload, bytes)
     }
 

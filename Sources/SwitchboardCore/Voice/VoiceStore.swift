@@ -45,7 +45,7 @@ public enum VoiceStore {
             let r = try db.execute(
                 cached: "SELECT \(columns) FROM voice_clips WHERE uploader_id = $1 AND sha256 = $2", [.int(uploader), .bytea(sha256)]
             ).first
-        else { throw ServiceError(.internal, "internal error") }
+        else { throw ServiceError.invariant("a voice clip neither inserted nor found by its hash") }
         return try clip(r)
     }
 

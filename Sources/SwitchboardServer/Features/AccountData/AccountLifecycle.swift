@@ -144,7 +144,7 @@ final class AccountLifecycle: Sendable {
                     let archive = HTTPStatic.gzip(
                         TarWriter.archive(entries, folder: "switchboard-export-\(id)"), level: 6)
                 else {
-                    throw ServiceError(.internal, "gzip failed")
+                    throw ServiceError.invariant("gzip of the export archive failed", message: "gzip failed")
                 }
                 if archive.count > configuration.exportMaxBytes { throw ExportTooLarge() }
                 let name = "export-\(id)-\(UInt64.random(in: 0...UInt64.max)).tar.gz"

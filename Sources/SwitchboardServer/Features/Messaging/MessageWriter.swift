@@ -126,7 +126,7 @@ final class MessageWriter: @unchecked Sendable {
                     if case .announce(let m) = r.action {
                         .success(m)
                     } else {
-                        .failure(ServiceError(.internal, "internal error"))
+                        .failure(ServiceError.invariant("a batch request neither announced nor failed"))
                     }
                 }, stored: [])
             startBatch()
