@@ -160,7 +160,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "SwitchboardDomainTests", dependencies: ["SwitchboardDomain", "SwitchboardProtocol"], swiftSettings: strict),
+            name: "SwitchboardDomainTests", dependencies: ["SwitchboardDomain", "SwitchboardProtocol"],
+            swiftSettings: strict),
         .testTarget(
             name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardDomain"], swiftSettings: strict),
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
@@ -176,7 +177,8 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "SwitchboardClientTests", dependencies: ["SwitchboardClient"], swiftSettings: strict),
         .testTarget(
-            name: "SwitchboardCLIKitTests", dependencies: ["SwitchboardCLIKit", "SwitchboardClient", "SwitchboardProtocol"],
+            name: "SwitchboardCLIKitTests",
+            dependencies: ["SwitchboardCLIKit", "SwitchboardClient", "SwitchboardProtocol"],
             swiftSettings: strict),
         .testTarget(
             name: "IntegrationTests",

@@ -14,8 +14,10 @@
 
 import Foundation
 
-private let zones = ["UTC", "Europe/Paris", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Pacific/Apia",
-                     "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "Antarctica/Troll"].compactMap(TimeZone.init(identifier:))
+private let zones = [
+    "UTC", "Europe/Paris", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Pacific/Apia",
+    "America/St_Johns", "Pacific/Chatham", "Africa/Casablanca", "Antarctica/Troll",
+].compactMap(TimeZone.init(identifier:))
 private let locales = ["en-US", "fr-FR", "de-DE", "ar-EG", "he-IL", "und", "", "x-private", "en_US_POSIX"]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -33,15 +35,20 @@ public func fuzzCalendar(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let locale = locales[Int(bytes[2]) % locales.count]
     var seconds: Int64 = 0
     for b in bytes[3..<8] { seconds = seconds << 8 | Int64(b) }
-    let now = Date(timeIntervalSince1970: Double(seconds % 253_402_300_799))   // up to 9999-12-31
+    let now = Date(timeIntervalSince1970: Double(seconds % 253_402_300_799))  // up to 9999-12-31
     let anchor = LocalDate(text) ?? instant.flatMap { CalendarRange.date(of: $0, in: zone) }
-    guard let range = CalendarRange(kind: kind, anchor: anchor, timeZone: zone, locale: locale, now: now) else { return 0 }
+    guard let range = CalendarRange(kind: kind, anchor: anchor, timeZone: zone, locale: locale, now: now) else {
+        return 0
+    }
     precondition(range.startsAt < range.endsAt && range.from <= range.to, "an empty or reversed range: \(range)")
     if let anchor { precondition(range.from <= anchor && anchor <= range.to, "\(anchor) outside its range \(range)") }
     let start = instant ?? range.startsAt
     let length = Double(Int(bytes[8]) << 16 | Int(bytes[9]) << 8 | Int(bytes[10])) * 60
-    let spans = [CalendarRange.Span(id: 1, startsAt: start, endsAt: start.addingTimeInterval(max(1, length))),
-                 CalendarRange.Span(id: 2, startsAt: range.startsAt.addingTimeInterval(-Double(bytes[11]) * 3600), endsAt: range.endsAt)]
+    let spans = [
+        CalendarRange.Span(id: 1, startsAt: start, endsAt: start.addingTimeInterval(max(1, length))),
+        CalendarRange.Span(
+            id: 2, startsAt: range.startsAt.addingTimeInterval(-Double(bytes[11]) * 3600), endsAt: range.endsAt),
+    ]
     for day in range.days(spans) {
         precondition(range.from <= day.date && day.date <= range.to, "\(day.date) outside \(range.from)...\(range.to)")
     }

@@ -20,15 +20,22 @@ import Foundation
 public func fuzzClientScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let name = TopLevelScan.eventName(bytes)
-    if let object = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) as? [String: Any] {
+    if let object = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]))
+        as? [String: Any]
+    {
         if let name {
-            precondition(object["ev"] as? String == name, "scan found \(name), JSON has \(String(describing: object["ev"]))")
+            precondition(
+                object["ev"] as? String == name, "scan found \(name), JSON has \(String(describing: object["ev"]))")
         }
         // The same object as strict JSON (Foundation's own writing, one `ev`): without escapes the scan must find it.
         // (On the input itself it may give up where Foundation is lenient, e.g. a trailing comma: the client then
         // parses.)
-        if let ev = object["ev"] as? String, let strict = try? JSONSerialization.data(withJSONObject: object), !strict.contains(0x5C) {
-            precondition(TopLevelScan.eventName(Array(strict)) == ev, "scan missed ev \(ev) in \(String(decoding: strict, as: UTF8.self))")
+        if let ev = object["ev"] as? String, let strict = try? JSONSerialization.data(withJSONObject: object),
+            !strict.contains(0x5C)
+        {
+            precondition(
+                TopLevelScan.eventName(Array(strict)) == ev,
+                "scan missed ev \(ev) in \(String(decoding: strict, as: UTF8.self))")
         }
     } else if let name, String(validating: bytes, as: UTF8.self) != nil {
         // Not valid JSON for Foundation: the scan may still find a name (it does not validate nested values). Text
@@ -46,6 +53,8 @@ public func fuzzClientScan(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private func occurrences(_ hay: [UInt8], _ needle: [UInt8]) -> Int {
     guard !needle.isEmpty, hay.count >= needle.count else { return 0 }
     var count = 0
-    for start in 0...(hay.count - needle.count) where hay[start..<(start + needle.count)].elementsEqual(needle) { count += 1 }
+    for start in 0...(hay.count - needle.count) where hay[start..<(start + needle.count)].elementsEqual(needle) {
+        count += 1
+    }
     return count
 }

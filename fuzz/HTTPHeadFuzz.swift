@@ -15,7 +15,8 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
     let chunk = Int(data[0] % 16) + 1
     let input = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
-    var parser = HTTPHeadParser(limits: HTTPParserLimits(maxRequestLineLength: 512, maxHeaderBytes: 2048, maxHeaderCount: 20))
+    var parser = HTTPHeadParser(
+        limits: HTTPParserLimits(maxRequestLineLength: 512, maxHeaderBytes: 2048, maxHeaderCount: 20))
     var offset = 0
     loop: while offset < input.count {
         let end = min(offset + chunk, input.count)
@@ -33,7 +34,8 @@ public func fuzzHTTPHead(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = WebSocketHandshake.serverResponse(for: head, configuration: config)
             config.allowSameOrigin = true
             _ = WebSocketHandshake.serverResponse(for: head, configuration: config)
-            fuzzStatic(head.path, acceptEncoding: head.headers["accept-encoding"], ifNoneMatch: head.headers["if-none-match"])
+            fuzzStatic(
+                head.path, acceptEncoding: head.headers["accept-encoding"], ifNoneMatch: head.headers["if-none-match"])
             offset += consumed
             parser.reset()
         }

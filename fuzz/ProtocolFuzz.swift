@@ -32,16 +32,20 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard case .success(let exact) = ProtocolCodec.decodeEnvelopeExactly(bytes) else {
             preconditionFailure("the scanner accepted what JSONDecoder refuses")
         }
-        precondition(exact.id == id && exact.op == op, "the scanner read \(id)/\(op), JSONDecoder \(exact.id)/\(exact.op)")
+        precondition(
+            exact.id == id && exact.op == op, "the scanner read \(id)/\(op), JSONDecoder \(exact.id)/\(exact.op)")
     }
     // Differential: whenever the messages.send scanner answers, JSONDecoder reads the same parameters.
     if let scanned = Ops.MessagesSend.Parameters.scanned(from: bytes) {
-        guard let exact = try? ProtocolCodec.requestDecoder().decode(Ops.MessagesSend.Parameters.self, from: Data(bytes))
+        guard
+            let exact = try? ProtocolCodec.requestDecoder().decode(Ops.MessagesSend.Parameters.self, from: Data(bytes))
         else { preconditionFailure("the send scanner accepted what JSONDecoder refuses") }
         precondition(
-            Array((exact.text ?? "").utf8) == Array((scanned.text ?? "").utf8) && (exact.text == nil) == (scanned.text == nil)
+            Array((exact.text ?? "").utf8) == Array((scanned.text ?? "").utf8)
+                && (exact.text == nil) == (scanned.text == nil)
                 && Array((exact.clientId ?? "").utf8) == Array((scanned.clientId ?? "").utf8)
-                && (exact.clientId == nil) == (scanned.clientId == nil) && exact.conversationId == scanned.conversationId
+                && (exact.clientId == nil) == (scanned.clientId == nil)
+                && exact.conversationId == scanned.conversationId
                 && exact.userId == scanned.userId && exact.voiceId == scanned.voiceId,
             "the send scanner read \(scanned), JSONDecoder \(exact)")
     }

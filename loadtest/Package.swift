@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "ws-idle",
             dependencies: [
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]
         ),
     ],

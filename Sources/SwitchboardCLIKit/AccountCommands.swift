@@ -19,11 +19,14 @@ extension CLIContext {
     }
 
     /// `register`: creates the account and saves the session.
-    public func register(phone: String, name: String, password: String, device: String?, handle: String? = nil) async throws(CLIError) {
+    public func register(phone: String, name: String, password: String, device: String?, handle: String? = nil)
+        async throws(CLIError)
+    {
         let handle = handle.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
         try await startSession(action: "registering", phone: phone) { client throws(SwitchboardClientError) in
             try await client.register(
-                phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice(), handle: handle)
+                phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice(),
+                handle: handle)
         }
     }
 
@@ -66,7 +69,8 @@ extension CLIContext {
             OutputRecord(
                 action == "registering" ? "registered" : "logged_in",
                 [
-                    "user_id": .int(saved.userId), "session_id": .int(saved.sessionId), "display_name": .string(profileResult.displayName),
+                    "user_id": .int(saved.userId), "session_id": .int(saved.sessionId),
+                    "display_name": .string(profileResult.displayName),
                     "phone": .string(saved.phone ?? phone), "server": .string(url), "profile": .string(store.profile),
                     "config_file": .string(store.path),
                 ],
@@ -111,10 +115,13 @@ extension CLIContext {
             OutputRecord(
                 "whoami",
                 [
-                    "user_id": .int(p.userId), "display_name": .string(p.displayName), "phone": p.phone.map { .string($0) } ?? .null,
-                    "session_id": .int(session.me.sessionId), "server": .string(session.url), "profile": .string(store.profile),
+                    "user_id": .int(p.userId), "display_name": .string(p.displayName),
+                    "phone": p.phone.map { .string($0) } ?? .null,
+                    "session_id": .int(session.me.sessionId), "server": .string(session.url),
+                    "profile": .string(store.profile),
                 ],
-                text: "\(p.displayName) (user \(p.userId), \(p.phone ?? "no phone")), session \(session.me.sessionId) on \(session.url)"
+                text:
+                    "\(p.displayName) (user \(p.userId), \(p.phone ?? "no phone")), session \(session.me.sessionId) on \(session.url)"
                     + " [profile \(store.profile)]"))
     }
 }

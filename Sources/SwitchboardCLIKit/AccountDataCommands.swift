@@ -27,7 +27,8 @@ extension CLIContext {
         printer.emit(
             OutputRecord(
                 "account_deleted", ["user_id": .int(me.userId), "profile": .string(store.profile)],
-                text: "account deleted (user \(me.userId)): your messages show as a deleted account's; deleted \(store.path)",
+                text:
+                    "account deleted (user \(me.userId)): your messages show as a deleted account's; deleted \(store.path)",
                 style: .success))
     }
 
@@ -48,7 +49,9 @@ extension CLIContext {
         while finished.state == "building" {
             guard Date() < deadline else {
                 await client.close()
-                throw CLIError("the export was not ready within \(Int(timeout)) s; run `account export` later", exitCode: .serverRefused)
+                throw CLIError(
+                    "the export was not ready within \(Int(timeout)) s; run `account export` later",
+                    exitCode: .serverRefused)
             }
             try? await Task.sleep(nanoseconds: 500_000_000)
             do throws(SwitchboardClientError) {
@@ -84,6 +87,7 @@ extension CLIContext {
                     "export_id": .int(finished.exportId), "file": .string(file), "bytes": .int(Int64(bytes.count)),
                     "expires_at": finished.expiresAt.map { .string($0) } ?? .null,
                 ],
-                text: "saved your data (export \(finished.exportId), \(bytes.count) bytes) to \(file)", style: .success))
+                text: "saved your data (export \(finished.exportId), \(bytes.count) bytes) to \(file)", style: .success)
+        )
     }
 }

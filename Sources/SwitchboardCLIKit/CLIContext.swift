@@ -51,9 +51,11 @@ public struct CLIContext: Sendable {
 
     public init(options: GlobalOptions, environment: [String: String], stdoutIsTerminal: Bool) throws(CLIError) {
         self.environment = environment
-        printer = Printer(mode: OutputMode.detect(json: options.json, stdoutIsTerminal: stdoutIsTerminal, environment: environment))
+        printer = Printer(
+            mode: OutputMode.detect(json: options.json, stdoutIsTerminal: stdoutIsTerminal, environment: environment))
         let directory = options.configDir ?? ProfileStore.defaultDirectory(environment: environment)
-        let profile = options.profile ?? environment["SWITCHBOARD_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        let profile =
+            options.profile ?? environment["SWITCHBOARD_PROFILE"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
         store = try ProfileStore(directory: directory, profile: profile)
         explicitServer = options.server ?? environment["SWITCHBOARD_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }

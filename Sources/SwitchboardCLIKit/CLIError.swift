@@ -69,10 +69,13 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
                 self.init("\(action): too many attempts\(wait)", exitCode: .serverRefused, serverCode: e.code)
             case "weak_password":
                 self.init(
-                    "\(action): the password is too weak" + (e.reason.map { " (\($0))" } ?? ""), exitCode: .serverRefused,
+                    "\(action): the password is too weak" + (e.reason.map { " (\($0))" } ?? ""),
+                    exitCode: .serverRefused,
                     serverCode: e.code)
             default:
-                self.init("\(action): the server refused: \(e.message) [\(e.code)]", exitCode: .serverRefused, serverCode: e.code)
+                self.init(
+                    "\(action): the server refused: \(e.message) [\(e.code)]", exitCode: .serverRefused,
+                    serverCode: e.code)
             }
         case .timeout(let op):
             self.init("\(action): no reply from \(server) in time (\(op))", exitCode: .connection)
@@ -81,7 +84,8 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectFailed(let why):
             self.init("\(action): cannot connect to \(server): \(why)", exitCode: .connection)
         case .closed(.sessionRevoked):
-            self.init("\(action): the session was revoked; log in again", exitCode: .notLoggedIn, serverCode: "invalid_token")
+            self.init(
+                "\(action): the session was revoked; log in again", exitCode: .notLoggedIn, serverCode: "invalid_token")
         case .closed(.accountSuspended):
             self.init("\(action): this account is suspended", exitCode: .serverRefused, serverCode: "account_suspended")
         case .closed(let reason):

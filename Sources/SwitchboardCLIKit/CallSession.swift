@@ -46,14 +46,18 @@ public struct CallSession: Sendable {
             offer = String(decoding: data, as: UTF8.self)
             let problems = SDPGenerator.problems(in: offer)
             if !problems.isEmpty {
-                context.printer.warning("warning: \(offerFile) does not look like a WebRTC offer: \(problems.prefix(3).joined(separator: "; "))")
+                context.printer.warning(
+                    "warning: \(offerFile) does not look like a WebRTC offer: \(problems.prefix(3).joined(separator: "; "))"
+                )
             }
         } else {
             var rng = SystemRandomNumberGenerator()
             offer = SDPGenerator.offer(video: video, using: &rng)
         }
         let sdp = offer
-        return try await context.withSession(interactive: true) { session throws(CLIError) in try await call(session, offer: sdp) }
+        return try await context.withSession(interactive: true) { session throws(CLIError) in
+            try await call(session, offer: sdp)
+        }
     }
 
     private func call(_ session: AuthenticatedSession, offer: String) async throws(CLIError) -> CLIExitCode {
@@ -115,7 +119,10 @@ public struct CallSession: Sendable {
         printer.emit(
             OutputRecord(
                 "call.calling",
-                ["call_id": .string(callId), "callee_id": .int(friend.userId), "callee": .string(friend.displayName), "media": .string(media), "disposition": .string(invite.disposition)],
+                [
+                    "call_id": .string(callId), "callee_id": .int(friend.userId), "callee": .string(friend.displayName),
+                    "media": .string(media), "disposition": .string(invite.disposition),
+                ],
                 text: "calling \(friend.displayName) (\(media) call \(callId))", style: .plain))
         switch invite.disposition {
         case "unavailable", "busy":
@@ -125,12 +132,16 @@ public struct CallSession: Sendable {
             return .callNotAnswered
         case "joined":
             // Glare: the callee's call to us was accepted from this device; answer its offer.
-            printer.emit(OutputRecord("call.joined", ["call_id": .string(callId)], text: "\(friend.displayName) was calling you at the same time: joined that call", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "call.joined", ["call_id": .string(callId)],
+                    text: "\(friend.displayName) was calling you at the same time: joined that call", style: .success))
             if let old = mediaCall {
                 // Our offer is not used: a new pipeline answers theirs.
                 await old.media.close()
                 mediaCall = try await MediaCall.start(
-                    options: self.media, video: video || invite.call.media == "video", turnCallId: callId, client: client,
+                    options: self.media, video: video || invite.call.media == "video", turnCallId: callId,
+                    client: client,
                     inputs: inputs, printer: printer)
             }
             if var m = mediaCall, let theirs = invite.call.offer {
@@ -171,7 +182,9 @@ public struct CallSession: Sendable {
                             m.learnRemote(answer)
                             let media = m.media
                             Task {
-                                if !(await media.setAnswer(answer)) { inputs.continuation.yield(.media(.error("the answer does not parse as SDP"))) }
+                                if !(await media.setAnswer(answer)) {
+                                    inputs.continuation.yield(.media(.error("the answer does not parse as SDP")))
+                                }
                             }
                         }
                         m.accepted()
@@ -197,9 +210,12 @@ public struct CallSession: Sendable {
                 let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
                 if line == "h" || line == "/hangup" || line == "/quit" {
                     if !hangingUp { hangingUp = true; hangUp(client, inputs, callId: callId, answered: answered) }
-                } else if (line == "/hold" || line == "/unhold"), let m = mediaCall, answered {
+                } else if line == "/hold" || line == "/unhold", let m = mediaCall, answered {
                     m.hold(line == "/hold")
-                    printer.emit(OutputRecord("call.hold", ["call_id": .string(callId), "hold": .bool(line == "/hold")], text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
+                    printer.emit(
+                        OutputRecord(
+                            "call.hold", ["call_id": .string(callId), "hold": .bool(line == "/hold")],
+                            text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
                 } else if !line.isEmpty {
                     printer.hint(mediaCall == nil ? "press h and Enter to hang up" : "h hangs up; /hold, /unhold")
                 }
@@ -242,9 +258,14 @@ public struct CallSession: Sendable {
 
     /// After the accept: a couple of generated ICE candidates (unless `generated` is false: real media trickles
     /// its own) and, when joining, the answer.
-    private func sendSignals(_ client: SwitchboardClient, _ inputs: SessionInputs, callId: String, answer: String?, generated: Bool = true) {
+    private func sendSignals(
+        _ client: SwitchboardClient, _ inputs: SessionInputs, callId: String, answer: String?, generated: Bool = true
+    ) {
         var rng = SystemRandomNumberGenerator()
-        let candidates = generated ? SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) } : []
+        let candidates =
+            generated
+            ? SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
+            : []
         let continuation = inputs.continuation
         Task {
             var signals: [(String, String)] = []
@@ -253,12 +274,20 @@ public struct CallSession: Sendable {
             for (kind, payload) in signals {
                 do {
                     try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
-                    let shown: String = kind == "ice_candidate" ? SDPGenerator.candidateLine(ofPayload: payload) ?? payload : "(SDP)"
-                    let fields: [String: JSONValue] = ["call_id": .string(callId), "kind": .string(kind), "payload": .string(payload)]
-                    let record = OutputRecord("call.signal.sent", fields, text: "signal sent: \(kind) \(shown)", style: .dim)
+                    let shown: String =
+                        kind == "ice_candidate" ? SDPGenerator.candidateLine(ofPayload: payload) ?? payload : "(SDP)"
+                    let fields: [String: JSONValue] = [
+                        "call_id": .string(callId), "kind": .string(kind), "payload": .string(payload),
+                    ]
+                    let record = OutputRecord(
+                        "call.signal.sent", fields, text: "signal sent: \(kind) \(shown)", style: .dim)
                     continuation.yield(.record(record))
                 } catch {
-                    continuation.yield(.record(OutputRecord("call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")], text: "signal \(kind) not sent: \(error)", style: .warning)))
+                    continuation.yield(
+                        .record(
+                            OutputRecord(
+                                "call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")],
+                                text: "signal \(kind) not sent: \(error)", style: .warning)))
                 }
             }
         }
@@ -276,7 +305,11 @@ public struct CallSession: Sendable {
                 // It ended meanwhile: its call.ended is on the way (or already shown).
                 continuation.yield(.requestFinished(tag: "hangup", ok: true))
             } catch {
-                continuation.yield(.record(OutputRecord("error", ["message": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "error", ["message": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)
+                    ))
                 continuation.yield(.requestFinished(tag: "hangup", ok: false))
             }
         }

@@ -42,11 +42,14 @@ public struct ChatSession: Sendable {
                     throw CLIError("nobody is registered with \(phone)", exitCode: .usage)
                 }
                 guard friends.contains(where: { $0.userId == match.userId }) else {
-                    throw CLIError("\(match.displayName) (\(phone)) is not your friend yet: `switchboard-cli friends add \(phone)`", exitCode: .usage)
+                    throw CLIError(
+                        "\(match.displayName) (\(phone)) is not your friend yet: `switchboard-cli friends add \(phone)`",
+                        exitCode: .usage)
                 }
                 resolved = .friend(userId: match.userId, name: match.displayName)
             } else {
-                resolved = try TargetResolver.chat(query, friends: friends, conversations: try await client.conversations())
+                resolved = try TargetResolver.chat(
+                    query, friends: friends, conversations: try await client.conversations())
             }
             switch resolved {
             case .conversation(let id): conversation = try await client.conversation(id)
@@ -65,9 +68,13 @@ public struct ChatSession: Sendable {
         printer.emit(
             OutputRecord(
                 "chat.opened",
-                ["conversation_id": .int(conversationId), "name": .string(conversation.name), "kind": .string(conversation.kind)],
+                [
+                    "conversation_id": .int(conversationId), "name": .string(conversation.name),
+                    "kind": .string(conversation.kind),
+                ],
                 text: "chat with \(conversation.name) (conversation \(conversationId))", style: .success))
-        printer.hint("type a message and press Enter; /more for older messages, /voice FILE to send a recording, /quit to leave")
+        printer.hint(
+            "type a message and press Enter; /more for older messages, /voice FILE to send a recording, /quit to leave")
 
         var oldestSeq: Int64?
         var hasMore = false
@@ -76,7 +83,8 @@ public struct ChatSession: Sendable {
         do {
             let page = try await client.history(conversationId, limit: 10)
             for m in page.messages.reversed() { printer.emit(EventFormatter.message(m, names: names, history: true)) }
-            latestFromOthers = page.messages.first { $0.senderId != nil && $0.senderId != session.me.userId && $0.deleted != true }?.id
+            latestFromOthers =
+                page.messages.first { $0.senderId != nil && $0.senderId != session.me.userId && $0.deleted != true }?.id
             oldestSeq = page.messages.map(\.seq).min()
             hasMore = page.hasMore
             if page.messages.isEmpty { printer.hint("no messages yet") }
@@ -89,7 +97,8 @@ public struct ChatSession: Sendable {
         let (outbox, outboxInput) = AsyncStream.makeStream(of: OutgoingItem.self, bufferingPolicy: .unbounded)
         defer { outboxInput.finish() }
         let sender = ChatSender(
-            client: client, conversationId: conversationId, continuation: inputs.continuation, context: context, url: session.url)
+            client: client, conversationId: conversationId, continuation: inputs.continuation, context: context,
+            url: session.url)
         Task {
             for await item in outbox { await sender.deliver(item) }
         }
@@ -102,17 +111,24 @@ public struct ChatSession: Sendable {
                     printer.emit(EventFormatter.message(m, names: names))
                     if m.senderId != nil && m.senderId != session.me.userId { latestFromOthers = m.id }
                 } else {
-                    printer.emit(EventFormatter.message(m, names: names, conversationName: "conversation \(m.conversationId)"))
+                    printer.emit(
+                        EventFormatter.message(m, names: names, conversationName: "conversation \(m.conversationId)"))
                 }
             case .event(.typing(let t)):
-                if t.conversationId == conversationId && t.userId != session.me.userId, let r = EventFormatter.event(.typing(t), names: names) {
+                if t.conversationId == conversationId && t.userId != session.me.userId,
+                    let r = EventFormatter.event(.typing(t), names: names)
+                {
                     printer.emit(r)
                 }
             case .event(.presence(let p)):
-                if memberIds.contains(p.userId) && p.userId != session.me.userId { printer.emit(EventFormatter.presence(p, names: names)) }
+                if memberIds.contains(p.userId) && p.userId != session.me.userId {
+                    printer.emit(EventFormatter.presence(p, names: names))
+                }
             case .event(.presenceSnapshot(let list)):
                 let relevant = list.filter { memberIds.contains($0.userId) && $0.userId != session.me.userId }
-                if !relevant.isEmpty, let r = EventFormatter.event(.presenceSnapshot(relevant), names: names) { printer.emit(r) }
+                if !relevant.isEmpty, let r = EventFormatter.event(.presenceSnapshot(relevant), names: names) {
+                    printer.emit(r)
+                }
             case .event, .eventsEnded:
                 if let code = input.handleAsOther(names: names, printer: printer) { return code }
             case .line(let raw):
@@ -129,8 +145,13 @@ public struct ChatSession: Sendable {
                     }
                     do {
                         let page = try await client.history(conversationId, before: before, limit: 10)
-                        printer.emit(OutputRecord("history.page", ["count": .int(Int64(page.messages.count))], text: "── \(page.messages.count) older message(s) ──", style: .dim))
-                        for m in page.messages.reversed() { printer.emit(EventFormatter.message(m, names: names, history: true)) }
+                        printer.emit(
+                            OutputRecord(
+                                "history.page", ["count": .int(Int64(page.messages.count))],
+                                text: "── \(page.messages.count) older message(s) ──", style: .dim))
+                        for m in page.messages.reversed() {
+                            printer.emit(EventFormatter.message(m, names: names, history: true))
+                        }
                         oldestSeq = page.messages.map(\.seq).min() ?? oldestSeq
                         hasMore = page.hasMore
                         if !hasMore { printer.hint("that is the beginning of the conversation") }
@@ -149,28 +170,35 @@ public struct ChatSession: Sendable {
                         continue
                     }
                     guard line == "/unreact" || !emoji.isEmpty else {
-                        printer.hint("usage: /react EMOJI (to the latest message of another member); /unreact removes it")
+                        printer.hint(
+                            "usage: /react EMOJI (to the latest message of another member); /unreact removes it")
                         continue
                     }
                     do {
-                        let result = try await client.react(to: messageId, emoji: line == "/unreact" ? "-" : emoji, active: line != "/unreact")
+                        let result = try await client.react(
+                            to: messageId, emoji: line == "/unreact" ? "-" : emoji, active: line != "/unreact")
                         let summary = result.reactions.map { "\($0.emoji) \($0.count)" }.joined(separator: "  ")
                         printer.emit(
                             OutputRecord(
-                                "reaction.set", ["message_id": .int(messageId), "emoji": line == "/unreact" ? .null : .string(emoji)],
+                                "reaction.set",
+                                ["message_id": .int(messageId), "emoji": line == "/unreact" ? .null : .string(emoji)],
                                 text: summary.isEmpty ? "reaction removed" : "reactions: \(summary)", style: .dim))
                     } catch {
                         printer.error(context.fail(error, "reacting", session.url).message)
                     }
                 } else if line == "/help" {
                     printer.hint(
-                        "/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /react EMOJI: react to the latest message of another member (/unreact removes it); /quit: leave")
+                        "/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /react EMOJI: react to the latest message of another member (/unreact removes it); /quit: leave"
+                    )
                 } else if line.hasPrefix("/") {
                     printer.hint("unknown command \(line); /help lists them")
                 } else {
                     pendingSends += 1
                     let clientId = UUID().uuidString
-                    printer.emit(OutputRecord("sending", ["client_id": .string(clientId), "text": .string(line)], text: "you: \(line)  (sending…)", style: .dim))
+                    printer.emit(
+                        OutputRecord(
+                            "sending", ["client_id": .string(clientId), "text": .string(line)],
+                            text: "you: \(line)  (sending…)", style: .dim))
                     outboxInput.yield(.text(line, clientId: clientId))
                 }
             case .record(let r):
@@ -211,8 +239,11 @@ public struct ChatSession: Sendable {
         }
         let lower = expanded.lowercased()
         let type: String? =
-            lower.hasSuffix(".wav") ? "audio/wav" : lower.hasSuffix(".ogg") || lower.hasSuffix(".opus") ? "audio/ogg"
-            : lower.hasSuffix(".webm") ? "audio/webm" : nil
+            lower.hasSuffix(".wav")
+            ? "audio/wav"
+            : lower.hasSuffix(".ogg") || lower.hasSuffix(".opus")
+                ? "audio/ogg"
+                : lower.hasSuffix(".webm") ? "audio/webm" : nil
         printer.hint("uploading \(data.count) bytes…")
         return .voice(Array(data), contentType: type)
     }
@@ -241,7 +272,8 @@ struct ChatSender: Sendable {
                     OutputRecord(
                         "sent",
                         [
-                            "client_id": .string(clientId), "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq),
+                            "client_id": .string(clientId), "conversation_id": .int(ack.conversationId),
+                            "seq": .int(ack.seq),
                             "message_id": .int(ack.messageId), "ts": .string(ack.ts),
                         ],
                         text: "✓ delivered (#\(ack.seq))", style: .success))
@@ -252,10 +284,12 @@ struct ChatSender: Sendable {
                     OutputRecord(
                         "sent",
                         [
-                            "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq), "message_id": .int(ack.messageId),
+                            "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq),
+                            "message_id": .int(ack.messageId),
                             "voice_id": .int(clip.voiceId), "duration_ms": .int(clip.durationMs),
                         ],
-                        text: "✓ voice message \(EventFormatter.seconds(clip.durationMs)) \(EventFormatter.sketch(clip.waveform)) "
+                        text:
+                            "✓ voice message \(EventFormatter.seconds(clip.durationMs)) \(EventFormatter.sketch(clip.waveform)) "
                             + "delivered (#\(ack.seq))",
                         style: .success))
             }

@@ -30,13 +30,16 @@ extension CLIContext {
                 try await session.client.communities(limit: 100, cursor: c)
             }
             hits += page.communities.filter {
-                $0.name.compare(target, options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: nil) == .orderedSame
+                $0.name.compare(target, options: [.caseInsensitive, .diacriticInsensitive], range: nil, locale: nil)
+                    == .orderedSame
             }
             guard let next = page.nextCursor else { break }
             cursor = next
         }
         guard hits.count == 1 else {
-            throw CLIError(hits.isEmpty ? "no community called \(target)" : "\(target) is ambiguous: use #COMMUNITY_ID", exitCode: .usage)
+            throw CLIError(
+                hits.isEmpty ? "no community called \(target)" : "\(target) is ambiguous: use #COMMUNITY_ID",
+                exitCode: .usage)
         }
         return hits[0].communityId
     }
@@ -95,7 +98,8 @@ extension CLIContext {
             printer.emit(
                 OutputRecord(
                     "communities.unread", ["unread_total": .int(total)],
-                    text: total > 0 ? "● \(total) unread notification\(total == 1 ? "" : "s") in all" : "nothing unread",
+                    text: total > 0
+                        ? "● \(total) unread notification\(total == 1 ? "" : "s") in all" : "nothing unread",
                     style: total > 0 ? .incoming : .dim))
             if let next, !all { printer.hint("more: communities list --cursor \(next)") }
         }
@@ -133,7 +137,9 @@ extension CLIContext {
             let c = try await ask(session, "joining the community") { () async throws(SwitchboardClientError) in
                 try await session.client.joinCommunity(id)
             }
-            printer.emit(OutputRecord("community.joined", Self.fields(c), text: "joined \(c.name) (#\(c.communityId))", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "community.joined", Self.fields(c), text: "joined \(c.name) (#\(c.communityId))", style: .success))
         }
     }
 
@@ -147,9 +153,13 @@ extension CLIContext {
             let dropped = r.droppedEventIds
             printer.emit(
                 OutputRecord(
-                    "community.left", ["community_id": .int(id), "dropped_event_ids": .array(dropped.map { .int($0) })],
+                    "community.left",
+                    ["community_id": .int(id), "dropped_event_ids": .array(dropped.map { .int($0) })],
                     text: "left community #\(id)"
-                        + (dropped.isEmpty ? "" : "; no longer going to event\(dropped.count == 1 ? "" : "s") " + dropped.map { "#\($0)" }.joined(separator: ", ")),
+                        + (dropped.isEmpty
+                            ? ""
+                            : "; no longer going to event\(dropped.count == 1 ? "" : "s") "
+                                + dropped.map { "#\($0)" }.joined(separator: ", ")),
                     style: .success))
         }
     }
@@ -166,7 +176,8 @@ extension CLIContext {
                     OutputRecord(
                         "member",
                         [
-                            "user_id": .int(m.user.userId), "display_name": .string(m.user.displayName), "role": .string(m.role),
+                            "user_id": .int(m.user.userId), "display_name": .string(m.user.displayName),
+                            "role": .string(m.role),
                             "joined_at": .string(m.joinedAt),
                         ],
                         text: "\(m.user.displayName)  #\(m.user.userId)\(m.role == "core" ? "  (core member)" : "")"))
@@ -176,12 +187,18 @@ extension CLIContext {
     }
 
     /// `communities create NAME` (administrators).
-    public func createCommunity(name: String, description: String?, category: String?, picture: String?) async throws(CLIError) {
+    public func createCommunity(name: String, description: String?, category: String?, picture: String?)
+        async throws(CLIError)
+    {
         try await withSession { session throws(CLIError) in
             let c = try await ask(session, "creating the community") { () async throws(SwitchboardClientError) in
-                try await session.client.createCommunity(name: name, description: description, category: category, picture: picture)
+                try await session.client.createCommunity(
+                    name: name, description: description, category: category, picture: picture)
             }
-            printer.emit(OutputRecord("community.created", Self.fields(c), text: "created \(c.name) (#\(c.communityId))", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "community.created", Self.fields(c), text: "created \(c.name) (#\(c.communityId))", style: .success)
+            )
         }
     }
 
@@ -189,13 +206,19 @@ extension CLIContext {
     public func updateCommunity(
         _ target: String, name: String?, description: String?, category: String?, picture: String?
     ) async throws(CLIError) {
-        guard name != nil || description != nil || category != nil || picture != nil else { throw CLIError("give at least one of --name, --description, --category, --picture", exitCode: .usage) }
+        guard name != nil || description != nil || category != nil || picture != nil else {
+            throw CLIError("give at least one of --name, --description, --category, --picture", exitCode: .usage)
+        }
         try await withSession { session throws(CLIError) in
             let id = try await communityId(target, session)
             let c = try await ask(session, "updating the community") { () async throws(SwitchboardClientError) in
-                try await session.client.updateCommunity(id, name: name, description: description, category: category, picture: picture)
+                try await session.client.updateCommunity(
+                    id, name: name, description: description, category: category, picture: picture)
             }
-            printer.emit(OutputRecord("community.updated", Self.fields(c), text: "updated \(c.name) (#\(c.communityId))", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "community.updated", Self.fields(c), text: "updated \(c.name) (#\(c.communityId))", style: .success)
+            )
         }
     }
 
@@ -206,7 +229,10 @@ extension CLIContext {
             try await ask(session, "archiving the community") { () async throws(SwitchboardClientError) in
                 try await session.client.archiveCommunity(id)
             }
-            printer.emit(OutputRecord("community.archived", ["community_id": .int(id)], text: "archived community #\(id)", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "community.archived", ["community_id": .int(id)], text: "archived community #\(id)", style: .success
+                ))
         }
     }
 
@@ -220,8 +246,10 @@ extension CLIContext {
             }
             printer.emit(
                 OutputRecord(
-                    "community.role", ["community_id": .int(id), "user_id": .int(userId), "role": .string(core ? "core" : "member")],
-                    text: "user #\(userId) is \(core ? "now a core member" : "no longer a core member") of #\(id)", style: .success))
+                    "community.role",
+                    ["community_id": .int(id), "user_id": .int(userId), "role": .string(core ? "core" : "member")],
+                    text: "user #\(userId) is \(core ? "now a core member" : "no longer a core member") of #\(id)",
+                    style: .success))
         }
     }
 
@@ -254,8 +282,13 @@ extension CLIContext {
             printer.emit(
                 OutputRecord(
                     "community.read",
-                    ["community_id": .int(id), "read_seq": .int(r.readSeq), "unread": .int(r.unread), "unread_total": .int(r.unreadTotal)],
-                    text: "read up to #\(r.readSeq) in community #\(id); \(r.unread) unread there, \(r.unreadTotal) in all", style: .success))
+                    [
+                        "community_id": .int(id), "read_seq": .int(r.readSeq), "unread": .int(r.unread),
+                        "unread_total": .int(r.unreadTotal),
+                    ],
+                    text:
+                        "read up to #\(r.readSeq) in community #\(id); \(r.unread) unread there, \(r.unreadTotal) in all",
+                    style: .success))
         }
     }
 
@@ -289,7 +322,8 @@ extension CLIContext {
             "event_id": .int(e.eventId), "community_id": .int(e.communityId), "title": .string(e.title),
             "description": .string(e.description), "place": .string(e.place),
             "starts_at": .string(e.startsAt), "ends_at": .string(e.endsAt), "time_zone": .string(e.timeZone),
-            "capacity": e.capacity.map { .int($0) } ?? .null, "participant_count": .int(e.participantCount), "joined": .bool(e.joined),
+            "capacity": e.capacity.map { .int($0) } ?? .null, "participant_count": .int(e.participantCount),
+            "joined": .bool(e.joined),
             "status": .string(e.status), "version": .int(e.version),
         ]
     }
@@ -298,7 +332,8 @@ extension CLIContext {
         let tz = zone ?? CommunityTime.zone(e.timeZone) ?? TimeZone(identifier: "UTC")!
         // The zone's name as given (Foundation on Linux calls UTC "GMT").
         let zoneName = zone.map(\.identifier) ?? e.timeZone
-        var s = "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)"
+        var s =
+            "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)"
         if !e.place.isEmpty { s += "  @ \(e.place)" }
         s += "  \(e.participantCount)" + (e.capacity.map { "/\($0)" } ?? "") + " going"
         if e.joined { s += "  ✓ joined" }
@@ -316,7 +351,9 @@ extension CLIContext {
             }
             if page.events.isEmpty { printer.hint(past ? "no past events" : "no upcoming events") }
             for e in page.events { printer.emit(Self.eventRecord(e)) }
-            if let next = page.nextCursor { printer.hint("more: events list \(id)\(past ? " --past" : "") --cursor \(next)") }
+            if let next = page.nextCursor {
+                printer.hint("more: events list \(id)\(past ? " --past" : "") --cursor \(next)")
+            }
         }
     }
 
@@ -336,7 +373,8 @@ extension CLIContext {
     public func joinEvent(_ event: String, join: Bool) async throws(CLIError) {
         let id = try Self.id(event, what: "EVENT")
         try await withSession { session throws(CLIError) in
-            let e = try await ask(session, join ? "joining the event" : "dropping the event") { () async throws(SwitchboardClientError) in
+            let e = try await ask(session, join ? "joining the event" : "dropping the event") {
+                () async throws(SwitchboardClientError) in
                 join ? try await session.client.joinEvent(id) : try await session.client.dropEvent(id)
             }
             var record = Self.eventRecord(e)
@@ -349,12 +387,15 @@ extension CLIContext {
 
     /// The fields of `events create`/`update` from what the user typed (times in `zone`, else the machine's zone).
     public func eventParameters(
-        title: String?, description: String?, place: String?, starts: String?, ends: String?, durationMinutes: Int?, zone: String?,
+        title: String?, description: String?, place: String?, starts: String?, ends: String?, durationMinutes: Int?,
+        zone: String?,
         capacity: Int?, noCapacity: Bool
     ) throws(CLIError) -> EventFields {
         var f = EventFields()
         let zoneName = zone ?? CommunityTime.localZoneName(environment: environment)
-        guard let tz = CommunityTime.zone(zoneName) else { throw CLIError("unknown time zone \(zoneName)", exitCode: .usage) }
+        guard let tz = CommunityTime.zone(zoneName) else {
+            throw CLIError("unknown time zone \(zoneName)", exitCode: .usage)
+        }
         f.title = title
         f.description = description
         f.place = place
@@ -372,7 +413,9 @@ extension CLIContext {
             }
             f.endsAt = CommunityTime.wire(d)
         } else if let durationMinutes {
-            guard let start, durationMinutes > 0 else { throw CLIError("--duration needs --starts and a positive number of minutes", exitCode: .usage) }
+            guard let start, durationMinutes > 0 else {
+                throw CLIError("--duration needs --starts and a positive number of minutes", exitCode: .usage)
+            }
             f.endsAt = CommunityTime.wire(start.addingTimeInterval(Double(durationMinutes) * 60))
         }
         if zone != nil || starts != nil || ends != nil { f.timeZone = zoneName }
@@ -386,7 +429,9 @@ extension CLIContext {
 
     /// `events create C --title T --starts S (--ends E | --duration M) ...` (administrators).
     public func createEvent(_ target: String, fields: EventFields) async throws(CLIError) {
-        guard let title = fields.title, let startsAt = fields.startsAt, let endsAt = fields.endsAt, let timeZone = fields.timeZone else {
+        guard let title = fields.title, let startsAt = fields.startsAt, let endsAt = fields.endsAt,
+            let timeZone = fields.timeZone
+        else {
             throw CLIError("events create needs --title, --starts and --ends (or --duration)", exitCode: .usage)
         }
         try await withSession { session throws(CLIError) in
@@ -394,7 +439,8 @@ extension CLIContext {
             let e = try await ask(session, "publishing the event") { () async throws(SwitchboardClientError) in
                 try await session.client.createEvent(
                     .init(
-                        communityId: id, title: title, description: fields.description, place: fields.place, startsAt: startsAt,
+                        communityId: id, title: title, description: fields.description, place: fields.place,
+                        startsAt: startsAt,
                         endsAt: endsAt, timeZone: timeZone, capacity: fields.capacity ?? nil))
             }
             var record = Self.eventRecord(e)
@@ -408,12 +454,15 @@ extension CLIContext {
     /// `events update E ...` (administrators).
     public func updateEvent(_ event: String, fields: EventFields) async throws(CLIError) {
         let id = try Self.id(event, what: "EVENT")
-        guard !fields.isEmpty else { throw CLIError("nothing to change: give --title, --starts, --ends, --place, ...", exitCode: .usage) }
+        guard !fields.isEmpty else {
+            throw CLIError("nothing to change: give --title, --starts, --ends, --place, ...", exitCode: .usage)
+        }
         try await withSession { session throws(CLIError) in
             let e = try await ask(session, "changing the event") { () async throws(SwitchboardClientError) in
                 try await session.client.updateEvent(
                     .init(
-                        eventId: id, title: fields.title, description: fields.description, place: fields.place, startsAt: fields.startsAt,
+                        eventId: id, title: fields.title, description: fields.description, place: fields.place,
+                        startsAt: fields.startsAt,
                         endsAt: fields.endsAt, timeZone: fields.timeZone, capacity: fields.capacity))
             }
             var record = Self.eventRecord(e)
@@ -459,17 +508,26 @@ extension CLIContext {
                 OutputRecord(
                     "calendar",
                     [
-                        "range": .string(view.range), "time_zone": .string(view.timeZone), "first_weekday": .int(Int64(view.firstWeekday)),
+                        "range": .string(view.range), "time_zone": .string(view.timeZone),
+                        "first_weekday": .int(Int64(view.firstWeekday)),
                         "today": .string(view.today), "from": .string(view.from), "to": .string(view.to),
-                        "previous": view.previous.map { .string($0) } ?? .null, "next": view.next.map { .string($0) } ?? .null,
-                        "days": .array(days.map { .object(["date": .string($0.date), "event_ids": .array($0.eventIds.map { .int($0) })]) }),
+                        "previous": view.previous.map { .string($0) } ?? .null,
+                        "next": view.next.map { .string($0) } ?? .null,
+                        "days": .array(
+                            days.map {
+                                .object(["date": .string($0.date), "event_ids": .array($0.eventIds.map { .int($0) })])
+                            }),
                     ],
-                    text: "\(view.range) \(view.from == view.to ? view.from : "\(view.from) – \(view.to)") (\(view.timeZone)); today is \(view.today)"))
+                    text:
+                        "\(view.range) \(view.from == view.to ? view.from : "\(view.from) – \(view.to)") (\(view.timeZone)); today is \(view.today)"
+                ))
             if case .human = printer.mode {
                 let marked = Set(days.map(\.date))
                 switch view.range {
                 case "month":
-                    for l in CalendarGrid.month(containing: view.from, firstWeekday: view.firstWeekday, today: view.today, marked: marked) {
+                    for l in CalendarGrid.month(
+                        containing: view.from, firstWeekday: view.firstWeekday, today: view.today, marked: marked)
+                    {
                         printer.emit(OutputRecord("grid", text: l))
                     }
                 case "year":
@@ -477,7 +535,9 @@ extension CLIContext {
                     for d in days { counts[String(d.date.prefix(7)), default: 0] += 1 }
                     for month in counts.keys.sorted() {
                         let n = counts[month]!
-                        let title = CalendarGrid.month(containing: month + "-01", firstWeekday: 1, today: "", marked: []).first ?? month
+                        let title =
+                            CalendarGrid.month(containing: month + "-01", firstWeekday: 1, today: "", marked: []).first
+                            ?? month
                         printer.emit(OutputRecord("grid", text: "\(title): \(n) day\(n == 1 ? "" : "s") with events"))
                     }
                 default:
@@ -488,8 +548,10 @@ extension CLIContext {
             for day in days {
                 printer.emit(
                     OutputRecord(
-                        "calendar.day", ["date": .string(day.date), "event_ids": .array(day.eventIds.map { .int($0) })],
-                        text: CalendarGrid.dayTitle(day.date) + (day.date == view.today ? "  (today)" : ""), style: day.date == view.today ? .incoming : .plain))
+                        "calendar.day",
+                        ["date": .string(day.date), "event_ids": .array(day.eventIds.map { .int($0) })],
+                        text: CalendarGrid.dayTitle(day.date) + (day.date == view.today ? "  (today)" : ""),
+                        style: day.date == view.today ? .incoming : .plain))
                 guard case .human = printer.mode else { continue }
                 for id in day.eventIds {
                     guard let e = byId[id] else { continue }
@@ -497,13 +559,16 @@ extension CLIContext {
                     var s = "    \(hours)  \(e.title)  #\(e.eventId)"
                     if !e.place.isEmpty { s += "  @ \(e.place)" }
                     if e.status == "cancelled" { s += "  [cancelled]" }
-                    printer.emit(OutputRecord("calendar.entry", text: s, style: e.status == "cancelled" ? .dim : .plain))
+                    printer.emit(
+                        OutputRecord("calendar.entry", text: s, style: e.status == "cancelled" ? .dim : .plain))
                 }
             }
             if case .json = printer.mode {
                 for e in view.events { printer.emit(Self.eventRecord(e, zone: tz)) }
             }
-            printer.hint("previous: calendar \(view.range) \(view.previous ?? "")   next: calendar \(view.range) \(view.next ?? "")")
+            printer.hint(
+                "previous: calendar \(view.range) \(view.previous ?? "")   next: calendar \(view.range) \(view.next ?? "")"
+            )
         }
     }
 
@@ -513,7 +578,8 @@ extension CLIContext {
         let fields: [String: JSONValue] = [
             "post_id": .int(p.postId), "community_id": .int(p.communityId), "kind": .string(p.kind),
             "position": p.position.map { .int(Int64($0)) } ?? .null, "title": .string(p.title), "body": .string(p.body),
-            "author_id": p.author.map { .int($0.userId) } ?? .null, "voice_clip_id": p.voiceClipId.map { .int($0) } ?? .null,
+            "author_id": p.author.map { .int($0.userId) } ?? .null,
+            "voice_clip_id": p.voiceClipId.map { .int($0) } ?? .null,
             "video_url": p.videoUrl.map { .string($0) } ?? .null, "completed": .bool(p.completed),
             "created_at": .string(p.createdAt),
         ]
@@ -526,7 +592,8 @@ extension CLIContext {
         if !p.body.isEmpty { s += ": " + String(p.body.prefix(120)) }
         if let v = p.videoUrl { s += "  video: \(v)" }
         if let v = p.voiceClipId { s += "  voice clip #\(v)" }
-        return OutputRecord(p.kind == "lesson" ? "lesson" : "announcement", fields, text: s, style: p.completed ? .dim : .plain)
+        return OutputRecord(
+            p.kind == "lesson" ? "lesson" : "announcement", fields, text: s, style: p.completed ? .dim : .plain)
     }
 
     /// `course C`: the lessons in order with my progress.
@@ -540,8 +607,13 @@ extension CLIContext {
             for lesson in course.lessons { printer.emit(Self.postRecord(lesson)) }
             printer.emit(
                 OutputRecord(
-                    "course.progress", ["community_id": .int(id), "completed": .int(Int64(course.completed)), "total": .int(Int64(course.total))],
-                    text: "completed \(course.completed) of \(course.total)", style: course.total > 0 && course.completed == course.total ? .success : .plain))
+                    "course.progress",
+                    [
+                        "community_id": .int(id), "completed": .int(Int64(course.completed)),
+                        "total": .int(Int64(course.total)),
+                    ],
+                    text: "completed \(course.completed) of \(course.total)",
+                    style: course.total > 0 && course.completed == course.total ? .success : .plain))
         }
     }
 
@@ -556,14 +628,20 @@ extension CLIContext {
             printer.emit(
                 OutputRecord(
                     "course.progress",
-                    ["community_id": .int(id), "post_id": .int(postId), "lesson_completed": .bool(completed), "completed": .int(Int64(r.completed)), "total": .int(Int64(r.total))],
-                    text: "lesson #\(postId) \(completed ? "completed" : "marked not completed"); \(r.completed) of \(r.total) done", style: .success))
+                    [
+                        "community_id": .int(id), "post_id": .int(postId), "lesson_completed": .bool(completed),
+                        "completed": .int(Int64(r.completed)), "total": .int(Int64(r.total)),
+                    ],
+                    text:
+                        "lesson #\(postId) \(completed ? "completed" : "marked not completed"); \(r.completed) of \(r.total) done",
+                    style: .success))
         }
     }
 
     /// `post C TITLE [--body B] [--lesson [--position N]] [--video-url U] [--voice FILE]` (core members, administrators).
     public func createPost(
-        _ target: String, title: String, body: String?, lesson: Bool, position: Int?, videoURL: String?, voiceFile: String?
+        _ target: String, title: String, body: String?, lesson: Bool, position: Int?, videoURL: String?,
+        voiceFile: String?
     ) async throws(CLIError) {
         var audio: [UInt8]?
         if let voiceFile {
@@ -576,7 +654,8 @@ extension CLIContext {
             let id = try await communityId(target, session)
             var voiceClipId: Int64?
             if let audio {
-                let clip = try await ask(session, "uploading the voice clip") { () async throws(SwitchboardClientError) in
+                let clip = try await ask(session, "uploading the voice clip") {
+                    () async throws(SwitchboardClientError) in
                     try await session.client.uploadVoice(audio)
                 }
                 voiceClipId = clip.voiceId
@@ -584,7 +663,8 @@ extension CLIContext {
             let clipId = voiceClipId
             let p = try await ask(session, "posting") { () async throws(SwitchboardClientError) in
                 try await session.client.createPost(
-                    community: id, kind: lesson ? "lesson" : "announcement", title: title, body: body, voiceClipId: clipId, videoUrl: videoURL,
+                    community: id, kind: lesson ? "lesson" : "announcement", title: title, body: body,
+                    voiceClipId: clipId, videoUrl: videoURL,
                     position: lesson ? position : nil)
             }
             var record = Self.postRecord(p)
@@ -600,11 +680,14 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             let id = try await communityId(target, session)
             let page = try await ask(session, "listing posts") { () async throws(SwitchboardClientError) in
-                try await session.client.posts(community: id, kind: lessons ? "lesson" : "announcement", before: before, limit: limit)
+                try await session.client.posts(
+                    community: id, kind: lessons ? "lesson" : "announcement", before: before, limit: limit)
             }
             if page.posts.isEmpty { printer.hint(lessons ? "no lessons" : "no announcements") }
             for p in page.posts { printer.emit(Self.postRecord(p)) }
-            if let next = page.nextBefore { printer.hint("more: post list \(id)\(lessons ? " --lessons" : "") --before \(next)") }
+            if let next = page.nextBefore {
+                printer.hint("more: post list \(id)\(lessons ? " --lessons" : "") --before \(next)")
+            }
         }
     }
 }
@@ -625,7 +708,8 @@ public struct EventFields: Sendable, Equatable {
 
     /// Whether nothing was given.
     public var isEmpty: Bool {
-        title == nil && description == nil && place == nil && startsAt == nil && endsAt == nil && timeZone == nil && capacity == nil
+        title == nil && description == nil && place == nil && startsAt == nil && endsAt == nil && timeZone == nil
+            && capacity == nil
     }
 }
 
@@ -647,7 +731,8 @@ extension EventFormatter {
                     "community_id": .int(r.communityId), "read_seq": .int(r.readSeq), "unread": .int(r.unread),
                     "unread_total": .int(r.unreadTotal),
                 ],
-                text: "community #\(r.communityId) read up to #\(r.readSeq) (\(r.unreadTotal) unread in all)", style: .dim)
+                text: "community #\(r.communityId) read up to #\(r.readSeq) (\(r.unreadTotal) unread in all)",
+                style: .dim)
         case CommunityJoinedEvent.name:
             guard let c = try? raw.decode(CommunityJoinedEvent.self).community else { return nil }
             return OutputRecord(raw.name, CLIContext.fields(c), text: "joined: \(CLIContext.line(c))", style: .dim)
@@ -676,8 +761,11 @@ extension EventFormatter {
             r.text = "post changed: " + r.text
             return r
         default:
-            guard raw.name.hasPrefix("community.") || raw.name.hasPrefix("event.") || raw.name.hasPrefix("course.") else { return nil }
-            return OutputRecord(raw.name, ["frame": .string(String(decoding: raw.frame, as: UTF8.self))], text: "event \(raw.name)", style: .dim)
+            guard raw.name.hasPrefix("community.") || raw.name.hasPrefix("event.") || raw.name.hasPrefix("course.")
+            else { return nil }
+            return OutputRecord(
+                raw.name, ["frame": .string(String(decoding: raw.frame, as: UTF8.self))], text: "event \(raw.name)",
+                style: .dim)
         }
     }
 }

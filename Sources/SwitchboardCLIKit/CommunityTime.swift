@@ -70,7 +70,8 @@ public enum CommunityTime {
     public static func span(startsAt: String, endsAt: String, in zone: TimeZone) -> String {
         guard let s = instant(startsAt), let e = instant(endsAt) else { return "\(startsAt)–\(endsAt)" }
         let sameDay = format(s, "yyyy-MM-dd", in: zone) == format(e, "yyyy-MM-dd", in: zone)
-        return format(s, "EEE d MMM yyyy HH:mm", in: zone) + "–" + (sameDay ? format(e, "HH:mm", in: zone) : format(e, "EEE d MMM HH:mm", in: zone))
+        return format(s, "EEE d MMM yyyy HH:mm", in: zone) + "–"
+            + (sameDay ? format(e, "HH:mm", in: zone) : format(e, "EEE d MMM HH:mm", in: zone))
     }
 
     /// An event's hours on the calendar day `date` (`YYYY-MM-DD` in `zone`): `14:00–16:00`, `…–02:00` when it began
@@ -80,7 +81,8 @@ public enum CommunityTime {
         let startsBefore = format(s, "yyyy-MM-dd", in: zone) < date
         let endsAfter = format(e, "yyyy-MM-dd", in: zone) > date
         if startsBefore && endsAfter { return "all day" }
-        return (startsBefore ? "…" : format(s, "HH:mm", in: zone)) + "–" + (endsAfter ? "…" : format(e, "HH:mm", in: zone))
+        return (startsBefore ? "…" : format(s, "HH:mm", in: zone)) + "–"
+            + (endsAfter ? "…" : format(e, "HH:mm", in: zone))
     }
 }
 
@@ -89,13 +91,15 @@ public enum CommunityTime {
 public enum CalendarGrid {
     private static let weekdayNames = ["Su", "Mo", "Tu", "We", "Th", "Fr", "Sa"]
     private static let monthNames = [
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
     ]
 
     /// (year, month, day) of `YYYY-MM-DD`.
     public static func components(_ date: String) -> (year: Int, month: Int, day: Int)? {
         let parts = date.split(separator: "-")
-        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]), (1...12).contains(m), (1...31).contains(d)
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), (1...31).contains(d)
         else { return nil }
         return (y, m, d)
     }
@@ -124,7 +128,8 @@ public enum CalendarGrid {
     ///   - firstWeekday: 1 = Sunday ... 7 = Saturday (the server's `first_weekday` for the locale).
     ///   - today: today's date in the calendar's zone (bracketed when in this month).
     ///   - marked: dates with events (starred).
-    public static func month(containing date: String, firstWeekday: Int, today: String, marked: Set<String>) -> [String] {
+    public static func month(containing date: String, firstWeekday: Int, today: String, marked: Set<String>) -> [String]
+    {
         guard let (y, m, _) = components(date) else { return [] }
         let first = String(format: "%04d-%02d-01", y, m)
         let firstDay: Int = max(1, min(7, firstWeekday))

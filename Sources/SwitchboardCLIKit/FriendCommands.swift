@@ -22,7 +22,9 @@ extension CLIContext {
                 return []
             }
             let friends: [UserSummary]
-            do throws(SwitchboardClientError) { friends = try await session.client.friends() } catch { throw fail(error, "listing friends", session.url) }
+            do throws(SwitchboardClientError) { friends = try await session.client.friends() } catch {
+                throw fail(error, "listing friends", session.url)
+            }
             // The snapshot is sent right after authenticating, before the friends reply: a short wait suffices.
             let timeout = Task {
                 try? await Task.sleep(nanoseconds: 2_000_000_000)
@@ -32,12 +34,15 @@ extension CLIContext {
             timeout.cancel()
             var status: [Int64: String] = [:]
             for p in presence { status[p.userId] = p.status }
-            if friends.isEmpty { printer.hint("no friends yet: send a request with `switchboard-cli friends add PHONE`") }
+            if friends.isEmpty {
+                printer.hint("no friends yet: send a request with `switchboard-cli friends add PHONE`")
+            }
             for f in friends {
                 let s = status[f.userId] ?? "offline"
                 printer.emit(
                     OutputRecord(
-                        "friend", ["user_id": .int(f.userId), "display_name": .string(f.displayName), "status": .string(s)],
+                        "friend",
+                        ["user_id": .int(f.userId), "display_name": .string(f.displayName), "status": .string(s)],
                         text: "\(f.displayName)  #\(f.userId)  \(s)", style: s == "offline" ? .dim : .plain))
             }
         }
@@ -62,8 +67,12 @@ extension CLIContext {
                 printer.emit(
                     OutputRecord(
                         "friend.request.sent",
-                        ["request_id": .int(request.requestId), "user_id": .int(request.to.userId), "name": .string(request.to.displayName)],
-                        text: "friend request #\(request.requestId) sent to \(request.to.displayName)", style: .success))
+                        [
+                            "request_id": .int(request.requestId), "user_id": .int(request.to.userId),
+                            "name": .string(request.to.displayName),
+                        ],
+                        text: "friend request #\(request.requestId) sent to \(request.to.displayName)", style: .success)
+                )
             }
         }
     }
@@ -87,13 +96,18 @@ extension CLIContext {
                     let friend = try await client.acceptFriendRequest(request.requestId)
                     printer.emit(
                         OutputRecord(
-                            "friend.added", ["request_id": .int(request.requestId), "user_id": .int(friend.userId), "name": .string(friend.displayName)],
+                            "friend.added",
+                            [
+                                "request_id": .int(request.requestId), "user_id": .int(friend.userId),
+                                "name": .string(friend.displayName),
+                            ],
                             text: "\(friend.displayName) and you are now friends", style: .success))
                 } else {
                     try await client.declineFriendRequest(request.requestId)
                     printer.emit(
                         OutputRecord(
-                            "friend.request.declined", ["request_id": .int(request.requestId), "user_id": .int(request.from.userId)],
+                            "friend.request.declined",
+                            ["request_id": .int(request.requestId), "user_id": .int(request.from.userId)],
                             text: "declined friend request #\(request.requestId) from \(request.from.displayName)"))
                 }
             } catch {
@@ -106,20 +120,30 @@ extension CLIContext {
     public func listFriendRequests() async throws(CLIError) {
         try await withSession { session throws(CLIError) in
             let pending: FriendsRequestsResult
-            do throws(SwitchboardClientError) { pending = try await session.client.friendRequests() } catch { throw fail(error, "reading friend requests", session.url) }
+            do throws(SwitchboardClientError) { pending = try await session.client.friendRequests() } catch {
+                throw fail(error, "reading friend requests", session.url)
+            }
             if pending.incoming.isEmpty && pending.outgoing.isEmpty { printer.hint("no pending friend requests") }
             for r in pending.incoming {
                 printer.emit(
                     OutputRecord(
                         "friend.request",
-                        ["direction": "incoming", "request_id": .int(r.requestId), "user_id": .int(r.from.userId), "name": .string(r.from.displayName), "created_at": .string(r.createdAt)],
-                        text: "#\(r.requestId) from \(r.from.displayName) (\(r.createdAt)): friends accept \(r.requestId)", style: .incoming))
+                        [
+                            "direction": "incoming", "request_id": .int(r.requestId), "user_id": .int(r.from.userId),
+                            "name": .string(r.from.displayName), "created_at": .string(r.createdAt),
+                        ],
+                        text:
+                            "#\(r.requestId) from \(r.from.displayName) (\(r.createdAt)): friends accept \(r.requestId)",
+                        style: .incoming))
             }
             for r in pending.outgoing {
                 printer.emit(
                     OutputRecord(
                         "friend.request",
-                        ["direction": "outgoing", "request_id": .int(r.requestId), "user_id": .int(r.to.userId), "name": .string(r.to.displayName), "created_at": .string(r.createdAt)],
+                        [
+                            "direction": "outgoing", "request_id": .int(r.requestId), "user_id": .int(r.to.userId),
+                            "name": .string(r.to.displayName), "created_at": .string(r.createdAt),
+                        ],
                         text: "#\(r.requestId) to \(r.to.displayName) (\(r.createdAt)), waiting", style: .dim))
             }
         }
@@ -132,10 +156,16 @@ extension CLIContext {
             return
         }
         try await withSession { session throws(CLIError) in
-            do throws(SwitchboardClientError) { try await session.client.setPresence(status) } catch { throw fail(error, "setting presence", session.url) }
-            printer.emit(OutputRecord("presence.set", ["status": .string(status.rawValue)], text: "presence set to \(status.rawValue)", style: .success))
+            do throws(SwitchboardClientError) { try await session.client.setPresence(status) } catch {
+                throw fail(error, "setting presence", session.url)
+            }
+            printer.emit(
+                OutputRecord(
+                    "presence.set", ["status": .string(status.rawValue)], text: "presence set to \(status.rawValue)",
+                    style: .success))
             printer.hint(
-                "presence belongs to a connection: it ends with this command; use `switchboard-cli listen --presence away` to stay away")
+                "presence belongs to a connection: it ends with this command; use `switchboard-cli listen --presence away` to stay away"
+            )
         }
     }
 }

@@ -26,12 +26,15 @@ extension CLIContext {
                 try await session.client.send(Ops.CallHangup.self, .init(callId: callId))
             } catch .server(let e) where e.code == "not_found" || e.code == "invalid_state" {
                 store.recordCurrentCall(nil)
-                throw CLIError("call \(callId) is not in progress (\(e.code))", exitCode: .serverRefused, serverCode: e.code)
+                throw CLIError(
+                    "call \(callId) is not in progress (\(e.code))", exitCode: .serverRefused, serverCode: e.code)
             } catch {
                 throw fail(error, "hanging up", session.url)
             }
             if given == nil || given == store.currentCall() { store.recordCurrentCall(nil) }
-            printer.emit(OutputRecord("call.hangup", ["call_id": .string(callId)], text: "hung up call \(callId)", style: .success))
+            printer.emit(
+                OutputRecord(
+                    "call.hangup", ["call_id": .string(callId)], text: "hung up call \(callId)", style: .success))
         }
     }
 }

@@ -34,38 +34,47 @@ extension CLIContext {
                 if let date {
                     let day = try await client.send(Ops.StatsActiveDay.self, .init(date: date, userId: userId))
                     let fields: [String: JSONValue] = [
-                        "date": .string(day.date), "seconds": .int(Int64(day.seconds)), "hours": .array(day.hours.map { .int(Int64($0)) }),
+                        "date": .string(day.date), "seconds": .int(Int64(day.seconds)),
+                        "hours": .array(day.hours.map { .int(Int64($0)) }),
                     ]
                     if case .json = printer.mode {
                         printer.emit(OutputRecord("active_day", fields, text: ""))
                         return
                     }
-                    printer.emit(OutputRecord("active_day", fields, text: "\(day.date): \(Self.duration(day.seconds)) in all"))
+                    printer.emit(
+                        OutputRecord("active_day", fields, text: "\(day.date): \(Self.duration(day.seconds)) in all"))
                     for (hour, seconds) in day.hours.enumerated() where seconds > 0 {
                         printer.emit(
                             OutputRecord(
                                 "active_hour", [:],
-                                text: "  \(String(format: "%02d", hour)):00  \(Self.duration(seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                                text:
+                                    "  \(String(format: "%02d", hour)):00  \(Self.duration(seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
                                     + Self.bar(seconds, scale: 3600)))
                     }
                 } else {
                     let series = try await client.send(Ops.StatsActiveHours.self, .init(userId: userId))
-                    let days: [JSONValue] = series.days.map { .object(["date": .string($0.date), "seconds": .int(Int64($0.seconds))]) }
+                    let days: [JSONValue] = series.days.map {
+                        .object(["date": .string($0.date), "seconds": .int(Int64($0.seconds))])
+                    }
                     let fields: [String: JSONValue] = [
-                        "user_id": .int(series.userId), "time_zone": .string(series.timeZone), "since": .string(series.since),
+                        "user_id": .int(series.userId), "time_zone": .string(series.timeZone),
+                        "since": .string(series.since),
                         "today": .string(series.today), "days": .array(days),
                     ]
                     let total = series.days.reduce(0) { $0 + $1.seconds }
                     printer.emit(
                         OutputRecord(
                             "active_hours", fields,
-                            text: "active hours of user \(series.userId), last \(series.days.count) days (\(series.timeZone)): \(Self.duration(total))"))
+                            text:
+                                "active hours of user \(series.userId), last \(series.days.count) days (\(series.timeZone)): \(Self.duration(total))"
+                        ))
                     guard case .human = printer.mode else { return }
                     for day in series.days {
                         printer.emit(
                             OutputRecord(
                                 "active_hours.day", [:],
-                                text: "  \(day.date)  \(Self.duration(day.seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                                text:
+                                    "  \(day.date)  \(Self.duration(day.seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
                                     + Self.bar(day.seconds, scale: 86_400)))
                     }
                 }
@@ -83,14 +92,19 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             do throws(SwitchboardClientError) {
                 let p = try await session.client.send(
-                    Ops.ProfileUpdate.self, .init(displayName: name, timeZone: timeZone, locale: locale)).profile
+                    Ops.ProfileUpdate.self, .init(displayName: name, timeZone: timeZone, locale: locale)
+                ).profile
                 printer.emit(
                     OutputRecord(
-                        "profile", [
-                            "user_id": .int(p.userId), "display_name": .string(p.displayName), "time_zone": p.timeZone.map(JSONValue.string) ?? .null,
+                        "profile",
+                        [
+                            "user_id": .int(p.userId), "display_name": .string(p.displayName),
+                            "time_zone": p.timeZone.map(JSONValue.string) ?? .null,
                             "locale": p.locale.map(JSONValue.string) ?? .null,
                         ],
-                        text: "profile saved: \(p.displayName), time zone \(p.timeZone ?? "UTC"), locale \(p.locale ?? "en-US")", style: .success))
+                        text:
+                            "profile saved: \(p.displayName), time zone \(p.timeZone ?? "UTC"), locale \(p.locale ?? "en-US")",
+                        style: .success))
             } catch {
                 throw fail(error, "saving the profile", session.url)
             }

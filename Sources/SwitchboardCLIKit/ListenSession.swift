@@ -66,8 +66,10 @@ public struct ListenSession: Sendable {
         }
         printer.emit(
             OutputRecord(
-                "listening", ["user_id": .int(session.me.userId), "display_name": .string(session.me.profile.displayName)],
-                text: "listening as \(session.me.profile.displayName) (user \(session.me.userId)); /quit or Ctrl-C to stop",
+                "listening",
+                ["user_id": .int(session.me.userId), "display_name": .string(session.me.profile.displayName)],
+                text:
+                    "listening as \(session.me.profile.displayName) (user \(session.me.userId)); /quit or Ctrl-C to stop",
                 style: .success))
         var current: CurrentCall?
         var quitting = false
@@ -91,8 +93,10 @@ public struct ListenSession: Sendable {
             }
             do throws(CLIError) {
                 let video = ring.media == "video" || offer.contains("m=video")
-                guard var m = try await MediaCall.start(
-                    options: self.media, video: video, turnCallId: ring.callId, client: client, inputs: inputs, printer: printer)
+                guard
+                    var m = try await MediaCall.start(
+                        options: self.media, video: video, turnCallId: ring.callId, client: client, inputs: inputs,
+                        printer: printer)
                 else {
                     answer(client, inputs, ring)
                     return
@@ -108,7 +112,10 @@ public struct ListenSession: Sendable {
                 mediaCall = m
                 answer(client, inputs, ring, answerSDP: sdp)
             } catch {
-                printer.emit(OutputRecord("call.answer_failed", ["call_id": .string(ring.callId), "error": .string(error.message)], text: "could not answer with media: \(error.message)", style: .failure))
+                printer.emit(
+                    OutputRecord(
+                        "call.answer_failed", ["call_id": .string(ring.callId), "error": .string(error.message)],
+                        text: "could not answer with media: \(error.message)", style: .failure))
                 decline(client, inputs, ring.callId)
             }
         }
@@ -120,14 +127,19 @@ public struct ListenSession: Sendable {
                 names.names[ring.caller.userId] = ring.caller.displayName
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
                 if current != nil {
-                    printer.hint("already in a call; the new one keeps ringing until it times out (d to decline is for the current one)")
+                    printer.hint(
+                        "already in a call; the new one keeps ringing until it times out (d to decline is for the current one)"
+                    )
                     continue
                 }
                 current = CurrentCall(ring: ring, active: false, busy: false)
                 store.recordCurrentCall(ring.callId)
                 switch policy {
                 case .ask:
-                    printer.emit(OutputRecord("prompt", ["call_id": .string(ring.callId)], text: "answer with a, decline with d (then Enter)", style: .warning))
+                    printer.emit(
+                        OutputRecord(
+                            "prompt", ["call_id": .string(ring.callId)],
+                            text: "answer with a, decline with d (then Enter)", style: .warning))
                 case .autoAnswer:
                     current?.busy = true
                     await answerCall(ring)
@@ -190,9 +202,13 @@ public struct ListenSession: Sendable {
                         continue
                     }
                     m.hold(line == "/hold")
-                    printer.emit(OutputRecord("call.hold", ["call_id": .string(call.ring.callId), "hold": .bool(line == "/hold")], text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
+                    printer.emit(
+                        OutputRecord(
+                            "call.hold", ["call_id": .string(call.ring.callId), "hold": .bool(line == "/hold")],
+                            text: line == "/hold" ? "on hold (sending nothing)" : "off hold", style: .dim))
                 default:
-                    printer.hint(current == nil ? "waiting for calls; /quit to stop" : "a: answer, d: decline, h: hang up")
+                    printer.hint(
+                        current == nil ? "waiting for calls; /quit to stop" : "a: answer, d: decline, h: hang up")
                 }
             case .interrupt:
                 if quitting { return .interrupted }
@@ -249,7 +265,10 @@ public struct ListenSession: Sendable {
     ) {
         var rng = SystemRandomNumberGenerator()
         let answerSDP = real ?? SDPGenerator.answer(to: ring.offer, using: &rng)
-        let candidates = real != nil ? [] : SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
+        let candidates =
+            real != nil
+            ? []
+            : SDPGenerator.iceCandidates(count: self.candidates, using: &rng).map { SDPGenerator.candidatePayload($0) }
         let continuation = inputs.continuation
         let callId = ring.callId
         let caller = ring.caller.displayName
@@ -264,7 +283,11 @@ public struct ListenSession: Sendable {
                             text: "answered: connected with \(caller) (h and Enter hangs up)", style: .success)))
             } catch {
                 continuation.yield(.requestFinished(tag: "accept:\(callId)", ok: false))
-                continuation.yield(.record(OutputRecord("call.answer_failed", ["call_id": .string(callId), "error": .string("\(error)")], text: "could not answer: \(error)", style: .failure)))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "call.answer_failed", ["call_id": .string(callId), "error": .string("\(error)")],
+                            text: "could not answer: \(error)", style: .failure)))
                 return
             }
             for candidate in candidates {
@@ -274,10 +297,17 @@ public struct ListenSession: Sendable {
                     continuation.yield(
                         .record(
                             OutputRecord(
-                                "call.signal.sent", ["call_id": .string(callId), "kind": "ice_candidate", "payload": .string(candidate)],
-                                text: "signal sent: ice_candidate \(SDPGenerator.candidateLine(ofPayload: candidate) ?? candidate)", style: .dim)))
+                                "call.signal.sent",
+                                ["call_id": .string(callId), "kind": "ice_candidate", "payload": .string(candidate)],
+                                text:
+                                    "signal sent: ice_candidate \(SDPGenerator.candidateLine(ofPayload: candidate) ?? candidate)",
+                                style: .dim)))
                 } catch {
-                    continuation.yield(.record(OutputRecord("call.signal.failed", ["error": .string("\(error)")], text: "signal not sent: \(error)", style: .warning)))
+                    continuation.yield(
+                        .record(
+                            OutputRecord(
+                                "call.signal.failed", ["error": .string("\(error)")], text: "signal not sent: \(error)",
+                                style: .warning)))
                 }
             }
         }
@@ -288,9 +318,14 @@ public struct ListenSession: Sendable {
         Task {
             do {
                 try await client.send(Ops.CallDecline.self, .init(callId: callId))
-                continuation.yield(.record(OutputRecord("call.declined", ["call_id": .string(callId)], text: "declined", style: .dim)))
+                continuation.yield(
+                    .record(OutputRecord("call.declined", ["call_id": .string(callId)], text: "declined", style: .dim)))
             } catch {
-                continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "could not decline: \(error)", style: .failure)))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "error", ["error": .string("\(error)")], text: "could not decline: \(error)",
+                            style: .failure)))
             }
         }
     }
@@ -304,7 +339,10 @@ public struct ListenSession: Sendable {
             do {
                 try await client.send(Ops.CallHangup.self, .init(callId: callId))
             } catch {
-                continuation.yield(.record(OutputRecord("error", ["error": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "error", ["error": .string("\(error)")], text: "hangup failed: \(error)", style: .failure)))
             }
         }
     }

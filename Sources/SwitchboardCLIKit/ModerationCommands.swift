@@ -14,19 +14,26 @@ import SwitchboardProtocol
 extension CLIContext {
     /// `report message CONVERSATION SEQ --reason R [--text T]`: the message at `seq` of a chat (a friend, a group
     /// or a conversation id, as `chat`).
-    public func reportMessage(conversation target: String, seq: Int64, reason: String, text: String?) async throws(CLIError) {
+    public func reportMessage(conversation target: String, seq: Int64, reason: String, text: String?)
+        async throws(CLIError)
+    {
         try await withSession { session throws(CLIError) in
             let client = session.client
             let messageId: Int64
             do {
                 let friends = try await client.friends()
-                let resolved = try TargetResolver.chat(TargetQuery.classify(target), friends: friends, conversations: try await client.conversations())
+                let resolved = try TargetResolver.chat(
+                    TargetQuery.classify(target), friends: friends, conversations: try await client.conversations())
                 let conversationId: Int64
                 switch resolved {
                 case .conversation(let id): conversationId = id
-                case .friend(let userId, _): conversationId = try await client.directConversation(with: userId).conversationId
+                case .friend(let userId, _):
+                    conversationId = try await client.directConversation(with: userId).conversationId
                 }
-                guard seq >= 1, let m = try await client.history(conversationId, before: seq + 1, limit: 1).messages.first, m.seq == seq else {
+                guard seq >= 1,
+                    let m = try await client.history(conversationId, before: seq + 1, limit: 1).messages.first,
+                    m.seq == seq
+                else {
                     throw CLIError("no message \(seq) in that conversation", exitCode: .usage)
                 }
                 messageId = m.id
@@ -53,12 +60,16 @@ extension CLIContext {
                 } else if let friend = try? TargetResolver.friend(query, in: try await client.friends()) {
                     userId = friend.userId
                 } else {
-                    let people = try await client.conversations().flatMap(\.members).filter { $0.userId != session.me.userId }
+                    let people = try await client.conversations().flatMap(\.members).filter {
+                        $0.userId != session.me.userId
+                    }
                     let lower = name.lowercased()
                     let hits = Set(people.filter { $0.displayName.lowercased() == lower }.map(\.userId))
                     guard hits.count == 1, let hit = hits.first else {
                         throw CLIError(
-                            hits.isEmpty ? "nobody called \(name) among your friends and conversations" : "\(name) is ambiguous: use #USER_ID",
+                            hits.isEmpty
+                                ? "nobody called \(name) among your friends and conversations"
+                                : "\(name) is ambiguous: use #USER_ID",
                             exitCode: .usage)
                     }
                     userId = hit
@@ -74,12 +85,16 @@ extension CLIContext {
         }
     }
 
-    private func fileReport(_ session: AuthenticatedSession, kind: String, id: Int64, reason: String, text: String?) async throws(CLIError) {
+    private func fileReport(_ session: AuthenticatedSession, kind: String, id: Int64, reason: String, text: String?)
+        async throws(CLIError)
+    {
         do throws(SwitchboardClientError) {
-            let r = try await session.client.send(Ops.ReportCreate.self, .init(targetKind: kind, targetId: id, reason: reason, text: text))
+            let r = try await session.client.send(
+                Ops.ReportCreate.self, .init(targetKind: kind, targetId: id, reason: reason, text: text))
             printer.emit(
                 OutputRecord(
-                    "report.created", ["report_id": .int(r.reportId), "target_kind": .string(kind), "target_id": .int(id)],
+                    "report.created",
+                    ["report_id": .int(r.reportId), "target_kind": .string(kind), "target_id": .int(id)],
                     text: "report #\(r.reportId) sent; thank you", style: .success))
         } catch { throw fail(error, "reporting", session.url) }
     }
@@ -89,7 +104,8 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             let page: Ops.AdminReports.Result
             do throws(SwitchboardClientError) {
-                page = try await session.client.send(Ops.AdminReports.self, .init(status: closed ? "closed" : "open", before: before, limit: limit))
+                page = try await session.client.send(
+                    Ops.AdminReports.self, .init(status: closed ? "closed" : "open", before: before, limit: limit))
             } catch { throw fail(error, "listing reports", session.url) }
             if page.reports.isEmpty { printer.hint(closed ? "no closed reports" : "no open reports") }
             for r in page.reports {
@@ -102,8 +118,11 @@ extension CLIContext {
                 if let c = r.content { fields["content"] = .string(c) }
                 if let s = r.messageState { fields["message_state"] = .string(s) }
                 if let t = r.text { fields["text"] = .string(t) }
-                let who = r.targetUser.map { "\($0.displayName) #\($0.userId)\($0.suspended == true ? " (suspended)" : "")" } ?? "?"
-                let what = r.targetKind == "message"
+                let who =
+                    r.targetUser.map { "\($0.displayName) #\($0.userId)\($0.suspended == true ? " (suspended)" : "")" }
+                    ?? "?"
+                let what =
+                    r.targetKind == "message"
                     ? "message \(r.targetId) by \(who) [\(r.messageState ?? "?")]: \(r.content ?? "")" : "user \(who)"
                 let by = r.reporter.map { " from \($0.displayName) #\($0.userId)" } ?? ""
                 printer.emit(
@@ -120,10 +139,12 @@ extension CLIContext {
     public func adminRemove(messageId: Int64, reason: String?, report: Int64?) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
             do throws(SwitchboardClientError) {
-                let r = try await session.client.send(Ops.AdminRemove.self, .init(messageId: messageId, reason: reason, reportId: report))
+                let r = try await session.client.send(
+                    Ops.AdminRemove.self, .init(messageId: messageId, reason: reason, reportId: report))
                 printer.emit(
                     OutputRecord(
-                        "message.removed", ["message_id": .int(messageId), "conversation_id": .int(r.message.conversationId)],
+                        "message.removed",
+                        ["message_id": .int(messageId), "conversation_id": .int(r.message.conversationId)],
                         text: "message \(messageId) removed", style: .success))
             } catch { throw fail(error, "removing the message", session.url) }
         }
@@ -137,10 +158,14 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             do throws(SwitchboardClientError) {
                 let p = ModerationUserParameters(userId: userId, reason: reason, reportId: report)
-                let r = suspend ? try await session.client.send(Ops.AdminSuspend.self, p) : try await session.client.send(Ops.AdminReinstate.self, p)
+                let r =
+                    suspend
+                    ? try await session.client.send(Ops.AdminSuspend.self, p)
+                    : try await session.client.send(Ops.AdminReinstate.self, p)
                 printer.emit(
                     OutputRecord(
-                        suspend ? "user.suspended" : "user.reinstated", ["user_id": .int(r.userId), "suspended": .bool(r.suspended)],
+                        suspend ? "user.suspended" : "user.reinstated",
+                        ["user_id": .int(r.userId), "suspended": .bool(r.suspended)],
                         text: "user \(r.userId) \(r.suspended ? "suspended" : "reinstated")", style: .success))
             } catch { throw fail(error, suspend ? "suspending" : "reinstating", session.url) }
         }
@@ -151,7 +176,8 @@ extension CLIContext {
         try await withSession { session throws(CLIError) in
             do throws(SwitchboardClientError) {
                 let r = try await session.client.send(
-                    Ops.AdminResolve.self, .init(reportId: report, status: dismiss ? "dismissed" : "resolved", note: note))
+                    Ops.AdminResolve.self,
+                    .init(reportId: report, status: dismiss ? "dismissed" : "resolved", note: note))
                 printer.emit(
                     OutputRecord(
                         "report.closed", ["report_id": .int(report), "status": .string(r.report.status)],
@@ -170,7 +196,8 @@ extension CLIContext {
             if page.entries.isEmpty { printer.hint("the audit log is empty") }
             for e in page.entries {
                 var fields: [String: JSONValue] = [
-                    "entry_id": .int(e.entryId), "actor": .string(e.actor), "action": .string(e.action), "target_kind": .string(e.targetKind),
+                    "entry_id": .int(e.entryId), "actor": .string(e.actor), "action": .string(e.action),
+                    "target_kind": .string(e.targetKind),
                     "created_at": .string(e.createdAt),
                 ]
                 if let t = e.targetId { fields["target_id"] = .int(t) }
@@ -178,7 +205,9 @@ extension CLIContext {
                 printer.emit(
                     OutputRecord(
                         "audit", fields,
-                        text: "\(e.createdAt)  \(e.actor)  \(e.action) \(e.targetKind) \(e.targetId.map(String.init) ?? "-")\(e.reason.map { "  (\($0))" } ?? "")"))
+                        text:
+                            "\(e.createdAt)  \(e.actor)  \(e.action) \(e.targetKind) \(e.targetId.map(String.init) ?? "-")\(e.reason.map { "  (\($0))" } ?? "")"
+                    ))
             }
             if let next = page.nextBefore { printer.hint("more: --before \(next)") }
         }

@@ -82,7 +82,9 @@ public enum OutputFormatter {
             object["type"] = .string(record.type)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(JSONValue.object(object)) else { return "{\"type\":\"\(record.type)\"}" }
+            guard let data = try? encoder.encode(JSONValue.object(object)) else {
+                return "{\"type\":\"\(record.type)\"}"
+            }
             return String(decoding: data, as: UTF8.self)
         case .human(let color):
             let text = sanitize(record.text)
@@ -96,7 +98,8 @@ public enum OutputFormatter {
         String(
             String.UnicodeScalarView(
                 text.unicodeScalars.map { scalar in
-                    (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value) ? "\u{FFFD}" : scalar
+                    (scalar.value < 0x20 && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+                        ? "\u{FFFD}" : scalar
                 }))
     }
 }

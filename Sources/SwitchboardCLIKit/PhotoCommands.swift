@@ -69,11 +69,14 @@ extension CLIContext {
                     "photo.uploaded",
                     [
                         "file": .string(file.path), "photo_id": .int(photo.photoId), "width": .int(Int64(photo.width)),
-                        "height": .int(Int64(photo.height)), "color": .string(photo.color), "has_alpha": .bool(photo.hasAlpha),
+                        "height": .int(Int64(photo.height)), "color": .string(photo.color),
+                        "has_alpha": .bool(photo.hasAlpha),
                         "created_at": .string(photo.createdAt), "duplicate": .bool(photo.duplicate),
                     ],
-                    text: "uploaded photo\(counter) \(name) (\(Self.byteSize(file.bytes.count))\(resumable ? ", resumable" : "")): "
-                        + "photo #\(photo.photoId) \(photo.width) x \(photo.height)" + (photo.duplicate ? " (uploaded before)" : ""),
+                    text:
+                        "uploaded photo\(counter) \(name) (\(Self.byteSize(file.bytes.count))\(resumable ? ", resumable" : "")): "
+                        + "photo #\(photo.photoId) \(photo.width) x \(photo.height)"
+                        + (photo.duplicate ? " (uploaded before)" : ""),
                     style: .dim))
         }
         return ids
@@ -92,11 +95,15 @@ extension CLIContext {
     static func momentLine(_ m: Moment) -> String {
         var s = "#\(m.momentId) \(userLabel(m.owner))"
         if !m.caption.isEmpty { s += ": " + m.caption.replacingOccurrences(of: "\n", with: " ⏎ ") }
-        s += "  [\(m.photos.count) photo\(m.photos.count == 1 ? "" : "s"): " + m.photos.map(photoLabel).joined(separator: ", ") + "]"
+        s +=
+            "  [\(m.photos.count) photo\(m.photos.count == 1 ? "" : "s"): "
+            + m.photos.map(photoLabel).joined(separator: ", ") + "]"
         s += "  ♥ \(m.likeCount)\(m.liked ? "✓" : "")"
         if !m.recentLikers.isEmpty {
             let others = m.likeCount - Int64(m.recentLikers.count)
-            s += " (" + m.recentLikers.map(userLabel).joined(separator: ", ") + (others > 0 ? " and \(others) more" : "") + ")"
+            s +=
+                " (" + m.recentLikers.map(userLabel).joined(separator: ", ") + (others > 0 ? " and \(others) more" : "")
+                + ")"
         }
         if !m.createdAt.isEmpty { s += "  " + shortTime(m.createdAt) }
         return s
@@ -113,7 +120,10 @@ extension CLIContext {
     /// `moment post FILE... [--caption TEXT]`: uploads the photos, then `moments.create` (with a `client_id`, so a
     /// resend after a lost reply makes one moment).
     public func postMoment(files paths: [String], caption: String?) async throws(CLIError) {
-        guard !paths.isEmpty else { throw CLIError("moment post FILE... [--caption TEXT]: give 1-\(Self.maxMomentPhotos) photos", exitCode: .usage) }
+        guard !paths.isEmpty else {
+            throw CLIError(
+                "moment post FILE... [--caption TEXT]: give 1-\(Self.maxMomentPhotos) photos", exitCode: .usage)
+        }
         guard paths.count <= Self.maxMomentPhotos else {
             throw CLIError("a moment has at most \(Self.maxMomentPhotos) photos (not \(paths.count))", exitCode: .usage)
         }
@@ -154,7 +164,11 @@ extension CLIContext {
             store.recordMomentsCursor(page.nextBefore)
             printer.emit(
                 OutputRecord(
-                    "moments.page", ["next_before": page.nextBefore.map(JSONValue.int) ?? .null, "count": .int(Int64(page.moments.count))],
+                    "moments.page",
+                    [
+                        "next_before": page.nextBefore.map(JSONValue.int) ?? .null,
+                        "count": .int(Int64(page.moments.count)),
+                    ],
                     text: page.moments.isEmpty && from == nil
                         ? "No moments yet" : page.nextBefore != nil ? "more: moments --more" : "no older moments",
                     style: .dim))
@@ -165,13 +179,16 @@ extension CLIContext {
     public func likeMoment(_ target: String, undo: Bool) async throws(CLIError) {
         let id = try Self.momentId(target)
         try await withSession { session throws(CLIError) in
-            let r = try await ask(session, undo ? "unliking the moment" : "liking the moment") { () async throws(SwitchboardClientError) in
+            let r = try await ask(session, undo ? "unliking the moment" : "liking the moment") {
+                () async throws(SwitchboardClientError) in
                 if undo { try await session.client.unlikeMoment(id) } else { try await session.client.likeMoment(id) }
             }
             printer.emit(
                 OutputRecord(
-                    undo ? "moment.unliked" : "moment.liked", ["moment_id": .int(r.momentId), "like_count": .int(r.likeCount), "liked": .bool(r.liked)],
-                    text: "\(r.liked ? "liked" : "not liking") moment #\(r.momentId)  ♥ \(r.likeCount)", style: .success))
+                    undo ? "moment.unliked" : "moment.liked",
+                    ["moment_id": .int(r.momentId), "like_count": .int(r.likeCount), "liked": .bool(r.liked)],
+                    text: "\(r.liked ? "liked" : "not liking") moment #\(r.momentId)  ♥ \(r.likeCount)", style: .success
+                ))
         }
     }
 
@@ -207,7 +224,8 @@ extension CLIContext {
             try await ask(session, "deleting the moment") { () async throws(SwitchboardClientError) in
                 try await session.client.deleteMoment(id)
             }
-            printer.emit(OutputRecord("moment.deleted", ["moment_id": .int(id)], text: "deleted moment #\(id)", style: .success))
+            printer.emit(
+                OutputRecord("moment.deleted", ["moment_id": .int(id)], text: "deleted moment #\(id)", style: .success))
         }
     }
 
@@ -218,25 +236,30 @@ extension CLIContext {
         let files = try Self.readPhotoFiles([path])
         try await withSession { session throws(CLIError) in
             let ids = try await uploadPhotos(files, session)
-            let profile = try await ask(session, "setting the profile picture") { () async throws(SwitchboardClientError) in
+            let profile = try await ask(session, "setting the profile picture") {
+                () async throws(SwitchboardClientError) in
                 try await session.client.setAvatar(photoId: ids[0])
             }
             let avatar = profile.avatar
             printer.emit(
                 OutputRecord(
                     "avatar.set", ["profile": SocialAPI.jsonValue(profile)],
-                    text: "your profile picture is photo " + (avatar.map(Self.photoLabel) ?? "#\(ids[0])"), style: .success))
+                    text: "your profile picture is photo " + (avatar.map(Self.photoLabel) ?? "#\(ids[0])"),
+                    style: .success))
         }
     }
 
     /// `avatar remove`.
     public func removeAvatar() async throws(CLIError) {
         try await withSession { session throws(CLIError) in
-            let profile = try await ask(session, "removing the profile picture") { () async throws(SwitchboardClientError) in
+            let profile = try await ask(session, "removing the profile picture") {
+                () async throws(SwitchboardClientError) in
                 try await session.client.removeAvatar()
             }
             printer.emit(
-                OutputRecord("avatar.removed", ["profile": SocialAPI.jsonValue(profile)], text: "profile picture removed", style: .success))
+                OutputRecord(
+                    "avatar.removed", ["profile": SocialAPI.jsonValue(profile)], text: "profile picture removed",
+                    style: .success))
         }
     }
 }
@@ -254,14 +277,19 @@ extension EventFormatter {
         case MomentEvents.Deleted.name:
             guard let e = try? raw.decode(MomentEvents.Deleted.self) else { return nil }
             return OutputRecord(
-                "moment.deleted", ["moment_id": .int(e.momentId), "owner_id": .int(e.ownerId)], text: "moment #\(e.momentId) was deleted",
+                "moment.deleted", ["moment_id": .int(e.momentId), "owner_id": .int(e.ownerId)],
+                text: "moment #\(e.momentId) was deleted",
                 style: .dim)
         case MomentEvents.Liked.name:
             guard let e = try? raw.decode(MomentEvents.Liked.self) else { return nil }
             return OutputRecord(
                 "moment.liked",
-                ["moment_id": .int(e.momentId), "like_count": .int(e.likeCount), "liked": .bool(e.liked), "user": SocialAPI.jsonValue(e.user)],
-                text: "\(CLIContext.userLabel(e.user)) \(e.liked ? "liked" : "unliked") moment #\(e.momentId)  ♥ \(e.likeCount)",
+                [
+                    "moment_id": .int(e.momentId), "like_count": .int(e.likeCount), "liked": .bool(e.liked),
+                    "user": SocialAPI.jsonValue(e.user),
+                ],
+                text:
+                    "\(CLIContext.userLabel(e.user)) \(e.liked ? "liked" : "unliked") moment #\(e.momentId)  ♥ \(e.likeCount)",
                 style: .incoming)
         default:
             return nil

@@ -46,7 +46,8 @@ public struct ProfileStore: Sendable {
     ///   starts with a dot.
     public init(directory: String, profile: String) throws(CLIError) {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-        guard (1...64).contains(profile.count), !profile.hasPrefix("."), profile.allSatisfy({ allowed.contains($0) }) else {
+        guard (1...64).contains(profile.count), !profile.hasPrefix("."), profile.allSatisfy({ allowed.contains($0) })
+        else {
             throw CLIError(
                 "invalid profile name \"\(profile)\": use 1-64 letters, digits, '.', '_' or '-'", exitCode: .usage)
         }
@@ -82,7 +83,8 @@ public struct ProfileStore: Sendable {
             decoder.keyDecodingStrategy = .convertFromSnakeCase
             return try decoder.decode(Profile.self, from: data)
         } catch {
-            throw CLIError("\(path) is not a valid profile file (\(error)); delete it and log in again", exitCode: .localFile)
+            throw CLIError(
+                "\(path) is not a valid profile file (\(error)); delete it and log in again", exitCode: .localFile)
         }
     }
 
@@ -93,7 +95,9 @@ public struct ProfileStore: Sendable {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         let data: Data
-        do { data = try encoder.encode(value) } catch { throw CLIError("cannot encode the profile: \(error)", exitCode: .localFile) }
+        do { data = try encoder.encode(value) } catch {
+            throw CLIError("cannot encode the profile: \(error)", exitCode: .localFile)
+        }
         try writePrivate(data + Data("\n".utf8), to: path)
     }
 
@@ -148,10 +152,12 @@ public struct ProfileStore: Sendable {
     private func writePrivate(_ data: Data, to target: String) throws(CLIError) {
         let fm = FileManager.default
         do {
-            try fm.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try fm.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try fm.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory)
         } catch {
-            throw CLIError("cannot create the config folder \(directory): \(error.localizedDescription)", exitCode: .localFile)
+            throw CLIError(
+                "cannot create the config folder \(directory): \(error.localizedDescription)", exitCode: .localFile)
         }
         // The folder is private (0700), so the temporary file is never visible to others, whatever its mode
         // is for the instant between its creation and the chmod.

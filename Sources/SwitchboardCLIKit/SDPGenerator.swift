@@ -115,7 +115,9 @@ public enum SDPGenerator {
             if let fingerprint = value("fingerprint") {
                 let parts = fingerprint.split(separator: " ")
                 let bytes = parts.count == 2 ? parts[1].split(separator: ":") : []
-                if parts.first != "sha-256" || bytes.count != 32 || !bytes.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) {
+                if parts.first != "sha-256" || bytes.count != 32
+                    || !bytes.allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil })
+                {
                     problems.append("\(kind): the fingerprint is not sha-256 with 32 hex bytes")
                 }
             } else {
@@ -127,7 +129,9 @@ public enum SDPGenerator {
                 problems.append("\(kind): no setup")
             }
             if let mid = value("mid") {
-                if let bundle, !bundle.contains(mid) { problems.append("\(kind): mid \(mid) is not in the BUNDLE group") }
+                if let bundle, !bundle.contains(mid) {
+                    problems.append("\(kind): mid \(mid) is not in the BUNDLE group")
+                }
             } else {
                 problems.append("\(kind): no mid")
             }
@@ -175,7 +179,9 @@ public enum SDPGenerator {
                 "a=rtcp-mux",
             ]
             if kind == "video" {
-                out += ["a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack", "a=rtcp-fb:96 nack pli", "a=rtcp-fb:96 goog-remb"]
+                out += [
+                    "a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack", "a=rtcp-fb:96 nack pli", "a=rtcp-fb:96 goog-remb",
+                ]
             } else {
                 out += ["a=rtpmap:111 opus/48000/2", "a=fmtp:111 minptime=10;useinbandfec=1"]
             }

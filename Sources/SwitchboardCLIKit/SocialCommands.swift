@@ -30,10 +30,13 @@ public enum TimelineKind: Sendable, Equatable {
         case "mentions" where words.count == 1: return .mentions
         case "likes" where words.count <= 2: return .likes(words.count == 2 ? words[1] : nil)
         default:
-            guard words.count == 1 else { throw CLIError("timeline takes one of home, @handle, mentions, likes [@handle], #tag", exitCode: .usage) }
+            guard words.count == 1 else {
+                throw CLIError("timeline takes one of home, @handle, mentions, likes [@handle], #tag", exitCode: .usage)
+            }
             if first.hasPrefix("#"), first.count > 1 { return .hashtag(String(first.dropFirst())) }
             if first.hasPrefix("@") || Int64(first) != nil { return .user(first) }
-            throw CLIError("timeline takes one of home, @handle, mentions, likes [@handle], #tag (not \(first))", exitCode: .usage)
+            throw CLIError(
+                "timeline takes one of home, @handle, mentions, likes [@handle], #tag (not \(first))", exitCode: .usage)
         }
     }
 }
@@ -43,7 +46,8 @@ extension CLIContext {
 
     static func socialUserFields(_ u: SocialUser) -> [String: JSONValue] {
         [
-            "user_id": .int(u.userId), "display_name": .string(u.displayName), "handle": u.handle.map(JSONValue.string) ?? .null,
+            "user_id": .int(u.userId), "display_name": .string(u.displayName),
+            "handle": u.handle.map(JSONValue.string) ?? .null,
             "protected": .bool(u.protected),
         ]
     }
@@ -61,9 +65,12 @@ extension CLIContext {
         s += "\(shown.author.label): " + shown.text.replacingOccurrences(of: "\n", with: " ⏎ ")
         if let v = shown.voiceClipId { s += " [voice clip #\(v)]" }
         if !shown.photos.isEmpty {
-            s += " [\(shown.photos.count) photo\(shown.photos.count == 1 ? "" : "s"): " + shown.photos.map(photoLabel).joined(separator: ", ") + "]"
+            s +=
+                " [\(shown.photos.count) photo\(shown.photos.count == 1 ? "" : "s"): "
+                + shown.photos.map(photoLabel).joined(separator: ", ") + "]"
         }
-        s += "  ♥ \(shown.likeCount)\(shown.liked ? "✓" : "") ↻ \(shown.repostCount)\(shown.reposted ? "✓" : "") ↩ \(shown.replyCount)"
+        s +=
+            "  ♥ \(shown.likeCount)\(shown.liked ? "✓" : "") ↻ \(shown.repostCount)\(shown.reposted ? "✓" : "") ↩ \(shown.replyCount)"
         if !p.createdAt.isEmpty { s += "  " + shortTime(p.createdAt) }
         return s
     }
@@ -95,7 +102,10 @@ extension CLIContext {
         var s = p.handle.map { "@\($0) (\(p.displayName))" } ?? "\(p.displayName) (no handle)"
         s += "  #\(p.userId)"
         if p.protected == true { s += "  🔒 protected" }
-        if let st = p.stats { s += "  \(st.posts) post\(st.posts == 1 ? "" : "s"), \(st.following) following, \(st.followers) follower\(st.followers == 1 ? "" : "s")" }
+        if let st = p.stats {
+            s +=
+                "  \(st.posts) post\(st.posts == 1 ? "" : "s"), \(st.following) following, \(st.followers) follower\(st.followers == 1 ? "" : "s")"
+        }
         if let r = p.relationship {
             var bits: [String] = []
             if r.following == "active" { bits.append("you follow") }
@@ -108,7 +118,8 @@ extension CLIContext {
         }
         if let d = p.dmPolicy { s += "  DMs: \(d)" }
         if let bio = p.bio, !bio.isEmpty { s += "  — " + bio.replacingOccurrences(of: "\n", with: " ") }
-        return OutputRecord(type, ["profile": SocialAPI.jsonValue(p)], text: s, style: type == "profile" ? .plain : .success)
+        return OutputRecord(
+            type, ["profile": SocialAPI.jsonValue(p)], text: s, style: type == "profile" ? .plain : .success)
     }
 
     static func postId(_ text: String) throws(CLIError) -> Int64 { try id(text, what: "POST_ID") }
@@ -147,8 +158,13 @@ extension CLIContext {
             }
             printer.emit(
                 OutputRecord(
-                    "handle.check", ["handle": .string(c.handle), "available": .bool(c.available), "reason": c.reason.map(JSONValue.string) ?? .null],
-                    text: c.available ? "@\(c.handle) is available" : "@\(c.handle) is not available (\(c.reason ?? "?"))",
+                    "handle.check",
+                    [
+                        "handle": .string(c.handle), "available": .bool(c.available),
+                        "reason": c.reason.map(JSONValue.string) ?? .null,
+                    ],
+                    text: c.available
+                        ? "@\(c.handle) is available" : "@\(c.handle) is not available (\(c.reason ?? "?"))",
                     style: c.available ? .success : .warning))
         }
     }
@@ -188,7 +204,9 @@ extension CLIContext {
     // MARK: posts
 
     /// `post TEXT [--voice FILE] [--photo FILE]...` and `reply POST_ID TEXT`.
-    public func publishPost(_ text: String?, replyTo: String?, voiceFile: String?, photoFiles: [String] = []) async throws(CLIError) {
+    public func publishPost(_ text: String?, replyTo: String?, voiceFile: String?, photoFiles: [String] = [])
+        async throws(CLIError)
+    {
         let parent = try replyTo.map { t throws(CLIError) in try Self.postId(t) }
         var audio: [UInt8]?
         if let voiceFile {
@@ -198,7 +216,8 @@ extension CLIContext {
             audio = Array(data)
         }
         guard photoFiles.count <= Self.maxPostPhotos else {
-            throw CLIError("a post has at most \(Self.maxPostPhotos) photos (not \(photoFiles.count))", exitCode: .usage)
+            throw CLIError(
+                "a post has at most \(Self.maxPostPhotos) photos (not \(photoFiles.count))", exitCode: .usage)
         }
         let photos = try Self.readPhotoFiles(photoFiles)
         guard text.map({ !$0.isEmpty }) ?? false || audio != nil || !photos.isEmpty else {
@@ -214,8 +233,10 @@ extension CLIContext {
             let photoIds = try await uploadPhotos(photos, session)
             let clip = clipId
             let clientId = "cli-" + UUID().uuidString.lowercased()
-            let p = try await ask(session, parent == nil ? "posting" : "replying") { () async throws(SwitchboardClientError) in
-                try await session.client.publishPost(text, replyTo: parent, voiceClipId: clip, clientId: clientId, photoIds: photoIds)
+            let p = try await ask(session, parent == nil ? "posting" : "replying") {
+                () async throws(SwitchboardClientError) in
+                try await session.client.publishPost(
+                    text, replyTo: parent, voiceClipId: clip, clientId: clientId, photoIds: photoIds)
             }
             var r = Self.postRecord(parent == nil ? "post.created" : "reply.created", p, style: .success)
             r.text = (parent == nil ? "posted " : "replied ") + r.text
@@ -227,8 +248,11 @@ extension CLIContext {
     public func deleteSocialPost(_ target: String) async throws(CLIError) {
         let id = try Self.postId(target)
         try await withSession { session throws(CLIError) in
-            try await ask(session, "deleting the post") { () async throws(SwitchboardClientError) in try await session.client.deletePost(id) }
-            printer.emit(OutputRecord("post.deleted", ["post_id": .int(id)], text: "deleted post #\(id)", style: .success))
+            try await ask(session, "deleting the post") { () async throws(SwitchboardClientError) in
+                try await session.client.deletePost(id)
+            }
+            printer.emit(
+                OutputRecord("post.deleted", ["post_id": .int(id)], text: "deleted post #\(id)", style: .success))
         }
     }
 
@@ -241,7 +265,8 @@ extension CLIContext {
             }
             printer.emit(
                 OutputRecord(
-                    undo ? "post.unliked" : "post.liked", ["post_id": .int(r.postId), "like_count": .int(r.likeCount), "liked": .bool(r.liked)],
+                    undo ? "post.unliked" : "post.liked",
+                    ["post_id": .int(r.postId), "like_count": .int(r.likeCount), "liked": .bool(r.liked)],
                     text: "\(r.liked ? "liked" : "not liking") post #\(r.postId)  ♥ \(r.likeCount)", style: .success))
         }
     }
@@ -251,11 +276,17 @@ extension CLIContext {
         let id = try Self.postId(target)
         try await withSession { session throws(CLIError) in
             if undo {
-                try await ask(session, "undoing the repost") { () async throws(SwitchboardClientError) in try await session.client.unrepost(id) }
-                printer.emit(OutputRecord("post.unreposted", ["post_id": .int(id)], text: "repost of #\(id) undone", style: .success))
+                try await ask(session, "undoing the repost") { () async throws(SwitchboardClientError) in
+                    try await session.client.unrepost(id)
+                }
+                printer.emit(
+                    OutputRecord(
+                        "post.unreposted", ["post_id": .int(id)], text: "repost of #\(id) undone", style: .success))
                 return
             }
-            let p = try await ask(session, "reposting") { () async throws(SwitchboardClientError) in try await session.client.repost(id) }
+            let p = try await ask(session, "reposting") { () async throws(SwitchboardClientError) in
+                try await session.client.repost(id)
+            }
             var r = Self.postRecord("post.reposted", p, style: .success)
             r.text = "reposted: " + r.text
             printer.emit(r)
@@ -286,7 +317,9 @@ extension CLIContext {
     // MARK: timelines
 
     /// `timeline [home|@h|mentions|likes [@h]|#tag] [--before SEQ] [--limit N] [--replies] [--follow]`.
-    public func timeline(_ kind: TimelineKind, before: Int64?, limit: Int?, replies: Bool, follow: Bool) async throws(CLIError) -> CLIExitCode {
+    public func timeline(_ kind: TimelineKind, before: Int64?, limit: Int?, replies: Bool, follow: Bool)
+        async throws(CLIError) -> CLIExitCode
+    {
         if follow {
             switch kind {
             case .likes, .hashtag: throw CLIError("--follow works with home, @handle and mentions", exitCode: .usage)
@@ -327,7 +360,8 @@ extension CLIContext {
                 let older = page.older
                 printer.emit(
                     OutputRecord(
-                        "timeline.page", ["before": older.map(JSONValue.int) ?? .null, "after": page.after.map(JSONValue.int) ?? .null],
+                        "timeline.page",
+                        ["before": older.map(JSONValue.int) ?? .null, "after": page.after.map(JSONValue.int) ?? .null],
                         text: ""))
             }
             guard follow else { return .ok }
@@ -336,9 +370,12 @@ extension CLIContext {
         }
     }
 
-    private func socialProfileId(_ target: String, _ client: SwitchboardClient) async throws(SwitchboardClientError) -> Int64 {
+    private func socialProfileId(_ target: String, _ client: SwitchboardClient) async throws(SwitchboardClientError)
+        -> Int64
+    {
         if let id = Int64(target.hasPrefix("#") ? String(target.dropFirst()) : target) { return id }
-        return try await client.socialProfile(handle: target.hasPrefix("@") ? String(target.dropFirst()) : target).userId
+        return try await client.socialProfile(handle: target.hasPrefix("@") ? String(target.dropFirst()) : target)
+            .userId
     }
 
     static func kindWords(_ kind: TimelineKind) -> String {
@@ -353,7 +390,8 @@ extension CLIContext {
 
     /// `timeline ... --follow`: subscribes to the live stream and prints new posts, deletions and counts until Ctrl-C;
     /// after a reconnect it subscribes again from the newest seq shown (missed posts first).
-    private func followTimeline(_ kind: TimelineKind, userId: Int64?, since: Int64, _ session: AuthenticatedSession) async throws(CLIError)
+    private func followTimeline(_ kind: TimelineKind, userId: Int64?, since: Int64, _ session: AuthenticatedSession)
+        async throws(CLIError)
         -> CLIExitCode
     {
         let client = session.client
@@ -394,11 +432,17 @@ extension CLIContext {
                 case .postDeleted(let postId, let seq, _, _):
                     newest = max(newest, seq)
                     printer.emit(
-                        OutputRecord("post.deleted", ["post_id": .int(postId), "seq": .int(seq)], text: "post #\(postId) was deleted", style: .dim))
+                        OutputRecord(
+                            "post.deleted", ["post_id": .int(postId), "seq": .int(seq)],
+                            text: "post #\(postId) was deleted", style: .dim))
                 case .postCounts(let postId, let likes, let reposts, let replies):
                     printer.emit(
                         OutputRecord(
-                            "post.counts", ["post_id": .int(postId), "like_count": .int(likes), "repost_count": .int(reposts), "reply_count": .int(replies)],
+                            "post.counts",
+                            [
+                                "post_id": .int(postId), "like_count": .int(likes), "repost_count": .int(reposts),
+                                "reply_count": .int(replies),
+                            ],
                             text: "post #\(postId)  ♥ \(likes) ↻ \(reposts) ↩ \(replies)", style: .dim))
                 case .notification(let n, _) where stream == "notifications" && n.kind == "mention":
                     // A mention: fetch the mentioning post (the notification carries its id).
@@ -414,7 +458,8 @@ extension CLIContext {
                 }
             case .event(.state(.reconnecting)), .event(.disconnected):
                 if !wasDisconnected {
-                    printer.emit(OutputRecord("live.disconnected", [:], text: "connection lost; reconnecting…", style: .warning))
+                    printer.emit(
+                        OutputRecord("live.disconnected", [:], text: "connection lost; reconnecting…", style: .warning))
                 }
                 wasDisconnected = true
             case .event(.state(.authenticated)) where wasDisconnected:
@@ -427,24 +472,43 @@ extension CLIContext {
                     do {
                         let again = try await client.subscribeLive([stream], since: from)
                         if again.resyncRequired {
-                            continuation.yield(.record(OutputRecord("live.resync", [:], text: "many posts were missed: run timeline again to see them all", style: .warning)))
+                            continuation.yield(
+                                .record(
+                                    OutputRecord(
+                                        "live.resync", [:],
+                                        text: "many posts were missed: run timeline again to see them all",
+                                        style: .warning)))
                         }
                         continuation.yield(
                             .record(
                                 OutputRecord(
                                     "live.resubscribed", ["missed": .int(Int64(forPosts ? again.posts.count : 0))],
-                                    text: "live again" + (forPosts && !again.posts.isEmpty ? " (\(again.posts.count) missed)" : ""), style: .success)))
-                        if forPosts { for p in again.posts { continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming))) } }
+                                    text: "live again"
+                                        + (forPosts && !again.posts.isEmpty ? " (\(again.posts.count) missed)" : ""),
+                                    style: .success)))
+                        if forPosts {
+                            for p in again.posts {
+                                continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming)))
+                            }
+                        }
                         // Mentions have no replay in the subscription: read the ones newer than what was shown.
                         if !forPosts, let missed = try? await client.mentionsTimeline(after: from, limit: 100) {
-                            for p in missed.posts.reversed() { continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming))) }
+                            for p in missed.posts.reversed() {
+                                continuation.yield(.record(Self.postRecord("post.new", p, style: .incoming)))
+                            }
                         }
                     } catch {
-                        continuation.yield(.record(OutputRecord("live.error", ["error": .string("\(error)")], text: "could not subscribe again: \(error)", style: .failure)))
+                        continuation.yield(
+                            .record(
+                                OutputRecord(
+                                    "live.error", ["error": .string("\(error)")],
+                                    text: "could not subscribe again: \(error)", style: .failure)))
                     }
                 }
             case .record(let r):
-                if r.type == "post.new", case .object(let f) = r.fields["post"] ?? .null, case .int(let id)? = f["post_id"] {
+                if r.type == "post.new", case .object(let f) = r.fields["post"] ?? .null,
+                    case .int(let id)? = f["post_id"]
+                {
                     guard shown.insert(id).inserted else { continue }
                     if case .int(let seq)? = f["seq"] { newest = max(newest, seq) }
                 }
@@ -469,13 +533,16 @@ extension CLIContext {
     public func followUser(_ target: String) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
             let id = try await socialUserId(target, session)
-            let r = try await ask(session, "following") { () async throws(SwitchboardClientError) in try await session.client.follow(id) }
+            let r = try await ask(session, "following") { () async throws(SwitchboardClientError) in
+                try await session.client.follow(id)
+            }
             let who = r.profile.handle.map { "@" + $0 } ?? target
             printer.emit(
                 OutputRecord(
                     "follow",
                     ["user_id": .int(id), "state": .string(r.state), "profile": SocialAPI.jsonValue(r.profile)],
-                    text: r.state == "pending" ? "requested to follow \(who) (a protected account approves requests)" : "following \(who)",
+                    text: r.state == "pending"
+                        ? "requested to follow \(who) (a protected account approves requests)" : "following \(who)",
                     style: .success))
         }
     }
@@ -484,25 +551,36 @@ extension CLIContext {
     public func unfollowUser(_ target: String) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
             let id = try await socialUserId(target, session)
-            try await ask(session, "unfollowing") { () async throws(SwitchboardClientError) in try await session.client.unfollow(id) }
-            printer.emit(OutputRecord("unfollow", ["user_id": .int(id)], text: "no longer following \(target)", style: .success))
+            try await ask(session, "unfollowing") { () async throws(SwitchboardClientError) in
+                try await session.client.unfollow(id)
+            }
+            printer.emit(
+                OutputRecord("unfollow", ["user_id": .int(id)], text: "no longer following \(target)", style: .success))
         }
     }
 
     /// `requests [approve|deny @h]`.
     public func followRequests(action: String?, target: String?) async throws(CLIError) {
-        if let action, !["approve", "deny"].contains(action) { throw CLIError("requests [approve|deny @handle]", exitCode: .usage) }
+        if let action, !["approve", "deny"].contains(action) {
+            throw CLIError("requests [approve|deny @handle]", exitCode: .usage)
+        }
         if action != nil && target == nil { throw CLIError("requests \(action ?? "") needs @handle", exitCode: .usage) }
         try await withSession { session throws(CLIError) in
             if let action, let target {
                 let id = try await socialUserId(target, session)
-                try await ask(session, action == "approve" ? "approving" : "denying") { () async throws(SwitchboardClientError) in
-                    if action == "approve" { try await session.client.approveFollow(id) } else { try await session.client.denyFollow(id) }
+                try await ask(session, action == "approve" ? "approving" : "denying") {
+                    () async throws(SwitchboardClientError) in
+                    if action == "approve" {
+                        try await session.client.approveFollow(id)
+                    } else {
+                        try await session.client.denyFollow(id)
+                    }
                 }
                 printer.emit(
                     OutputRecord(
                         action == "approve" ? "follow.approved" : "follow.denied", ["user_id": .int(id)],
-                        text: action == "approve" ? "\(target) now follows you" : "denied \(target)'s request", style: .success))
+                        text: action == "approve" ? "\(target) now follows you" : "denied \(target)'s request",
+                        style: .success))
                 return
             }
             let page = try await ask(session, "listing follow requests") { () async throws(SwitchboardClientError) in
@@ -513,9 +591,15 @@ extension CLIContext {
                 fields["request_id"] = .int(r.requestId)
                 fields["created_at"] = .string(r.createdAt)
                 printer.emit(
-                    OutputRecord("follow.request", fields, text: Self.socialUserLine(r.user) + "  asked " + Self.shortTime(r.createdAt), style: .incoming))
+                    OutputRecord(
+                        "follow.request", fields,
+                        text: Self.socialUserLine(r.user) + "  asked " + Self.shortTime(r.createdAt), style: .incoming))
             }
-            if page.requests.isEmpty { printer.hint("no follow requests") } else { printer.hint("approve with: requests approve @handle") }
+            if page.requests.isEmpty {
+                printer.hint("no follow requests")
+            } else {
+                printer.hint("approve with: requests approve @handle")
+            }
         }
     }
 
@@ -525,7 +609,8 @@ extension CLIContext {
             var id: Int64?
             if let target { id = try await socialUserId(target, session) }
             let who = id
-            let page = try await ask(session, followers ? "listing followers" : "listing follows") { () async throws(SwitchboardClientError) in
+            let page = try await ask(session, followers ? "listing followers" : "listing follows") {
+                () async throws(SwitchboardClientError) in
                 if followers {
                     try await session.client.followers(of: who, before: before, limit: limit)
                 } else {
@@ -533,11 +618,16 @@ extension CLIContext {
                 }
             }
             for u in page.users {
-                printer.emit(OutputRecord(followers ? "follower" : "following", Self.socialUserFields(u), text: Self.socialUserLine(u)))
+                printer.emit(
+                    OutputRecord(
+                        followers ? "follower" : "following", Self.socialUserFields(u), text: Self.socialUserLine(u)))
             }
-            if page.users.isEmpty && before == nil { printer.hint(followers ? "no followers yet" : "not following anyone yet") }
+            if page.users.isEmpty && before == nil {
+                printer.hint(followers ? "no followers yet" : "not following anyone yet")
+            }
             if let next = page.nextBefore {
-                printer.hint("more: \(followers ? "followers" : "following")\(target.map { " " + $0 } ?? "") --before \(next)")
+                printer.hint(
+                    "more: \(followers ? "followers" : "following")\(target.map { " " + $0 } ?? "") --before \(next)")
             }
         }
     }
@@ -548,7 +638,8 @@ extension CLIContext {
             // A user you blocked is invisible to you (`profile.get`: not_found): find them in your blocked list.
             var blocked: Int64?
             if action == "unblock", Int64(target.hasPrefix("#") ? String(target.dropFirst()) : target) == nil {
-                blocked = try await blockedUserId(handle: target.hasPrefix("@") ? String(target.dropFirst()) : target, session)
+                blocked = try await blockedUserId(
+                    handle: target.hasPrefix("@") ? String(target.dropFirst()) : target, session)
             }
             let id: Int64
             if let blocked { id = blocked } else { id = try await socialUserId(target, session) }
@@ -560,7 +651,8 @@ extension CLIContext {
                 default: try await session.client.unmute(id)
                 }
             }
-            let past = ["block": "blocked", "unblock": "unblocked", "mute": "muted", "unmute": "unmuted"][action] ?? action
+            let past =
+                ["block": "blocked", "unblock": "unblocked", "mute": "muted", "unmute": "unmuted"][action] ?? action
             printer.emit(OutputRecord(past, ["user_id": .int(id)], text: "\(past) \(target)", style: .success))
         }
     }
@@ -572,7 +664,8 @@ extension CLIContext {
             var shown = 0
             for _ in 0..<100 {
                 let cursor = before
-                let page = try await ask(session, blocks ? "listing blocked users" : "listing muted users") { () async throws(SwitchboardClientError) in
+                let page = try await ask(session, blocks ? "listing blocked users" : "listing muted users") {
+                    () async throws(SwitchboardClientError) in
                     if blocks {
                         try await session.client.blockedUsers(before: cursor, limit: 100)
                     } else {
@@ -580,7 +673,10 @@ extension CLIContext {
                     }
                 }
                 for u in page.users {
-                    printer.emit(OutputRecord(blocks ? "blocked_user" : "muted_user", Self.socialUserFields(u), text: Self.socialUserLine(u)))
+                    printer.emit(
+                        OutputRecord(
+                            blocks ? "blocked_user" : "muted_user", Self.socialUserFields(u),
+                            text: Self.socialUserLine(u)))
                 }
                 shown += page.users.count
                 guard let next = page.nextBefore, !page.users.isEmpty else { break }
@@ -611,10 +707,14 @@ extension CLIContext {
     public func socialNotifications(read: Bool, before: Int64?, limit: Int?) async throws(CLIError) {
         try await withSession { session throws(CLIError) in
             if read {
-                let unread = try await ask(session, "marking notifications read") { () async throws(SwitchboardClientError) in
+                let unread = try await ask(session, "marking notifications read") {
+                    () async throws(SwitchboardClientError) in
                     try await session.client.readSocialNotifications()
                 }
-                printer.emit(OutputRecord("notifications.read", ["unread": .int(unread)], text: "notifications marked read", style: .success))
+                printer.emit(
+                    OutputRecord(
+                        "notifications.read", ["unread": .int(unread)], text: "notifications marked read",
+                        style: .success))
                 return
             }
             let list = try await ask(session, "listing notifications") { () async throws(SwitchboardClientError) in
@@ -622,17 +722,20 @@ extension CLIContext {
             }
             for g in list.groups {
                 var fields: [String: JSONValue] = [
-                    "kind": .string(g.kind), "actors": .array(g.actors.map { .object(Self.socialUserFields($0)) }), "actor_count": .int(g.actorCount),
+                    "kind": .string(g.kind), "actors": .array(g.actors.map { .object(Self.socialUserFields($0)) }),
+                    "actor_count": .int(g.actorCount),
                     "latest_at": .string(g.latestAt), "newest_id": .int(g.newestId), "unread": .bool(g.unread),
                 ]
                 fields["post"] = g.post.map { SocialAPI.jsonValue($0) } ?? .null
-                printer.emit(OutputRecord("notification", fields, text: Self.groupLine(g), style: g.unread ? .incoming : .plain))
+                printer.emit(
+                    OutputRecord("notification", fields, text: Self.groupLine(g), style: g.unread ? .incoming : .plain))
             }
             if list.groups.isEmpty && before == nil { printer.hint("no notifications yet") }
             printer.emit(
                 OutputRecord(
                     "notifications.unread", ["unread": .int(list.unread)],
-                    text: list.unread > 0 ? "● \(list.unread) unread (notifications --read to mark them read)" : "nothing unread",
+                    text: list.unread > 0
+                        ? "● \(list.unread) unread (notifications --read to mark them read)" : "nothing unread",
                     style: list.unread > 0 ? .incoming : .dim))
             if let next = list.nextBefore { printer.hint("older: notifications --before \(next)") }
         }
@@ -673,14 +776,24 @@ extension EventFormatter {
         case .postNew(let p):
             return CLIContext.postRecord("post.new", p, style: .incoming)
         case .postDeleted(let postId, let seq, _, _):
-            return OutputRecord("post.deleted", ["post_id": .int(postId), "seq": .int(seq)], text: "post #\(postId) was deleted", style: .dim)
+            return OutputRecord(
+                "post.deleted", ["post_id": .int(postId), "seq": .int(seq)], text: "post #\(postId) was deleted",
+                style: .dim)
         case .postCounts(let postId, let likes, let reposts, let replies):
             return OutputRecord(
-                "post.counts", ["post_id": .int(postId), "like_count": .int(likes), "repost_count": .int(reposts), "reply_count": .int(replies)],
+                "post.counts",
+                [
+                    "post_id": .int(postId), "like_count": .int(likes), "repost_count": .int(reposts),
+                    "reply_count": .int(replies),
+                ],
                 text: "post #\(postId)  ♥ \(likes) ↻ \(reposts) ↩ \(replies)", style: .dim)
         case .profileCounts(let userId, let posts, let following, let followers):
             return OutputRecord(
-                "profile.counts", ["user_id": .int(userId), "posts": .int(posts), "following": .int(following), "followers": .int(followers)],
+                "profile.counts",
+                [
+                    "user_id": .int(userId), "posts": .int(posts), "following": .int(following),
+                    "followers": .int(followers),
+                ],
                 text: "user #\(userId): \(posts) posts, \(following) following, \(followers) followers", style: .dim)
         case .notification(let n, let unread):
             let who = n.actor.label
@@ -696,18 +809,30 @@ extension EventFormatter {
             default: what = "\(who): \(n.kind)"
             }
             return OutputRecord(
-                "notification", ["id": .int(n.id), "kind": .string(n.kind), "actor_id": .int(n.actor.userId),
-                                 "post_id": n.postId.map(JSONValue.int) ?? .null, "unread": .int(unread)],
+                "notification",
+                [
+                    "id": .int(n.id), "kind": .string(n.kind), "actor_id": .int(n.actor.userId),
+                    "post_id": n.postId.map(JSONValue.int) ?? .null, "unread": .int(unread),
+                ],
                 text: "● \(what)  (\(unread) unread)", style: .incoming)
         case .notificationsRead(let readId, let unread):
-            return OutputRecord("notifications.read", ["read_id": .int(readId), "unread": .int(unread)], text: "notifications read on another device; \(unread) unread", style: .dim)
+            return OutputRecord(
+                "notifications.read", ["read_id": .int(readId), "unread": .int(unread)],
+                text: "notifications read on another device; \(unread) unread", style: .dim)
         case .followChanged(let userId, let state):
-            let text = state == "active" ? "you follow user #\(userId)" : state == "pending" ? "follow request to user #\(userId) pending" : "you no longer follow user #\(userId)"
-            return OutputRecord("follow.changed", ["user_id": .int(userId), "state": .string(state)], text: text, style: .dim)
+            let text =
+                state == "active"
+                ? "you follow user #\(userId)"
+                : state == "pending"
+                    ? "follow request to user #\(userId) pending" : "you no longer follow user #\(userId)"
+            return OutputRecord(
+                "follow.changed", ["user_id": .int(userId), "state": .string(state)], text: text, style: .dim)
         case .relationshipChanged(let userId, let blocking, let muting):
             return OutputRecord(
-                "relationship.changed", ["user_id": .int(userId), "blocking": .bool(blocking), "muting": .bool(muting)],
-                text: "user #\(userId): " + (blocking ? "blocked" : "not blocked") + ", " + (muting ? "muted" : "not muted"), style: .dim)
+                "relationship.changed",
+                ["user_id": .int(userId), "blocking": .bool(blocking), "muting": .bool(muting)],
+                text: "user #\(userId): " + (blocking ? "blocked" : "not blocked") + ", "
+                    + (muting ? "muted" : "not muted"), style: .dim)
         }
     }
 }

@@ -74,7 +74,8 @@ public enum TargetResolver {
 
     /// A chat target from a name: a friend (exact, case-insensitive), else a group (exact), else a unique
     /// prefix of either. `#N` and short numbers are conversation ids.
-    public static func chat(_ query: TargetQuery, friends: [UserSummary], conversations: [Conversation]) throws(CLIError)
+    public static func chat(_ query: TargetQuery, friends: [UserSummary], conversations: [Conversation])
+        throws(CLIError)
         -> ChatTarget
     {
         switch query {
@@ -95,7 +96,8 @@ public enum TargetResolver {
                 return .conversation(groupHits[0].conversationId)
             }
             if friendHits.count + groupHits.count > 1 {
-                let options = friendHits.map { "friend #\($0.userId)" } + groupHits.map { "group #\($0.conversationId)" }
+                let options =
+                    friendHits.map { "friend #\($0.userId)" } + groupHits.map { "group #\($0.conversationId)" }
                 throw CLIError(
                     "\"\(name)\" is ambiguous (\(options.joined(separator: ", "))); give the conversation id instead",
                     exitCode: .usage)
@@ -109,7 +111,8 @@ public enum TargetResolver {
             throw notFound(
                 "friend or group", name,
                 candidates: friendPrefix.map(\.displayName) + groupPrefix.map(\.name)
-                    + (friendPrefix.isEmpty && groupPrefix.isEmpty ? friends.map(\.displayName) + groups.map(\.name) : []))
+                    + (friendPrefix.isEmpty && groupPrefix.isEmpty
+                        ? friends.map(\.displayName) + groups.map(\.name) : []))
         }
     }
 
@@ -121,14 +124,17 @@ public enum TargetResolver {
         switch query {
         case .id(let id):
             if let r = incoming.first(where: { $0.requestId == id }) { return r }
-            throw CLIError("no incoming friend request #\(id) (see `switchboard-cli friends requests`)", exitCode: .usage)
+            throw CLIError(
+                "no incoming friend request #\(id) (see `switchboard-cli friends requests`)", exitCode: .usage)
         case .phone(let p):
             if let user = phoneMatch, let r = incoming.first(where: { $0.from.userId == user }) { return r }
             throw CLIError("no incoming friend request from \(p)", exitCode: .usage)
         case .name(let name):
             let hits = incoming.filter { $0.from.displayName.lowercased() == name.lowercased() }
             if hits.count == 1 { return hits[0] }
-            if hits.count > 1 { throw CLIError("several requests come from \"\(name)\"; give the request id", exitCode: .usage) }
+            if hits.count > 1 {
+                throw CLIError("several requests come from \"\(name)\"; give the request id", exitCode: .usage)
+            }
             throw notFound("incoming friend request from anyone", name, candidates: incoming.map(\.from.displayName))
         }
     }

@@ -24,7 +24,9 @@ public enum Terminal {
     /// Reads a password: from stdin when `fromStdin` (one line), else `SWITCHBOARD_PASSWORD`, else a prompt on
     /// the terminal with echo off (twice when `confirm`).
     /// - Throws: `CLIError` (usage) when there is no password to read, or the two entries differ.
-    public static func readPassword(fromStdin: Bool, environment: [String: String], confirm: Bool) throws(CLIError) -> String {
+    public static func readPassword(fromStdin: Bool, environment: [String: String], confirm: Bool) throws(CLIError)
+        -> String
+    {
         if fromStdin {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
                 throw CLIError("--password-stdin: no password on stdin", exitCode: .usage)

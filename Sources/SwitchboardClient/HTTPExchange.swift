@@ -94,9 +94,9 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
     /// - Throws: `.connectFailed` when no connection could be made, `.timeout(op:)`, `.connectionLost(op:)`
     ///   when the connection ended before a complete response, `.invalidMessage` for a malformed or too large
     ///   response, `.cancelled`.
-    func run(endpoint: ServerEndpoint, tls: TLSContext?, serverName: String?, timeout: Double) async throws(
-        SwitchboardClientError
-    ) -> HTTPExchangeResponse {
+    func run(endpoint: ServerEndpoint, tls: TLSContext?, serverName: String?, timeout: Double)
+        async throws(SwitchboardClientError) -> HTTPExchangeResponse
+    {
         if Task.isCancelled { throw .cancelled }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
@@ -189,7 +189,9 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
                         return
                     }
                     guard length <= maxBodyBytes else {
-                        fail(.invalidMessage("\(what): response body of \(length) bytes exceeds the limit of \(maxBodyBytes)"))
+                        fail(
+                            .invalidMessage(
+                                "\(what): response body of \(length) bytes exceeds the limit of \(maxBodyBytes)"))
                         return
                     }
                     expectedLength = length
@@ -241,7 +243,9 @@ final class HTTPExchange: ConnectionHandler, @unchecked Sendable {
         if head != nil, expectedLength == nil {
             succeed()
         } else if head != nil {
-            fail(.connectionLost(op: "\(what) (the response ended after \(body.count) of \(expectedLength ?? 0) body bytes)"))
+            fail(
+                .connectionLost(
+                    op: "\(what) (the response ended after \(body.count) of \(expectedLength ?? 0) body bytes)"))
         } else if let error {
             fail(.connectionLost(op: "\(what) (\(error))"))
         } else {

@@ -45,7 +45,8 @@ enum HostResolver {
                 info.pointee.ai_addr, info.pointee.ai_addrlen, &buffer, socklen_t(buffer.count), nil, 0, NI_NUMERICHOST)
                 == 0
             {
-                let text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let text = String(
+                    decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if info.pointee.ai_family == AF_INET { return text }
                 candidates.append(text)
             }

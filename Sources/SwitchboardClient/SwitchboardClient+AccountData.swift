@@ -28,18 +28,22 @@ extension SwitchboardClient {
 
     /// `GET /export/{id}` with the session's token: the archive (.tar.gz).
     /// - Throws: `.server(ServerError)`: `not_found` (404: not yours, unknown, failed or expired), `invalid_token` (401).
-    public func downloadExport(_ exportId: Int64, maxBytes: Int = 1 << 30, timeout: Double? = nil) async throws(SwitchboardClientError) -> [UInt8] {
+    public func downloadExport(_ exportId: Int64, maxBytes: Int = 1 << 30, timeout: Double? = nil)
+        async throws(SwitchboardClientError) -> [UInt8]
+    {
         guard let token = await sessionToken else {
             throw .server(ServerError(code: "not_authenticated", message: "downloads need a session: log in first"))
         }
         let endpoint = await currentEndpoint
         let path = "/export/\(exportId)"
         let request = HTTPExchange.makeRequest(
-            method: "GET", path: path, hostHeader: endpoint.hostHeader, headers: [("Authorization", "Bearer \(token)")], body: [])
+            method: "GET", path: path, hostHeader: endpoint.hostHeader, headers: [("Authorization", "Bearer \(token)")],
+            body: [])
         let exchange = HTTPExchange(loop: loop, request: request, maxBodyBytes: maxBytes, what: "GET \(path)")
         let response = try await exchange.run(
             endpoint: endpoint, tls: try Self.resolvedTLS(endpoint, configuration.tls),
-            serverName: configuration.serverName ?? Self.defaultServerName(endpoint), timeout: timeout ?? max(60, configuration.requestTimeout))
+            serverName: configuration.serverName ?? Self.defaultServerName(endpoint),
+            timeout: timeout ?? max(60, configuration.requestTimeout))
         guard response.status == 200 else { throw Self.httpError(response, op: "GET \(path)") }
         return response.body
     }

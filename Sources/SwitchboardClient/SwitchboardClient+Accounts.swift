@@ -44,9 +44,9 @@ extension SwitchboardClient {
     /// message stream of an earlier process from its saved `resumePoints` (conversations not listed come
     /// from the joining). The catch-up arrives as `message` events, then `.resumed`.
     @discardableResult
-    public func authenticate(token: String, resumeFrom points: [Int64: Int64], timeout: Double? = nil) async throws(
-        SwitchboardClientError
-    ) -> AuthenticateResult {
+    public func authenticate(token: String, resumeFrom points: [Int64: Int64], timeout: Double? = nil)
+        async throws(SwitchboardClientError) -> AuthenticateResult
+    {
         try await submitAuthenticateAndResume(token: token, points: points, timeout: timeout)
             .decode(AuthenticateResult.self)
     }

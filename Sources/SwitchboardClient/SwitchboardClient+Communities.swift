@@ -15,7 +15,9 @@ public import SwitchboardProtocol
 /// Communities (docs/protocol.md, "Communities").
 extension SwitchboardClient {
     /// `communities.list {limit?, cursor?}`: joined communities first, then the others, each by name.
-    public func communities(limit: Int? = nil, cursor: String? = nil) async throws(SwitchboardClientError) -> Ops.CommunitiesList.Result {
+    public func communities(limit: Int? = nil, cursor: String? = nil) async throws(SwitchboardClientError)
+        -> Ops.CommunitiesList.Result
+    {
         try await send(Ops.CommunitiesList.self, .init(limit: limit, cursor: cursor))
     }
 
@@ -31,13 +33,15 @@ extension SwitchboardClient {
         name: String, description: String? = nil, category: String? = nil, picture: String? = nil
     ) async throws(SwitchboardClientError) -> Community {
         try await send(
-            Ops.CommunitiesCreate.self, .init(name: name, description: description, category: category, picture: picture), resendable: false
+            Ops.CommunitiesCreate.self,
+            .init(name: name, description: description, category: category, picture: picture), resendable: false
         ).community
     }
 
     /// `communities.update` (administrators): the given fields only (nil: unchanged; `picture` "" removes the picture).
     public func updateCommunity(
-        _ communityId: Int64, name: String? = nil, description: String? = nil, category: String? = nil, picture: String? = nil
+        _ communityId: Int64, name: String? = nil, description: String? = nil, category: String? = nil,
+        picture: String? = nil
     ) async throws(SwitchboardClientError) -> Community {
         try await send(
             Ops.CommunitiesUpdate.self,
@@ -83,11 +87,14 @@ extension SwitchboardClient {
     public func communityNotifications(
         _ communityId: Int64, beforeSeq: Int64? = nil, limit: Int? = nil
     ) async throws(SwitchboardClientError) -> Ops.CommunitiesNotifications.Result {
-        try await send(Ops.CommunitiesNotifications.self, .init(communityId: communityId, beforeSeq: beforeSeq, limit: limit))
+        try await send(
+            Ops.CommunitiesNotifications.self, .init(communityId: communityId, beforeSeq: beforeSeq, limit: limit))
     }
 
     /// `communities.read {community_id, seq?}`: moves the read marker forward (default: to the newest).
-    public func readCommunity(_ communityId: Int64, seq: Int64? = nil) async throws(SwitchboardClientError) -> Ops.CommunitiesRead.Result {
+    public func readCommunity(_ communityId: Int64, seq: Int64? = nil) async throws(SwitchboardClientError)
+        -> Ops.CommunitiesRead.Result
+    {
         try await send(Ops.CommunitiesRead.self, .init(communityId: communityId, seq: seq))
     }
 }
@@ -97,34 +104,40 @@ extension SwitchboardClient {
     /// `events.create` (administrators): publishes `event.published` to the members. Times are wire timestamps.
     /// - Throws: `.server(ServerError)`: `forbidden`, `not_found`, `bad_request`.
     public func createEvent(
-        community communityId: Int64, title: String, startsAt: String, endsAt: String, timeZone: String, description: String? = nil,
+        community communityId: Int64, title: String, startsAt: String, endsAt: String, timeZone: String,
+        description: String? = nil,
         place: String? = nil, capacity: Int64? = nil
     ) async throws(SwitchboardClientError) -> EventInfo {
         try await createEvent(
             .init(
-                communityId: communityId, title: title, description: description, place: place, startsAt: startsAt, endsAt: endsAt,
+                communityId: communityId, title: title, description: description, place: place, startsAt: startsAt,
+                endsAt: endsAt,
                 timeZone: timeZone, capacity: capacity))
     }
 
     /// `events.create` with its parameters as the protocol declares them.
-    public func createEvent(_ parameters: Ops.EventsCreate.Parameters) async throws(SwitchboardClientError) -> EventInfo {
+    public func createEvent(_ parameters: Ops.EventsCreate.Parameters) async throws(SwitchboardClientError) -> EventInfo
+    {
         try await send(Ops.EventsCreate.self, parameters, resendable: false).event
     }
 
     /// `events.update` (administrators): the given fields (nil: unchanged); `capacity` `.some(nil)` removes the
     /// limit (sent as `capacity: null`), `.none` leaves it.
     public func updateEvent(
-        _ eventId: Int64, title: String? = nil, description: String? = nil, place: String? = nil, startsAt: String? = nil,
+        _ eventId: Int64, title: String? = nil, description: String? = nil, place: String? = nil,
+        startsAt: String? = nil,
         endsAt: String? = nil, timeZone: String? = nil, capacity: Int64?? = .none
     ) async throws(SwitchboardClientError) -> EventInfo {
         try await updateEvent(
             .init(
-                eventId: eventId, title: title, description: description, place: place, startsAt: startsAt, endsAt: endsAt,
+                eventId: eventId, title: title, description: description, place: place, startsAt: startsAt,
+                endsAt: endsAt,
                 timeZone: timeZone, capacity: capacity))
     }
 
     /// `events.update` with its parameters as the protocol declares them.
-    public func updateEvent(_ parameters: Ops.EventsUpdate.Parameters) async throws(SwitchboardClientError) -> EventInfo {
+    public func updateEvent(_ parameters: Ops.EventsUpdate.Parameters) async throws(SwitchboardClientError) -> EventInfo
+    {
         try await send(Ops.EventsUpdate.self, parameters, resendable: false).event
     }
 
@@ -138,7 +151,8 @@ extension SwitchboardClient {
         community communityId: Int64, past: Bool = false, cursor: String? = nil, limit: Int? = nil
     ) async throws(SwitchboardClientError) -> Ops.EventsList.Result {
         try await send(
-            Ops.EventsList.self, .init(communityId: communityId, direction: past ? "past" : "upcoming", cursor: cursor, limit: limit))
+            Ops.EventsList.self,
+            .init(communityId: communityId, direction: past ? "past" : "upcoming", cursor: cursor, limit: limit))
     }
 
     /// `events.get {event_id}`.
@@ -177,7 +191,8 @@ extension SwitchboardClient {
         try await send(
             Ops.CommunityPostsCreate.self,
             .init(
-                communityId: communityId, kind: kind, title: title, body: body, voiceClipId: voiceClipId, videoUrl: videoUrl,
+                communityId: communityId, kind: kind, title: title, body: body, voiceClipId: voiceClipId,
+                videoUrl: videoUrl,
                 position: position),
             resendable: false
         ).post
@@ -187,7 +202,8 @@ extension SwitchboardClient {
     public func posts(
         community communityId: Int64, kind: String = "announcement", before: Int64? = nil, limit: Int? = nil
     ) async throws(SwitchboardClientError) -> Ops.CommunityPostsList.Result {
-        try await send(Ops.CommunityPostsList.self, .init(communityId: communityId, kind: kind, before: before, limit: limit))
+        try await send(
+            Ops.CommunityPostsList.self, .init(communityId: communityId, kind: kind, before: before, limit: limit))
     }
 
     /// `courses.get {community_id}`: the lessons by position and my progress.
@@ -196,7 +212,9 @@ extension SwitchboardClient {
     }
 
     /// `courses.complete {post_id, completed}`: marks a lesson completed (or not).
-    public func completeLesson(_ postId: Int64, completed: Bool = true) async throws(SwitchboardClientError) -> Ops.CoursesComplete.Result {
+    public func completeLesson(_ postId: Int64, completed: Bool = true) async throws(SwitchboardClientError)
+        -> Ops.CoursesComplete.Result
+    {
         try await send(Ops.CoursesComplete.self, .init(postId: postId, completed: completed))
     }
 }

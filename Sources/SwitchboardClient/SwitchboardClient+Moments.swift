@@ -18,7 +18,9 @@ public import SwitchboardProtocol
 
 extension SwitchboardClient {
     /// `photos.mine {before?, limit?}`: my photos, newest first.
-    public func myPhotos(before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError) -> Ops.PhotosMine.Result {
+    public func myPhotos(before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError)
+        -> Ops.PhotosMine.Result
+    {
         try await send(Ops.PhotosMine.self, .init(before: before, limit: limit))
     }
 
@@ -45,12 +47,15 @@ extension SwitchboardClient {
         photoIds: [Int64], caption: String? = nil, clientId: String? = nil
     ) async throws(SwitchboardClientError) -> Moment {
         try await send(
-            Ops.MomentsCreate.self, .init(photoIds: photoIds, caption: caption, clientId: clientId ?? UUID().uuidString), resendable: true
+            Ops.MomentsCreate.self,
+            .init(photoIds: photoIds, caption: caption, clientId: clientId ?? UUID().uuidString), resendable: true
         ).moment
     }
 
     /// `moments.feed {before?, limit?}`: mine and my friends', newest first (`nextBefore` for the next page).
-    public func momentsFeed(before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError) -> Ops.MomentsFeed.Result {
+    public func momentsFeed(before: Int64? = nil, limit: Int? = nil) async throws(SwitchboardClientError)
+        -> Ops.MomentsFeed.Result
+    {
         try await send(Ops.MomentsFeed.self, .init(before: before, limit: limit))
     }
 

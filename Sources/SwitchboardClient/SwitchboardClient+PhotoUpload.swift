@@ -67,7 +67,9 @@ public struct PhotoUploadOptions: Sendable, Equatable {
     /// offset (`HEAD`) before the upload fails (default 5).
     public var maxResumes: Int
 
-    public init(keepMetadata: Bool = false, resumableThreshold: Int = 5 << 20, chunkSize: Int = 1 << 20, maxResumes: Int = 5) {
+    public init(
+        keepMetadata: Bool = false, resumableThreshold: Int = 5 << 20, chunkSize: Int = 1 << 20, maxResumes: Int = 5
+    ) {
         self.keepMetadata = keepMetadata
         self.resumableThreshold = resumableThreshold
         self.chunkSize = max(1, chunkSize)
@@ -124,7 +126,9 @@ extension SwitchboardClient {
         return try decodePhoto(response)
     }
 
-    private static func decodePhoto(_ response: HTTPExchangeResponse) throws(SwitchboardClientError) -> PhotoUploadResult {
+    private static func decodePhoto(_ response: HTTPExchangeResponse) throws(SwitchboardClientError)
+        -> PhotoUploadResult
+    {
         guard response.status == 201 || response.status == 200 else { throw httpError(response, op: "POST /photos") }
         do {
             return try WireCoding.decoder().decode(PhotoUploadResult.self, from: Data(response.body))
@@ -143,10 +147,12 @@ extension SwitchboardClient {
         let tus = [("Tus-Resumable", "1.0.0")]
         let metadata = "kind " + Data(kind.utf8).base64EncodedString()
         let created = try await http.run(
-            "POST", "/uploads", headers: tus + [("Upload-Length", String(bytes.count)), ("Upload-Metadata", metadata)], body: [])
+            "POST", "/uploads", headers: tus + [("Upload-Length", String(bytes.count)), ("Upload-Metadata", metadata)],
+            body: [])
         guard created.status == 201, let location = created.header("location"), let path = uploadPath(location) else {
             throw created.status == 201
-                ? .invalidMessage("POST /uploads: 201 without a usable Location") : httpError(created, op: "POST /uploads")
+                ? .invalidMessage("POST /uploads: 201 without a usable Location")
+                : httpError(created, op: "POST /uploads")
         }
         let uploadId = String(path.dropFirst("/uploads/".count))
         var offset = 0
@@ -160,14 +166,17 @@ extension SwitchboardClient {
                     result = .success(
                         try await http.run(
                             "PATCH", path,
-                            headers: tus + [("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", String(offset))],
+                            headers: tus + [
+                                ("Content-Type", "application/offset+octet-stream"), ("Upload-Offset", String(offset)),
+                            ],
                             body: Array(bytes[offset..<end])))
                 } catch {
                     result = .failure(error)
                 }
                 switch result {
                 case .success(let r) where r.status == 204:
-                    guard let next = r.header("upload-offset").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+                    guard
+                        let next = r.header("upload-offset").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
                         next > offset, next <= bytes.count
                     else { throw .invalidMessage("PATCH \(path): 204 with a bad Upload-Offset") }
                     offset = next
@@ -226,7 +235,8 @@ extension SwitchboardClient {
         }
         guard text.hasPrefix("/uploads/") else { return nil }
         let id = text.dropFirst("/uploads/".count)
-        guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), id.count <= 100 else {
+        guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }), id.count <= 100
+        else {
             return nil
         }
         return text

@@ -73,9 +73,9 @@ extension SwitchboardClient {
     ///   `audio_too_large` / `audio_too_long` (413), `unsupported_media_type` (415), `malformed_audio` /
     ///   `audio_empty` (422), `unavailable` (503, with `retryAfterMs` from `Retry-After`); `.connectFailed`,
     ///   `.timeout`, `.connectionLost`, `.invalidMessage`, `.cancelled`.
-    public func uploadVoice(_ audio: [UInt8], contentType: String? = nil, timeout: Double? = nil) async throws(
-        SwitchboardClientError
-    ) -> VoiceUploadResult {
+    public func uploadVoice(_ audio: [UInt8], contentType: String? = nil, timeout: Double? = nil)
+        async throws(SwitchboardClientError) -> VoiceUploadResult
+    {
         let token = try await requireSessionToken()
         let endpoint = await currentEndpoint
         return try await Self.uploadVoice(
@@ -122,7 +122,8 @@ extension SwitchboardClient {
             method: "POST", path: "/voice", hostHeader: endpoint.hostHeader, headers: headers, body: audio)
         let exchange = HTTPExchange(loop: loop, request: request, maxBodyBytes: 64 << 10, what: "POST /voice")
         let response = try await exchange.run(
-            endpoint: endpoint, tls: try resolvedTLS(endpoint, tls), serverName: serverName ?? defaultServerName(endpoint),
+            endpoint: endpoint, tls: try resolvedTLS(endpoint, tls),
+            serverName: serverName ?? defaultServerName(endpoint),
             timeout: timeout)
         guard response.status == 201 || response.status == 200 else { throw httpError(response, op: "POST /voice") }
         do {
@@ -146,7 +147,8 @@ extension SwitchboardClient {
             method: "GET", path: path, hostHeader: endpoint.hostHeader, headers: headers, body: [])
         let exchange = HTTPExchange(loop: loop, request: request, maxBodyBytes: maxBytes, what: "GET \(path)")
         let response = try await exchange.run(
-            endpoint: endpoint, tls: try resolvedTLS(endpoint, tls), serverName: serverName ?? defaultServerName(endpoint),
+            endpoint: endpoint, tls: try resolvedTLS(endpoint, tls),
+            serverName: serverName ?? defaultServerName(endpoint),
             timeout: timeout)
         switch response.status {
         case 200, 206, 304:
@@ -219,7 +221,8 @@ extension SwitchboardClient {
         case 503: code = "unavailable"
         default: code = "http_\(response.status)"
         }
-        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: response.body.prefix(200), as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return .server(
             ServerError(
                 code: code, message: "\(op): HTTP \(response.status)" + (text.isEmpty ? "" : " (\(text))"),

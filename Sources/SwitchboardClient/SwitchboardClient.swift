@@ -153,7 +153,8 @@ public final class SwitchboardClient: @unchecked Sendable {
     /// Requests also connect on demand, so calling this first is optional; it reports connection errors early.
     /// - Throws: `.connectFailed` when this attempt fails (no automatic retry for it), `.closed` after `close()`.
     public func connect() async throws(SwitchboardClientError) {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, SwitchboardClientError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Void, SwitchboardClientError>, Never>) in
             loop.execute { [self] in
                 loop.assertOnLoop()
                 switch phase {
@@ -296,11 +297,13 @@ public final class SwitchboardClient: @unchecked Sendable {
 
     /// `authenticate {token, resume: true}` followed at once by `sync {since: points}` (used by
     /// `authenticate(token:resumeFrom:)`).
-    func submitAuthenticateAndResume(token: String, points: [Int64: Int64], timeout: Double?) async throws(SwitchboardClientError)
+    func submitAuthenticateAndResume(token: String, points: [Int64: Int64], timeout: Double?)
+        async throws(SwitchboardClientError)
         -> ReplyPayload
     {
         let id = ids.next()
-        let frame = try Self.encodeRequest(id: id, op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: token, resume: true))
+        let frame = try Self.encodeRequest(
+            id: id, op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: token, resume: true))
         return try await submit(
             id: id, op: "authenticate", frame: frame, timeout: timeout, resendable: false, authToken: token,
             resumeFrom: points)
@@ -358,7 +361,9 @@ public final class SwitchboardClient: @unchecked Sendable {
         }
         if phase == .open, let socket {
             send(pending, on: socket)
-            if pending.resumeFrom != nil { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
+            if pending.resumeFrom != nil {
+                sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync)
+            }
             return
         }
         guard waiting.count < configuration.maxQueuedRequests else {
@@ -420,7 +425,9 @@ public final class SwitchboardClient: @unchecked Sendable {
         waiting = []
         for pending in batch {
             send(pending, on: socket)
-            if pending.resumeFrom != nil { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
+            if pending.resumeFrom != nil {
+                sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync)
+            }
         }
     }
 
@@ -462,7 +469,8 @@ public final class SwitchboardClient: @unchecked Sendable {
             tls = nil
         }
         let serverName =
-            configuration.serverName ?? (endpoint.secure && !HostResolver.isNumeric(endpoint.host) ? endpoint.host : nil)
+            configuration.serverName
+            ?? (endpoint.secure && !HostResolver.isNumeric(endpoint.host) ? endpoint.host : nil)
         if HostResolver.isNumeric(endpoint.host) {
             socket.start(address: endpoint.host, tls: tls, serverName: serverName)
         } else {
@@ -495,8 +503,12 @@ public final class SwitchboardClient: @unchecked Sendable {
             phase = .resuming
             report(.authenticating)
             let resume = configuration.resumeMessages
-            sendInternal(op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: session.token, resume: resume), kind: .reauthenticate)
-            if resume { sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync) }
+            sendInternal(
+                op: Ops.Authenticate.name, params: Ops.Authenticate.Parameters(token: session.token, resume: resume),
+                kind: .reauthenticate)
+            if resume {
+                sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .sync)
+            }
         } else {
             backoff.reset()
             report(.connected)
@@ -536,7 +548,9 @@ public final class SwitchboardClient: @unchecked Sendable {
             return
         }
         // 4005: the account was deleted; its sessions are revoked too.
-        if end.closeCode == ProtocolCloseCode.sessionRevoked.rawValue || end.closeCode == AccountEvents.closeCode || revoked {
+        if end.closeCode == ProtocolCloseCode.sessionRevoked.rawValue || end.closeCode == AccountEvents.closeCode
+            || revoked
+        {
             session = nil
             terminate(.sessionRevoked)
             return
@@ -661,9 +675,13 @@ public final class SwitchboardClient: @unchecked Sendable {
             return false
         }
         tracker.acknowledge(conversationId: message.conversationId, seq: message.seq)
-        let ack = SendAck(messageId: message.id, conversationId: message.conversationId, seq: message.seq, ts: message.ts)
+        let ack = SendAck(
+            messageId: message.id, conversationId: message.conversationId, seq: message.seq, ts: message.ts)
         let body = (try? WireCoding.encoder().encode(ack)).map { Array($0) } ?? []
-        finish(pending, with: .success(ReplyPayload(frame: Array("{\"id\":\(pending.id),\"ok\":".utf8) + body + [UInt8(ascii: "}")])))
+        finish(
+            pending,
+            with: .success(
+                ReplyPayload(frame: Array("{\"id\":\(pending.id),\"ok\":".utf8) + body + [UInt8(ascii: "}")])))
         return true
     }
 
@@ -696,7 +714,9 @@ public final class SwitchboardClient: @unchecked Sendable {
             switch result {
             case .success(let payload):
                 guard let summary = try? payload.decode(SyncSummary.self) else { return }
-                for entry in summary.conversations { tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq) }
+                for entry in summary.conversations {
+                    tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq)
+                }
                 eventSink.yield(.resumed(summary))
             case .failure(let error):
                 // The server holds live messages until a sync finishes: start over rather than stall.
@@ -704,8 +724,12 @@ public final class SwitchboardClient: @unchecked Sendable {
                 if session != nil { socket?.abort(reason: "sync failed: \(error)") }
             }
         case .baseline:
-            guard case .success(let payload) = result, let list = try? payload.decode(BaselineResult.self) else { return }
-            for entry in list.conversations { tracker.setBaseline(conversationId: entry.conversationId, lastSeq: entry.lastSeq) }
+            guard case .success(let payload) = result, let list = try? payload.decode(BaselineResult.self) else {
+                return
+            }
+            for entry in list.conversations {
+                tracker.setBaseline(conversationId: entry.conversationId, lastSeq: entry.lastSeq)
+            }
         }
     }
 
@@ -718,14 +742,20 @@ public final class SwitchboardClient: @unchecked Sendable {
                 Session(token: credentials.sessionToken, userId: credentials.userId, sessionId: credentials.sessionId),
                 resumed: false)
         case "authenticate":
-            guard let token = pending.authToken, let result = try? payload.decode(AuthenticateResult.self) else { return }
-            startSession(Session(token: token, userId: result.userId, sessionId: result.sessionId), resumed: pending.resumeFrom != nil)
+            guard let token = pending.authToken, let result = try? payload.decode(AuthenticateResult.self) else {
+                return
+            }
+            startSession(
+                Session(token: token, userId: result.userId, sessionId: result.sessionId),
+                resumed: pending.resumeFrom != nil)
         case "messages.send":
             guard let ack = try? payload.decode(SendAcknowledgement.self) else { return }
             tracker.acknowledge(conversationId: ack.conversationId, seq: ack.seq)
         case "sync":
             guard let summary = try? payload.decode(SyncSummary.self) else { return }
-            for entry in summary.conversations { tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq) }
+            for entry in summary.conversations {
+                tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq)
+            }
         case "logout":
             session = nil
             loggingOut = true
@@ -744,7 +774,9 @@ public final class SwitchboardClient: @unchecked Sendable {
         report(.authenticated(userId: new.userId))
         if !resumed {
             tracker.reset()
-            if configuration.establishBaseline { sendInternal(op: Ops.ConversationsList.name, params: Empty(), kind: .baseline) }
+            if configuration.establishBaseline {
+                sendInternal(op: Ops.ConversationsList.name, params: Empty(), kind: .baseline)
+            }
         }
     }
 }

@@ -63,7 +63,9 @@ enum TopLevelScan {
                 return false
             default:
                 let start = i
-                while i < n, b[i] != 0x2C, b[i] != 0x7D, b[i] != 0x20, b[i] != 0x0A, b[i] != 0x0D, b[i] != 0x09 { i += 1 }
+                while i < n, b[i] != 0x2C, b[i] != 0x7D, b[i] != 0x20, b[i] != 0x0A, b[i] != 0x0D, b[i] != 0x09 {
+                    i += 1
+                }
                 return i > start && i < n
             }
         }

@@ -201,10 +201,11 @@ public enum ImagePipeline {
             offset += bands
         }
         guard weight > 0 else { return "#ffffff" }
-        return "#" + sums.map { sum in
-            let value = (sum + weight / 2) / weight
-            let hex = String(value, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "#"
+            + sums.map { sum in
+                let value = (sum + weight / 2) / weight
+                let hex = String(value, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 }

@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// The fields of an `OpusHead` identification header (RFC 7845 section 5.1) that decoding needs.

@@ -265,7 +265,8 @@ public enum ProtocolCodec {
 
     /// The scanner of `S` typed as `P`'s (they are the same type; the cast is made once, in the generic context
     /// where both are known, since opening the existential would erase `S` in the result).
-    private static func scanner<S: ScannableParameters, P>(of type: S.Type, as: P.Type) -> (@Sendable ([UInt8]) -> P?)? {
+    private static func scanner<S: ScannableParameters, P>(of type: S.Type, as: P.Type) -> (@Sendable ([UInt8]) -> P?)?
+    {
         let scan: @Sendable ([UInt8]) -> S? = { bytes in S.scanned(from: bytes) }
         return scan as? @Sendable ([UInt8]) -> P?
     }

@@ -189,7 +189,9 @@ struct EnvelopeScanner {
     /// past U+10FFFF), or nil.
     private static func utf8Sequence(_ b: UnsafeBufferPointer<UInt8>, at k: Int) -> Int? {
         let c = b[k]
-        func cont(_ j: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool { j < b.count && b[j] >= low && b[j] <= high }
+        func cont(_ j: Int, _ low: UInt8 = 0x80, _ high: UInt8 = 0xBF) -> Bool {
+            j < b.count && b[j] >= low && b[j] <= high
+        }
         switch c {
         case 0xC2...0xDF: return cont(k + 1) ? 2 : nil
         case 0xE0: return cont(k + 1, 0xA0) && cont(k + 2) ? 3 : nil
@@ -264,7 +266,9 @@ extension EnvelopeScanner {
         }
     }
 
-    private mutating func topLevelMembers(_ body: (UnsafeBufferPointer<UInt8>.SubSequence, ScannedValue) -> Bool) -> Bool {
+    private mutating func topLevelMembers(_ body: (UnsafeBufferPointer<UInt8>.SubSequence, ScannedValue) -> Bool)
+        -> Bool
+    {
         skipSpace()
         guard peek() == UInt8(ascii: "{") else { return false }
         i += 1

@@ -240,7 +240,8 @@ public struct ConversationSummary: Codable, Sendable, Equatable {
     public var active: Bool
 
     public init(
-        conversationId: Int64, kind: String, name: String, members: [ConversationMember], lastSeq: Int64, lastActivityAt: String,
+        conversationId: Int64, kind: String, name: String, members: [ConversationMember], lastSeq: Int64,
+        lastActivityAt: String,
         readSeq: Int64, unreadCount: Int64, lastMessage: ChatMessage?, active: Bool
     ) {
         self.conversationId = conversationId

@@ -40,8 +40,10 @@ public struct UserProfile: Codable, Sendable, Equatable {
     public var avatar: Photo?
 
     public init(
-        userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil, locale: String? = nil,
-        handle: String? = nil, bio: String? = nil, protected: Bool? = nil, dmPolicy: String? = nil, stats: ProfileStats? = nil,
+        userId: Int64, displayName: String, phone: String? = nil, role: String? = nil, timeZone: String? = nil,
+        locale: String? = nil,
+        handle: String? = nil, bio: String? = nil, protected: Bool? = nil, dmPolicy: String? = nil,
+        stats: ProfileStats? = nil,
         relationship: ProfileRelationship? = nil, avatar: Photo? = nil
     ) {
         self.userId = userId

@@ -31,7 +31,8 @@ public struct TextRule: Sendable, Equatable {
     /// Whether a string of white space only is acceptable (it never is for text, names and devices).
     public var allowsBlank: Bool
 
-    public init(field: String, maxCharacters: Int, maxBytes: Int, controls: Controls = .none, allowsBlank: Bool = false) {
+    public init(field: String, maxCharacters: Int, maxBytes: Int, controls: Controls = .none, allowsBlank: Bool = false)
+    {
         self.field = field
         self.maxCharacters = maxCharacters
         self.maxBytes = maxBytes
@@ -56,7 +57,9 @@ public enum StoredText {
             let isControl = v < 0x20 || (0x7F..<0xA0).contains(v)
             switch rule.controls {
             case .none:
-                if isControl || v == 0x2028 || v == 0x2029 { return "\(rule.field) contains a control character (\(codePoint(v)))" }
+                if isControl || v == 0x2028 || v == 0x2029 {
+                    return "\(rule.field) contains a control character (\(codePoint(v)))"
+                }
             case .lineBreaksAndTabs:
                 if isControl && v != 0x0A && v != 0x0D && v != 0x09 {
                     return "\(rule.field) contains a control character (\(codePoint(v)))"

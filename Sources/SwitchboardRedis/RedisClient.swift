@@ -204,7 +204,9 @@ public final class RedisClient: Sendable {
 
     // MARK: Submission and the I/O queue
 
-    private func submit(_ commands: [RedisCommand], complete: @escaping @Sendable (Result<[RedisValue], RedisError>) -> Void) {
+    private func submit(
+        _ commands: [RedisCommand], complete: @escaping @Sendable (Result<[RedisValue], RedisError>) -> Void
+    ) {
         enum Admission { case accepted(scheduleDrain: Bool), rejected(RedisError) }
         let admission: Admission = shared.withLock { shared in
             switch shared.state {
@@ -317,7 +319,8 @@ public final class RedisClient: Sendable {
     private func scheduleReconnect() {
         dispatchPrecondition(condition: .onQueue(queue))
         let delay = backoff.delay(attempt: io.attempt, random: Double.random(in: 0..<1, using: &io.random))
-        let nanoseconds = Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
+        let nanoseconds =
+            Int(delay.components.seconds) * 1_000_000_000 + Int(delay.components.attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in self?.connectAttempt() }
     }
 
@@ -361,7 +364,9 @@ public final class RedisClient: Sendable {
             if case .closed = state { return }
             logger.debug(
                 "Redis connect attempt failed",
-                metadata: ["redis.server": "\(configuration)", "redis.error": "\(error)", "redis.attempt": "\(io.attempt)"])
+                metadata: [
+                    "redis.server": "\(configuration)", "redis.error": "\(error)", "redis.attempt": "\(io.attempt)",
+                ])
             if first {
                 logger.warning(
                     "Redis unavailable", metadata: ["redis.server": "\(configuration)", "redis.error": "\(error)"])
@@ -376,7 +381,8 @@ public final class RedisClient: Sendable {
     /// noticed without a command (the PING fails and `lose` reports it).
     private func scheduleHealthCheck(generation: Int) {
         let interval = configuration.healthCheckInterval
-        let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
+        let nanoseconds =
+            Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             guard let self, io.generation == generation, io.connection != nil else { return }
             if pendingCommands == 0 { submit([RedisCommand("PING")]) { _ in } }

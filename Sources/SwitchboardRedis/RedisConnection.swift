@@ -206,7 +206,9 @@ final class RedisConnection {
         while true {
             let remaining = deadline - .now
             guard remaining > .zero else { throw .timeout }
-            let ms = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let ms = Int32(
+                clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000
+                    + 1)
             var pfd = pollfd(fd: fd, events: events, revents: 0)
             let rc = poll(&pfd, 1, ms)
             if rc > 0 { return }
@@ -229,34 +231,34 @@ final class RedisConnection {
 
     private func write(_ raw: UnsafeRawBufferPointer, deadline: RedisDeadline) throws(RedisError) {
         var offset = 0
-            while offset < raw.count {
-                let rest = raw.count - offset
-                let pointer = raw.baseAddress! + offset
-                if let ssl {
-                    let n = SSL_write(ssl, pointer, Int32(clamping: rest))
-                    if n > 0 {
-                        offset += Int(n)
-                        continue
-                    }
-                    switch SSL_get_error(ssl, n) {
-                    case SSL_ERROR_WANT_WRITE: try wait(for: Int16(POLLOUT), deadline: deadline)
-                    case SSL_ERROR_WANT_READ: try wait(for: Int16(POLLIN), deadline: deadline)
-                    default: throw .connectionLost("TLS write: \(redisOpenSSLError())")
-                    }
-                } else {
-                    let n = send(fd, pointer, rest, Int32(MSG_NOSIGNAL))
-                    if n > 0 {
-                        offset += n
-                        continue
-                    }
-                    if n < 0, errno == EINTR { continue }
-                    if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                        try wait(for: Int16(POLLOUT), deadline: deadline)
-                        continue
-                    }
-                    throw .connectionLost("send: \(errnoText(errno))")
+        while offset < raw.count {
+            let rest = raw.count - offset
+            let pointer = raw.baseAddress! + offset
+            if let ssl {
+                let n = SSL_write(ssl, pointer, Int32(clamping: rest))
+                if n > 0 {
+                    offset += Int(n)
+                    continue
                 }
+                switch SSL_get_error(ssl, n) {
+                case SSL_ERROR_WANT_WRITE: try wait(for: Int16(POLLOUT), deadline: deadline)
+                case SSL_ERROR_WANT_READ: try wait(for: Int16(POLLIN), deadline: deadline)
+                default: throw .connectionLost("TLS write: \(redisOpenSSLError())")
+                }
+            } else {
+                let n = send(fd, pointer, rest, Int32(MSG_NOSIGNAL))
+                if n > 0 {
+                    offset += n
+                    continue
+                }
+                if n < 0, errno == EINTR { continue }
+                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                    try wait(for: Int16(POLLOUT), deadline: deadline)
+                    continue
+                }
+                throw .connectionLost("send: \(errnoText(errno))")
             }
+        }
     }
 
     /// The result of one nonblocking read.
@@ -282,7 +284,8 @@ final class RedisConnection {
                     case SSL_ERROR_SYSCALL:
                         let code = errno
                         ERR_clear_error()
-                        throw .connectionLost(r == 0 || code == 0 ? "closed by the server" : "TLS read: \(errnoText(code))")
+                        throw .connectionLost(
+                            r == 0 || code == 0 ? "closed by the server" : "TLS read: \(errnoText(code))")
                     default: throw .connectionLost("TLS read: \(redisOpenSSLError())")
                     }
                 }

@@ -224,7 +224,8 @@ public final class RedisSubscriber: Sendable {
         // Bounded by `close()`: every wait below is a poll on the wake pipe, which close() writes to.
         while !isClosed {
             guard let connection = connect() else {
-                waitForWake(until: .now + backoff.delay(attempt: threadState.attempt - 1, random: Double.random(in: 0..<1)))
+                waitForWake(
+                    until: .now + backoff.delay(attempt: threadState.attempt - 1, random: Double.random(in: 0..<1)))
                 continue
             }
             threadState.connection = connection
@@ -289,7 +290,8 @@ public final class RedisSubscriber: Sendable {
         let dropped: [@Sendable () -> Void] = shared.withLock { shared in
             var dropped: [@Sendable () -> Void] = []
             for (key, callbacks) in unconfirmed {
-                let wanted = key.sharded ? shared.shardedChannels.contains(key.channel) : shared.channels.contains(key.channel)
+                let wanted =
+                    key.sharded ? shared.shardedChannels.contains(key.channel) : shared.channels.contains(key.channel)
                 if wanted && !shared.closed {
                     shared.confirmations[key, default: []].append(contentsOf: callbacks)
                 } else {
@@ -324,7 +326,8 @@ public final class RedisSubscriber: Sendable {
 
     /// Encodes (un)subscribe commands: plain channels 1,024 per command, sharded ones one per command (a cluster
     /// requires the channels of one SSUBSCRIBE to share a slot).
-    private func send(subscribe: Bool, sharded: Bool, channels: [[UInt8]], into bytes: inout [UInt8]) throws(RedisError) {
+    private func send(subscribe: Bool, sharded: Bool, channels: [[UInt8]], into bytes: inout [UInt8]) throws(RedisError)
+    {
         guard !channels.isEmpty else { return }
         let name = sharded ? (subscribe ? "SSUBSCRIBE" : "SUNSUBSCRIBE") : (subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE")
         let chunk = sharded ? 1 : 1_024
@@ -384,8 +387,11 @@ public final class RedisSubscriber: Sendable {
                 threadState.pingSentAt = now
             }
             // Still reading (TLS may hold decrypted bytes poll() cannot see): only look at the wake pipe.
-            let next = !drained ? ContinuousClock.now : threadState.pingSentAt.map { $0 + configuration.commandTimeout }
-                ?? threadState.lastActivity + configuration.healthCheckInterval
+            let next =
+                !drained
+                ? ContinuousClock.now
+                : threadState.pingSentAt.map { $0 + configuration.commandTimeout }
+                    ?? threadState.lastActivity + configuration.healthCheckInterval
             try waitForInput(connection, events: blockedOn, until: next)
         }
     }
@@ -404,7 +410,9 @@ public final class RedisSubscriber: Sendable {
             try send(subscribe: change.subscribe, sharded: change.sharded, channels: change.channels, into: &bytes)
             if !change.subscribe {
                 for channel in change.channels {
-                    fire(threadState.unconfirmed.removeValue(forKey: Key(channel: channel, sharded: change.sharded)) ?? [])
+                    fire(
+                        threadState.unconfirmed.removeValue(forKey: Key(channel: channel, sharded: change.sharded))
+                            ?? [])
                 }
             }
         }
@@ -462,7 +470,9 @@ public final class RedisSubscriber: Sendable {
     }
 
     /// Waits for the socket, the wake pipe or `deadline`, whichever comes first.
-    private func waitForInput(_ connection: RedisConnection, events: Int16, until deadline: ContinuousClock.Instant) throws(RedisError) {
+    private func waitForInput(_ connection: RedisConnection, events: Int16, until deadline: ContinuousClock.Instant)
+        throws(RedisError)
+    {
         var fds = [
             pollfd(fd: connection.fd, events: events, revents: 0),
             pollfd(fd: wakeFDs.read, events: Int16(POLLIN), revents: 0),
@@ -488,7 +498,9 @@ public final class RedisSubscriber: Sendable {
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let remaining = deadline - .now
         guard remaining > .zero else { return 0 }
-        return Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+        return Int32(
+            clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1
+        )
     }
 
     private func notify(_ state: RedisConnectionState) {

@@ -10,12 +10,12 @@ import Dispatch
 import Foundation
 public import Logging
 import SwitchboardCore
-public import SwitchboardProtocol
 import SwitchboardDomain
-import Synchronization
+public import SwitchboardProtocol
 public import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -49,7 +49,8 @@ final class LoopContext: @unchecked Sendable {
     /// is sent as any other, compressed where negotiated): a one-off event is never shared. On the loop.
     func sharedEventFrame(for bytes: [UInt8]) -> SharedBytes? {
         loop.assertOnLoop()
-        let same = bytes.count == lastEvent.count && !bytes.isEmpty
+        let same =
+            bytes.count == lastEvent.count && !bytes.isEmpty
             && bytes.withUnsafeBufferPointer { a in
                 lastEvent.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
             }
@@ -366,5 +367,9 @@ private final class Countdown: Sendable {
     private let value: Mutex<Int>
     init(_ count: Int) { value = Mutex(count) }
     /// Subtracts one; the new count.
-    func decrement() -> Int { value.withLock { $0 -= 1; return $0 } }
+    func decrement() -> Int {
+        value.withLock {
+            $0 -= 1; return $0
+        }
+    }
 }

@@ -6,6 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+import SwitchboardCore
+public import SwitchboardDomain
+import SwitchboardTransport
+
 /// What the server does when a connection's outbound queue passes `maxOutboundBytes`.
 public enum BackpressurePolicy: String, Sendable, CaseIterable {
     /// Close with 1008 (policy violation): the client is too slow to be served.
@@ -175,10 +179,6 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-import SwitchboardCore
-public import SwitchboardDomain
-import SwitchboardTransport
-
 #if canImport(Glibc)
 import Glibc
 private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
@@ -209,7 +209,10 @@ public struct ClusterConfiguration: Sendable, Equatable {
     /// (then it is sent anyway).
     public var directoryApplyTimeout: Double = 0.5
 
-    public init(redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5, redisTimeout: Double = 2) {
+    public init(
+        redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5,
+        redisTimeout: Double = 2
+    ) {
         self.redisURL = redisURL
         self.redisCAFile = redisCAFile
         self.heartbeatInterval = heartbeatInterval

@@ -66,7 +66,8 @@ public enum ServerRunner {
                 cluster = try ClusterRuntime.join(clusterConfiguration, metrics: metrics, logger: logger)
             }
             let server = try HubServer(
-                configuration: configuration, logger: logger, database: database.pool, databaseServerRunning: serverRunning,
+                configuration: configuration, logger: logger, database: database.pool,
+                databaseServerRunning: serverRunning,
                 cluster: cluster?.node, metrics: metrics)
             let port = try server.start()
             cluster?.start()
@@ -166,7 +167,8 @@ public final class DatabaseRuntime: Sendable {
                 try WALArchive.prepare(directory: archive)
                 settings = WALArchive.settings(directory: archive, timeout: configuration.backups.walArchiveTimeout)
             }
-            let server = EmbeddedPostgres(dataDirectory: configuration.dataDirectory, logger: logger, settings: settings)
+            let server = EmbeddedPostgres(
+                dataDirectory: configuration.dataDirectory, logger: logger, settings: settings)
             connectionString = try server.start()
             if let archive = configuration.backups.walArchive {
                 try WALArchive.prepare(directory: archive)  // as root, the PostgreSQL user now exists: give it wal/
@@ -182,7 +184,8 @@ public final class DatabaseRuntime: Sendable {
             logger.info("schema ready", metadata: [LogKey.version: "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.
             embedded?.supervise(
-                initialBackoff: configuration.embeddedRestartBackoff, maxBackoff: configuration.embeddedRestartBackoffMax)
+                initialBackoff: configuration.embeddedRestartBackoff,
+                maxBackoff: configuration.embeddedRestartBackoffMax)
             return DatabaseRuntime(pool: pool, embedded: embedded, connectionString: connectionString, logger: logger)
         } catch {
             embedded?.stop()
@@ -202,12 +205,15 @@ extension DatabasePool {
     func migrateBlocking(logger: Logger) throws -> Int {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: Result<Int, any Error> = .failure(CancellationError())
-        withConnection(on: DispatchQueue(label: "switchboard.migrate"), { connection in
-            try Migrator.migrate(connection, migrations: ServerFeatures.migrations, logger: logger)
-        }, completion: { outcome in
-            result = outcome
-            done.signal()
-        })
+        withConnection(
+            on: DispatchQueue(label: "switchboard.migrate"),
+            { connection in
+                try Migrator.migrate(connection, migrations: ServerFeatures.migrations, logger: logger)
+            },
+            completion: { outcome in
+                result = outcome
+                done.signal()
+            })
         done.wait()
         return try result.get()
     }

@@ -135,7 +135,8 @@ public final class SystemdWatchdog: @unchecked Sendable {
     ///   - ping: Sends `WATCHDOG=1`.
     public init(
         timeout: Double, clock: @escaping @Sendable () -> Double,
-        probe: @escaping @Sendable (_ answered: @escaping @Sendable () -> Void) -> Void, ping: @escaping @Sendable () -> Void
+        probe: @escaping @Sendable (_ answered: @escaping @Sendable () -> Void) -> Void,
+        ping: @escaping @Sendable () -> Void
     ) {
         pingInterval = timeout / 2
         self.clock = clock

@@ -123,7 +123,8 @@ public final class EmbeddedPostgres: Sendable {
             let r = rhs.split(separator: ".").map { Int($0) ?? 0 }
             return r.lexicographicallyPrecedes(l)
         }
-        return sorted.map { "\(versionsRoot)/\($0)/bin" } + (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        return sorted.map { "\(versionsRoot)/\($0)/bin" }
+            + (environment["PATH"] ?? "").split(separator: ":").map(String.init)
     }
 
     /// Finds `initdb` and `postgres`: in `$SWITCHBOARD_PG_BIN` if set (and only there), else in
@@ -261,11 +262,13 @@ public final class EmbeddedPostgres: Sendable {
     /// Reaps the child if it exited; returns its wait status then (the server is down), nil while it runs or
     /// when no server was started. Does not wait for a start in progress.
     func reapExitedChild() -> Int32? {
-        guard let result = state.withLockIfAvailable({ child -> Int32? in
-            guard let pid = child, let status = Self.reap(pid) else { return nil }
-            child = nil
-            return status
-        }) else { return nil }
+        guard
+            let result = state.withLockIfAvailable({ child -> Int32? in
+                guard let pid = child, let status = Self.reap(pid) else { return nil }
+                child = nil
+                return status
+            })
+        else { return nil }
         if result != nil { livePostmaster.withLock { $0 = nil } }
         return result
     }
@@ -472,6 +475,7 @@ public final class EmbeddedPostgres: Sendable {
         guard log >= 0 else { throw EmbeddedPostgresError.spawnFailed(program: logPath, errno: errno) }
         defer { close(log) }
         let environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PG") }
-        return try ChildProcess.spawn(arguments, output: log, environment: environment, newProcessGroup: newProcessGroup)
+        return try ChildProcess.spawn(
+            arguments, output: log, environment: environment, newProcessGroup: newProcessGroup)
     }
 }

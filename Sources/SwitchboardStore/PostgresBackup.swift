@@ -94,7 +94,8 @@ public enum PostgresBackup {
         }
         try syncFile(partial)
         try manager.moveItem(atPath: partial, toPath: dumpPath)
-        manifest.dumpBytes = Int64((try manager.attributesOfItem(atPath: dumpPath)[.size] as? NSNumber)?.int64Value ?? 0)
+        manifest.dumpBytes = Int64(
+            (try manager.attributesOfItem(atPath: dumpPath)[.size] as? NSNumber)?.int64Value ?? 0)
         manifest.finishedAt = iso8601(Date())
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -169,7 +170,8 @@ public enum PostgresBackup {
         guard try databaseIsEmpty(connectionString: connectionString, logger: logger) else {
             throw PostgresBackupError.restoreTargetNotEmpty("the database")
         }
-        logger.info("restore started", metadata: ["directory": "\(directory)", "snapshot_at": "\(manifest.snapshotAt)"])
+        logger.info(
+            "restore started", metadata: ["directory": "\(directory)", "snapshot_at": "\(manifest.snapshotAt)"])
         try runTool(
             [
                 clients.pgRestore, "--exit-on-error", "--single-transaction", "--no-owner", "--no-privileges",
@@ -184,8 +186,10 @@ public enum PostgresBackup {
                        (SELECT count(*) FROM users) AS users, (SELECT count(*) FROM messages) AS messages,
                        (SELECT count(*) FROM voice_clips) AS voice_clips
                 """)[0]
-            let found = [row.int("schema_version") ?? -1, row.int("users") ?? -1, row.int("messages") ?? -1,
-                row.int("voice_clips") ?? -1].map(Int64.init)
+            let found = [
+                row.int("schema_version") ?? -1, row.int("users") ?? -1, row.int("messages") ?? -1,
+                row.int("voice_clips") ?? -1,
+            ].map(Int64.init)
             let expected = [Int64(manifest.schemaVersion), manifest.users, manifest.messages, manifest.voiceClips]
             guard found == expected else {
                 throw PostgresBackupError.verificationFailed(
@@ -333,6 +337,7 @@ public enum PostgresBackup {
         let text = String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self)
         let program = (arguments[0] as NSString).lastPathComponent
         throw PostgresBackupError.commandFailed(
-            program: program, status: status, output: String(text.suffix(2000)).trimmingCharacters(in: .whitespacesAndNewlines))
+            program: program, status: status,
+            output: String(text.suffix(2000)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

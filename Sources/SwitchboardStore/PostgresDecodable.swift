@@ -26,7 +26,9 @@ extension PostgresDecodable {
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
     public static var postgresTypeName: String { Wrapped.postgresTypeName }
-    public static func decode(postgresText text: [UInt8]) -> Wrapped?? { Wrapped.decode(postgresText: text).map { .some($0) } }
+    public static func decode(postgresText text: [UInt8]) -> Wrapped?? {
+        Wrapped.decode(postgresText: text).map { .some($0) }
+    }
     public static var postgresNull: Wrapped?? { .some(.none) }
 }
 
@@ -68,5 +70,7 @@ extension Bool: PostgresDecodable {
 
 extension Date: PostgresDecodable {
     public static var postgresTypeName: String { "timestamptz" }
-    public static func decode(postgresText text: [UInt8]) -> Date? { PostgresTimestamp.parse(String(decoding: text, as: UTF8.self)) }
+    public static func decode(postgresText text: [UInt8]) -> Date? {
+        PostgresTimestamp.parse(String(decoding: text, as: UTF8.self))
+    }
 }

@@ -17,7 +17,9 @@ extension PostgresRows {
 
     /// Column `column` of the first row as `T`, or nil when there are no rows (a row whose value does not decode
     /// throws, as in `PostgresRow.decode(_:column:)`).
-    public func decodeFirst<T: PostgresDecodable>(_ type: T.Type = T.self, column: Int = 0) throws(PostgresDecodingError) -> T? {
+    public func decodeFirst<T: PostgresDecodable>(_ type: T.Type = T.self, column: Int = 0)
+        throws(PostgresDecodingError) -> T?
+    {
         guard let row = first else { return nil }
         return try row.decode(T.self, column: column)
     }
@@ -29,7 +31,8 @@ extension PostgresRows {
     }
 
     /// Column `column` of every row as `T`.
-    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, column: Int) throws(PostgresDecodingError) -> [T] {
+    public func decode<T: PostgresDecodable>(_ type: T.Type = T.self, column: Int) throws(PostgresDecodingError) -> [T]
+    {
         var result: [T] = []
         result.reserveCapacity(count)
         for row in self { result.append(try row.decode(T.self, column: column)) }

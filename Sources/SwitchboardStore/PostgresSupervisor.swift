@@ -91,10 +91,14 @@ final class PostgresSupervisor: @unchecked Sendable {
             downSince = nil
             logger.warning(
                 "Embedded PostgreSQL restarted",
-                metadata: [StoreLogKey.event: "restarted", "attempts": "\(attempts)", "down": "\(ContinuousClock.now - since)"])
+                metadata: [
+                    StoreLogKey.event: "restarted", "attempts": "\(attempts)", "down": "\(ContinuousClock.now - since)",
+                ])
             onChange(true)
         } catch {
-            logger.debug("Embedded PostgreSQL restart failed", metadata: [StoreLogKey.event: "restart-failed", "error": "\(error)"])
+            logger.debug(
+                "Embedded PostgreSQL restart failed",
+                metadata: [StoreLogKey.event: "restart-failed", "error": "\(error)"])
             nextAttempt = .now + .milliseconds(Int(backoff * 1000))
             backoff = min(backoff * 2, maxBackoff)
         }

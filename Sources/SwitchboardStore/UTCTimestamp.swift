@@ -12,7 +12,9 @@ import Foundation
 /// parameters (`PostgresTimestamp`) and the wire format (`WireTimestamp` in SwitchboardCore).
 public enum UTCTimestamp {
     /// Formats `seconds` since 1970 in UTC with `fraction` written in `fractionDigits` digits.
-    public static func format(seconds: Int, fraction: Int, fractionDigits: Int, separator: String, suffix: String) -> String {
+    public static func format(seconds: Int, fraction: Int, fractionDigits: Int, separator: String, suffix: String)
+        -> String
+    {
         var t = time_t(seconds)
         var parts = tm()
         gmtime_r(&t, &parts)
@@ -20,7 +22,8 @@ public enum UTCTimestamp {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))\(separator)"
+        return
+            "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))\(separator)"
             + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(fraction, fractionDigits))"
             + suffix
     }

@@ -63,7 +63,9 @@ public enum WALArchive {
     /// The finished base backups (folder names under `base/`, oldest first) with their descriptions.
     public static func baseBackups(in directory: String) -> [(name: String, info: BaseBackup)] {
         let base = absolute(directory) + "/base"
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).filter { !$0.hasSuffix(".partial") }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []).filter {
+            !$0.hasSuffix(".partial")
+        }
         return names.sorted().compactMap { name in
             guard let data = FileManager.default.contents(atPath: base + "/" + name + "/base.json"),
                 let info = try? JSONDecoder().decode(BaseBackup.self, from: data)
@@ -83,7 +85,8 @@ public enum WALArchive {
         let tools = try PostgresBackup.locateClients()
         let pgBasebackup = (tools.pgDump as NSString).deletingLastPathComponent + "/pg_basebackup"
         let manager = FileManager.default
-        for entry in (try? manager.contentsOfDirectory(atPath: root + "/base")) ?? [] where entry.hasSuffix(".partial") {
+        for entry in (try? manager.contentsOfDirectory(atPath: root + "/base")) ?? [] where entry.hasSuffix(".partial")
+        {
             try? manager.removeItem(atPath: root + "/base/" + entry)
         }
         let started = Date()
@@ -100,9 +103,11 @@ public enum WALArchive {
             throw error
         }
         let label = (try? String(contentsOfFile: partial + "/backup_label", encoding: .utf8)) ?? ""
-        let startFile = label.split(separator: "\n").first { $0.hasPrefix("START WAL LOCATION:") }
+        let startFile =
+            label.split(separator: "\n").first { $0.hasPrefix("START WAL LOCATION:") }
             .flatMap { line -> String? in
-                guard let open = line.range(of: "(file "), let close = line.range(of: ")", range: open.upperBound..<line.endIndex)
+                guard let open = line.range(of: "(file "),
+                    let close = line.range(of: ")", range: open.upperBound..<line.endIndex)
                 else { return nil }
                 return String(line[open.upperBound..<close.lowerBound])
             } ?? ""
@@ -151,10 +156,13 @@ public enum WALArchive {
         }
         guard let base = candidates.last else {
             throw PostgresBackupError.outsideArchive(
-                "\(root)/base holds no base backup finished before \(until.map { PostgresBackup.iso8601($0) } ?? "now")")
+                "\(root)/base holds no base backup finished before \(until.map { PostgresBackup.iso8601($0) } ?? "now")"
+            )
         }
         try manager.createDirectory(atPath: postgres.dataDirectory, withIntermediateDirectories: true)
-        if manager.fileExists(atPath: postgres.clusterDirectory) { try manager.removeItem(atPath: postgres.clusterDirectory) }
+        if manager.fileExists(atPath: postgres.clusterDirectory) {
+            try manager.removeItem(atPath: postgres.clusterDirectory)
+        }
         try manager.copyItem(atPath: root + "/base/" + base.name, toPath: postgres.clusterDirectory)
         chmod(postgres.clusterDirectory, 0o700)
         try? manager.removeItem(atPath: postgres.clusterDirectory + "/base.json")
@@ -195,11 +203,13 @@ public enum WALArchive {
             let log = (try? String(contentsOfFile: postgres.logPath, encoding: .utf8)) ?? ""
             if let target, log.contains("recovery ended before configured recovery target was reached") {
                 throw PostgresBackupError.outsideArchive(
-                    "the archive ends before \(target) (omit --until to restore everything archived); see \(postgres.logPath)")
+                    "the archive ends before \(target) (omit --until to restore everything archived); see \(postgres.logPath)"
+                )
             }
             throw error
         }
-        logger.info("point-in-time restore finished", metadata: ["base": "\(base.name)", "until": "\(target ?? "end")"])
+        logger.info(
+            "point-in-time restore finished", metadata: ["base": "\(base.name)", "until": "\(target ?? "end")"])
         return (base.name, target ?? "the end of the archive")
     }
 

@@ -29,17 +29,22 @@ public enum BlockingHTTP {
         socketAddress.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else { return nil }
         let connected = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { return nil }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: \(address):\(port)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else {
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count
+        else {
             return nil
         }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while response.count < maxBytes {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min($0.count, maxBytes - response.count), 0) }
+            let n = buffer.withUnsafeMutableBytes {
+                recv(fd, $0.baseAddress, min($0.count, maxBytes - response.count), 0)
+            }
             if n > 0 {
                 response.append(contentsOf: buffer[..<n])
             } else if n < 0 && errno == EINTR {

@@ -197,7 +197,9 @@ public final class Connection: @unchecked Sendable {
         if events & CSwitchboardSys_EPOLLOUT != 0 && isOpen {
             flushNow()
         }
-        if events & (CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP | CSwitchboardSys_EPOLLHUP | CSwitchboardSys_EPOLLERR) != 0
+        if events
+            & (CSwitchboardSys_EPOLLIN | CSwitchboardSys_EPOLLRDHUP | CSwitchboardSys_EPOLLHUP
+                | CSwitchboardSys_EPOLLERR) != 0
             && isOpen
         {
             if closingAfterFlush != nil {
@@ -625,7 +627,8 @@ func formatAddress(_ storage: inout sockaddr_storage) -> String {
             $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { sin in
                 var addr = sin.pointee.sin_addr
                 inet_ntop(AF_INET, &addr, &host, socklen_t(host.count))
-                let hostString = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let hostString = String(
+                    decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 return "\(hostString):\(UInt16(bigEndian: sin.pointee.sin_port))"
             }
         }
@@ -634,7 +637,8 @@ func formatAddress(_ storage: inout sockaddr_storage) -> String {
             $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { sin in
                 var addr = sin.pointee.sin6_addr
                 inet_ntop(AF_INET6, &addr, &host, socklen_t(host.count))
-                let hostString = String(decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let hostString = String(
+                    decoding: host.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 return "[\(hostString)]:\(UInt16(bigEndian: sin.pointee.sin6_port))"
             }
         }

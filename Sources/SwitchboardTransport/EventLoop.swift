@@ -92,7 +92,8 @@ public final class EventLoop: @unchecked Sendable {
     private var onSweep: (@Sendable (Int, UInt64) -> Void)?
 
     init(
-        index: Int, readBufferSize: Int, sweepInterval: UInt64, flushBudget: Int = EventLoopGroup.defaultFlushBudget, logger: Logger
+        index: Int, readBufferSize: Int, sweepInterval: UInt64, flushBudget: Int = EventLoopGroup.defaultFlushBudget,
+        logger: Logger
     ) throws {
         self.index = index
         self.flushBudget = max(1, flushBudget)
@@ -227,7 +228,8 @@ public final class EventLoop: @unchecked Sendable {
 
     func register(_ connection: Connection, events: UInt32) throws {
         assertOnLoop()
-        guard CSwitchboardSys_epoll_add(epollFD, connection.fd, events, UInt64(UInt32(bitPattern: connection.fd))) == 0 else {
+        guard CSwitchboardSys_epoll_add(epollFD, connection.fd, events, UInt64(UInt32(bitPattern: connection.fd))) == 0
+        else {
             throw IOError(errno: errno, function: "epoll_ctl(ADD)")
         }
         connections[connection.fd] = connection

@@ -89,7 +89,9 @@ final class TLSConnection {
                 continue
             }
             let err = SSL_get_error(ssl, n)
-            if err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE { throw .protocolFailure("write before the handshake finished") }
+            if err == SSL_ERROR_WANT_READ || err == SSL_ERROR_WANT_WRITE {
+                throw .protocolFailure("write before the handshake finished")
+            }
             throw .protocolFailure(openSSLErrorString())
         }
     }

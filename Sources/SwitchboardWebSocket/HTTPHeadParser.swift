@@ -167,10 +167,16 @@ public struct HTTPHeadParser: Sendable {
         }
         var isChunked = false
         if let te = headers["transfer-encoding"] {
-            if contentLength != nil { return .failure(.init(status: 400, reason: "Content-Length with Transfer-Encoding")) }
-            guard version.minor >= 1 else { return .failure(.init(status: 400, reason: "Transfer-Encoding in HTTP/1.0")) }
+            if contentLength != nil {
+                return .failure(.init(status: 400, reason: "Content-Length with Transfer-Encoding"))
+            }
+            guard version.minor >= 1 else {
+                return .failure(.init(status: 400, reason: "Transfer-Encoding in HTTP/1.0"))
+            }
             let codings = te.split(separator: ",").map { trimOWS($0).lowercased() }
-            guard codings.last == "chunked" else { return .failure(.init(status: 400, reason: "bad Transfer-Encoding")) }
+            guard codings.last == "chunked" else {
+                return .failure(.init(status: 400, reason: "bad Transfer-Encoding"))
+            }
             isChunked = true
         }
         let keepAlive: Bool
@@ -263,12 +269,16 @@ extension HTTPHeadParser {
                     case .failure(let error): return .error(error)
                     }
                 }
-                return .head(HTTPResponseHead(version: version, status: status, reason: reason, headers: headers), consumed: consumed)
+                return .head(
+                    HTTPResponseHead(version: version, status: status, reason: reason, headers: headers),
+                    consumed: consumed)
             }
         }
     }
 
-    private mutating func locateEndForResponse(_ bytes: UnsafeRawBufferPointer) -> Result<([UInt8], Int), HTTPParseError>? {
+    private mutating func locateEndForResponse(_ bytes: UnsafeRawBufferPointer) -> Result<
+        ([UInt8], Int), HTTPParseError
+    >? {
         switch locateEnd(bytes) {
         case .needMore: return nil
         case .failed(let error): return .failure(error)

@@ -29,7 +29,9 @@ public enum HTTPStatic {
         while i < raw.count {
             var byte = raw[i]
             if byte == UInt8(ascii: "%") {
-                guard i + 2 < raw.count, let high = hexValue(raw[i + 1]), let low = hexValue(raw[i + 2]) else { return nil }
+                guard i + 2 < raw.count, let high = hexValue(raw[i + 1]), let low = hexValue(raw[i + 2]) else {
+                    return nil
+                }
                 byte = high << 4 | low
                 // An encoded slash would join segments the client meant as one.
                 guard byte != UInt8(ascii: "/") else { return nil }
@@ -103,7 +105,9 @@ public enum HTTPStatic {
         var i = 0
         var tags = 0
         while i < bytes.count && tags < 64 {
-            while i < bytes.count && (bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: ",")) {
+            while i < bytes.count
+                && (bytes[i] == UInt8(ascii: " ") || bytes[i] == UInt8(ascii: "\t") || bytes[i] == UInt8(ascii: ","))
+            {
                 i += 1
             }
             guard i < bytes.count else { break }
@@ -123,7 +127,9 @@ public enum HTTPStatic {
     /// extensions are `application/octet-stream` (served with `nosniff`).
     public static func contentType(forPath path: String) -> (type: String, compressible: Bool) {
         let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return ("application/octet-stream", false) }
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else {
+            return ("application/octet-stream", false)
+        }
         switch name[name.index(after: dot)...].lowercased() {
         case "html", "htm": return ("text/html; charset=utf-8", true)
         case "js", "mjs": return ("text/javascript; charset=utf-8", true)

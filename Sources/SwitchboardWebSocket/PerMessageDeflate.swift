@@ -18,7 +18,8 @@ public final class MessageCompressor {
     /// - Parameters:
     ///   - windowBits: 9...15.
     ///   - noContextTakeover: reset the dictionary after every message.
-    public init(windowBits: Int, noContextTakeover: Bool, level: Int32 = 6, memoryLevel: Int32 = 8) throws(DeflateError) {
+    public init(windowBits: Int, noContextTakeover: Bool, level: Int32 = 6, memoryLevel: Int32 = 8) throws(DeflateError)
+    {
         resetEachMessage = noContextTakeover
         let rc = CZlib_deflateInit2(&stream, level, -Int32(max(9, windowBits)), memoryLevel)
         guard rc == Z_OK else { throw .zlib(rc) }

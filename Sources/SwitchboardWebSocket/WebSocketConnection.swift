@@ -61,7 +61,10 @@ public final class WebSocketConnection {
     }
 
     /// A connection that shares `configuration` with others.
-    public init(role: WebSocketRole, configuration: SharedWebSocketConfiguration, deflate: PerMessageDeflateParameters?, now: UInt64) {
+    public init(
+        role: WebSocketRole, configuration: SharedWebSocketConfiguration, deflate: PerMessageDeflateParameters?,
+        now: UInt64
+    ) {
         self.role = role
         self.shared = configuration
         packedDeflate = PackedDeflateParameters(deflate)
@@ -163,12 +166,18 @@ public final class WebSocketConnection {
             guard !rsv1 else { return fail(WebSocketCloseCode.protocolError, "RSV1 on a control frame", emit) }
         } else {
             if opcode == .continuation {
-                guard messageOpcode != nil else { return fail(WebSocketCloseCode.protocolError, "continuation without a message", emit) }
+                guard messageOpcode != nil else {
+                    return fail(WebSocketCloseCode.protocolError, "continuation without a message", emit)
+                }
                 guard !rsv1 else { return fail(WebSocketCloseCode.protocolError, "RSV1 on a continuation", emit) }
             } else {
-                guard messageOpcode == nil else { return fail(WebSocketCloseCode.protocolError, "message interleaved", emit) }
+                guard messageOpcode == nil else {
+                    return fail(WebSocketCloseCode.protocolError, "message interleaved", emit)
+                }
                 if rsv1 {
-                    guard packedDeflate.isPresent else { return fail(WebSocketCloseCode.protocolError, "RSV1 without deflate", emit) }
+                    guard packedDeflate.isPresent else {
+                        return fail(WebSocketCloseCode.protocolError, "RSV1 without deflate", emit)
+                    }
                 }
                 messageOpcode = opcode
                 messageCompressed = rsv1
@@ -199,7 +208,8 @@ public final class WebSocketConnection {
             control.append(contentsOf: chunk)
             if frameMasked {
                 control.withUnsafeMutableBytes {
-                    applyMask(UnsafeMutableRawBufferPointer(rebasing: $0[start...]), key: frameMask, offset: frameOffset)
+                    applyMask(
+                        UnsafeMutableRawBufferPointer(rebasing: $0[start...]), key: frameMask, offset: frameOffset)
                 }
             }
             frameOffset += n
@@ -247,7 +257,8 @@ public final class WebSocketConnection {
             if messageCompressed {
                 do {
                     if decompressor == nil {
-                        decompressor = try MessageDecompressor(noContextTakeover: deflate?.clientNoContextTakeover ?? false)
+                        decompressor = try MessageDecompressor(
+                            noContextTakeover: deflate?.clientNoContextTakeover ?? false)
                     }
                     data = try decompressor!.decompress(data, limit: configuration.maxMessageSize)
                 } catch .tooLarge {
@@ -332,7 +343,8 @@ public final class WebSocketConnection {
                         level: configuration.compressionLevel)
                 }
                 let compressed = try compressor!.compress(payload)
-                return WebSocketFrameEncoder.encode(opcode: opcode, payload: compressed, rsv1: true, maskingKey: maskKey())
+                return WebSocketFrameEncoder.encode(
+                    opcode: opcode, payload: compressed, rsv1: true, maskingKey: maskKey())
             } catch {
                 // Fall through to an uncompressed frame: always valid.
             }

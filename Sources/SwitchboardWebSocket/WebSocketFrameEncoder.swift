@@ -51,7 +51,8 @@ public enum WebSocketFrameEncoder {
                 i += 4
             }
             if count > 0, let src = payload.baseAddress {
-                let dst = UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[i..<(i + count)])
+                let dst = UnsafeMutableRawBufferPointer(
+                    rebasing: UnsafeMutableRawBufferPointer(buffer)[i..<(i + count)])
                 dst.copyMemory(from: UnsafeRawBufferPointer(start: src, count: count))
                 if maskingKey != nil { applyMask(dst, key: keyBytes, offset: 0) }
             }

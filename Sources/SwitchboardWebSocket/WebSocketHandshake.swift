@@ -78,8 +78,9 @@ public enum WebSocketHandshake {
         }
         if let allowed = configuration.allowedOrigins {
             if let origin = head.headers["origin"] {
-                guard allowed.contains(where: { asciiCaseEqual($0, origin) })
-                    || (configuration.allowSameOrigin && isSameOrigin(origin, host: head.headers["host"]))
+                guard
+                    allowed.contains(where: { asciiCaseEqual($0, origin) })
+                        || (configuration.allowSameOrigin && isSameOrigin(origin, host: head.headers["host"]))
                 else {
                     return .reject(status: 403, headers: [], reason: .originNotAllowed)
                 }
@@ -100,7 +101,9 @@ public enum WebSocketHandshake {
         var deflate: PerMessageDeflateParameters? = nil
         if let config = configuration.permessageDeflate {
             let offers = head.headers.values(for: "sec-websocket-extensions")
-            if !offers.isEmpty { deflate = PerMessageDeflateNegotiation.negotiate(offers: offers, configuration: config) }
+            if !offers.isEmpty {
+                deflate = PerMessageDeflateNegotiation.negotiate(offers: offers, configuration: config)
+            }
         }
         var headers: [(String, String)] = [
             ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Accept", acceptValue(forKey: key)),
@@ -115,7 +118,9 @@ public enum WebSocketHandshake {
     static func isSameOrigin(_ origin: String, host: String?) -> Bool {
         guard let host = host.map(trimOWS), !host.isEmpty else { return false }
         for scheme in ["http://", "https://"] where origin.utf8.count == scheme.utf8.count + host.utf8.count {
-            if asciiCaseEqual(origin.prefix(scheme.count), scheme) && asciiCaseEqual(origin.dropFirst(scheme.count), host) {
+            if asciiCaseEqual(origin.prefix(scheme.count), scheme)
+                && asciiCaseEqual(origin.dropFirst(scheme.count), host)
+            {
                 return true
             }
         }

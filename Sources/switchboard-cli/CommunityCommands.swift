@@ -15,15 +15,18 @@ import SwitchboardClient
 
 struct Communities: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Communities: list (joined first, with unread counts), show, join, quit, members, notifications, read; admins: create, update, archive, core.",
+        abstract:
+            "Communities: list (joined first, with unread counts), show, join, quit, members, notifications, read; admins: create, update, archive, core.",
         subcommands: [
-            List.self, Show.self, Join.self, Quit.self, Members.self, Notifications.self, Read.self, Create.self, Update.self,
+            List.self, Show.self, Join.self, Quit.self, Members.self, Notifications.self, Read.self, Create.self,
+            Update.self,
             Archive.self, Core.self,
         ],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Joined communities first (with unread counts), then the others, by name.")
+        static let configuration = CommandConfiguration(
+            abstract: "Joined communities first (with unread counts), then the others, by name.")
         @OptionGroup var global: Global
         @Option(help: "Communities per page (1-100).") var limit: Int?
         @Option(help: "The page after this cursor (as the previous page's hint shows).") var cursor: String?
@@ -37,7 +40,8 @@ struct Communities: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A community; for members its upcoming events and announcements.")
+        static let configuration = CommandConfiguration(
+            abstract: "A community; for members its upcoming events and announcements.")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         func run() async throws {
@@ -73,7 +77,8 @@ struct Communities: AsyncParsableCommand {
     }
 
     struct Members: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A community's members, core members first (members and admins).")
+        static let configuration = CommandConfiguration(
+            abstract: "A community's members, core members first (members and admins).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Option(help: "Members per page (1-200).") var limit: Int?
@@ -87,7 +92,8 @@ struct Communities: AsyncParsableCommand {
     }
 
     struct Notifications: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A community's notifications, newest first (● unread).")
+        static let configuration = CommandConfiguration(
+            abstract: "A community's notifications, newest first (● unread).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Option(help: "Notifications older than this seq (paging).") var before: Int64?
@@ -101,7 +107,8 @@ struct Communities: AsyncParsableCommand {
     }
 
     struct Read: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a community's notifications read (your other devices clear their dot).")
+        static let configuration = CommandConfiguration(
+            abstract: "Mark a community's notifications read (your other devices clear their dot).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Option(help: "Read up to this seq (default: the newest).") var seq: Int64?
@@ -122,14 +129,16 @@ struct Communities: AsyncParsableCommand {
         @Option(help: "A picture URL.") var picture: String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
-                try await context.createCommunity(name: name, description: description, category: category, picture: picture)
+                try await context.createCommunity(
+                    name: name, description: description, category: category, picture: picture)
                 return .ok
             }
         }
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a community's name, description, category or picture (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Change a community's name, description, category or picture (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Option(help: "A new name.") var name: String?
@@ -138,14 +147,16 @@ struct Communities: AsyncParsableCommand {
         @Option(help: "A new picture URL (empty: none).") var picture: String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
-                try await context.updateCommunity(community, name: name, description: description, category: category, picture: picture)
+                try await context.updateCommunity(
+                    community, name: name, description: description, category: category, picture: picture)
                 return .ok
             }
         }
     }
 
     struct Archive: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Archive a community: read-only for its members, hidden from others (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Archive a community: read-only for its members, hidden from others (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         func run() async throws {
@@ -157,7 +168,8 @@ struct Communities: AsyncParsableCommand {
     }
 
     struct Core: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Appoint a member core member (posts announcements and lessons), or --remove (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Appoint a member core member (posts announcements and lessons), or --remove (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Argument(help: "The member's user id (as `communities members` shows it).") var user: String
@@ -185,7 +197,8 @@ struct EventOptions: ParsableArguments {
 
     func fields(_ context: CLIContext) throws(CLIError) -> EventFields {
         try context.eventParameters(
-            title: title, description: description, place: place, starts: starts, ends: ends, durationMinutes: duration, zone: tz,
+            title: title, description: description, place: place, starts: starts, ends: ends, durationMinutes: duration,
+            zone: tz,
             capacity: capacity, noCapacity: noCapacity)
     }
 }
@@ -193,10 +206,12 @@ struct EventOptions: ParsableArguments {
 struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A community's events: list, show, join, drop; admins: create, update, cancel.",
-        subcommands: [List.self, Show.self, Join.self, Drop.self, Create.self, Update.self, Cancel.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Show.self, Join.self, Drop.self, Create.self, Update.self, Cancel.self],
+        defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Upcoming events in order (--past: ended ones, latest first).")
+        static let configuration = CommandConfiguration(
+            abstract: "Upcoming events in order (--past: ended ones, latest first).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Flag(help: "Ended events instead.") var past = false
@@ -247,7 +262,8 @@ struct Events: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Publish an event to a community's members (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Publish an event to a community's members (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @OptionGroup var options: EventOptions
@@ -260,7 +276,8 @@ struct Events: AsyncParsableCommand {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change an event; its participants are notified (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Change an event; its participants are notified (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The event id.") var event: String
         @OptionGroup var options: EventOptions
@@ -273,7 +290,8 @@ struct Events: AsyncParsableCommand {
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Cancel an event; its participants are notified (administrators).")
+        static let configuration = CommandConfiguration(
+            abstract: "Cancel an event; its participants are notified (administrators).")
         @OptionGroup var global: Global
         @Argument(help: "The event id.") var event: String
         func run() async throws {
@@ -304,7 +322,9 @@ struct CalendarCommand: AsyncParsableCommand {
 
 struct Course: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A community's course: its lessons in order with your progress; `course C complete POST_ID` marks one done.")
+        abstract:
+            "A community's course: its lessons in order with your progress; `course C complete POST_ID` marks one done."
+    )
     @OptionGroup var global: Global
     @Argument(help: "The community: #ID, ID or name.") var community: String
     @Argument(help: "complete (to mark a lesson).") var action: String?
@@ -335,15 +355,19 @@ struct Post: AsyncParsableCommand {
     /// `post TEXT [--voice FILE]` (a social post), or `post C TITLE [...]` (as `post create`).
     struct Say: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "say", abstract: "`post TEXT`: a post to your followers; `post C TITLE`: a community announcement (as `post create`).")
+            commandName: "say",
+            abstract:
+                "`post TEXT`: a post to your followers; `post C TITLE`: a community announcement (as `post create`).")
         @OptionGroup var global: Global
         @Argument(help: "TEXT (≤ 280 characters), or COMMUNITY TITLE.") var words: [String] = []
         @Option(help: "A voice recording to attach (WAV, Ogg/Opus or WebM).") var voice: String?
-        @Option(name: .customLong("photo"), help: "A photo to attach (JPEG, PNG, WebP, HEIC); repeat for up to 4.") var photos: [String] = []
+        @Option(name: .customLong("photo"), help: "A photo to attach (JPEG, PNG, WebP, HEIC); repeat for up to 4.")
+        var photos: [String] = []
         @Option(help: "A community post's text.") var body: String?
         @Flag(help: "A community course lesson instead of an announcement.") var lesson = false
         @Option(help: "A lesson's place in the course (default: last).") var position: Int?
-        @Option(name: .customLong("video-url"), help: "A community post's video link (http or https).") var videoURL: String?
+        @Option(name: .customLong("video-url"), help: "A community post's video link (http or https).") var videoURL:
+            String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
                 switch words.count {
@@ -353,10 +377,12 @@ struct Post: AsyncParsableCommand {
                     try await context.publishPost(words[0], replyTo: nil, voiceFile: voice, photoFiles: photos)
                 case 2 where photos.isEmpty:
                     try await context.createPost(
-                        words[0], title: words[1], body: body, lesson: lesson, position: position, videoURL: videoURL, voiceFile: voice)
+                        words[0], title: words[1], body: body, lesson: lesson, position: position, videoURL: videoURL,
+                        voiceFile: voice)
                 default:
                     throw CLIError(
-                        "post TEXT [--voice FILE] [--photo FILE]... (quote the text), or post C TITLE [--body B] for a community", exitCode: .usage)
+                        "post TEXT [--voice FILE] [--photo FILE]... (quote the text), or post C TITLE [--body B] for a community",
+                        exitCode: .usage)
                 }
                 return .ok
             }
@@ -364,7 +390,8 @@ struct Post: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "create", abstract: "Post an announcement (--lesson: a course lesson).")
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Post an announcement (--lesson: a course lesson).")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Argument(help: "The title (1-120 characters).") var title: String
@@ -376,14 +403,16 @@ struct Post: AsyncParsableCommand {
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
                 try await context.createPost(
-                    community, title: title, body: body, lesson: lesson, position: position, videoURL: videoURL, voiceFile: voice)
+                    community, title: title, body: body, lesson: lesson, position: position, videoURL: videoURL,
+                    voiceFile: voice)
                 return .ok
             }
         }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A community's announcements (--lessons: lessons), newest first.")
+        static let configuration = CommandConfiguration(
+            abstract: "A community's announcements (--lessons: lessons), newest first.")
         @OptionGroup var global: Global
         @Argument(help: "The community: #ID, ID or name.") var community: String
         @Flag(help: "Lessons instead of announcements.") var lessons = false

@@ -16,12 +16,14 @@ import SwitchboardClient
 
 struct MomentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "moment", abstract: "Share a moment (1-9 photos and a caption) with your friends, or delete one of yours.",
+        commandName: "moment",
+        abstract: "Share a moment (1-9 photos and a caption) with your friends, or delete one of yours.",
         subcommands: [PostMoment.self, DeleteMoment.self])
 
     struct PostMoment: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "post", abstract: "Upload 1-9 photos (JPEG, PNG, WebP, HEIC) and share them as one moment with your friends.")
+            commandName: "post",
+            abstract: "Upload 1-9 photos (JPEG, PNG, WebP, HEIC) and share them as one moment with your friends.")
         @OptionGroup var global: Global
         @Argument(help: "The photo files, in order (1-9).") var files: [String] = []
         @Option(help: "A caption (≤ 500 characters).") var caption: String?
@@ -50,7 +52,8 @@ struct MomentsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "moments",
         abstract:
-            "Your and your friends' moments, newest first, 10 at a time (--more: the next page); `moments like ID [--undo]`, `moments likers ID`.")
+            "Your and your friends' moments, newest first, 10 at a time (--more: the next page); `moments like ID [--undo]`, `moments likers ID`."
+    )
     @OptionGroup var global: Global
     @Argument(help: "like, unlike or likers.") var action: String?
     @Argument(help: "The moment's id.") var momentId: String?
@@ -60,9 +63,13 @@ struct MomentsCommand: AsyncParsableCommand {
     @Flag(help: "With like: take the like back.") var undo = false
     func validate() throws {
         if let action {
-            guard ["like", "unlike", "likers"].contains(action) else { throw ValidationError("the actions are like, unlike and likers") }
+            guard ["like", "unlike", "likers"].contains(action) else {
+                throw ValidationError("the actions are like, unlike and likers")
+            }
             guard momentId != nil else { throw ValidationError("\(action) needs the moment's ID") }
-            if more || before != nil || limit != nil { throw ValidationError("--more, --before and --limit are for the feed") }
+            if more || before != nil || limit != nil {
+                throw ValidationError("--more, --before and --limit are for the feed")
+            }
         } else if undo {
             throw ValidationError("--undo goes with like")
         }
@@ -82,10 +89,12 @@ struct MomentsCommand: AsyncParsableCommand {
 
 struct AvatarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "avatar", abstract: "Set your profile picture from a photo file, or remove it.", subcommands: [SetAvatar.self, RemoveAvatar.self])
+        commandName: "avatar", abstract: "Set your profile picture from a photo file, or remove it.",
+        subcommands: [SetAvatar.self, RemoveAvatar.self])
 
     struct SetAvatar: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Upload a photo and make it your profile picture.")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Upload a photo and make it your profile picture.")
         @OptionGroup var global: Global
         @Argument(help: "The photo file (JPEG, PNG, WebP, HEIC).") var file: String
         func run() async throws {

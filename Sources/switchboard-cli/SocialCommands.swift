@@ -16,7 +16,8 @@ import SwitchboardClient
 // yours.
 
 struct Handle: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Choose or change your handle (@name: 3-30 of A-Z a-z 0-9 _); --check only asks if it is free.")
+    static let configuration = CommandConfiguration(
+        abstract: "Choose or change your handle (@name: 3-30 of A-Z a-z 0-9 _); --check only asks if it is free.")
     @OptionGroup var global: Global
     @Argument(help: "The handle, with or without @.") var name: String
     @Flag(help: "Only check whether it is available.") var check = false
@@ -57,22 +58,28 @@ struct Reply: AsyncParsableCommand {
 
 struct Timeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "A timeline, newest first: home (default), @handle, mentions, likes [@handle], #tag; --follow keeps printing new posts until Ctrl-C.")
+        abstract:
+            "A timeline, newest first: home (default), @handle, mentions, likes [@handle], #tag; --follow keeps printing new posts until Ctrl-C."
+    )
     @OptionGroup var global: Global
     @Argument(help: "home, @handle, mentions, likes [@handle] or #tag.") var which: [String] = []
-    @Option(help: "Posts older than this seq (a likes page: like id), as the previous page's hint shows.") var before: Int64?
+    @Option(help: "Posts older than this seq (a likes page: like id), as the previous page's hint shows.") var before:
+        Int64?
     @Option(help: "Posts per page (1-100).") var limit: Int?
     @Flag(help: "A user's page with replies.") var replies = false
-    @Flag(help: "Keep printing new posts, deletions and counts (home, @handle, mentions) until Ctrl-C.") var follow = false
+    @Flag(help: "Keep printing new posts, deletions and counts (home, @handle, mentions) until Ctrl-C.") var follow =
+        false
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
-            try await context.timeline(TimelineKind.parse(which), before: before, limit: limit, replies: replies, follow: follow)
+            try await context.timeline(
+                TimelineKind.parse(which), before: before, limit: limit, replies: replies, follow: follow)
         }
     }
 }
 
 struct ThreadCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "thread", abstract: "A post's thread: its ancestors, the post, its direct replies (oldest first).")
+    static let configuration = CommandConfiguration(
+        commandName: "thread", abstract: "A post's thread: its ancestors, the post, its direct replies (oldest first).")
     @OptionGroup var global: Global
     @Argument(help: "The post.") var postId: String
     @Option(help: "Replies after this seq (the previous page's hint).") var after: Int64?
@@ -86,7 +93,8 @@ struct ThreadCommand: AsyncParsableCommand {
 }
 
 struct Follow: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Follow a user (a protected account gets a request to approve).")
+    static let configuration = CommandConfiguration(
+        abstract: "Follow a user (a protected account gets a request to approve).")
     @OptionGroup var global: Global
     @Argument(help: "@handle or a user id.") var user: String
     func run() async throws {
@@ -110,7 +118,8 @@ struct Unfollow: AsyncParsableCommand {
 }
 
 struct Requests: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Follow requests to your protected account; approve or deny one.")
+    static let configuration = CommandConfiguration(
+        abstract: "Follow requests to your protected account; approve or deny one.")
     @OptionGroup var global: Global
     @Argument(help: "approve or deny.") var action: String?
     @Argument(help: "@handle or a user id of the requester.") var user: String?
@@ -177,7 +186,8 @@ struct Repost: AsyncParsableCommand {
 }
 
 struct DeletePost: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete-post", abstract: "Delete your post or repost (administrators: any).")
+    static let configuration = CommandConfiguration(
+        commandName: "delete-post", abstract: "Delete your post or repost (administrators: any).")
     @OptionGroup var global: Global
     @Argument(help: "The post.") var postId: String
     func run() async throws {
@@ -190,7 +200,9 @@ struct DeletePost: AsyncParsableCommand {
 
 struct SocialNotificationsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "notifications", abstract: "Social notifications, grouped (likes and reposts per post, follows together); --read marks them read.")
+        commandName: "notifications",
+        abstract:
+            "Social notifications, grouped (likes and reposts per post, follows together); --read marks them read.")
     @OptionGroup var global: Global
     @Flag(help: "Mark every notification read.") var read = false
     @Option(help: "Older than this notification id (the previous page's hint).") var before: Int64?
@@ -226,7 +238,10 @@ extension RelationshipCommand {
 }
 
 struct Block: RelationshipCommand {
-    static let configuration = CommandConfiguration(abstract: "Block a user: no follows either way; they cannot see your posts, mention-notify or message you. Without a user: the blocked list.")
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Block a user: no follows either way; they cannot see your posts, mention-notify or message you. Without a user: the blocked list."
+    )
     @OptionGroup var global: Global
     @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("block") }
@@ -240,7 +255,10 @@ struct Unblock: RelationshipCommand {
 }
 
 struct Mute: RelationshipCommand {
-    static let configuration = CommandConfiguration(abstract: "Mute a user: their posts leave your home timeline, no notifications from them (they are not told). Without a user: the muted list.")
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Mute a user: their posts leave your home timeline, no notifications from them (they are not told). Without a user: the muted list."
+    )
     @OptionGroup var global: Global
     @Argument(help: "@handle or a user id.") var user: String?
     func run() async throws { try await change("mute") }

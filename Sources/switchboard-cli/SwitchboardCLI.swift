@@ -21,7 +21,10 @@ struct Global: ParsableArguments {
     @Option(help: "Server URL (env SWITCHBOARD_URL; default: the profile's, else ws://127.0.0.1:8080/ws).")
     var server: String?
 
-    @Option(help: "Config folder (env SWITCHBOARD_CONFIG_DIR; default $XDG_CONFIG_HOME/switchboard or ~/.config/switchboard).")
+    @Option(
+        help:
+            "Config folder (env SWITCHBOARD_CONFIG_DIR; default $XDG_CONFIG_HOME/switchboard or ~/.config/switchboard)."
+    )
     var configDir: String?
 
     @Option(help: "Profile name: one saved session per profile (env SWITCHBOARD_PROFILE; default: default).")
@@ -71,8 +74,10 @@ struct SwitchboardCLI: AsyncParsableCommand {
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,
             Hours.self, ProfileSettings.self,
-            Handle.self, Reply.self, Timeline.self, ThreadCommand.self, Follow.self, Unfollow.self, Requests.self, Followers.self,
-            Following.self, Like.self, Repost.self, DeletePost.self, SocialNotificationsCommand.self, Block.self, Unblock.self, Mute.self,
+            Handle.self, Reply.self, Timeline.self, ThreadCommand.self, Follow.self, Unfollow.self, Requests.self,
+            Followers.self,
+            Following.self, Like.self, Repost.self, DeletePost.self, SocialNotificationsCommand.self, Block.self,
+            Unblock.self, Mute.self,
             Unmute.self,
             MomentCommand.self, MomentsCommand.self, AvatarCommand.self,
         ])
@@ -109,11 +114,13 @@ struct Register: AsyncParsableCommand {
     @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
     var passwordStdin = false
     @Option(help: "Device name shown in the session list.") var device: String?
-    @Option(help: "A social handle to take at once (@name: 3-30 of A-Z a-z 0-9 _; taken: nothing is made).") var handle: String?
+    @Option(help: "A social handle to take at once (@name: 3-30 of A-Z a-z 0-9 _; taken: nothing is made).") var handle:
+        String?
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
-            let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: true)
+            let password = try Terminal.readPassword(
+                fromStdin: passwordStdin, environment: context.environment, confirm: true)
             try await context.register(phone: phone, name: name, password: password, device: device, handle: handle)
             return .ok
         }
@@ -130,7 +137,8 @@ struct Login: AsyncParsableCommand {
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
-            let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: false)
+            let password = try Terminal.readPassword(
+                fromStdin: passwordStdin, environment: context.environment, confirm: false)
             try await context.login(phone: phone, password: password, device: device)
             return .ok
         }
@@ -138,7 +146,8 @@ struct Login: AsyncParsableCommand {
 }
 
 struct Logout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Revoke the session on the server and delete the profile's files.")
+    static let configuration = CommandConfiguration(
+        abstract: "Revoke the session on the server and delete the profile's files.")
     @OptionGroup var global: Global
 
     func run() async throws {
@@ -258,7 +267,8 @@ struct Chat: AsyncParsableCommand {
 
 /// The media options of `call` and `listen` (docs/cli.md, "Media").
 struct MediaArguments: ParsableArguments {
-    @Flag(help: "Signalling only: a generated SDP and candidates, no audio or video (env SWITCHBOARD_NO_MEDIA=1).") var noMedia = false
+    @Flag(help: "Signalling only: a generated SDP and candidates, no audio or video (env SWITCHBOARD_NO_MEDIA=1).")
+    var noMedia = false
     @Option(help: "Send a sine tone of this frequency in Hz (the default audio: 440).") var tone: Double?
     @Option(help: "Send audio from this file (WAV, Ogg Opus/Vorbis, FLAC, ...; at most 10 minutes).") var play: String?
     @Flag(help: "Repeat the --play file (else silence after it).") var loop = false
@@ -269,7 +279,10 @@ struct MediaArguments: ParsableArguments {
     @Flag(help: "Use TURN relays only (the hub's call.turn credentials).") var relayOnly = false
     @Option(help: "Hang up this many seconds after media starts flowing.") var hangupAfter: Double?
     @Option(help: "Seconds between two quality lines.") var statsInterval: Double = 1
-    @Option(help: "Gather host candidates only on this local IP address (repeatable; loopback allowed; default: every interface but loopback).")
+    @Option(
+        help:
+            "Gather host candidates only on this local IP address (repeatable; loopback allowed; default: every interface but loopback)."
+    )
     var iceAddress: [String] = []
 
     func validate() throws {
@@ -277,19 +290,30 @@ struct MediaArguments: ParsableArguments {
         if sources > 1 { throw ValidationError("--tone, --play and --mic exclude each other") }
         if let tone, !(tone >= 20 && tone <= 20000) { throw ValidationError("--tone must be 20-20000 Hz") }
         if loop && play == nil { throw ValidationError("--loop needs --play") }
-        if let hangupAfter, !(hangupAfter > 0 && hangupAfter <= 86400) { throw ValidationError("--hangup-after must be 0-86400 s") }
-        if !(statsInterval >= 0.2 && statsInterval <= 3600) { throw ValidationError("--stats-interval must be 0.2-3600 s") }
+        if let hangupAfter, !(hangupAfter > 0 && hangupAfter <= 86400) {
+            throw ValidationError("--hangup-after must be 0-86400 s")
+        }
+        if !(statsInterval >= 0.2 && statsInterval <= 3600) {
+            throw ValidationError("--stats-interval must be 0.2-3600 s")
+        }
         for address in iceAddress where address.isEmpty || address.contains(" ") {
             throw ValidationError("--ice-address takes one IP address")
         }
-        if noMedia && (sources > 0 || record != nil || recordVideo != nil || relayOnly || hangupAfter != nil || videoFile != nil) {
+        if noMedia
+            && (sources > 0 || record != nil || recordVideo != nil || relayOnly || hangupAfter != nil
+                || videoFile != nil)
+        {
             throw ValidationError("--no-media excludes the media options")
         }
     }
 
     func options(video: Bool) -> MediaOptions {
-        let audio: MediaOptions.AudioSource = play.map { .file($0, loop: loop) } ?? (mic ? .microphone : .tone(tone ?? 440))
-        let off = noMedia || ["1", "true", "yes"].contains(ProcessInfo.processInfo.environment["SWITCHBOARD_NO_MEDIA"]?.lowercased() ?? "")
+        let audio: MediaOptions.AudioSource =
+            play.map { .file($0, loop: loop) } ?? (mic ? .microphone : .tone(tone ?? 440))
+        let off =
+            noMedia
+            || ["1", "true", "yes"].contains(
+                ProcessInfo.processInfo.environment["SWITCHBOARD_NO_MEDIA"]?.lowercased() ?? "")
         return MediaOptions(
             enabled: !off, audio: audio, video: video, videoFile: videoFile, record: record, recordVideo: recordVideo,
             relayOnly: relayOnly, hangupAfter: hangupAfter, statsInterval: statsInterval, iceAddresses: iceAddress)
@@ -298,7 +322,9 @@ struct MediaArguments: ParsableArguments {
 
 struct Call: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Call a friend with real audio (and video) when GStreamer is installed: shows ringing, the outcome and the call's quality; h + Enter or Ctrl-C hangs up.")
+        abstract:
+            "Call a friend with real audio (and video) when GStreamer is installed: shows ringing, the outcome and the call's quality; h + Enter or Ctrl-C hangs up."
+    )
     @OptionGroup var global: Global
     @Argument(help: "A friend's name, phone number or user id (#N).") var friend: String
     @Flag(help: "A video call (a test pattern, or --video-file).") var video = false
@@ -313,7 +339,9 @@ struct Call: AsyncParsableCommand {
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
-            try await CallSession(context: context, callee: friend, video: video, offerFile: offer, media: media.options(video: video)).run()
+            try await CallSession(
+                context: context, callee: friend, video: video, offerFile: offer, media: media.options(video: video)
+            ).run()
         }
     }
 }
@@ -330,7 +358,9 @@ struct Listen: AsyncParsableCommand {
 
     func validate() throws {
         if autoAnswer && autoDecline { throw ValidationError("--auto-answer and --auto-decline exclude each other") }
-        if let presence, Availability(rawValue: presence) == nil { throw ValidationError("--presence must be online or away") }
+        if let presence, Availability(rawValue: presence) == nil {
+            throw ValidationError("--presence must be online or away")
+        }
     }
 
     func run() async throws {
@@ -348,7 +378,8 @@ struct Hangup: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "End this profile's current call from another process (same session, so the same device).")
     @OptionGroup var global: Global
-    @Argument(help: "The call id (default: the call a running `call` or `listen` of this profile is in).") var callId: String?
+    @Argument(help: "The call id (default: the call a running `call` or `listen` of this profile is in).") var callId:
+        String?
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
@@ -363,11 +394,13 @@ struct Report: AsyncParsableCommand {
         abstract: "Report a message or a user to the administrators.", subcommands: [Message.self, User.self])
 
     struct Message: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Report the message at SEQ of a chat (a friend, a group or #conversation).")
+        static let configuration = CommandConfiguration(
+            abstract: "Report the message at SEQ of a chat (a friend, a group or #conversation).")
         @OptionGroup var global: Global
         @Argument(help: "The chat: a friend, a group or a conversation id.") var conversation: String
         @Argument(help: "The message's sequence number in that chat.") var seq: Int64
-        @Option(help: "spam, harassment, hate, violence, sexual, self_harm, illegal, impersonation or other.") var reason: String
+        @Option(help: "spam, harassment, hate, violence, sexual, self_harm, illegal, impersonation or other.")
+        var reason: String
         @Option(help: "Optional words for the administrators.") var text: String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
@@ -381,7 +414,8 @@ struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Report a friend or someone in one of your chats.")
         @OptionGroup var global: Global
         @Argument(help: "Their display name, or #USER_ID.") var name: String
-        @Option(help: "spam, harassment, hate, violence, sexual, self_harm, illegal, impersonation or other.") var reason: String
+        @Option(help: "spam, harassment, hate, violence, sexual, self_harm, illegal, impersonation or other.")
+        var reason: String
         @Option(help: "Optional words for the administrators.") var text: String?
         func run() async throws {
             try await perform(global) { context throws(CLIError) in
@@ -398,7 +432,8 @@ struct Admin: AsyncParsableCommand {
         subcommands: [Reports.self, Remove.self, Suspend.self, Reinstate.self, Resolve.self, Audit.self])
 
     struct Reports: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Open reports, newest first (--closed: resolved and dismissed).")
+        static let configuration = CommandConfiguration(
+            abstract: "Open reports, newest first (--closed: resolved and dismissed).")
         @OptionGroup var global: Global
         @Flag(help: "Closed reports instead of open ones.") var closed = false
         @Option(help: "Reports older than this report id (paging).") var before: Int64?
@@ -412,7 +447,8 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a message (members see a removed-by-moderation tombstone).")
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a message (members see a removed-by-moderation tombstone).")
         @OptionGroup var global: Global
         @Argument(help: "The message id (a report's target_id).") var messageId: Int64
         @Option(help: "Why (kept in the audit log).") var reason: String?
@@ -426,7 +462,8 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct Suspend: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Suspend an account: its connections close and it cannot log in.")
+        static let configuration = CommandConfiguration(
+            abstract: "Suspend an account: its connections close and it cannot log in.")
         @OptionGroup var global: Global
         @Argument(help: "The user id.") var user: String
         @Option(help: "Why (kept in the audit log).") var reason: String?
@@ -486,7 +523,9 @@ struct Account: AsyncParsableCommand {
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Delete your account for good (asks for the password again); your messages stay as a deleted account's.")
+            abstract:
+                "Delete your account for good (asks for the password again); your messages stay as a deleted account's."
+        )
         @OptionGroup var global: Global
         @Flag(help: "Read the password from the first line of stdin (else env SWITCHBOARD_PASSWORD, else a prompt).")
         var passwordStdin = false
@@ -495,9 +534,11 @@ struct Account: AsyncParsableCommand {
             try await perform(global) { context throws(CLIError) in
                 if !passwordStdin, context.environment["SWITCHBOARD_PASSWORD"] == nil {
                     context.printer.warning(
-                        "this deletes your account, friends, voice messages and sessions for good; your messages stay as a deleted account's")
+                        "this deletes your account, friends, voice messages and sessions for good; your messages stay as a deleted account's"
+                    )
                 }
-                let password = try Terminal.readPassword(fromStdin: passwordStdin, environment: context.environment, confirm: false)
+                let password = try Terminal.readPassword(
+                    fromStdin: passwordStdin, environment: context.environment, confirm: false)
                 try await context.deleteAccount(password: password)
                 return .ok
             }
@@ -541,14 +582,21 @@ struct ProfileSettings: AsyncParsableCommand {
         subcommands: [ProfileShow.self, Set.self], defaultSubcommand: ProfileShow.self)
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set any of your display name, time zone, locale, bio, protected account and DM policy.")
+        static let configuration = CommandConfiguration(
+            abstract: "Set any of your display name, time zone, locale, bio, protected account and DM policy.")
         @OptionGroup var global: Global
         @Option(help: "Display name.") var name: String?
-        @Option(name: .customLong("time-zone"), help: "IANA time zone, e.g. Europe/Paris (active hours and calendars).") var timeZone: String?
+        @Option(name: .customLong("time-zone"), help: "IANA time zone, e.g. Europe/Paris (active hours and calendars).")
+        var timeZone: String?
         @Option(help: "BCP 47 locale, e.g. fr-FR.") var locale: String?
         @Option(help: "Bio (≤ 160 characters; empty: none).") var bio: String?
-        @Flag(inversion: .prefixedNo, help: "A protected account: follows are requests you approve, posts only for followers.") var protected: Bool?
-        @Option(name: .customLong("dm-policy"), help: "Who may start a direct conversation: friends, mutuals or anyone.") var dmPolicy: String?
+        @Flag(
+            inversion: .prefixedNo,
+            help: "A protected account: follows are requests you approve, posts only for followers.") var protected:
+            Bool?
+        @Option(
+            name: .customLong("dm-policy"), help: "Who may start a direct conversation: friends, mutuals or anyone.")
+        var dmPolicy: String?
 
         func run() async throws {
             try await perform(global) { context throws(CLIError) in

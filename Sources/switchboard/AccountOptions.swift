@@ -11,7 +11,10 @@ import SwitchboardServer
 
 /// `serve`'s account deletion and data export options (docs/protocol.md, "Account deletion and export").
 struct AccountOptions: ParsableArguments {
-    @Option(help: "Folder of data export archives (shared by every node of a cluster); default: exports/ in --data-dir. [env: SWITCHBOARD_EXPORT_DIR]")
+    @Option(
+        help:
+            "Folder of data export archives (shared by every node of a cluster); default: exports/ in --data-dir. [env: SWITCHBOARD_EXPORT_DIR]"
+    )
     var exportDir: String = env("SWITCHBOARD_EXPORT_DIR") ?? ""
 
     @Option(help: "Largest data export archive, bytes. [env: SWITCHBOARD_EXPORT_MAX_BYTES]")
@@ -23,23 +26,34 @@ struct AccountOptions: ParsableArguments {
     @Option(help: "Data exports one user may request in 24 hours. [env: SWITCHBOARD_EXPORTS_PER_DAY]")
     var exportsPerDay: Int = envValue("SWITCHBOARD_EXPORTS_PER_DAY", as: Int.self) ?? 3
 
-    @Option(help: "Data export downloads served at once (each holds its archive in memory; 503 beyond). [env: SWITCHBOARD_EXPORT_DOWNLOADS]")
+    @Option(
+        help:
+            "Data export downloads served at once (each holds its archive in memory; 503 beyond). [env: SWITCHBOARD_EXPORT_DOWNLOADS]"
+    )
     var exportDownloads: Int = envValue("SWITCHBOARD_EXPORT_DOWNLOADS", as: Int.self) ?? 4
 
-    @Option(help: "Rows one account deletion batch (one transaction) changes at most. [env: SWITCHBOARD_DELETION_BATCH]")
+    @Option(
+        help: "Rows one account deletion batch (one transaction) changes at most. [env: SWITCHBOARD_DELETION_BATCH]")
     var deletionBatch: Int = envValue("SWITCHBOARD_DELETION_BATCH", as: Int.self) ?? 500
 
-    @Option(help: "Seconds between account deletion batches (for tests; 0 in production). [env: SWITCHBOARD_DELETION_BATCH_PAUSE]")
+    @Option(
+        help:
+            "Seconds between account deletion batches (for tests; 0 in production). [env: SWITCHBOARD_DELETION_BATCH_PAUSE]"
+    )
     var deletionBatchPause: Double = envValue("SWITCHBOARD_DELETION_BATCH_PAUSE", as: Double.self) ?? 0
 
-    @Option(help: "Seconds between sweeps resuming account deletions and exports. [env: SWITCHBOARD_ACCOUNT_SWEEP_INTERVAL]")
+    @Option(
+        help: "Seconds between sweeps resuming account deletions and exports. [env: SWITCHBOARD_ACCOUNT_SWEEP_INTERVAL]"
+    )
     var accountSweepInterval: Double = envValue("SWITCHBOARD_ACCOUNT_SWEEP_INTERVAL", as: Double.self) ?? 60
 
     func validate() throws {
-        guard exportMaxBytes >= 1024, exportTtl > 0, exportsPerDay >= 1, exportDownloads >= 1, deletionBatch >= 1, deletionBatchPause >= 0, accountSweepInterval >= 0.5
+        guard exportMaxBytes >= 1024, exportTtl > 0, exportsPerDay >= 1, exportDownloads >= 1, deletionBatch >= 1,
+            deletionBatchPause >= 0, accountSweepInterval >= 0.5
         else {
             throw ValidationError(
-                "--export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day, --export-downloads and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least 0.5")
+                "--export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day, --export-downloads and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least 0.5"
+            )
         }
     }
 

@@ -14,22 +14,37 @@ import SwitchboardStore
 
 /// Scheduled backups of `serve` (`docs/operations.md`).
 struct BackupOptions: ParsableArguments {
-    @Option(help: "Folder for scheduled backups (each in backup-<UTC time>/); with --backup-every. [env: SWITCHBOARD_BACKUP_DIR]")
+    @Option(
+        help:
+            "Folder for scheduled backups (each in backup-<UTC time>/); with --backup-every. [env: SWITCHBOARD_BACKUP_DIR]"
+    )
     var backupDir: String = env("SWITCHBOARD_BACKUP_DIR") ?? ""
 
-    @Option(help: "Seconds between scheduled backups (the first after 10 s, or one interval if shorter); 0: none. [env: SWITCHBOARD_BACKUP_EVERY]")
+    @Option(
+        help:
+            "Seconds between scheduled backups (the first after 10 s, or one interval if shorter); 0: none. [env: SWITCHBOARD_BACKUP_EVERY]"
+    )
     var backupEvery: Double = envValue("SWITCHBOARD_BACKUP_EVERY", as: Double.self) ?? 0
 
     @Option(help: "Scheduled backups kept; older ones are removed after each new one. [env: SWITCHBOARD_BACKUP_KEEP]")
     var backupKeep: Int = envValue("SWITCHBOARD_BACKUP_KEEP", as: Int.self) ?? 7
 
-    @Option(help: "Continuous WAL archiving of the embedded PostgreSQL into this folder (wal/, base/) for point-in-time restores. [env: SWITCHBOARD_WAL_ARCHIVE]")
+    @Option(
+        help:
+            "Continuous WAL archiving of the embedded PostgreSQL into this folder (wal/, base/) for point-in-time restores. [env: SWITCHBOARD_WAL_ARCHIVE]"
+    )
     var walArchive: String = env("SWITCHBOARD_WAL_ARCHIVE") ?? ""
 
-    @Option(help: "Seconds after which a WAL segment is archived even if not full (the most recent changes an archive can lack). [env: SWITCHBOARD_WAL_ARCHIVE_TIMEOUT]")
+    @Option(
+        help:
+            "Seconds after which a WAL segment is archived even if not full (the most recent changes an archive can lack). [env: SWITCHBOARD_WAL_ARCHIVE_TIMEOUT]"
+    )
     var walArchiveTimeout: Int = envValue("SWITCHBOARD_WAL_ARCHIVE_TIMEOUT", as: Int.self) ?? 60
 
-    @Option(help: "Seconds between base backups into the WAL archive (one at the start if the newest is older). [env: SWITCHBOARD_WAL_BASE_EVERY]")
+    @Option(
+        help:
+            "Seconds between base backups into the WAL archive (one at the start if the newest is older). [env: SWITCHBOARD_WAL_BASE_EVERY]"
+    )
     var walBaseEvery: Double = envValue("SWITCHBOARD_WAL_BASE_EVERY", as: Double.self) ?? 86400
 
     @Option(help: "Base backups kept in the WAL archive, with the WAL they need. [env: SWITCHBOARD_WAL_BASE_KEEP]")
@@ -37,7 +52,8 @@ struct BackupOptions: ParsableArguments {
 
     func validate() throws {
         guard walArchiveTimeout >= 1, walBaseEvery > 0, walBaseKeep >= 1 else {
-            throw ValidationError("--wal-archive-timeout and --wal-base-every must be positive, --wal-base-keep at least 1")
+            throw ValidationError(
+                "--wal-archive-timeout and --wal-base-every must be positive, --wal-base-keep at least 1")
         }
         guard !walArchive.contains("'") else { throw ValidationError("--wal-archive must not contain a single quote") }
         guard backupEvery >= 0, backupKeep >= 1 else {
@@ -114,7 +130,10 @@ struct Restore: ParsableCommand {
     @Option(help: "The backup folder (made by `switchboard backup` or a scheduled backup), or a --wal-archive folder.")
     var from: String
 
-    @Option(help: "With a --wal-archive folder: the time to recover to (ISO 8601, e.g. 2026-11-24T13:30:00Z); default: everything archived.")
+    @Option(
+        help:
+            "With a --wal-archive folder: the time to recover to (ISO 8601, e.g. 2026-11-24T13:30:00Z); default: everything archived."
+    )
     var until: String?
 
     func validate() throws {
@@ -133,11 +152,13 @@ struct Restore: ParsableCommand {
 
     func run() throws {
         let logger = bootstrapCommandLogging()
-        let isArchive = FileManager.default.fileExists(atPath: from + "/base")
+        let isArchive =
+            FileManager.default.fileExists(atPath: from + "/base")
             && !FileManager.default.fileExists(atPath: from + "/" + PostgresBackup.manifestFileName)
         if isArchive || until != nil {
             guard database.databaseURL.isEmpty else {
-                throw ValidationError("point-in-time restores (a --wal-archive folder, --until) are for the embedded PostgreSQL only")
+                throw ValidationError(
+                    "point-in-time restores (a --wal-archive folder, --until) are for the embedded PostgreSQL only")
             }
             let result = try WALArchive.restore(
                 from: from, until: until.flatMap(Self.parse), dataDirectory: database.dataDir, logger: logger)

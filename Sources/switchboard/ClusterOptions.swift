@@ -19,7 +19,10 @@ struct ClusterOptions: ParsableArguments {
             """)
     var redisURL: String = envValue("SWITCHBOARD_REDIS_URL", as: String.self) ?? ""
 
-    @Option(help: "CA certificates (PEM) to verify a rediss:// server with (default: the system's). [env: SWITCHBOARD_REDIS_CA_FILE]")
+    @Option(
+        help:
+            "CA certificates (PEM) to verify a rediss:// server with (default: the system's). [env: SWITCHBOARD_REDIS_CA_FILE]"
+    )
     var redisCAFile: String = envValue("SWITCHBOARD_REDIS_CA_FILE", as: String.self) ?? ""
 
     @Option(help: "Seconds between a node's heartbeats in Redis. [env: SWITCHBOARD_NODE_HEARTBEAT_INTERVAL]")
@@ -42,7 +45,10 @@ struct ClusterOptions: ParsableArguments {
             """)
     var callLeaseTTL: Double = envValue("SWITCHBOARD_CALL_LEASE_TTL", as: Double.self) ?? 6
 
-    @Option(help: "Seconds a node waits for the call coordinator's answer before answering unavailable. [env: SWITCHBOARD_CALL_FORWARD_TIMEOUT]")
+    @Option(
+        help:
+            "Seconds a node waits for the call coordinator's answer before answering unavailable. [env: SWITCHBOARD_CALL_FORWARD_TIMEOUT]"
+    )
     var callForwardTimeout: Double = envValue("SWITCHBOARD_CALL_FORWARD_TIMEOUT", as: Double.self) ?? 5
 
     @Option(
@@ -53,7 +59,9 @@ struct ClusterOptions: ParsableArguments {
     var directoryApplyTimeout: Double = envValue("SWITCHBOARD_DIRECTORY_APPLY_TIMEOUT", as: Double.self) ?? 0.5
 
     func validate() throws {
-        guard directoryApplyTimeout >= 0 else { throw ValidationError("--directory-apply-timeout must not be negative") }
+        guard directoryApplyTimeout >= 0 else {
+            throw ValidationError("--directory-apply-timeout must not be negative")
+        }
         guard callLeaseTTL >= 0.3, callForwardTimeout > 0 else {
             throw ValidationError("--call-lease-ttl must be at least 0.3 and --call-forward-timeout above 0")
         }
@@ -72,7 +80,8 @@ struct ClusterOptions: ParsableArguments {
             return
         }
         c.cluster = ClusterConfiguration(
-            redisURL: redisURL, redisCAFile: redisCAFile.isEmpty ? nil : redisCAFile, heartbeatInterval: nodeHeartbeatInterval,
+            redisURL: redisURL, redisCAFile: redisCAFile.isEmpty ? nil : redisCAFile,
+            heartbeatInterval: nodeHeartbeatInterval,
             heartbeatTTL: nodeHeartbeatTTL, redisTimeout: redisTimeout)
         c.cluster?.callLeaseTTL = callLeaseTTL
         c.cluster?.callForwardTimeout = callForwardTimeout

@@ -24,7 +24,9 @@ struct HealthCheck: ParsableCommand {
     var path: String = "/healthz"
 
     func run() throws {
-        guard BlockingHTTP.get(address: "127.0.0.1", port: port, path: path, timeoutSeconds: 3, maxBytes: 4096)?.status == 200
+        guard
+            BlockingHTTP.get(address: "127.0.0.1", port: port, path: path, timeoutSeconds: 3, maxBytes: 4096)?.status
+                == 200
         else { throw ExitCode(1) }
     }
 }

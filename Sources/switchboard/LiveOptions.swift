@@ -14,7 +14,10 @@ struct LiveOptions: ParsableArguments {
     @Option(help: "Live page streams one connection may subscribe to. [env: SWITCHBOARD_MAX_SUBSCRIPTIONS]")
     var maxSubscriptions: Int = envValue("SWITCHBOARD_MAX_SUBSCRIPTIONS", as: Int.self) ?? 16
 
-    @Option(help: "Posts and deletions a live resume returns at most (beyond, resync_required). [env: SWITCHBOARD_LIVE_REPLAY_MAX]")
+    @Option(
+        help:
+            "Posts and deletions a live resume returns at most (beyond, resync_required). [env: SWITCHBOARD_LIVE_REPLAY_MAX]"
+    )
     var liveReplayMax: Int = envValue("SWITCHBOARD_LIVE_REPLAY_MAX", as: Int.self) ?? 200
 
     func validate() throws {

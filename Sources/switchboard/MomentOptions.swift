@@ -24,7 +24,8 @@ struct MomentOptions: ParsableArguments {
     var momentsPageMax: Int = envValue("SWITCHBOARD_MOMENTS_PAGE_MAX", as: Int.self) ?? 50
 
     func validate() throws {
-        guard (1...9).contains(momentMaxPhotos), (0...10_000).contains(momentCaptionMax), (0...4).contains(postMaxPhotos),
+        guard (1...9).contains(momentMaxPhotos), (0...10_000).contains(momentCaptionMax),
+            (0...4).contains(postMaxPhotos),
             (1...1000).contains(momentsPageMax)
         else { throw ValidationError("moment limits: photos 1-9, caption 0-10000, post photos 0-4, page 1-1000") }
     }

@@ -14,7 +14,10 @@ struct PhotoOptions: ParsableArguments {
     @Option(help: "Largest photo upload in bytes. [env: SWITCHBOARD_PHOTO_MAX_BYTES]")
     var photoMaxBytes: Int = envValue("SWITCHBOARD_PHOTO_MAX_BYTES", as: Int.self) ?? 30 * 1024 * 1024
 
-    @Option(help: "Most pixels a photo's header may claim before it is refused undecoded. [env: SWITCHBOARD_PHOTO_MAX_PIXELS]")
+    @Option(
+        help:
+            "Most pixels a photo's header may claim before it is refused undecoded. [env: SWITCHBOARD_PHOTO_MAX_PIXELS]"
+    )
     var photoMaxPixels: Int = envValue("SWITCHBOARD_PHOTO_MAX_PIXELS", as: Int.self) ?? 50_000_000
 
     @Option(help: "Photos processed at once. [env: SWITCHBOARD_PHOTO_WORKERS]")
@@ -51,7 +54,8 @@ struct PhotoOptions: ParsableArguments {
         guard photoMaxBytes >= 1024, photoMaxPixels >= 1, photoWorkers >= 1, photoMaxWaiting >= 0, photoCacheBytes >= 0,
             uploadExpiryHours > 0, maxPendingUploads >= 1
         else {
-            throw ValidationError("photo limits: upload at least 1024 bytes, positive pixels, workers, expiry and pending uploads")
+            throw ValidationError(
+                "photo limits: upload at least 1024 bytes, positive pixels, workers, expiry and pending uploads")
         }
         var configuration = ServerConfiguration()
         apply(to: &configuration)

@@ -33,7 +33,8 @@ struct PostOptions: ParsableArguments {
     var repostRefill: Double = envValue("SWITCHBOARD_REPOST_REFILL", as: Double.self) ?? 10
 
     func validate() throws {
-        guard (1...10_000).contains(maxPostLength), postBurst >= 1, likeBurst >= 1, repostBurst >= 1, postRefill > 0, likeRefill > 0, repostRefill > 0
+        guard (1...10_000).contains(maxPostLength), postBurst >= 1, likeBurst >= 1, repostBurst >= 1, postRefill > 0,
+            likeRefill > 0, repostRefill > 0
         else { throw ValidationError("post limits: length 1-10000, bursts at least 1, refills positive") }
     }
 

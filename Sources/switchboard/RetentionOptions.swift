@@ -12,7 +12,10 @@ import SwitchboardServer
 /// How long `serve` keeps call records, deleted-message leftovers and revoked sessions (the retention sweep,
 /// docs/operations.md).
 struct RetentionOptions: ParsableArguments {
-    @Option(help: "Days an ended call's record (call history) is kept; 0: forever. [env: SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS]")
+    @Option(
+        help:
+            "Days an ended call's record (call history) is kept; 0: forever. [env: SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS]"
+    )
     var retainCallRecordsDays: Int = envValue("SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS", as: Int.self) ?? 365
 
     @Option(
@@ -22,7 +25,10 @@ struct RetentionOptions: ParsableArguments {
             """)
     var retainTombstonesDays: Int = envValue("SWITCHBOARD_RETAIN_TOMBSTONES_DAYS", as: Int.self) ?? 30
 
-    @Option(help: "Days a revoked (logged-out) session's row is kept; 0: forever. [env: SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS]")
+    @Option(
+        help:
+            "Days a revoked (logged-out) session's row is kept; 0: forever. [env: SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS]"
+    )
     var retainExpiredSessionsDays: Int = envValue("SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS", as: Int.self) ?? 30
 
     @Option(help: "Seconds between retention sweeps. [env: SWITCHBOARD_RETENTION_SWEEP_INTERVAL]")
@@ -36,7 +42,8 @@ struct RetentionOptions: ParsableArguments {
             throw ValidationError("--retain-*-days must be 0 (keep forever) or more")
         }
         guard retentionSweepInterval >= 1, retentionBatchSize >= 1 else {
-            throw ValidationError("--retention-sweep-interval must be at least 1 second, --retention-batch-size at least 1")
+            throw ValidationError(
+                "--retention-sweep-interval must be at least 1 second, --retention-batch-size at least 1")
         }
     }
 

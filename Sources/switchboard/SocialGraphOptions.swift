@@ -22,7 +22,8 @@ struct SocialGraphOptions: ParsableArguments {
 
     func validate() throws {
         guard followBurst >= 1, followRefill > 0, maxFollowing >= 1 else {
-            throw ValidationError("follows: --follow-burst at least 1, --follow-refill positive, --max-following at least 1")
+            throw ValidationError(
+                "follows: --follow-burst at least 1, --follow-refill positive, --max-following at least 1")
         }
     }
 

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import ArgumentParser
-import Foundation
 import CSwitchboardSys
+import Foundation
 import Logging
 import SwitchboardServer
 
@@ -39,7 +39,8 @@ func envFlag(_ name: String, default defaultValue: Bool = false) -> Bool {
 /// Ends the process with a usage error (64): an environment variable could not be parsed. Option defaults are
 /// evaluated while ArgumentParser builds the command, before `validate()`, so this cannot be a `ValidationError`.
 func exitWithBadEnvironment(_ name: String, _ value: String, expected: String) -> Never {
-    FileHandle.standardError.write(Data("Error: environment variable \(name)=\"\(value.prefix(64))\" is not a valid \(expected)\n".utf8))
+    FileHandle.standardError.write(
+        Data("Error: environment variable \(name)=\"\(value.prefix(64))\" is not a valid \(expected)\n".utf8))
     exit(64)
 }
 
@@ -102,7 +103,8 @@ struct Serve: ParsableCommand {
             Connections a loop turn flushes from those it wrote to, and again from its backlog; the rest wait for \
             later turns, with reads and replies in between. [env: SWITCHBOARD_LOOP_FLUSH_BUDGET]
             """)
-    var loopFlushBudget: Int = envValue("SWITCHBOARD_LOOP_FLUSH_BUDGET", as: Int.self) ?? ServerConfiguration.defaultLoopFlushBudget
+    var loopFlushBudget: Int =
+        envValue("SWITCHBOARD_LOOP_FLUSH_BUDGET", as: Int.self) ?? ServerConfiguration.defaultLoopFlushBudget
 
     @Option(help: "Most concurrent connections. [env: SWITCHBOARD_MAX_CONNECTIONS]")
     var maxConnections: Int = envValue("SWITCHBOARD_MAX_CONNECTIONS", as: Int.self) ?? 100_000
@@ -125,16 +127,25 @@ struct Serve: ParsableCommand {
     @Option(help: "Largest HTTP request body on plain endpoints, bytes. [env: SWITCHBOARD_MAX_BODY_BYTES]")
     var maxBodyBytes: Int = envValue("SWITCHBOARD_MAX_BODY_BYTES", as: Int.self) ?? 65536
 
-    @Option(help: "Seconds to send a whole HTTP request head (a deadline, not reset by each byte). [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]")
+    @Option(
+        help:
+            "Seconds to send a whole HTTP request head (a deadline, not reset by each byte). [env: SWITCHBOARD_HANDSHAKE_TIMEOUT]"
+    )
     var handshakeTimeout: Double = envValue("SWITCHBOARD_HANDSHAKE_TIMEOUT", as: Double.self) ?? 10
 
     @Option(help: "Seconds a request body (e.g. a voice upload) may take in total. [env: SWITCHBOARD_BODY_TIMEOUT]")
     var bodyTimeout: Double = envValue("SWITCHBOARD_BODY_TIMEOUT", as: Double.self) ?? 120
 
-    @Option(help: "Bytes per second a request body must average after the first --handshake-timeout seconds; 0: off. [env: SWITCHBOARD_MIN_BODY_RATE]")
+    @Option(
+        help:
+            "Bytes per second a request body must average after the first --handshake-timeout seconds; 0: off. [env: SWITCHBOARD_MIN_BODY_RATE]"
+    )
     var minBodyRate: Int = envValue("SWITCHBOARD_MIN_BODY_RATE", as: Int.self) ?? 1024
 
-    @Option(help: "Requests one WebSocket connection may have in flight before the server stops reading it. [env: SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT]")
+    @Option(
+        help:
+            "Requests one WebSocket connection may have in flight before the server stops reading it. [env: SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT]"
+    )
     var maxRequestsInFlight: Int = envValue("SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT", as: Int.self) ?? 64
 
     @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
@@ -155,13 +166,20 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds an idle keep-alive HTTP connection is kept. [env: SWITCHBOARD_KEEP_ALIVE_TIMEOUT]")
     var keepAliveTimeout: Double = envValue("SWITCHBOARD_KEEP_ALIVE_TIMEOUT", as: Double.self) ?? 30
 
-    @Option(help: "Seconds a /ws connection may stay unauthenticated (then close 4002). [env: SWITCHBOARD_AUTH_TIMEOUT]")
+    @Option(
+        help: "Seconds a /ws connection may stay unauthenticated (then close 4002). [env: SWITCHBOARD_AUTH_TIMEOUT]")
     var authTimeout: Double = envValue("SWITCHBOARD_AUTH_TIMEOUT", as: Double.self) ?? 10
 
-    @Option(help: "State-changing requests of one /ws connection that may wait behind an earlier one (then rate_limited). [env: SWITCHBOARD_MAX_WAITING_REQUESTS]")
+    @Option(
+        help:
+            "State-changing requests of one /ws connection that may wait behind an earlier one (then rate_limited). [env: SWITCHBOARD_MAX_WAITING_REQUESTS]"
+    )
     var maxWaitingRequests: Int = envValue("SWITCHBOARD_MAX_WAITING_REQUESTS", as: Int.self) ?? 1024
 
-    @Option(help: "Country calling code for phone numbers without one, e.g. 1; empty requires +. [env: SWITCHBOARD_DEFAULT_COUNTRY_CODE]")
+    @Option(
+        help:
+            "Country calling code for phone numbers without one, e.g. 1; empty requires +. [env: SWITCHBOARD_DEFAULT_COUNTRY_CODE]"
+    )
     var defaultCountryCode: String = env("SWITCHBOARD_DEFAULT_COUNTRY_CODE") ?? ""
 
     @Option(help: "Login attempts per phone number before the limit. [env: SWITCHBOARD_LOGIN_BURST_PER_PHONE]")
@@ -197,7 +215,10 @@ struct Serve: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Offer permessage-deflate. [env: SWITCHBOARD_DEFLATE=0 disables]")
     var deflate: Bool = envFlag("SWITCHBOARD_DEFLATE", default: true)
 
-    @Option(help: "Outbound bytes queued per connection before the backpressure policy applies. [env: SWITCHBOARD_MAX_OUTBOUND_BYTES]")
+    @Option(
+        help:
+            "Outbound bytes queued per connection before the backpressure policy applies. [env: SWITCHBOARD_MAX_OUTBOUND_BYTES]"
+    )
     var maxOutboundBytes: Int = envValue("SWITCHBOARD_MAX_OUTBOUND_BYTES", as: Int.self) ?? 4 << 20
 
     @Option(help: "close-1013 or close-1008. [env: SWITCHBOARD_BACKPRESSURE_POLICY]")
@@ -230,7 +251,8 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         guard backups.walArchive.isEmpty || database.databaseURL.isEmpty else {
-            throw ValidationError("--wal-archive is for the embedded PostgreSQL; archive an external one with its own tools")
+            throw ValidationError(
+                "--wal-archive is for the embedded PostgreSQL; archive an external one with its own tools")
         }
         guard BackpressurePolicy(rawValue: backpressurePolicy) != nil else {
             throw ValidationError("--backpressure-policy must be close-1013 or close-1008")
@@ -338,22 +360,37 @@ struct Serve: ParsableCommand {
 
 /// Where the data lives: an operator's PostgreSQL, or the embedded one under the data folder.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "PostgreSQL connection URL or libpq string; without it the server runs its own PostgreSQL under --data-dir. [env: DATABASE_URL or SWITCHBOARD_DATABASE_URL]")
+    @Option(
+        help:
+            "PostgreSQL connection URL or libpq string; without it the server runs its own PostgreSQL under --data-dir. [env: DATABASE_URL or SWITCHBOARD_DATABASE_URL]"
+    )
     var databaseURL: String = env("SWITCHBOARD_DATABASE_URL") ?? env("DATABASE_URL") ?? ""
 
-    @Option(help: "Folder for the server's data (the embedded PostgreSQL lives in <data-dir>/postgres). [env: SWITCHBOARD_DATA_DIR]")
+    @Option(
+        help:
+            "Folder for the server's data (the embedded PostgreSQL lives in <data-dir>/postgres). [env: SWITCHBOARD_DATA_DIR]"
+    )
     var dataDir: String = env("SWITCHBOARD_DATA_DIR") ?? "switchboard-data"
 
     @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
     var dbPoolSize: Int = envValue("SWITCHBOARD_DB_POOL_SIZE", as: Int.self) ?? 4
 
-    @Option(help: "Requests that may wait for a database connection before further ones answer unavailable. [env: SWITCHBOARD_DB_MAX_WAITERS]")
+    @Option(
+        help:
+            "Requests that may wait for a database connection before further ones answer unavailable. [env: SWITCHBOARD_DB_MAX_WAITERS]"
+    )
     var dbMaxWaiters: Int = envValue("SWITCHBOARD_DB_MAX_WAITERS", as: Int.self) ?? 1024
 
-    @Option(help: "Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: SWITCHBOARD_PG_RESTART_BACKOFF]")
+    @Option(
+        help:
+            "Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: SWITCHBOARD_PG_RESTART_BACKOFF]"
+    )
     var pgRestartBackoff: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF", as: Double.self) ?? 0.5
 
-    @Option(help: "Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: SWITCHBOARD_PG_RESTART_BACKOFF_MAX]")
+    @Option(
+        help:
+            "Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: SWITCHBOARD_PG_RESTART_BACKOFF_MAX]"
+    )
     var pgRestartBackoffMax: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF_MAX", as: Double.self) ?? 30
 
     func validate() throws {
@@ -399,14 +436,16 @@ struct Admin: ParsableCommand {
         subcommands: [Grant.self, Revoke.self, List.self])
 
     struct Grant: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make the account with this phone number an administrator.")
+        static let configuration = CommandConfiguration(
+            abstract: "Make the account with this phone number an administrator.")
         @Argument(help: "The account's phone number (E.164, +<country><number>).") var phone: String
         @OptionGroup var database: DatabaseOptions
         func run() throws { try Admin.perform(.grant(phone: phone), database) }
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take the administrator role from the account with this phone number.")
+        static let configuration = CommandConfiguration(
+            abstract: "Take the administrator role from the account with this phone number.")
         @Argument(help: "The account's phone number (E.164, +<country><number>).") var phone: String
         @OptionGroup var database: DatabaseOptions
         func run() throws { try Admin.perform(.revoke(phone: phone), database) }
@@ -427,7 +466,9 @@ struct Admin: ParsableCommand {
         var configuration = ServerConfiguration()
         database.apply(to: &configuration)
         do {
-            for line in try Administrators.run(action, configuration: configuration, logger: Logger(label: "switchboard")) { print(line) }
+            for line in try Administrators.run(
+                action, configuration: configuration, logger: Logger(label: "switchboard"))
+            { print(line) }
         } catch let failure as Administrators.Failure {
             FileHandle.standardError.write(Data("switchboard admin: \(failure.description)\n".utf8))
             throw ExitCode(1)

@@ -15,21 +15,29 @@ struct WebOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Serve the web app at /. [env: SWITCHBOARD_WEB=0 disables]")
     var web: Bool = envFlag("SWITCHBOARD_WEB", default: true)
 
-    @Option(help: "Folder of the web app; default: web/ in the working directory, else web/ of the source tree the executable was built in. [env: SWITCHBOARD_WEB_ROOT]")
+    @Option(
+        help:
+            "Folder of the web app; default: web/ in the working directory, else web/ of the source tree the executable was built in. [env: SWITCHBOARD_WEB_ROOT]"
+    )
     var webRoot: String = env("SWITCHBOARD_WEB_ROOT") ?? ""
 
-    @Option(help: "Largest web app file served, bytes (larger ones are left out with a warning). [env: SWITCHBOARD_WEB_MAX_FILE_BYTES]")
+    @Option(
+        help:
+            "Largest web app file served, bytes (larger ones are left out with a warning). [env: SWITCHBOARD_WEB_MAX_FILE_BYTES]"
+    )
     var webMaxFileBytes: Int = envValue("SWITCHBOARD_WEB_MAX_FILE_BYTES", as: Int.self) ?? 4 << 20
 
     @Option(help: "Most bytes of all web app files together. [env: SWITCHBOARD_WEB_MAX_TOTAL_BYTES]")
     var webMaxTotalBytes: Int = envValue("SWITCHBOARD_WEB_MAX_TOTAL_BYTES", as: Int.self) ?? 64 << 20
 
-    @Option(help: "Seconds between checks for changed web app files; 0: read once at start. [env: SWITCHBOARD_WEB_REFRESH]")
+    @Option(
+        help: "Seconds between checks for changed web app files; 0: read once at start. [env: SWITCHBOARD_WEB_REFRESH]")
     var webRefresh: Double = envValue("SWITCHBOARD_WEB_REFRESH", as: Double.self) ?? 1
 
     func validate() throws {
         guard webMaxFileBytes >= 1, webMaxTotalBytes >= 1, webRefresh >= 0 else {
-            throw ValidationError("--web-max-file-bytes and --web-max-total-bytes must be positive, --web-refresh at least 0")
+            throw ValidationError(
+                "--web-max-file-bytes and --web-max-total-bytes must be positive, --web-refresh at least 0")
         }
         if web, !webRoot.isEmpty {
             var isFolder: ObjCBool = false
@@ -54,7 +62,9 @@ struct WebOptions: ParsableArguments {
             var folder = executable.deletingLastPathComponent()
             for _ in 0..<6 {
                 let index = folder.appendingPathComponent("web/index.html").path
-                if fm.fileExists(atPath: index) { return (folder.appendingPathComponent("web").path, "web app from the source tree") }
+                if fm.fileExists(atPath: index) {
+                    return (folder.appendingPathComponent("web").path, "web app from the source tree")
+                }
                 folder = folder.deletingLastPathComponent()
             }
         }

@@ -18,22 +18,30 @@ import Glibc
 
 /// One integer from a query on the test database.
 private func count(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = []) throws -> Int {
-    try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1 }
+    try database.pool.connectionForTests { db in Int(try db.execute(cached: sql, params).first?.string(0) ?? "-1") ?? -1
+    }
 }
 
 /// Waits until `sql` (one integer) says `expected`.
-private func waitFor(_ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = [], equals expected: Int, timeout: Double = 30) -> Bool {
+private func waitFor(
+    _ database: DatabaseRuntime, _ sql: String, _ params: [PostgresData?] = [], equals expected: Int,
+    timeout: Double = 30
+) -> Bool {
     waitUntil(timeout: timeout) { (try? count(database, sql, params)) == expected }
 }
 
 private func uploadClip(_ port: Int, _ user: TestUser, seconds: Double) throws -> Int {
-    let uploaded = try http(port, "POST", "/voice", token: user.token, headers: ["Content-Type": "audio/wav"], body: toneWAV(seconds: seconds))
+    let uploaded = try http(
+        port, "POST", "/voice", token: user.token, headers: ["Content-Type": "audio/wav"],
+        body: toneWAV(seconds: seconds))
     return try #require(json(uploaded.body)["voice_id"] as? Int)
 }
 
 /// The history of a conversation as `user` sees it, oldest first.
 private func history(_ user: TestUser, _ conversation: Int) throws -> [[String: Any]] {
-    let messages = try #require(ok(try user.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"] as? [[String: Any]])
+    let messages = try #require(
+        ok(try user.client.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"]
+            as? [[String: Any]])
     return messages.sorted { ($0["seq"] as? Int ?? 0) < ($1["seq"] as? Int ?? 0) }
 }
 
@@ -75,7 +83,8 @@ private func ownDatabase(_ name: String) throws -> String {
 @Suite("Account deletion and data export", .serialized)
 struct AccountLifecycleTests {
     @Test func deletionRemovesOrTombstonesEveryKindOfDataAndKeepsOthersHistoriesGapless() throws {
-        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)")
+            .path
         // A database of its own: the other suites' servers share the test database and would work this job with
         // their own export folders (a cluster shares one).
         let own = try ownDatabase("acct_del_\(getpid())_\(Int.random(in: 0..<1_000_000))")
@@ -95,28 +104,44 @@ struct AccountLifecycleTests {
         let ann2 = try secondDevice(port, ann, "ann-2")
 
         // A direct conversation: ann, bob, ann (text) and a voice message of ann's.
-        let first = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "a1", "text": "secret one"])))
+        let first = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "a1", "text": "secret one"])))
         let direct = try #require(first["conversation_id"] as? Int)
-        _ = try #require(ok(try bob.client.call("messages.send", ["conversation_id": direct, "client_id": "b1", "text": "bob's reply"])))
+        _ = try #require(
+            ok(
+                try bob.client.call(
+                    "messages.send", ["conversation_id": direct, "client_id": "b1", "text": "bob's reply"])))
         let clip = try uploadClip(port, ann, seconds: 1)
-        _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": direct, "client_id": "a2", "voice_id": clip])))
-        _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": direct, "client_id": "a3", "text": "secret two"])))
+        _ = try #require(
+            ok(try ann.client.call("messages.send", ["conversation_id": direct, "client_id": "a2", "voice_id": clip])))
+        _ = try #require(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": direct, "client_id": "a3", "text": "secret two"])))
         #expect(try http(port, "GET", "/voice/\(clip)", token: bob.token).status == 200)
         // A group of three.
         let group = try #require(
-            (ok(try ann.client.call("groups.create", ["name": "trio", "member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])?[
-                "conversation_id"] as? Int)
-        _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": group, "client_id": "g1", "text": "group secret"])))
-        let catsMessage = try #require(ok(try cat.client.call("messages.send", ["conversation_id": group, "client_id": "c1", "text": "cat here"])))
+            (ok(try ann.client.call("groups.create", ["name": "trio", "member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])?[
+                    "conversation_id"] as? Int)
+        _ = try #require(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": group, "client_id": "g1", "text": "group secret"])))
+        let catsMessage = try #require(
+            ok(try cat.client.call("messages.send", ["conversation_id": group, "client_id": "c1", "text": "cat here"])))
         // Reactions both ways, a call record, an export.
-        let bobsMessageId = try #require(history(bob, direct).first { $0["sender_id"] as? Int == bob.id }?["id"] as? Int)
+        let bobsMessageId = try #require(
+            history(bob, direct).first { $0["sender_id"] as? Int == bob.id }?["id"] as? Int)
         _ = try #require(ok(try ann.client.call("reactions.set", ["message_id": bobsMessageId, "emoji": "👍"])))
-        _ = try #require(ok(try bob.client.call("reactions.set", ["message_id": first["message_id"] as? Int ?? 0, "emoji": "❤️"])))
+        _ = try #require(
+            ok(try bob.client.call("reactions.set", ["message_id": first["message_id"] as? Int ?? 0, "emoji": "❤️"])))
         try runSQL(
             database,
             "INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, ended_at) VALUES ('acct-\(ann.id)', \(ann.id), \(bob.id), 'voice', 'completed', 'hangup', now(), now())"
         )
-        let export = try #require((ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
+        let export = try #require(
+            (ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
         _ = try ann.client.event("account.export_ready")
         let seqsBefore = try history(bob, direct).map { $0["seq"] as? Int ?? 0 }
 
@@ -124,7 +149,8 @@ struct AccountLifecycleTests {
         let anonymous = try ProtocolClient(port: port)
         #expect(errorCode(try anonymous.call("account.delete", ["password": ann.password])) == "not_authenticated")
         #expect(errorCode(try anonymous.call("account.export")) == "not_authenticated")
-        #expect(errorCode(try ann.client.call("account.delete", ["password": "not the password"])) == "invalid_credentials")
+        #expect(
+            errorCode(try ann.client.call("account.delete", ["password": "not the password"])) == "invalid_credentials")
         #expect(try count(database, "SELECT count(*) FROM account_deletions WHERE user_id = $1", [.int(ann.id)]) == 0)
         #expect(try http(port, "GET", "/export/\(export)", token: bob.token).status == 404)
 
@@ -136,29 +162,48 @@ struct AccountLifecycleTests {
         #expect(try ann2.socket.readCloseCode() == 4005)
         #expect(try bob.client.event("user.deleted")["user_id"] as? Int == ann.id)
         #expect(try cat.client.event("user.deleted")["user_id"] as? Int == ann.id)
-        #expect(waitFor(database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NOT NULL", [.int(ann.id)], equals: 1))
+        #expect(
+            waitFor(
+                database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NOT NULL",
+                [.int(ann.id)], equals: 1))
 
         // In the database: everything of ann's gone, the stub left, messages tombstoned.
         let a = PostgresData.int(ann.id)
-        #expect(try count(database, "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NOT NULL AND phone = 'deleted:' || id AND password_hash = ''", [a]) == 1)
+        #expect(
+            try count(
+                database,
+                "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NOT NULL AND phone = 'deleted:' || id AND password_hash = ''",
+                [a]) == 1)
         #expect(try count(database, "SELECT count(*) FROM users WHERE phone = $1", [.text(ann.phone)]) == 0)
         #expect(try count(database, "SELECT count(*) FROM sessions WHERE user_id = $1", [a]) == 0)
         #expect(try count(database, "SELECT count(*) FROM friendships WHERE user_low = $1 OR user_high = $1", [a]) == 0)
-        #expect(try count(database, "SELECT count(*) FROM friend_requests WHERE from_user = $1 OR to_user = $1", [a]) == 0)
+        #expect(
+            try count(database, "SELECT count(*) FROM friend_requests WHERE from_user = $1 OR to_user = $1", [a]) == 0)
         #expect(try count(database, "SELECT count(*) FROM message_reactions WHERE user_id = $1", [a]) == 0)
         #expect(try count(database, "SELECT count(*) FROM voice_clips WHERE uploader_id = $1", [a]) == 0)
         #expect(try count(database, "SELECT count(*) FROM calls WHERE caller_id = $1 OR callee_id = $1", [a]) == 0)
         #expect(try count(database, "SELECT count(*) FROM data_exports WHERE user_id = $1", [a]) == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: exports).filter { $0.hasPrefix("export-") } == [])
-        #expect(try count(database, "SELECT count(*) FROM members WHERE user_id = $1 AND left_seq IS NULL AND conversation_id = $2", [a, .int(group)]) == 0)
+        #expect(
+            try count(
+                database,
+                "SELECT count(*) FROM members WHERE user_id = $1 AND left_seq IS NULL AND conversation_id = $2",
+                [a, .int(group)]) == 0)
         #expect(try count(database, "SELECT count(*) FROM messages WHERE sender_id = $1", [a]) == 4)
         #expect(
             try count(
-                database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NULL AND voice_id IS NULL AND sender_deleted AND deleted_at IS NOT NULL",
+                database,
+                "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NULL AND voice_id IS NULL AND sender_deleted AND deleted_at IS NOT NULL",
                 [a]) == 4)
         // Others' data stays: bob's message, bob's reaction on ann's (tombstoned) message, cat's message.
-        #expect(try count(database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NOT NULL", [.int(bob.id)]) == 1)
-        #expect(try count(database, "SELECT count(*) FROM messages WHERE id = $1 AND body = 'cat here'", [.int(catsMessage["message_id"] as? Int ?? 0)]) == 1)
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NOT NULL", [.int(bob.id)])
+                == 1)
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM messages WHERE id = $1 AND body = 'cat here'",
+                [.int(catsMessage["message_id"] as? Int ?? 0)]) == 1)
 
         // Bob's history: the same seqs, gapless; ann's messages are tombstones of a deleted account.
         let after = try history(bob, direct)
@@ -183,16 +228,23 @@ struct AccountLifecycleTests {
 
         // The phone number registers again: a new account with a new id, nothing of the old one.
         let again = try ProtocolClient(port: port)
-        #expect(errorCode(try again.call("login", ["phone": ann.phone, "password": ann.password, "device": "x"])) == "invalid_credentials")
+        #expect(
+            errorCode(try again.call("login", ["phone": ann.phone, "password": ann.password, "device": "x"]))
+                == "invalid_credentials")
         let fresh = try #require(
-            ok(try again.call("register", ["phone": ann.phone, "password": "a brand new pass 77", "display_name": "Ann again", "device": "d"])))
+            ok(
+                try again.call(
+                    "register",
+                    ["phone": ann.phone, "password": "a brand new pass 77", "display_name": "Ann again", "device": "d"])
+            ))
         #expect(fresh["user_id"] as? Int != ann.id)
         #expect((ok(try again.call("friends.list"))?["friends"] as? [Any])?.isEmpty == true)
         #expect((ok(try again.call("conversations.list"))?["conversations"] as? [Any])?.isEmpty == true)
     }
 
     @Test func exportArchiveHasTheUsersDataAndOnlyItsOwnerDownloadsIt() throws {
-        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)")
+            .path
         let own = try ownDatabase("acct_exp_\(getpid())_\(Int.random(in: 0..<1_000_000))")
         let (server, port, database) = try startProtocolServer {
             $0.account.exportDirectory = exports
@@ -203,12 +255,20 @@ struct AccountLifecycleTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let sent = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "e1", "text": "export me"])))
+        let sent = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "e1", "text": "export me"])))
         let conversation = try #require(sent["conversation_id"] as? Int)
-        _ = try #require(ok(try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "e2", "text": "from bob"])))
+        _ = try #require(
+            ok(
+                try bob.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "e2", "text": "from bob"])))
         let clip = try uploadClip(port, ann, seconds: 1)
-        _ = try #require(ok(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "e3", "voice_id": clip])))
-        _ = try #require(ok(try ann.client.call("reactions.set", ["message_id": sent["message_id"] as? Int ?? 0, "emoji": "🎉"])))
+        _ = try #require(
+            ok(
+                try ann.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "e3", "voice_id": clip])))
+        _ = try #require(
+            ok(try ann.client.call("reactions.set", ["message_id": sent["message_id"] as? Int ?? 0, "emoji": "🎉"])))
 
         let started = try #require(ok(try ann.client.call("account.export"))?["export"] as? [String: Any])
         let id = try #require(started["export_id"] as? Int)
@@ -245,13 +305,17 @@ struct AccountLifecycleTests {
         #expect(friends.map { $0["user_id"] as? Int } == [bob.id])
         let sessions = try #require(try jsonFile(folder.appendingPathComponent("sessions.json")) as? [[String: Any]])
         #expect(sessions.first?["device"] as? String == "ann-1")
-        let conversations = try #require(try jsonFile(folder.appendingPathComponent("conversations.json")) as? [[String: Any]])
+        let conversations = try #require(
+            try jsonFile(folder.appendingPathComponent("conversations.json")) as? [[String: Any]])
         #expect(conversations.count == 1)
         let messages = try #require(conversations.first?["messages"] as? [[String: Any]])
         #expect(messages.map { $0["seq"] as? Int ?? 0 } == [1, 2, 3])
         #expect(messages.compactMap { $0["text"] as? String } == ["export me", "from bob"])
         #expect((messages[2]["voice"] as? [String: Any])?["voice_id"] as? Int == clip)
-        #expect(Set((conversations.first?["members"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int }) == [ann.id, bob.id])
+        #expect(
+            Set((conversations.first?["members"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int }) == [
+                ann.id, bob.id,
+            ])
         let reactions = try #require(try jsonFile(folder.appendingPathComponent("reactions.json")) as? [[String: Any]])
         #expect(reactions.map { $0["emoji"] as? String } == ["🎉"])
         let clips = try #require(try jsonFile(folder.appendingPathComponent("voice.json")) as? [[String: Any]])
@@ -264,7 +328,8 @@ struct AccountLifecycleTests {
         #expect(hours["days"] is [Any])
 
         // Limits: at most 2 a day (configured), the third refused with retry_after_ms.
-        let second = try #require((ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
+        let second = try #require(
+            (ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
         _ = try ann.client.event("account.export_ready")
         let third = try ann.client.call("account.export")
         #expect(errorCode(third) == "rate_limited")
@@ -282,17 +347,21 @@ struct AccountLifecycleTests {
         defer { stop(server); database.close() }
         let ann = try makeUser(port, "ann")
         for _ in 0..<3 {
-            #expect(errorCode(try ann.client.call("account.delete", ["password": "wrong password 1"])) == "invalid_credentials")
+            #expect(
+                errorCode(try ann.client.call("account.delete", ["password": "wrong password 1"]))
+                    == "invalid_credentials")
         }
         let limited = try ann.client.call("account.delete", ["password": ann.password])
         #expect(errorCode(limited) == "rate_limited")
         #expect(((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0) > 0)
-        #expect(try count(database, "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NULL", [.int(ann.id)]) == 1)
+        #expect(
+            try count(database, "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NULL", [.int(ann.id)]) == 1)
         #expect(ok(try ann.client.call("ping")) != nil)
     }
 
     @Test func aDeletionKilledHalfwayIsFinishedByTheNextStart() throws {
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-acct-kill-\(UUID().uuidString)").path
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-acct-kill-\(UUID().uuidString)")
+            .path
         // A database of its own: the other suites' servers (same test database) would resume the job themselves.
         let url = try ownDatabase("acct_kill_\(getpid())_\(Int.random(in: 0..<1_000_000))")
         let common = ["--database-url", url, "--export-dir", dataDir + "/exports"]
@@ -305,16 +374,22 @@ struct AccountLifecycleTests {
         defer { database.close() }
 
         let port = freePort()
-        var process = try launchServer(dataDir: dataDir, port: port, extraArguments: common + ["--deletion-batch", "1", "--deletion-batch-pause", "0.5"])
+        var process = try launchServer(
+            dataDir: dataDir, port: port,
+            extraArguments: common + ["--deletion-batch", "1", "--deletion-batch-pause", "0.5"])
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let first = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "k0", "text": "m0"])))
+        let first = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "client_id": "k0", "text": "m0"])))
         let conversation = try #require(first["conversation_id"] as? Int)
         for i in 1..<12 {
             let sender = i % 3 == 0 ? bob : ann
-            _ = try #require(ok(try sender.client.call("messages.send", ["conversation_id": conversation, "client_id": "k\(i)", "text": "m\(i)"])))
+            _ = try #require(
+                ok(
+                    try sender.client.call(
+                        "messages.send", ["conversation_id": conversation, "client_id": "k\(i)", "text": "m\(i)"])))
         }
         let annsCount = try count(database, "SELECT count(*) FROM messages WHERE sender_id = $1", [.int(ann.id)])
         #expect(annsCount == 9)
@@ -323,26 +398,46 @@ struct AccountLifecycleTests {
         // Halfway: some of ann's messages are tombstones, the job is not finished. Then kill -9.
         #expect(
             waitUntil(timeout: 30) {
-                (try? count(database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted", [.int(ann.id)])) ?? 0 >= 2
+                (try? count(
+                    database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted", [.int(ann.id)]))
+                    ?? 0 >= 2
             })
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let tombstoned = try count(database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted", [.int(ann.id)])
+        let tombstoned = try count(
+            database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted", [.int(ann.id)])
         #expect(tombstoned < annsCount)
-        #expect(try count(database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NULL", [.int(ann.id)]) == 1)
-        #expect(try count(database, "SELECT count(*) FROM friendships WHERE user_low = $1 OR user_high = $1", [.int(ann.id)]) == 1)
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NULL",
+                [.int(ann.id)]) == 1)
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM friendships WHERE user_low = $1 OR user_high = $1", [.int(ann.id)]) == 1
+        )
         // The number is free already (committed with the request).
         #expect(try count(database, "SELECT count(*) FROM users WHERE phone = $1", [.text(ann.phone)]) == 0)
 
         // The next start resumes it from where it stopped and finishes it.
         let port2 = freePort()
         process = try launchServer(dataDir: dataDir, port: port2, extraArguments: common)
-        #expect(waitFor(database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NOT NULL", [.int(ann.id)], equals: 1))
-        #expect(try count(database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted AND body IS NULL", [.int(ann.id)]) == annsCount)
-        #expect(try count(database, "SELECT count(*) FROM friendships WHERE user_low = $1 OR user_high = $1", [.int(ann.id)]) == 0)
+        #expect(
+            waitFor(
+                database, "SELECT count(*) FROM account_deletions WHERE user_id = $1 AND finished_at IS NOT NULL",
+                [.int(ann.id)], equals: 1))
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM messages WHERE sender_id = $1 AND sender_deleted AND body IS NULL",
+                [.int(ann.id)]) == annsCount)
+        #expect(
+            try count(
+                database, "SELECT count(*) FROM friendships WHERE user_low = $1 OR user_high = $1", [.int(ann.id)]) == 0
+        )
         #expect(try count(database, "SELECT count(*) FROM sessions WHERE user_id = $1", [.int(ann.id)]) == 0)
         let bobAgain = try reconnect(port2, bob)
-        let messages = try #require(ok(try bobAgain.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"] as? [[String: Any]])
+        let messages = try #require(
+            ok(try bobAgain.call("messages.history", ["conversation_id": conversation, "limit": 100]))?["messages"]
+                as? [[String: Any]])
         #expect(messages.map { $0["seq"] as? Int ?? 0 }.sorted() == Array(1...12))
         #expect(messages.filter { $0["sender_deleted"] as? Bool == true }.count == annsCount)
         #expect(messages.filter { $0["text"] != nil }.count == 12 - annsCount)

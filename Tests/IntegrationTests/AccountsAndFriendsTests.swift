@@ -41,7 +41,9 @@ final class TestDatabase: @unchecked Sendable {
 }
 
 /// A server with protocol v1 on a real database.
-func startProtocolServer(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> (HubServer, Int, DatabaseRuntime) {
+func startProtocolServer(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) throws -> (
+    HubServer, Int, DatabaseRuntime
+) {
     var configuration = ServerConfiguration()
     configuration.host = "127.0.0.1"
     configuration.port = 0
@@ -68,7 +70,8 @@ final class ProtocolClient {
 
     init(port: Int, extraHeaders: String = "") throws {
         socket = try TestSocket(port: port, timeout: 10)
-        try socket.send(upgradeRequest(path: "/ws", extraHeaders: "Sec-WebSocket-Protocol: switchboard.v1\r\n" + extraHeaders))
+        try socket.send(
+            upgradeRequest(path: "/ws", extraHeaders: "Sec-WebSocket-Protocol: switchboard.v1\r\n" + extraHeaders))
         let head = try socket.readHead()
         guard head.hasPrefix("HTTP/1.1 101") else { throw TestSocketError.eof }
     }
@@ -94,7 +97,9 @@ final class ProtocolClient {
         while true {
             let frame = try socket.readFrame()
             if frame.opcode == 8 { throw TestSocketError.eof }
-            if frame.opcode == 1, let object = try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [String: Any] {
+            if frame.opcode == 1,
+                let object = try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [String: Any]
+            {
                 return object
             }
         }
@@ -124,16 +129,30 @@ struct AccountsAndFriendsTests {
         defer { stop(server); database.close() }
         let phone = freshPhone()
         let a = try ProtocolClient(port: port)
-        let registered = try #require(ok(try a.call("register", ["phone": phone, "password": "correct horse 42", "display_name": "Ann", "device": "phone"])))
+        let registered = try #require(
+            ok(
+                try a.call(
+                    "register",
+                    ["phone": phone, "password": "correct horse 42", "display_name": "Ann", "device": "phone"])))
         let token = try #require(registered["session_token"] as? String)
         #expect(token.count == 43)
-        #expect(errorCode(try a.call("register", ["phone": phone, "password": "x", "display_name": "A", "device": "d"])) == "already_authenticated")
+        #expect(
+            errorCode(try a.call("register", ["phone": phone, "password": "x", "display_name": "A", "device": "d"]))
+                == "already_authenticated")
         #expect(ok(try a.call("ping")) != nil)
 
         let dup = try ProtocolClient(port: port)
-        #expect(errorCode(try dup.call("register", ["phone": phone, "password": "another good one 7", "display_name": "Ann2", "device": "d"])) == "phone_taken")
-        #expect(errorCode(try dup.call("login", ["phone": phone, "password": "wrong password 1", "device": "d"])) == "invalid_credentials")
-        let logged = try #require(ok(try dup.call("login", ["phone": phone, "password": "correct horse 42", "device": "laptop"])))
+        #expect(
+            errorCode(
+                try dup.call(
+                    "register",
+                    ["phone": phone, "password": "another good one 7", "display_name": "Ann2", "device": "d"]))
+                == "phone_taken")
+        #expect(
+            errorCode(try dup.call("login", ["phone": phone, "password": "wrong password 1", "device": "d"]))
+                == "invalid_credentials")
+        let logged = try #require(
+            ok(try dup.call("login", ["phone": phone, "password": "correct horse 42", "device": "laptop"])))
         #expect(logged["user_id"] as? Int == registered["user_id"] as? Int)
 
         let third = try ProtocolClient(port: port)
@@ -154,9 +173,14 @@ struct AccountsAndFriendsTests {
         defer { stop(server); database.close() }
         let phone = freshPhone()
         let phoneDevice = try ProtocolClient(port: port)
-        _ = try #require(ok(try phoneDevice.call("register", ["phone": phone, "password": "quiet river 9", "display_name": "Bob", "device": "phone"])))
+        _ = try #require(
+            ok(
+                try phoneDevice.call(
+                    "register", ["phone": phone, "password": "quiet river 9", "display_name": "Bob", "device": "phone"])
+            ))
         let laptop = try ProtocolClient(port: port)
-        let login = try #require(ok(try laptop.call("login", ["phone": phone, "password": "quiet river 9", "device": "laptop"])))
+        let login = try #require(
+            ok(try laptop.call("login", ["phone": phone, "password": "quiet river 9", "device": "laptop"])))
         let laptopSession = try #require(login["session_id"] as? Int)
         #expect(ok(try phoneDevice.call("sessions.revoke", ["session_id": laptopSession])) != nil)
         _ = try laptop.event("session.revoked")
@@ -168,11 +192,19 @@ struct AccountsAndFriendsTests {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }
         let c = try ProtocolClient(port: port)
-        #expect(errorCode(try c.call("register", ["phone": "12ab", "password": "fine password 1", "display_name": "X", "device": "d"])) == "invalid_phone")
-        let weak = try c.call("register", ["phone": freshPhone(), "password": "123456", "display_name": "X", "device": "d"])
+        #expect(
+            errorCode(
+                try c.call(
+                    "register", ["phone": "12ab", "password": "fine password 1", "display_name": "X", "device": "d"]))
+                == "invalid_phone")
+        let weak = try c.call(
+            "register", ["phone": freshPhone(), "password": "123456", "display_name": "X", "device": "d"])
         #expect(errorCode(weak) == "weak_password")
         #expect((weak["error"] as? [String: Any])?["reason"] as? String != nil)
-        #expect(errorCode(try c.call("register", ["phone": freshPhone(), "password": "abc", "display_name": "X", "device": "d"])) == "weak_password")
+        #expect(
+            errorCode(
+                try c.call("register", ["phone": freshPhone(), "password": "abc", "display_name": "X", "device": "d"]))
+                == "weak_password")
         #expect(errorCode(try c.call("register", ["phone": freshPhone(), "device": "d"])) == "bad_request")
         #expect(errorCode(try c.call("no.such.op")) == "unknown_op")
         try c.sendRaw("{not json")
@@ -183,10 +215,15 @@ struct AccountsAndFriendsTests {
         let (server, port, database) = try startProtocolServer { $0.authenticationTimeout = 1.5 }
         defer { stop(server); database.close() }
         let c = try ProtocolClient(port: port)
-        for op in ["ping", "logout", "sessions.list", "sessions.revoke", "profile.get", "profile.update", "friends.request",
-            "friends.accept", "friends.decline", "friends.cancel", "friends.remove", "friends.list", "friends.requests", "contacts.match"]
-        {
-            #expect(errorCode(try c.call(op, ["session_id": 1, "request_id": 1, "user_id": 1, "phones": [], "display_name": "x"])) == "not_authenticated", "\(op)")
+        for op in [
+            "ping", "logout", "sessions.list", "sessions.revoke", "profile.get", "profile.update", "friends.request",
+            "friends.accept", "friends.decline", "friends.cancel", "friends.remove", "friends.list", "friends.requests",
+            "contacts.match",
+        ] {
+            #expect(
+                errorCode(
+                    try c.call(op, ["session_id": 1, "request_id": 1, "user_id": 1, "phones": [], "display_name": "x"]))
+                    == "not_authenticated", "\(op)")
         }
         // ... and is closed with 4002 after the authentication timeout.
         #expect(try c.socket.readCloseCode() == 4002)
@@ -197,7 +234,14 @@ struct AccountsAndFriendsTests {
         defer { stop(server); database.close() }
         let c = try ProtocolClient(port: port)
         let name = "Robert'); DROP TABLE users; --"
-        _ = try #require(ok(try c.call("register", ["phone": freshPhone(), "password": "little bobby 77", "display_name": name, "device": "x' OR '1'='1"])))
+        _ = try #require(
+            ok(
+                try c.call(
+                    "register",
+                    [
+                        "phone": freshPhone(), "password": "little bobby 77", "display_name": name,
+                        "device": "x' OR '1'='1",
+                    ])))
         let profile = try #require(ok(try c.call("profile.get"))?["profile"] as? [String: Any])
         #expect(profile["display_name"] as? String == name)
         let sessions = try #require(ok(try c.call("sessions.list"))?["sessions"] as? [[String: Any]])
@@ -209,11 +253,15 @@ struct AccountsAndFriendsTests {
         defer { stop(server); database.close() }
         let phone = freshPhone()
         let r = try ProtocolClient(port: port)
-        _ = try #require(ok(try r.call("register", ["phone": phone, "password": "steady state 3", "display_name": "Rate", "device": "d"])))
+        _ = try #require(
+            ok(
+                try r.call(
+                    "register", ["phone": phone, "password": "steady state 3", "display_name": "Rate", "device": "d"])))
         var codes: [String] = []
         for _ in 0..<7 {
             let c = try ProtocolClient(port: port)
-            codes.append(errorCode(try c.call("login", ["phone": phone, "password": "wrong guess 123", "device": "d"])) ?? "ok")
+            codes.append(
+                errorCode(try c.call("login", ["phone": phone, "password": "wrong guess 123", "device": "d"])) ?? "ok")
         }
         #expect(codes.prefix(5).allSatisfy { $0 == "invalid_credentials" })
         #expect(codes.last == "rate_limited")
@@ -229,11 +277,19 @@ struct AccountsAndFriendsTests {
         let annPhone = freshPhone()
         let bobPhone = freshPhone()
         let ann1 = try ProtocolClient(port: port)
-        let annId = try #require(ok(try ann1.call("register", ["phone": annPhone, "password": "ann secret 11", "display_name": "ann", "device": "a1"]))?["user_id"] as? Int)
+        let annId = try #require(
+            ok(
+                try ann1.call(
+                    "register", ["phone": annPhone, "password": "ann secret 11", "display_name": "ann", "device": "a1"])
+            )?["user_id"] as? Int)
         let ann2 = try ProtocolClient(port: port)
         _ = try #require(ok(try ann2.call("login", ["phone": annPhone, "password": "ann secret 11", "device": "a2"])))
         let bob1 = try ProtocolClient(port: port)
-        let bobId = try #require(ok(try bob1.call("register", ["phone": bobPhone, "password": "bob secret 22", "display_name": "Bob", "device": "b1"]))?["user_id"] as? Int)
+        let bobId = try #require(
+            ok(
+                try bob1.call(
+                    "register", ["phone": bobPhone, "password": "bob secret 22", "display_name": "Bob", "device": "b1"])
+            )?["user_id"] as? Int)
         let bob2 = try ProtocolClient(port: port)
         _ = try #require(ok(try bob2.call("login", ["phone": bobPhone, "password": "bob secret 22", "device": "b2"])))
 
@@ -249,12 +305,16 @@ struct AccountsAndFriendsTests {
         // Cancel, then request again and decline, then request again and accept.
         #expect(ok(try ann1.call("friends.cancel", ["request_id": requestId])) != nil)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.cancelled") }
-        let second = try #require((ok(try ann1.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"] as? Int)
+        let second = try #require(
+            (ok(try ann1.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"]
+                as? Int)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.received") }
         #expect(errorCode(try ann1.call("friends.decline", ["request_id": second])) == "not_found")  // not addressed to Ann
         #expect(ok(try bob1.call("friends.decline", ["request_id": second])) != nil)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.declined") }
-        let third = try #require((ok(try ann1.call("friends.request", ["phone": bobPhone]))?["request"] as? [String: Any])?["request_id"] as? Int)
+        let third = try #require(
+            (ok(try ann1.call("friends.request", ["phone": bobPhone]))?["request"] as? [String: Any])?["request_id"]
+                as? Int)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.received") }
         #expect(ok(try bob2.call("friends.accept", ["request_id": third])) != nil)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.accepted") }
@@ -265,8 +325,15 @@ struct AccountsAndFriendsTests {
         // Alphabetical, case-insensitive.
         let carol = try ProtocolClient(port: port)
         let carolPhone = freshPhone()
-        let carolId = try #require(ok(try carol.call("register", ["phone": carolPhone, "password": "carol secret 33", "display_name": "carol", "device": "c"]))?["user_id"] as? Int)
-        let toCarol = try #require((ok(try bob1.call("friends.request", ["user_id": carolId]))?["request"] as? [String: Any])?["request_id"] as? Int)
+        let carolId = try #require(
+            ok(
+                try carol.call(
+                    "register",
+                    ["phone": carolPhone, "password": "carol secret 33", "display_name": "carol", "device": "c"]))?[
+                    "user_id"] as? Int)
+        let toCarol = try #require(
+            (ok(try bob1.call("friends.request", ["user_id": carolId]))?["request"] as? [String: Any])?["request_id"]
+                as? Int)
         _ = try #require(ok(try carol.call("friends.accept", ["request_id": toCarol])))
         let list = try #require(ok(try bob2.call("friends.list"))?["friends"] as? [[String: Any]])
         #expect(list.map { $0["display_name"] as? String } == ["ann", "carol"])
@@ -274,9 +341,13 @@ struct AccountsAndFriendsTests {
         #expect(ok(try ann1.call("profile.get", ["user_id": bobId])) != nil)
         #expect(errorCode(try ann1.call("profile.get", ["user_id": carolId])) == "not_found")
         // Contact matching.
-        let matches = try #require(ok(try ann1.call("contacts.match", ["phones": [bobPhone, carolPhone, "+15550000000", "garbage"]]))?["matches"] as? [[String: Any]])
+        let matches = try #require(
+            ok(try ann1.call("contacts.match", ["phones": [bobPhone, carolPhone, "+15550000000", "garbage"]]))?[
+                "matches"] as? [[String: Any]])
         #expect(Set(matches.compactMap { $0["user_id"] as? Int }) == [bobId, carolId])
-        #expect(errorCode(try ann1.call("contacts.match", ["phones": Array(repeating: bobPhone, count: 501)])) == "too_many")
+        #expect(
+            errorCode(try ann1.call("contacts.match", ["phones": Array(repeating: bobPhone, count: 501)])) == "too_many"
+        )
         // Profile updates reach friends live.
         _ = try #require(ok(try bob1.call("profile.update", ["display_name": "Bobby"])))
         let updated = try ann2.event("profile.updated")
@@ -291,7 +362,8 @@ struct AccountsAndFriendsTests {
         let (server, port, database) = try startProtocolServer()
         defer { stop(server); database.close() }
         let script = repositoryRoot.appendingPathComponent("Tests/IntegrationTests/python/accounts_interop.py").path
-        let result = try runProcess("/usr/bin/env", ["python3", script, "ws://127.0.0.1:\(port)/ws", freshPhone(), freshPhone()])
+        let result = try runProcess(
+            "/usr/bin/env", ["python3", script, "ws://127.0.0.1:\(port)/ws", freshPhone(), freshPhone()])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("ok befriended"))
         #expect(result.output.contains("ok messages"))

@@ -61,7 +61,8 @@ struct ActiveHoursIntegrationTests {
 
         // Dan lives in Tokyo (UTC+9) from the start: 22:00Z-01:00Z is 07:00-10:00 on the next local date.
         let dan = try makeUser(port, "dan")
-        let zoned = try #require(ok(try dan.client.call("profile.update", ["time_zone": "Asia/Tokyo"]))?["profile"] as? [String: Any])
+        let zoned = try #require(
+            ok(try dan.client.call("profile.update", ["time_zone": "Asia/Tokyo"]))?["profile"] as? [String: Any])
         #expect(zoned["time_zone"] as? String == "Asia/Tokyo")
         #expect(zoned["locale"] as? String == "en-US")
         #expect(zoned["display_name"] as? String == "dan")
@@ -82,13 +83,15 @@ struct ActiveHoursIntegrationTests {
         let annId = Int64(ann.id)
         let written = waitUntil(timeout: 20) {
             ((try? database.pool.connectionForTests { db in
-                try db.execute(cached: "SELECT count(*) FROM active_hours WHERE user_id = $1", [.int(annId)]).first?.string(0)
+                try db.execute(cached: "SELECT count(*) FROM active_hours WHERE user_id = $1", [.int(annId)]).first?
+                    .string(0)
             }) ?? nil) == "2"
         }
         #expect(written)
 
         // Bob, a friend, reads ann's series: 3,600 s on each side of midnight UTC (counted once, not 5,400 + 3,600).
-        let annDays = ok(try bob.client.call("stats.active_hours", ["user_id": ann.id, "from": utcDay(d2), "to": utcDay(d3)]))
+        let annDays = ok(
+            try bob.client.call("stats.active_hours", ["user_id": ann.id, "from": utcDay(d2), "to": utcDay(d3)]))
         #expect(annDays?["user_id"] as? Int == ann.id)
         #expect(annDays?["time_zone"] as? String == "UTC")
         #expect(annDays?["today"] as? String == utcDay(d3))
@@ -98,21 +101,30 @@ struct ActiveHoursIntegrationTests {
         #expect(hours.count == 24)
         #expect(hours[23] == 3600)
         #expect(annDay?["seconds"] as? Int == 3600)
-        #expect((ok(try bob.client.call("stats.active_day", ["user_id": ann.id, "date": utcDay(d3)]))?["hours"] as? [Int])?[0] == 3600)
+        #expect(
+            (ok(try bob.client.call("stats.active_day", ["user_id": ann.id, "date": utcDay(d3)]))?["hours"] as? [Int])?[
+                0] == 3600)
 
         // Carol is no friend: the same not_found as a missing user.
         #expect(errorCode(try carol.client.call("stats.active_hours", ["user_id": ann.id])) == "not_found")
-        #expect(errorCode(try carol.client.call("stats.active_day", ["user_id": ann.id, "date": utcDay(d2)])) == "not_found")
+        #expect(
+            errorCode(try carol.client.call("stats.active_day", ["user_id": ann.id, "date": utcDay(d2)])) == "not_found"
+        )
         #expect(errorCode(try carol.client.call("stats.active_hours", ["user_id": 999_999_999])) == "not_found")
         #expect(errorCode(try bob.client.call("stats.active_hours", ["from": "2026-02-30"])) == "bad_request")
-        #expect(errorCode(try bob.client.call("stats.active_hours", ["from": utcDay(d3), "to": utcDay(d2)])) == "bad_request")
-        #expect(errorCode(try bob.client.call("stats.active_hours", ["from": "2020-01-01", "to": "2021-01-01"])) == "bad_request")
+        #expect(
+            errorCode(try bob.client.call("stats.active_hours", ["from": utcDay(d3), "to": utcDay(d2)]))
+                == "bad_request")
+        #expect(
+            errorCode(try bob.client.call("stats.active_hours", ["from": "2020-01-01", "to": "2021-01-01"]))
+                == "bad_request")
 
         // Dan, still connected (the open interval counts up to now), in Tokyo: everything on the next local date.
         let danDays = ok(try dan.client.call("stats.active_hours", ["from": utcDay(d2), "to": utcDay(d3)]))
         #expect(danDays?["time_zone"] as? String == "Asia/Tokyo")
         #expect(days(danDays) == [utcDay(d2): 0, utcDay(d3): 3 * 3600])
-        let danHours = try #require(ok(try dan.client.call("stats.active_day", ["date": utcDay(d3)]))?["hours"] as? [Int])
+        let danHours = try #require(
+            ok(try dan.client.call("stats.active_day", ["date": utcDay(d3)]))?["hours"] as? [Int])
         #expect(Array(danHours[7...9]) == [3600, 3600, 3600])
         #expect(danHours.reduce(0, +) == 3 * 3600)
 
@@ -125,10 +137,13 @@ struct ActiveHoursIntegrationTests {
         #expect(days(moved) == [utcDay(d2): 0, utcDay(d3): 3 * 3600 + 1800])
 
         // The default range: the last 30 days up to today, from the registration date on, zeros included.
-        let recent = try #require(ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?["days"] as? [[String: Any]])
+        let recent = try #require(
+            ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?["days"] as? [[String: Any]])
         #expect(recent.last?["date"] as? String == utcDay(d3))
         #expect(recent.count >= 3 && recent.count <= 5)
-        #expect(recent.first?["date"] as? String == ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?["since"] as? String)
+        #expect(
+            recent.first?["date"] as? String == ok(try bob.client.call("stats.active_hours", ["user_id": ann.id]))?[
+                "since"] as? String)
     }
 
     @Test func deletingTheAccountRemovesItsActiveHours() throws {
@@ -138,7 +153,9 @@ struct ActiveHoursIntegrationTests {
         let id = Int64(gil.id)
         func rows() -> Int {
             (try? database.pool.connectionForTests { db in
-                Int(try db.execute(cached: "SELECT count(*) FROM active_hours WHERE user_id = $1", [.int(id)]).first?.string(0) ?? "-1") ?? -1
+                Int(
+                    try db.execute(cached: "SELECT count(*) FROM active_hours WHERE user_id = $1", [.int(id)]).first?
+                        .string(0) ?? "-1") ?? -1
             }) ?? -1
         }
         // The checkpoint (every second here) writes the open interval of the connected device.
@@ -154,7 +171,9 @@ struct ActiveHoursIntegrationTests {
         #expect(errorCode(try eve.client.call("profile.update", ["time_zone": "Mars/Olympus"])) == "bad_request")
         #expect(errorCode(try eve.client.call("profile.update", ["locale": "not a locale"])) == "bad_request")
         #expect(errorCode(try eve.client.call("profile.update", [:])) == "bad_request")
-        let updated = try #require(ok(try eve.client.call("profile.update", ["time_zone": "Europe/Paris", "locale": "fr-FR"]))?["profile"] as? [String: Any])
+        let updated = try #require(
+            ok(try eve.client.call("profile.update", ["time_zone": "Europe/Paris", "locale": "fr-FR"]))?["profile"]
+                as? [String: Any])
         #expect(updated["display_name"] as? String == "eve")
         #expect(updated["time_zone"] as? String == "Europe/Paris")
         #expect(updated["locale"] as? String == "fr-FR")
@@ -163,11 +182,14 @@ struct ActiveHoursIntegrationTests {
         #expect(own["locale"] as? String == "fr-FR")
         // A new device learns them from its authentication, like the rest of its own profile.
         let device = try ProtocolClient(port: port)
-        let session = try #require(ok(try device.call("authenticate", ["token": eve.token]))?["profile"] as? [String: Any])
+        let session = try #require(
+            ok(try device.call("authenticate", ["token": eve.token]))?["profile"] as? [String: Any])
         #expect(session["time_zone"] as? String == "Europe/Paris")
         #expect(session["locale"] as? String == "fr-FR")
         // A failed request changes nothing.
-        #expect(errorCode(try eve.client.call("profile.update", ["display_name": "Eve", "time_zone": "Nowhere/Else"])) == "bad_request")
+        #expect(
+            errorCode(try eve.client.call("profile.update", ["display_name": "Eve", "time_zone": "Nowhere/Else"]))
+                == "bad_request")
         let same = try #require(ok(try eve.client.call("profile.get"))?["profile"] as? [String: Any])
         #expect(same["display_name"] as? String == "eve")
     }

@@ -131,7 +131,9 @@ struct AdmissionTests {
         for _ in 0..<1000 where !drained {
             let metrics = try scrape(port)
             cancelled = sample(metrics, "switchboard_requests_cancelled_total")
-            drained = sample(metrics, "switchboard_requests_in_flight") == 0 && sample(metrics, "switchboard_connections_read_paused") == 0
+            drained =
+                sample(metrics, "switchboard_requests_in_flight") == 0
+                && sample(metrics, "switchboard_connections_read_paused") == 0
             if !drained { usleep(10_000) }
         }
         #expect(drained, "the flooder's requests stayed in flight after it closed")
@@ -149,8 +151,10 @@ struct AdmissionTests {
         #expect(errorCode(try ann.client.call("no.such.op")) == "unknown_op")
         #expect(errorCode(try ann.client.call("profile.get", ["user_id": "x"])) == "bad_request")
         // Errors answered by an engine (a conversation's writer, the call queue) through the outbox count too.
-        let sendCode = try #require(errorCode(try ann.client.call("messages.send", ["conversation_id": 987_654, "text": "hi"])))
-        let acceptCode = try #require(errorCode(try ann.client.call("call.accept", ["call_id": "no-such-call", "answer": "v=0"])))
+        let sendCode = try #require(
+            errorCode(try ann.client.call("messages.send", ["conversation_id": 987_654, "text": "hi"])))
+        let acceptCode = try #require(
+            errorCode(try ann.client.call("call.accept", ["call_id": "no-such-call", "answer": "v=0"])))
         // Ann and two more fill the server; the fourth is closed at once.
         let extra = try (0..<2).map { _ in try TestSocket(port: port) }
         for _ in 0..<500 where server.connectionCount < 3 { usleep(10_000) }
@@ -161,7 +165,9 @@ struct AdmissionTests {
         for _ in 0..<500 where server.connectionCount > 1 { usleep(10_000) }
         let metrics = try scrape(port)
         func value(_ line: String) -> Double {
-            metrics.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            metrics.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap {
+                Double($0.split(separator: " ").last ?? "")
+            } ?? 0
         }
         #expect(value(#"switchboard_requests_total{op="ping"}"#) >= 3)
         #expect(value(#"switchboard_requests_total{op="register"}"#) >= 1)

@@ -36,10 +36,14 @@ struct ClientCommunityTests {
 
         let garden = try await admin.createCommunity(name: name, description: "green", category: "hobby")
         #expect(garden.name == name && garden.joined == false && garden.memberCount == 0)
-        #expect(await code { () async throws(SwitchboardClientError) in try await bob.createCommunity(name: "nope \(name)") } == "forbidden")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await bob.createCommunity(name: "nope \(name)")
+            } == "forbidden")
         let joined = try await bob.joinCommunity(garden.communityId)
         #expect(joined.joined && joined.role == "member" && joined.memberCount == 1)
-        #expect(await code { () async throws(SwitchboardClientError) in try await bob.joinCommunity(garden.communityId) } == "already_member")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await bob.joinCommunity(garden.communityId) }
+                == "already_member")
 
         let start = Date().addingTimeInterval(3600)
         let f = ISO8601DateFormatter()
@@ -49,11 +53,14 @@ struct ClientCommunityTests {
             endsAt: f.string(from: start.addingTimeInterval(3600)), timeZone: "Europe/Paris", capacity: 5)
         #expect(event.status == "upcoming" && event.capacity == 5 && event.participantCount == 0)
         let unread = try await bob.communityUnread()
-        #expect(unread.unreadTotal >= 1 && unread.communities.contains { $0.communityId == garden.communityId && $0.unread == 1 })
+        #expect(
+            unread.unreadTotal >= 1
+                && unread.communities.contains { $0.communityId == garden.communityId && $0.unread == 1 })
         let page = try await bob.communities(limit: 100)
         #expect(page.communities.first { $0.communityId == garden.communityId }?.unread == 1)
         let notes = try await bob.communityNotifications(garden.communityId)
-        #expect(notes.notifications.first?.kind == "event.published" && notes.notifications.first?.eventId == event.eventId)
+        #expect(
+            notes.notifications.first?.kind == "event.published" && notes.notifications.first?.eventId == event.eventId)
         let read = try await bob.readCommunity(garden.communityId)
         #expect(read.unread == 0)
 
@@ -61,7 +68,8 @@ struct ClientCommunityTests {
         #expect(listed.events.map(\.eventId) == [event.eventId])
         let mine = try await bob.joinEvent(event.eventId)
         #expect(mine.joined && mine.participantCount == 1)
-        let calendar = try await bob.calendar(range: "month", date: String(f.string(from: start).prefix(10)), timeZone: "UTC")
+        let calendar = try await bob.calendar(
+            range: "month", date: String(f.string(from: start).prefix(10)), timeZone: "UTC")
         #expect(calendar.range == "month" && calendar.events.map(\.eventId) == [event.eventId])
         #expect(calendar.days.contains { $0.eventIds.contains(event.eventId) })
         let dropped = try await bob.dropEvent(event.eventId)

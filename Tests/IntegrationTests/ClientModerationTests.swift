@@ -41,9 +41,18 @@ struct ClientModerationTests {
         let userReport = try await bob.report(user: annUser.id, reason: "harassment")
         #expect(userReport != report)
         // A stranger sees neither the message nor the user: one answer.
-        #expect(await code { () async throws(SwitchboardClientError) -> Int64 in try await cat.report(message: ack.messageId, reason: "spam") } == "not_found")
-        #expect(await code { () async throws(SwitchboardClientError) -> Int64 in try await cat.report(user: annUser.id, reason: "spam") } == "not_found")
-        #expect(await code { () async throws(SwitchboardClientError) -> Int64 in try await bob.report(message: ack.messageId, reason: "boring") } == "bad_request")
+        #expect(
+            await code { () async throws(SwitchboardClientError) -> Int64 in
+                try await cat.report(message: ack.messageId, reason: "spam")
+            } == "not_found")
+        #expect(
+            await code { () async throws(SwitchboardClientError) -> Int64 in
+                try await cat.report(user: annUser.id, reason: "spam")
+            } == "not_found")
+        #expect(
+            await code { () async throws(SwitchboardClientError) -> Int64 in
+                try await bob.report(message: ack.messageId, reason: "boring")
+            } == "bad_request")
         for client in [ann, bob, cat] { await client.close() }
     }
 }

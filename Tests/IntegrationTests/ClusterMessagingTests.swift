@@ -64,7 +64,10 @@ func concurrently(_ jobs: [(JobResults) throws -> Void]) -> [JobResults] {
 }
 
 /// Sends `count` texts with client ids `<keyPrefix>-<i>`, at most `window` unanswered; records each ack by key.
-func sendWindowed(_ client: ProtocolClient, _ conversation: Int, keyPrefix: String, count: Int, window: Int = 16, into results: JobResults) throws {
+func sendWindowed(
+    _ client: ProtocolClient, _ conversation: Int, keyPrefix: String, count: Int, window: Int = 16,
+    into results: JobResults
+) throws {
     var outstanding: [(id: Int, key: String)] = []
     func settle() throws {
         let (id, key) = outstanding.removeFirst()
@@ -73,7 +76,11 @@ func sendWindowed(_ client: ProtocolClient, _ conversation: Int, keyPrefix: Stri
     }
     for i in 0..<count {
         let key = "\(keyPrefix)-\(i)"
-        outstanding.append((try client.send("messages.send", ["conversation_id": conversation, "client_id": key, "text": "m \(key)"]), key))
+        outstanding.append(
+            (
+                try client.send(
+                    "messages.send", ["conversation_id": conversation, "client_id": key, "text": "m \(key)"]), key
+            ))
         if outstanding.count >= window { try settle() }
     }
     while !outstanding.isEmpty { try settle() }
@@ -91,14 +98,19 @@ struct ClusterMessagingTests {
         let cat = try makeUser(cluster[2].port, "cat")
         try befriend(ann, bob)
         try befriend(ann, cat)
-        let created = try #require(ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])
+        let created = try #require(
+            ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])
         let group = try #require(created["conversation_id"] as? Int)
 
         // Each member sends 200 messages through its own instance at once, at most 16 unanswered each.
         let perUser = 200
-        let results = concurrently([ann, bob, cat].map { user in { results in
-            try sendWindowed(user.client, group, keyPrefix: "\(user.id)", count: perUser, into: results)
-        } })
+        let results = concurrently(
+            [ann, bob, cat].map { user in
+                { results in
+                    try sendWindowed(user.client, group, keyPrefix: "\(user.id)", count: perUser, into: results)
+                }
+            })
         let failures = results.flatMap(\.failures)
         #expect(failures.isEmpty, "\(failures.prefix(5))")
         let all = results.reduce(into: [String: [String: Any]]()) { $0.merge($1.acks) { x, _ in x } }
@@ -135,12 +147,17 @@ struct ClusterMessagingTests {
         try befriend(ann, bob)
         let annB = try secondDevice(cluster[1].port, ann, "ann-b")
         let direct = try #require(
-            (ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+            (ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"] as? [String: Any])?[
+                "conversation_id"] as? Int)
 
         // One after the other: the retry through B finds the message stored through A.
-        let first = try #require(ok(try ann.client.call("messages.send", ["conversation_id": direct, "client_id": "k0", "text": "once"])))
-        let retry = try #require(ok(try annB.call("messages.send", ["conversation_id": direct, "client_id": "k0", "text": "once"])))
-        for field in ["message_id", "seq", "ts"] { #expect("\(first[field] ?? "")" == "\(retry[field] ?? "")", "\(field)") }
+        let first = try #require(
+            ok(try ann.client.call("messages.send", ["conversation_id": direct, "client_id": "k0", "text": "once"])))
+        let retry = try #require(
+            ok(try annB.call("messages.send", ["conversation_id": direct, "client_id": "k0", "text": "once"])))
+        for field in ["message_id", "seq", "ts"] {
+            #expect("\(first[field] ?? "")" == "\(retry[field] ?? "")", "\(field)")
+        }
 
         // At once, 20 times: the row lock orders the two; both get the one stored message.
         for k in 1...20 {
@@ -149,7 +166,9 @@ struct ClusterMessagingTests {
             let b = try annB.send("messages.send", params)
             let ackA = try #require(ok(try ann.client.reply(a)))
             let ackB = try #require(ok(try annB.reply(b)))
-            for field in ["message_id", "seq", "ts"] { #expect("\(ackA[field] ?? "")" == "\(ackB[field] ?? "")", "k\(k) \(field)") }
+            for field in ["message_id", "seq", "ts"] {
+                #expect("\(ackA[field] ?? "")" == "\(ackB[field] ?? "")", "k\(k) \(field)")
+            }
         }
         let stored = try allHistory(bob.client, direct)
         #expect(stored.keys.sorted() == Array(1...21))
@@ -169,10 +188,12 @@ struct ClusterMessagingTests {
         try befriend(ann, dan)
         let catB = try secondDevice(b, cat, "cat-b")
         let group = try #require(
-            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, dan.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, dan.id]]))?["conversation"]
+                as? [String: Any])?["conversation_id"] as? Int)
         // B caches the group (without Cat).
         _ = try #require(ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "from B"])))
-        #expect(errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "not yet"])) == "not_member")
+        #expect(
+            errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "not yet"])) == "not_member")
         #expect(errorCode(try catB.call("typing", ["conversation_id": group])) == "not_member")
 
         // Added through A: Cat types and sends through B at once (typing first: it checks B's cached state itself).
@@ -184,9 +205,12 @@ struct ClusterMessagingTests {
         // Left through A: refused through B at once; the others go on.
         _ = try #require(ok(try cat.client.call("groups.leave", ["conversation_id": group])))
         #expect(errorCode(try catB.call("typing", ["conversation_id": group, "active": false])) == "not_member")
-        #expect(errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "still here?"])) == "not_member")
+        #expect(
+            errorCode(try catB.call("messages.send", ["conversation_id": group, "text": "still here?"])) == "not_member"
+        )
         #expect(errorCode(try catB.call("groups.rename", ["conversation_id": group, "name": "mine"])) == "not_member")
-        let next = try #require(ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "after Cat"])))
+        let next = try #require(
+            ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "after Cat"])))
         #expect(next["seq"] as? Int == 6)
 
         // Added again through A (a second version change): B takes it too.
@@ -207,19 +231,25 @@ struct ClusterMessagingTests {
         try befriend(ann, bob)
         try befriend(ann, cat)
         let group = try #require(
-            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
-        _ = try #require(ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "B caches the group"])))
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, cat.id]]))?["conversation"]
+                as? [String: Any])?["conversation_id"] as? Int)
+        _ = try #require(
+            ok(try bob.client.call("messages.send", ["conversation_id": group, "text": "B caches the group"])))
 
         _ = try #require(ok(try ann.client.call("groups.rename", ["conversation_id": group, "name": "Lunch"])))
-        let seen = try #require(ok(try bob.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
+        let seen = try #require(
+            ok(try bob.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
         #expect(seen["name"] as? String == "Lunch")
         // B's next system message follows A's rename in seq and in content.
-        let renamed = try #require(ok(try bob.client.call("groups.rename", ["conversation_id": group, "name": "Dinner"]))?["message"] as? [String: Any])
+        let renamed = try #require(
+            ok(try bob.client.call("groups.rename", ["conversation_id": group, "name": "Dinner"]))?["message"]
+                as? [String: Any])
         #expect(renamed["seq"] as? Int == 4)
         let history = try allHistory(bob.client, group)
         #expect((history[3]?["system"] as? [String: Any])?["name"] as? String == "Lunch")
         #expect((history[4]?["system"] as? [String: Any])?["name"] as? String == "Dinner")
-        let back = try #require(ok(try ann.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
+        let back = try #require(
+            ok(try ann.client.call("conversations.get", ["conversation_id": group]))?["conversation"] as? [String: Any])
         #expect(back["name"] as? String == "Dinner")
     }
 
@@ -234,7 +264,8 @@ struct ClusterMessagingTests {
         try befriend(ann, dan)
         let annAdds = try secondDevice(a, ann, "ann-adds")
         let group = try #require(
-            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, dan.id]]))?["conversation"] as? [String: Any])?["conversation_id"] as? Int)
+            (ok(try ann.client.call("groups.create", ["member_ids": [bob.id, dan.id]]))?["conversation"]
+                as? [String: Any])?["conversation_id"] as? Int)
 
         // Ann and Bob send through A and B while Dan leaves through B and is added again through A, 10 times.
         let perUser = 150, toggles = 10
@@ -271,7 +302,8 @@ struct ClusterMessagingTests {
             #expect(m["id"] as? Int == ack["message_id"] as? Int, "\(key)")
         }
         // Dan is a member again (the last change): he sends through B, after everything.
-        let last = try #require(ok(try dan.client.call("messages.send", ["conversation_id": group, "text": "back for good"])))
+        let last = try #require(
+            ok(try dan.client.call("messages.send", ["conversation_id": group, "text": "back for good"])))
         #expect(last["seq"] as? Int == 2 + total)
     }
 }

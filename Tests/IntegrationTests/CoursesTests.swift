@@ -17,7 +17,9 @@ import Testing
 private func list(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
 
 /// A community with `core` as core members and `members` as ordinary members, made in SQL.
-private func makeCommunity(_ database: DatabaseRuntime, _ name: String, core: [TestUser], members: [TestUser]) throws -> Int {
+private func makeCommunity(_ database: DatabaseRuntime, _ name: String, core: [TestUser], members: [TestUser]) throws
+    -> Int
+{
     let id = Int.random(in: 1_000_000...9_000_000)
     var sql =
         "INSERT INTO communities (id, name, member_count) "

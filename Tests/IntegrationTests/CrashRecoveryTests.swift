@@ -31,9 +31,13 @@ func freePort() -> Int {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
@@ -42,7 +46,8 @@ func launchServer(dataDir: String, port: Int, extraArguments: [String] = []) thr
     let process = Process()
     process.executableURL = URL(fileURLWithPath: serverBinary)
     process.arguments =
-        ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"] + extraArguments
+        ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
+        + extraArguments
     process.standardOutput = FileHandle.nullDevice
     try process.run()
     let deadline = Date().addingTimeInterval(60)
@@ -68,10 +73,20 @@ struct CrashRecoveryTests {
         let annPhone = freshPhone()
         let bobPhone = freshPhone()
         let ann = try ProtocolClient(port: port)
-        _ = try #require(ok(try ann.call("register", ["phone": annPhone, "password": "durable one 1", "display_name": "Ann", "device": "a"])))
+        _ = try #require(
+            ok(
+                try ann.call(
+                    "register", ["phone": annPhone, "password": "durable one 1", "display_name": "Ann", "device": "a"]))
+        )
         let bob = try ProtocolClient(port: port)
-        let bobId = try #require(ok(try bob.call("register", ["phone": bobPhone, "password": "durable two 2", "display_name": "Bob", "device": "b"]))?["user_id"] as? Int)
-        let request = try #require((ok(try ann.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"] as? Int)
+        let bobId = try #require(
+            ok(
+                try bob.call(
+                    "register", ["phone": bobPhone, "password": "durable two 2", "display_name": "Bob", "device": "b"]))?[
+                    "user_id"] as? Int)
+        let request = try #require(
+            (ok(try ann.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"]
+                as? Int)
         _ = try #require(ok(try bob.call("friends.accept", ["request_id": request])))
         // Everything above was acknowledged. Kill the server without any chance to clean up.
         kill(first.processIdentifier, SIGKILL)
@@ -104,13 +119,16 @@ struct CrashRecoveryTests {
         for i in 0..<3 { try befriend(users[i], users[i + 3]) }
         for i in 1..<6 where i != 3 { try befriend(users[0], users[i]) }
         let group = try #require(
-            (ok(try users[0].client.call("groups.create", ["member_ids": users.dropFirst().map(\.id)]))?["conversation"] as? [String: Any])?[
-                "conversation_id"] as? Int)
+            (ok(try users[0].client.call("groups.create", ["member_ids": users.dropFirst().map(\.id)]))?["conversation"]
+                as? [String: Any])?[
+                    "conversation_id"] as? Int)
         var conversations: [Int] = []
         for i in 0..<3 {
             conversations.append(
-                try #require(ok(try users[i].client.call("conversations.direct", ["user_id": users[i + 3].id]))?["conversation"] as? [String: Any])[
-                    "conversation_id"] as! Int)
+                try #require(
+                    ok(try users[i].client.call("conversations.direct", ["user_id": users[i + 3].id]))?["conversation"]
+                        as? [String: Any])[
+                        "conversation_id"] as! Int)
         }
         // Six senders on their own connections, each with a window of 16 unacknowledged sends.
         struct Ack: Hashable {
@@ -138,17 +156,25 @@ struct CrashRecoveryTests {
                     while inFlight.count < 16 {
                         n += 1
                         let clientId = "u\(index)-\(n)"
-                        guard let id = try? c.send("messages.send", ["conversation_id": target, "client_id": clientId, "text": "load \(n)"]) else { return }
+                        guard
+                            let id = try? c.send(
+                                "messages.send",
+                                ["conversation_id": target, "client_id": clientId, "text": "load \(n)"])
+                        else { return }
                         inFlight[id] = clientId
                     }
                     guard let message = try? c.next() else { return }
-                    guard let re = message["re"] as? Int, let clientId = inFlight.removeValue(forKey: re) else { continue }
+                    guard let re = message["re"] as? Int, let clientId = inFlight.removeValue(forKey: re) else {
+                        continue
+                    }
                     if let code = errorCode(message) {
                         lock.lock()
                         acks.value.add("error \(code) from user \(index)")
                         lock.unlock()
                     }
-                    if let ack = message["ok"] as? [String: Any], let seq = ack["seq"] as? Int, let mid = ack["message_id"] as? Int {
+                    if let ack = message["ok"] as? [String: Any], let seq = ack["seq"] as? Int,
+                        let mid = ack["message_id"] as? Int
+                    {
                         lock.lock()
                         acks.value.add(Ack(conversation: target, clientId: clientId, seq: seq, messageId: mid))
                         lock.unlock()
@@ -216,7 +242,9 @@ struct CrashRecoveryTests {
 struct FailedStartTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
     func portInUseStopsTheEmbeddedPostgres() throws {
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-failed-start-\(UUID().uuidString)").path
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sb-failed-start-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         // Hold a port: bind and listen on it.
         let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -226,7 +254,9 @@ struct FailedStartTests {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         try #require(bound == 0 && listen(holder, 8) == 0)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -236,7 +266,8 @@ struct FailedStartTests {
         let port = Int(UInt16(bigEndian: address.sin_port))
 
         let result = try runProcess(
-            serverBinary, ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"],
+            serverBinary,
+            ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"],
             timeout: 120)
         #expect(result.status != 0, "the server started on a port in use: \(result.output)")
         // The embedded PostgreSQL did start (its cluster exists) and is gone again.
@@ -244,7 +275,9 @@ struct FailedStartTests {
         if let text = try? String(contentsOfFile: dataDir + "/postgres/postmaster.pid", encoding: .utf8),
             let pid = pid_t(text.split(separator: "\n").first?.trimmingCharacters(in: .whitespaces) ?? "")
         {
-            let alive = kill(pid, 0) == 0 && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true)
+            let alive =
+                kill(pid, 0) == 0
+                && !((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z ") ?? true)
             #expect(!alive, "postgres \(pid) of the failed start is still running")
             if alive {
                 kill(pid, SIGINT)  // do not leave it behind the test

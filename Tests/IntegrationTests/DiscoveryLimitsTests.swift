@@ -23,18 +23,31 @@ struct DiscoveryLimitsTests {
         defer { stop(server); database.close() }
         let taken = freshPhone()
         let first = try ProtocolClient(port: port)
-        _ = try #require(ok(try first.call("register", ["phone": taken, "password": "ample meadow 31", "display_name": "Ann", "device": "d"])))
+        _ = try #require(
+            ok(
+                try first.call(
+                    "register", ["phone": taken, "password": "ample meadow 31", "display_name": "Ann", "device": "d"])))
         // Probing for registered numbers spends the same budget as registering.
         let prober = try ProtocolClient(port: port)
         for _ in 0..<2 {
-            #expect(errorCode(try prober.call("register", ["phone": taken, "password": "ample meadow 32", "display_name": "X", "device": "d"])) == "phone_taken")
+            #expect(
+                errorCode(
+                    try prober.call(
+                        "register", ["phone": taken, "password": "ample meadow 32", "display_name": "X", "device": "d"])
+                ) == "phone_taken")
         }
-        let refused = try prober.call("register", ["phone": taken, "password": "ample meadow 33", "display_name": "X", "device": "d"])
+        let refused = try prober.call(
+            "register", ["phone": taken, "password": "ample meadow 33", "display_name": "X", "device": "d"])
         #expect(errorCode(refused) == "rate_limited")
         let retry = (refused["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0
         #expect(retry > 3_000_000 && retry <= 3_600_000)
         // A fresh number from the same address is refused as well: the limit is the address's, not the number's.
-        #expect(errorCode(try prober.call("register", ["phone": freshPhone(), "password": "ample meadow 34", "display_name": "Y", "device": "d"])) == "rate_limited")
+        #expect(
+            errorCode(
+                try prober.call(
+                    "register",
+                    ["phone": freshPhone(), "password": "ample meadow 34", "display_name": "Y", "device": "d"]))
+                == "rate_limited")
         // Logging in is not a registration.
         #expect(ok(try prober.call("login", ["phone": taken, "password": "ample meadow 31", "device": "d2"])) != nil)
     }
@@ -45,7 +58,8 @@ struct DiscoveryLimitsTests {
         func register(_ port: Int, forwardedFor: String?) throws -> String? {
             let header = forwardedFor.map { "X-Forwarded-For: \($0)\r\n" } ?? ""
             let c = try ProtocolClient(port: port, extraHeaders: header)
-            let reply = try c.call("register", ["phone": freshPhone(), "password": "ample meadow 31", "display_name": "P", "device": "d"])
+            let reply = try c.call(
+                "register", ["phone": freshPhone(), "password": "ample meadow 31", "display_name": "P", "device": "d"])
             return errorCode(reply) ?? "ok"
         }
         let (server, port, database) = try startProtocolServer {
@@ -80,7 +94,9 @@ struct DiscoveryLimitsTests {
     @Test func trustedProxyEntriesAndAddresses() throws {
         let proxies = try TrustedProxies(["10.0.0.0/8", " ::1 ", "fd00::/8", "192.0.2.5"])
         #expect(proxies.contains("10.200.3.4") && proxies.contains("192.0.2.5") && !proxies.contains("192.0.2.6"))
-        #expect(proxies.contains("::1") && proxies.contains("[::1]") && proxies.contains("fd12::3") && !proxies.contains("fe80::1"))
+        #expect(
+            proxies.contains("::1") && proxies.contains("[::1]") && proxies.contains("fd12::3")
+                && !proxies.contains("fe80::1"))
         #expect(proxies.contains("::ffff:10.1.2.3"))
         #expect(!proxies.contains("not an address") && !proxies.contains(""))
         #expect(proxies.clientAddress(peer: "10.0.0.1", forwardedFor: ["1.2.3.4, 10.0.0.9"]) == "1.2.3.4")
@@ -108,7 +124,11 @@ struct DiscoveryLimitsTests {
         defer { stop(server); database.close() }
         func user(_ name: String) throws -> ProtocolClient {
             let c = try ProtocolClient(port: port)
-            _ = try #require(ok(try c.call("register", ["phone": freshPhone(), "password": "ample meadow 31", "display_name": name, "device": "d"])))
+            _ = try #require(
+                ok(
+                    try c.call(
+                        "register",
+                        ["phone": freshPhone(), "password": "ample meadow 31", "display_name": name, "device": "d"])))
             return c
         }
         let a = try user("A")

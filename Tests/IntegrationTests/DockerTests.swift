@@ -16,7 +16,8 @@ import Testing
     /// Debian runtime packages providing each library that a system-library target links.
     static let runtimePackageForLibrary = [
         "ssl": "libssl3", "crypto": "libssl3", "z": "zlib1g", "pq": "libpq5", "argon2": "libargon2-1",
-        "opus": "libopus0", "opusenc": "libopusenc0", "opusfile": "libopusfile0", "ogg": "libogg0", "hiredis": "libhiredis0.14",
+        "opus": "libopus0", "opusenc": "libopusenc0", "opusfile": "libopusfile0", "ogg": "libogg0",
+        "hiredis": "libhiredis0.14",
         "vips": "libvips42", "gobject-2.0": "libglib2.0-0", "glib-2.0": "libglib2.0-0",
     ]
 
@@ -28,7 +29,8 @@ import Testing
         var rest = Substring(manifest)
         while let call = rest.range(of: ".systemLibrary(") {
             rest = rest[call.upperBound...]
-            guard let nameKey = rest.range(of: "name: \""), let end = rest[nameKey.upperBound...].firstIndex(of: "\"") else { break }
+            guard let nameKey = rest.range(of: "name: \""), let end = rest[nameKey.upperBound...].firstIndex(of: "\"")
+            else { break }
             let target = String(rest[nameKey.upperBound..<end])
             let map = try String(
                 contentsOf: repositoryRoot.appendingPathComponent("Sources/\(target)/module.modulemap"),
@@ -36,14 +38,17 @@ import Testing
             )
             for mapLine in map.split(separator: "\n") {
                 let words = mapLine.split(separator: " ")
-                if words.count == 2, words[0] == "link" { libraries.insert(words[1].replacingOccurrences(of: "\"", with: "")) }
+                if words.count == 2, words[0] == "link" {
+                    libraries.insert(words[1].replacingOccurrences(of: "\"", with: ""))
+                }
             }
         }
         return libraries
     }
 
     @Test func dockerfileInstallsEveryLinkedRuntimeLibrary() throws {
-        let dockerfile = try String(contentsOf: repositoryRoot.appendingPathComponent("docker/Dockerfile"), encoding: .utf8)
+        let dockerfile = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docker/Dockerfile"), encoding: .utf8)
         guard let runStage = dockerfile.range(of: "AS run") else {
             Issue.record("Dockerfile has no run stage")
             return
@@ -53,12 +58,14 @@ import Testing
         let libraries = try Self.linkedLibraries()
         #expect(libraries.isSuperset(of: ["ssl", "pq", "z", "argon2", "opus", "opusenc", "ogg"]))
         for library in libraries {
-            let package = try #require(Self.runtimePackageForLibrary[library], "no runtime package known for -l\(library)")
+            let package = try #require(
+                Self.runtimePackageForLibrary[library], "no runtime package known for -l\(library)")
             #expect(runText.contains(" \(package)"), "run stage does not install \(package) for -l\(library)")
         }
         #expect(dockerfile.contains("FROM swift:"), "build stage should use the Swift toolchain image")
         // The run stage carries the web app and points the server at it.
-        let copy = try #require(runText.split(separator: "\n").first { $0.hasPrefix("COPY web ") }, "run stage does not copy web/")
+        let copy = try #require(
+            runText.split(separator: "\n").first { $0.hasPrefix("COPY web ") }, "run stage does not copy web/")
         let target = String(copy.split(separator: " ").last ?? "")
         #expect(runText.contains("SWITCHBOARD_WEB_ROOT=\(target)"))
         #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent("web/index.html").path))
@@ -108,7 +115,8 @@ import Testing
         #expect((haproxy["ports"] as? [String])?.contains("8080:8080") == true)
         #expect((haproxy["volumes"] as? [String])?.contains { $0.hasPrefix("./haproxy.cfg:") } == true)
         // The nodes trust X-Forwarded-For from HAProxy's fixed address only, and it is a valid entry.
-        let haproxyAddress = ((haproxy["networks"] as? [String: Any])?["default"] as? [String: Any])?["ipv4_address"] as? String
+        let haproxyAddress =
+            ((haproxy["networks"] as? [String: Any])?["default"] as? [String: Any])?["ipv4_address"] as? String
         for name in ["switchboard-1", "switchboard-2"] {
             let environment = (services[name] as? [String: Any])?["environment"] as? [String: Any]
             let trusted = try #require(environment?["SWITCHBOARD_TRUSTED_PROXIES"] as? String)
@@ -117,9 +125,13 @@ import Testing
         }
 
         let cfg = try String(contentsOf: repositoryRoot.appendingPathComponent("docker/haproxy.cfg"), encoding: .utf8)
-        let lines = cfg.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.hasPrefix("#") }
+        let lines = cfg.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.hasPrefix("#")
+        }
         #expect(lines.contains("balance leastconn") || lines.contains("balance roundrobin"))
-        #expect(!lines.contains { $0.hasPrefix("cookie") || $0.hasPrefix("stick") || $0 == "balance source" }, "no stickiness")
+        #expect(
+            !lines.contains { $0.hasPrefix("cookie") || $0.hasPrefix("stick") || $0 == "balance source" },
+            "no stickiness")
         #expect(lines.contains { $0.hasPrefix("timeout tunnel ") })
         #expect(lines.contains("option httpchk"))
         #expect(lines.contains { $0.hasPrefix("http-check send meth GET uri /readyz") })

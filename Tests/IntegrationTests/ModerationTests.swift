@@ -20,7 +20,8 @@ private func grant(_ user: TestUser, _ admin: Bool = true) throws {
     configuration.databaseURL = TestDatabase.shared.url
     var logger = Logger(label: "test")
     logger.logLevel = .warning
-    _ = try Administrators.run(admin ? .grant(phone: user.phone) : .revoke(phone: user.phone), configuration: configuration, logger: logger)
+    _ = try Administrators.run(
+        admin ? .grant(phone: user.phone) : .revoke(phone: user.phone), configuration: configuration, logger: logger)
 }
 
 private func list(_ value: Any?) -> [[String: Any]] { value as? [[String: Any]] ?? [] }
@@ -42,21 +43,30 @@ struct ModerationTests {
         #expect((ok(try ann.client.call("profile.get"))?["profile"] as? [String: Any])?["role"] as? String == "user")
         #expect((ok(try modAgain.call("profile.get"))?["profile"] as? [String: Any])?["role"] as? String == "admin")
         // Bob's friend's profile carries no role.
-        #expect((ok(try bob.client.call("profile.get", ["user_id": ann.id]))?["profile"] as? [String: Any])?["role"] == nil)
+        #expect(
+            (ok(try bob.client.call("profile.get", ["user_id": ann.id]))?["profile"] as? [String: Any])?["role"] == nil)
 
-        let ack = try #require(ok(try bob.client.call("messages.send", ["user_id": ann.id, "text": "buy cheap pills"])))
+        let ack = try #require(
+            ok(try bob.client.call("messages.send", ["user_id": ann.id, "text": "buy cheap pills"])))
         let conversation = try #require(ack["conversation_id"] as? Int)
         let messageId = try #require(ack["message_id"] as? Int)
         _ = try ann.client.messages(count: 1)
 
         // Ann reports the message and Bob; the same report again is the same report.
         let report = try #require(
-            ok(try ann.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam", "text": "ads"]))?[
-                "report_id"] as? Int)
-        let same = ok(try ann.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"]))
+            ok(
+                try ann.client.call(
+                    "report.create",
+                    ["target_kind": "message", "target_id": messageId, "reason": "spam", "text": "ads"]))?[
+                    "report_id"] as? Int)
+        let same = ok(
+            try ann.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"]))
         #expect(same?["report_id"] as? Int == report)
         let userReport = try #require(
-            ok(try ann.client.call("report.create", ["target_kind": "user", "target_id": bob.id, "reason": "harassment"]))?["report_id"] as? Int)
+            ok(
+                try ann.client.call(
+                    "report.create", ["target_kind": "user", "target_id": bob.id, "reason": "harassment"]))?[
+                    "report_id"] as? Int)
 
         // The administrator sees both, newest first, with the reported content.
         let page = try #require(ok(try modAgain.call("admin.reports", ["limit": 1])))
@@ -73,7 +83,8 @@ struct ModerationTests {
         #expect(first["conversation_id"] as? Int == conversation)
 
         // Removal: the tombstone reaches both members live, the history shows it, the report is resolved.
-        let removed = try #require(ok(try modAgain.call("admin.remove", ["message_id": messageId, "reason": "spam", "report_id": report])))
+        let removed = try #require(
+            ok(try modAgain.call("admin.remove", ["message_id": messageId, "reason": "spam", "report_id": report])))
         let tombstone = try #require(removed["message"] as? [String: Any])
         #expect((tombstone["system"] as? [String: Any])?["event"] as? String == "message_removed")
         #expect((tombstone["system"] as? [String: Any])?["message_id"] as? Int == messageId)
@@ -92,32 +103,44 @@ struct ModerationTests {
         #expect(closed.first { $0["report_id"] as? Int == report }?["message_state"] as? String == "removed")
 
         // Suspension: Bob's open connection gets the event and closes with 4004; login and authenticate refused.
-        let suspended = try #require(ok(try modAgain.call("admin.suspend", ["user_id": bob.id, "reason": "spam", "report_id": userReport])))
+        let suspended = try #require(
+            ok(try modAgain.call("admin.suspend", ["user_id": bob.id, "reason": "spam", "report_id": userReport])))
         #expect(suspended["suspended"] as? Bool == true)
         #expect(try bob.client.event("account.suspended")["user_id"] as? Int == bob.id)
         #expect(try bob.client.socket.readCloseCode() == 4004)
         let login = try ProtocolClient(port: port)
-        #expect(errorCode(try login.call("login", ["phone": bob.phone, "password": bob.password, "device": "again"])) == "account_suspended")
+        #expect(
+            errorCode(try login.call("login", ["phone": bob.phone, "password": bob.password, "device": "again"]))
+                == "account_suspended")
         #expect(errorCode(try login.call("authenticate", ["token": bob.token])) == "account_suspended")
         // A wrong password is still only invalid_credentials (suspension says nothing to who lacks the password).
-        #expect(errorCode(try login.call("login", ["phone": bob.phone, "password": "wrong wrong 1", "device": "x"])) == "invalid_credentials")
+        #expect(
+            errorCode(try login.call("login", ["phone": bob.phone, "password": "wrong wrong 1", "device": "x"]))
+                == "invalid_credentials")
 
         // Reinstated: the old token and a login work again.
-        #expect(ok(try modAgain.call("admin.reinstate", ["user_id": bob.id, "reason": "appeal"]))?["suspended"] as? Bool == false)
+        #expect(
+            ok(try modAgain.call("admin.reinstate", ["user_id": bob.id, "reason": "appeal"]))?["suspended"] as? Bool
+                == false)
         #expect(ok(try login.call("authenticate", ["token": bob.token])) != nil)
 
         // Dismiss: a new report closed without action.
         let third = try #require(
-            ok(try ann.client.call("report.create", ["target_kind": "user", "target_id": bob.id, "reason": "other"]))?["report_id"] as? Int)
-        let dismissed = try #require(ok(try modAgain.call("admin.resolve", ["report_id": third, "status": "dismissed", "note": "fine"])))
+            ok(try ann.client.call("report.create", ["target_kind": "user", "target_id": bob.id, "reason": "other"]))?[
+                "report_id"] as? Int)
+        let dismissed = try #require(
+            ok(try modAgain.call("admin.resolve", ["report_id": third, "status": "dismissed", "note": "fine"])))
         #expect((dismissed["report"] as? [String: Any])?["status"] as? String == "dismissed")
 
         // The audit log: every action, newest first, who, what, target, why.
         let entries = list(ok(try modAgain.call("admin.audit"))?["entries"])
-        let actions = entries.map { "\($0["action"] as? String ?? "?") \($0["target_kind"] as? String ?? "?") \($0["target_id"] as? Int ?? 0)" }
+        let actions = entries.map {
+            "\($0["action"] as? String ?? "?") \($0["target_kind"] as? String ?? "?") \($0["target_id"] as? Int ?? 0)"
+        }
         #expect(
             Array(actions.prefix(5)) == [
-                "dismiss report \(third)", "reinstate user \(bob.id)", "suspend user \(bob.id)", "remove message \(messageId)",
+                "dismiss report \(third)", "reinstate user \(bob.id)", "suspend user \(bob.id)",
+                "remove message \(messageId)",
                 "grant user \(mod.id)",
             ])
         #expect(entries[1]["reason"] as? String == "appeal")
@@ -133,12 +156,17 @@ struct ModerationTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         try befriend(ann, bob)
-        let messageId = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hello"]))?["message_id"] as? Int)
+        let messageId = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hello"]))?["message_id"] as? Int)
         let report = try #require(
-            ok(try bob.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"]))?["report_id"] as? Int)
+            ok(
+                try bob.client.call(
+                    "report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"]))?[
+                    "report_id"] as? Int)
         let calls: [(String, [String: Any])] = [
             ("admin.reports", [:]), ("admin.reports", ["status": "closed"]), ("admin.audit", [:]),
-            ("admin.remove", ["message_id": messageId]), ("admin.suspend", ["user_id": ann.id]), ("admin.reinstate", ["user_id": ann.id]),
+            ("admin.remove", ["message_id": messageId]), ("admin.suspend", ["user_id": ann.id]),
+            ("admin.reinstate", ["user_id": ann.id]),
             ("admin.resolve", ["report_id": report, "status": "dismissed"]),
         ]
         for (op, params) in calls {
@@ -148,8 +176,15 @@ struct ModerationTests {
         }
         // Nothing changed: Ann is connected and the message is there.
         #expect(ok(try ann.client.call("ping")) != nil)
-        let history = list(ok(try ann.client.call("messages.history", ["conversation_id": try #require(
-            ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"] as? [String: Any])["conversation_id"] as Any]))?["messages"])
+        let history = list(
+            ok(
+                try ann.client.call(
+                    "messages.history",
+                    [
+                        "conversation_id": try #require(
+                            ok(try ann.client.call("conversations.direct", ["user_id": bob.id]))?["conversation"]
+                                as? [String: Any])["conversation_id"] as Any
+                    ]))?["messages"])
         #expect(history.first { $0["id"] as? Int == messageId }?["text"] as? String == "hello")
         // A revoked administrator is refused too.
         try grant(bob)
@@ -165,24 +200,48 @@ struct ModerationTests {
         let bob = try makeUser(port, "bob")
         let zed = try makeUser(port, "zed")
         try befriend(ann, bob)
-        let messageId = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "private"]))?["message_id"] as? Int)
+        let messageId = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "text": "private"]))?["message_id"] as? Int)
         // A stranger: the message and the user are not found (as a missing id); a post cannot be reported yet.
-        let missing = try zed.client.call("report.create", ["target_kind": "message", "target_id": 9_000_000_000, "reason": "spam"])
-        let hidden = try zed.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"])
+        let missing = try zed.client.call(
+            "report.create", ["target_kind": "message", "target_id": 9_000_000_000, "reason": "spam"])
+        let hidden = try zed.client.call(
+            "report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"])
         #expect(errorCode(missing) == "not_found" && errorCode(hidden) == "not_found")
-        #expect((missing["error"] as? [String: Any])?["message"] as? String == (hidden["error"] as? [String: Any])?["message"] as? String)
-        #expect(errorCode(try zed.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "spam"])) == "not_found")
-        #expect(errorCode(try ann.client.call("report.create", ["target_kind": "user", "target_id": 9_000_000_000, "reason": "spam"])) == "not_found")
-        #expect(errorCode(try ann.client.call("report.create", ["target_kind": "post", "target_id": 1, "reason": "spam"])) == "bad_request")
-        #expect(errorCode(try ann.client.call("report.create", ["target_kind": "user", "target_id": bob.id, "reason": "meh"])) == "bad_request")
-        #expect(errorCode(try ann.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "spam"])) == "not_found")
+        #expect(
+            (missing["error"] as? [String: Any])?["message"] as? String == (hidden["error"] as? [String: Any])?[
+                "message"] as? String)
+        #expect(
+            errorCode(
+                try zed.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "spam"]))
+                == "not_found")
+        #expect(
+            errorCode(
+                try ann.client.call(
+                    "report.create", ["target_kind": "user", "target_id": 9_000_000_000, "reason": "spam"]))
+                == "not_found")
+        #expect(
+            errorCode(try ann.client.call("report.create", ["target_kind": "post", "target_id": 1, "reason": "spam"]))
+                == "bad_request")
+        #expect(
+            errorCode(
+                try ann.client.call("report.create", ["target_kind": "user", "target_id": bob.id, "reason": "meh"]))
+                == "bad_request")
+        #expect(
+            errorCode(
+                try ann.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "spam"]))
+                == "not_found")
         // The reply tells nothing but the report's id.
-        let made = try #require(ok(try bob.client.call("report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"])))
+        let made = try #require(
+            ok(
+                try bob.client.call(
+                    "report.create", ["target_kind": "message", "target_id": messageId, "reason": "spam"])))
         #expect(Array(made.keys) == ["report_id"])
         // Rate limit: 3 per hour per user (every checked report counts; malformed ones are refused before).
         _ = try bob.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "spam"])
         _ = try bob.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "other"])
-        let limited = try bob.client.call("report.create", ["target_kind": "user", "target_id": ann.id, "reason": "hate"])
+        let limited = try bob.client.call(
+            "report.create", ["target_kind": "user", "target_id": ann.id, "reason": "hate"])
         #expect(errorCode(limited) == "rate_limited")
         #expect((limited["error"] as? [String: Any])?["retry_after_ms"] as? Int ?? 0 > 0)
     }
@@ -233,7 +292,9 @@ struct ModerationTests {
         let pg = EmbeddedPostgres(dataDirectory: dir, logger: Logger(label: "test"))
         #expect(!pg.isAcceptingConnections())
         // A running server: its PostgreSQL is used as it is, and keeps running.
-        let (server, port, database) = try startProtocolServer { $0.databaseURL = nil; $0.dataDirectory = dir }
+        let (server, port, database) = try startProtocolServer {
+            $0.databaseURL = nil; $0.dataDirectory = dir
+        }
         defer { stop(server); database.close() }
         let ann = try makeUser(port, "ann")
         let granted = try runProcess(serverBinary, ["admin", "grant", ann.phone, "--data-dir", dir], timeout: 120)

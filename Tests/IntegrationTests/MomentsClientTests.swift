@@ -29,11 +29,19 @@ struct MomentsClientTests {
         let photos = try await ann.myPhotos(limit: 1)
         #expect(photos.photos.map(\.photoId) == [second] && photos.nextBefore == second)
         let moment = try await ann.createMoment(photoIds: [first, second], caption: " Tea ", clientId: "c-1")
-        #expect(moment.caption == "Tea" && moment.photos.map(\.photoId) == [first, second] && moment.owner.userId == annUser.id)
+        #expect(
+            moment.caption == "Tea" && moment.photos.map(\.photoId) == [first, second]
+                && moment.owner.userId == annUser.id)
         #expect(try await ann.createMoment(photoIds: [first, second], clientId: "c-1").momentId == moment.momentId)
         #expect(
             await bobEvents.wait { events in
-                events.contains { if case .other(let raw) = $0, case .created(let m) = MomentEvent(raw) { return m.momentId == moment.momentId } else { return false } }
+                events.contains {
+                    if case .other(let raw) = $0, case .created(let m) = MomentEvent(raw) {
+                        return m.momentId == moment.momentId
+                    } else {
+                        return false
+                    }
+                }
             })
         #expect(try await bob.momentsFeed().moments.map(\.momentId) == [moment.momentId])
         let liked = try await bob.likeMoment(moment.momentId)
@@ -46,7 +54,13 @@ struct MomentsClientTests {
         #expect(profile.avatar?.photoId == second && profile.avatar?.width == 640)
         #expect(
             await bobEvents.wait { events in
-                events.contains { if case .account(.profileUpdated(let e)) = $0 { return e.profile.avatar?.photoId == second } else { return false } }
+                events.contains {
+                    if case .account(.profileUpdated(let e)) = $0 {
+                        return e.profile.avatar?.photoId == second
+                    } else {
+                        return false
+                    }
+                }
             })
         #expect(try await ann.removeAvatar().avatar == nil)
 
@@ -61,7 +75,13 @@ struct MomentsClientTests {
         try await ann.deleteMoment(moment.momentId)
         #expect(
             await bobEvents.wait { events in
-                events.contains { if case .other(let raw) = $0, case .deleted(let id, _) = MomentEvent(raw) { return id == moment.momentId } else { return false } }
+                events.contains {
+                    if case .other(let raw) = $0, case .deleted(let id, _) = MomentEvent(raw) {
+                        return id == moment.momentId
+                    } else {
+                        return false
+                    }
+                }
             })
         #expect(try await bob.momentsFeed().moments.isEmpty)
         await ann.close()

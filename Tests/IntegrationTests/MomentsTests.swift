@@ -28,7 +28,9 @@ func momentsSQLInt(_ database: DatabaseRuntime, _ sql: String) -> Int64 {
 
 /// A stored photo of `owner`'s, made in SQL (the HTTP upload is PhotoHTTPTests' subject): its row and, with
 /// `renditions`, a display JPEG of `bytes`.
-func testPhoto(_ database: DatabaseRuntime, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil)
+func testPhoto(
+    _ database: DatabaseRuntime, owner: Int, width: Int = 4032, height: Int = 3024, renditions: [UInt8]? = nil
+)
     throws -> Int
 {
     let sha = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()

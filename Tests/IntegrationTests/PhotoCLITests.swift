@@ -55,7 +55,10 @@ final class ScriptedPhotoServer: @unchecked Sendable {
         self.dropPatch = dropPatch
         self.photoAnswer =
             photoAnswer
-            ?? (201, ##"{"photo_id": 41, "width": 640, "height": 480, "color": "#e67828", "has_alpha": false, "created_at": "2026-11-25T02:00:00.000Z", "duplicate": false}"##)
+            ?? (
+                201,
+                ##"{"photo_id": 41, "width": 640, "height": 480, "color": "#e67828", "has_alpha": false, "created_at": "2026-11-25T02:00:00.000Z", "duplicate": false}"##
+            )
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -64,7 +67,9 @@ final class ScriptedPhotoServer: @unchecked Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 16) == 0 else {
             close(fd)
@@ -126,7 +131,8 @@ final class ScriptedPhotoServer: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         let method = String(requestLine[0])
         let path = String(requestLine[1])
@@ -150,7 +156,8 @@ final class ScriptedPhotoServer: @unchecked Sendable {
             // The connection drops mid-PATCH: what arrived is stored, no answer.
             lock.withLock {
                 stored += body.prefix(dropAfter)
-                requests.append(Request(method: method, path: path, headers: headers, body: Array(body.prefix(dropAfter))))
+                requests.append(
+                    Request(method: method, path: path, headers: headers, body: Array(body.prefix(dropAfter))))
             }
             shutdown(fd, Int32(SHUT_RDWR))
             return
@@ -166,8 +173,11 @@ final class ScriptedPhotoServer: @unchecked Sendable {
         case ("HEAD", "/uploads/abc_DEF-123"):
             // A Content-Length on a HEAD answer: the client must not wait for a body.
             let offset = lock.withLock { stored.count }
-            extra = [("Upload-Offset", "\(offset)"), ("Upload-Length", headers["upload-length"] ?? "0"), ("Tus-Resumable", "1.0.0"),
-                     ("Content-Length", "12345")]
+            extra = [
+                ("Upload-Offset", "\(offset)"), ("Upload-Length", headers["upload-length"] ?? "0"),
+                ("Tus-Resumable", "1.0.0"),
+                ("Content-Length", "12345"),
+            ]
         case ("PATCH", "/uploads/abc_DEF-123"):
             let offset = Int(headers["upload-offset"] ?? "") ?? -1
             let (ok, now) = lock.withLock { () -> (Bool, Int) in
@@ -182,7 +192,12 @@ final class ScriptedPhotoServer: @unchecked Sendable {
         default:
             if method == "POST" && path.hasPrefix("/photos") {
                 (status, answer) = photoAnswer
-                if status == 503 { extra = [("Retry-After", "2"), ("Content-Type", "application/json"), ("Content-Length", "\(answer.utf8.count)")] }
+                if status == 503 {
+                    extra = [
+                        ("Retry-After", "2"), ("Content-Type", "application/json"),
+                        ("Content-Length", "\(answer.utf8.count)"),
+                    ]
+                }
             } else {
                 status = 404
             }
@@ -210,8 +225,11 @@ struct PhotoCLIClientLibraryTests {
         defer { group.shutdown() }
         let file = Self.bytes(300_000)
         let photo = try await SwitchboardClient.uploadPhoto(
-            bytes: file, endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), token: "tok", loop: group.loops[0], timeout: 10)
-        #expect(photo.photoId == 41 && photo.width == 640 && photo.height == 480 && photo.color == "#e67828" && !photo.duplicate)
+            bytes: file, endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), token: "tok",
+            loop: group.loops[0], timeout: 10)
+        #expect(
+            photo.photoId == 41 && photo.width == 640 && photo.height == 480 && photo.color == "#e67828"
+                && !photo.duplicate)
         let requests = server.received
         #expect(requests.count == 1)
         #expect(requests.first?.method == "POST" && requests.first?.path == "/photos")
@@ -228,8 +246,10 @@ struct PhotoCLIClientLibraryTests {
         let file = Self.bytes(5_600_000)
         let progress = ProgressLog()
         let photo = try await SwitchboardClient.uploadPhoto(
-            bytes: file, endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), token: "tok", loop: group.loops[0],
-            options: PhotoUploadOptions(keepMetadata: true, chunkSize: 1 << 20), progress: { progress.add($0, $1) }, timeout: 10)
+            bytes: file, endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), token: "tok",
+            loop: group.loops[0],
+            options: PhotoUploadOptions(keepMetadata: true, chunkSize: 1 << 20), progress: { progress.add($0, $1) },
+            timeout: 10)
         #expect(photo.photoId == 41)
         #expect(server.uploadBytes == file, "the server holds exactly the file")
         let requests = server.received
@@ -254,11 +274,13 @@ struct PhotoCLIClientLibraryTests {
         let group = try EventLoopGroup(loopCount: 1)
         defer { group.shutdown() }
         for (status, code) in [(415, "unsupported_media_type"), (422, "image_too_many_pixels"), (503, "unavailable")] {
-            let server = try ScriptedPhotoServer(photoAnswer: (status, #"{"error": {"code": "\#(code)", "message": "no"}}"#))
+            let server = try ScriptedPhotoServer(
+                photoAnswer: (status, #"{"error": {"code": "\#(code)", "message": "no"}}"#))
             defer { server.stop() }
             do {
                 _ = try await SwitchboardClient.uploadPhoto(
-                    bytes: Self.bytes(1000), endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port), token: "tok",
+                    bytes: Self.bytes(1000), endpoint: ServerEndpoint(host: "127.0.0.1", port: server.port),
+                    token: "tok",
                     loop: group.loops[0], timeout: 10)
                 Issue.record("HTTP \(status) did not throw")
             } catch {
@@ -281,7 +303,8 @@ extension PhotoCLIClientLibraryTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
         for arguments in [
-            ["black", path("b.v"), "320", "240", "--bands", "3"], ["linear", path("b.v"), path("c.v"), "1 1 1", "40 160 90", "--uchar"],
+            ["black", path("b.v"), "320", "240", "--bands", "3"],
+            ["linear", path("b.v"), path("c.v"), "1 1 1", "40 160 90", "--uchar"],
             ["jpegsave", path("c.v"), path("c.jpg"), "--Q", "85"],
         ] {
             let result = try runProcess("/usr/bin/env", ["vips"] + arguments)
@@ -299,7 +322,9 @@ extension PhotoCLIClientLibraryTests {
         return Array(jpeg[0..<2]) + padding + Array(jpeg[2...])
     }
 
-    @Test("against the real server: a direct upload, the same file again (duplicate), a 5.3 MB one through tus, a refused format; a moment of both")
+    @Test(
+        "against the real server: a direct upload, the same file again (duplicate), a 5.3 MB one through tus, a refused format; a moment of both"
+    )
     func realServer() async throws {
         let jpeg = try Self.vipsJPEG()
         let (server, port, database) = try startProtocolServer()
@@ -316,7 +341,9 @@ extension PhotoCLIClientLibraryTests {
         let progress = ProgressLog()
         let resumable = try await ann.uploadPhoto(bytes: large, progress: { progress.add($0, $1) })
         #expect(resumable.photoId != first.photoId && resumable.width == 320 && !resumable.duplicate)
-        #expect(progress.values.count >= 6 && progress.values.last == large.count, "tus in 1 MiB chunks: \(progress.values)")
+        #expect(
+            progress.values.count >= 6 && progress.values.last == large.count, "tus in 1 MiB chunks: \(progress.values)"
+        )
         do {
             _ = try await ann.uploadPhoto(bytes: Array("GIF89a, or rather not an image at all".utf8))
             Issue.record("a GIF header was stored")
@@ -324,7 +351,8 @@ extension PhotoCLIClientLibraryTests {
             guard case .server(let e) = error else { throw error }
             #expect(e.code == "unsupported_media_type")
         }
-        let moment = try await ann.send(Ops.MomentsCreate.self, .init(photoIds: [first.photoId, resumable.photoId], caption: "two"))
+        let moment = try await ann.send(
+            Ops.MomentsCreate.self, .init(photoIds: [first.photoId, resumable.photoId], caption: "two"))
         #expect(moment.moment.photos.map(\.photoId) == [first.photoId, resumable.photoId])
     }
 }

@@ -18,7 +18,9 @@ private final class PhotoFixtures: Sendable {
     let heic: Bool
 
     private static let made: Result<PhotoFixtures, PhotoFixtureError> = {
-        do { return .success(try PhotoFixtures()) } catch let error as PhotoFixtureError { return .failure(error) } catch {
+        do { return .success(try PhotoFixtures()) } catch let error as PhotoFixtureError {
+            return .failure(error)
+        } catch {
             return .failure(PhotoFixtureError(message: "cannot make image fixtures: \(error)"))
         }
     }()
@@ -54,7 +56,8 @@ private final class PhotoFixtures: Sendable {
         try vips("jpegsave", "photo.v", "photo.jpg", "--Q", "90")
         try FileManager.default.copyItem(at: url("photo.jpg"), to: url("gps.jpg"))
         try tool(
-            "exiftool", "-q", "-overwrite_original", "-GPSLatitude=48.858370", "-GPSLatitudeRef=N", "-GPSLongitude=2.294481",
+            "exiftool", "-q", "-overwrite_original", "-GPSLatitude=48.858370", "-GPSLatitudeRef=N",
+            "-GPSLongitude=2.294481",
             "-GPSLongitudeRef=E", "-Make=Acme", "-Model=Phone 1", "-SerialNumber=SN1234567", path("gps.jpg"))
         try vips("jpegsave", "photo.v", "progressive.jpg", "--interlace")
         try vips("webpsave", "photo.v", "photo.webp")
@@ -127,12 +130,15 @@ private func pixel(_ file: String, _ x: Int, _ y: Int) throws -> [Double] {
 
 /// `vipsheader -f field`.
 private func vipsField(_ file: String, _ field: String) throws -> String {
-    try runProcess("/usr/bin/env", ["vipsheader", "-f", field, file]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    try runProcess("/usr/bin/env", ["vipsheader", "-f", field, file]).output.trimmingCharacters(
+        in: .whitespacesAndNewlines)
 }
 
 /// A PNG whose IHDR claims `width` x `height` RGB pixels with one tiny IDAT: a pixel bomb.
 private func pngBomb(width: Int, height: Int) -> [UInt8] {
-    func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    func be32(_ v: Int) -> [UInt8] {
+        [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+    }
     func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
@@ -147,7 +153,8 @@ private func pngBomb(width: Int, height: Int) -> [UInt8] {
     }
     let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     let idat: [UInt8] = [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01]
-    return signature + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0]) + chunk("IDAT", idat) + chunk("IEND", [])
+    return signature + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0]) + chunk("IDAT", idat)
+        + chunk("IEND", [])
 }
 
 private func errorCodeOf(_ response: (status: Int, head: String, body: [UInt8])) -> String? {
@@ -193,13 +200,15 @@ struct PhotoHTTPTests {
         // Authentication and the size limit come before the body is read.
         #expect(try http(port, "POST", "/photos", body: oriented).status == 401)
         #expect(try http(port, "POST", "/photos", token: "nope", body: oriented).status == 401)
-        let tooBig = try http(port, "POST", "/photos", token: ann.token, body: Array(repeating: 0xFF, count: 3 * 1024 * 1024))
+        let tooBig = try http(
+            port, "POST", "/photos", token: ann.token, body: Array(repeating: 0xFF, count: 3 * 1024 * 1024))
         #expect(tooBig.status == 413)
         #expect(errorCodeOf(tooBig) == "image_too_large")
         #expect(try http(port, "PUT", "/photos", token: ann.token).status == 405)
 
         // A rotated JPEG comes out upright: 100 x 200, the blue corner now top right.
-        let up = try http(port, "POST", "/photos", token: ann.token, headers: ["Content-Type": "text/plain"], body: oriented)
+        let up = try http(
+            port, "POST", "/photos", token: ann.token, headers: ["Content-Type": "text/plain"], body: oriented)
         #expect(up.status == 201)
         let photo = json(up.body)
         let id = try #require(photo["photo_id"] as? Int)
@@ -221,7 +230,8 @@ struct PhotoHTTPTests {
         #expect(bottomLeft.count == 3 && bottomLeft[0] > 180 && bottomLeft[2] < 80, "bottom left is \(bottomLeft)")
 
         // Serving: format by Accept (Vary) or by the query, ETag, 304, ranges, long private caching, nosniff.
-        let webp = try http(port, "GET", "/photos/\(id)", token: ann.token, headers: ["Accept": "image/avif,image/webp,*/*"])
+        let webp = try http(
+            port, "GET", "/photos/\(id)", token: ann.token, headers: ["Accept": "image/avif,image/webp,*/*"])
         #expect(header(webp.head, "Content-Type") == "image/webp")
         #expect(Array(webp.body[8..<12]) == Array("WEBP".utf8))
         #expect(header(webp.head, "Vary") == "Accept")
@@ -234,14 +244,18 @@ struct PhotoHTTPTests {
         #expect(header(display.head, "Accept-Ranges") == "bytes")
         let etag = try #require(header(display.head, "ETag"))
         #expect(etag.count == 66)
-        let notModified = try http(port, "GET", "/photos/\(id)?format=jpeg", token: ann.token, headers: ["If-None-Match": etag])
+        let notModified = try http(
+            port, "GET", "/photos/\(id)?format=jpeg", token: ann.token, headers: ["If-None-Match": etag])
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
-        let part = try http(port, "GET", "/photos/\(id)?format=jpeg", token: ann.token, headers: ["Range": "bytes=10-109"])
+        let part = try http(
+            port, "GET", "/photos/\(id)?format=jpeg", token: ann.token, headers: ["Range": "bytes=10-109"])
         #expect(part.status == 206)
         #expect(part.body == Array(display.body[10...109]))
         #expect(header(part.head, "Content-Range") == "bytes 10-109/\(display.body.count)")
-        let beyond = try http(port, "GET", "/photos/\(id)?format=jpeg", token: ann.token, headers: ["Range": "bytes=\(display.body.count)-"])
+        let beyond = try http(
+            port, "GET", "/photos/\(id)?format=jpeg", token: ann.token,
+            headers: ["Range": "bytes=\(display.body.count)-"])
         #expect(beyond.status == 416)
         #expect(header(beyond.head, "Content-Range") == "bytes */\(display.body.count)")
         let headOnly = try http(port, "HEAD", "/photos/\(id)?format=jpeg", token: ann.token)
@@ -272,13 +286,16 @@ struct PhotoHTTPTests {
                 let out = try fixtures.write(r.body, suffix: ".\(format == "jpeg" ? "jpg" : "webp")")
                 let tags = try runProcess("/usr/bin/env", ["exiftool", "-a", "-G1", "-s", out]).output
                 #expect(!tags.contains("GPS"), "\(size) \(format) still has GPS: \(tags)")
-                #expect(!tags.contains("SN1234567") && !tags.contains("Acme"), "\(size) \(format) still names the camera")
+                #expect(
+                    !tags.contains("SN1234567") && !tags.contains("Acme"), "\(size) \(format) still names the camera")
             }
         }
-        let gpsThumb = try fixtures.write(try http(port, "GET", "/photos/\(gpsId)?size=thumb&format=jpeg", token: ann.token).body, suffix: ".jpg")
+        let gpsThumb = try fixtures.write(
+            try http(port, "GET", "/photos/\(gpsId)?size=thumb&format=jpeg", token: ann.token).body, suffix: ".jpg")
         #expect(try vipsField(gpsThumb, "width") == "320")
         #expect(try vipsField(gpsThumb, "height") == "240")
-        let gpsDisplay = try fixtures.write(try http(port, "GET", "/photos/\(gpsId)?format=jpeg", token: ann.token).body, suffix: ".jpg")
+        let gpsDisplay = try fixtures.write(
+            try http(port, "GET", "/photos/\(gpsId)?format=jpeg", token: ann.token).body, suffix: ".jpg")
         #expect(try vipsField(gpsDisplay, "width") == "640")
         let again = try http(port, "POST", "/photos", token: ann.token, body: gps)
         #expect(again.status == 201)
@@ -291,7 +308,8 @@ struct PhotoHTTPTests {
         let cat = try makeUser(port, "cat")
         let kept = try http(port, "POST", "/photos?keep_metadata=1", token: cat.token, body: gps)
         let keptId = try #require(json(kept.body)["photo_id"] as? Int)
-        let keptFile = try fixtures.write(try http(port, "GET", "/photos/\(keptId)?format=jpeg", token: cat.token).body, suffix: ".jpg")
+        let keptFile = try fixtures.write(
+            try http(port, "GET", "/photos/\(keptId)?format=jpeg", token: cat.token).body, suffix: ".jpg")
         #expect(try runProcess("/usr/bin/env", ["exiftool", "-a", "-G1", "-s", keptFile]).output.contains("GPS"))
 
         // PNG with alpha, WebP, progressive JPEG, and HEIC where libvips reads it.
@@ -299,7 +317,8 @@ struct PhotoHTTPTests {
         #expect(alpha.status == 201)
         #expect(json(alpha.body)["has_alpha"] as? Bool == true)
         let alphaId = try #require(json(alpha.body)["photo_id"] as? Int)
-        let alphaWebp = try fixtures.write(try http(port, "GET", "/photos/\(alphaId)?format=webp", token: ann.token).body, suffix: ".webp")
+        let alphaWebp = try fixtures.write(
+            try http(port, "GET", "/photos/\(alphaId)?format=webp", token: ann.token).body, suffix: ".webp")
         #expect(try vipsField(alphaWebp, "bands") == "4")
         #expect(try pixel(alphaWebp, 10, 50).last ?? 255 < 10)
         for name in ["photo.webp", "progressive.jpg", "photo.png"] {
@@ -350,7 +369,8 @@ struct PhotoHTTPTests {
         try befriend(ann, bad)
         // Ann has a public handle but protects her posts: only active followers read them.
         try runSQL(database, "UPDATE users SET handle = 'ann_\(ann.id)', protected = true WHERE id = \(ann.id)")
-        try runSQL(database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(fay.id), \(ann.id), 'active')")
+        try runSQL(
+            database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(fay.id), \(ann.id), 'active')")
         try runSQL(database, "INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(ann.id), \(bad.id))")
 
         var ids: [Int] = []
@@ -362,13 +382,16 @@ struct PhotoHTTPTests {
             ids.append(try #require(json(r.body)["photo_id"] as? Int))
         }
         let (inMoment, avatar, inPost, unreferenced) = (ids[0], ids[1], ids[2], ids[3])
-        let momentId = try sqlCount(database, "INSERT INTO moments (owner_id, caption) VALUES (\(ann.id), 'hi') RETURNING id")
-        try runSQL(database, "INSERT INTO moment_photos (moment_id, position, photo_id) VALUES (\(momentId), 0, \(inMoment))")
+        let momentId = try sqlCount(
+            database, "INSERT INTO moments (owner_id, caption) VALUES (\(ann.id), 'hi') RETURNING id")
+        try runSQL(
+            database, "INSERT INTO moment_photos (moment_id, position, photo_id) VALUES (\(momentId), 0, \(inMoment))")
         try runSQL(database, "UPDATE users SET avatar_photo_id = \(avatar) WHERE id = \(ann.id)")
         // A post as the posts ops write it (its seq from the post clock: other suites share this database).
         let postId = try sqlCount(
             database,
-            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) INSERT INTO posts (seq, author_id, text) SELECT seq, \(ann.id), 'look' FROM c RETURNING id")
+            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) INSERT INTO posts (seq, author_id, text) SELECT seq, \(ann.id), 'look' FROM c RETURNING id"
+        )
         try runSQL(database, "INSERT INTO post_photos (post_id, position, photo_id) VALUES (\(postId), 0, \(inPost))")
 
         func status(_ user: TestUser, _ photo: Int) throws -> Int {
@@ -397,14 +420,17 @@ struct PhotoHTTPTests {
         #expect(try status(ann, inMoment) == 200)
         try runSQL(
             database,
-            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) UPDATE posts SET deleted_at = now(), text = '', deleted_seq = c.seq FROM c WHERE id = \(postId)")
+            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) UPDATE posts SET deleted_at = now(), text = '', deleted_seq = c.seq FROM c WHERE id = \(postId)"
+        )
         #expect(try status(fay, inPost) == 404)
         #expect(try status(ann, inPost) == 200)
         #expect(try status(sam, avatar) == 200)  // read once: the rendition is in this node's cache now
         try runSQL(database, "DELETE FROM photos WHERE id = \(avatar)")
         #expect(try status(sam, avatar) == 404)
         #expect(try status(ann, avatar) == 404)
-        #expect(try sqlCount(database, "SELECT count(*) FROM users WHERE avatar_photo_id IS NOT NULL AND id = \(ann.id)") == 0)
+        #expect(
+            try sqlCount(database, "SELECT count(*) FROM users WHERE avatar_photo_id IS NOT NULL AND id = \(ann.id)")
+                == 0)
     }
 
     @Test func tusUploadsResumeAfterADroppedConnectionForPhotosAndVoice() throws {
@@ -424,12 +450,17 @@ struct PhotoHTTPTests {
         let noVersion = try http(port, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": "10"])
         #expect(noVersion.status == 412)
         #expect(try tus(port, "POST", "/uploads", token: nil, headers: ["Upload-Length": "10"]).status == 401)
-        #expect(try tus(port, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": String(31 * 1024 * 1024)]).status == 413)
+        #expect(
+            try tus(port, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": String(31 * 1024 * 1024)])
+                .status == 413)
 
         var uploadIds: [String] = []
         for (kind, bytes) in [("photo", try fixtures.bytes("big.jpg")), ("voice", toneWAV(seconds: 2))] {
-            let metadata = "kind \(Data(kind.utf8).base64EncodedString()),filename \(Data("x.bin".utf8).base64EncodedString())"
-            let created = try tus(port, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": String(bytes.count), "Upload-Metadata": metadata])
+            let metadata =
+                "kind \(Data(kind.utf8).base64EncodedString()),filename \(Data("x.bin".utf8).base64EncodedString())"
+            let created = try tus(
+                port, "POST", "/uploads", token: ann.token,
+                headers: ["Upload-Length": String(bytes.count), "Upload-Metadata": metadata])
             #expect(created.status == 201)
             #expect(header(created.head, "Tus-Resumable") == "1.0.0")
             let location = try #require(header(created.head, "Location"))
@@ -439,23 +470,36 @@ struct PhotoHTTPTests {
 
             // The first quarter.
             let quarter = bytes.count / 4
-            let first = try tus(port, "PATCH", location, token: ann.token, headers: patchHeaders.merging(["Upload-Offset": "0"]) { a, _ in a },
+            let first = try tus(
+                port, "PATCH", location, token: ann.token,
+                headers: patchHeaders.merging(["Upload-Offset": "0"]) { a, _ in a },
                 body: Array(bytes[..<quarter]))
             #expect(first.status == 204)
             #expect(header(first.head, "Upload-Offset") == String(quarter))
             // Another user sees nothing; a wrong offset is 409 with the right one.
             #expect(try tus(port, "HEAD", location, token: zed.token).status == 404)
-            #expect(try tus(port, "PATCH", location, token: zed.token, headers: patchHeaders.merging(["Upload-Offset": String(quarter)]) { a, _ in a },
-                body: [1, 2, 3]).status == 404)
-            let conflict = try tus(port, "PATCH", location, token: ann.token, headers: patchHeaders.merging(["Upload-Offset": "0"]) { a, _ in a }, body: [1])
+            #expect(
+                try tus(
+                    port, "PATCH", location, token: zed.token,
+                    headers: patchHeaders.merging(["Upload-Offset": String(quarter)]) { a, _ in a },
+                    body: [1, 2, 3]
+                ).status == 404)
+            let conflict = try tus(
+                port, "PATCH", location, token: ann.token,
+                headers: patchHeaders.merging(["Upload-Offset": "0"]) { a, _ in a }, body: [1])
             #expect(conflict.status == 409)
             #expect(header(conflict.head, "Upload-Offset") == String(quarter))
             // Completing before the end: nothing to process.
-            #expect(try http(port, "POST", "/\(kind == "photo" ? "photos" : "voice")?upload=\(location.dropFirst(9))", token: ann.token).status == 404)
+            #expect(
+                try http(
+                    port, "POST", "/\(kind == "photo" ? "photos" : "voice")?upload=\(location.dropFirst(9))",
+                    token: ann.token
+                ).status == 404)
 
             // A PATCH for the rest whose connection drops after another quarter: those bytes are stored.
             let socket = try TestSocket(port: port, timeout: 30)
-            let head = "PATCH \(location) HTTP/1.1\r\nHost: 127.0.0.1\r\nTus-Resumable: 1.0.0\r\nAuthorization: Bearer \(ann.token)\r\n"
+            let head =
+                "PATCH \(location) HTTP/1.1\r\nHost: 127.0.0.1\r\nTus-Resumable: 1.0.0\r\nAuthorization: Bearer \(ann.token)\r\n"
                 + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: \(quarter)\r\nContent-Length: \(bytes.count - quarter)\r\n\r\n"
             try socket.send(Array(head.utf8))
             try socket.send(Array(bytes[quarter..<(2 * quarter)]))
@@ -464,7 +508,10 @@ struct PhotoHTTPTests {
             var offset = ""
             #expect(
                 waitUntil(timeout: 10) {
-                    offset = (try? tus(port, "HEAD", location, token: ann.token)).flatMap { header($0.head, "Upload-Offset") } ?? ""
+                    offset =
+                        (try? tus(port, "HEAD", location, token: ann.token)).flatMap {
+                            header($0.head, "Upload-Offset")
+                        } ?? ""
                     return offset == String(2 * quarter)
                 }, "HEAD reports \(offset) after the drop")
             let state = try tus(port, "HEAD", location, token: ann.token)
@@ -474,7 +521,9 @@ struct PhotoHTTPTests {
             #expect(header(state.head, "Upload-Metadata") == metadata)
 
             // Resume there and finish.
-            let rest = try tus(port, "PATCH", location, token: ann.token, headers: patchHeaders.merging(["Upload-Offset": String(2 * quarter)]) { a, _ in a },
+            let rest = try tus(
+                port, "PATCH", location, token: ann.token,
+                headers: patchHeaders.merging(["Upload-Offset": String(2 * quarter)]) { a, _ in a },
                 body: Array(bytes[(2 * quarter)...]))
             #expect(rest.status == 204)
             #expect(header(rest.head, "Upload-Offset") == String(bytes.count))
@@ -498,7 +547,10 @@ struct PhotoHTTPTests {
             #expect(try tus(port, "HEAD", location, token: ann.token).status == 404)
         }
         // This test's chunks only: other suites upload through tus against the same database at the same time.
-        #expect(try sqlCount(database, "SELECT count(*) FROM upload_chunks WHERE upload_id IN ('\(uploadIds.joined(separator: "','"))')") == 0)
+        #expect(
+            try sqlCount(
+                database,
+                "SELECT count(*) FROM upload_chunks WHERE upload_id IN ('\(uploadIds.joined(separator: "','"))')") == 0)
 
         // Termination, the per-user limit, and the expiry sweep.
         var created: [String] = []
@@ -526,9 +578,17 @@ struct PhotoHTTPTests {
         // Created and half sent through node A; resumed through node B; stored through node A.
         let created = try tus(a, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": String(bytes.count)])
         let location = try #require(header(created.head, "Location"))
-        #expect(try tus(a, "PATCH", location, token: ann.token, headers: patch.merging(["Upload-Offset": "0"]) { x, _ in x }, body: Array(bytes[..<half])).status == 204)
+        #expect(
+            try tus(
+                a, "PATCH", location, token: ann.token, headers: patch.merging(["Upload-Offset": "0"]) { x, _ in x },
+                body: Array(bytes[..<half])
+            ).status == 204)
         #expect(header(try tus(b, "HEAD", location, token: ann.token).head, "Upload-Offset") == String(half))
-        #expect(try tus(b, "PATCH", location, token: ann.token, headers: patch.merging(["Upload-Offset": String(half)]) { x, _ in x }, body: Array(bytes[half...])).status == 204)
+        #expect(
+            try tus(
+                b, "PATCH", location, token: ann.token,
+                headers: patch.merging(["Upload-Offset": String(half)]) { x, _ in x }, body: Array(bytes[half...])
+            ).status == 204)
         let done = try http(a, "POST", "/photos?upload=\(location.dropFirst("/uploads/".count))", token: ann.token)
         #expect(done.status == 201)
         let id = try #require(json(done.body)["photo_id"] as? Int)
@@ -541,7 +601,10 @@ struct PhotoHTTPTests {
         #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 404)
         // Moments are friends': once Ann's moment holds it, Bob reads it on either node.
         try befriend(ann, bob)
-        try runSQL(cluster[0].database, "WITH m AS (INSERT INTO moments (owner_id) VALUES (\(ann.id)) RETURNING id) INSERT INTO moment_photos (moment_id, position, photo_id) SELECT id, 0, \(id) FROM m")
+        try runSQL(
+            cluster[0].database,
+            "WITH m AS (INSERT INTO moments (owner_id) VALUES (\(ann.id)) RETURNING id) INSERT INTO moment_photos (moment_id, position, photo_id) SELECT id, 0, \(id) FROM m"
+        )
         #expect(try http(a, "GET", "/photos/\(id)", token: bob.token).status == 200)
         #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 200)
     }
@@ -587,12 +650,17 @@ struct PhotoHTTPTests {
         let ann = try makeUser(port, "ann")
         let r = try tus(port, "POST", "/uploads", token: ann.token, headers: ["Upload-Length": "100"])
         let location = try #require(header(r.head, "Location"))
-        _ = try tus(port, "PATCH", location, token: ann.token, headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"],
+        _ = try tus(
+            port, "PATCH", location, token: ann.token,
+            headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"],
             body: Array(repeating: 7, count: 10))
         #expect(try tus(port, "HEAD", location, token: ann.token).status == 200)
         // The sweep runs every half second here (a quarter of the expiry, at least 0.5 s) and removes it with its chunks.
         #expect(waitUntil(timeout: 20) { (try? tus(port, "HEAD", location, token: ann.token).status) == 404 })
-        #expect(try sqlCount(database, "SELECT count(*) FROM upload_chunks WHERE upload_id = '\(location.dropFirst("/uploads/".count))'") == 0)
+        #expect(
+            try sqlCount(
+                database,
+                "SELECT count(*) FROM upload_chunks WHERE upload_id = '\(location.dropFirst("/uploads/".count))'") == 0)
         // Counted once the sweep's DELETE has returned (a moment after the row is gone).
         #expect(waitUntil(timeout: 10) { ((try? metric(port, "switchboard_uploads_expired_total")) ?? 0) >= 1 })
     }
@@ -609,6 +677,8 @@ private func sqlCount(_ database: DatabaseRuntime, _ sql: String) throws -> Int 
             done.signal()
         })
     done.wait()
-    guard let n = (box.value.firstObject as? NSNumber)?.intValue else { throw PhotoFixtureError(message: "query failed: \(sql)") }
+    guard let n = (box.value.firstObject as? NSNumber)?.intValue else {
+        throw PhotoFixtureError(message: "query failed: \(sql)")
+    }
     return n
 }

@@ -37,7 +37,8 @@ private func zombies(of parent: pid_t) -> [pid_t] {
 struct PostgresSupervisionTests {
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
     func killedPostmasterIsRestartedAndReported() throws {
-        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-supervise-\(UUID().uuidString)").path
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-supervise-\(UUID().uuidString)")
+            .path
         let logPath = dataDir + "-server.log"
         try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
         defer {
@@ -49,7 +50,9 @@ struct PostgresSupervisionTests {
         let port = freePort()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: serverBinary)
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "info"]
+        process.arguments = [
+            "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "info",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = log
         try process.run()
@@ -86,10 +89,14 @@ struct PostgresSupervisionTests {
         #expect(readyz(port) == 200, "/readyz did not recover after the postmaster was killed")
         let after = try makeUser(port, "after")
         #expect(after.id > 0)
-        #expect(zombies(of: process.processIdentifier).isEmpty, "zombie children: \(zombies(of: process.processIdentifier))")
+        #expect(
+            zombies(of: process.processIdentifier).isEmpty, "zombie children: \(zombies(of: process.processIdentifier))"
+        )
 
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").dropFirst(linesBefore)
         let aboutIt = lines.filter { $0.contains("PostgreSQL") || $0.contains("connection") || $0.contains("database") }
-        #expect(aboutIt.count <= 30, "\(aboutIt.count) log lines about the outage:\n\(aboutIt.prefix(40).joined(separator: "\n"))")
+        #expect(
+            aboutIt.count <= 30,
+            "\(aboutIt.count) log lines about the outage:\n\(aboutIt.prefix(40).joined(separator: "\n"))")
     }
 }

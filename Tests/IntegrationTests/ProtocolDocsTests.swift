@@ -13,7 +13,9 @@ import Testing
 
 /// The backticked words of a table cell.
 private func ticked(_ cell: Substring) -> [String] {
-    cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+    cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map {
+        String($0.element)
+    }
 }
 
 private func protocolDocument() throws -> [Substring] {
@@ -30,7 +32,9 @@ private func documentedOps() throws -> [String] {
             inOpTable = false
             continue
         }
-        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         guard cells.count > 2 else { continue }
         if cells[1] == "Op" {
             inOpTable = true
@@ -46,8 +50,12 @@ private func documentedOps() throws -> [String] {
 private func laneTable() throws -> [String: [String]] {
     var rows: [String: [String]] = [:]
     for line in try protocolDocument() {
-        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        guard cells.count > 3, cells[1] == "state-changing (ordered)" || cells[1] == "read-only (may overtake)" else { continue }
+        let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard cells.count > 3, cells[1] == "state-changing (ordered)" || cells[1] == "read-only (may overtake)" else {
+            continue
+        }
         rows[cells[1]] = ticked(Substring(cells[2]))
     }
     return rows

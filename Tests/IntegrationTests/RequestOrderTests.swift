@@ -42,7 +42,8 @@ extension ProtocolClient {
 }
 
 /// A browser's `RTCIceCandidateInit` as the JSON text of a `call.signal` payload.
-let testCandidate = #"{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host","sdpMid":"0","sdpMLineIndex":0}"#
+let testCandidate =
+    #"{"candidate":"candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host","sdpMid":"0","sdpMLineIndex":0}"#
 
 @Suite("Order of requests on one connection", .serialized)
 struct RequestOrderTests {
@@ -99,7 +100,10 @@ struct RequestOrderTests {
         for attempt in 0..<30 {
             let ids = try ann.client.pipeline([
                 ("messages.send", ["user_id": bob.id, "client_id": "u-\(attempt)", "text": "first \(attempt)"]),
-                ("messages.send", ["conversation_id": conversation, "client_id": "c-\(attempt)", "text": "second \(attempt)"]),
+                (
+                    "messages.send",
+                    ["conversation_id": conversation, "client_id": "c-\(attempt)", "text": "second \(attempt)"]
+                ),
             ])
             let replies = try ann.client.replies(ids)
             let seqs = replies.map { ok($0)?["seq"] as? Int ?? -1 }
@@ -117,9 +121,13 @@ struct RequestOrderTests {
         let ann = try makeUser(port, "Ann")
         let bob = try makeUser(port, "Bob")
         try befriend(ann, bob)
-        let signal: (op: String, params: [String: Any]) = ("call.signal", ["call_id": "bounded", "kind": "ice_candidate", "payload": testCandidate])
+        let signal: (op: String, params: [String: Any]) = (
+            "call.signal", ["call_id": "bounded", "kind": "ice_candidate", "payload": testCandidate]
+        )
         // The invite awaits its friendship lookup; two signals wait behind it, the next two are refused.
-        let ids = try ann.client.pipeline([("call.invite", ["callee_id": bob.id, "call_id": "bounded"]), signal, signal, signal, signal])
+        let ids = try ann.client.pipeline([
+            ("call.invite", ["callee_id": bob.id, "call_id": "bounded"]), signal, signal, signal, signal,
+        ])
         let replies = try ann.client.replies(ids)
         #expect(replies.prefix(3).allSatisfy { ok($0) != nil }, "\(replies)")
         #expect(replies.suffix(2).allSatisfy { errorCode($0) == "rate_limited" }, "\(replies)")

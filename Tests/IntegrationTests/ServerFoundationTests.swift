@@ -109,12 +109,15 @@ struct ServerFoundationTests {
         #expect(version.status == 426)
         #expect(version.head.contains("Sec-WebSocket-Version: 13"))
         let missingUpgrade = try response(
-            "GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            "GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
         #expect(missingUpgrade.status == 426)
         let origin = try response(upgradeRequest(extraHeaders: "Origin: https://evil.example\r\n"))
         #expect(origin.status == 403)
         let socket = try TestSocket(port: port)
-        try socket.send(upgradeRequest(extraHeaders: "Origin: https://app.example\r\nSec-WebSocket-Protocol: chat, switchboard.v1\r\n"))
+        try socket.send(
+            upgradeRequest(
+                extraHeaders: "Origin: https://app.example\r\nSec-WebSocket-Protocol: chat, switchboard.v1\r\n"))
         let head = try socket.readHead()
         #expect(head.hasPrefix("HTTP/1.1 101"))
         #expect(head.contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo="))
@@ -152,7 +155,8 @@ struct ServerFoundationTests {
 
         let tooBigMessage = try openEcho(port: port)
         for opcode: UInt8 in [2, 0, 0] {
-            try tooBigMessage.send(clientFrame(opcode: opcode, payload: [UInt8](repeating: 1, count: 60_000), fin: false))
+            try tooBigMessage.send(
+                clientFrame(opcode: opcode, payload: [UInt8](repeating: 1, count: 60_000), fin: false))
         }
         #expect(try tooBigMessage.readCloseCode() == 1009)
 
@@ -230,7 +234,9 @@ struct ServerFoundationTests {
         }
         let metrics = try TestSocket(port: port)
         try metrics.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(String(decoding: try metrics.readResponse().body, as: UTF8.self).contains("switchboard_backpressure_closes_total 1"))
+        #expect(
+            String(decoding: try metrics.readResponse().body, as: UTF8.self).contains(
+                "switchboard_backpressure_closes_total 1"))
     }
 
     @Test func thousandConcurrentConnections() throws {
@@ -243,7 +249,9 @@ struct ServerFoundationTests {
             sockets.append(socket)
         }
         for socket in sockets { #expect(try socket.readHead().hasPrefix("HTTP/1.1 101")) }
-        for (i, socket) in sockets.enumerated() { try socket.send(clientFrame(opcode: 1, payload: Array("n\(i)".utf8))) }
+        for (i, socket) in sockets.enumerated() {
+            try socket.send(clientFrame(opcode: 1, payload: Array("n\(i)".utf8)))
+        }
         for (i, socket) in sockets.enumerated() { #expect(try socket.readFrame().payload == Array("n\(i)".utf8)) }
         #expect(server.connectionCount == 1000)
     }
@@ -264,7 +272,9 @@ struct ServerFoundationTests {
     }
 
     @Test func pythonWebsocketsClientInterop() throws {
-        let (server, port) = try startServer { $0.maxFrameSize = 1 << 22; $0.maxMessageSize = 1 << 22 }
+        let (server, port) = try startServer {
+            $0.maxFrameSize = 1 << 22; $0.maxMessageSize = 1 << 22
+        }
         defer { stop(server) }
         let script = repositoryRoot.appendingPathComponent("Tests/IntegrationTests/python/echo_interop.py").path
         for extra in [[], ["--compression"]] {
@@ -275,14 +285,18 @@ struct ServerFoundationTests {
     }
 
     @Test func tlsWithSelfSignedCertificate() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-tls-\(getpid())-\(Int.random(in: 0..<1_000_000))")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sb-tls-\(getpid())-\(Int.random(in: 0..<1_000_000))")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cert = dir.appendingPathComponent("cert.pem").path
         let key = dir.appendingPathComponent("key.pem").path
         let made = try runProcess(
             "/usr/bin/env",
-            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1", "-keyout", key, "-out", cert])
+            [
+                "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+                "-keyout", key, "-out", cert,
+            ])
         #expect(made.status == 0, "\(made.output)")
         let (server, port) = try startServer {
             $0.maxFrameSize = 1 << 22
@@ -299,7 +313,11 @@ struct ServerFoundationTests {
             "/bin/sh", ["-c", "echo | openssl s_client -connect 127.0.0.1:\(port) -tls1_1 2>&1"], timeout: 20)
         #expect(old.output.contains("Cipher is (NONE)"), "\(old.output)")
         let tls12 = try runProcess(
-            "/bin/sh", ["-c", "printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' | openssl s_client -quiet -connect 127.0.0.1:\(port) -tls1_2 2>&1"],
+            "/bin/sh",
+            [
+                "-c",
+                "printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' | openssl s_client -quiet -connect 127.0.0.1:\(port) -tls1_2 2>&1",
+            ],
             timeout: 20)
         #expect(tls12.output.contains("HTTP/1.1 200 OK"), "\(tls12.output)")
     }

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-import Synchronization
 import SwitchboardServer
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -33,7 +33,9 @@ final class NotifyListener {
             bytes = Array(address.utf8)
             bytes[0] = 0
         } else {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-notify-\(getpid())-\(Int.random(in: 0..<1_000_000))").path
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "sb-notify-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+            ).path
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             folder = dir
             address = dir + "/notify"
@@ -135,8 +137,12 @@ struct ServiceManagementTests {
     // MARK: sd_notify
 
     @Test func notificationMessagesAreNewlineSeparatedAssignmentsOnOneLineEach() {
-        #expect(SystemdNotifier.message([("READY", "1"), ("STATUS", "listening on port 8080")]) == "READY=1\nSTATUS=listening on port 8080")
-        #expect(SystemdNotifier.message([("STATUS", "could not start:\nport in use\r")]) == "STATUS=could not start: port in use ")
+        #expect(
+            SystemdNotifier.message([("READY", "1"), ("STATUS", "listening on port 8080")])
+                == "READY=1\nSTATUS=listening on port 8080")
+        #expect(
+            SystemdNotifier.message([("STATUS", "could not start:\nport in use\r")])
+                == "STATUS=could not start: port in use ")
         #expect(SystemdNotifier.message([("WATCHDOG", "1")]) == "WATCHDOG=1")
     }
 
@@ -145,7 +151,8 @@ struct ServiceManagementTests {
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": ""]) == nil)
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "relative/path"]) == nil)
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: 200)]) == nil)
-        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/systemd/notify"])?.socketPath == "/run/systemd/notify")
+        #expect(
+            SystemdNotifier(environment: ["NOTIFY_SOCKET": "/run/systemd/notify"])?.socketPath == "/run/systemd/notify")
         #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "@abstract"]) != nil)
     }
 
@@ -167,7 +174,8 @@ struct ServiceManagementTests {
         #expect(SystemdWatchdog.timeout(environment: ["WATCHDOG_USEC": "abc"]) == nil)
         #expect(SystemdWatchdog.timeout(environment: ["WATCHDOG_USEC": "30000000"], pid: 7) == 30)
         #expect(SystemdWatchdog.timeout(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7) == 30)
-        #expect(SystemdWatchdog.timeout(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7) == nil)
+        #expect(
+            SystemdWatchdog.timeout(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7) == nil)
     }
 
     /// With an injected clock and probe: a ping at once, then one per half timeout while the probe answers, none
@@ -203,7 +211,9 @@ struct ServiceManagementTests {
         #expect(pending.withLock { $0.count } == 1)  // only one probe outstanding, not one per tick
         // The loop recovers.
         answerProbes.withLock { $0 = true }
-        for answered in pending.withLock({ p in defer { p = [] }; return p }) { answered() }
+        for answered in pending.withLock({ p in
+            defer { p = [] }; return p
+        }) { answered() }
         #expect(watchdog.tick())
         #expect(pings.withLock { $0 } == 4)
     }
@@ -233,9 +243,12 @@ struct ServiceManagementTests {
         // The hardening: systemd's own exposure score of the unit (0 best, 10 worst; "OK" up to 3.9).
         let security = try runProcess("/usr/bin/systemd-analyze", ["security", "--offline=true", copy.path])
         let overall = try #require(
-            security.output.split(separator: "\n").first { $0.contains("Overall exposure level for switchboard.service:") },
+            security.output.split(separator: "\n").first {
+                $0.contains("Overall exposure level for switchboard.service:")
+            },
             "\(security.output)")
-        let score = try #require(overall.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(overall)")
+        let score = try #require(
+            overall.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(overall)")
         #expect(score <= 2.5, "\(overall)")
     }
 
@@ -265,13 +278,17 @@ struct ServiceManagementTests {
     /// Docker's side: the image's HEALTHCHECK (with a start period for the first initdb) and, in both compose
     /// files, a restart policy that restarts the server whenever it exits (a kill -9 included) and a health check.
     @Test func dockerImagesRestartAndCheckHealth() throws {
-        let dockerfile = try String(contentsOf: repositoryRoot.appendingPathComponent("docker/Dockerfile"), encoding: .utf8)
+        let dockerfile = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docker/Dockerfile"), encoding: .utf8)
         let check = try #require(dockerfile.split(separator: "\n").first { $0.hasPrefix("HEALTHCHECK ") })
         #expect(check.contains("--start-period="))
         #expect(check.contains("\"healthcheck\""))
         let script = "import json,sys,yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))"
-        for (file, services) in [("docker/compose.yaml", ["switchboard"]), ("docker/cluster.yaml", ["switchboard-1", "switchboard-2"])] {
-            let result = try runProcess("/usr/bin/env", ["python3", "-c", script, repositoryRoot.appendingPathComponent(file).path])
+        for (file, services) in [
+            ("docker/compose.yaml", ["switchboard"]), ("docker/cluster.yaml", ["switchboard-1", "switchboard-2"]),
+        ] {
+            let result = try runProcess(
+                "/usr/bin/env", ["python3", "-c", script, repositoryRoot.appendingPathComponent(file).path])
             #expect(result.status == 0, "\(file): \(result.output)")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
             let all = try #require(json["services"] as? [String: Any])
@@ -302,7 +319,9 @@ struct ServiceManagementTests {
         func start() throws -> Process {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: serverBinary)
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
+            process.arguments = [
+                "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning",
+            ]
             var environment = ProcessInfo.processInfo.environment
             environment["NOTIFY_SOCKET"] = listener.address
             environment["WATCHDOG_USEC"] = "2000000"
@@ -332,9 +351,11 @@ struct ServiceManagementTests {
         // The images' HEALTHCHECK command, as they spell it (`switchboard healthcheck [--path /readyz]`).
         let health = try runProcess(serverBinary, ["healthcheck", "--port", String(port)], timeout: 20)
         #expect(health.status == 0, "\(health.output)")
-        let ready = try runProcess(serverBinary, ["healthcheck", "--port", String(port), "--path", "/readyz"], timeout: 20)
+        let ready = try runProcess(
+            serverBinary, ["healthcheck", "--port", String(port), "--path", "/readyz"], timeout: 20)
         #expect(ready.status == 0, "\(ready.output)")
-        let missing = try runProcess(serverBinary, ["healthcheck", "--port", String(port), "--path", "/nothing-here"], timeout: 20)
+        let missing = try runProcess(
+            serverBinary, ["healthcheck", "--port", String(port), "--path", "/nothing-here"], timeout: 20)
         #expect(missing.status == 1, "\(missing.output)")
         // WATCHDOG_USEC=2 s: pings every second while the loops answer.
         #expect(listener.wait(forLine: "WATCHDOG=1", timeout: 10).found)

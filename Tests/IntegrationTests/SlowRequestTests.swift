@@ -72,11 +72,13 @@ struct SlowRequestTests {
         var strangers: [TestSocket] = []
         for _ in 0..<40 {
             let socket = try TestSocket(port: port, timeout: 10)
-            try socket.send("POST /voice HTTP/1.1\r\nHost: x\r\nContent-Type: audio/wav\r\nContent-Length: 100000\r\n\r\nRIFF")
+            try socket.send(
+                "POST /voice HTTP/1.1\r\nHost: x\r\nContent-Type: audio/wav\r\nContent-Length: 100000\r\n\r\nRIFF")
             strangers.append(socket)
         }
         let wav = toneWAV(seconds: 1)
-        let upload = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
+        let upload = try http(
+            port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(upload.status == 201, "\(upload.head)")
         for socket in strangers {
             #expect(statusOrClose(socket) == 401)
@@ -94,7 +96,8 @@ struct SlowRequestTests {
         let ann = try makeUser(port, "ann")
         let bob = try makeUser(port, "bob")
         let wav = toneWAV(seconds: 1)
-        let head = "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n"
+        let head =
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n"
         var slow: [TestSocket] = []
         for _ in 0..<2 {
             let socket = try TestSocket(port: port, timeout: 30)
@@ -104,7 +107,8 @@ struct SlowRequestTests {
         let deadline = Date().addingTimeInterval(10)
         while server.voiceUploadsInProgress < 2 && Date() < deadline { usleep(10_000) }
         #expect(server.voiceUploadsInProgress == 2)
-        let third = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
+        let third = try http(
+            port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(third.status == 503)
         #expect(header(third.head, "Retry-After") != nil)
         let bobs = try http(port, "POST", "/voice", token: bob.token, headers: ["Content-Type": "audio/wav"], body: wav)
@@ -124,7 +128,8 @@ struct SlowRequestTests {
         let wav = toneWAV(seconds: 1)
         let socket = try TestSocket(port: port, timeout: 10)
         try socket.send(
-            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nExpect: 100-continue\r\nContent-Length: \(wav.count)\r\n\r\n")
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nExpect: 100-continue\r\nContent-Length: \(wav.count)\r\n\r\n"
+        )
         let interim = try socket.readHead()
         #expect(interim.hasPrefix("HTTP/1.1 100"))
         try socket.send(wav)
@@ -141,7 +146,8 @@ struct SlowRequestTests {
         let ann = try makeUser(port, "ann")
         let socket = try TestSocket(port: port, timeout: 10)
         // 50 bytes per second: 1,000 bytes would take 20 s.
-        try socket.send("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: 1000\r\n\r\n")
+        try socket.send(
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: 1000\r\n\r\n")
         let sent = dribble(socket, [UInt8](repeating: 0x41, count: 1000), step: 10)
         #expect(sent != nil, "the whole slow body was accepted")
         #expect(statusOrClose(socket) == 408)
@@ -159,7 +165,8 @@ struct SlowRequestTests {
         defer { stop(server); database.close() }
         let ann = try makeUser(port, "ann")
         let socket = try TestSocket(port: port, timeout: 10)
-        try socket.send("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: 1000\r\n\r\n")
+        try socket.send(
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: 1000\r\n\r\n")
         let sent = dribble(socket, [UInt8](repeating: 0x41, count: 1000), step: 10)
         #expect(sent != nil, "the whole body was accepted past the deadline")
         #expect(statusOrClose(socket) == 408)
@@ -182,11 +189,15 @@ struct SlowRequestTests {
         }
         for length in ["999999999999999999", "9223372036854775807", "99999999999999999999999"] {
             let socket = try TestSocket(port: port, timeout: 10)
-            try socket.send("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(length)\r\n\r\n")
+            try socket.send(
+                "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(length)\r\n\r\n"
+            )
             let status = try socket.readResponse().status
             #expect(status == 413 || status == 400, "Content-Length \(length): \(status)")
         }
-        for path in ["/voice/9223372036854775807", "/voice/-9223372036854775808", "/voice/99999999999999999999", "/voice/+1"] {
+        for path in [
+            "/voice/9223372036854775807", "/voice/-9223372036854775808", "/voice/99999999999999999999", "/voice/+1",
+        ] {
             #expect(try http(port, "GET", path, token: ann.token).status == 404, "\(path)")
         }
         // The server is still up.

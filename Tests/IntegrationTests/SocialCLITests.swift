@@ -47,13 +47,17 @@ struct SocialCLITests {
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 36)
 
         // Handles.
-        #expect(await code { () async throws(SwitchboardClientError) in try await ann.publishPost("no handle yet") } == "handle_required")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await ann.publishPost("no handle yet") }
+                == "handle_required")
         let check = try await ann.checkHandle("ann_\(tag)")
         #expect(check.available && check.reason == nil)
         let annProfile = try await ann.setHandle("ann_\(tag)")
         #expect(annProfile.handle == "ann_\(tag)" && annProfile.userId == annUser.id)
         #expect(try await bob.checkHandle("ANN_\(tag)").reason == "taken")
-        #expect(await code { () async throws(SwitchboardClientError) in try await bob.setHandle("ANN_\(tag)") } == "handle_taken")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await bob.setHandle("ANN_\(tag)") }
+                == "handle_taken")
         #expect(try await bob.checkHandle("admin").reason == "reserved")
         _ = try await bob.setHandle("bob_\(tag)")
         _ = try await cy.setHandle("cy_\(tag)")
@@ -77,7 +81,8 @@ struct SocialCLITests {
                 && post.mentions.map(\.userId) == [bobUser.id])
         #expect(await bobLog.wait { _ in Self.newPosts(bobLog).contains { $0.postId == post.postId } })
         let reply = try await bob.publishPost("Hi back", replyTo: post.postId)
-        #expect(reply.replyTo == post.postId && reply.replyToUser?.userId == annUser.id && reply.threadRoot == post.postId)
+        #expect(
+            reply.replyTo == post.postId && reply.replyToUser?.userId == annUser.id && reply.threadRoot == post.postId)
         let liked = try await cy.like(post.postId)
         #expect(liked.liked && liked.likeCount == 1)
         #expect(try await bob.like(post.postId).likeCount == 2)
@@ -103,7 +108,8 @@ struct SocialCLITests {
 
         // Notifications.
         let notes = try await ann.socialNotifications()
-        #expect(Set(notes.groups.map(\.kind)).isSuperset(of: ["follow", "like", "reply", "repost"]) && notes.unread >= 4)
+        #expect(
+            Set(notes.groups.map(\.kind)).isSuperset(of: ["follow", "like", "reply", "repost"]) && notes.unread >= 4)
         #expect(try await ann.socialUnread() == notes.unread)
         #expect(try await ann.readSocialNotifications() == 0)
 
@@ -118,14 +124,20 @@ struct SocialCLITests {
 
         // Deletion reaches the live page; mute and block.
         try await ann.deletePost(post.postId)
-        #expect(await bobLog.wait { _ in Self.live(bobLog).contains { if case .postDeleted(post.postId, _, _, _) = $0 { true } else { false } } })
+        #expect(
+            await bobLog.wait { _ in
+                Self.live(bobLog).contains { if case .postDeleted(post.postId, _, _, _) = $0 { true } else { false } }
+            })
         try await bob.mute(annUser.id)
         #expect(try await bob.mutedUsers().users.map(\.userId) == [annUser.id])
         try await bob.unmute(annUser.id)
         try await ann.block(bobUser.id)
         #expect(try await ann.blockedUsers().users.map(\.userId) == [bobUser.id])
-        #expect(await code { () async throws(SwitchboardClientError) in try await bob.socialProfile(userId: annUser.id) } == "not_found")
-        #expect(await code { () async throws(SwitchboardClientError) in try await bob.follow(annUser.id) } == "not_found")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await bob.socialProfile(userId: annUser.id) }
+                == "not_found")
+        #expect(
+            await code { () async throws(SwitchboardClientError) in try await bob.follow(annUser.id) } == "not_found")
         try await ann.unblock(bobUser.id)
         try await bob.unfollow(annUser.id)
         #expect(try await bob.unsubscribeLive(["notifications"]) == ["home"])

@@ -16,7 +16,9 @@ import SwitchboardStore
 import Testing
 
 /// Runs `body` in a transaction on a connection of the test database and returns its value.
-private func graphSQL<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws -> T {
+private func graphSQL<T: Sendable>(
+    _ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+) throws -> T {
     let done = DispatchSemaphore(value: 0)
     let box = Unchecked(NSMutableArray())
     database.pool.withConnection(
@@ -37,11 +39,14 @@ private func graphSQL<T: Sendable>(_ database: DatabaseRuntime, _ body: @escapin
 private func tag() -> String { String(UInt32.random(in: 0...UInt32.max), radix: 36) }
 
 /// Inserts a user row straight into the store; its id.
-private func insertUser(_ db: PostgresConnection, _ name: String, handle: String?, protected: Bool = false) throws -> Int64 {
+private func insertUser(_ db: PostgresConnection, _ name: String, handle: String?, protected: Bool = false) throws
+    -> Int64
+{
     let id = try db.execute(
-            cached: "INSERT INTO users (phone, password_hash, display_name, handle, protected) VALUES ($1, 'x', $2, $3, $4) RETURNING id",
-            [.text(freshPhone() + tag()), .text(name), handle.map(PostgresData.text), .bool(protected)]
-        ).decodeFirst(Int64.self)
+        cached:
+            "INSERT INTO users (phone, password_hash, display_name, handle, protected) VALUES ($1, 'x', $2, $3, $4) RETURNING id",
+        [.text(freshPhone() + tag()), .text(name), handle.map(PostgresData.text), .bool(protected)]
+    ).decodeFirst(Int64.self)
     return try #require(id)
 }
 
@@ -74,15 +79,20 @@ struct SocialGraphStoreTests {
             #expect(try SocialGraphRepository.canSeePosts(db, viewer: bob, author: ann))
             #expect(try SocialGraphRepository.canSeePosts(db, viewer: bob, author: bob))
             #expect(!(try SocialGraphRepository.canSeePosts(db, viewer: ann, author: bob)))
-            try db.execute(cached: "INSERT INTO follows (follower_id, followee_id, state) VALUES ($1, $2, 'pending')", [.int(ann), .int(bob)])
+            try db.execute(
+                cached: "INSERT INTO follows (follower_id, followee_id, state) VALUES ($1, $2, 'pending')",
+                [.int(ann), .int(bob)])
             #expect(!(try SocialGraphRepository.canSeePosts(db, viewer: ann, author: bob)))
-            try db.execute(cached: "UPDATE follows SET state = 'active' WHERE follower_id = $1 AND followee_id = $2", [.int(ann), .int(bob)])
+            try db.execute(
+                cached: "UPDATE follows SET state = 'active' WHERE follower_id = $1 AND followee_id = $2",
+                [.int(ann), .int(bob)])
             #expect(try SocialGraphRepository.canSeePosts(db, viewer: ann, author: bob))
             #expect(try SocialGraphRepository.activeFolloweeIds(db, of: ann) == [bob])
             #expect(try SocialGraphRepository.activeFolloweeIds(db, of: bob).isEmpty)
 
             // Blocks either way hide everything, even a public author.
-            try db.execute(cached: "INSERT INTO blocks (blocker_id, blocked_id) VALUES ($1, $2)", [.int(dan), .int(ann)])
+            try db.execute(
+                cached: "INSERT INTO blocks (blocker_id, blocked_id) VALUES ($1, $2)", [.int(dan), .int(ann)])
             #expect(try SocialGraphRepository.isBlockedEitherWay(db, ann, dan))
             #expect(try SocialGraphRepository.isBlockedEitherWay(db, dan, ann))
             #expect(!(try SocialGraphRepository.isBlockedEitherWay(db, ann, bob)))
@@ -92,12 +102,15 @@ struct SocialGraphStoreTests {
             #expect(try SocialGraphRepository.blockedEitherWayIds(db, of: dan) == [ann])
             #expect(!(try SocialGraphRepository.canSeePosts(db, viewer: ann, author: 0)))
 
-            try db.execute(cached: "INSERT INTO mutes (muter_id, muted_id) VALUES ($1, $2), ($1, $3)", [.int(bob), .int(ann), .int(cat)])
+            try db.execute(
+                cached: "INSERT INTO mutes (muter_id, muted_id) VALUES ($1, $2), ($1, $3)",
+                [.int(bob), .int(ann), .int(cat)])
             #expect(try SocialGraphRepository.mutedIds(db, of: bob) == [ann, cat])
             #expect(try SocialGraphRepository.mutedIds(db, of: ann).isEmpty)
 
             // Handles: case-insensitive lookup, only well-formed strings, deleted accounts absent.
-            let ids = try SocialGraphRepository.userIds(db, handles: ["ann_\(t)", "BOB_\(t)", "nobody_\(t)", "x'y", "cat"])
+            let ids = try SocialGraphRepository.userIds(
+                db, handles: ["ann_\(t)", "BOB_\(t)", "nobody_\(t)", "x'y", "cat"])
             #expect(ids == ["ann_\(t)": ann, "bob_\(t)": bob])
             #expect(try SocialGraphRepository.hasHandle(db, ann))
             #expect(!(try SocialGraphRepository.hasHandle(db, cat)))
@@ -117,7 +130,9 @@ struct SocialGraphStoreTests {
     @Test func socialUserEncodesANullHandle() throws {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
-        let json = String(decoding: try encoder.encode(SocialUser(userId: 7, displayName: "Cat", handle: nil, protected: false)), as: UTF8.self)
+        let json = String(
+            decoding: try encoder.encode(SocialUser(userId: 7, displayName: "Cat", handle: nil, protected: false)),
+            as: UTF8.self)
         #expect(json.contains("\"handle\":null"))
         #expect(json.contains("\"user_id\":7"))
     }
@@ -134,7 +149,8 @@ private func socialUser(_ port: Int, _ name: String, handle: String?) throws -> 
     if let handle { params["handle"] = handle }
     let r = try #require(ok(try client.call("register", params)))
     return TestUser(
-        id: try #require(r["user_id"] as? Int), phone: phone, password: password, token: try #require(r["session_token"] as? String), client: client)
+        id: try #require(r["user_id"] as? Int), phone: phone, password: password,
+        token: try #require(r["session_token"] as? String), client: client)
 }
 
 /// One integer from the test database.
@@ -152,7 +168,9 @@ private func stats(_ viewer: TestUser, _ user: TestUser) throws -> (posts: Int, 
     return (s["posts"] as? Int ?? -1, s["following"] as? Int ?? -1, s["followers"] as? Int ?? -1)
 }
 
-private func ids(_ reply: [String: Any]) -> [Int] { (ok(reply)?["users"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int } }
+private func ids(_ reply: [String: Any]) -> [Int] {
+    (ok(reply)?["users"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? Int }
+}
 
 @Suite("Social graph over the real protocol", .serialized)
 struct SocialGraphTests {
@@ -164,7 +182,13 @@ struct SocialGraphTests {
         // Case-insensitive uniqueness, reserved words and the shape, at registration.
         let fresh = try ProtocolClient(port: port)
         func register(_ handle: String) throws -> String? {
-            errorCode(try fresh.call("register", ["phone": freshPhone(), "password": "ample meadow 31", "display_name": "X", "device": "d", "handle": handle]))
+            errorCode(
+                try fresh.call(
+                    "register",
+                    [
+                        "phone": freshPhone(), "password": "ample meadow 31", "display_name": "X", "device": "d",
+                        "handle": handle,
+                    ]))
         }
         #expect(try register("ann_\(t)") == "handle_taken")
         #expect(try register("ADMIN") == "bad_request")
@@ -193,7 +217,8 @@ struct SocialGraphTests {
         #expect(seen["phone"] == nil)
         #expect(seen["dm_policy"] == nil)
         #expect((seen["relationship"] as? [String: Any])?["following"] as? String == "none")
-        let byHandle = try #require(ok(try cat.client.call("profile.get", ["handle": "aNN_\(t)"]))?["profile"] as? [String: Any])
+        let byHandle = try #require(
+            ok(try cat.client.call("profile.get", ["handle": "aNN_\(t)"]))?["profile"] as? [String: Any])
         #expect(byHandle["user_id"] as? Int == ann.id)
         #expect(errorCode(try cat.client.call("profile.get", ["handle": "nobody_\(t)"])) == "not_found")
         let own = try #require(try profile(ann, ann))
@@ -206,18 +231,26 @@ struct SocialGraphTests {
         try befriend(bob, cat)
         #expect(errorCode(try bob.client.call("handle.set", ["handle": "ann_\(t)"])) == "handle_taken")
         #expect(errorCode(try bob.client.call("handle.set", ["handle": "root"])) == "bad_request")
-        let set = try #require(ok(try bob.client.call("handle.set", ["handle": "Bob_\(t)"]))?["profile"] as? [String: Any])
+        let set = try #require(
+            ok(try bob.client.call("handle.set", ["handle": "Bob_\(t)"]))?["profile"] as? [String: Any])
         #expect(set["handle"] as? String == "Bob_\(t)")
         #expect((try bob2.event("profile.updated")["profile"] as? [String: Any])?["handle"] as? String == "Bob_\(t)")
-        #expect((try cat.client.event("profile.updated")["profile"] as? [String: Any])?["handle"] as? String == "Bob_\(t)")
+        #expect(
+            (try cat.client.event("profile.updated")["profile"] as? [String: Any])?["handle"] as? String == "Bob_\(t)")
         // Changing only the case of one's own handle is allowed.
-        #expect((ok(try bob.client.call("handle.set", ["handle": "BOB_\(t)"]))?["profile"] as? [String: Any])?["handle"] as? String == "BOB_\(t)")
+        #expect(
+            (ok(try bob.client.call("handle.set", ["handle": "BOB_\(t)"]))?["profile"] as? [String: Any])?["handle"]
+                as? String == "BOB_\(t)")
 
         // profile.update: bio (160 characters), dm_policy, protected.
-        #expect(errorCode(try ann.client.call("profile.update", ["bio": String(repeating: "é", count: 161)])) == "bad_request")
+        #expect(
+            errorCode(try ann.client.call("profile.update", ["bio": String(repeating: "é", count: 161)]))
+                == "bad_request")
         #expect(errorCode(try ann.client.call("profile.update", ["dm_policy": "everyone"])) == "bad_request")
         #expect(errorCode(try ann.client.call("profile.update", ["bio": "a\u{1}b"])) == "bad_request")
-        let updated = try #require(ok(try ann.client.call("profile.update", ["bio": "  Knits.\nReads.  ", "dm_policy": "mutuals"]))?["profile"] as? [String: Any])
+        let updated = try #require(
+            ok(try ann.client.call("profile.update", ["bio": "  Knits.\nReads.  ", "dm_policy": "mutuals"]))?["profile"]
+                as? [String: Any])
         #expect(updated["bio"] as? String == "Knits.\nReads.")
         #expect(updated["dm_policy"] as? String == "mutuals")
         #expect(try scalar(database, "SELECT count(*) FROM users WHERE lower(handle) = lower('ann_\(t)')") == 1)
@@ -240,14 +273,19 @@ struct SocialGraphTests {
         let r = try #require(ok(try ann.client.call("follow", ["user_id": bob.id])))
         #expect(r["state"] as? String == "active")
         #expect((r["profile"] as? [String: Any])?["handle"] as? String == "bob_\(t)")
-        #expect(((r["profile"] as? [String: Any])?["relationship"] as? [String: Any])?["following"] as? String == "active")
+        #expect(
+            ((r["profile"] as? [String: Any])?["relationship"] as? [String: Any])?["following"] as? String == "active")
         let changed = try ann2.event("follow.changed")
         #expect(changed["user_id"] as? Int == bob.id && changed["state"] as? String == "active")
         // Again: the same state, nothing counted twice.
         #expect(ok(try ann.client.call("follow", ["user_id": bob.id]))?["state"] as? String == "active")
         #expect(try stats(ann, bob).followers == 1)
         #expect(try stats(ann, ann).following == 1)
-        #expect(try scalar(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND actor_id = \(ann.id) AND kind = 'follow'") == 1)
+        #expect(
+            try scalar(
+                database,
+                "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND actor_id = \(ann.id) AND kind = 'follow'"
+            ) == 1)
         #expect(((try profile(bob, ann))?["relationship"] as? [String: Any])?["followed_by"] as? Bool == true)
 
         #expect(ids(try bob.client.call("followers")) == [ann.id])
@@ -263,7 +301,10 @@ struct SocialGraphTests {
         #expect(try stats(ann, ann).following == 0)
         // Followed again: no second notification (one per actor and kind).
         _ = try ann.client.call("follow", ["user_id": bob.id])
-        #expect(try scalar(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND actor_id = \(ann.id)") == 1)
+        #expect(
+            try scalar(
+                database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND actor_id = \(ann.id)"
+            ) == 1)
 
         // follower.remove.
         #expect(ok(try bob.client.call("follower.remove", ["user_id": ann.id])) != nil)
@@ -300,7 +341,8 @@ struct SocialGraphTests {
         var pending: [(TestUser, [Int])] = []
         for (i, fan) in fans.enumerated() {
             var sent = [
-                try fan.client.send("follow", ["user_id": star.id]), try fan.client.send("unfollow", ["user_id": star.id]),
+                try fan.client.send("follow", ["user_id": star.id]),
+                try fan.client.send("unfollow", ["user_id": star.id]),
                 try fan.client.send("follow", ["user_id": star.id]),
             ]
             if i % 2 == 1 { sent.append(try fan.client.send("unfollow", ["user_id": star.id])) }
@@ -308,7 +350,9 @@ struct SocialGraphTests {
         }
         for (fan, sent) in pending { for id in sent { #expect(ok(try fan.client.reply(id)) != nil) } }
         #expect(try stats(star, star).followers == 12)
-        #expect(try scalar(database, "SELECT count(*) FROM follows WHERE followee_id = \(star.id) AND state = 'active'") == 12)
+        #expect(
+            try scalar(database, "SELECT count(*) FROM follows WHERE followee_id = \(star.id) AND state = 'active'")
+                == 12)
         #expect(try scalar(database, "SELECT follower_count FROM users WHERE id = \(star.id)") == 12)
         let wrong = try scalar(
             database,
@@ -360,7 +404,10 @@ struct SocialGraphTests {
         #expect(try bob.client.event("follow.changed")["state"] as? String == "pending")
         #expect(ok(try cat.client.call("follow", ["user_id": vip.id]))?["state"] as? String == "pending")
         #expect(try cat.client.event("follow.changed")["state"] as? String == "pending")
-        #expect(try scalar(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(vip.id) AND kind = 'follow_request'") == 3)
+        #expect(
+            try scalar(
+                database,
+                "SELECT count(*) FROM social_notifications WHERE user_id = \(vip.id) AND kind = 'follow_request'") == 3)
         #expect(try stats(ann, vip).followers == 0)
         // The profile (bio, stats) stays visible; the lists are not, to a non-follower.
         #expect(try profile(ann, vip)?["protected"] as? Bool == true)
@@ -397,7 +444,8 @@ struct SocialGraphTests {
         let bob = try socialUser(port, "bob", handle: "bob_\(t)")
         let ann2 = try secondDevice(port, ann, "ann-2")
         try befriend(ann, bob)
-        let sent = try #require(ok(try bob.client.call("messages.send", ["user_id": ann.id, "client_id": "b1", "text": "hi"])))
+        let sent = try #require(
+            ok(try bob.client.call("messages.send", ["user_id": ann.id, "client_id": "b1", "text": "hi"])))
         let conversation = try #require(sent["conversation_id"] as? Int)
         _ = try ann.client.call("follow", ["user_id": bob.id])
         _ = try bob.client.call("follow", ["user_id": ann.id])
@@ -430,17 +478,24 @@ struct SocialGraphTests {
         #expect(errorCode(try bob.client.call("conversations.direct", ["user_id": ann.id])) == "not_found")
         #expect(errorCode(try ann.client.call("conversations.direct", ["user_id": bob.id])) == "not_found")
         // The existing direct conversation refuses both ways (friends still).
-        let refused = try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "b2", "text": "hello?"])
+        let refused = try bob.client.call(
+            "messages.send", ["conversation_id": conversation, "client_id": "b2", "text": "hello?"])
         #expect(errorCode(refused) == "forbidden")
         #expect(((refused["error"] as? [String: Any])?["message"] as? String) == "you cannot message this user")
-        #expect(errorCode(try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "a2", "text": "x"])) == "forbidden")
+        #expect(
+            errorCode(
+                try ann.client.call("messages.send", ["conversation_id": conversation, "client_id": "a2", "text": "x"]))
+                == "forbidden")
         #expect(ids(try ann.client.call("blocks.list")) == [bob.id])
         #expect(try profile(ann, bob) == nil)
 
         // Unblocking restores messaging and profiles, not the follows.
         #expect(ok(try ann.client.call("unblock", ["user_id": bob.id])) != nil)
         #expect(try ann2.event("relationship.changed")["blocking"] as? Bool == false)
-        #expect(ok(try bob.client.call("messages.send", ["conversation_id": conversation, "client_id": "b3", "text": "back"])) != nil)
+        #expect(
+            ok(
+                try bob.client.call(
+                    "messages.send", ["conversation_id": conversation, "client_id": "b3", "text": "back"])) != nil)
         #expect(try profile(bob, ann) != nil)
         #expect(try stats(ann, ann).followers == 0)
         #expect(ids(try ann.client.call("blocks.list")).isEmpty)
@@ -453,7 +508,10 @@ struct SocialGraphTests {
         #expect(try ann2.event("relationship.changed")["muting"] as? Bool == true)
         #expect(ids(try ann.client.call("mutes.list")) == [cat.id])
         _ = try #require(ok(try cat.client.call("follow", ["user_id": ann.id])))
-        #expect(try scalar(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(ann.id) AND actor_id = \(cat.id)") == 0)
+        #expect(
+            try scalar(
+                database, "SELECT count(*) FROM social_notifications WHERE user_id = \(ann.id) AND actor_id = \(cat.id)"
+            ) == 0)
         #expect(((try profile(ann, cat))?["relationship"] as? [String: Any])?["muting"] as? Bool == true)
         #expect(ok(try ann.client.call("unmute", ["user_id": cat.id])) != nil)
         #expect(ids(try ann.client.call("mutes.list")).isEmpty)
@@ -492,20 +550,30 @@ struct SocialGraphTests {
         #expect(try direct(noHandle) == "not_friends")
         _ = try #require(ok(try noHandle.client.call("handle.set", ["handle": "nick_\(t)"])))
         #expect(try direct(noHandle) == "ok")
-        let opened = try #require(ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])))
+        let opened = try #require(
+            ok(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n1", "text": "hello"])))
         // The one written to answers in that conversation (its own policy admitted the pair).
-        #expect(ok(try ann.client.call("messages.send", ["conversation_id": opened["conversation_id"] as? Int ?? 0, "client_id": "a1", "text": "hi"])) != nil)
+        #expect(
+            ok(
+                try ann.client.call(
+                    "messages.send",
+                    ["conversation_id": opened["conversation_id"] as? Int ?? 0, "client_id": "a1", "text": "hi"]))
+                != nil)
         // Blocked: never, whatever the policy (and even for a friend).
         _ = try #require(ok(try ann.client.call("block", ["user_id": noHandle.id])))
         #expect(try direct(noHandle) == "not_found")
-        #expect(errorCode(try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n2", "text": "again"])) == "not_found")
+        #expect(
+            errorCode(
+                try noHandle.client.call("messages.send", ["user_id": ann.id, "client_id": "n2", "text": "again"]))
+                == "not_found")
         _ = try #require(ok(try friend.client.call("block", ["user_id": ann.id])))
         #expect(try direct(friend) == "not_found")
         _ = database
     }
 
     @Test func accountDeletionRemovesSocialDataWithExactCountsAndExportHasIt() throws {
-        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)").path
+        let exports = FileManager.default.temporaryDirectory.appendingPathComponent("sb-exports-\(UUID().uuidString)")
+            .path
         let (server, port, database) = try startProtocolServer { $0.account.exportDirectory = exports }
         defer { stop(server); database.close() }
         let t = tag()
@@ -535,21 +603,29 @@ struct SocialGraphTests {
                     INSERT INTO likes (post_id, user_id) SELECT id, $2 FROM posts WHERE author_id = $1
                     """, [.int(bobId), .int(annId)])
             try db.execute(cached: "UPDATE posts SET like_count = 1 WHERE author_id = $1", [.int(bobId)])
-            try db.execute(cached: "INSERT INTO likes (post_id, user_id) SELECT id, $2 FROM posts WHERE author_id = $1", [.int(annId), .int(catId)])
+            try db.execute(
+                cached: "INSERT INTO likes (post_id, user_id) SELECT id, $2 FROM posts WHERE author_id = $1",
+                [.int(annId), .int(catId)])
             try db.execute(cached: "UPDATE posts SET like_count = 1 WHERE author_id = $1", [.int(annId)])
         }
 
         // Export first: social.json and the social fields of profile.json.
-        let exportId = try #require((ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
+        let exportId = try #require(
+            (ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
         _ = try ann.client.event("account.export_ready")
         let download = try http(port, "GET", "/export/\(exportId)", token: ann.token)
         #expect(download.status == 200)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sb-social-export-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sb-social-export-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(download.body).write(to: folder.appendingPathComponent("e.tar.gz"))
-        #expect(try runProcess("/bin/tar", ["-xzf", folder.appendingPathComponent("e.tar.gz").path, "-C", folder.path]).status == 0)
+        #expect(
+            try runProcess("/bin/tar", ["-xzf", folder.appendingPathComponent("e.tar.gz").path, "-C", folder.path])
+                .status == 0)
         let root = folder.appendingPathComponent("switchboard-export-\(exportId)")
-        let social = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("social.json"))) as? [String: Any])
+        let social = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("social.json")))
+                as? [String: Any])
         #expect(social["handle"] as? String == "ann_\(t)")
         #expect(social["bio"] as? String == "bye")
         #expect((social["following"] as? [[String: Any]])?.compactMap { $0["user_id"] as? Int } == [cat.id])
@@ -557,13 +633,21 @@ struct SocialGraphTests {
         #expect((social["mutes"] as? [[String: Any]])?.compactMap { $0["user_id"] as? Int } == [cat.id])
         #expect((social["posts"] as? [[String: Any]])?.first?["text"] as? String == "ann's")
         #expect((social["likes"] as? [Any])?.count == 1)
-        let profileJSON = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("profile.json"))) as? [String: Any])
+        let profileJSON = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("profile.json")))
+                as? [String: Any])
         #expect(profileJSON["handle"] as? String == "ann_\(t)")
 
         // Deletion: handle freed at once; the job removes the rest with the others' counters exact.
         #expect(ok(try ann.client.call("account.delete", ["password": ann.password])) != nil)
         let again = try socialUser(port, "ann again", handle: "ANN_\(t)")
-        #expect(waitUntil(timeout: 30) { (try? scalar(database, "SELECT count(*) FROM account_deletions WHERE user_id = \(ann.id) AND finished_at IS NOT NULL")) == 1 })
+        #expect(
+            waitUntil(timeout: 30) {
+                (try? scalar(
+                    database,
+                    "SELECT count(*) FROM account_deletions WHERE user_id = \(ann.id) AND finished_at IS NOT NULL"))
+                    == 1
+            })
         #expect(try scalar(database, "SELECT count(*) FROM follows WHERE \(ann.id) IN (follower_id, followee_id)") == 0)
         #expect(try scalar(database, "SELECT follower_count + following_count FROM users WHERE id = \(cat.id)") == 0)
         #expect(try scalar(database, "SELECT follower_count + following_count FROM users WHERE id = \(bob.id)") == 0)
@@ -571,8 +655,14 @@ struct SocialGraphTests {
         #expect(try scalar(database, "SELECT count(*) FROM mutes WHERE \(ann.id) IN (muter_id, muted_id)") == 0)
         #expect(try scalar(database, "SELECT count(*) FROM likes WHERE user_id = \(ann.id)") == 0)
         #expect(try scalar(database, "SELECT like_count FROM posts WHERE author_id = \(bob.id)") == 0)
-        #expect(try scalar(database, "SELECT count(*) FROM posts WHERE author_id = \(ann.id) AND deleted_at IS NOT NULL AND text = '' AND deleted_seq IS NOT NULL") == 1)
-        #expect(try scalar(database, "SELECT count(*) FROM social_notifications WHERE \(ann.id) IN (user_id, actor_id)") == 0)
+        #expect(
+            try scalar(
+                database,
+                "SELECT count(*) FROM posts WHERE author_id = \(ann.id) AND deleted_at IS NOT NULL AND text = '' AND deleted_seq IS NOT NULL"
+            ) == 1)
+        #expect(
+            try scalar(database, "SELECT count(*) FROM social_notifications WHERE \(ann.id) IN (user_id, actor_id)")
+                == 0)
         #expect(try scalar(database, "SELECT count(*) FROM users WHERE id = \(ann.id) AND handle IS NULL") == 1)
         #expect(try profile(cat, again)?["handle"] as? String == "ANN_\(t)")
         #expect(errorCode(try cat.client.call("follow", ["user_id": ann.id])) == "not_found")

@@ -22,7 +22,8 @@ import Testing
 
 /// Runs `body` in a transaction on a connection of the test database (blocking the test's thread).
 @discardableResult
-private func sql<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T) throws
+private func sql<T: Sendable>(_ database: DatabaseRuntime, _ body: @escaping @Sendable (PostgresConnection) throws -> T)
+    throws
     -> T
 {
     let done = DispatchSemaphore(value: 0)

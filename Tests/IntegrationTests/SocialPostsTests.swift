@@ -34,8 +34,12 @@ private func socialUser(_ port: Int, _ database: DatabaseRuntime, _ name: String
     return (user, handle)
 }
 
-private func follow(_ database: DatabaseRuntime, _ follower: TestUser, _ followee: TestUser, state: String = "active") throws {
-    try runSQL(database, "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(follower.id), \(followee.id), '\(state)')")
+private func follow(_ database: DatabaseRuntime, _ follower: TestUser, _ followee: TestUser, state: String = "active")
+    throws
+{
+    try runSQL(
+        database,
+        "INSERT INTO follows (follower_id, followee_id, state) VALUES (\(follower.id), \(followee.id), '\(state)')")
 }
 
 private func posts(_ reply: [String: Any]) -> [[String: Any]] { (ok(reply)?["posts"] as? [[String: Any]]) ?? [] }
@@ -77,7 +81,9 @@ struct SocialPostsTests {
         #expect((reply["reply_to_user"] as? [String: Any])?["user_id"] as? Int == ann.id)
         let nested = try post(cat.client, "me too", replyTo: replyId)
         #expect(nested["thread_root"] as? Int == rootId)
-        #expect((ok(try ann.client.call("post.get", ["post_id": rootId]))?["post"] as? [String: Any])?["reply_count"] as? Int == 1)
+        #expect(
+            (ok(try ann.client.call("post.get", ["post_id": rootId]))?["post"] as? [String: Any])?["reply_count"]
+                as? Int == 1)
         let thread = try #require(ok(try ann.client.call("timeline.thread", ["post_id": nested["post_id"] as! Int])))
         #expect((thread["ancestors"] as? [[String: Any]])?.map { $0["post_id"] as? Int } == [rootId, replyId])
         let rootThread = try #require(ok(try cat.client.call("timeline.thread", ["post_id": rootId])))
@@ -88,14 +94,21 @@ struct SocialPostsTests {
         let liked = try #require(ok(try bob.client.call("post.like", ["post_id": rootId])))
         #expect(liked["like_count"] as? Int == 1 && liked["liked"] as? Bool == true)
         #expect(ok(try bob.client.call("post.like", ["post_id": rootId]))?["like_count"] as? Int == 1)
-        let repost = try #require(ok(try bob.client.call("post.repost", ["post_id": rootId]))?["post"] as? [String: Any])
+        let repost = try #require(
+            ok(try bob.client.call("post.repost", ["post_id": rootId]))?["post"] as? [String: Any])
         let repostId = try #require(repost["post_id"] as? Int)
-        #expect(repost["text"] as? String == "" && (repost["repost_of"] as? [String: Any])?["post_id"] as? Int == rootId)
-        #expect(repost["repost_count"] as? Int == 1 && repost["liked"] as? Bool == true && repost["reposted"] as? Bool == true)
-        #expect((ok(try bob.client.call("post.repost", ["post_id": repostId]))?["post"] as? [String: Any])?["post_id"] as? Int == repostId)
+        #expect(
+            repost["text"] as? String == "" && (repost["repost_of"] as? [String: Any])?["post_id"] as? Int == rootId)
+        #expect(
+            repost["repost_count"] as? Int == 1 && repost["liked"] as? Bool == true
+                && repost["reposted"] as? Bool == true)
+        #expect(
+            (ok(try bob.client.call("post.repost", ["post_id": repostId]))?["post"] as? [String: Any])?["post_id"]
+                as? Int == repostId)
         let catLike = try #require(ok(try cat.client.call("post.like", ["post_id": repostId])))
         #expect(catLike["post_id"] as? Int == rootId && catLike["like_count"] as? Int == 2)
-        let likers = try #require(ok(try ann.client.call("post.likers", ["post_id": rootId]))?["users"] as? [[String: Any]])
+        let likers = try #require(
+            ok(try ann.client.call("post.likers", ["post_id": rootId]))?["users"] as? [[String: Any]])
         #expect(likers.map { $0["user_id"] as? Int } == [cat.id, bob.id])
         #expect(ids(try cat.client.call("timeline.likes")) == [rootId])
 
@@ -106,8 +119,16 @@ struct SocialPostsTests {
         #expect(ids(try bob.client.call("timeline.mentions")) == [rootId])
         #expect(sqlValue(database, "SELECT post_count FROM users WHERE id = \(bob.id)") == 2)
         // Notifications recorded in the writes' transactions: Ann's reply, two likes and a repost; Bob's mention and reply.
-        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(ann.id) AND kind IN ('reply', 'like', 'repost')") == 4)
-        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind IN ('mention', 'reply')") == 2)
+        #expect(
+            sqlValue(
+                database,
+                "SELECT count(*) FROM social_notifications WHERE user_id = \(ann.id) AND kind IN ('reply', 'like', 'repost')"
+            ) == 4)
+        #expect(
+            sqlValue(
+                database,
+                "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind IN ('mention', 'reply')")
+                == 2)
         #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(cat.id)") == 0)
 
         // Deleting: only the author (or an administrator); the reposts go with it; the counts follow.
@@ -137,7 +158,9 @@ struct SocialPostsTests {
         let (bob, _) = try socialUser(port, database, "bob")
         let plain = try makeUser(port, "nohandle")
         for text in ["", "   ", "tab\there", "12345678901", "nul\u{0}"] {
-            #expect(errorCode(try ann.client.call("post.create", ["text": text])) == "invalid_text", "\(text.debugDescription)")
+            #expect(
+                errorCode(try ann.client.call("post.create", ["text": text])) == "invalid_text",
+                "\(text.debugDescription)")
         }
         #expect(ok(try ann.client.call("post.create", ["text": "👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧"])) != nil)
         #expect(errorCode(try plain.client.call("post.create", ["text": "hi"])) == "handle_required")
@@ -145,10 +168,13 @@ struct SocialPostsTests {
         #expect(errorCode(try ann.client.call("timeline.home", ["before": 5, "after": 1])) == "bad_request")
         #expect(errorCode(try ann.client.call("timeline.home", ["limit": 101])) == "bad_request")
         #expect(errorCode(try ann.client.call("timeline.hashtag", ["tag": "123"])) == "bad_request")
-        let upload = try http(port, "POST", "/voice", token: bob.token, headers: ["Content-Type": "audio/wav"], body: toneWAV(seconds: 0.5))
+        let upload = try http(
+            port, "POST", "/voice", token: bob.token, headers: ["Content-Type": "audio/wav"],
+            body: toneWAV(seconds: 0.5))
         let bobsClip = try #require(json(upload.body)["voice_id"] as? Int)
         #expect(errorCode(try ann.client.call("post.create", ["voice_clip_id": bobsClip])) == "not_found")
-        let voice = try #require(ok(try bob.client.call("post.create", ["voice_clip_id": bobsClip]))?["post"] as? [String: Any])
+        let voice = try #require(
+            ok(try bob.client.call("post.create", ["voice_clip_id": bobsClip]))?["post"] as? [String: Any])
         #expect(voice["voice_clip_id"] as? Int == bobsClip && voice["text"] as? String == "")
     }
 
@@ -158,8 +184,10 @@ struct SocialPostsTests {
         let (ann, _) = try socialUser(port, database, "ann")
         let (bob, _) = try socialUser(port, database, "bob")
         let root = try #require(try post(bob.client, "root")["post_id"] as? Int)
-        let first = try #require(ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
-        let again = try #require(ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
+        let first = try #require(
+            ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
+        let again = try #require(
+            ok(try ann.client.call("post.create", ["text": "once", "client_id": "c-1"]))?["post"] as? [String: Any])
         #expect(first["post_id"] as? Int == again["post_id"] as? Int && first["seq"] as? Int == again["seq"] as? Int)
         // Two devices resending one reply at the same moment: one post, one reply counted.
         let phone = try secondDevice(port, ann, "phone")
@@ -167,7 +195,8 @@ struct SocialPostsTests {
         let replies = Unchecked(NSMutableArray())
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: 2) { i in
-            if let reply = try? clients.value[i].call("post.create", ["text": "reply", "reply_to": root, "client_id": "c-2"]),
+            if let reply = try? clients.value[i].call(
+                "post.create", ["text": "reply", "reply_to": root, "client_id": "c-2"]),
                 let id = (ok(reply)?["post"] as? [String: Any])?["post_id"] as? Int
             {
                 lock.withLock { replies.value.add(NSNumber(value: id)) }
@@ -178,9 +207,13 @@ struct SocialPostsTests {
         #expect(sqlValue(database, "SELECT count(*) FROM posts WHERE author_id = \(ann.id)") == 2)
         #expect(sqlValue(database, "SELECT reply_count FROM posts WHERE id = \(root)") == 1)
         // Another author may use the same client_id; an over-long one is refused and changes nothing.
-        let bobs = try #require(ok(try bob.client.call("post.create", ["text": "mine", "client_id": "c-1"]))?["post"] as? [String: Any])
+        let bobs = try #require(
+            ok(try bob.client.call("post.create", ["text": "mine", "client_id": "c-1"]))?["post"] as? [String: Any])
         #expect(bobs["post_id"] as? Int != first["post_id"] as? Int)
-        #expect(errorCode(try ann.client.call("post.create", ["text": "x", "client_id": String(repeating: "x", count: 65)])) == "bad_request")
+        #expect(
+            errorCode(
+                try ann.client.call("post.create", ["text": "x", "client_id": String(repeating: "x", count: 65)]))
+                == "bad_request")
         #expect(sqlValue(database, "SELECT post_count FROM users WHERE id = \(ann.id)") == 2)
     }
 
@@ -198,21 +231,21 @@ struct SocialPostsTests {
         // Threads of their own: 50 blocked Dispatch workers would starve the server's queues in this process.
         let group = DispatchGroup()
         for i in 0..<50 {
-          group.enter()
-          Thread.detachNewThread {
-            defer { group.leave() }
-            let client = clients.value[i]
-            var ops = ["post.like", "post.unlike", "post.like", "post.like"]
-            if i % 2 == 1 { ops.append("post.unlike") }
-            for op in ops {
-                let reply = (try? client.call(op, ["post_id": target])) ?? [:]
-                if ok(reply) == nil {
-                    lock.lock()
-                    failures.value.add("\(op): \(reply)")
-                    lock.unlock()
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let client = clients.value[i]
+                var ops = ["post.like", "post.unlike", "post.like", "post.like"]
+                if i % 2 == 1 { ops.append("post.unlike") }
+                for op in ops {
+                    let reply = (try? client.call(op, ["post_id": target])) ?? [:]
+                    if ok(reply) == nil {
+                        lock.lock()
+                        failures.value.add("\(op): \(reply)")
+                        lock.unlock()
+                    }
                 }
             }
-          }
         }
         group.wait()
         #expect(failures.value.count == 0, "\(failures.value)")
@@ -269,7 +302,9 @@ struct SocialPostsTests {
         #expect(seen.count == Set(seen).count, "a post came twice")
         #expect(seen.count == 54)
         let everything = sqlValue(
-            database, "SELECT count(*) FROM posts WHERE author_id IN (\(authors.map { String($0.id) }.joined(separator: ","))) AND deleted_at IS NULL")
+            database,
+            "SELECT count(*) FROM posts WHERE author_id IN (\(authors.map { String($0.id) }.joined(separator: ","))) AND deleted_at IS NULL"
+        )
         #expect(everything == 54)
     }
 
@@ -337,8 +372,11 @@ struct SocialPostsTests {
         let (mut, _) = try socialUser(port, database, "mut")
         let bob2 = try secondDevice(port, bob, "bob-2")
         // Both of Bob's devices follow their notifications live (LIVE's streams, fed by the posts' changes after commit).
-        for client in [bob.client, bob2] { #expect(ok(try client.call("live.subscribe", ["streams": ["notifications"]])) != nil) }
-        let mentioning = try #require(try post(ann.client, "@\(bobHandle) and @\(bobHandle.uppercased()) and x@\(bobHandle)")["post_id"] as? Int)
+        for client in [bob.client, bob2] {
+            #expect(ok(try client.call("live.subscribe", ["streams": ["notifications"]])) != nil)
+        }
+        let mentioning = try #require(
+            try post(ann.client, "@\(bobHandle) and @\(bobHandle.uppercased()) and x@\(bobHandle)")["post_id"] as? Int)
         let notMentioning = try #require(try post(ann.client, "write \(bobHandle)@example.com")["post_id"] as? Int)
         #expect(ids(try bob.client.call("timeline.mentions")) == [mentioning])
         #expect(ids(try bob2.call("timeline.mentions")) == [mentioning])
@@ -348,13 +386,18 @@ struct SocialPostsTests {
             #expect(notification?["kind"] as? String == "mention" && notification?["post_id"] as? Int == mentioning)
         }
         #expect(sqlValue(database, "SELECT count(*) FROM post_mentions WHERE post_id = \(notMentioning)") == 0)
-        #expect(sqlValue(database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind = 'mention'") == 1)
+        #expect(
+            sqlValue(
+                database, "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND kind = 'mention'")
+                == 1)
 
         // Mutes: Bob follows Ann and Mut and mutes Mut: Mut's posts and reposts and reposts of Mut's posts leave home.
         try follow(database, bob, ann)
         try follow(database, bob, mut)
         let mutPost = try #require(try post(mut.client, "muted words")["post_id"] as? Int)
-        let annRepost = try #require((ok(try ann.client.call("post.repost", ["post_id": mutPost]))?["post"] as? [String: Any])?["post_id"] as? Int)
+        let annRepost = try #require(
+            (ok(try ann.client.call("post.repost", ["post_id": mutPost]))?["post"] as? [String: Any])?["post_id"]
+                as? Int)
         #expect(ids(try bob.client.call("timeline.home")).prefix(2) == [annRepost, mutPost])
         try runSQL(database, "INSERT INTO mutes (muter_id, muted_id) VALUES (\(bob.id), \(mut.id))")
         #expect(ids(try bob.client.call("timeline.home")) == [notMentioning, mentioning])
@@ -380,7 +423,9 @@ struct SocialPostsTests {
         let (bob, _) = try socialUser(port, database, "bob")
         try follow(database, bob, ann)
         let bob2 = try secondDevice(port, bob, "bob-2")
-        for client in [bob.client, bob2] { #expect(ok(try client.call("live.subscribe", ["streams": ["home"]])) != nil) }
+        for client in [bob.client, bob2] {
+            #expect(ok(try client.call("live.subscribe", ["streams": ["home"]])) != nil)
+        }
         let id = try #require(try post(ann.client, "live words")["post_id"] as? Int)
         for client in [bob.client, bob2] {
             #expect((try client.event("post.new")["post"] as? [String: Any])?["post_id"] as? Int == id)

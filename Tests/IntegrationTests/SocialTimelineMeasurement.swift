@@ -20,7 +20,9 @@ import Testing
 /// counters and the post clock set to match), then times `timeline.home` pages for a viewer following 200 of them:
 /// in the process (the page's transaction on a pooled connection: server-side) and over a loopback WebSocket (the
 /// round trip). It asserts no speed; it prints the figures.
-@Suite("Social timeline measurement", .serialized, .enabled(if: ProcessInfo.processInfo.environment["SWITCHBOARD_SOCIAL_MEASURE"] != nil))
+@Suite(
+    "Social timeline measurement", .serialized,
+    .enabled(if: ProcessInfo.processInfo.environment["SWITCHBOARD_SOCIAL_MEASURE"] != nil))
 struct SocialTimelineMeasurement {
     static let users = 2000
     static let followees = 200
@@ -33,7 +35,10 @@ struct SocialTimelineMeasurement {
         stop(setupServer)
         setup.close()
         let base = TestDatabase.shared.url
-        let url = base.contains("dbname=") ? base.replacingOccurrences(of: "dbname=postgres", with: "dbname=sb_social_measure") : base + " dbname=sb_social_measure"
+        let url =
+            base.contains("dbname=")
+            ? base.replacingOccurrences(of: "dbname=postgres", with: "dbname=sb_social_measure")
+            : base + " dbname=sb_social_measure"
         let (server, port, database) = try startProtocolServer {
             $0.databaseURL = url
             $0.databasePoolSize = 4
@@ -81,7 +86,9 @@ struct SocialTimelineMeasurement {
                     on: DispatchQueue(label: "measure"),
                     { db -> Double in
                         let t0 = DispatchTime.now().uptimeNanoseconds
-                        _ = try db.transaction { db in try TimelineRepository.home(db, viewer: viewerId, cursor: cursor, limit: 20) }
+                        _ = try db.transaction { db in
+                            try TimelineRepository.home(db, viewer: viewerId, cursor: cursor, limit: 20)
+                        }
                         return Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
                     },
                     completion: { r in
@@ -106,7 +113,10 @@ struct SocialTimelineMeasurement {
             let s = ms.sorted()
             guard !s.isEmpty else { return print("measure: \(name): no samples") }
             func q(_ p: Double) -> Double { s[min(s.count - 1, Int(Double(s.count) * p))] }
-            print(String(format: "measure: %@: n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms", name, s.count, q(0.5), q(0.99), s.last!))
+            print(
+                String(
+                    format: "measure: %@: n=%d p50=%.2f ms p99=%.2f ms max=%.2f ms", name, s.count, q(0.5), q(0.99),
+                    s.last!))
         }
         _ = serverSide(.before(nil), runs: 20)  // warm the caches and the statement cache
         summary("home first page, server-side", serverSide(.before(nil), runs: 300))

@@ -238,8 +238,10 @@ func selfSignedCertificate(prefix: String) throws -> (folder: URL, certificate: 
     let key = folder.appendingPathComponent("key.pem").path
     let made = try runProcess(
         "/usr/bin/env",
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
-         "-keyout", key, "-out", certificate])
+        [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-days", "1",
+            "-keyout", key, "-out", certificate,
+        ])
     #expect(made.status == 0, "\(made.output)")
     return (folder, certificate, key)
 }

@@ -20,7 +20,11 @@ struct VoiceClientLibraryTests {
         defer { stop(server); database.close() }
         let ann = try makeClient(port: port)
         let bob = try makeClient(port: port)
-        defer { Task { await ann.close(); await bob.close() } }
+        defer {
+            Task {
+                await ann.close(); await bob.close()
+            }
+        }
         let bobEvents = EventLog(bob)
 
         // Without a session: a clear typed error, and nothing goes to the server.
@@ -49,7 +53,13 @@ struct VoiceClientLibraryTests {
         let ack = try await ann.sendVoice(voiceId: clip.voiceId, to: .user(bobUser.id))
         #expect(
             await bobEvents.wait {
-                $0.contains { if case .message(let m) = $0 { return m.seq == ack.seq && m.voice?.voiceId == clip.voiceId } else { return false } }
+                $0.contains {
+                    if case .message(let m) = $0 {
+                        return m.seq == ack.seq && m.voice?.voiceId == clip.voiceId
+                    } else {
+                        return false
+                    }
+                }
             })
 
         // Bob may download it (he sees the message), whole and a range; the ETag gives 304.
@@ -107,7 +117,8 @@ struct VoiceClientLibraryTests {
         // Nobody listening: a connect failure, not a hang.
         do {
             _ = try await SwitchboardClient.downloadVoice(
-                clip.voiceId, endpoint: ServerEndpoint(host: "127.0.0.1", port: 1), token: "x", loop: ann.loop, timeout: 5)
+                clip.voiceId, endpoint: ServerEndpoint(host: "127.0.0.1", port: 1), token: "x", loop: ann.loop,
+                timeout: 5)
             Issue.record("a download from a closed port succeeded")
         } catch {
             if case .connectFailed = error {} else { Issue.record("expected connectFailed, got \(error)") }
@@ -122,7 +133,9 @@ struct VoiceClientLibraryTests {
             $0.tlsPrivateKeyPath = key
         }
         defer { stop(server); database.close() }
-        let client = try makeClient(port: port, secure: true) { $0.tls = try? TLSContext(clientWithCAFile: cert, verify: true) }
+        let client = try makeClient(port: port, secure: true) {
+            $0.tls = try? TLSContext(clientWithCAFile: cert, verify: true)
+        }
         _ = try await registerUser(client, "Tess")
         let clip = try await client.uploadVoice(toneWAV(seconds: 1), contentType: "audio/wav")
         let file = try await client.downloadVoice(clip.voiceId)
@@ -136,7 +149,9 @@ struct VoiceClientLibraryTests {
                 tls: untrusting, loop: client.loop, timeout: 5)
             Issue.record("an untrusted certificate was accepted")
         } catch {
-            if case .connectFailed = error {} else if case .connectionLost = error {} else {
+            if case .connectFailed = error {
+            } else if case .connectionLost = error {
+            } else {
                 Issue.record("expected a connection failure, got \(error)")
             }
         }

@@ -22,7 +22,9 @@ func toneWAV(seconds: Double, rate: Int = 16_000) -> [UInt8] {
         pcm.append(UInt8(truncatingIfNeeded: v))
         pcm.append(UInt8(truncatingIfNeeded: v >> 8))
     }
-    func le32(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)] }
+    func le32(_ v: Int) -> [UInt8] {
+        [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8((v >> 24) & 0xFF)]
+    }
     func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
     var out = Array("RIFF".utf8) + le32(36 + pcm.count) + Array("WAVE".utf8)
     out += Array("fmt ".utf8) + le32(16) + le16(1) + le16(1) + le32(rate) + le32(rate * 2) + le16(2) + le16(16)
@@ -32,7 +34,8 @@ func toneWAV(seconds: Double, rate: Int = 16_000) -> [UInt8] {
 
 /// One HTTP request on a fresh connection.
 func http(
-    _ port: Int, _ method: String, _ path: String, token: String? = nil, headers: [String: String] = [:], body: [UInt8] = []
+    _ port: Int, _ method: String, _ path: String, token: String? = nil, headers: [String: String] = [:],
+    body: [UInt8] = []
 ) throws -> (status: Int, head: String, body: [UInt8]) {
     let socket = try TestSocket(port: port, timeout: 30)
     var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
@@ -48,12 +51,16 @@ func http(
     return try socket.readResponse()
 }
 
-func json(_ bytes: [UInt8]) -> [String: Any] { (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]) ?? [:] }
+func json(_ bytes: [UInt8]) -> [String: Any] {
+    (try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]) ?? [:]
+}
 
 func header(_ head: String, _ name: String) -> String? {
     for line in head.split(separator: "\r\n") {
         let parts = line.split(separator: ":", maxSplits: 1)
-        if parts.count == 2, parts[0].lowercased() == name.lowercased() { return parts[1].trimmingCharacters(in: .whitespaces) }
+        if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+            return parts[1].trimmingCharacters(in: .whitespaces)
+        }
     }
     return nil
 }
@@ -73,18 +80,27 @@ struct VoiceHTTPTests {
         #expect(try http(port, "POST", "/voice", body: wav).status == 401)
         #expect(try http(port, "POST", "/voice", token: "not-a-token", body: wav).status == 401)
         // Clear refusals.
-        let unsupported = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
+        let unsupported = try http(
+            port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8)
+        )
         #expect(unsupported.status == 415)
         #expect((json(unsupported.body)["error"] as? [String: Any])?["code"] as? String == "unsupported_media_type")
         var truncated = Array(wav.prefix(100))
         truncated[40] = 0xFF  // data chunk claims more than is there
-        #expect(try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: truncated).status == 422)
-        #expect(try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: Array(repeating: 0, count: 3 * 1024 * 1024)).status == 413)
+        #expect(
+            try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: truncated)
+                .status == 422)
+        #expect(
+            try http(
+                port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"],
+                body: Array(repeating: 0, count: 3 * 1024 * 1024)
+            ).status == 413)
         #expect(try http(port, "POST", "/voice", token: ann.token, body: []).status == 422)
         #expect(try http(port, "PUT", "/voice", token: ann.token).status == 405)
 
         // A real upload.
-        let uploaded = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
+        let uploaded = try http(
+            port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(uploaded.status == 201)
         let clip = json(uploaded.body)
         let voiceId = try #require(clip["voice_id"] as? Int)
@@ -94,7 +110,10 @@ struct VoiceHTTPTests {
         #expect(clip["mime_type"] as? String == "audio/ogg")
         let size = try #require(clip["size"] as? Int)
         // The same recording again: the same clip (deduplicated per uploader).
-        #expect(json(try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav).body)["voice_id"] as? Int == voiceId)
+        #expect(
+            json(
+                try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
+                    .body)["voice_id"] as? Int == voiceId)
 
         // The uploader may fetch it; Bob not yet (no message references it); strangers never.
         let full = try http(port, "GET", "/voice/\(voiceId)", token: ann.token)
@@ -111,9 +130,13 @@ struct VoiceHTTPTests {
         #expect(try http(port, "GET", "/voice/\(voiceId)").status == 401)
 
         // Only the uploader can send it; the message carries duration and waveform inline.
-        #expect(errorCode(try bob.client.call("messages.send", ["user_id": ann.id, "voice_id": voiceId])) == "not_found")
-        #expect(errorCode(try ann.client.call("messages.send", ["user_id": bob.id, "voice_id": voiceId, "text": "both"])) == "bad_request")
-        let ack = try #require(ok(try ann.client.call("messages.send", ["user_id": bob.id, "voice_id": voiceId, "client_id": "v1"])))
+        #expect(
+            errorCode(try bob.client.call("messages.send", ["user_id": ann.id, "voice_id": voiceId])) == "not_found")
+        #expect(
+            errorCode(try ann.client.call("messages.send", ["user_id": bob.id, "voice_id": voiceId, "text": "both"]))
+                == "bad_request")
+        let ack = try #require(
+            ok(try ann.client.call("messages.send", ["user_id": bob.id, "voice_id": voiceId, "client_id": "v1"])))
         let received = try #require(try bob.client.messages(count: 1).first)
         #expect(received["kind"] as? String == "voice")
         let voice = try #require(received["voice"] as? [String: Any])
@@ -130,7 +153,8 @@ struct VoiceHTTPTests {
         #expect(part.status == 206)
         #expect(part.body == Array(full.body[10...99]))
         #expect(header(part.head, "Content-Range") == "bytes 10-99/\(size)")
-        let open = try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=\(size - 5)-"])
+        let open = try http(
+            port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=\(size - 5)-"])
         #expect(open.body == Array(full.body.suffix(5)))
         let suffix = try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=-7"])
         #expect(suffix.status == 206)
@@ -138,8 +162,12 @@ struct VoiceHTTPTests {
         let beyond = try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=\(size)-"])
         #expect(beyond.status == 416)
         #expect(header(beyond.head, "Content-Range") == "bytes */\(size)")
-        #expect(try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=0-1,5-6"]).status == 200)
-        #expect(try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["If-None-Match": etag]).status == 304)
+        #expect(
+            try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["Range": "bytes=0-1,5-6"]).status
+                == 200)
+        #expect(
+            try http(port, "GET", "/voice/\(voiceId)", token: bob.token, headers: ["If-None-Match": etag]).status == 304
+        )
         let head = try http(port, "HEAD", "/voice/\(voiceId)", token: bob.token)
         #expect(head.status == 200)
         #expect(header(head.head, "Content-Length") == String(size))
@@ -163,18 +191,24 @@ struct VoiceHTTPTests {
         let socket = try TestSocket(port: port, timeout: 30)
         for _ in 0..<2 {
             try socket.send(
-                Array("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Type: audio/wav\r\nContent-Length: \(wav.count)\r\n\r\n".utf8) + wav)
+                Array(
+                    "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Type: audio/wav\r\nContent-Length: \(wav.count)\r\n\r\n"
+                        .utf8) + wav)
             #expect(try socket.readResponse().status == 201)
         }
         // A slow upload holds the only slot: another upload gets 503 with Retry-After.
         let slow = try TestSocket(port: port, timeout: 30)
-        try slow.send(Array("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n".utf8) + Array(wav.prefix(10)))
+        try slow.send(
+            Array(
+                "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n"
+                    .utf8) + Array(wav.prefix(10)))
         #expect(waitUntil { server.voiceUploadsInProgress == 1 })
         let busy = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(busy.status == 503)
         #expect(header(busy.head, "Retry-After") != nil)
         try slow.send(Array(wav.dropFirst(10)))
         let slowResponse = try slow.readResponse()
-        #expect(slowResponse.status == 201, "\(slowResponse.head) \(String(decoding: slowResponse.body, as: UTF8.self))")
+        #expect(
+            slowResponse.status == 201, "\(slowResponse.head) \(String(decoding: slowResponse.body, as: UTF8.self))")
     }
 }

@@ -30,7 +30,8 @@ private func makeWebRoot() throws -> (root: URL, outside: URL) {
     try Data("outside the root\n".utf8).write(to: outside)
     try fm.createSymbolicLink(atPath: root.appendingPathComponent("escape.txt").path, withDestinationPath: outside.path)
     try fm.createSymbolicLink(atPath: root.appendingPathComponent("up").path, withDestinationPath: base.path)
-    try fm.createSymbolicLink(atPath: root.appendingPathComponent("alias.css").path, withDestinationPath: "css/site.css")
+    try fm.createSymbolicLink(
+        atPath: root.appendingPathComponent("alias.css").path, withDestinationPath: "css/site.css")
     try Data("plain text file\n".utf8).write(to: root.appendingPathComponent("notes.txt"))
     try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: root.appendingPathComponent("dot.png"))
     return (root, outside)
@@ -89,7 +90,9 @@ struct WebServingTests {
         #expect(header("Content-Type", in: index.head) == "text/html; charset=utf-8")
         #expect(header("X-Content-Type-Options", in: index.head) == "nosniff")
         let csp = header("Content-Security-Policy", in: index.head) ?? ""
-        #expect(csp.contains("default-src 'self'") && csp.contains("script-src 'self'") && csp.contains("frame-ancestors 'none'"))
+        #expect(
+            csp.contains("default-src 'self'") && csp.contains("script-src 'self'")
+                && csp.contains("frame-ancestors 'none'"))
         #expect(header("Referrer-Policy", in: index.head) == "no-referrer")
         #expect(header("X-Frame-Options", in: index.head) == "DENY")
         #expect(header("Permissions-Policy", in: index.head) == "camera=(self), microphone=(self)")
@@ -148,7 +151,9 @@ struct WebServingTests {
         #expect(try fetch(port, "/css/site.css", headers: "If-None-Match: \"other\"\r\n").status == 200)
         // A 304 on a kept-alive connection leaves it usable.
         let socket = try TestSocket(port: port)
-        try socket.send("GET /css/site.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        try socket.send(
+            "GET /css/site.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
         #expect(try socket.readHead().hasPrefix("HTTP/1.1 304"))
         #expect(try socket.readResponse().status == 200)
     }
@@ -173,11 +178,17 @@ struct WebServingTests {
         let plainTag = try #require(header("ETag", in: plain.head))
         let zippedTag = try #require(header("ETag", in: zipped.head))
         #expect(plainTag != zippedTag)
-        #expect(try fetch(port, "/js/app.js", headers: "Accept-Encoding: gzip\r\nIf-None-Match: \(zippedTag)\r\n").status == 304)
+        #expect(
+            try fetch(port, "/js/app.js", headers: "Accept-Encoding: gzip\r\nIf-None-Match: \(zippedTag)\r\n").status
+                == 304)
         #expect(try fetch(port, "/js/app.js", headers: "If-None-Match: \(zippedTag)\r\n").status == 200)
         // Refused gzip, and a small file, stay identity.
-        #expect(header("Content-Encoding", in: try fetch(port, "/js/app.js", headers: "Accept-Encoding: gzip;q=0\r\n").head) == nil)
-        #expect(header("Content-Encoding", in: try fetch(port, "/css/site.css", headers: "Accept-Encoding: gzip\r\n").head) == nil)
+        #expect(
+            header("Content-Encoding", in: try fetch(port, "/js/app.js", headers: "Accept-Encoding: gzip;q=0\r\n").head)
+                == nil)
+        #expect(
+            header("Content-Encoding", in: try fetch(port, "/css/site.css", headers: "Accept-Encoding: gzip\r\n").head)
+                == nil)
         // HEAD states the gzip form's length.
         let head = try fetch(port, "/js/app.js", method: "HEAD", headers: "Accept-Encoding: gzip\r\n")
         #expect(header("Content-Length", in: head.head) == String(zipped.body.count))
@@ -189,15 +200,19 @@ struct WebServingTests {
         let (server, port) = try startWebServer(root: root)
         defer { stop(server) }
         let attempts = [
-            "/../outside.txt", "/js/../../outside.txt", "/%2e%2e/outside.txt", "/%2E%2E%2Foutside.txt", "/js/%2e%2e/index.html",
-            "/..%5coutside.txt", "/js\\..\\index.html", "/index.html%00.js", "/.env", "/%2eenv", "/.git/config", "/escape.txt",
-            "/up/outside.txt", "/up/root/index.html", "//index.html", "/js//app.js", "/./index.html", "/%zz", "/index.html%",
+            "/../outside.txt", "/js/../../outside.txt", "/%2e%2e/outside.txt", "/%2E%2E%2Foutside.txt",
+            "/js/%2e%2e/index.html",
+            "/..%5coutside.txt", "/js\\..\\index.html", "/index.html%00.js", "/.env", "/%2eenv", "/.git/config",
+            "/escape.txt",
+            "/up/outside.txt", "/up/root/index.html", "//index.html", "/js//app.js", "/./index.html", "/%zz",
+            "/index.html%",
         ]
         for path in attempts {
             let r = try fetch(port, path)
             #expect(r.status == 404 || r.status == 400, "\(path): \(r.status)")
             let text = String(decoding: r.body, as: UTF8.self)
-            #expect(!text.contains("SECRET") && !text.contains("outside the root") && !text.contains("[core]"), "\(path)")
+            #expect(
+                !text.contains("SECRET") && !text.contains("outside the root") && !text.contains("[core]"), "\(path)")
         }
         // An encoded name that is a real file is served.
         #expect(try fetch(port, "/notes%2etxt").status == 200)

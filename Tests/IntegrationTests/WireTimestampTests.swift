@@ -14,7 +14,9 @@ import Testing
 /// Every timestamp the server sends has one format: ISO 8601 in UTC with milliseconds (issue 14 item 3).
 @Suite("One timestamp format on the wire", .serialized)
 struct WireTimestampTests {
-    static let keys: Set<String> = ["ts", "created_at", "last_seen_at", "last_activity_at", "last_seen", "started_at", "answered_at", "ended_at"]
+    static let keys: Set<String> = [
+        "ts", "created_at", "last_seen_at", "last_activity_at", "last_seen", "started_at", "answered_at", "ended_at",
+    ]
     static let format = try! NSRegularExpression(pattern: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
     /// Anything that starts like a date must be a wire timestamp too (catches fields not in `keys`).
     static let dateLike = try! NSRegularExpression(pattern: #"^\d{4}-\d{2}-\d{2}[T ]\d{2}:"#)
@@ -36,8 +38,13 @@ struct WireTimestampTests {
             case let object as [String: Any]: for (k, v) in object { walk(v, key: k, context, sourceLocation) }
             case let array as [Any]: for v in array { walk(v, key: key, context, sourceLocation) }
             case let text as String:
-                if let key, WireTimestampTests.keys.contains(key) || WireTimestampTests.matches(WireTimestampTests.dateLike, text) {
-                    #expect(WireTimestampTests.matches(WireTimestampTests.format, text), "\(context): \(key) = \(text)", sourceLocation: sourceLocation)
+                if let key,
+                    WireTimestampTests.keys.contains(key)
+                        || WireTimestampTests.matches(WireTimestampTests.dateLike, text)
+                {
+                    #expect(
+                        WireTimestampTests.matches(WireTimestampTests.format, text), "\(context): \(key) = \(text)",
+                        sourceLocation: sourceLocation)
                     seen[key, default: 0] += 1
                 }
             default: break
@@ -67,14 +74,18 @@ struct WireTimestampTests {
         // Sessions.
         checker.check(try ann.client.call("sessions.list"), "sessions.list")
         // Messages: the acknowledgement, the event, the history, the conversation list.
-        checker.check(try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi", "client_id": "t-1"]), "messages.send")
+        checker.check(
+            try ann.client.call("messages.send", ["user_id": bob.id, "text": "hi", "client_id": "t-1"]), "messages.send"
+        )
         checker.check(try bob.client.event("message"), "message")
         let list = try bob.client.call("conversations.list")
         checker.check(list, "conversations.list")
-        let conversation = try #require((ok(list)?["conversations"] as? [[String: Any]])?.first?["conversation_id"] as? Int)
+        let conversation = try #require(
+            (ok(list)?["conversations"] as? [[String: Any]])?.first?["conversation_id"] as? Int)
         checker.check(try bob.client.call("messages.history", ["conversation_id": conversation]), "messages.history")
         // A call answered and hung up, then its history row (started, answered, ended).
-        let invite = try #require(ok(try ann.client.call("call.invite", ["callee_id": bob.id, "media": "voice", "offer": "v=0 offer"])))
+        let invite = try #require(
+            ok(try ann.client.call("call.invite", ["callee_id": bob.id, "media": "voice", "offer": "v=0 offer"])))
         let callId = try #require((invite["call"] as? [String: Any])?["call_id"] as? String)
         checker.check(try bob.client.event("call.ring"), "call.ring")
         checker.check(try bob.client.call("call.accept", ["call_id": callId, "answer": "v=0 answer"]), "call.accept")
@@ -102,9 +113,11 @@ struct WireTimestampTests {
         var stored = false
         let carlId = Int64(carl.id)
         for _ in 0..<200 where !stored {
-            stored = try database.pool.connectionForTests { db in
-                try db.execute(cached: "SELECT last_seen_at IS NOT NULL FROM users WHERE id = $1", [.int(carlId)]).decodeFirst(Bool.self)
-            } == true
+            stored =
+                try database.pool.connectionForTests { db in
+                    try db.execute(cached: "SELECT last_seen_at IS NOT NULL FROM users WHERE id = $1", [.int(carlId)])
+                        .decodeFirst(Bool.self)
+                } == true
             if !stored { usleep(10_000) }
         }
         #expect(stored)
@@ -117,7 +130,10 @@ struct WireTimestampTests {
         for (context, message) in [ann.client.events, bob.client.events, again.events].joined().enumerated() {
             checker.check(message, "event \(context)")
         }
-        for key in ["ts", "created_at", "last_seen_at", "last_activity_at", "last_seen", "started_at", "answered_at", "ended_at"] {
+        for key in [
+            "ts", "created_at", "last_seen_at", "last_activity_at", "last_seen", "started_at", "answered_at",
+            "ended_at",
+        ] {
             #expect(checker.seen[key, default: 0] > 0, "no \(key) seen")
         }
     }

@@ -24,7 +24,8 @@ struct CommunityCLITests {
 
     @Test("a month grid starting on Monday marks today and the days with events")
     func monthGridMonday() {
-        let lines = CalendarGrid.month(containing: "2026-11-10", firstWeekday: 2, today: "2026-11-24", marked: ["2026-11-28", "2026-11-24"])
+        let lines = CalendarGrid.month(
+            containing: "2026-11-10", firstWeekday: 2, today: "2026-11-24", marked: ["2026-11-28", "2026-11-24"])
         #expect(lines[0] == "November 2026")
         #expect(lines[1] == " Mo   Tu   We   Th   Fr   Sa   Su")
         // November 2026 starts on a Sunday: the seventh column.

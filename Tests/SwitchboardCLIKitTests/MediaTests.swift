@@ -7,9 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-@testable import SwitchboardCLIKit
 import SwitchboardClient
 import Testing
+
+@testable import SwitchboardCLIKit
 
 @Suite struct MediaPipelineTests {
     @Test func pathsAreQuotedForGstLaunch() {
@@ -49,7 +50,10 @@ import Testing
         let (stun, turn) = MediaPipeline.iceServers([
             (urls: ["stun:turn.example.org:3478"], username: nil, credential: nil),
             (
-                urls: ["turn:turn.example.org:3478?transport=udp", "turn:10.0.0.1?transport=tcp", "turns:t.example.org:5349"],
+                urls: [
+                    "turn:turn.example.org:3478?transport=udp", "turn:10.0.0.1?transport=tcp",
+                    "turns:t.example.org:5349",
+                ],
                 username: "1795000000:1", credential: "q1X/b+=="
             ),
         ])
@@ -91,7 +95,8 @@ import Testing
         #expect(first["in_kbps"] == .null)
         let second = q.fields(
             MediaSnapshot(
-                elapsedMs: 3000, localCandidateType: "relay", rttSeconds: 0.052, jitterSeconds: 0.004, packetsReceived: 95,
+                elapsedMs: 3000, localCandidateType: "relay", rttSeconds: 0.052, jitterSeconds: 0.004,
+                packetsReceived: 95,
                 packetsLost: 5, bytesReceived: 14000, bytesSent: 8000))
         #expect(second["in_kbps"] == .double(40))
         #expect(second["out_kbps"] == .double(0))
@@ -101,12 +106,15 @@ import Testing
         #expect(second["loss_pct"] == .double(5))
         #expect(second["call_id"] == .string("c"))
         let summary = CallQuality.summary(
-            MediaSnapshot(elapsedMs: 4000, packetsReceived: 10, bytesReceived: 16000, bytesSent: 20000), callId: "c", setupMs: 250)
+            MediaSnapshot(elapsedMs: 4000, packetsReceived: 10, bytesReceived: 16000, bytesSent: 20000), callId: "c",
+            setupMs: 250)
         #expect(summary["in_kbps"] == .double(32))
         #expect(summary["out_kbps"] == .double(40))
         #expect(summary["media_received"] == .bool(true))
         #expect(summary["setup_ms"] == .int(250))
-        #expect(CallQuality.summary(MediaSnapshot(elapsedMs: 10), callId: "c", setupMs: nil)["media_received"] == .bool(false))
+        #expect(
+            CallQuality.summary(MediaSnapshot(elapsedMs: 10), callId: "c", setupMs: nil)["media_received"]
+                == .bool(false))
         #expect(CallQuality.line(second).contains("via relay"))
     }
 }
@@ -123,7 +131,9 @@ import Testing
     }
 
     @Test func aBrowsersCandidateMayNameOnlyItsMid() throws {
-        let parsed = try #require(MediaCall.parseCandidate(#"{"candidate":"candidate:9 1 udp 1 ::1 9 typ host","sdpMid":"v1"}"#, mids: ["a0", "v1"]))
+        let parsed = try #require(
+            MediaCall.parseCandidate(
+                #"{"candidate":"candidate:9 1 udp 1 ::1 9 typ host","sdpMid":"v1"}"#, mids: ["a0", "v1"]))
         #expect(parsed.1 == 1)
         #expect(MediaCall.parseCandidate(#"{"candidate":""}"#, mids: []) == nil)
         #expect(MediaCall.parseCandidate("not json", mids: []) == nil)
@@ -145,7 +155,9 @@ import Testing
         func candidates() -> [(Int, String)] {
             lock.lock()
             defer { lock.unlock() }
-            return events.compactMap { if case .localCandidate(let m, let c) = $0 { return (m, c) } else { return nil } }
+            return events.compactMap {
+                if case .localCandidate(let m, let c) = $0 { return (m, c) } else { return nil }
+            }
         }
         func has(_ e: MediaEvent) -> Bool {
             lock.lock()
@@ -165,9 +177,12 @@ import Testing
         let a = Collector()
         let b = Collector()
         // Loopback only: the test does not depend on the machine's interfaces (libnice skips loopback unless told).
-        let caller = try CallMedia(options: MediaOptions(audio: .tone(440), iceAddresses: ["127.0.0.1"]), video: false, stun: nil, turn: []) { a.add($0) }
+        let caller = try CallMedia(
+            options: MediaOptions(audio: .tone(440), iceAddresses: ["127.0.0.1"]), video: false, stun: nil, turn: []
+        ) { a.add($0) }
         let callee = try CallMedia(
-            options: MediaOptions(audio: .tone(1000), record: recording, iceAddresses: ["127.0.0.1"]), video: false, stun: nil, turn: []
+            options: MediaOptions(audio: .tone(1000), record: recording, iceAddresses: ["127.0.0.1"]), video: false,
+            stun: nil, turn: []
         ) { b.add($0) }
         let offer = try await caller.offer()
         #expect(offer.contains("m=audio") && offer.lowercased().contains("opus/48000"))
@@ -209,7 +224,8 @@ import Testing
             if after >= s.packetsReceived + 50 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(after >= s.packetsReceived + 50, "packets after the renegotiation: \(after), before: \(s.packetsReceived)")
+        #expect(
+            after >= s.packetsReceived + 50, "packets after the renegotiation: \(after), before: \(s.packetsReceived)")
         #expect(await callee.finish())
         await caller.close()
         await callee.close()
@@ -223,17 +239,25 @@ import Testing
 
     @Test func aFileThatIsNotAudioOrABadAddressIsRefusedBeforeTheCall() async throws {
         guard CallMedia.unavailableReason() == nil else { return }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sb-not-audio-\(UUID().uuidString).wav").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sb-not-audio-\(UUID().uuidString).wav"
+        ).path
         try Data("this is not audio".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: CLIError.self) {
-            _ = try CallMedia(options: MediaOptions(audio: .file(path, loop: false)), video: false, stun: nil, turn: []) { _ in }
+            _ = try CallMedia(options: MediaOptions(audio: .file(path, loop: false)), video: false, stun: nil, turn: [])
+            { _ in }
         }
         #expect(throws: CLIError.self) {
-            _ = try CallMedia(options: MediaOptions(audio: .file("/nonexistent/x.wav", loop: false)), video: false, stun: nil, turn: []) { _ in }
+            _ = try CallMedia(
+                options: MediaOptions(audio: .file("/nonexistent/x.wav", loop: false)), video: false, stun: nil,
+                turn: []
+            ) { _ in }
         }
         #expect(throws: CLIError.self) {
-            _ = try CallMedia(options: MediaOptions(iceAddresses: ["not-an-ip"]), video: false, stun: nil, turn: []) { _ in }
+            _ = try CallMedia(options: MediaOptions(iceAddresses: ["not-an-ip"]), video: false, stun: nil, turn: []) {
+                _ in
+            }
         }
     }
 }

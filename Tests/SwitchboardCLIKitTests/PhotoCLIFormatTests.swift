@@ -7,16 +7,19 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-@testable import SwitchboardCLIKit
 import SwitchboardClient
 import SwitchboardProtocol
 import Testing
 
+@testable import SwitchboardCLIKit
+
 @Suite("Photo CLI: moment and post lines, moment events, photo files, the --more cursor")
 struct PhotoCLIFormatTests {
-    static let ann = #"{"user_id": 7, "display_name": "Ann", "handle": "ann", "protected": false, "avatar_photo_id": 3}"#
+    static let ann =
+        #"{"user_id": 7, "display_name": "Ann", "handle": "ann", "protected": false, "avatar_photo_id": 3}"#
     static let bob = #"{"user_id": 8, "display_name": "Bob", "handle": null, "protected": false}"#
-    static let photo = ##"{"photo_id": 12, "width": 4000, "height": 3000, "color": "#6a7b8c", "has_alpha": false, "created_at": "2026-11-25T01:02:03.000Z"}"##
+    static let photo =
+        ##"{"photo_id": 12, "width": 4000, "height": 3000, "color": "#6a7b8c", "has_alpha": false, "created_at": "2026-11-25T01:02:03.000Z"}"##
     static let moment = """
         {"moment_id": 5, "owner": \(ann), "caption": "At the lake\\nin May", "photos": [\(photo),
          {"photo_id": 13, "width": 3000, "height": 4000, "color": "#000000", "has_alpha": true, "created_at": "2026-11-25T01:02:03.000Z"}],
@@ -29,7 +32,8 @@ struct PhotoCLIFormatTests {
         #expect(m.owner.avatarPhotoId == 3 && m.recentLikers.first?.avatarPhotoId == nil)
         #expect(
             CLIContext.momentLine(m)
-                == "#5 @ann: At the lake ⏎ in May  [2 photos: #12 4000x3000, #13 3000x4000]  ♥ 4✓ (Bob and 3 more)  2026-11-25 01:02")
+                == "#5 @ann: At the lake ⏎ in May  [2 photos: #12 4000x3000, #13 3000x4000]  ♥ 4✓ (Bob and 3 more)  2026-11-25 01:02"
+        )
         var plain = m
         plain.caption = ""
         plain.likeCount = 0
@@ -70,7 +74,8 @@ struct PhotoCLIFormatTests {
         let deleted = try #require(EventFormatter.moments(raw("moment.deleted", #""moment_id": 5, "owner_id": 7"#)))
         #expect(deleted.text == "moment #5 was deleted")
         let liked = try #require(
-            EventFormatter.moments(raw("moment.liked", #""moment_id": 5, "like_count": 2, "liked": true, "user": \#(Self.bob)"#)))
+            EventFormatter.moments(
+                raw("moment.liked", #""moment_id": 5, "like_count": 2, "liked": true, "user": \#(Self.bob)"#)))
         #expect(liked.text == "Bob liked moment #5  ♥ 2")
         #expect(EventFormatter.moments(raw("post.new", #""post": {}"#)) == nil)
     }
@@ -97,7 +102,8 @@ struct PhotoCLIFormatTests {
 
     @Test("the --more cursor lives in PROFILE.moments and goes with the profile")
     func momentsCursor() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-cli-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("photo-cli-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try ProfileStore(directory: folder, profile: "p1")
         #expect(store.momentsCursor() == nil)

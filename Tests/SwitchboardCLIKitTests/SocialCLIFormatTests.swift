@@ -7,10 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
-@testable import SwitchboardCLIKit
 import SwitchboardClient
 import SwitchboardProtocol
 import Testing
+
+@testable import SwitchboardCLIKit
 
 @Suite("Social CLI: timeline arguments, the client's social models and the lines people see")
 struct SocialCLIFormatTests {
@@ -81,11 +82,14 @@ struct SocialCLIFormatTests {
         let ann = SocialUser(userId: 7, displayName: "Ann", handle: "ann", protected: true)
         let bob = SocialUser(userId: 8, displayName: "Bob", handle: nil, protected: false)
         let original = SocialPost(
-            postId: 12, seq: 30, author: ann, text: "hi @bob #tag", createdAt: "2026-11-24T18:02:03.456Z", replyTo: 3, replyToUser: bob,
-            threadRoot: 1, voiceClipId: 5, mentions: [PostMention(userId: 8, handle: "bob")], hashtags: ["tag"], likeCount: 4, repostCount: 2,
+            postId: 12, seq: 30, author: ann, text: "hi @bob #tag", createdAt: "2026-11-24T18:02:03.456Z", replyTo: 3,
+            replyToUser: bob,
+            threadRoot: 1, voiceClipId: 5, mentions: [PostMention(userId: 8, handle: "bob")], hashtags: ["tag"],
+            likeCount: 4, repostCount: 2,
             replyCount: 1, liked: true, reposted: false)
         let repost = SocialPost(
-            postId: 15, seq: 31, author: bob, text: "", createdAt: "2026-11-24T18:05:00.000Z", repostOf: original, likeCount: 4, repostCount: 2)
+            postId: 15, seq: 31, author: bob, text: "", createdAt: "2026-11-24T18:05:00.000Z", repostOf: original,
+            likeCount: 4, repostCount: 2)
         let p = try JSONDecoder.wire.decode(SocialPost.self, from: encoder.encode(repost))
         let o = try #require(p.repostOf)
         #expect(
@@ -102,20 +106,28 @@ struct SocialCLIFormatTests {
         #expect(gone.postId == 9 && gone.deleted)
         let thread = try JSONDecoder.wire.decode(
             Ops.TimelineThread.Result.self,
-            from: encoder.encode(Ops.TimelineThread.Result(post: original, ancestors: [.gone(postId: 1), .post(original)], replies: [repost], after: nil)))
-        #expect(thread.ancestors.map(\.deleted) == [true, false] && thread.replies.first?.repostOf?.postId == 12 && thread.after == nil)
+            from: encoder.encode(
+                Ops.TimelineThread.Result(
+                    post: original, ancestors: [.gone(postId: 1), .post(original)], replies: [repost], after: nil)))
+        #expect(
+            thread.ancestors.map(\.deleted) == [true, false] && thread.replies.first?.repostOf?.postId == 12
+                && thread.after == nil)
     }
 
     @Test("social events decode from their frames; other events are not social")
     func events() {
-        func raw(_ name: String, _ body: String) -> RawEvent { RawEvent(name: name, frame: Array(#"{"ev": "\#(name)", \#(body)}"#.utf8)) }
+        func raw(_ name: String, _ body: String) -> RawEvent {
+            RawEvent(name: name, frame: Array(#"{"ev": "\#(name)", \#(body)}"#.utf8))
+        }
         #expect(
             SocialAPI.Event(raw("post.counts", #""post_id": 4, "like_count": 5, "repost_count": 1, "reply_count": 0"#))
                 == .postCounts(postId: 4, likeCount: 5, repostCount: 1, replyCount: 0))
         #expect(
             SocialAPI.Event(raw("post.deleted", #""post_id": 4, "seq": 50, "author_id": 7, "thread_root": null"#))
                 == .postDeleted(postId: 4, seq: 50, authorId: 7, threadRoot: nil))
-        #expect(SocialAPI.Event(raw("follow.changed", #""user_id": 3, "state": "pending""#)) == .followChanged(userId: 3, state: "pending"))
+        #expect(
+            SocialAPI.Event(raw("follow.changed", #""user_id": 3, "state": "pending""#))
+                == .followChanged(userId: 3, state: "pending"))
         let newPost = #""post": {"post_id": 4, "seq": 9, "author": \#(Self.author), "text": "x", "created_at": "x"}"#
         if case .postNew(let p)? = SocialAPI.Event(raw("post.new", newPost)) {
             #expect(p.postId == 4 && p.seq == 9 && !p.liked)
@@ -123,7 +135,10 @@ struct SocialCLIFormatTests {
             Issue.record("post.new did not decode")
         }
         if case .notification(let n, let unread)? = SocialAPI.Event(
-            raw("notification", #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#))
+            raw(
+                "notification",
+                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#
+            ))
         {
             #expect(n.kind == "like" && n.actor.handle == "ann" && unread == 3)
         } else {
@@ -132,9 +147,14 @@ struct SocialCLIFormatTests {
         #expect(SocialAPI.Event(raw("message.hidden", #""conversation_id": 1"#)) == nil)
         // `listen` words them.
         let note = EventFormatter.social(
-            raw("notification", #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#))
+            raw(
+                "notification",
+                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#
+            ))
         #expect(note?.text == "● @ann liked your post #4  (3 unread)" && note?.type == "notification")
-        #expect(EventFormatter.social(raw("follow.changed", #""user_id": 3, "state": "none""#))?.text == "you no longer follow user #3")
+        #expect(
+            EventFormatter.social(raw("follow.changed", #""user_id": 3, "state": "none""#))?.text
+                == "you no longer follow user #3")
         #expect(EventFormatter.social(raw("call.ring", #""call_id": "x""#)) == nil)
         #expect(SocialAPI.Event(raw("post.new", #""post": {}"#)) == nil)
     }

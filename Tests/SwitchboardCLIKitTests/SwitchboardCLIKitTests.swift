@@ -72,9 +72,14 @@ struct TargetResolutionTests {
             conversation(10, kind: "direct", name: "Bob"), conversation(11, kind: "group", name: "Climbing"),
             conversation(12, kind: "group", name: "Old", active: false), conversation(13, kind: "group", name: "Cleo"),
         ]
-        #expect(try TargetResolver.chat(.name("bob"), friends: friends, conversations: conversations) == .friend(userId: 2, name: "Bob"))
-        #expect(try TargetResolver.chat(.name("climbing"), friends: friends, conversations: conversations) == .conversation(11))
-        #expect(try TargetResolver.chat(.name("Clim"), friends: friends, conversations: conversations) == .conversation(11))
+        #expect(
+            try TargetResolver.chat(.name("bob"), friends: friends, conversations: conversations)
+                == .friend(userId: 2, name: "Bob"))
+        #expect(
+            try TargetResolver.chat(.name("climbing"), friends: friends, conversations: conversations)
+                == .conversation(11))
+        #expect(
+            try TargetResolver.chat(.name("Clim"), friends: friends, conversations: conversations) == .conversation(11))
         #expect(try TargetResolver.chat(.id(12), friends: friends, conversations: conversations) == .conversation(12))
         // A friend and a group with the same name: ambiguous, and the message names both.
         do {
@@ -84,8 +89,12 @@ struct TargetResolutionTests {
             #expect(error.message.contains("friend #4") && error.message.contains("group #13"))
         }
         // A group one has left is not a target by name.
-        #expect(throws: CLIError.self) { try TargetResolver.chat(.name("Old"), friends: friends, conversations: conversations) }
-        #expect(throws: CLIError.self) { try TargetResolver.chat(.id(99), friends: friends, conversations: conversations) }
+        #expect(throws: CLIError.self) {
+            try TargetResolver.chat(.name("Old"), friends: friends, conversations: conversations)
+        }
+        #expect(throws: CLIError.self) {
+            try TargetResolver.chat(.id(99), friends: friends, conversations: conversations)
+        }
     }
 
     @Test func resolvesIncomingRequestsByIdPhoneAndName() throws {
@@ -96,8 +105,12 @@ struct TargetResolutionTests {
         #expect(try TargetResolver.incomingRequest(.id(8), incoming: incoming, phoneMatch: nil).requestId == 8)
         #expect(try TargetResolver.incomingRequest(.phone("+1555"), incoming: incoming, phoneMatch: 2).requestId == 7)
         #expect(try TargetResolver.incomingRequest(.name("cleo"), incoming: incoming, phoneMatch: nil).requestId == 8)
-        #expect(throws: CLIError.self) { try TargetResolver.incomingRequest(.phone("+1555"), incoming: incoming, phoneMatch: nil) }
-        #expect(throws: CLIError.self) { try TargetResolver.incomingRequest(.id(1), incoming: incoming, phoneMatch: nil) }
+        #expect(throws: CLIError.self) {
+            try TargetResolver.incomingRequest(.phone("+1555"), incoming: incoming, phoneMatch: nil)
+        }
+        #expect(throws: CLIError.self) {
+            try TargetResolver.incomingRequest(.id(1), incoming: incoming, phoneMatch: nil)
+        }
     }
 }
 
@@ -136,8 +149,12 @@ struct SDPGeneratorTests {
         var rng = SeededGenerator(state: 3)
         let good = SDPGenerator.offer(video: false, using: &rng)
         #expect(!SDPGenerator.problems(in: good.replacingOccurrences(of: "a=setup:actpass\r\n", with: "")).isEmpty)
-        #expect(!SDPGenerator.problems(in: good.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2\r\n", with: "")).isEmpty)
-        #expect(!SDPGenerator.problems(in: good.replacingOccurrences(of: "a=group:BUNDLE 0", with: "a=group:BUNDLE 1")).isEmpty)
+        #expect(
+            !SDPGenerator.problems(in: good.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2\r\n", with: "")).isEmpty
+        )
+        #expect(
+            !SDPGenerator.problems(in: good.replacingOccurrences(of: "a=group:BUNDLE 0", with: "a=group:BUNDLE 1"))
+                .isEmpty)
         #expect(!SDPGenerator.problems(in: good.replacingOccurrences(of: "\r\n", with: "\n")).isEmpty)
         #expect(SDPGenerator.problems(in: "hello") == ["the first line must be v=0"])
     }
@@ -149,7 +166,8 @@ struct SDPGeneratorTests {
         for c in candidates {
             let f = c.split(separator: " ")
             #expect(f[0].hasPrefix("candidate:"))
-            #expect(f[1] == "1" && f[2] == "udp" && Int(f[3]) != nil && Int(f[5]) != nil && f[6] == "typ" && f[7] == "host")
+            #expect(
+                f[1] == "1" && f[2] == "udp" && Int(f[3]) != nil && Int(f[5]) != nil && f[6] == "typ" && f[7] == "host")
         }
         #expect(Set(candidates).count == 2)
     }
@@ -165,10 +183,13 @@ struct SDPGeneratorTests {
         #expect(SDPGenerator.candidateLine(ofPayload: payload) == line)
         #expect(SDPGenerator.candidateLine(ofPayload: line) == nil)
         func signal(_ payload: String) throws -> CallEvents.Signal {
-            let json = try JSONSerialization.data(withJSONObject: ["callId": "c", "kind": "ice_candidate", "payload": payload])
+            let json = try JSONSerialization.data(withJSONObject: [
+                "callId": "c", "kind": "ice_candidate", "payload": payload,
+            ])
             return try JSONDecoder().decode(CallEvents.Signal.self, from: json)
         }
-        #expect(EventFormatter.summary(ofSignal: try signal(SDPGenerator.candidatePayload(""))) == "(end of candidates)")
+        #expect(
+            EventFormatter.summary(ofSignal: try signal(SDPGenerator.candidatePayload(""))) == "(end of candidates)")
         #expect(EventFormatter.summary(ofSignal: try signal(payload)) == line)
     }
 }
@@ -180,7 +201,9 @@ struct ProfileStoreTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try ProfileStore(directory: root + "/nested/switchboard", profile: "work")
         #expect(try store.load() == nil)
-        let profile = Profile(server: "ws://127.0.0.1:9/ws", token: "secret", userId: 5, sessionId: 9, phone: "+15550001111", displayName: "Ann")
+        let profile = Profile(
+            server: "ws://127.0.0.1:9/ws", token: "secret", userId: 5, sessionId: 9, phone: "+15550001111",
+            displayName: "Ann")
         try store.save(profile)
         #expect(store.path.hasSuffix("/nested/switchboard/work.json"))
         #expect(ProfileStore.mode(of: store.path) == 0o600)
@@ -221,8 +244,11 @@ struct ProfileStoreTests {
         #expect(throws: CLIError.self) { try ProfileStore(directory: "/tmp", profile: ".hidden") }
         #expect(try ProfileStore(directory: "/tmp", profile: "work-2.b_c").profile == "work-2.b_c")
         #expect(ProfileStore.defaultDirectory(environment: ["SWITCHBOARD_CONFIG_DIR": "/x", "HOME": "/h"]) == "/x")
-        #expect(ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]) == "/xdg/switchboard")
-        #expect(ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]) == "/h/.config/switchboard")
+        #expect(
+            ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/xdg", "HOME": "/h"]) == "/xdg/switchboard")
+        #expect(
+            ProfileStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"])
+                == "/h/.config/switchboard")
         #expect(ProfileStore.defaultDirectory(environment: ["HOME": "/h"]) == "/h/.config/switchboard")
     }
 }
@@ -233,7 +259,9 @@ struct OutputTests {
 
     @Test func jsonLinesHaveSortedStableKeysAndAType() {
         let record = OutputRecord("call.ended", ["reason": "hangup", "duration_ms": 3200, "call_id": "c1"], text: "x")
-        #expect(OutputFormatter.render(record, mode: .json) == #"{"call_id":"c1","duration_ms":3200,"reason":"hangup","type":"call.ended"}"#)
+        #expect(
+            OutputFormatter.render(record, mode: .json)
+                == #"{"call_id":"c1","duration_ms":3200,"reason":"hangup","type":"call.ended"}"#)
     }
 
     @Test func humanLinesAreColouredOnlyWhenAskedAndSanitized() {
@@ -241,40 +269,50 @@ struct OutputTests {
         #expect(OutputFormatter.render(record, mode: .human(color: false)) == "hi\u{FFFD}[2Jthere")
         #expect(OutputFormatter.render(record, mode: .human(color: true)) == "\u{1B}[32mhi\u{FFFD}[2Jthere\u{1B}[0m")
         #expect(OutputMode.detect(json: false, stdoutIsTerminal: true, environment: [:]) == .human(color: true))
-        #expect(OutputMode.detect(json: false, stdoutIsTerminal: true, environment: ["NO_COLOR": "1"]) == .human(color: false))
+        #expect(
+            OutputMode.detect(json: false, stdoutIsTerminal: true, environment: ["NO_COLOR": "1"])
+                == .human(color: false))
         #expect(OutputMode.detect(json: false, stdoutIsTerminal: false, environment: [:]) == .human(color: false))
         #expect(OutputMode.detect(json: true, stdoutIsTerminal: true, environment: [:]) == .json)
     }
 
     @Test func messagesAndCallEventsReadWell() throws {
-        let m = Message(id: 9, conversationId: 4, seq: 3, senderId: 2, kind: .text, text: "hello", ts: "2026-11-23T12:34:56Z")
+        let m = Message(
+            id: 9, conversationId: 4, seq: 3, senderId: 2, kind: .text, text: "hello", ts: "2026-11-23T12:34:56Z")
         let record = EventFormatter.message(m, names: names)
         #expect(record.text == "[12:34] Bob: hello")
         #expect(record.fields["text"] == .string("hello"))
         #expect(record.fields["sender"] == .string("Bob"))
-        let mine = Message(id: 10, conversationId: 4, seq: 4, senderId: 1, kind: .text, text: "yo", ts: "2026-11-23T12:35:00Z")
+        let mine = Message(
+            id: 10, conversationId: 4, seq: 4, senderId: 1, kind: .text, text: "yo", ts: "2026-11-23T12:35:00Z")
         #expect(EventFormatter.message(mine, names: names).text == "[12:35] you: yo")
 
         let record1 = Message(
             id: 11, conversationId: 4, seq: 5, senderId: nil, kind: .system,
-            system: SystemNotice(event: "call", actorId: 2, callId: "c1", media: "video", outcome: "completed", durationMs: 4250),
+            system: SystemNotice(
+                event: "call", actorId: 2, callId: "c1", media: "video", outcome: "completed", durationMs: 4250),
             ts: "2026-11-23T12:36:00Z")
         #expect(EventFormatter.message(record1, names: names).text == "[12:36] * Bob's video call: completed, 4.2 s")
         let missed = Message(
             id: 12, conversationId: 4, seq: 6, senderId: nil, kind: .system,
-            system: SystemNotice(event: "call", actorId: 1, callId: "c2", media: "voice", outcome: "missed", durationMs: 0),
+            system: SystemNotice(
+                event: "call", actorId: 1, callId: "c2", media: "voice", outcome: "missed", durationMs: 0),
             ts: "2026-11-23T12:37:00Z")
         #expect(EventFormatter.message(missed, names: names).text.hasSuffix("* your voice call: missed"))
 
-        let ended = RawEvent(name: "call.ended", frame: Array(#"{"ev":"call.ended","call_id":"c1","reason":"hangup","duration_ms":4250}"#.utf8))
+        let ended = RawEvent(
+            name: "call.ended",
+            frame: Array(#"{"ev":"call.ended","call_id":"c1","reason":"hangup","duration_ms":4250}"#.utf8))
         let endedRecord = try #require(EventFormatter.call(ended, names: names) as OutputRecord?)
         #expect(endedRecord.text == "call ended: hangup, duration 4.2 s")
         #expect(endedRecord.fields["duration_ms"] == JSONValue.int(4250))
         let ring = RawEvent(
             name: "call.ring",
-            frame: Array(#"{"ev":"call.ring","call_id":"c2","caller":{"user_id":2,"display_name":"Bob"},"media":"video"}"#.utf8))
+            frame: Array(
+                #"{"ev":"call.ring","call_id":"c2","caller":{"user_id":2,"display_name":"Bob"},"media":"video"}"#.utf8))
         #expect(EventFormatter.call(ring, names: names)?.text == "incoming video call from Bob (call c2)")
-        let ringing = RawEvent(name: "call.ringing", frame: Array(#"{"ev":"call.ringing","call_id":"c2","devices":2}"#.utf8))
+        let ringing = RawEvent(
+            name: "call.ringing", frame: Array(#"{"ev":"call.ringing","call_id":"c2","devices":2}"#.utf8))
         #expect(EventFormatter.call(ringing, names: names)?.text == "ringing on 2 devices…")
         #expect(EventFormatter.sketch(Array(repeating: 31, count: 100)) == String(repeating: "█", count: 20))
     }
@@ -289,10 +327,16 @@ struct OutputTests {
 
     @Test func clientErrorsBecomeClearMessagesAndExitCodes() {
         let url = "ws://127.0.0.1:1/ws"
-        #expect(CLIError(.server(ServerError(code: "invalid_credentials", message: "x")), while: "logging in", server: url).message == "logging in: wrong phone number or password")
-        #expect(CLIError(.server(ServerError(code: "invalid_token", message: "x")), while: "w", server: url).exitCode == .notLoggedIn)
+        #expect(
+            CLIError(.server(ServerError(code: "invalid_credentials", message: "x")), while: "logging in", server: url)
+                .message == "logging in: wrong phone number or password")
+        #expect(
+            CLIError(.server(ServerError(code: "invalid_token", message: "x")), while: "w", server: url).exitCode
+                == .notLoggedIn)
         #expect(CLIError(.connectFailed("refused"), while: "w", server: url).exitCode == .connection)
         #expect(CLIError(.connectFailed("refused"), while: "w", server: url).message.contains(url))
-        #expect(CLIError(.server(ServerError(code: "not_friends", message: "not friends")), while: "calling", server: url).exitCode == .serverRefused)
+        #expect(
+            CLIError(.server(ServerError(code: "not_friends", message: "not friends")), while: "calling", server: url)
+                .exitCode == .serverRefused)
     }
 }

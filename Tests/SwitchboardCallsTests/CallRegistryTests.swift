@@ -831,10 +831,12 @@ struct CallAliasTests {
         var registry = CallRegistry()
         let name = CallID("my-call")
         let fromAlice = try registry.invite(
-            alias: name, caller: alice, callerDevice: a1, callee: bob, media: .voice, calleeOnlineDevices: [b1], offer: nil, now: 0)
+            alias: name, caller: alice, callerDevice: a1, callee: bob, media: .voice, calleeOnlineDevices: [b1],
+            offer: nil, now: 0)
         #expect(fromAlice.call.id != name)
         let fromCarol = try registry.invite(
-            alias: name, caller: carol, callerDevice: c1, callee: bob, media: .voice, calleeOnlineDevices: [b1], offer: nil, now: 0)
+            alias: name, caller: carol, callerDevice: c1, callee: bob, media: .voice, calleeOnlineDevices: [b1],
+            offer: nil, now: 0)
         #expect(fromCarol.call.id != fromAlice.call.id)
         // A stranger may even choose alice's real id as its own name.
         let dave = UserID(4)

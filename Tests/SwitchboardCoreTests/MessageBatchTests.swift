@@ -30,7 +30,9 @@ import Testing
 
         /// The row as the database would have it: `states` as set up, with what `advance` wrote over it.
         func head(_ id: Int64) -> ConversationHead? {
-            states[id].map { ConversationHead(lastSeq: lastSeqs[id] ?? $0.lastSeq, version: versions[id] ?? $0.version) }
+            states[id].map {
+                ConversationHead(lastSeq: lastSeqs[id] ?? $0.lastSeq, version: versions[id] ?? $0.version)
+            }
         }
         func lock(ids: [Int64]) throws -> [Int64: ConversationHead] {
             calls.append("lock")
@@ -51,7 +53,9 @@ import Testing
             }
             return out
         }
-        func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> { pairs.intersection(friends) }
+        func friendPairs(_ pairs: Set<FriendRepository.Pair>) throws -> Set<FriendRepository.Pair> {
+            pairs.intersection(friends)
+        }
         func existing(_ keys: [MessageStore.ClientKey]) throws -> [MessageStore.ClientKey: ChatMessage] {
             calls.append("existing")
             var result: [MessageStore.ClientKey: ChatMessage] = [:]
@@ -62,8 +66,12 @@ import Testing
             }
             return result
         }
-        func messageInfo(messageId: Int64) throws -> (conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool)? {
-            messages.first { $0.id == messageId }.map { ($0.conversationId, $0.seq, $0.senderId, $0.kind.rawValue, deleted.contains($0.id)) }
+        func messageInfo(messageId: Int64) throws -> (
+            conversationId: Int64, seq: Int64, senderId: Int64?, kind: String, deleted: Bool
+        )? {
+            messages.first { $0.id == messageId }.map {
+                ($0.conversationId, $0.seq, $0.senderId, $0.kind.rawValue, deleted.contains($0.id))
+            }
         }
         func addMember(conversationId: Int64, userId: Int64, joinedSeq: Int64) throws {}
         func removeMember(conversationId: Int64, userId: Int64, leftSeq: Int64) throws {}
@@ -72,13 +80,16 @@ import Testing
         func insert(_ new: [NewMessage]) throws -> [ChatMessage] {
             // As the database's unique index on (conversation, sender, client id).
             for n in new where n.clientId != nil {
-                if messages.contains(where: { $0.conversationId == n.conversationId && $0.senderId == n.senderId && $0.clientId == n.clientId }) {
+                if messages.contains(where: {
+                    $0.conversationId == n.conversationId && $0.senderId == n.senderId && $0.clientId == n.clientId
+                }) {
                     throw MessageBatch.StoredKeyConflict()
                 }
             }
             let stored = new.enumerated().map { (i, n) in
                 ChatMessage(
-                    id: Int64(messages.count + i + 1), conversationId: n.conversationId, seq: n.seq, senderId: n.senderId, kind: n.kind,
+                    id: Int64(messages.count + i + 1), conversationId: n.conversationId, seq: n.seq,
+                    senderId: n.senderId, kind: n.kind,
                     text: n.kind == .text ? n.body : nil, clientId: n.clientId, ts: "2026-01-01T00:00:00.000Z")
             }
             messages += stored
@@ -100,16 +111,19 @@ import Testing
     static func store() -> MemoryStore {
         let s = MemoryStore()
         s.states[group] = ConversationState(
-            id: group, isGroup: true, members: [ann: MemberRange(joinedSeq: 0), bob: MemberRange(joinedSeq: 0), cy: MemberRange(joinedSeq: 0)],
+            id: group, isGroup: true,
+            members: [ann: MemberRange(joinedSeq: 0), bob: MemberRange(joinedSeq: 0), cy: MemberRange(joinedSeq: 0)],
             lastSeq: 1, name: "g")
         s.states[direct] = ConversationState(
-            id: direct, isGroup: false, members: [ann: MemberRange(joinedSeq: 0), dee: MemberRange(joinedSeq: 0)], lastSeq: 0, name: nil)
+            id: direct, isGroup: false, members: [ann: MemberRange(joinedSeq: 0), dee: MemberRange(joinedSeq: 0)],
+            lastSeq: 0, name: nil)
         s.friends = [FriendRepository.Pair(ann, bob), FriendRepository.Pair(ann, cy)]
         return s
     }
 
     static func send(_ text: String, from actor: Int64, to c: Int64, clientId: String? = nil) -> ConversationWrite {
-        ConversationWrite(conversationId: c, actor: actor, action: .send(kind: .text, body: text, clientId: clientId, voiceId: nil))
+        ConversationWrite(
+            conversationId: c, actor: actor, action: .send(kind: .text, body: text, clientId: clientId, voiceId: nil))
     }
 
     static func code(_ r: Result<ChatMessage, ServiceError>) -> ErrorCode? {
@@ -119,7 +133,10 @@ import Testing
     @Test func seqsAreAssignedWithoutGapsAndSendersReadTheirOwn() throws {
         let store = Self.store()
         let out = try MessageBatch.run(
-            [Self.send("a", from: Self.ann, to: Self.group), Self.send("b", from: Self.bob, to: Self.group), Self.send("c", from: Self.ann, to: Self.group)],
+            [
+                Self.send("a", from: Self.ann, to: Self.group), Self.send("b", from: Self.bob, to: Self.group),
+                Self.send("c", from: Self.ann, to: Self.group),
+            ],
             known: [:], maxGroupMembers: 10, store: store)
         #expect(out.results.compactMap { try? $0.get().seq } == [2, 3, 4])
         #expect(out.stored == [true, true, true])
@@ -129,7 +146,8 @@ import Testing
         #expect(out.transactionId == 77)
         // A known state is used as is (not reloaded): the next batch continues from it.
         let loads = store.loads
-        let next = try MessageBatch.run([Self.send("d", from: Self.cy, to: Self.group)], known: out.states, maxGroupMembers: 10, store: store)
+        let next = try MessageBatch.run(
+            [Self.send("d", from: Self.cy, to: Self.group)], known: out.states, maxGroupMembers: 10, store: store)
         #expect((try? next.results[0].get())?.seq == 5)
         #expect(store.loads == loads + 1)  // an empty load for nothing missing
     }
@@ -137,20 +155,25 @@ import Testing
     @Test func aClientIdIsStoredOnce() throws {
         let store = Self.store()
         let first = try MessageBatch.run(
-            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k"), Self.send("x", from: Self.ann, to: Self.group, clientId: "k")],
+            [
+                Self.send("x", from: Self.ann, to: Self.group, clientId: "k"),
+                Self.send("x", from: Self.ann, to: Self.group, clientId: "k"),
+            ],
             known: [:], maxGroupMembers: 10, store: store)
         #expect(first.stored == [true, false])
         #expect((try? first.results[0].get())?.id == (try? first.results[1].get())?.id)
         // Resent in a later batch: the stored message, not a new one; the seq does not move.
         let again = try MessageBatch.run(
-            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: first.states, maxGroupMembers: 10, store: store)
+            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: first.states, maxGroupMembers: 10,
+            store: store)
         #expect(again.stored == [false])
         #expect((try? again.results[0].get())?.seq == 2)
         #expect(again.states[Self.group]?.lastSeq == 2)
         #expect(again.transactionId == nil)
         // The same client id from another sender is another message.
         let other = try MessageBatch.run(
-            [Self.send("x", from: Self.bob, to: Self.group, clientId: "k")], known: again.states, maxGroupMembers: 10, store: store)
+            [Self.send("x", from: Self.bob, to: Self.group, clientId: "k")], known: again.states, maxGroupMembers: 10,
+            store: store)
         #expect((try? other.results[0].get())?.seq == 3)
     }
 
@@ -159,15 +182,20 @@ import Testing
     @Test func withoutTheLookUpAStoredClientIdConflictsAndTheLookUpAnswersIt() throws {
         let store = Self.store()
         let first = try MessageBatch.run(
-            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: [:], maxGroupMembers: 10, store: store, lookUpKeys: false)
+            [Self.send("x", from: Self.ann, to: Self.group, clientId: "k")], known: [:], maxGroupMembers: 10,
+            store: store, lookUpKeys: false)
         #expect(first.stored == [true])
         #expect(!store.calls.contains("existing"))
-        let resend = [Self.send("x", from: Self.ann, to: Self.group, clientId: "k"), Self.send("y", from: Self.bob, to: Self.group)]
+        let resend = [
+            Self.send("x", from: Self.ann, to: Self.group, clientId: "k"),
+            Self.send("y", from: Self.bob, to: Self.group),
+        ]
         #expect(throws: MessageBatch.StoredKeyConflict.self) {
             try MessageBatch.run(resend, known: first.states, maxGroupMembers: 10, store: store, lookUpKeys: false)
         }
         #expect(store.messages.count == 1)
-        let again = try MessageBatch.run(resend, known: first.states, maxGroupMembers: 10, store: store, lookUpKeys: true)
+        let again = try MessageBatch.run(
+            resend, known: first.states, maxGroupMembers: 10, store: store, lookUpKeys: true)
         #expect(again.stored == [false, true])
         #expect((try? again.results[0].get())?.id == (try? first.results[0].get())?.id)
         #expect((try? again.results[1].get())?.seq == 3)
@@ -190,7 +218,9 @@ import Testing
     @Test func groupMembershipRules() throws {
         let store = Self.store()
         store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
-        let add = { (actor: Int64, user: Int64, c: Int64) in ConversationWrite(conversationId: c, actor: actor, action: .add(userId: user)) }
+        let add = { (actor: Int64, user: Int64, c: Int64) in
+            ConversationWrite(conversationId: c, actor: actor, action: .add(userId: user))
+        }
         let out = try MessageBatch.run(
             [
                 add(Self.bob, Self.dee, Self.group),  // Bob and Dee are not friends
@@ -206,21 +236,27 @@ import Testing
         #expect(state.members[Self.dee] == MemberRange(joinedSeq: 1))
         #expect(state.members[Self.cy]?.leftSeq == 3)
         // A full group takes no one else.
-        let full = try MessageBatch.run([add(Self.ann, Self.bob, Self.group)], known: [:], maxGroupMembers: 3, store: Self.store())
+        let full = try MessageBatch.run(
+            [add(Self.ann, Self.bob, Self.group)], known: [:], maxGroupMembers: 3, store: Self.store())
         #expect(full.results.map(Self.code) == [.badRequest])
         let store2 = Self.store()
         store2.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
-        let tooMany = try MessageBatch.run([add(Self.ann, Self.dee, Self.group)], known: [:], maxGroupMembers: 3, store: store2)
+        let tooMany = try MessageBatch.run(
+            [add(Self.ann, Self.dee, Self.group)], known: [:], maxGroupMembers: 3, store: store2)
         #expect(tooMany.results.map(Self.code) == [.tooMany])
     }
 
     @Test func onlyTheSenderDeletesAMessageItsMembersCanSee() throws {
         let store = Self.store()
-        let sent = try MessageBatch.run([Self.send("oops", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        let sent = try MessageBatch.run(
+            [Self.send("oops", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
         let id = try sent.results[0].get().id
-        let delete = { (actor: Int64) in ConversationWrite(conversationId: Self.group, actor: actor, action: .delete(messageId: id)) }
+        let delete = { (actor: Int64) in
+            ConversationWrite(conversationId: Self.group, actor: actor, action: .delete(messageId: id))
+        }
         let out = try MessageBatch.run(
-            [delete(Self.bob), delete(Self.dee), delete(Self.ann)], known: sent.states, maxGroupMembers: 10, store: store)
+            [delete(Self.bob), delete(Self.dee), delete(Self.ann)], known: sent.states, maxGroupMembers: 10,
+            store: store)
         #expect(out.results.map(Self.code) == [.forbidden, .notFound, nil])
         #expect(store.deleted == [id])
         #expect((try? out.results[2].get())?.kind == .system)
@@ -232,7 +268,9 @@ import Testing
     // MARK: several processes writing to one conversation (the row lock and the version)
 
     /// Another process's batch, as the database records it: its messages and the conversation's new head.
-    static func otherProcess(_ store: MemoryStore, _ c: Int64, change: (inout ConversationState) -> Void = { _ in }, sends: Int) {
+    static func otherProcess(
+        _ store: MemoryStore, _ c: Int64, change: (inout ConversationState) -> Void = { _ in }, sends: Int
+    ) {
         var state = store.states[c]!
         let before = store.head(c)!
         state.lastSeq = before.lastSeq
@@ -242,7 +280,10 @@ import Testing
         if state != old { state.version += 1 }
         for _ in 0..<sends {
             state.lastSeq += 1
-            _ = try? store.insert([NewMessage(conversationId: c, seq: state.lastSeq, senderId: Self.bob, kind: .text, body: "x", clientId: nil)])
+            _ = try? store.insert([
+                NewMessage(
+                    conversationId: c, seq: state.lastSeq, senderId: Self.bob, kind: .text, body: "x", clientId: nil)
+            ])
         }
         store.states[c] = state
         store.lastSeqs[c] = state.lastSeq
@@ -253,8 +294,11 @@ import Testing
         let store = Self.store()
         store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
         _ = try MessageBatch.run(
-            [Self.send("d", from: Self.ann, to: Self.direct, clientId: "1"), Self.send("g", from: Self.ann, to: Self.group, clientId: "2"),
-             Self.send("?", from: Self.ann, to: 999)],
+            [
+                Self.send("d", from: Self.ann, to: Self.direct, clientId: "1"),
+                Self.send("g", from: Self.ann, to: Self.group, clientId: "2"),
+                Self.send("?", from: Self.ann, to: 999),
+            ],
             known: [:], maxGroupMembers: 10, store: store)
         #expect(store.locks == [[Self.group, Self.direct, 999]])
         #expect(store.calls.first == "lock")
@@ -264,14 +308,16 @@ import Testing
 
     @Test func seqsContinueFromTheLockedRowNotFromTheCache() throws {
         let store = Self.store()
-        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        let first = try MessageBatch.run(
+            [Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
         #expect(first.states[Self.group]?.lastSeq == 2)
         // Another process stores three messages (members unchanged): the cached state stays valid (no reload)
         // but its seq is old; the locked row's is used.
         Self.otherProcess(store, Self.group, sends: 3)
         let loads = store.loads
         let next = try MessageBatch.run(
-            [Self.send("b", from: Self.cy, to: Self.group), Self.send("c", from: Self.ann, to: Self.group)], known: first.states,
+            [Self.send("b", from: Self.cy, to: Self.group), Self.send("c", from: Self.ann, to: Self.group)],
+            known: first.states,
             maxGroupMembers: 10, store: store)
         #expect(next.results.compactMap { try? $0.get().seq } == [6, 7])
         #expect(store.loads == loads + 1)  // an empty load: the cached members were current
@@ -282,7 +328,8 @@ import Testing
     @Test func aCachedStateOfAnOlderVersionIsReloaded() throws {
         let store = Self.store()
         store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
-        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        let first = try MessageBatch.run(
+            [Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
         // Another process adds Dee and Cy leaves there.
         Self.otherProcess(
             store, Self.group,
@@ -291,7 +338,8 @@ import Testing
                 s.members[Self.cy]?.leftSeq = s.lastSeq + 1
             }, sends: 2)
         let next = try MessageBatch.run(
-            [Self.send("new", from: Self.dee, to: Self.group), Self.send("gone", from: Self.cy, to: Self.group)], known: first.states,
+            [Self.send("new", from: Self.dee, to: Self.group), Self.send("gone", from: Self.cy, to: Self.group)],
+            known: first.states,
             maxGroupMembers: 10, store: store)
         #expect(next.results.map(Self.code) == [nil, .notMember])
         #expect((try? next.results[0].get())?.seq == 5)
@@ -300,7 +348,8 @@ import Testing
         #expect(state.members[Self.dee] == MemberRange(joinedSeq: 2))
         // A rename there too: the name cached from the reload is the new one.
         Self.otherProcess(store, Self.group, change: { $0.name = "renamed elsewhere" }, sends: 0)
-        let third = try MessageBatch.run([Self.send("x", from: Self.ann, to: Self.group)], known: next.states, maxGroupMembers: 10, store: store)
+        let third = try MessageBatch.run(
+            [Self.send("x", from: Self.ann, to: Self.group)], known: next.states, maxGroupMembers: 10, store: store)
         #expect(third.states[Self.group]?.name == "renamed elsewhere")
         #expect(third.states[Self.group]?.version == 2)
     }
@@ -309,7 +358,12 @@ import Testing
         let store = Self.store()
         store.friends.insert(FriendRepository.Pair(Self.ann, Self.dee))
         let sends = try MessageBatch.run(
-            [Self.send("a", from: Self.ann, to: Self.group), ConversationWrite(conversationId: Self.group, actor: Self.ann, action: .system(SystemEvent(event: "call_missed", actorId: Self.ann)))],
+            [
+                Self.send("a", from: Self.ann, to: Self.group),
+                ConversationWrite(
+                    conversationId: Self.group, actor: Self.ann,
+                    action: .system(SystemEvent(event: "call_missed", actorId: Self.ann))),
+            ],
             known: [:], maxGroupMembers: 10, store: store)
         #expect(sends.states[Self.group]?.version == 0)
         #expect(store.versions[Self.group] == 0)
@@ -328,15 +382,20 @@ import Testing
 
     @Test func aResendStoredByAnotherProcessGetsTheOriginal() throws {
         let store = Self.store()
-        let first = try MessageBatch.run([Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
+        let first = try MessageBatch.run(
+            [Self.send("a", from: Self.ann, to: Self.group)], known: [:], maxGroupMembers: 10, store: store)
         // The first attempt of a resend was committed by another process (the client's connection moved).
         Self.otherProcess(store, Self.group, sends: 0)
         let original = try store.insert([
-            NewMessage(conversationId: Self.group, seq: 3, senderId: Self.ann, kind: .text, body: "r", clientId: "retry")
+            NewMessage(
+                conversationId: Self.group, seq: 3, senderId: Self.ann, kind: .text, body: "r", clientId: "retry")
         ])[0]
         store.lastSeqs[Self.group] = 3
         let resent = try MessageBatch.run(
-            [Self.send("r", from: Self.ann, to: Self.group, clientId: "retry"), Self.send("b", from: Self.bob, to: Self.group)],
+            [
+                Self.send("r", from: Self.ann, to: Self.group, clientId: "retry"),
+                Self.send("b", from: Self.bob, to: Self.group),
+            ],
             known: first.states, maxGroupMembers: 10, store: store)
         #expect(resent.stored == [false, true])
         #expect((try? resent.results[0].get())?.id == original.id)

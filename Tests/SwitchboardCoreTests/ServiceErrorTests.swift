@@ -34,7 +34,8 @@ struct ServiceErrorTests {
     }
 
     @Test func theCauseIsNotPartOfEquality() {
-        #expect(ServiceError(.internal, "internal error", underlying: Cause()) == ServiceError(.internal, "internal error"))
+        #expect(
+            ServiceError(.internal, "internal error", underlying: Cause()) == ServiceError(.internal, "internal error"))
         #expect(ServiceError(.internal, "internal error") != ServiceError(.unavailable, "internal error"))
     }
 }

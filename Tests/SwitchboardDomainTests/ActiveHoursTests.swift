@@ -149,7 +149,10 @@ struct ActiveHoursTests {
         let first = t.take(now: t0.addingTimeInterval(1800))
         #expect(first == [ActiveInterval(userId: 7, from: t0, to: t0.addingTimeInterval(1800))])
         t.disconnect(userId: 7, device: 2, now: t0.addingTimeInterval(3000))
-        #expect(t.take(now: t0.addingTimeInterval(4000)) == [ActiveInterval(userId: 7, from: t0.addingTimeInterval(1800), to: t0.addingTimeInterval(3000))])
+        #expect(
+            t.take(now: t0.addingTimeInterval(4000)) == [
+                ActiveInterval(userId: 7, from: t0.addingTimeInterval(1800), to: t0.addingTimeInterval(3000))
+            ])
         #expect(t.take(now: t0.addingTimeInterval(5000)).isEmpty)
     }
 
@@ -158,11 +161,20 @@ struct ActiveHoursTests {
         let t0 = at("2026-05-01T10:00:00Z")
         t.connect(userId: 7, device: 1, local: false, now: t0)
         t.connect(userId: 7, device: 2, local: true, now: t0.addingTimeInterval(60))
-        #expect(t.unrecorded(of: 7, now: t0.addingTimeInterval(120)) == [ActiveInterval(userId: 7, from: t0, to: t0.addingTimeInterval(120))])
-        #expect(t.take(now: t0.addingTimeInterval(120)) == [ActiveInterval(userId: 7, from: t0.addingTimeInterval(60), to: t0.addingTimeInterval(120))])
+        #expect(
+            t.unrecorded(of: 7, now: t0.addingTimeInterval(120)) == [
+                ActiveInterval(userId: 7, from: t0, to: t0.addingTimeInterval(120))
+            ])
+        #expect(
+            t.take(now: t0.addingTimeInterval(120)) == [
+                ActiveInterval(userId: 7, from: t0.addingTimeInterval(60), to: t0.addingTimeInterval(120))
+            ])
         t.disconnect(userId: 7, device: 2, now: t0.addingTimeInterval(180))
         t.disconnect(userId: 7, device: 1, now: t0.addingTimeInterval(240))
-        #expect(t.take(now: t0.addingTimeInterval(300)) == [ActiveInterval(userId: 7, from: t0.addingTimeInterval(120), to: t0.addingTimeInterval(180))])
+        #expect(
+            t.take(now: t0.addingTimeInterval(300)) == [
+                ActiveInterval(userId: 7, from: t0.addingTimeInterval(120), to: t0.addingTimeInterval(180))
+            ])
         #expect(t.unrecorded(of: 7, now: t0.addingTimeInterval(300)).isEmpty)
     }
 

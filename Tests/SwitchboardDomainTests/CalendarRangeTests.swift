@@ -30,7 +30,10 @@ import Testing
 
     static func date(_ text: String) -> LocalDate { LocalDate(text)! }
 
-    static func range(_ kind: CalendarRange.Kind, _ anchor: String?, _ zone: TimeZone, locale: String = "en-US", now: String = "2026-06-15T12:00:00.000Z")
+    static func range(
+        _ kind: CalendarRange.Kind, _ anchor: String?, _ zone: TimeZone, locale: String = "en-US",
+        now: String = "2026-06-15T12:00:00.000Z"
+    )
         -> CalendarRange
     {
         CalendarRange(kind: kind, anchor: anchor.map(date), timeZone: zone, locale: locale, now: at(now))!
@@ -41,7 +44,10 @@ import Testing
     @Test func datesParseStrictlyAndCountWeekdays() {
         #expect(LocalDate("2026-11-24")?.description == "2026-11-24")
         #expect(LocalDate("2028-02-29") != nil)
-        for bad in ["2026-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "26-01-01", "2026-01-01T00", "0000-01-01", "2026/01/01", ""] {
+        for bad in [
+            "2026-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "26-01-01", "2026-01-01T00", "0000-01-01",
+            "2026/01/01", "",
+        ] {
             #expect(LocalDate(bad) == nil, "\(bad)")
         }
         #expect(Self.date("1970-01-01").weekday == 5)  // Thursday
@@ -172,15 +178,20 @@ import Testing
         let week = Self.range(.week, "2026-10-21", Self.paris, locale: "fr-FR")  // Mon 19 - Sun 25 October
         let spans = [
             // 22:00 Saturday to 02:00 Sunday local, across the change back to winter time.
-            CalendarRange.Span(id: 1, startsAt: Self.at("2026-10-24T20:00:00.000Z"), endsAt: Self.at("2026-10-25T01:00:00.000Z")),
+            CalendarRange.Span(
+                id: 1, startsAt: Self.at("2026-10-24T20:00:00.000Z"), endsAt: Self.at("2026-10-25T01:00:00.000Z")),
             // Ends exactly at local midnight: Tuesday only.
-            CalendarRange.Span(id: 2, startsAt: Self.at("2026-10-20T20:00:00.000Z"), endsAt: Self.at("2026-10-20T22:00:00.000Z")),
+            CalendarRange.Span(
+                id: 2, startsAt: Self.at("2026-10-20T20:00:00.000Z"), endsAt: Self.at("2026-10-20T22:00:00.000Z")),
             // Starts the week before, ends Monday morning: clipped to Monday.
-            CalendarRange.Span(id: 3, startsAt: Self.at("2026-10-17T08:00:00.000Z"), endsAt: Self.at("2026-10-19T07:00:00.000Z")),
+            CalendarRange.Span(
+                id: 3, startsAt: Self.at("2026-10-17T08:00:00.000Z"), endsAt: Self.at("2026-10-19T07:00:00.000Z")),
             // Entirely outside.
-            CalendarRange.Span(id: 4, startsAt: Self.at("2026-10-26T08:00:00.000Z"), endsAt: Self.at("2026-10-26T09:00:00.000Z")),
+            CalendarRange.Span(
+                id: 4, startsAt: Self.at("2026-10-26T08:00:00.000Z"), endsAt: Self.at("2026-10-26T09:00:00.000Z")),
             // Late on the Sunday of 25 hours (23:30 local, UTC+1).
-            CalendarRange.Span(id: 5, startsAt: Self.at("2026-10-25T22:30:00.000Z"), endsAt: Self.at("2026-10-25T22:45:00.000Z")),
+            CalendarRange.Span(
+                id: 5, startsAt: Self.at("2026-10-25T22:30:00.000Z"), endsAt: Self.at("2026-10-25T22:45:00.000Z")),
         ]
         let days = week.days(spans)
         #expect(days.map(\.date.description) == ["2026-10-19", "2026-10-20", "2026-10-24", "2026-10-25"])
@@ -190,11 +201,13 @@ import Testing
         #expect(ny.days([spans[0]]) == [CalendarRange.Day(date: Self.date("2026-10-24"), ids: [1])])
         // A three-day event across the spring change in New York, in a month view.
         let march = Self.range(.month, "2026-03-01", Self.newYork)
-        let long = CalendarRange.Span(id: 7, startsAt: Self.at("2026-03-07T15:00:00.000Z"), endsAt: Self.at("2026-03-09T15:00:00.000Z"))
+        let long = CalendarRange.Span(
+            id: 7, startsAt: Self.at("2026-03-07T15:00:00.000Z"), endsAt: Self.at("2026-03-09T15:00:00.000Z"))
         #expect(march.days([long]).map(\.date.description) == ["2026-03-07", "2026-03-08", "2026-03-09"])
         // An event spanning New Year's Eve in Sydney, seen in the year 2026: only its 2026 day.
         let year = Self.range(.year, "2026-01-01", Self.sydney)
-        let newYear = CalendarRange.Span(id: 8, startsAt: Self.at("2026-12-31T12:00:00.000Z"), endsAt: Self.at("2026-12-31T14:00:00.000Z"))
+        let newYear = CalendarRange.Span(
+            id: 8, startsAt: Self.at("2026-12-31T12:00:00.000Z"), endsAt: Self.at("2026-12-31T14:00:00.000Z"))
         #expect(year.days([newYear]).map(\.date.description) == ["2026-12-31"])
         #expect(Self.range(.year, "2027-01-01", Self.sydney).days([newYear]).map(\.date.description) == ["2027-01-01"])
     }
@@ -216,11 +229,17 @@ import Testing
 
 @Suite struct WireInstantTests {
     @Test func parsesExactlyTheWireFormatAndRoundTrips() {
-        for text in ["2026-11-23T01:02:03.456Z", "1970-01-01T00:00:00.000Z", "2028-02-29T23:59:59.999Z", "1969-12-31T23:59:59.001Z"] {
+        for text in [
+            "2026-11-23T01:02:03.456Z", "1970-01-01T00:00:00.000Z", "2028-02-29T23:59:59.999Z",
+            "1969-12-31T23:59:59.001Z",
+        ] {
             let date = WireInstant.parse(text)
             #expect(date.map(WireTimestamp.string(from:)) == text, "\(text)")
         }
-        for bad in ["2026-11-23T01:02:03Z", "2026-11-23 01:02:03.456Z", "2026-02-30T00:00:00.000Z", "2026-11-23T24:00:00.000Z", "2026-11-23T01:60:00.000Z", ""] {
+        for bad in [
+            "2026-11-23T01:02:03Z", "2026-11-23 01:02:03.456Z", "2026-02-30T00:00:00.000Z", "2026-11-23T24:00:00.000Z",
+            "2026-11-23T01:60:00.000Z", "",
+        ] {
             #expect(WireInstant.parse(bad) == nil, "\(bad)")
         }
     }

@@ -15,7 +15,9 @@ struct SortedIDSetTests {
     @Test func behavesLikeASet() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let start = (0..<Int.random(in: 0...12, using: &generator)).map { _ in Int64.random(in: -3...12, using: &generator) }
+            let start = (0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                Int64.random(in: -3...12, using: &generator)
+            }
             var sorted = SortedIDSet(start)
             var reference = Set(start)
             for _ in 0..<40 {
@@ -36,8 +38,12 @@ struct SortedIDSetTests {
     @Test func unionIsTheSortedUnion() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<300 {
-            let a = (0..<Int.random(in: 0...10, using: &generator)).map { _ in Int64.random(in: 0...15, using: &generator) }
-            let b = (0..<Int.random(in: 0...10, using: &generator)).map { _ in Int64.random(in: 0...15, using: &generator) }
+            let a = (0..<Int.random(in: 0...10, using: &generator)).map { _ in
+                Int64.random(in: 0...15, using: &generator)
+            }
+            let b = (0..<Int.random(in: 0...10, using: &generator)).map { _ in
+                Int64.random(in: 0...15, using: &generator)
+            }
             let expected = Set(a).union(b).sorted()
             #expect(SortedIDSet.union(SortedIDSet(a), SortedIDSet(b)) == expected)
             #expect(SortedIDSet.union(SortedIDSet(a), nil) == Set(a).sorted())

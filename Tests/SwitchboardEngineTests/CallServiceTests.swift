@@ -29,10 +29,12 @@ import Testing
             let pool = try EngineTestDatabase.shared.pool
             let metrics = ServerMetrics(loopCount: 1)
             let messages = MessageHub(
-                registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: MessagingConfiguration(), metrics: metrics,
+                registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: MessagingConfiguration(),
+                metrics: metrics,
                 logger: testLogger())
             calls = CallService(
-                registry: registry, outbox: outbox, clock: clock, settings: settings, pool: pool, messages: messages, logger: testLogger())
+                registry: registry, outbox: outbox, clock: clock, settings: settings, pool: pool, messages: messages,
+                logger: testLogger())
             a = try await EngineTestDatabase.shared.user("Ann")
             b = try await EngineTestDatabase.shared.user("Bob")
             try await EngineTestDatabase.shared.befriend(a, b)
@@ -55,14 +57,18 @@ import Testing
         /// `call.invite` as the handler runs it.
         func invite(from origin: Device, to callee: Int64, id: Int64) {
             let online = Set(registry.sessions(ofUser: callee).map(DeviceID.init))
-            calls.perform(origin: origin, id: .int(id), op: "call.test") { (r: inout CallRegistry, now: UInt64) throws(CallError) in
+            calls.perform(origin: origin, id: .int(id), op: "call.test") {
+                (r: inout CallRegistry, now: UInt64) throws(CallError) in
                 let outcome = try r.invite(
-                    caller: UserID(origin.userId), callerDevice: DeviceID(origin.sessionId), callee: UserID(callee), media: .voice,
+                    caller: UserID(origin.userId), callerDevice: DeviceID(origin.sessionId), callee: UserID(callee),
+                    media: .voice,
                     calleeOnlineDevices: online, offer: "v=0 offer", now: now)
                 var w = JSONWriter()
                 w.beginObject()
                 w.key("call")
-                CallService.write(r.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting, now: now)
+                CallService.write(
+                    r.call(outcome.call.id) ?? outcome.call, &w, offer: outcome.disposition == .joinedExisting, now: now
+                )
                 w.key("disposition")
                 w.string("\(outcome.disposition)")
                 w.endObject()
@@ -71,8 +77,14 @@ import Testing
         }
 
         func accept(_ callId: String, by d: Device, id: Int64) {
-            calls.perform(origin: d, id: .int(id), op: "call.test") { (r: inout CallRegistry, now: UInt64) throws(CallError) in
-                (Array("{}".utf8), try r.accept(CallID(callId), device: DeviceID(d.sessionId), user: UserID(d.userId), answer: "v=0 answer", now: now))
+            calls.perform(origin: d, id: .int(id), op: "call.test") {
+                (r: inout CallRegistry, now: UInt64) throws(CallError) in
+                (
+                    Array("{}".utf8),
+                    try r.accept(
+                        CallID(callId), device: DeviceID(d.sessionId), user: UserID(d.userId), answer: "v=0 answer",
+                        now: now)
+                )
             }
         }
 
@@ -116,9 +128,11 @@ import Testing
         #expect(rig.outbox.events("call.ended", to: ann.connection).isEmpty)
         // ...then both parties learn it ended as a timeout (after the history row is written).
         rig.clock.advance(by: 0.2)
-        #expect(await rig.outbox.wait {
-            !rig.outbox.events("call.ended", to: ann.connection).isEmpty && !rig.outbox.events("call.ended", to: bob.connection).isEmpty
-        })
+        #expect(
+            await rig.outbox.wait {
+                !rig.outbox.events("call.ended", to: ann.connection).isEmpty
+                    && !rig.outbox.events("call.ended", to: bob.connection).isEmpty
+            })
         #expect(rig.outbox.events("call.ended", to: ann.connection).first?["reason"] as? String == "timeout")
         #expect(rig.outbox.events("call.ended", to: bob.connection).first?["call_id"] as? String == callId)
     }
@@ -168,7 +182,9 @@ import Testing
         let bobAgain = rig.connect(rig.b, session: bob.sessionId)
         #expect(await rig.outbox.wait { !rig.outbox.events("call.peer_reconnected", to: ann.connection).isEmpty })
         #expect(await rig.outbox.wait { !rig.outbox.events("call.resumed", to: bobAgain.connection).isEmpty })
-        #expect((rig.outbox.events("call.resumed", to: bobAgain.connection).first?["call"] as? [String: Any])?["state"] as? String == "active")
+        #expect(
+            (rig.outbox.events("call.resumed", to: bobAgain.connection).first?["call"] as? [String: Any])?["state"]
+                as? String == "active")
         // The closed connection got nothing after it closed.
         #expect(rig.outbox.events("call.resumed", to: bob.connection).isEmpty)
 

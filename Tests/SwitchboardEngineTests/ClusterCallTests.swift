@@ -28,16 +28,22 @@ struct ClusterCallTests {
         let coordination: CallCoordination
         let calls: CallService
 
-        init(_ number: UInt32, bus: MemoryBus, store: MemoryClusterStore, clock: ManualClock, settings: CallSettings, cluster: CallClusterSettings) throws {
+        init(
+            _ number: UInt32, bus: MemoryBus, store: MemoryClusterStore, clock: ManualClock, settings: CallSettings,
+            cluster: CallClusterSettings
+        ) throws {
             self.number = number
             let metrics = ServerMetrics(loopCount: 1)
             outbox = ClusterOutbox(
-                node: number, local: local, bus: bus, metrics: ClusterMetrics(factory: metrics.factory), logger: testLogger())
+                node: number, local: local, bus: bus, metrics: ClusterMetrics(factory: metrics.factory),
+                logger: testLogger())
             coordination = CallCoordination(
-                node: number, bus: bus, store: store, forwarded: outbox.forwarded, settings: cluster, logger: testLogger())
+                node: number, bus: bus, store: store, forwarded: outbox.forwarded, settings: cluster,
+                logger: testLogger())
             let pool = try EngineTestDatabase.shared.pool
             let messages = MessageHub(
-                registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: MessagingConfiguration(), metrics: metrics,
+                registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: MessagingConfiguration(),
+                metrics: metrics,
                 logger: testLogger(), redeliversResends: true)
             calls = CallService(
                 registry: registry, outbox: outbox, clock: clock, settings: settings, pool: pool, messages: messages,
@@ -64,11 +70,15 @@ struct ClusterCallTests {
         let b: Int64
         let c: Int64
 
-        init(nodes count: Int = 3, settings: CallSettings = CallSettings(), cluster: CallClusterSettings = CallClusterSettings()) async throws {
+        init(
+            nodes count: Int = 3, settings: CallSettings = CallSettings(),
+            cluster: CallClusterSettings = CallClusterSettings()
+        ) async throws {
             store = MemoryClusterStore(bus: bus)
             var nodes: [Node] = []
             for n in 1...count {
-                let node = try Node(UInt32(n), bus: bus, store: store, clock: clock, settings: settings, cluster: cluster)
+                let node = try Node(
+                    UInt32(n), bus: bus, store: store, clock: clock, settings: settings, cluster: cluster)
                 bus.join(UInt32(n)) { [node] in node.received($0) }
                 nodes.append(node)
             }
@@ -114,7 +124,8 @@ struct ClusterCallTests {
             node(d).calls.perform(
                 origin: d, id: .int(id), op: "call.invite",
                 command: .invite(
-                    alias: nil, caller: d.userId, callerDevice: d.sessionId, callerName: "Caller \(d.userId)", callee: callee, media: "voice",
+                    alias: nil, caller: d.userId, callerDevice: d.sessionId, callerName: "Caller \(d.userId)",
+                    callee: callee, media: "voice",
                     calleeOnlineDevices: online, offer: "v=0 offer"))
         }
 
@@ -153,14 +164,16 @@ struct ClusterCallTests {
         func systemMessages(_ callId: String) async throws -> Int64 {
             try await EngineTestDatabase.shared.pool.withConnection { db in
                 try db.execute(
-                    cached: "SELECT count(*)::bigint FROM messages WHERE kind = 'system' AND position($1 in body) > 0", [.text(callId)]
+                    cached: "SELECT count(*)::bigint FROM messages WHERE kind = 'system' AND position($1 in body) > 0",
+                    [.text(callId)]
                 ).decodeFirst(Int64.self) ?? 0
             }
         }
 
         func outcome(_ callId: String) async throws -> String? {
             try await EngineTestDatabase.shared.pool.withConnection { db in
-                try db.execute(cached: "SELECT outcome FROM calls WHERE id = $1", [.text(callId)]).decodeFirst(String.self)
+                try db.execute(cached: "SELECT outcome FROM calls WHERE id = $1", [.text(callId)]).decodeFirst(
+                    String.self)
             }
         }
     }
@@ -172,12 +185,18 @@ struct ClusterCallTests {
         let bob = rig.connect(rig.b, on: 3)
         let callId = try await rig.ring(from: ann, to: rig.b, id: 1)
         #expect(rig.ok(1, on: ann)?["disposition"] as? String == "ringing")
-        #expect(await eventually { !rig.events("call.ring", to: bob).isEmpty && !rig.events("call.ringing", to: ann).isEmpty })
+        #expect(
+            await eventually {
+                !rig.events("call.ring", to: bob).isEmpty && !rig.events("call.ringing", to: ann).isEmpty
+            })
         let ring = try #require(rig.events("call.ring", to: bob).first)
         #expect(ring["call_id"] as? String == callId && ring["offer"] as? String == "v=0 offer")
         #expect((ring["caller"] as? [String: Any])?["display_name"] as? String == "Caller \(rig.a)")
         // The reply is the caller's first item, as on one node.
-        if case .reply = rig.node(ann).local.items(to: ann.connection).first {} else { Issue.record("the reply is not first") }
+        if case .reply = rig.node(ann).local.items(to: ann.connection).first {
+        } else {
+            Issue.record("the reply is not first")
+        }
 
         rig.command(bob, id: 2) { .accept(callId: callId, device: $0, user: $1, answer: "v=0 answer") }
         #expect(await eventually { rig.ok(2, on: bob) != nil && !rig.events("call.accepted", to: ann).isEmpty })
@@ -186,21 +205,34 @@ struct ClusterCallTests {
 
         // SDP and ICE are relayed both ways.
         let candidate = #"{"candidate":"candidate:1 1 udp 1 10.0.0.1 9 typ host","sdpMid":"0"}"#
-        rig.command(ann, id: 3) { .signal(callId: callId, device: $0, user: $1, kind: "ice_candidate", payload: candidate) }
-        rig.command(bob, id: 4) { .signal(callId: callId, device: $0, user: $1, kind: "offer", payload: "v=0 renegotiate") }
-        #expect(await eventually { !rig.events("call.signal", to: bob).isEmpty && !rig.events("call.signal", to: ann).isEmpty })
+        rig.command(ann, id: 3) {
+            .signal(callId: callId, device: $0, user: $1, kind: "ice_candidate", payload: candidate)
+        }
+        rig.command(bob, id: 4) {
+            .signal(callId: callId, device: $0, user: $1, kind: "offer", payload: "v=0 renegotiate")
+        }
+        #expect(
+            await eventually {
+                !rig.events("call.signal", to: bob).isEmpty && !rig.events("call.signal", to: ann).isEmpty
+            })
         #expect(rig.events("call.signal", to: bob).first?["payload"] as? String == candidate)
         #expect(rig.events("call.signal", to: ann).first?["kind"] as? String == "offer")
         #expect(rig.ok(3, on: ann) != nil && rig.ok(4, on: bob) != nil)
 
         rig.command(ann, id: 5) { .hangup(callId: callId, device: $0, user: $1) }
-        #expect(await eventually { !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty })
+        #expect(
+            await eventually {
+                !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty
+            })
         #expect(rig.events("call.ended", to: bob).first?["reason"] as? String == "hangup")
         #expect(try await rig.outcome(callId) == "completed")
         // The takeover's system message goes through the message writer on a 3-connection pool that every engine
         // suite shares: on a loaded 2-core machine it can take a while (one CI run missed a 10 s window).
         var seen: Int64?
-        #expect(await eventuallyAsync(30) { seen = try? await rig.systemMessages(callId); return seen == 1 }, "system messages: \(String(describing: seen))")
+        #expect(
+            await eventuallyAsync(30) {
+                seen = try? await rig.systemMessages(callId); return seen == 1
+            }, "system messages: \(String(describing: seen))")
         // Every forwarded request was answered, once: past the reply timeout nothing more comes.
         #expect(rig.nodes.allSatisfy { $0.coordination.forwarded.count == 0 })
         rig.clock.advance(by: 6)
@@ -241,12 +273,18 @@ struct ClusterCallTests {
         for node in rig.nodes { await settle(node.calls.queue) }
         #expect(rig.events("call.ended", to: ann).isEmpty)
         rig.clock.advance(by: 0.2)
-        #expect(await eventually { !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty })
+        #expect(
+            await eventually {
+                !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty
+            })
         #expect(rig.events("call.ended", to: ann).first?["reason"] as? String == "timeout")
         // The takeover's system message goes through the message writer on a 3-connection pool that every engine
         // suite shares: on a loaded 2-core machine it can take a while (one CI run missed a 10 s window).
         var seen: Int64?
-        #expect(await eventuallyAsync(30) { seen = try? await rig.systemMessages(callId); return seen == 1 }, "system messages: \(String(describing: seen))")
+        #expect(
+            await eventuallyAsync(30) {
+                seen = try? await rig.systemMessages(callId); return seen == 1
+            }, "system messages: \(String(describing: seen))")
         #expect(try await rig.outcome(callId) == "missed")
         rig.clock.advance(by: 200)
         for node in rig.nodes { await settle(node.calls.queue) }
@@ -290,7 +328,10 @@ struct ClusterCallTests {
         let bobHere = rig.connect(rig.b, on: 3)
         let bobThere = rig.connect(rig.b, on: 1)
         let callId = try await rig.ring(from: ann, to: rig.b, id: 1)
-        #expect(await eventually { !rig.events("call.ring", to: bobHere).isEmpty && !rig.events("call.ring", to: bobThere).isEmpty })
+        #expect(
+            await eventually {
+                !rig.events("call.ring", to: bobHere).isEmpty && !rig.events("call.ring", to: bobThere).isEmpty
+            })
         #expect(await eventually { rig.events("call.ringing", to: ann).first?["devices"] as? Int == 2 })
         rig.command(bobThere, id: 2) { .accept(callId: callId, device: $0, user: $1, answer: "v=0 answer") }
         #expect(await eventually { !rig.events("call.answered_elsewhere", to: bobHere).isEmpty })
@@ -312,7 +353,8 @@ struct ClusterCallTests {
         #expect(await eventually { rig.ok(2, on: bob) != nil })
         // Node 3's device is detached everywhere (as the directory does for a closed connection or a dead node).
         rig.disconnect(bob)
-        #expect(await eventually { rig.events("call.peer_connection_lost", to: ann).first?["grace_ms"] as? Int == 10_000 })
+        #expect(
+            await eventually { rig.events("call.peer_connection_lost", to: ann).first?["grace_ms"] as? Int == 10_000 })
         rig.clock.advance(by: 10.1)
         #expect(await eventually { rig.events("call.ended", to: ann).first?["reason"] as? String == "connection_lost" })
     }
@@ -325,23 +367,32 @@ struct ClusterCallTests {
         rig.command(bob, id: 2) { .accept(callId: callId, device: $0, user: $1, answer: nil) }
         #expect(await eventually { rig.ok(2, on: bob) != nil })
         // The summary in the store names the call (the coordinator writes it on each change).
-        #expect(await eventually {
-            ((try? rig.store.liveCalls()) ?? nil).flatMap { try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0)) }?.first?.callId == callId
-        })
+        #expect(
+            await eventually {
+                ((try? rig.store.liveCalls()) ?? nil).flatMap {
+                    try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0))
+                }?.first?.callId == callId
+            })
         await settle(rig.nodes[0].coordination.queue)
 
         rig.kill(1)
         rig.nodes[1].coordination.claimNow()
         rig.nodes[2].coordination.claimNow()
         #expect(rig.nodes[1].coordination.coordinator == 2 && rig.nodes[2].coordination.coordinator == 2)
-        #expect(await eventually { !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty })
+        #expect(
+            await eventually {
+                !rig.events("call.ended", to: ann).isEmpty && !rig.events("call.ended", to: bob).isEmpty
+            })
         #expect(rig.events("call.ended", to: ann).first?["reason"] as? String == "server_failure")
         #expect(rig.events("call.ended", to: bob).first?["call_id"] as? String == callId)
         #expect(try await rig.outcome(callId) == "server_failure")
         // The takeover's system message goes through the message writer on a 3-connection pool that every engine
         // suite shares: on a loaded 2-core machine it can take a while (one CI run missed a 10 s window).
         var seen: Int64?
-        #expect(await eventuallyAsync(30) { seen = try? await rig.systemMessages(callId); return seen == 1 }, "system messages: \(String(describing: seen))")
+        #expect(
+            await eventuallyAsync(30) {
+                seen = try? await rig.systemMessages(callId); return seen == 1
+            }, "system messages: \(String(describing: seen))")
         // Claims go on: the call is not ended twice, and the summary is empty now.
         rig.nodes[1].coordination.claimNow()
         rig.nodes[2].coordination.claimNow()
@@ -384,7 +435,10 @@ struct ClusterCallTests {
         // The takeover's system message goes through the message writer on a 3-connection pool that every engine
         // suite shares: on a loaded 2-core machine it can take a while (one CI run missed a 10 s window).
         var seen: Int64?
-        #expect(await eventuallyAsync(30) { seen = try? await rig.systemMessages(callId); return seen == 1 }, "system messages: \(String(describing: seen))")
+        #expect(
+            await eventuallyAsync(30) {
+                seen = try? await rig.systemMessages(callId); return seen == 1
+            }, "system messages: \(String(describing: seen))")
         #expect(try await rig.outcome(callId) == "server_failure")
         // The store lost everything and came back: the coordinator writes its summary again.
         let again = try await rig.ring(from: bob, to: rig.a, id: 2)
@@ -395,9 +449,12 @@ struct ClusterCallTests {
         rig.store.wipe()
         rig.store.failing.store(false, ordering: .relaxed)
         rig.nodes[1].coordination.claimNow()
-        #expect(await eventually {
-            ((try? rig.store.liveCalls()) ?? nil).flatMap { try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0)) }?.first?.callId == again
-        })
+        #expect(
+            await eventually {
+                ((try? rig.store.liveCalls()) ?? nil).flatMap {
+                    try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0))
+                }?.first?.callId == again
+            })
     }
 
     @Test func aRequestToADeadCoordinatorIsAnsweredUnavailable() async throws {
@@ -438,7 +495,8 @@ struct ClusterCallTests {
         // An answer for a request node 2 is not waiting for (it answered unavailable already) is dropped; one it
         // waits for is delivered once.
         let late = ClusterWire.Group(
-            item: .reply(requestId: ForwardedReplyCodec.encode(id), op: "call.test", success: true, body: Array("{}".utf8)),
+            item: .reply(
+                requestId: ForwardedReplyCodec.encode(id), op: "call.test", success: true, body: Array("{}".utf8)),
             connections: [ann.connection.rawValue])
         rig.nodes[1].outbox.receive([late])
         #expect(rig.replyCount(on: ann) == 0)
@@ -455,8 +513,14 @@ struct ClusterCallTests {
         #expect(CallCommand.decode(command.encoded()) == command)
         #expect(CallCommand.decode(Array("{\"nope\":{}}".utf8)) == nil)
         let messages: [ClusterWire] = [
-            .callRequest(connection: 1 << 40, userId: 5, sessionId: -1, requestId: Array("7".utf8), op: "call.invite", command: command.encoded()),
-            .deliver([.init(item: .reply(requestId: Array("\"a\"".utf8), op: "call.accept", success: false, body: error), connections: [3])]),
+            .callRequest(
+                connection: 1 << 40, userId: 5, sessionId: -1, requestId: Array("7".utf8), op: "call.invite",
+                command: command.encoded()),
+            .deliver([
+                .init(
+                    item: .reply(requestId: Array("\"a\"".utf8), op: "call.accept", success: false, body: error),
+                    connections: [3])
+            ]),
         ]
         for m in messages {
             let bytes = m.encoded()
@@ -465,7 +529,8 @@ struct ClusterCallTests {
             #expect(ClusterWire.decode(bytes + [0]) == nil)
         }
         // The fuzz seeds of these kinds decode and encode back to their bytes.
-        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../fuzz/seeds/protocol")
+        let seeds = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../fuzz/seeds/protocol")
         for name in ["cluster-call-request.bin", "cluster-call-reply.bin"] {
             let bytes = (try? Data(contentsOf: seeds.appendingPathComponent(name))).map { Array($0) } ?? []
             #expect(ClusterWire.decode(bytes)?.encoded() == bytes, "\(name)")

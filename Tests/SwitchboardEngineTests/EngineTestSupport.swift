@@ -9,11 +9,11 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardStore
+import Synchronization
 import Testing
 
 @testable import SwitchboardServer
@@ -115,7 +115,9 @@ final class ManualClock: EngineClock, Sendable {
 
     func now() -> UInt64 { state.withLock { $0.now } }
 
-    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) -> any EngineTimer {
+    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void)
+        -> any EngineTimer
+    {
         let timer = ManualTimer()
         let due = state.withLock { s -> Bool in
             if deadline <= s.now { return true }
@@ -166,7 +168,8 @@ final class EngineTestDatabase: @unchecked Sendable {
         if let url = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_DATABASE_URL"], !url.isEmpty {
             configuration.databaseURL = url
         } else {
-            configuration.dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sb-engine-\(getpid())").path
+            configuration.dataDirectory =
+                FileManager.default.temporaryDirectory.appendingPathComponent("sb-engine-\(getpid())").path
         }
         configuration.databasePoolSize = 3
         var logger = Logger(label: "engine-tests")

@@ -8,10 +8,10 @@
 
 import Dispatch
 import Logging
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import Synchronization
 import Testing
 
 @testable import SwitchboardServer
@@ -21,7 +21,8 @@ import Testing
 /// suspended).
 enum TestLoops {
     static let loops: [EventLoop] = (0..<2).map { index in
-        let loop = try! EventLoop(index: index, readBufferSize: 4096, sweepInterval: 1_000_000_000, logger: Logger(label: "test-loop"))
+        let loop = try! EventLoop(
+            index: index, readBufferSize: 4096, sweepInterval: 1_000_000_000, logger: Logger(label: "test-loop"))
         loop.start()
         return loop
     }
@@ -67,7 +68,10 @@ final class RecordingEndpoint: OutboxEndpoint, Sendable {
     }
 
     static func message(seq: Int64) -> OutboundMessage {
-        OutboundMessage(ChatMessage(id: seq, conversationId: 1, seq: seq, senderId: 1, kind: .text, text: "m", ts: "2026-01-01T00:00:00.000Z"))
+        OutboundMessage(
+            ChatMessage(
+                id: seq, conversationId: 1, seq: seq, senderId: 1, kind: .text, text: "m",
+                ts: "2026-01-01T00:00:00.000Z"))
     }
 
     @Test func eachConnectionGetsItsItemsOnItsLoopRepliesFirst() async {

@@ -7,10 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
+import SwitchboardTransport
 import Testing
 
 @testable import SwitchboardServer
-import SwitchboardTransport
 
 /// `LoopAnchor.dropUnused`: an object lets go of its anchor only while no `LoopBound` holds it, and handles made
 /// before and after still resolve to the object until it closes.

@@ -53,7 +53,8 @@ import Testing
         func send(_ text: String, from origin: Device, to conversation: Int64, clientId: String? = nil, id: Int64) {
             hub.submit(
                 WriteRequest(
-                    conversationId: conversation, actor: origin.userId, action: .send(kind: .text, body: text, clientId: clientId, voiceId: nil),
+                    conversationId: conversation, actor: origin.userId,
+                    action: .send(kind: .text, body: text, clientId: clientId, voiceId: nil),
                     origin: origin, reply: .ack(.int(id))))
         }
 
@@ -141,12 +142,16 @@ import Testing
         let ann = rig.connect(rig.ann)
         let bob = rig.connect(rig.bob)
         let writer = rig.hub.writer(for: rig.group)
-        writer.typing(conversationId: rig.group, userId: rig.ann, activity: "typing", active: true, origin: ann, id: .int(7))
+        writer.typing(
+            conversationId: rig.group, userId: rig.ann, activity: "typing", active: true, origin: ann, id: .int(7))
         let typing = { rig.outbox.events("typing", to: bob.connection) }
         #expect(await rig.outbox.wait { !typing().isEmpty })
         #expect(typing().first?["active"] as? Bool == true)
         #expect(typing().first?["expires_in_ms"] as? Int == 6000)
-        if case .empty(.int(7), _, nil) = rig.outbox.replies(to: ann.connection).first {} else { Issue.record("no empty reply") }
+        if case .empty(.int(7), _, nil) = rig.outbox.replies(to: ann.connection).first {
+        } else {
+            Issue.record("no empty reply")
+        }
         #expect(rig.outbox.events("typing", to: ann.connection).isEmpty)
 
         // Not before the TTL; then the indicator goes off by itself.
@@ -164,7 +169,8 @@ import Testing
         let ann = rig.connect(rig.ann)
         let bob = rig.connect(rig.bob)
         let writer = rig.hub.writer(for: rig.group)
-        writer.typing(conversationId: rig.group, userId: rig.ann, activity: "typing", active: true, origin: ann, id: .int(1))
+        writer.typing(
+            conversationId: rig.group, userId: rig.ann, activity: "typing", active: true, origin: ann, id: .int(1))
         #expect(await rig.outbox.wait { rig.outbox.events("typing", to: bob.connection).count == 1 })
         rig.send("done typing", from: ann, to: rig.group, id: 2)
         #expect(await rig.outbox.wait { rig.outbox.events("typing", to: bob.connection).count == 2 })
@@ -181,9 +187,14 @@ import Testing
     }
 
     /// A write through `hub`, answered through its completion.
-    static func write(_ hub: MessageHub, _ conversation: Int64, actor: Int64, _ action: WriteRequest.Action) async -> Result<ChatMessage, ServiceError> {
+    static func write(_ hub: MessageHub, _ conversation: Int64, actor: Int64, _ action: WriteRequest.Action) async
+        -> Result<ChatMessage, ServiceError>
+    {
         await withCheckedContinuation { done in
-            hub.submit(WriteRequest(conversationId: conversation, actor: actor, action: action, completion: { done.resume(returning: $0) }))
+            hub.submit(
+                WriteRequest(
+                    conversationId: conversation, actor: actor, action: action,
+                    completion: { done.resume(returning: $0) }))
         }
     }
 
@@ -202,7 +213,9 @@ import Testing
         let deeThere = device(user: dee, session: newSession())
         registry2.add(deeThere)
         let typingReply = { (id: Int64) -> ServiceError?? in
-            for reply in outbox2.replies(to: deeThere.connection) { if case .empty(.int(id), _, let error) = reply { return .some(error) } }
+            for reply in outbox2.replies(to: deeThere.connection) {
+                if case .empty(.int(id), _, let error) = reply { return .some(error) }
+            }
             return nil
         }
         let send = { (hub: MessageHub, actor: Int64, text: String) in
@@ -212,23 +225,30 @@ import Testing
         // Both hubs cache the group; Dee is no member yet.
         #expect((try? await send(rig.hub, rig.bob, "one").get())?.seq == 2)
         #expect((try? await send(hub2, rig.cy, "two").get())?.seq == 3)
-        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(1))
+        hub2.writer(for: rig.group).typing(
+            conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(1))
         #expect(await outbox2.wait { typingReply(1) != nil })
         #expect(typingReply(1)??.code == .notMember)
 
         // Added through the first hub: the second lets Dee type and send at once, with the next seq.
         #expect((try? await Self.write(rig.hub, rig.group, actor: rig.ann, .add(userId: dee)).get())?.seq == 4)
-        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(2))
+        hub2.writer(for: rig.group).typing(
+            conversationId: rig.group, userId: dee, activity: "typing", active: true, origin: deeThere, id: .int(2))
         #expect(await outbox2.wait { typingReply(2) != nil })
         #expect(typingReply(2)! == nil)
         #expect((try? await send(hub2, dee, "hi").get())?.seq == 5)
 
         // Left through the first hub: refused by the second at once.
         #expect((try? await Self.write(rig.hub, rig.group, actor: dee, .leave).get())?.seq == 6)
-        hub2.writer(for: rig.group).typing(conversationId: rig.group, userId: dee, activity: "typing", active: false, origin: deeThere, id: .int(3))
+        hub2.writer(for: rig.group).typing(
+            conversationId: rig.group, userId: dee, activity: "typing", active: false, origin: deeThere, id: .int(3))
         #expect(await outbox2.wait { typingReply(3) != nil })
         #expect(typingReply(3)??.code == .notMember)
-        if case .failure(let e) = await send(hub2, dee, "still?") { #expect(e.code == .notMember) } else { Issue.record("sent after leaving") }
+        if case .failure(let e) = await send(hub2, dee, "still?") {
+            #expect(e.code == .notMember)
+        } else {
+            Issue.record("sent after leaving")
+        }
         #expect((try? await send(hub2, rig.bob, "on").get())?.seq == 7)
     }
 }

@@ -25,7 +25,8 @@ import Testing
 
         init(grace: Double) async throws {
             presence = PresenceHub(
-                registry: registry, outbox: outbox, clock: clock, pool: try EngineTestDatabase.shared.pool, grace: grace,
+                registry: registry, outbox: outbox, clock: clock, pool: try EngineTestDatabase.shared.pool,
+                grace: grace,
                 metrics: ServerMetrics(loopCount: 1), logger: testLogger())
             a = try await EngineTestDatabase.shared.user("Ann")
             b = try await EngineTestDatabase.shared.user("Bob")
@@ -54,14 +55,16 @@ import Testing
         let rig = try await Rig(grace: 5)
         let ann = rig.connect(rig.a)
         #expect(await rig.outbox.wait { !rig.outbox.events("presence.snapshot", to: ann.connection).isEmpty })
-        let first = try #require(rig.outbox.events("presence.snapshot", to: ann.connection).first?["presence"] as? [[String: Any]])
+        let first = try #require(
+            rig.outbox.events("presence.snapshot", to: ann.connection).first?["presence"] as? [[String: Any]])
         #expect(first.count == 1)
         #expect(first.first?["status"] as? String == "offline")
 
         let bob = rig.connect(rig.b)
         // Bob's snapshot shows Ann online; Ann is told Bob came online.
         #expect(await rig.outbox.wait { !rig.outbox.events("presence.snapshot", to: bob.connection).isEmpty })
-        let snapshot = try #require(rig.outbox.events("presence.snapshot", to: bob.connection).first?["presence"] as? [[String: Any]])
+        let snapshot = try #require(
+            rig.outbox.events("presence.snapshot", to: bob.connection).first?["presence"] as? [[String: Any]])
         #expect(snapshot.first?["status"] as? String == "online")
         #expect(await rig.outbox.wait { rig.presenceOf(rig.b, to: ann).last?["status"] as? String == "online" })
 
@@ -76,7 +79,9 @@ import Testing
         #expect(await rig.outbox.wait { rig.presenceOf(rig.b, to: ann).last?["status"] as? String == "offline" })
         #expect(rig.presenceOf(rig.b, to: ann).last?["last_seen"] is String)
         // Presence travels as ephemeral items keyed per user (conflated on slow connections).
-        let sources = rig.outbox.items(to: ann.connection).compactMap { if case .ephemeral(_, let s) = $0 { s } else { nil } }
+        let sources = rig.outbox.items(to: ann.connection).compactMap {
+            if case .ephemeral(_, let s) = $0 { s } else { nil }
+        }
         #expect(Set(sources) == ["p:\(rig.b)"])
     }
 

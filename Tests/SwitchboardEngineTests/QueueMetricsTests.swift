@@ -57,10 +57,13 @@ func metricSample(_ text: String, _ series: String) -> Double? {
         // The pool's only connection is held until `release`.
         let release = DispatchSemaphore(value: 0)
         let held = DispatchSemaphore(value: 0)
-        pool.withConnection(on: DispatchQueue(label: "holder"), { _ in
-            held.signal()
-            release.wait()
-        }) { _ in }
+        pool.withConnection(
+            on: DispatchQueue(label: "holder"),
+            { _ in
+                held.signal()
+                release.wait()
+            }
+        ) { _ in }
         #expect(held.wait(timeout: .now() + 10) == .success)
         #expect(value("switchboard_database_pool_in_use") == 1)
 

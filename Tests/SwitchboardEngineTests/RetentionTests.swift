@@ -8,10 +8,10 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardStore
+import Synchronization
 import Testing
 
 @testable import SwitchboardServer
@@ -37,10 +37,12 @@ struct RetentionTests {
         return s
     }
 
-    func sweep(_ settings: RetentionSettings, now: Date, metrics: ServerMetrics = ServerMetrics(loopCount: 1)) async throws
+    func sweep(_ settings: RetentionSettings, now: Date, metrics: ServerMetrics = ServerMetrics(loopCount: 1))
+        async throws
         -> RetentionSweeper.Outcome
     {
-        let sweeper = RetentionSweeper(settings: settings, pool: try db.pool, metrics: metrics, logger: testLogger(), now: { now })
+        let sweeper = RetentionSweeper(
+            settings: settings, pool: try db.pool, metrics: metrics, logger: testLogger(), now: { now })
         return await withCheckedContinuation { continuation in sweeper.sweep { continuation.resume(returning: $0) } }
     }
 
@@ -90,7 +92,10 @@ struct RetentionTests {
                         INSERT INTO sessions (user_id, token_hash, device, created_at, last_seen_at, revoked_at)
                         VALUES ($1, $2, 'd', $3, $3, $4) RETURNING id
                         """,
-                    [.int(user), .bytea(Array(UUID().uuidString.utf8) + [UInt8(i)]), .timestamp(Self.day(0)), revoked.map { .timestamp($0) }]
+                    [
+                        .int(user), .bytea(Array(UUID().uuidString.utf8) + [UInt8(i)]), .timestamp(Self.day(0)),
+                        revoked.map { .timestamp($0) },
+                    ]
                 ).decodeFirst(Int64.self)
                 ids.append(id ?? -1)
             }
@@ -113,10 +118,14 @@ struct RetentionTests {
     @Test func oldTombstonesLoseTheirLeftoversAndKeepTheirPlace() async throws {
         let ann = try await db.user("ret-ann")
         let bob = try await db.user("ret-bob")
-        let fixture = try await db.pool.withConnection { conn -> (conversation: Int64, clip: Int64, sharedClip: Int64, messages: [Int64]) in
-            let conversation = try conn.execute(
-                cached: "INSERT INTO conversations (kind, name, created_by) VALUES ('group', 'ret', $1) RETURNING id", [.int(ann)]
-            ).decodeFirst(Int64.self) ?? -1
+        let fixture = try await db.pool.withConnection {
+            conn -> (conversation: Int64, clip: Int64, sharedClip: Int64, messages: [Int64]) in
+            let conversation =
+                try conn.execute(
+                    cached:
+                        "INSERT INTO conversations (kind, name, created_by) VALUES ('group', 'ret', $1) RETURNING id",
+                    [.int(ann)]
+                ).decodeFirst(Int64.self) ?? -1
             func clip(_ tag: String) throws -> Int64 {
                 try conn.execute(
                     cached: """
@@ -134,20 +143,24 @@ struct RetentionTests {
             ]
             var messages: [Int64] = []
             for (i, row) in rows.enumerated() {
-                let id = try conn.execute(
-                    cached: """
-                        INSERT INTO messages (conversation_id, seq, sender_id, kind, body, client_id, created_at, deleted_at, voice_id)
-                        VALUES ($1, $2, $3, 'voice', $4, $5, $6, $7, $8) RETURNING id
-                        """,
-                    [
-                        .int(conversation), .int(Int64(i + 1)), .int(ann), row.body.map { .text($0) }, .text("c\(i)"),
-                        .timestamp(Self.day(1)), row.deleted.map { .timestamp($0) }, row.voice.map { .int($0) },
-                    ]
-                ).decodeFirst(Int64.self) ?? -1
+                let id =
+                    try conn.execute(
+                        cached: """
+                            INSERT INTO messages (conversation_id, seq, sender_id, kind, body, client_id, created_at, deleted_at, voice_id)
+                            VALUES ($1, $2, $3, 'voice', $4, $5, $6, $7, $8) RETURNING id
+                            """,
+                        [
+                            .int(conversation), .int(Int64(i + 1)), .int(ann), row.body.map { .text($0) },
+                            .text("c\(i)"),
+                            .timestamp(Self.day(1)), row.deleted.map { .timestamp($0) }, row.voice.map { .int($0) },
+                        ]
+                    ).decodeFirst(Int64.self) ?? -1
                 messages.append(id)
                 try conn.execute(
-                    cached: "INSERT INTO message_reactions (message_id, user_id, emoji) VALUES ($1, $2, '👍')", [.int(id), .int(bob)])
-                try conn.execute(cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2)", [.int(bob), .int(id)])
+                    cached: "INSERT INTO message_reactions (message_id, user_id, emoji) VALUES ($1, $2, '👍')",
+                    [.int(id), .int(bob)])
+                try conn.execute(
+                    cached: "INSERT INTO hidden_messages (user_id, message_id) VALUES ($1, $2)", [.int(bob), .int(id)])
             }
             try conn.execute(cached: "UPDATE conversations SET last_seq = 4 WHERE id = $1", [.int(conversation)])
             return (conversation, own, shared, messages)
@@ -159,7 +172,9 @@ struct RetentionTests {
         let m = fixture.messages
         func leftovers(_ id: Int64) async throws -> [Int64] {
             [
-                try await count("SELECT count(*) FROM messages WHERE id = $1 AND (client_id IS NOT NULL OR voice_id IS NOT NULL)", [.int(id)]),
+                try await count(
+                    "SELECT count(*) FROM messages WHERE id = $1 AND (client_id IS NOT NULL OR voice_id IS NOT NULL)",
+                    [.int(id)]),
                 try await count("SELECT count(*) FROM message_reactions WHERE message_id = $1", [.int(id)]),
                 try await count("SELECT count(*) FROM hidden_messages WHERE message_id = $1", [.int(id)]),
             ]
@@ -174,9 +189,15 @@ struct RetentionTests {
         // Every message keeps its place: seqs 1...4, tombstones still deleted, with their sender.
         let seqs = try await db.pool.withConnection { conn in
             try conn.execute(
-                cached: "SELECT seq, deleted_at IS NOT NULL, sender_id FROM messages WHERE conversation_id = $1 ORDER BY seq",
+                cached:
+                    "SELECT seq, deleted_at IS NOT NULL, sender_id FROM messages WHERE conversation_id = $1 ORDER BY seq",
                 [.int(fixture.conversation)]
-            ).map { (try $0.decode(Int64.self, column: 0), try $0.decode(Bool.self, column: 1), try $0.decode(Int64?.self, column: 2)) }
+            ).map {
+                (
+                    try $0.decode(Int64.self, column: 0), try $0.decode(Bool.self, column: 1),
+                    try $0.decode(Int64?.self, column: 2)
+                )
+            }
         }
         #expect(seqs.map(\.0) == [1, 2, 3, 4])
         #expect(seqs.map(\.1) == [true, true, false, true])
@@ -204,14 +225,20 @@ struct RetentionTests {
         let queue = DispatchQueue(label: "retention-test.other-node")
         let other = try PostgresConnection(connectionString: try connectionString(), queue: queue, logger: testLogger())
         defer { queue.sync { other.close() } }
-        _ = try queue.sync { try other.query("SELECT pg_advisory_lock($1)", [.int(RetentionRepository.advisoryLockKey)]) }
+        _ = try queue.sync {
+            try other.query("SELECT pg_advisory_lock($1)", [.int(RetentionRepository.advisoryLockKey)])
+        }
         let metrics = ServerMetrics(loopCount: 1)
         let blocked = try await sweep(settings(calls: 30), now: Self.day(100), metrics: metrics)
         #expect(blocked.lockBusy)
-        #expect(String(decoding: metrics.render(), as: UTF8.self).contains("switchboard_retention_sweeps_total{result=\"lock_busy\"} 1"))
+        #expect(
+            String(decoding: metrics.render(), as: UTF8.self).contains(
+                "switchboard_retention_sweeps_total{result=\"lock_busy\"} 1"))
         #expect(blocked.callRecords == 0)
         #expect(try await count("SELECT count(*) FROM calls WHERE id = $1", [.text(id)]) == 1)
-        _ = try queue.sync { try other.query("SELECT pg_advisory_unlock($1)", [.int(RetentionRepository.advisoryLockKey)]) }
+        _ = try queue.sync {
+            try other.query("SELECT pg_advisory_unlock($1)", [.int(RetentionRepository.advisoryLockKey)])
+        }
         let done = try await sweep(settings(calls: 30), now: Self.day(100))
         #expect(!done.lockBusy)
         #expect(try await count("SELECT count(*) FROM calls WHERE id = $1", [.text(id)]) == 0)

@@ -10,17 +10,23 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import Testing
+
 @testable import SwitchboardServer
 
 /// The live pages' per-node index (`SocialIndex`) and its bus format (`SocialRouted`), without sockets.
 @Suite struct SocialIndexTests {
     private static func c(_ n: UInt64) -> ConnectionID { ConnectionID(rawValue: n) }
 
-    private static func post(_ id: Int64, by author: Int64, protected: Bool = false, root: Int64? = nil, replyTo: Int64? = nil, original: Int64? = nil)
+    private static func post(
+        _ id: Int64, by author: Int64, protected: Bool = false, root: Int64? = nil, replyTo: Int64? = nil,
+        original: Int64? = nil
+    )
         -> SocialRouted
     {
         .post(
-            LivePostRoute(postId: id, seq: id, authorId: author, authorProtected: protected, threadRoot: root, replyToUser: replyTo, originalAuthor: original),
+            LivePostRoute(
+                postId: id, seq: id, authorId: author, authorProtected: protected, threadRoot: root,
+                replyToUser: replyTo, originalAuthor: original),
             event: [])
     }
 
@@ -29,10 +35,18 @@ import Testing
         let v = index.graphVersion
         // User 1 follows 2 and 3, mutes 4, blocked by 5; connection 10 has home and 2's page, 11 home.
         let r1 = SocialLiveRepository.Relations(followees: [2, 3, 4], muted: [4], blocked: [5])
-        #expect(index.add(Self.c(10), user: 1, streams: [(.home, 1, 1), (.user(2), 2, 2)], relations: r1, readAt: v, limit: 16) == .success(["home", "user:2"]))
-        #expect(index.add(Self.c(11), user: 1, streams: [(.home, 1, 1)], relations: nil, readAt: v, limit: 16) == .success(["home"]))
+        #expect(
+            index.add(
+                Self.c(10), user: 1, streams: [(.home, 1, 1), (.user(2), 2, 2)], relations: r1, readAt: v, limit: 16)
+                == .success(["home", "user:2"]))
+        #expect(
+            index.add(Self.c(11), user: 1, streams: [(.home, 1, 1)], relations: nil, readAt: v, limit: 16)
+                == .success(["home"]))
         // User 6 (no follows) reads thread 100 and 2's page.
-        #expect(index.add(Self.c(20), user: 6, streams: [(.thread(100), 100, 2), (.user(2), 2, 2)], relations: .init(), readAt: v, limit: 16) != .failure(.tooMany))
+        #expect(
+            index.add(
+                Self.c(20), user: 6, streams: [(.thread(100), 100, 2), (.user(2), 2, 2)], relations: .init(), readAt: v,
+                limit: 16) != .failure(.tooMany))
 
         #expect(index.recipients(Self.post(1, by: 2)) == [Self.c(10), Self.c(11), Self.c(20)])
         #expect(index.recipients(Self.post(2, by: 4)).isEmpty, "muted author")
@@ -61,12 +75,24 @@ import Testing
     @Test func limitsAndStaleRelationsAreRefused() {
         var index = SocialIndex()
         let v = index.graphVersion
-        #expect(index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: nil, readAt: v, limit: 2) == .failure(.relationsNeeded))
+        #expect(
+            index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: nil, readAt: v, limit: 2)
+                == .failure(.relationsNeeded))
         index.apply(.mute(muterId: 9, mutedId: 8, active: true))
-        #expect(index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: .init(), readAt: v, limit: 2) == .failure(.relationsNeeded))
-        #expect(index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: .init(), readAt: nil, limit: 2) == .success(["home"]))
-        #expect(index.add(Self.c(1), user: 1, streams: [(.notifications, 1, 1), (.user(3), 3, 3)], relations: nil, readAt: v, limit: 2) == .failure(.tooMany))
-        #expect(index.add(Self.c(1), user: 1, streams: [(.home, 1, 1), (.notifications, 1, 1)], relations: nil, readAt: v, limit: 2) == .success(["home", "notifications"]))
+        #expect(
+            index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: .init(), readAt: v, limit: 2)
+                == .failure(.relationsNeeded))
+        #expect(
+            index.add(Self.c(1), user: 1, streams: [(.home, 1, 1)], relations: .init(), readAt: nil, limit: 2)
+                == .success(["home"]))
+        #expect(
+            index.add(
+                Self.c(1), user: 1, streams: [(.notifications, 1, 1), (.user(3), 3, 3)], relations: nil, readAt: v,
+                limit: 2) == .failure(.tooMany))
+        #expect(
+            index.add(
+                Self.c(1), user: 1, streams: [(.home, 1, 1), (.notifications, 1, 1)], relations: nil, readAt: v,
+                limit: 2) == .success(["home", "notifications"]))
         #expect(index.recipients(.notification(userId: 1, event: [])) == [Self.c(1)])
         #expect(index.recipients(.profileCounts(userId: 1, event: [])) == [Self.c(1)])
     }

@@ -282,9 +282,11 @@ struct ImagePipelineTests {
             Array(heifClaiming([(64, 64)])),
         ]
         for round in 0..<80 {
-            let bytes = magics[round % magics.count] + (0..<Int.random(in: 0...2000, using: &random)).map { _ in
-                UInt8.random(in: 0...255, using: &random)
-            }
+            let bytes =
+                magics[round % magics.count]
+                + (0..<Int.random(in: 0...2000, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
             do throws(ImageError) {
                 _ = try ImagePipeline.process(bytes: bytes)
             } catch {

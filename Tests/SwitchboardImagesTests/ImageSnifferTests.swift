@@ -101,7 +101,8 @@ struct ImageSnifferTests {
         let vp8l = Array("RIFF".utf8) + le32(20) + Array("WEBPVP8L".utf8) + le32(5) + [0x2F] + le32(bits)
         #expect(try ImageSniffer.header(of: vp8l) == ImageHeader(format: .webp, width: 100, height: 50))
         // VP8: key-frame tag, start code, 14-bit sizes with scale bits set (ignored).
-        let vp8 = Array("RIFF".utf8) + le32(30) + Array("WEBPVP8 ".utf8) + le32(10)
+        let vp8 =
+            Array("RIFF".utf8) + le32(30) + Array("WEBPVP8 ".utf8) + le32(10)
             + [0x00, 0x00, 0x00, 0x9D, 0x01, 0x2A, 0x40, 0xC1, 0xF0, 0x40]
         #expect(try ImageSniffer.header(of: vp8) == ImageHeader(format: .webp, width: 320, height: 240))
         let wrongChunk = Array("RIFF".utf8) + le32(12) + Array("WEBPALPH".utf8) + le32(0)

@@ -239,17 +239,22 @@ func pngClaiming(width: Int, height: Int) -> [UInt8] {
 /// A JPEG with only SOI, a SOF0 claiming the size, and EOI.
 func jpegClaiming(width: Int, height: Int, marker: UInt8 = 0xC0) -> [UInt8] {
     [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x00, 0x00]  // SOI, an empty APP0
-        + [0xFF, marker, 0x00, 0x0B, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8),
-            UInt8(width & 0xFF), 0x01, 0x01, 0x11, 0x00] + [0xFF, 0xD9]
+        + [
+            0xFF, marker, 0x00, 0x0B, 0x08, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8),
+            UInt8(width & 0xFF), 0x01, 0x01, 0x11, 0x00,
+        ] + [0xFF, 0xD9]
 }
 
 /// An extended WebP (VP8X) whose canvas claims the size (each side at most 2^24).
 func webpClaiming(width: Int, height: Int) -> [UInt8] {
     let w = width - 1
     let h = height - 1
-    let vp8x: [UInt8] = Array("VP8X".utf8) + le32(10) + [0, 0, 0, 0]
-        + [UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF), UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF),
-            UInt8(h >> 16 & 0xFF)]
+    let vp8x: [UInt8] =
+        Array("VP8X".utf8) + le32(10) + [0, 0, 0, 0]
+        + [
+            UInt8(w & 0xFF), UInt8(w >> 8 & 0xFF), UInt8(w >> 16 & 0xFF), UInt8(h & 0xFF), UInt8(h >> 8 & 0xFF),
+            UInt8(h >> 16 & 0xFF),
+        ]
     return Array("RIFF".utf8) + le32(4 + vp8x.count) + Array("WEBP".utf8) + vp8x
 }
 

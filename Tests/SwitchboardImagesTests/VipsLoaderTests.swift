@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-@testable import SwitchboardImages
 import Testing
+
+@testable import SwitchboardImages
 
 @Suite("libvips loaders: only JPEG, PNG, WebP and HEIF can open anything")
 struct VipsLoaderTests {

@@ -6,8 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-@testable import SwitchboardImages
 import Testing
+
+@testable import SwitchboardImages
 
 @Suite("WebPContainer: metadata chunks removed from the encoder's output")
 struct WebPContainerTests {

@@ -64,7 +64,9 @@ import Testing
         #expect(plan([400], 0.5) == .failure(.refusedPid(400)))
         #expect(plan([1234], 0) == .failure(.fractionOutOfRange(0)))
         #expect(plan([1234], 1) == .failure(.fractionOutOfRange(1)))
-        #expect(KillPlan.make(pids: [1234], fraction: 0.5, attributionWindow: 0, ownPid: 1, parentPid: 1) == .failure(.windowOutOfRange(0)))
+        #expect(
+            KillPlan.make(pids: [1234], fraction: 0.5, attributionWindow: 0, ownPid: 1, parentPid: 1)
+                == .failure(.windowOutOfRange(0)))
     }
 
     @Test func attributesOnlyConnectionsLostWithinTheWindowAfterTheKill() throws {
@@ -82,8 +84,10 @@ import Testing
     let budgets = Budgets(latency: [:], maxErrorRate: 0, minThroughputRatio: 0.95, minRecoveryRatio: 1, minSamples: 1)
 
     func failover(_ r: RecoveryResult) -> VerdictRow? {
-        Verdict.evaluate(latencies: [:], operations: [:], errorsByCode: [:], recovery: r, budgets: budgets, expected: [])
-            .first { $0.check == "failover" }
+        Verdict.evaluate(
+            latencies: [:], operations: [:], errorsByCode: [:], recovery: r, budgets: budgets, expected: []
+        )
+        .first { $0.check == "failover" }
     }
 
     @Test func noKillNoRow() {
@@ -92,17 +96,23 @@ import Testing
 
     @Test func killedClientsMustAllRecover() {
         let killed = [KillRecord(pid: 1234, atSeconds: 30, result: "killed")]
-        let ok = failover(RecoveryResult(dropped: 0, recovered: 0, othersIncomplete: 0, killed: 20, killedRecovered: 20, kills: killed))
+        let ok = failover(
+            RecoveryResult(
+                dropped: 0, recovered: 0, othersIncomplete: 0, killed: 20, killedRecovered: 20, kills: killed))
         #expect(ok?.pass == true)
         #expect(ok?.measured.contains("20 of 20") == true)
         #expect(ok?.note?.contains("1234 at 30.0 s: killed") == true)
-        let short = failover(RecoveryResult(dropped: 0, recovered: 0, othersIncomplete: 0, killed: 20, killedRecovered: 19, kills: killed))
+        let short = failover(
+            RecoveryResult(
+                dropped: 0, recovered: 0, othersIncomplete: 0, killed: 20, killedRecovered: 19, kills: killed))
         #expect(short?.pass == false)
     }
 
     @Test func aKillThatTookNobodyDownOrFailedFails() {
         let nobody = failover(
-            RecoveryResult(dropped: 0, recovered: 0, othersIncomplete: 0, kills: [KillRecord(pid: 1234, atSeconds: 30, result: "killed")]))
+            RecoveryResult(
+                dropped: 0, recovered: 0, othersIncomplete: 0,
+                kills: [KillRecord(pid: 1234, atSeconds: 30, result: "killed")]))
         #expect(nobody?.pass == false)
         let missed = failover(
             RecoveryResult(

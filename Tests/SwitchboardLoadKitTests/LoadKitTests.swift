@@ -23,8 +23,10 @@ import Testing
 
     @Test func withinBudgetsPasses() {
         let rows = Verdict.evaluate(
-            latencies: ["send_to_ack": summary()], operations: ["send": OperationCount(planned: 100, started: 100, succeeded: 100)],
-            errorsByCode: [:], recovery: RecoveryResult(dropped: 10, recovered: 10, othersIncomplete: 0), budgets: budgets,
+            latencies: ["send_to_ack": summary()],
+            operations: ["send": OperationCount(planned: 100, started: 100, succeeded: 100)],
+            errorsByCode: [:], recovery: RecoveryResult(dropped: 10, recovered: 10, othersIncomplete: 0),
+            budgets: budgets,
             expected: ["send_to_ack"])
         #expect(Verdict.passed(rows))
         #expect(Verdict.table(rows).hasSuffix("RESULT: PASS"))
@@ -33,7 +35,8 @@ import Testing
     @Test func p99OrP50OverFails() {
         for (p50, p99) in [(5.0, 101.0), (11.0, 50.0)] {
             let rows = Verdict.evaluate(
-                latencies: ["send_to_ack": summary(p50: p50, p99: p99)], operations: [:], errorsByCode: [:], recovery: nil,
+                latencies: ["send_to_ack": summary(p50: p50, p99: p99)], operations: [:], errorsByCode: [:],
+                recovery: nil,
                 budgets: budgets, expected: ["send_to_ack"])
             #expect(row(rows, "send_to_ack")?.pass == false)
             #expect(!Verdict.passed(rows))
@@ -43,10 +46,12 @@ import Testing
 
     @Test func anExpectedMetricWithoutSamplesFails() {
         let none = Verdict.evaluate(
-            latencies: [:], operations: [:], errorsByCode: [:], recovery: nil, budgets: budgets, expected: ["send_to_ack"])
+            latencies: [:], operations: [:], errorsByCode: [:], recovery: nil, budgets: budgets,
+            expected: ["send_to_ack"])
         #expect(row(none, "send_to_ack")?.pass == false)
         let few = Verdict.evaluate(
-            latencies: ["send_to_ack": summary(count: 4)], operations: [:], errorsByCode: [:], recovery: nil, budgets: budgets,
+            latencies: ["send_to_ack": summary(count: 4)], operations: [:], errorsByCode: [:], recovery: nil,
+            budgets: budgets,
             expected: ["send_to_ack"])
         #expect(row(few, "send_to_ack")?.pass == false)
         // Not expected by the mix: no row at all.
@@ -71,11 +76,13 @@ import Testing
         #expect(row(behind, "offered load")?.pass == false)
         #expect(row(behind, "offered load")?.note == "behind: call")
         let lost = Verdict.evaluate(
-            latencies: [:], operations: [:], errorsByCode: [:], recovery: RecoveryResult(dropped: 10, recovered: 9, othersIncomplete: 0),
+            latencies: [:], operations: [:], errorsByCode: [:],
+            recovery: RecoveryResult(dropped: 10, recovered: 9, othersIncomplete: 0),
             budgets: budgets, expected: [])
         #expect(row(lost, "recovery")?.pass == false)
         let others = Verdict.evaluate(
-            latencies: [:], operations: [:], errorsByCode: [:], recovery: RecoveryResult(dropped: 0, recovered: 0, othersIncomplete: 1),
+            latencies: [:], operations: [:], errorsByCode: [:],
+            recovery: RecoveryResult(dropped: 0, recovered: 0, othersIncomplete: 1),
             budgets: budgets, expected: [])
         #expect(row(others, "recovery")?.pass == true)
         #expect(row(others, "delivery")?.pass == false)
@@ -93,8 +100,10 @@ import Testing
     }
 
     @Test func budgetFilesInTheRepositoryDecode() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let defaults = try JSONDecoder().decode(Budgets.self, from: Data(contentsOf: root.appendingPathComponent("loadtest/budgets.json")))
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let defaults = try JSONDecoder().decode(
+            Budgets.self, from: Data(contentsOf: root.appendingPathComponent("loadtest/budgets.json")))
         #expect(defaults == Budgets.defaults, "loadtest/budgets.json is `switchboard-load budgets`' output")
         let smoke = try JSONDecoder().decode(
             PartialBudgets.self, from: Data(contentsOf: root.appendingPathComponent("loadtest/budgets-smoke.json")))
@@ -134,8 +143,12 @@ import Testing
         ledger.delivered(client: 2, conversationId: 8, seq: 1)  // twice
         let found = ledger.shortfalls()
         #expect(found.count == 2)
-        #expect(found[0] == DeliveryLedger.Shortfall(client: 1, conversationId: 7, missing: [1], missingCount: 1, duplicates: 0))
-        #expect(found[1] == DeliveryLedger.Shortfall(client: 2, conversationId: 8, missing: [], missingCount: 0, duplicates: 1))
+        #expect(
+            found[0]
+                == DeliveryLedger.Shortfall(client: 1, conversationId: 7, missing: [1], missingCount: 1, duplicates: 0))
+        #expect(
+            found[1]
+                == DeliveryLedger.Shortfall(client: 2, conversationId: 8, missing: [], missingCount: 0, duplicates: 1))
         #expect(ledger.shortfalls(clients: [2]).count == 1)
     }
 
@@ -211,7 +224,9 @@ import Testing
         #expect(a != b)
         // Not silence: the samples reach a speech-like level.
         var peak = 0
-        for i in stride(from: 44, to: a.count, by: 2) { peak = max(peak, abs(Int(Int16(bitPattern: UInt16(a[i]) | UInt16(a[i + 1]) << 8)))) }
+        for i in stride(from: 44, to: a.count, by: 2) {
+            peak = max(peak, abs(Int(Int16(bitPattern: UInt16(a[i]) | UInt16(a[i + 1]) << 8))))
+        }
         #expect(peak > 3000)
     }
 }

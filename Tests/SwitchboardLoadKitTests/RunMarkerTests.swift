@@ -12,7 +12,8 @@ import Testing
 @Suite struct RunMarkerTests {
     @Test func findsTheMarkInAnEventFrame() {
         let mark = RunMarker.make(sent: 1_234_567_890_123, k: 42)
-        let frame = Array(#"{"ev":"community.notification","notification":{"id":7,"title":"\#(mark)","kind":"event"}}"#.utf8)
+        let frame = Array(
+            #"{"ev":"community.notification","notification":{"id":7,"title":"\#(mark)","kind":"event"}}"#.utf8)
         let found = RunMarker.find(in: frame)
         #expect(found?.sent == 1_234_567_890_123)
         #expect(found?.k == 42)
@@ -27,7 +28,8 @@ import Testing
     }
 
     @Test func aFrameWithoutAMarkHasNone() {
-        #expect(RunMarker.find(in: Array(#"{"ev":"community.notification","notification":{"title":"Walk"}}"#.utf8)) == nil)
+        #expect(
+            RunMarker.find(in: Array(#"{"ev":"community.notification","notification":{"title":"Walk"}}"#.utf8)) == nil)
         #expect(RunMarker.find(in: Array(#"{"t":"lt.12.4x"}"#.utf8)) == nil)
         #expect(RunMarker.find(in: Array(#""lt."#.utf8)) == nil)
         #expect(RunMarker.find(in: []) == nil)

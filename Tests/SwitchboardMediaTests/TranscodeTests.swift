@@ -110,7 +110,8 @@ struct TranscodeTests {
     @Test("The server's default complexity (5) still gives a valid stream that follows the input")
     func complexityFiveMatchesTheInput() throws {
         let input = try fixtures.bytes("speech.wav")
-        let voice = try VoiceTranscoder.transcode(input, declaredType: "audio/wav", options: TranscodeOptions(complexity: 5))
+        let voice = try VoiceTranscoder.transcode(
+            input, declaredType: "audio/wav", options: TranscodeOptions(complexity: 5))
         try verifyWithReferenceTools(voice, reference: try readWAV(input))
     }
 

@@ -15,11 +15,15 @@ struct ClusterWireTests {
     @Test func deliverRoundTripsWithLargeConnectionLists() {
         let many = (0..<1_000).map { UInt64($0) << 40 | UInt64($0 &* 7919) }
         let message = ClusterWire.deliver([
-            .init(item: .message(conversationId: 42, seq: 7, payload: Array("{\"event\":\"message\"}".utf8)), connections: many),
+            .init(
+                item: .message(conversationId: 42, seq: 7, payload: Array("{\"event\":\"message\"}".utf8)),
+                connections: many),
             .init(item: .ephemeral(Array("{}".utf8), source: "p:9"), connections: [1, UInt64.max]),
             .init(item: .event(Array("{\"event\":\"x\"}".utf8)), connections: []),
             .init(item: .revoke, connections: [3]),
-            .init(item: .reply(requestId: Array("5".utf8), op: "calls.accept", success: false, body: Array("{}".utf8)), connections: [4]),
+            .init(
+                item: .reply(requestId: Array("5".utf8), op: "calls.accept", success: false, body: Array("{}".utf8)),
+                connections: [4]),
         ])
         let bytes = message.encoded()
         #expect(ClusterWire.decode(bytes) == message)

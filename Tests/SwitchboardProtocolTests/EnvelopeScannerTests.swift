@@ -15,8 +15,10 @@ import Testing
 @Suite struct EnvelopeScannerTests {
     static let read: [(String, RequestID, String)] = [
         (#"{"id":1,"op":"ping"}"#, .int(1), "ping"),
-        (#" { "op" : "messages.send" , "id" : -42 , "conversation_id": 7, "text": "h\u00e9 \"q\" \\ / \n", "x": [1, 2.5e-3, {"a": null}], "t": true, "f": false } "#,
-         .int(-42), "messages.send"),
+        (
+            #" { "op" : "messages.send" , "id" : -42 , "conversation_id": 7, "text": "h\u00e9 \"q\" \\ / \n", "x": [1, 2.5e-3, {"a": null}], "t": true, "f": false } "#,
+            .int(-42), "messages.send"
+        ),
         (#"{"id":"abc","op":"sync","since":{"12":3}}"#, .string("abc"), "sync"),
         (#"{"id":9223372036854775807,"op":"x"}"#, .int(Int64.max), "x"),
         (#"{"id":-9223372036854775808,"op":"x"}"#, .int(Int64.min), "x"),
@@ -32,7 +34,9 @@ import Testing
         #"{"id":1,"op":"ping","a":[1,]}"#, #"{"id":1,"op":"ping","a":"\x"}"#, #"{"id":1,"op":"ping","a":"\ud800"}"#,
         #"{"id":1,"op":"ping","a":01}"#, #"{"id":1,"op":"ping","a":1.}"#, #"{"id":1,"op":"ping","a":tru}"#,
         #"[1]"#, #""x""#, "", "{", #"{"id":"\#(String(repeating: "x", count: 65))","op":"ping"}"#,
-        #"{"id":1,"op":"ping","a":"#.appending(String(repeating: "[", count: 70)).appending(String(repeating: "]", count: 70)).appending("}"),
+        #"{"id":1,"op":"ping","a":"#.appending(String(repeating: "[", count: 70)).appending(
+            String(repeating: "]", count: 70)
+        ).appending("}"),
     ]
 
     @Test func readsTheCommonShapeAsJSONDecoderDoes() throws {
@@ -53,7 +57,8 @@ import Testing
             #expect(EnvelopeScanner.scan(Array(text.utf8)) == nil, "\(text)")
         }
         // Invalid UTF-8 inside a string, and a control character.
-        #expect(EnvelopeScanner.scan(Array(#"{"id":1,"op":"ping","a":""#.utf8) + [0xC0, 0x80] + Array(#""}"#.utf8)) == nil)
+        #expect(
+            EnvelopeScanner.scan(Array(#"{"id":1,"op":"ping","a":""#.utf8) + [0xC0, 0x80] + Array(#""}"#.utf8)) == nil)
         #expect(EnvelopeScanner.scan(Array(#"{"id":1,"op":"ping","a":""#.utf8) + [0x01] + Array(#""}"#.utf8)) == nil)
     }
 
@@ -63,7 +68,8 @@ import Testing
             let bytes = Array(text.utf8)
             switch (ProtocolCodec.decodeEnvelope(bytes), ProtocolCodec.decodeEnvelopeExactly(bytes)) {
             case (.success(let a), .success(let b)): #expect(a.id == b.id && a.op == b.op, "\(text)")
-            case (.failure(let a), .failure(let b)): #expect(a.code == b.code && a.message == b.message && a.id == b.id, "\(text)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.code == b.code && a.message == b.message && a.id == b.id, "\(text)")
             default: Issue.record("the two paths disagree on \(text)")
             }
         }

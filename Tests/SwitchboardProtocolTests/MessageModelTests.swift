@@ -30,7 +30,9 @@ struct MessageTextTests {
         #expect(StoredText.problem("😀😀😀😀", name) == nil)  // 4 characters, 16 bytes
         #expect(StoredText.problem("😀😀😀😀😀", name) == "display_name is longer than 16 bytes (UTF-8)")
         // One character of 1 + 2 x 20,000 bytes: the byte limit catches it.
-        #expect(StoredText.problem("a" + String(repeating: "\u{301}", count: 20_000), name) == "display_name is longer than 16 bytes (UTF-8)")
+        #expect(
+            StoredText.problem("a" + String(repeating: "\u{301}", count: 20_000), name)
+                == "display_name is longer than 16 bytes (UTF-8)")
         #expect(StoredText.problem("abcde", name) == "display_name is longer than 4 characters")
         #expect(StoredText.problem("", name) == "display_name is empty")
         #expect(StoredText.problem("  ", name) == "display_name is only white space")
@@ -53,7 +55,8 @@ struct MessageTextTests {
             id: 42, conversationId: 7, seq: 3, senderId: nil, kind: .system,
             system: SystemEvent(event: "member_added", actorId: 1, userIds: [2]), ts: "2026-11-23T10:00:00.123Z")
         let text = ChatMessage(
-            id: 43, conversationId: 7, seq: 4, senderId: 1, kind: .text, text: "quote \" backslash \\ newline \n tab \t bell \u{7} é 👍",
+            id: 43, conversationId: 7, seq: 4, senderId: 1, kind: .text,
+            text: "quote \" backslash \\ newline \n tab \t bell \u{7} é 👍",
             clientId: "c-1", ts: "2026-11-23T10:00:00.124Z")
         for m in [message, text] {
             let handWritten = try JSONSerialization.jsonObject(with: Data(m.eventJSON)) as? NSDictionary

@@ -17,12 +17,18 @@ import Testing
     typealias P = Ops.MessagesSend.Parameters
 
     static let read: [(String, P)] = [
-        (#"{"id":1,"op":"messages.send","conversation_id":12,"client_id":"c-7","text":"hi"}"#,
-         P(conversationId: 12, clientId: "c-7", text: "hi")),
-        (#" { "op" : "messages.send", "id": "x", "user_id" : -3 , "text" : "h\u00e9 \"q\" \\ \/ \n\t\b\f\r \u0000 é 👍🏽" } "#,
-         P(userId: -3, text: "hé \"q\" \\ / \n\t\u{8}\u{C}\r \u{0} é 👍🏽")),
-        (#"{"id":1,"op":"messages.send","conversation_id":null,"user_id":9223372036854775807,"voice_id":5,"text":null,"client_id":null}"#,
-         P(userId: Int64.max, voiceId: 5)),
+        (
+            #"{"id":1,"op":"messages.send","conversation_id":12,"client_id":"c-7","text":"hi"}"#,
+            P(conversationId: 12, clientId: "c-7", text: "hi")
+        ),
+        (
+            #" { "op" : "messages.send", "id": "x", "user_id" : -3 , "text" : "h\u00e9 \"q\" \\ \/ \n\t\b\f\r \u0000 é 👍🏽" } "#,
+            P(userId: -3, text: "hé \"q\" \\ / \n\t\u{8}\u{C}\r \u{0} é 👍🏽")
+        ),
+        (
+            #"{"id":1,"op":"messages.send","conversation_id":null,"user_id":9223372036854775807,"voice_id":5,"text":null,"client_id":null}"#,
+            P(userId: Int64.max, voiceId: 5)
+        ),
         (#"{"op":"messages.send","id":1,"conversation_id":-0}"#, P(conversationId: 0)),
     ]
 
@@ -64,12 +70,15 @@ import Testing
     /// The router's decoder takes the scanner (a cast that failed silently once left every send on JSONDecoder).
     @Test func theRoutersDecoderUsesTheScanner() throws {
         let scan = try #require(ProtocolCodec.parameterScanner(P.self))
-        #expect(scan(Array(#"{"id":1,"op":"messages.send","conversation_id":4,"text":"a"}"#.utf8)) == P(conversationId: 4, text: "a"))
+        #expect(
+            scan(Array(#"{"id":1,"op":"messages.send","conversation_id":4,"text":"a"}"#.utf8))
+                == P(conversationId: 4, text: "a"))
         #expect(ProtocolCodec.parameterScanner(Ops.MessagesHistory.Parameters.self) == nil)
         // Declined shapes still decode (exactly) through the router's decoder.
         let decode = ProtocolCodec.parameterDecoder(P.self)
         let bytes = Array(#"{"id":1,"op":"messages.send","conversationId":4,"text":"a"}"#.utf8)
-        guard case .success(let envelope) = ProtocolCodec.decodeEnvelope(bytes), case .success(let p) = decode(envelope) else {
+        guard case .success(let envelope) = ProtocolCodec.decodeEnvelope(bytes), case .success(let p) = decode(envelope)
+        else {
             Issue.record("not decoded")
             return
         }

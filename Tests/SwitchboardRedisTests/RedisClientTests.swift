@@ -182,7 +182,9 @@ import Testing
     }
 
     @Test func authSucceedsAndAWrongPasswordIsAnError() async throws {
-        let server = RedisServerProcess(arguments: ["--requirepass", "s3cret", "--user", "alice", "on", ">wonder", "~*", "+@all"])
+        let server = RedisServerProcess(arguments: [
+            "--requirepass", "s3cret", "--user", "alice", "on", ">wonder", "~*", "+@all",
+        ])
         try server.start()
         defer { server.stop() }
         var goodConfiguration = try RedisConfiguration(url: "redis://:s3cret@127.0.0.1:\(server.port)/2")
@@ -198,7 +200,8 @@ import Testing
         #expect(await eventually { good.state == .connected })
         #expect(try await good.send("CLIENT", "INFO").string?.contains(" db=2 ") == true)
         good.close()
-        let acl = try await connectedClient(try RedisConfiguration(url: "redis://alice:wonder@127.0.0.1:\(server.port)"))
+        let acl = try await connectedClient(
+            try RedisConfiguration(url: "redis://alice:wonder@127.0.0.1:\(server.port)"))
         #expect(try await acl.send("ACL", "WHOAMI") == .bulk(Array("alice".utf8)))
         acl.close()
 
@@ -266,7 +269,8 @@ import Testing
     }
 
     @Test func tlsWithASelfSignedCertificate() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-tls-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-tls-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let openssl = Process()
@@ -283,7 +287,8 @@ import Testing
         #expect(openssl.terminationStatus == 0)
         let tlsPort = freePort()
         let server = RedisServerProcess(arguments: [
-            "--tls-port", String(tlsPort), "--tls-cert-file", "\(folder)/cert.pem", "--tls-key-file", "\(folder)/key.pem",
+            "--tls-port", String(tlsPort), "--tls-cert-file", "\(folder)/cert.pem", "--tls-key-file",
+            "\(folder)/key.pem",
             "--tls-ca-cert-file", "\(folder)/cert.pem", "--tls-auth-clients", "no",
         ])
         try server.start(readyPort: tlsPort)

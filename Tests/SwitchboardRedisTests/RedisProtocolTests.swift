@@ -22,7 +22,9 @@ import Testing
     }
 
     @Test func readerParsesEveryReplyTypeFedOneByteAtATime() throws {
-        let input = Array("+OK\r\n-ERR bad\r\n:-42\r\n$3\r\n".utf8) + [0, 0xFF, 10] + Array("\r\n$-1\r\n*-1\r\n*2\r\n*1\r\n:1\r\n$0\r\n\r\n".utf8)
+        let input =
+            Array("+OK\r\n-ERR bad\r\n:-42\r\n$3\r\n".utf8) + [0, 0xFF, 10]
+            + Array("\r\n$-1\r\n*-1\r\n*2\r\n*1\r\n:1\r\n$0\r\n\r\n".utf8)
         let reader = RedisReplyReader(maxElements: 16, maxReplyBytes: 1024)
         var values: [RedisValue] = []
         for byte in input {

@@ -33,7 +33,9 @@ import Testing
         #expect(receivers.allSatisfy { $0 == .integer(1) })
         #expect(await eventually { inbox.messages.count == 500 })
         #expect(inbox.messages.map(\.payload) == (0..<500).map { [0, 0xFF] + Array(String($0).utf8) })
-        #expect(inbox.messages.map { String(decoding: $0.channel, as: UTF8.self) } == (0..<500).map { $0 % 5 == 0 ? other : channel })
+        #expect(
+            inbox.messages.map { String(decoding: $0.channel, as: UTF8.self) }
+                == (0..<500).map { $0 % 5 == 0 ? other : channel })
         #expect(inbox.states.first == .connected)
 
         // Unsubscribed: no more messages from it.
@@ -116,7 +118,8 @@ import Testing
         #expect(await eventuallyAsync { (try? await client.send("PUBLISH", "plain", "after")) == .integer(1) })
         _ = try await client.send("SPUBLISH", "shard", "after-sharded")
         #expect(await eventually { inbox.messages.count == 3 })
-        #expect(inbox.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["before", "after", "after-sharded"])
+        #expect(
+            inbox.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["before", "after", "after-sharded"])
         #expect(inbox.messages.last?.sharded == true)
     }
 
@@ -138,7 +141,10 @@ import Testing
         kill(server.processID, SIGSTOP)
         #expect(await eventually { inbox.states.count >= 2 })
         kill(server.processID, SIGCONT)
-        if case .disconnected(.timeout) = inbox.states[1] {} else { Issue.record("expected a ping timeout: \(inbox.states)") }
+        if case .disconnected(.timeout) = inbox.states[1] {
+        } else {
+            Issue.record("expected a ping timeout: \(inbox.states)")
+        }
         #expect(await eventually { inbox.states.last == .connected })
     }
 

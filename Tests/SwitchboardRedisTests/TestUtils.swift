@@ -106,10 +106,12 @@ final class RedisServerProcess: @unchecked Sendable {
 
     /// Stops the server (SIGKILL to its PID, like a crash) and reaps it.
     func stop() {
-        guard let process = lock.withLock({ () -> Process? in
-            defer { self.process = nil }
-            return self.process
-        }) else { return }
+        guard
+            let process = lock.withLock({ () -> Process? in
+                defer { self.process = nil }
+                return self.process
+            })
+        else { return }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
@@ -189,7 +191,9 @@ final class FakeRedisServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }

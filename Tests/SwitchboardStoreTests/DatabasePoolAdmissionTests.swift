@@ -38,7 +38,9 @@ struct DatabasePoolAdmissionTests {
         let release = DispatchSemaphore(value: 0)
         // The only connection is held until `release`.
         let holder = Task { try await pool.withConnection { _ in release.wait() } }
-        let waiters = (0..<2).map { n in Task { try await pool.withConnection { try $0.query("SELECT $1::int", [.int(n)]).first?.int(0) } } }
+        let waiters = (0..<2).map { n in
+            Task { try await pool.withConnection { try $0.query("SELECT $1::int", [.int(n)]).first?.int(0) } }
+        }
         #expect(await waitUntil { pool.waiterCount == 2 })
         await #expect(throws: PostgresError.self) {
             do { try await pool.withConnection { _ in 0 } } catch let error as PostgresError {
@@ -56,7 +58,8 @@ struct DatabasePoolAdmissionTests {
     }
 
     @Test func aCancelledWaiterNeverRunsItsBody() async throws {
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
         defer { pool.close() }
         let release = DispatchSemaphore(value: 0)
         let ran = TestFlag()
@@ -82,7 +85,8 @@ struct DatabasePoolAdmissionTests {
     /// An urgent caller (a message writer's commit, a call's row) is served before the callers that were waiting
     /// without urgency, whatever their number; among themselves each kind keeps its order.
     @Test func urgentCallersGoAheadOfTheQueue() async throws {
-        let pool = try DatabasePool(connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger())
         defer { pool.close() }
         let release = DispatchSemaphore(value: 0)
         let held = TestFlag()
@@ -90,10 +94,13 @@ struct DatabasePoolAdmissionTests {
         let done = DispatchGroup()
         let queue = DispatchQueue(label: "urgent-test")
         done.enter()
-        pool.withConnection(on: queue, { _ in
-            held.set()
-            release.wait()
-        }) { _ in done.leave() }
+        pool.withConnection(
+            on: queue,
+            { _ in
+                held.set()
+                release.wait()
+            }
+        ) { _ in done.leave() }
         #expect(await waitUntil { held.isSet })
         for n in 0..<5 {
             done.enter()
@@ -101,7 +108,9 @@ struct DatabasePoolAdmissionTests {
         }
         for n in 0..<2 {
             done.enter()
-            pool.withConnection(on: queue, urgent: true, { _ in order.withLock { $0.append("urgent \(n)") } }) { _ in done.leave() }
+            pool.withConnection(on: queue, urgent: true, { _ in order.withLock { $0.append("urgent \(n)") } }) { _ in
+                done.leave()
+            }
         }
         #expect(await waitUntil { pool.waiterCount == 7 })
         release.signal()

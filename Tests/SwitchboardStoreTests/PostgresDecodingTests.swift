@@ -59,7 +59,9 @@ struct PostgresDecodingTests {
     }
 
     @Test func wrongTypeThrowsNamingTheColumn() {
-        let r = Self.row([("id", "abc"), ("ok", "yes"), ("blob", "zz"), ("kind", "channel"), ("n", "9223372036854775808")])
+        let r = Self.row([
+            ("id", "abc"), ("ok", "yes"), ("blob", "zz"), ("kind", "channel"), ("n", "9223372036854775808"),
+        ])
         let e = Self.error { _ = try r.decode(Int64.self, column: 0) }
         #expect(e == PostgresDecodingError(reason: .typeMismatch, index: 0, name: "id", expectedType: "bigint"))
         #expect(e?.description == "column 0 (id): not a valid bigint")
@@ -75,7 +77,8 @@ struct PostgresDecodingTests {
     @Test func nullIntoNonOptionalThrowsNamingTheColumn() {
         let r = Self.row([("sender_id", nil)])
         let e = Self.error { _ = try r.decode(Int64.self, column: 0) }
-        #expect(e == PostgresDecodingError(reason: .unexpectedNull, index: 0, name: "sender_id", expectedType: "bigint"))
+        #expect(
+            e == PostgresDecodingError(reason: .unexpectedNull, index: 0, name: "sender_id", expectedType: "bigint"))
         #expect(e?.description == "column 0 (sender_id): NULL where bigint is required")
         #expect(Self.error { _ = try r.decode(String.self, column: "sender_id") }?.reason == .unexpectedNull)
     }
@@ -95,7 +98,8 @@ struct PostgresDecodingTests {
 
     @Test func wholeRowsAndFirstValues() throws {
         let rows = PostgresRows(
-            columns: ["id", "name"], cells: [[Array("1".utf8), nil], [Array("2".utf8), Array("b".utf8)]], affectedRows: 2,
+            columns: ["id", "name"], cells: [[Array("1".utf8), nil], [Array("2".utf8), Array("b".utf8)]],
+            affectedRows: 2,
             commandTag: "SELECT 2")
         #expect(try rows.decode(Pair.self) == [Pair(id: 1, name: nil), Pair(id: 2, name: "b")])
         #expect(try rows.decode(Int64.self, column: 0) == [1, 2])
@@ -110,17 +114,23 @@ struct PostgresDecodingTests {
 
     /// Against a real server: the text PostgreSQL sends for each type decodes, and the errors name the columns.
     @Test func decodesRealResults() throws {
-        let connection = try PostgresConnection(connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
+        let connection = try PostgresConnection(
+            connectionString: try TestDatabase.shared.makeDatabase(), logger: quietLogger())
         let r = try #require(
             try on(connection) { db in
-                try db.query("SELECT 7::bigint AS n, 'x'::text AS t, true AS b, NULL::bigint AS missing, '\\x01'::bytea AS blob").first
+                try db.query(
+                    "SELECT 7::bigint AS n, 'x'::text AS t, true AS b, NULL::bigint AS missing, '\\x01'::bytea AS blob"
+                ).first
             })
         #expect(try r.decode(Int64.self, column: "n") == 7)
         #expect(try r.decode(String.self, column: "t") == "x")
         #expect(try r.decode(Bool.self, column: "b"))
         #expect(try r.decode(Int64?.self, column: "missing") == nil)
         #expect(try r.decode(PostgresBytes.self, column: "blob").bytes == [1])
-        #expect(Self.error { _ = try r.decode(Int64.self, column: "missing") }?.description == "column missing: NULL where bigint is required")
-        #expect(Self.error { _ = try r.decode(Int64.self, column: 1) }?.description == "column 1 (t): not a valid bigint")
+        #expect(
+            Self.error { _ = try r.decode(Int64.self, column: "missing") }?.description
+                == "column missing: NULL where bigint is required")
+        #expect(
+            Self.error { _ = try r.decode(Int64.self, column: 1) }?.description == "column 1 (t): not a valid bigint")
     }
 }

@@ -12,7 +12,10 @@ import Testing
 
 @Suite struct FrameAndUTF8Tests {
     @Test func rfc6455Examples() {
-        #expect(WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8)) == [0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f])
+        #expect(
+            WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8)) == [
+                0x81, 0x05, 0x48, 0x65, 0x6c, 0x6c, 0x6f,
+            ])
         #expect(
             WebSocketFrameEncoder.encode(opcode: .text, payload: Array("Hello".utf8), maskingKey: 0x37fa_213d)
                 == [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58])
@@ -43,7 +46,9 @@ import Testing
         #expect(!UTF8Validator.isValid([0xE2, 0x82]))  // truncated
         // Fails at the exact bad byte when fed one byte at a time.
         var v = UTF8Validator()
-        let bytes: [UInt8] = [0x61, 0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65]
+        let bytes: [UInt8] = [
+            0x61, 0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65,
+        ]
         var failedAt: Int? = nil
         for (i, b) in bytes.enumerated() where failedAt == nil {
             if ![b].withUnsafeBytes({ v.validate($0) }) { failedAt = i }
@@ -56,7 +61,8 @@ import Testing
         let hello = try Array("Hello".utf8).withUnsafeBytes { try compressor.compress($0) }
         #expect(hello == [0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00])
         let decompressor = try MessageDecompressor(noContextTakeover: false)
-        #expect(try decompressor.decompress([0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00], limit: 100) == Array("Hello".utf8))
+        #expect(
+            try decompressor.decompress([0xf2, 0x48, 0xcd, 0xc9, 0xc9, 0x07, 0x00], limit: 100) == Array("Hello".utf8))
         // With context takeover the second "Hello" refers back to the first: shorter.
         let again = try Array("Hello".utf8).withUnsafeBytes { try compressor.compress($0) }
         #expect(again.count < hello.count)
@@ -74,7 +80,11 @@ import Testing
         let zeros = [UInt8](repeating: 0, count: 10 << 20)
         let bomb = try zeros.withUnsafeBytes { try compressor.compress($0) }
         #expect(bomb.count < 20_000)
-        #expect(throws: DeflateError.tooLarge) { try MessageDecompressor(noContextTakeover: true).decompress(bomb, limit: 1 << 20) }
-        #expect(throws: DeflateError.corrupt) { try MessageDecompressor(noContextTakeover: true).decompress([0xFF, 0xFF, 0xFF], limit: 100) }
+        #expect(throws: DeflateError.tooLarge) {
+            try MessageDecompressor(noContextTakeover: true).decompress(bomb, limit: 1 << 20)
+        }
+        #expect(throws: DeflateError.corrupt) {
+            try MessageDecompressor(noContextTakeover: true).decompress([0xFF, 0xFF, 0xFF], limit: 100)
+        }
     }
 }

@@ -10,7 +10,9 @@ import Testing
 
 @testable import SwitchboardWebSocket
 
-func parse(_ text: String, limits: HTTPParserLimits = HTTPParserLimits(), chunk: Int = Int.max) -> HTTPParseResult<HTTPRequestHead> {
+func parse(_ text: String, limits: HTTPParserLimits = HTTPParserLimits(), chunk: Int = Int.max) -> HTTPParseResult<
+    HTTPRequestHead
+> {
     var parser = HTTPHeadParser(limits: limits)
     let bytes = Array(text.utf8)
     var offset = 0
@@ -42,7 +44,9 @@ func status(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> In
     @Test func consumedLeavesTheFollowingBytes() {
         var parser = HTTPHeadParser()
         let bytes = Array("GET / HTTP/1.1\r\nHost: a\r\n\r\nGET /2 HTTP/1.1\r\n".utf8)
-        guard case .head(_, let consumed) = bytes.withUnsafeBytes({ parser.feed($0) }) else { Issue.record("no head"); return }
+        guard case .head(_, let consumed) = bytes.withUnsafeBytes({ parser.feed($0) }) else {
+            Issue.record("no head"); return
+        }
         #expect(consumed == 27)
         parser.reset()
         #expect(bytes[consumed...].withUnsafeBytes({ parser.feed($0) }).isNeedMore)
@@ -50,8 +54,16 @@ func status(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> In
 
     @Test func keepAliveRules() {
         if case .head(let h, _) = parse("GET / HTTP/1.0\r\n\r\n") { #expect(!h.keepAlive) } else { Issue.record("1.0") }
-        if case .head(let h, _) = parse("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") { #expect(h.keepAlive) } else { Issue.record("1.0 ka") }
-        if case .head(let h, _) = parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") { #expect(!h.keepAlive) } else { Issue.record("close") }
+        if case .head(let h, _) = parse("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n") {
+            #expect(h.keepAlive)
+        } else {
+            Issue.record("1.0 ka")
+        }
+        if case .head(let h, _) = parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") {
+            #expect(!h.keepAlive)
+        } else {
+            Issue.record("close")
+        }
     }
 
     @Test func refusals() {
@@ -76,9 +88,12 @@ func status(_ text: String, limits: HTTPParserLimits = HTTPParserLimits()) -> In
 
     @Test func responseEncoderAndParser() {
         let bytes = HTTPResponse.encode(status: 404, headers: [("X", "y")], body: Array("no".utf8))
-        #expect(String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 404 Not Found\r\nX: y\r\nContent-Length: 2\r\n\r\nno")
+        #expect(
+            String(decoding: bytes, as: UTF8.self) == "HTTP/1.1 404 Not Found\r\nX: y\r\nContent-Length: 2\r\n\r\nno")
         var parser = HTTPResponseHeadParser()
-        guard case .head(let head, let consumed) = bytes.withUnsafeBytes({ parser.feed($0) }) else { Issue.record("no head"); return }
+        guard case .head(let head, let consumed) = bytes.withUnsafeBytes({ parser.feed($0) }) else {
+            Issue.record("no head"); return
+        }
         #expect(head.status == 404 && head.headers["x"] == "y" && consumed == bytes.count - 2)
     }
 }

@@ -44,7 +44,9 @@ struct HTTPRangeTests {
         #expect(HTTPRange.parse("bytes=0-999999999999999999", size: 10) == .range(0...9))
         #expect(HTTPRange.parse("bytes=-999999999999999999", size: 10) == .range(0...9))
         #expect(HTTPRange.parse("bytes=999999999999999999-999999999999999999", size: 10) == .unsatisfiable)
-        #expect(HTTPRange.parse("bytes=-999999999999999999", size: Int.max) == .range((Int.max - 999_999_999_999_999_999)...(Int.max - 1)))
+        #expect(
+            HTTPRange.parse("bytes=-999999999999999999", size: Int.max)
+                == .range((Int.max - 999_999_999_999_999_999)...(Int.max - 1)))
         #expect(HTTPRange.parse("bytes=0-", size: Int.max) == .range(0...(Int.max - 1)))
     }
 }

@@ -13,7 +13,8 @@ import Testing
 @Suite("Static file helpers")
 struct HTTPStaticTests {
     @Test(arguments: [
-        ("/", "/index.html"), ("/index.html", "/index.html"), ("/js/app.js", "/js/app.js"), ("/css/", "/css/index.html"),
+        ("/", "/index.html"), ("/index.html", "/index.html"), ("/js/app.js", "/js/app.js"),
+        ("/css/", "/css/index.html"),
         ("/a%20b.js", "/a b.js"), ("/notes%2etxt", "/notes.txt"), ("/%E2%9C%93.txt", "/\u{2713}.txt"),
         ("/a..b.js", "/a..b.js"), ("/x.", "/x."),
         // A combining mark right after a slash: one Character with it, but the slash still separates (found by
@@ -26,7 +27,8 @@ struct HTTPStaticTests {
     }
 
     @Test(arguments: [
-        "", "index.html", "*", "http://x/index.html", "/..", "/../etc/passwd", "/js/../index.html", "/%2e%2e/x", "/%2E%2E/x",
+        "", "index.html", "*", "http://x/index.html", "/..", "/../etc/passwd", "/js/../index.html", "/%2e%2e/x",
+        "/%2E%2E/x",
         "/.%2e/x", "/%2e/x", "/./x", "/.", "/.env", "/.git/config", "/js/.hidden", "/%2eenv", "/a%2fb", "/a%2Fb",
         "/a%5cb", "/a\\b", "/a%00b", "/a\u{0}b", "/a%0ab", "/a%0d%0ab", "/a%7fb", "/a\tb", "//x", "/a//b", "/%", "/%2",
         "/%zz", "/%g0", "/%c3%28", "/%ff", "/%e2%82", "/" + String(repeating: "a", count: 1100),

@@ -27,7 +27,9 @@ struct WebSocketConfigurationTests {
         #expect(defaults.maxFrameSize == 1 << 20 && defaults.pingInterval == 30_000_000_000)
         #expect(WebSocketConfiguration().compressionLevel == 6)
         let shared = SharedWebSocketConfiguration(changed)
-        let connections = (0..<2).map { _ in WebSocketConnection(role: .server, configuration: shared, deflate: nil, now: 0) }
+        let connections = (0..<2).map { _ in
+            WebSocketConnection(role: .server, configuration: shared, deflate: nil, now: 0)
+        }
         for connection in connections {
             #expect(connection.configuration.maxFrameSize == 125 && connection.configuration.pingInterval == 1)
         }
@@ -38,7 +40,9 @@ struct WebSocketConfigurationTests {
     /// A connection keeps its permessage-deflate parameters packed (`PackedDeflateParameters`) and gives them back as
     /// negotiated, every combination of flags and window sizes.
     @Test func deflateParametersRoundTrip() {
-        #expect(WebSocketConnection(role: .server, configuration: WebSocketConfiguration(), deflate: nil, now: 0).deflate == nil)
+        #expect(
+            WebSocketConnection(role: .server, configuration: WebSocketConfiguration(), deflate: nil, now: 0).deflate
+                == nil)
         for serverBits in 8...15 {
             for clientBits in [8, 11, 15] {
                 for flags in 0..<4 {
@@ -47,7 +51,8 @@ struct WebSocketConfigurationTests {
                     p.clientMaxWindowBits = clientBits
                     p.serverNoContextTakeover = flags & 1 != 0
                     p.clientNoContextTakeover = flags & 2 != 0
-                    let connection = WebSocketConnection(role: .server, configuration: WebSocketConfiguration(), deflate: p, now: 0)
+                    let connection = WebSocketConnection(
+                        role: .server, configuration: WebSocketConfiguration(), deflate: p, now: 0)
                     #expect(connection.deflate == p)
                     #expect(!connection.acceptsSharedFrames)
                 }

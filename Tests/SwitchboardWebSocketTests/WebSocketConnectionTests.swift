@@ -12,7 +12,8 @@ import Testing
 
 func masked(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true, rsv1: Bool = false) -> [UInt8] {
     var f = WebSocketFrameEncoder.encode(
-        opcode: WebSocketOpcode(rawValue: opcode) ?? .binary, payload: payload, fin: fin, rsv1: rsv1, maskingKey: 0xA1B2_C3D4)
+        opcode: WebSocketOpcode(rawValue: opcode) ?? .binary, payload: payload, fin: fin, rsv1: rsv1,
+        maskingKey: 0xA1B2_C3D4)
     f[0] = (f[0] & 0xF0) | opcode
     return f
 }
@@ -24,7 +25,10 @@ final class Harness {
     var sent: [[UInt8]] = []
     var messages: [[UInt8]] = []
     var closedCode: UInt16? = nil
-    init(deflate: PerMessageDeflateParameters? = nil, role: WebSocketRole = .server, configure: (inout WebSocketConfiguration) -> Void = { _ in }) {
+    init(
+        deflate: PerMessageDeflateParameters? = nil, role: WebSocketRole = .server,
+        configure: (inout WebSocketConfiguration) -> Void = { _ in }
+    ) {
         var c = WebSocketConfiguration()
         c.maxFrameSize = 1000
         c.maxMessageSize = 2000
@@ -93,7 +97,11 @@ final class Harness {
         }
         #expect(code(masked(8, [0x03, 0xE8, 0xC0, 0xAF])) == 1007)  // invalid UTF-8 reason
         #expect(code(masked(2, [UInt8](repeating: 0, count: 1001))) == 1009)  // frame too big
-        #expect(code(masked(2, [UInt8](repeating: 0, count: 900), fin: false) + masked(0, [UInt8](repeating: 0, count: 900), fin: false) + masked(0, [UInt8](repeating: 0, count: 900))) == 1009)
+        #expect(
+            code(
+                masked(2, [UInt8](repeating: 0, count: 900), fin: false)
+                    + masked(0, [UInt8](repeating: 0, count: 900), fin: false)
+                    + masked(0, [UInt8](repeating: 0, count: 900))) == 1009)
     }
 
     @Test func invalidUTF8FailsMidFrame() {

@@ -16,8 +16,11 @@ func head(_ text: String) -> HTTPRequestHead {
     return h
 }
 
-func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", version: String = "13") -> HTTPRequestHead {
-    head("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: \(version)\r\n\(extra)\r\n")
+func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", version: String = "13") -> HTTPRequestHead
+{
+    head(
+        "GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: \(version)\r\n\(extra)\r\n"
+    )
 }
 
 @Suite struct WebSocketHandshakeTests {
@@ -29,7 +32,9 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
         var config = WebSocketHandshakeConfiguration()
         config.supportedSubprotocols = ["switchboard.v1"]
         let result = WebSocketHandshake.serverResponse(
-            for: upgrade("Sec-WebSocket-Protocol: x, switchboard.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"),
+            for: upgrade(
+                "Sec-WebSocket-Protocol: x, switchboard.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+            ),
             configuration: config)
         guard case .accept(let response, let sub, let deflate) = result else { Issue.record("rejected"); return }
         let text = String(decoding: response, as: UTF8.self)
@@ -41,8 +46,12 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
 
     @Test func failureReasons() {
         let config = WebSocketHandshakeConfiguration()
-        func reject(_ h: HTTPRequestHead, _ c: WebSocketHandshakeConfiguration = WebSocketHandshakeConfiguration()) -> (Int, [(String, String)], HandshakeFailureReason)? {
-            if case .reject(let s, let headers, let r) = WebSocketHandshake.serverResponse(for: h, configuration: c) { return (s, headers, r) }
+        func reject(_ h: HTTPRequestHead, _ c: WebSocketHandshakeConfiguration = WebSocketHandshakeConfiguration()) -> (
+            Int, [(String, String)], HandshakeFailureReason
+        )? {
+            if case .reject(let s, let headers, let r) = WebSocketHandshake.serverResponse(for: h, configuration: c) {
+                return (s, headers, r)
+            }
             return nil
         }
         #expect(reject(upgrade(key: "abc"))?.2 == .badKey)
@@ -51,7 +60,8 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
         #expect(version?.0 == 426 && version?.2 == .unsupportedVersion)
         #expect(version?.1.contains(where: { $0.0 == "Sec-WebSocket-Version" && $0.1 == "13" }) == true)
         #expect(reject(head("GET /ws HTTP/1.1\r\nHost: a\r\nConnection: Upgrade\r\n\r\n"))?.2 == .missingUpgrade)
-        #expect(reject(head("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n"))?.2 == .missingConnectionUpgrade)
+        #expect(
+            reject(head("GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\n\r\n"))?.2 == .missingConnectionUpgrade)
         #expect(reject(head("POST /ws HTTP/1.1\r\nHost: a\r\n\r\n"))?.0 == 405)
         var origins = config
         origins.allowedOrigins = ["https://ok.example"]
@@ -65,37 +75,58 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
 
     @Test func deflateNegotiation() {
         let config = PerMessageDeflateConfiguration()
-        let window8 = PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_max_window_bits=8"], configuration: config)
+        let window8 = PerMessageDeflateNegotiation.negotiate(
+            offers: ["permessage-deflate; server_max_window_bits=8"], configuration: config)
         #expect(window8 == nil)
         let fallback = PerMessageDeflateNegotiation.negotiate(
-            offers: ["permessage-deflate; server_max_window_bits=8, permessage-deflate; server_no_context_takeover"], configuration: config)
+            offers: ["permessage-deflate; server_max_window_bits=8, permessage-deflate; server_no_context_takeover"],
+            configuration: config)
         #expect(fallback?.serverNoContextTakeover == true)
-        let window10 = PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_max_window_bits=10; client_max_window_bits=12"], configuration: config)
+        let window10 = PerMessageDeflateNegotiation.negotiate(
+            offers: ["permessage-deflate; server_max_window_bits=10; client_max_window_bits=12"], configuration: config)
         #expect(window10?.serverMaxWindowBits == 10 && window10?.clientMaxWindowBits == 12)
         #expect(window10?.headerValue == "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12")
-        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; foo"], configuration: config) == nil)
+        #expect(
+            PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; foo"], configuration: config) == nil)
         // Found by fuzz/HTTPHeadFuzz: empty parameters used to trap.
-        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate;;", "permessage-deflate; =15"], configuration: config) == nil)
-        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_max_window_bits="], configuration: config) == nil)
-        #expect(PerMessageDeflateNegotiation.negotiate(offers: ["permessage-deflate; server_no_context_takeover; server_no_context_takeover"], configuration: config) == nil)
+        #expect(
+            PerMessageDeflateNegotiation.negotiate(
+                offers: ["permessage-deflate;;", "permessage-deflate; =15"], configuration: config) == nil)
+        #expect(
+            PerMessageDeflateNegotiation.negotiate(
+                offers: ["permessage-deflate; server_max_window_bits="], configuration: config) == nil)
+        #expect(
+            PerMessageDeflateNegotiation.negotiate(
+                offers: ["permessage-deflate; server_no_context_takeover; server_no_context_takeover"],
+                configuration: config) == nil)
     }
 
     @Test func clientRoundTrip() {
         let key = WebSocketHandshake.makeKey()
         #expect(WebSocketHandshake.base64DecodedLength(key) == 16)
-        let request = WebSocketHandshake.clientRequest(host: "a", path: "/ws", key: key, subprotocols: ["switchboard.v1"], offerDeflate: true)
+        let request = WebSocketHandshake.clientRequest(
+            host: "a", path: "/ws", key: key, subprotocols: ["switchboard.v1"], offerDeflate: true)
         var parser = HTTPHeadParser()
-        guard case .head(let h, _) = request.withUnsafeBytes({ parser.feed($0) }) else { Issue.record("bad request"); return }
+        guard case .head(let h, _) = request.withUnsafeBytes({ parser.feed($0) }) else {
+            Issue.record("bad request"); return
+        }
         var config = WebSocketHandshakeConfiguration()
         config.supportedSubprotocols = ["switchboard.v1"]
-        guard case .accept(let response, _, _) = WebSocketHandshake.serverResponse(for: h, configuration: config) else { Issue.record("rejected"); return }
+        guard case .accept(let response, _, _) = WebSocketHandshake.serverResponse(for: h, configuration: config) else {
+            Issue.record("rejected"); return
+        }
         var responseParser = HTTPResponseHeadParser()
-        guard case .head(let r, _) = response.withUnsafeBytes({ responseParser.feed($0) }) else { Issue.record("bad response"); return }
-        let outcome = WebSocketHandshake.validateServerResponse(r, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: true)
+        guard case .head(let r, _) = response.withUnsafeBytes({ responseParser.feed($0) }) else {
+            Issue.record("bad response"); return
+        }
+        let outcome = WebSocketHandshake.validateServerResponse(
+            r, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: true)
         guard case .success(let o) = outcome else { Issue.record("\(outcome)"); return }
         #expect(o.subprotocol == "switchboard.v1")
         #expect(o.deflate != nil)
-        #expect(WebSocketHandshake.validateServerResponse(r, key: WebSocketHandshake.makeKey(), offeredDeflate: true) == .failure(.badAccept))
+        #expect(
+            WebSocketHandshake.validateServerResponse(r, key: WebSocketHandshake.makeKey(), offeredDeflate: true)
+                == .failure(.badAccept))
     }
 }
 

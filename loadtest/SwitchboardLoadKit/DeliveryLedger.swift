@@ -104,7 +104,9 @@ public struct DeliveryLedger: Sendable {
                 }
                 if missingCount == 0 && dup == 0 { continue }
                 result.append(
-                    Shortfall(client: member, conversationId: id, missing: missing, missingCount: missingCount, duplicates: dup))
+                    Shortfall(
+                        client: member, conversationId: id, missing: missing, missingCount: missingCount,
+                        duplicates: dup))
             }
         }
         return result

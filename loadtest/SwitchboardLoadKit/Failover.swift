@@ -41,11 +41,16 @@ public struct KillPlan: Sendable, Equatable {
         pids: [Int32], fraction: Double, attributionWindow: Double = 10, ownPid: Int32, parentPid: Int32
     ) -> Result<KillPlan, KillPlanError> {
         guard !pids.isEmpty else { return .failure(.noPids) }
-        if let bad = pids.first(where: { $0 < 2 || $0 == ownPid || $0 == parentPid }) { return .failure(.refusedPid(bad)) }
+        if let bad = pids.first(where: { $0 < 2 || $0 == ownPid || $0 == parentPid }) {
+            return .failure(.refusedPid(bad))
+        }
         guard fraction > 0, fraction < 1 else { return .failure(.fractionOutOfRange(fraction)) }
         guard attributionWindow > 0 else { return .failure(.windowOutOfRange(attributionWindow)) }
         var seen = Set<Int32>()
-        return .success(KillPlan(pids: pids.filter { seen.insert($0).inserted }, fraction: fraction, attributionWindow: attributionWindow))
+        return .success(
+            KillPlan(
+                pids: pids.filter { seen.insert($0).inserted }, fraction: fraction, attributionWindow: attributionWindow
+            ))
     }
 
     private init(pids: [Int32], fraction: Double, attributionWindow: Double) {

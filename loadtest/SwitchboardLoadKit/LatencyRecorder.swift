@@ -71,7 +71,8 @@ public final class LatencyRecorder: Sendable {
         histograms.withLock { all in
             if all[metric] == nil {
                 all[metric] = Histogram<UInt64>(
-                    lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+                    lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000,
+                    numberOfSignificantValueDigits: .three)
             }
             _ = all[metric]!.record(us)
         }

@@ -20,7 +20,8 @@ public enum RunMarker {
         let n = frame.count
         while i + 4 < n {
             defer { i += 1 }
-            guard frame[i] == quote, frame[i + 1] == UInt8(ascii: "l"), frame[i + 2] == UInt8(ascii: "t"), frame[i + 3] == dot
+            guard frame[i] == quote, frame[i + 1] == UInt8(ascii: "l"), frame[i + 2] == UInt8(ascii: "t"),
+                frame[i + 3] == dot
             else { continue }
             var j = i + 4
             var sent: UInt64 = 0

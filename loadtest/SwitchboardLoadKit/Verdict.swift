@@ -43,7 +43,8 @@ public struct RecoveryResult: Codable, Sendable, Equatable {
     public var kills: [KillRecord]
 
     public init(
-        dropped: Int, recovered: Int, othersIncomplete: Int, killed: Int = 0, killedRecovered: Int = 0, kills: [KillRecord] = []
+        dropped: Int, recovered: Int, othersIncomplete: Int, killed: Int = 0, killedRecovered: Int = 0,
+        kills: [KillRecord] = []
     ) {
         self.dropped = dropped
         self.recovered = recovered
@@ -116,9 +117,10 @@ public enum Verdict {
             let budget = budgets.latency[name]
             guard summary != nil || (budget != nil && expected.contains(name)) else { continue }
             let count = summary?.count ?? 0
-            let measured = summary.map {
-                "n=\($0.count) p50 \(fmt($0.p50Ms)) p99 \(fmt($0.p99Ms)) max \(fmt($0.maxMs))"
-            } ?? "n=0"
+            let measured =
+                summary.map {
+                    "n=\($0.count) p50 \(fmt($0.p50Ms)) p99 \(fmt($0.p99Ms)) max \(fmt($0.maxMs))"
+                } ?? "n=0"
             guard let budget else {
                 rows.append(VerdictRow(check: name, measured: measured, budget: "-", pass: true, note: "reported only"))
                 continue
@@ -149,8 +151,10 @@ public enum Verdict {
         let planned = operations.values.reduce(0) { $0 + $1.planned }
         let startedPlanned = operations.values.reduce(0) { $0 + min($1.started, $1.planned) }
         let ratio = planned == 0 ? 1 : Double(startedPlanned) / Double(planned)
-        let behind = operations.filter { $0.value.planned > 0 && Double($0.value.started) < Double($0.value.planned) * budgets.minThroughputRatio }
-            .keys.sorted()
+        let behind = operations.filter {
+            $0.value.planned > 0 && Double($0.value.started) < Double($0.value.planned) * budgets.minThroughputRatio
+        }
+        .keys.sorted()
         rows.append(
             VerdictRow(
                 check: "offered load", measured: "\(startedPlanned) of \(planned) planned operations (\(pct(ratio)))",
@@ -160,7 +164,9 @@ public enum Verdict {
         if let recovery {
             rows.append(
                 VerdictRow(
-                    check: "recovery", measured: "\(recovery.recovered) of \(recovery.dropped) dropped clients got every message (\(pct(recovery.ratio)))",
+                    check: "recovery",
+                    measured:
+                        "\(recovery.recovered) of \(recovery.dropped) dropped clients got every message (\(pct(recovery.ratio)))",
                     budget: ">= \(pct(budgets.minRecoveryRatio))", pass: recovery.ratio >= budgets.minRecoveryRatio))
             if !recovery.kills.isEmpty {
                 let signalled = recovery.kills.allSatisfy { $0.result == "killed" }
@@ -173,14 +179,16 @@ public enum Verdict {
                 rows.append(
                     VerdictRow(
                         check: "failover",
-                        measured: "\(recovery.killedRecovered) of \(recovery.killed) clients of killed servers got every message (\(pct(recovery.killedRatio)))",
+                        measured:
+                            "\(recovery.killedRecovered) of \(recovery.killed) clients of killed servers got every message (\(pct(recovery.killedRatio)))",
                         budget: ">= \(pct(budgets.minRecoveryRatio))",
                         pass: signalled && recovery.killed > 0 && recovery.killedRatio >= budgets.minRecoveryRatio,
                         note: notes.joined(separator: "; ")))
             }
             rows.append(
                 VerdictRow(
-                    check: "delivery", measured: "\(recovery.othersIncomplete) other clients missing or doubling a message",
+                    check: "delivery",
+                    measured: "\(recovery.othersIncomplete) other clients missing or doubling a message",
                     budget: "0", pass: recovery.othersIncomplete == 0))
         }
         return rows
@@ -192,7 +200,9 @@ public enum Verdict {
     /// The rows as a fixed-width text table.
     public static func table(_ rows: [VerdictRow]) -> String {
         let header = ["check", "measured (ms)", "budget (ms)", "result"]
-        let body = rows.map { [$0.check, $0.measured, $0.budget, ($0.pass ? "PASS" : "FAIL") + ($0.note.map { " (\($0))" } ?? "")] }
+        let body = rows.map {
+            [$0.check, $0.measured, $0.budget, ($0.pass ? "PASS" : "FAIL") + ($0.note.map { " (\($0))" } ?? "")]
+        }
         var widths = header.map(\.count)
         for row in body { for (i, cell) in row.enumerated() where i < 3 { widths[i] = max(widths[i], cell.count) } }
         func line(_ cells: [String]) -> String {

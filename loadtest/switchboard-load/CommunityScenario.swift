@@ -45,7 +45,9 @@ struct CommunityPlan: Sendable {
         while true {
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid { break }
-            if done < 0 && errno != EINTR { throw SetupError(description: "--admin-command: waitpid failed (errno \(errno))") }
+            if done < 0 && errno != EINTR {
+                throw SetupError(description: "--admin-command: waitpid failed (errno \(errno))")
+            }
             if Date() >= deadline {
                 kill(pid, SIGKILL)
                 _ = waitpid(pid, &status, 0)
@@ -61,14 +63,17 @@ struct CommunityPlan: Sendable {
 
     /// Makes client 0 an administrator, creates the community, has the members join it, and publishes two events of
     /// the next hours that the members join in turn (so that their calendars have something to show).
-    static func make(harness: Harness, adminCommand: String, members count: Int, concurrency: Int) async throws -> CommunityPlan {
+    static func make(harness: Harness, adminCommand: String, members count: Int, concurrency: Int) async throws
+        -> CommunityPlan
+    {
         let started = Date()
         try runAdminCommand(adminCommand, phone: harness.users[0].phone, timeout: 120)
         let admin = harness.clients[0]
         let communityId: Int64
         do {
             communityId = try await admin.createCommunity(
-                name: "load community \(UInt32.random(in: 0...UInt32.max))", description: "switchboard-load", category: "load"
+                name: "load community \(UInt32.random(in: 0...UInt32.max))", description: "switchboard-load",
+                category: "load"
             ).communityId
         } catch {
             throw SetupError(description: "communities.create by the administrator: \(error)")
@@ -133,7 +138,8 @@ extension Mix {
         let start = Date().addingTimeInterval(7 * 86400 + Double(k) * 60)
         do {
             let e = try await harness.clients[plan.admin].createEvent(
-                community: plan.communityId, title: CommunityPlan.title(sent: t0, k: k), startsAt: CommunityPlan.wire(start),
+                community: plan.communityId, title: CommunityPlan.title(sent: t0, k: k),
+                startsAt: CommunityPlan.wire(start),
                 endsAt: CommunityPlan.wire(start.addingTimeInterval(3600)), timeZone: "UTC", place: "switchboard-load")
             harness.published.withLock { $0[k] = (sent: t0, eventId: e.eventId) }
             harness.succeeded("event")
@@ -158,7 +164,8 @@ extension Mix {
 
     /// `calendar.get` (month, the user's zone) by a random member (else any client).
     func calendarMonth(_ k: Int) async {
-        let client = community.flatMap { plan in plan.members.randomElement().flatMap { harness.isAvailable($0) ? $0 : nil } }
+        let client =
+            community.flatMap { plan in plan.members.randomElement().flatMap { harness.isAvailable($0) ? $0 : nil } }
             ?? randomAvailableClient()
         guard let client else { return }
         let t0 = now()
@@ -195,7 +202,9 @@ extension Mix {
             let missing = expected.filter { !got.contains($0) }
             count += missing.count
             if !missing.isEmpty && samples.count < 5 {
-                samples.append("event #\(p.eventId) (publication \(k)): no community.notification at \(missing.count) member(s), e.g. client \(missing[0])")
+                samples.append(
+                    "event #\(p.eventId) (publication \(k)): no community.notification at \(missing.count) member(s), e.g. client \(missing[0])"
+                )
             }
         }
         return (count, samples)

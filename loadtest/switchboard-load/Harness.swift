@@ -172,7 +172,9 @@ final class Harness: Sendable {
 
     // MARK: bookkeeping
 
-    func planned(_ op: String, _ count: Int) { operations.withLock { $0[op, default: OperationCount()].planned += count } }
+    func planned(_ op: String, _ count: Int) {
+        operations.withLock { $0[op, default: OperationCount()].planned += count }
+    }
 
     func started(_ op: String) {
         operations.withLock { $0[op, default: OperationCount()].started += 1 }
@@ -313,7 +315,9 @@ final class Harness: Sendable {
                 taken[key] = mark.serial
                 return true
             }
-            if fresh { recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent) }
+            if fresh {
+                recorder.record(presenceMetric(userId: p.userId, sent: mark.sent), nanoseconds: now() &- mark.sent)
+            }
         case .other(let raw) where raw.name.hasPrefix("call."):
             handleCallEvent(raw, client: client)
         case .other(let raw) where raw.name == "community.notification":
@@ -383,20 +387,25 @@ final class Harness: Sendable {
         // Events carry the server's id; the plans are kept under the caller's name. A callee learns the server's id
         // from its ring (each user is in at most one call at a time).
         let isRing = raw.name == "call.ring"
-        guard let id = calls.withLock({ p -> String? in
-            if let key = p.first(where: { $0.value.serverId == fields.callId })?.key { return key }
-            guard isRing, let key = p.first(where: { $0.value.callee == client && $0.value.serverId == nil })?.key else { return nil }
-            p[key]!.serverId = fields.callId
-            return key
-        }) else { return }
+        guard
+            let id = calls.withLock({ p -> String? in
+                if let key = p.first(where: { $0.value.serverId == fields.callId })?.key { return key }
+                guard isRing, let key = p.first(where: { $0.value.callee == client && $0.value.serverId == nil })?.key
+                else { return nil }
+                p[key]!.serverId = fields.callId
+                return key
+            })
+        else { return }
         let t = arrival(raw)
         switch raw.name {
         case "call.ring":
-            guard let plan = calls.withLock({ p -> CallPlan? in
-                guard p[id]?.callee == client, p[id]?.rung == false else { return nil }
-                p[id]!.rung = true
-                return p[id]
-            }) else { return }
+            guard
+                let plan = calls.withLock({ p -> CallPlan? in
+                    guard p[id]?.callee == client, p[id]?.rung == false else { return nil }
+                    p[id]!.rung = true
+                    return p[id]
+                })
+            else { return }
             recorder.record(Metric.inviteToRing, nanoseconds: t &- plan.invited)
             switch plan.outcome {
             case .answered:
@@ -411,7 +420,8 @@ final class Harness: Sendable {
             record(Metric.acceptToCallerTold, client: client, from: plan.acceptSent, to: t)
             Task { await self.sendCandidates(id, caller: client) }
         case "call.signal":
-            guard fields.kind == "ice_candidate", let payload = fields.payload, let k = Self.candidateIndex(payload) else { return }
+            guard fields.kind == "ice_candidate", let payload = fields.payload, let k = Self.candidateIndex(payload)
+            else { return }
             let (sentAt, done) = calls.withLock { p -> (UInt64?, Bool) in
                 guard var plan = p[id], plan.callee == client, k < plan.signalsSent.count else { return (nil, false) }
                 plan.signalsReceived += 1
@@ -445,18 +455,24 @@ final class Harness: Sendable {
                 default:
                     // Ended otherwise than planned: the call failed (or a kill took a party's server).
                     calls.withLock { _ = $0.removeValue(forKey: id) }
-                    inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+                    inCall.withLock {
+                        $0.remove(plan.caller); $0.remove(plan.callee)
+                    }
                     if lostToKill(plan) {
                         interrupt("call")
                     } else {
-                        failed("call", code: "ended_\(reason)", detail: "call \(id) (\(plan.outcome.rawValue)) ended: \(reason)")
+                        failed(
+                            "call", code: "ended_\(reason)",
+                            detail: "call \(id) (\(plan.outcome.rawValue)) ended: \(reason)")
                     }
                     return
                 }
             }
             if finished {
                 calls.withLock { _ = $0.removeValue(forKey: id) }
-                inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+                inCall.withLock {
+                    $0.remove(plan.caller); $0.remove(plan.callee)
+                }
                 succeeded("call")
             }
         default:
@@ -492,7 +508,9 @@ final class Harness: Sendable {
 
     private func endFailed(_ id: String, code: String, detail: String) {
         guard let plan = calls.withLock({ $0.removeValue(forKey: id) }) else { return }
-        inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+        inCall.withLock {
+            $0.remove(plan.caller); $0.remove(plan.callee)
+        }
         if lostToKill(plan) {
             interrupt("call")
         } else {
@@ -514,12 +532,16 @@ final class Harness: Sendable {
         let windowEnd = killTime + UInt64(killPlan.attributionWindow * 1e9)
         let gone = killed.withLock { $0 }
         let plans = calls.withLock { p -> [CallPlan] in
-            let ids = p.filter { $0.value.invited <= windowEnd && (gone.contains($0.value.caller) || gone.contains($0.value.callee)) }
-                .map(\.key)
+            let ids = p.filter {
+                $0.value.invited <= windowEnd && (gone.contains($0.value.caller) || gone.contains($0.value.callee))
+            }
+            .map(\.key)
             return ids.compactMap { p.removeValue(forKey: $0) }
         }
         for plan in plans {
-            inCall.withLock { $0.remove(plan.caller); $0.remove(plan.callee) }
+            inCall.withLock {
+                $0.remove(plan.caller); $0.remove(plan.callee)
+            }
             interrupt("call")
         }
         return plans.count
@@ -529,7 +551,8 @@ final class Harness: Sendable {
         calls.withLock { $0[id]?.acceptSent = now() }
         do {
             try await clients[callee].request(
-                op: "call.accept", params: ["call_id": .string(serverId(id)), "answer": .string(SDP.answer(sessionId: 1))] as JSONValue)
+                op: "call.accept",
+                params: ["call_id": .string(serverId(id)), "answer": .string(SDP.answer(sessionId: 1))] as JSONValue)
         } catch {
             endFailed(id, code: Self.code(of: error), detail: "call.accept: \(error)")
         }
@@ -538,7 +561,8 @@ final class Harness: Sendable {
     private func decline(_ id: String, callee: Int) async {
         calls.withLock { $0[id]?.declineSent = now() }
         do {
-            try await clients[callee].request(op: "call.decline", params: ["call_id": .string(serverId(id))] as JSONValue)
+            try await clients[callee].request(
+                op: "call.decline", params: ["call_id": .string(serverId(id))] as JSONValue)
         } catch {
             endFailed(id, code: Self.code(of: error), detail: "call.decline: \(error)")
         }
@@ -578,10 +602,12 @@ final class Harness: Sendable {
 
     private func hangUp(_ id: String) async {
         try? await Task.sleep(nanoseconds: UInt64(callHold * 1e9))
-        guard let caller = calls.withLock({ p -> Int? in
-            p[id]?.hangupSent = now()
-            return p[id]?.caller
-        }) else { return }
+        guard
+            let caller = calls.withLock({ p -> Int? in
+                p[id]?.hangupSent = now()
+                return p[id]?.caller
+            })
+        else { return }
         do {
             try await clients[caller].request(op: "call.hangup", params: ["call_id": .string(id)] as JSONValue)
         } catch {

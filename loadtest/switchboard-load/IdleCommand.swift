@@ -42,7 +42,9 @@ struct IdleCommand: AsyncParsableCommand {
 
     func validate() throws {
         for u in url {
-            guard let c = ClientConfiguration(url: u), c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost" else {
+            guard let c = ClientConfiguration(url: u),
+                c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost"
+            else {
                 throw ValidationError("--url must be ws://127.x.y.z:PORT/ws (load goes to this machine only)")
             }
         }
@@ -66,7 +68,8 @@ struct IdleCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         for client in setup.clients { await client.close() }
-        let tokensFile = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-load-tokens-\(getpid()).json")
+        let tokensFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchboard-load-tokens-\(getpid()).json")
         try JSONEncoder().encode(setup.users.map(\.token)).write(to: tokensFile)
         defer { try? FileManager.default.removeItem(at: tokensFile) }
         try await Task.sleep(nanoseconds: 3_000_000_000)  // the setup connections are gone
@@ -82,10 +85,11 @@ struct IdleCommand: AsyncParsableCommand {
             let process = Process()
             // Every worker spreads its share over all the URLs (connection j to URL j modulo their count).
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["idle-worker"] + url.flatMap { ["--url", $0] } + [
-                "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
-                "--ramp-rate", "\(rampRate / Double(workerCount))",
-            ]
+            process.arguments =
+                ["idle-worker"] + url.flatMap { ["--url", $0] } + [
+                    "--tokens", tokensFile.path, "--first", "\(first)", "--count", "\(count)",
+                    "--ramp-rate", "\(rampRate / Double(workerCount))",
+                ]
             let input = Pipe(), output = Pipe()
             process.standardInput = input
             process.standardOutput = output
@@ -96,7 +100,9 @@ struct IdleCommand: AsyncParsableCommand {
         // Each worker prints one JSON line when all its connections are open (or failed).
         var ready: [WorkerReport] = []
         for worker in workers {
-            guard let line = readLine(worker.output), let report = try? JSONDecoder().decode(WorkerReport.self, from: Data(line.utf8)) else {
+            guard let line = readLine(worker.output),
+                let report = try? JSONDecoder().decode(WorkerReport.self, from: Data(line.utf8))
+            else {
                 note("idle: a worker ended before reporting")
                 for w in workers { w.process.terminate() }
                 throw ExitCode(2)
@@ -113,7 +119,9 @@ struct IdleCommand: AsyncParsableCommand {
         var stillOpen = 0
         for worker in workers {
             try? worker.input.fileHandleForWriting.close()
-            if let line = readLine(worker.output), let end = try? JSONDecoder().decode(WorkerEnd.self, from: Data(line.utf8)) {
+            if let line = readLine(worker.output),
+                let end = try? JSONDecoder().decode(WorkerEnd.self, from: Data(line.utf8))
+            {
                 stillOpen += end.open
             }
             worker.process.waitUntilExit()
@@ -127,12 +135,16 @@ struct IdleCommand: AsyncParsableCommand {
         let connectP99 = ready.map(\.connectP99Ms).max() ?? 0
         var rows: [VerdictRow] = [
             VerdictRow(
-                check: "connections", measured: "\(opened) of \(connections) authenticated in \(String(format: "%.1f", openSeconds)) s, \(failed) failed",
+                check: "connections",
+                measured:
+                    "\(opened) of \(connections) authenticated in \(String(format: "%.1f", openSeconds)) s, \(failed) failed",
                 budget: "all", pass: opened == connections && failed == 0),
             VerdictRow(
-                check: "held", measured: "\(stillOpen) still open after \(hold) s", budget: "all", pass: stillOpen == connections),
+                check: "held", measured: "\(stillOpen) still open after \(hold) s", budget: "all",
+                pass: stillOpen == connections),
             VerdictRow(
-                check: "connect", measured: "p50 \(connectP50) p99 \(connectP99) (worst worker)", budget: "-", pass: true,
+                check: "connect", measured: "p50 \(connectP50) p99 \(connectP99) (worst worker)", budget: "-",
+                pass: true,
                 note: "TCP and WebSocket upgrade; reported only"),
             VerdictRow(
                 check: "authenticate", measured: "p50 \(p50) p99 \(p99) (worst worker)",
@@ -145,10 +157,12 @@ struct IdleCommand: AsyncParsableCommand {
             rows.append(
                 VerdictRow(
                     check: "server memory",
-                    measured: "RSS \(before.rssBytes / 1_048_576) -> \(after.rssBytes / 1_048_576) MiB (\(afterHold.rssBytes / 1_048_576) MiB after the hold): \(bytes) bytes per connection",
+                    measured:
+                        "RSS \(before.rssBytes / 1_048_576) -> \(after.rssBytes / 1_048_576) MiB (\(afterHold.rssBytes / 1_048_576) MiB after the hold): \(bytes) bytes per connection",
                     budget: "<= \(maxBytesPerConnection) bytes", pass: bytes <= maxBytesPerConnection))
         } else if !serverPid.isEmpty {
-            rows.append(VerdictRow(check: "server memory", measured: "a server process is gone", budget: "-", pass: false))
+            rows.append(
+                VerdictRow(check: "server memory", measured: "a server process is gone", budget: "-", pass: false))
         }
         var heapPerConnection: Int?
         if let heapBefore, let heapAfter, opened > 0 {
@@ -156,11 +170,14 @@ struct IdleCommand: AsyncParsableCommand {
             rows.append(
                 VerdictRow(
                     check: "server heap",
-                    measured: "\(heapBefore / 1_048_576) -> \(heapAfter / 1_048_576) MiB in use: \(heapPerConnection!) bytes per connection",
+                    measured:
+                        "\(heapBefore / 1_048_576) -> \(heapAfter / 1_048_576) MiB in use: \(heapPerConnection!) bytes per connection",
                     budget: "-", pass: true,
                     note: "switchboard_heap_bytes (glibc mallinfo2) of every server; reported only"))
         }
-        print("idle: \(connections) connections over \(workerCount) client process(es), \(serverPid.count) server process(es), \(users) users")
+        print(
+            "idle: \(connections) connections over \(workerCount) client process(es), \(serverPid.count) server process(es), \(users) users"
+        )
         print(Verdict.table(rows))
         if let path = report {
             let encoder = JSONEncoder()
@@ -181,7 +198,8 @@ struct IdleCommand: AsyncParsableCommand {
         var total = 0
         var seen = Set<String>()
         for server in url {
-            guard let components = URLComponents(string: server), seen.insert("\(components.host ?? ""):\(components.port ?? 0)").inserted
+            guard let components = URLComponents(string: server),
+                seen.insert("\(components.host ?? ""):\(components.port ?? 0)").inserted
             else { continue }
             guard let value = MetricsScrape.value("switchboard_heap_bytes", server: server) else { return nil }
             total += Int(value)
@@ -280,7 +298,13 @@ struct IdleWorkerCommand: AsyncParsableCommand {
                             let t1 = now()
                             recorder.record("connect", nanoseconds: t1 - t0)
                             if t1 - t0 > 200_000_000 {
-                                slow.withLock { if $0.count < 40 { $0.append("k=\(k) at \((t0 - started) / 1_000_000) ms: connect \((t1 - t0) / 1_000_000) ms") } }
+                                slow.withLock {
+                                    if $0.count < 40 {
+                                        $0.append(
+                                            "k=\(k) at \((t0 - started) / 1_000_000) ms: connect \((t1 - t0) / 1_000_000) ms"
+                                        )
+                                    }
+                                }
                             }
                             _ = try await client.authenticate(token: tokenList[(first + k) % tokenList.count])
                             recorder.record(Metric.authenticate, nanoseconds: now() - t1)

@@ -52,7 +52,8 @@ final class Mix: Sendable {
 
     /// The options of `run` that the mix needs.
     struct RunOptions: Sendable {
-        var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate, voiceRate: Double
+        var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate,
+            voiceRate: Double
         var voiceSeconds, ringTimeout, dropShare, dropAt: Double
         var textSize: Int
         var reportRate, exportRate, exportTimeout, deleteRate: Double
@@ -71,12 +72,16 @@ final class Mix: Sendable {
         self.social = social
         options = RunOptions(
             duration: command.duration, directRate: command.directRate, groupRate: command.groupRate,
-            historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate, presenceRate: command.presenceRate,
+            historyRate: command.historyRate, reactionRate: command.reactionRate, typingRate: command.typingRate,
+            presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
-            dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate, exportRate: command.exportRate,
-            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate, downloadExports: command.downloadExports,
-            eventRate: command.eventRate, communityListRate: command.communityListRate, calendarRate: command.calendarRate,
+            dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate,
+            exportRate: command.exportRate,
+            exportTimeout: command.exportTimeout, deleteRate: command.deleteRate,
+            downloadExports: command.downloadExports,
+            eventRate: command.eventRate, communityListRate: command.communityListRate,
+            calendarRate: command.calendarRate,
             postRate: command.postRate, timelineRate: command.timelineRate, likeRate: command.likeRate,
             followRate: command.followRate, pinRate: command.pinRate)
         reporters = Locked(QuotaRoundRobin(quota: command.reportsPerUser))
@@ -88,7 +93,8 @@ final class Mix: Sendable {
         self.loginConfiguration = configuration
         self.group = group
         // A few distinct recordings; each upload still changes one sample so none is deduplicated.
-        voiceClips = command.voiceRate > 0 ? (0..<4).map { SyntheticSpeech.wav(seconds: command.voiceSeconds, variant: $0) } : []
+        voiceClips =
+            command.voiceRate > 0 ? (0..<4).map { SyntheticSpeech.wav(seconds: command.voiceSeconds, variant: $0) } : []
     }
 
     /// The metrics this mix is meant to produce (a budgeted one with no samples fails the run).
@@ -96,7 +102,9 @@ final class Mix: Sendable {
         var m = Set<String>()
         if options.directRate > 0 || options.groupRate > 0 { m.formUnion([Metric.sendToAck, Metric.sendToDelivery]) }
         if options.historyRate > 0 { m.insert(Metric.historyPage) }
-        if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.reactionSet) }
+        if options.reactionRate > 0 && (options.directRate > 0 || options.groupRate > 0) {
+            m.insert(Metric.reactionSet)
+        }
         if options.pinRate > 0 && (options.directRate > 0 || options.groupRate > 0) { m.insert(Metric.pinToggle) }
         if options.typingRate > 0 { m.insert(Metric.typingToPeer) }
         let sends = options.directRate > 0 || options.groupRate > 0
@@ -128,29 +136,61 @@ final class Mix: Sendable {
     func run(start: UInt64) async {
         let o = options
         await withTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { await self.schedule("send_direct", rate: o.directRate, start: start) { await self.sendText($0, group: false) } }
-            tasks.addTask { await self.schedule("send_group", rate: o.groupRate, start: start) { await self.sendText($0, group: true) } }
-            tasks.addTask { await self.schedule("history", rate: o.historyRate, start: start) { await self.history($0) } }
-            tasks.addTask { await self.schedule("reaction", rate: o.reactionRate, start: start) { await self.reaction($0) } }
+            tasks.addTask {
+                await self.schedule("send_direct", rate: o.directRate, start: start) {
+                    await self.sendText($0, group: false)
+                }
+            }
+            tasks.addTask {
+                await self.schedule("send_group", rate: o.groupRate, start: start) {
+                    await self.sendText($0, group: true)
+                }
+            }
+            tasks.addTask {
+                await self.schedule("history", rate: o.historyRate, start: start) { await self.history($0) }
+            }
+            tasks.addTask {
+                await self.schedule("reaction", rate: o.reactionRate, start: start) { await self.reaction($0) }
+            }
             tasks.addTask { await self.schedule("pin", rate: o.pinRate, start: start) { await self.pinToggle($0) } }
             tasks.addTask { await self.schedule("typing", rate: o.typingRate, start: start) { await self.typing($0) } }
-            tasks.addTask { await self.schedule("presence", rate: o.presenceRate, start: start) { await self.presence($0) } }
+            tasks.addTask {
+                await self.schedule("presence", rate: o.presenceRate, start: start) { await self.presence($0) }
+            }
             tasks.addTask { await self.schedule("login", rate: o.loginRate, start: start) { await self.login($0) } }
             tasks.addTask { await self.schedule("call", rate: o.callRate, start: start) { await self.call($0) } }
             tasks.addTask { await self.schedule("voice", rate: o.voiceRate, start: start) { await self.voice($0) } }
             tasks.addTask { await self.schedule("report", rate: o.reportRate, start: start) { await self.report($0) } }
             tasks.addTask { await self.schedule("export", rate: o.exportRate, start: start) { await self.export($0) } }
-            tasks.addTask { await self.schedule("delete", rate: o.deleteRate, start: start) { await self.deletion($0) } }
-            if community != nil {
-                tasks.addTask { await self.schedule("event", rate: o.eventRate, start: start) { await self.publishEvent($0) } }
+            tasks.addTask {
+                await self.schedule("delete", rate: o.deleteRate, start: start) { await self.deletion($0) }
             }
-            tasks.addTask { await self.schedule("communities_list", rate: o.communityListRate, start: start) { await self.listCommunities($0) } }
-            tasks.addTask { await self.schedule("calendar", rate: o.calendarRate, start: start) { await self.calendarMonth($0) } }
+            if community != nil {
+                tasks.addTask {
+                    await self.schedule("event", rate: o.eventRate, start: start) { await self.publishEvent($0) }
+                }
+            }
+            tasks.addTask {
+                await self.schedule("communities_list", rate: o.communityListRate, start: start) {
+                    await self.listCommunities($0)
+                }
+            }
+            tasks.addTask {
+                await self.schedule("calendar", rate: o.calendarRate, start: start) { await self.calendarMonth($0) }
+            }
             if social != nil {
-                tasks.addTask { await self.schedule("post", rate: o.postRate, start: start) { await self.createPost($0) } }
-                tasks.addTask { await self.schedule("timeline_home", rate: o.timelineRate, start: start) { await self.homePage($0) } }
-                tasks.addTask { await self.schedule("like", rate: o.likeRate, start: start) { await self.likePost($0) } }
-                tasks.addTask { await self.schedule("follow", rate: o.followRate, start: start) { await self.followToggle($0) } }
+                tasks.addTask {
+                    await self.schedule("post", rate: o.postRate, start: start) { await self.createPost($0) }
+                }
+                tasks.addTask {
+                    await self.schedule("timeline_home", rate: o.timelineRate, start: start) { await self.homePage($0) }
+                }
+                tasks.addTask {
+                    await self.schedule("like", rate: o.likeRate, start: start) { await self.likePost($0) }
+                }
+                tasks.addTask {
+                    await self.schedule("follow", rate: o.followRate, start: start) { await self.followToggle($0) }
+                }
             }
             if o.dropShare > 0 {
                 tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
@@ -162,7 +202,9 @@ final class Mix: Sendable {
     }
 
     /// Starts `action(k)` for every operation k when it is due (open loop: each in its own task).
-    private func schedule(_ op: String, rate: Double, start: UInt64, action: @escaping @Sendable (Int) async -> Void) async {
+    private func schedule(_ op: String, rate: Double, start: UInt64, action: @escaping @Sendable (Int) async -> Void)
+        async
+    {
         guard rate > 0 else { return }
         var pacer = Pacer(rate: rate, start: start, duration: options.duration, phase: Pacer.phase(of: op))
         harness.planned(op, pacer.planned)
@@ -203,7 +245,9 @@ final class Mix: Sendable {
             let ack = try await harness.clients[client].sendText(
                 text, to: .conversation(conversation.id), clientId: "lt.\(t0).\(k)")
             harness.record(Metric.sendToAck, client: client, since: t0)
-            harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
+            harness.ledger.withLock {
+                $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq)
+            }
             latestMessage.withLock { $0[ack.conversationId] = (ack.messageId, client) }
             senders.withLock { _ = $0.insert(client) }
             harness.succeeded(op)
@@ -347,7 +391,10 @@ final class Mix: Sendable {
         for _ in 0..<100 {
             let eligible = senders.withLock { $0 }.filter { harness.isAvailable($0) }
             picked = exporters.withLock { e -> Int? in
-                guard let i = e.turns.pick(count: harness.clients.count, busy: e.busy, eligible: { eligible.contains($0) }) else { return nil }
+                guard
+                    let i = e.turns.pick(
+                        count: harness.clients.count, busy: e.busy, eligible: { eligible.contains($0) })
+                else { return nil }
                 e.busy.insert(i)
                 return i
             }
@@ -365,15 +412,19 @@ final class Mix: Sendable {
                 throw SwitchboardClientError.timeout(op: "account.export_ready")
             }
             guard ready.value == "ready" else {
-                harness.failed("export", code: "export_\(ready.value)", detail: "export \(info.exportId) ended \(ready.value)")
+                harness.failed(
+                    "export", code: "export_\(ready.value)", detail: "export \(info.exportId) ended \(ready.value)")
                 return
             }
             harness.record(Metric.exportReady, client: client, from: t0, to: ready.at)
             if options.downloadExports {
                 let t1 = now()
-                let archive = try await harness.clients[client].downloadExport(info.exportId, timeout: options.exportTimeout)
+                let archive = try await harness.clients[client].downloadExport(
+                    info.exportId, timeout: options.exportTimeout)
                 guard archive.count >= 2, archive[0] == 0x1f, archive[1] == 0x8b else {
-                    harness.failed("export", code: "export_not_gzip", detail: "export \(info.exportId): \(archive.count) bytes, not gzip")
+                    harness.failed(
+                        "export", code: "export_not_gzip",
+                        detail: "export \(info.exportId): \(archive.count) bytes, not gzip")
                     return
                 }
                 harness.record(Metric.exportDownload, client: client, since: t1)
@@ -411,7 +462,8 @@ final class Mix: Sendable {
                 case .other(let raw) where raw.name == "account.deleted": deletedEvent = true
                 case .disconnected(let reason): closeReason = reason
                 case .state(.closed):
-                    deletionsClosed.arrived(key, at: now(), deletedEvent ? closeReason : "no account.deleted before \(closeReason)")
+                    deletionsClosed.arrived(
+                        key, at: now(), deletedEvent ? closeReason : "no account.deleted before \(closeReason)")
                     return
                 default: break
                 }
@@ -422,15 +474,18 @@ final class Mix: Sendable {
             try await a.connect()
             try await b.connect()
             _ = try await a.register(
-                phone: "+1556\(deletionPhoneBase + 2 * k)", password: password, displayName: "load delete \(k)", device: "switchboard-load")
+                phone: "+1556\(deletionPhoneBase + 2 * k)", password: password, displayName: "load delete \(k)",
+                device: "switchboard-load")
             let friend = try await b.register(
-                phone: "+1556\(deletionPhoneBase + 2 * k + 1)", password: password, displayName: "load keep \(k)", device: "switchboard-load")
+                phone: "+1556\(deletionPhoneBase + 2 * k + 1)", password: password, displayName: "load keep \(k)",
+                device: "switchboard-load")
             if let request = try await a.requestFriend(userId: friend.userId).request {
                 _ = try await b.acceptFriendRequest(request.requestId)
             }
             let conversation = try await a.directConversation(with: friend.userId)
             for j in 0..<3 {
-                _ = try await a.sendText("delete me \(k).\(j)", to: .conversation(conversation.conversationId), clientId: "ld.\(k).\(j)")
+                _ = try await a.sendText(
+                    "delete me \(k).\(j)", to: .conversation(conversation.conversationId), clientId: "ld.\(k).\(j)")
             }
             let t0 = now()
             try await a.deleteAccount(password: password)
@@ -441,7 +496,8 @@ final class Mix: Sendable {
                 harness.recorder.record(Metric.deleteToClosed, nanoseconds: closed.at &- t0)
                 harness.succeeded("delete")
             } else {
-                harness.failed("delete", code: "not_4005", detail: "deleted account's connection ended: \(closed.value)")
+                harness.failed(
+                    "delete", code: "not_4005", detail: "deleted account's connection ended: \(closed.value)")
             }
         } catch {
             harness.failed("delete", error)
@@ -509,19 +565,21 @@ final class Mix: Sendable {
         // A cursor moves past each chosen user, so no phone number logs in again before every other user had
         // its turn (the server allows 5 logins per number, then one per 12 s).
         let n = harness.users.count
-        guard let index = away.withLock({ away -> Int? in
-            loggingIn.withLock { busy -> Int? in
-                loginCursor.withLock { cursor -> Int? in
-                    for j in 0..<n where !away.contains((cursor + j) % n) && !busy.contains((cursor + j) % n) {
-                        let chosen = (cursor + j) % n
-                        busy.insert(chosen)
-                        cursor = chosen + 1
-                        return chosen
+        guard
+            let index = away.withLock({ away -> Int? in
+                loggingIn.withLock { busy -> Int? in
+                    loginCursor.withLock { cursor -> Int? in
+                        for j in 0..<n where !away.contains((cursor + j) % n) && !busy.contains((cursor + j) % n) {
+                            let chosen = (cursor + j) % n
+                            busy.insert(chosen)
+                            cursor = chosen + 1
+                            return chosen
+                        }
+                        return nil
                     }
-                    return nil
                 }
-            }
-        }) else { return }
+            })
+        else { return }
         defer { loggingIn.withLock { _ = $0.remove(index) } }
         let user = harness.users[index]
         // The login goes to the server the user's own client is on (after a failover: a live node).
@@ -568,7 +626,8 @@ final class Mix: Sendable {
             return nil
         }
         guard let (caller, callee) = pair else { return }
-        let outcomes: [CallOutcome] = options.ringTimeout > 0 ? [.answered, .declined, .timeout] : [.answered, .declined]
+        let outcomes: [CallOutcome] =
+            options.ringTimeout > 0 ? [.answered, .declined, .timeout] : [.answered, .declined]
         await harness.invite(caller: caller, callee: callee, outcome: outcomes[k % outcomes.count], n: k)
     }
 
@@ -586,7 +645,9 @@ final class Mix: Sendable {
             harness.record(Metric.upload, client: client, since: t0)
             let ack = try await harness.clients[client].sendVoice(
                 voiceId: uploaded.voiceId, to: .conversation(conversation.id), clientId: "lv.\(t0).\(k)")
-            harness.ledger.withLock { $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq) }
+            harness.ledger.withLock {
+                $0.acknowledged(client: client, conversationId: ack.conversationId, seq: ack.seq)
+            }
             harness.succeeded("voice")
         } catch {
             fail("voice", client: client, since: t0, error)
@@ -600,7 +661,8 @@ final class Mix: Sendable {
         let count = Int((Double(harness.clients.count) * options.dropShare).rounded())
         let chosen = harness.inCall.withLock { busy -> [Int] in
             // The community's administrator keeps its connection: its publications are the timed operation.
-            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) && $0 != community?.admin }.shuffled().prefix(count)
+            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) && $0 != community?.admin }
+                .shuffled().prefix(count)
             let t = now()
             harness.recovering.withLock { for i in candidates { $0[i] = t } }
             harness.lastDrop.withLock { for i in candidates { $0[i] = t } }
@@ -626,7 +688,8 @@ final class Mix: Sendable {
         harness.killedAt.withLock { $0 = killTime }
         for pid in plan.pids {
             let result = Glibc.kill(pid, SIGKILL) == 0 ? "killed" : String(cString: strerror(errno))
-            let record = KillRecord(pid: pid, atSeconds: (Double(killTime &- start) / 1e8).rounded() / 10, result: result)
+            let record = KillRecord(
+                pid: pid, atSeconds: (Double(killTime &- start) / 1e8).rounded() / 10, result: result)
             kills.withLock { $0.append(record) }
             note("run: SIGKILL to \(pid) at \(record.atSeconds) s: \(result)")
         }
@@ -642,6 +705,8 @@ final class Mix: Sendable {
             }
         }
         let abandoned = harness.abandonCallsOfKilledClients()
-        note("run: \(harness.killed.withLock { $0.count }) clients lost their server to the kill; \(abandoned) of their calls given up")
+        note(
+            "run: \(harness.killed.withLock { $0.count }) clients lost their server to the kill; \(abandoned) of their calls given up"
+        )
     }
 }

@@ -86,7 +86,9 @@ struct Population {
                         made.withLock { $0[i] = client }
                         return
                     } catch {
-                        guard case .server(let e)? = error as? SwitchboardClientError, e.code == "unavailable", attempt < 1000 else { throw error }
+                        guard case .server(let e)? = error as? SwitchboardClientError, e.code == "unavailable",
+                            attempt < 1000
+                        else { throw error }
                         retries.withLock { $0 += 1 }
                         try? await Task.sleep(nanoseconds: 20_000_000)
                     }
@@ -145,7 +147,9 @@ struct Population {
             let pair = ringPairs[k]
             do {
                 let c = try await clients[pair.a].directConversation(with: all[pair.b].userId)
-                found.withLock { $0[k] = LoadConversation(id: c.conversationId, members: [pair.a, pair.b], isGroup: false) }
+                found.withLock {
+                    $0[k] = LoadConversation(id: c.conversationId, members: [pair.a, pair.b], isGroup: false)
+                }
                 baselines.withLock { $0[c.conversationId] = c.lastSeq }
             } catch {
                 failures.withLock { $0.append("conversations.direct \(pair.a)-\(pair.b): \(error)") }
@@ -156,7 +160,9 @@ struct Population {
             do {
                 let c = try await clients[members[0]].createGroup(
                     name: "load group \(g)", memberIds: members.dropFirst().map { all[$0].userId })
-                found.withLock { $0[ringPairs.count + g] = LoadConversation(id: c.conversationId, members: members, isGroup: true) }
+                found.withLock {
+                    $0[ringPairs.count + g] = LoadConversation(id: c.conversationId, members: members, isGroup: true)
+                }
                 baselines.withLock { $0[c.conversationId] = c.lastSeq }
             } catch {
                 failures.withLock { $0.append("groups.create \(g): \(error)") }

@@ -26,7 +26,8 @@ struct ProcessStats: Codable, Sendable {
         else { return nil }
         var rss = 0
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            rss = (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) * 1024
+            rss =
+                (Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0) * 1024
         }
         // Fields after the command name (which may hold spaces) start after the last ')'.
         guard let close = stat.lastIndex(of: ")") else { return nil }

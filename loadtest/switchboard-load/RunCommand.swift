@@ -32,7 +32,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @Option(help: "The servers' WebSocket URLs (repeat for the nodes of a cluster; loopback 127.0.0.0/8 only).")
     var url: [String] = ["ws://127.0.0.1:8080/ws"]
-    @Option(help: "A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair).")
+    @Option(
+        help:
+            "A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair)."
+    )
     var standbyUrl: [String] = []
     @Option(help: "Users to register (each holds one connection during the run).") var users = 2000
     @Option(help: "Each user befriends the next N users (a ring) and chats with them one-to-one.") var friends = 2
@@ -51,17 +54,32 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Call invitations per second (answered, declined, or left to time out, in turn).") var callRate = 2.0
     @Option(help: "Voice uploads sent as messages per second.") var voiceRate = 0.5
     @Option(help: "Length of each voice recording in seconds.") var voiceSeconds = 3.0
-    @Option(help: "Reports (report.create on a message another member sent in this run) per second.") var reportRate = 0.5
-    @Option(help: "Reports one user may make in the run (the server allows 20 an hour: serve --report-rate).") var reportsPerUser = 20
-    @Option(help: "Data exports (account.export by a user who sent messages in this run, to account.export_ready) per second.")
+    @Option(help: "Reports (report.create on a message another member sent in this run) per second.") var reportRate =
+        0.5
+    @Option(help: "Reports one user may make in the run (the server allows 20 an hour: serve --report-rate).")
+    var reportsPerUser = 20
+    @Option(
+        help:
+            "Data exports (account.export by a user who sent messages in this run, to account.export_ready) per second."
+    )
     var exportRate = 0.05
-    @Option(help: "Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve --exports-per-day).")
+    @Option(
+        help:
+            "Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve --exports-per-day)."
+    )
     var exportsPerUser = 3
-    @Option(help: "Seconds to wait for an export's account.export_ready, for its download, and for a deleted account's close.")
+    @Option(
+        help:
+            "Seconds to wait for an export's account.export_ready, for its download, and for a deleted account's close."
+    )
     var exportTimeout = 15.0
-    @Option(help: "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005.")
+    @Option(
+        help:
+            "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005."
+    )
     var deleteRate = 0.05
-    @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.") var downloadExports = true
+    @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.")
+    var downloadExports = true
     @Option(
         help: """
             A shell command that makes the run's first user an administrator, {phone} standing for its phone number \
@@ -69,22 +87,33 @@ struct RunCommand: AsyncParsableCommand {
             publishes events to it. Without it no community is created and no event published.
             """)
     var adminCommand: String?
-    @Option(help: "Members of the run's community (users 1...N, all online; default: every user but the administrator).")
+    @Option(
+        help: "Members of the run's community (users 1...N, all online; default: every user but the administrator).")
     var communityMembers: Int?
-    @Option(help: "Events published to the run's community per second (events.create to each member's community.notification).")
+    @Option(
+        help:
+            "Events published to the run's community per second (events.create to each member's community.notification)."
+    )
     var eventRate = 0.2
     @Option(help: "communities.list (first page) per second.") var communityListRate = 2.0
     @Option(help: "calendar.get (month) per second.") var calendarRate = 2.0
     @Flag(
         inversion: .prefixedNo,
-        help: "Social (issue 18): every client takes a handle, follows the next --social-follows clients and keeps its home page live; the mix posts, reads home pages, likes and follows.")
+        help:
+            "Social (issue 18): every client takes a handle, follows the next --social-follows clients and keeps its home page live; the mix posts, reads home pages, likes and follows."
+    )
     var social = true
     @Option(help: "Clients each client follows (a ring): the home pages a post must reach.") var socialFollows = 5
-    @Option(help: "Posts per second (post.create to its reply and to post.new at each live home page that shows it).") var postRate = 2.0
+    @Option(help: "Posts per second (post.create to its reply and to post.new at each live home page that shows it).")
+    var postRate = 2.0
     @Option(help: "Home timeline pages (timeline.home, 20 posts) per second.") var timelineRate = 2.0
-    @Option(help: "Likes per second (post.like of a post of the run; the counts are checked at the end).") var likeRate = 2.0
+    @Option(help: "Likes per second (post.like of a post of the run; the counts are checked at the end).")
+    var likeRate = 2.0
     @Option(help: "Follows and unfollows per second (outside the ring, in turn per pair).") var followRate = 0.5
-    @Option(help: "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out).")
+    @Option(
+        help:
+            "The server's ring timeout in seconds, when it runs with a short test one (0: no call is left to time out)."
+    )
     var ringTimeout = 0.0
     @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
     @Option(help: "Share of the clients whose connection is dropped mid-run (the recovery check).") var dropShare = 0.1
@@ -93,7 +122,8 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Event loops of the generator's clients.") var loops = 1
     @Option(help: "Concurrent registrations during setup.") var concurrency = 32
     @Option(help: "Seconds to wait for in-flight operations and deliveries after the mix.") var drainTimeout = 20.0
-    @Option(help: "A budgets file (JSON, any subset of the defaults; see `switchboard-load budgets`).") var budgets: String?
+    @Option(help: "A budgets file (JSON, any subset of the defaults; see `switchboard-load budgets`).") var budgets:
+        String?
     @Option(help: "Write the JSON report to this file.") var report: String?
     @Option(help: "PIDs of the server processes, for their memory and CPU in the report.") var serverPid: [Int32] = []
     @Option(help: "A process to SIGKILL mid-run (a cluster node; repeatable; needs --kill-at). Nothing else is killed.")
@@ -102,14 +132,18 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Offer permessage-deflate.") var compression = false
     @Flag(
         inversion: .prefixedNo,
-        help: "Resume after reconnects (--no-resume: a negative control; the dropped clients then miss messages and the recovery check fails).")
+        help:
+            "Resume after reconnects (--no-resume: a negative control; the dropped clients then miss messages and the recovery check fails)."
+    )
     var resume = true
     @Flag(help: "Print the JSON report on stdout instead of the table.") var json = false
 
     func validate() throws {
         guard !url.isEmpty else { throw ValidationError("--url: at least one") }
         for u in url + standbyUrl {
-            guard let c = ClientConfiguration(url: u), c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost" else {
+            guard let c = ClientConfiguration(url: u),
+                c.endpoint.host.hasPrefix("127.") || c.endpoint.host == "localhost"
+            else {
                 throw ValidationError("--url must be ws://127.x.y.z:PORT/ws (load goes to this machine only)")
             }
         }
@@ -117,17 +151,24 @@ struct RunCommand: AsyncParsableCommand {
             guard killAt != nil else { throw ValidationError("--kill-pid needs --kill-at") }
             if case .failure(let e) = makeKillPlan() { throw ValidationError(e.description) }
         }
-        guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1 else {
+        guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1
+        else {
             throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
         }
         guard postRate >= 0, timelineRate >= 0, likeRate >= 0, followRate >= 0, socialFollows >= 1 else {
-            throw ValidationError("--post-rate, --timeline-rate, --like-rate and --follow-rate >= 0, --social-follows >= 1")
+            throw ValidationError(
+                "--post-rate, --timeline-rate, --like-rate and --follow-rate >= 0, --social-follows >= 1")
         }
         guard eventRate >= 0, communityListRate >= 0, calendarRate >= 0, (communityMembers ?? 1) >= 1 else {
-            throw ValidationError("--event-rate, --community-list-rate and --calendar-rate >= 0, --community-members >= 1")
+            throw ValidationError(
+                "--event-rate, --community-list-rate and --calendar-rate >= 0, --community-members >= 1")
         }
-        guard reportRate >= 0, exportRate >= 0, deleteRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1, exportTimeout > 0 else {
-            throw ValidationError("--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0")
+        guard reportRate >= 0, exportRate >= 0, deleteRate >= 0, reportsPerUser >= 1, exportsPerUser >= 1,
+            exportTimeout > 0
+        else {
+            throw ValidationError(
+                "--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0"
+            )
         }
         guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
             throw ValidationError("--group-sizes: comma-separated sizes of at least 3")
@@ -149,7 +190,9 @@ struct RunCommand: AsyncParsableCommand {
         return c
     }
 
-    func parsedGroupSizes() -> [Int] { groupSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
+    func parsedGroupSizes() -> [Int] {
+        groupSizes.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    }
 
     func loadBudgets() throws -> Budgets {
         guard let budgets else { return .defaults }
@@ -180,7 +223,8 @@ struct RunCommand: AsyncParsableCommand {
         do {
             setup = try await population.create { i in
                 try SwitchboardClient(
-                    configuration: Self.configuration(client: i, base: baseConfiguration, endpoints: endpoints, standbys: standbys),
+                    configuration: Self.configuration(
+                        client: i, base: baseConfiguration, endpoints: endpoints, standbys: standbys),
                     loop: group.loops[i % group.loops.count])
             }
         } catch {
@@ -197,18 +241,22 @@ struct RunCommand: AsyncParsableCommand {
         if let adminCommand {
             do {
                 community = try await CommunityPlan.make(
-                    harness: harness, adminCommand: adminCommand, members: communityMembers ?? (users - 1), concurrency: concurrency)
+                    harness: harness, adminCommand: adminCommand, members: communityMembers ?? (users - 1),
+                    concurrency: concurrency)
             } catch {
                 note("switchboard-load: setup failed: \(error)")
                 throw ExitCode(2)
             }
         } else if eventRate > 0 {
-            note("run: no --admin-command, so no community: events are not published (event_to_notification not measured)")
+            note(
+                "run: no --admin-command, so no community: events are not published (event_to_notification not measured)"
+            )
         }
         var socialPlan: SocialPlan?
         if social {
             do {
-                socialPlan = try await SocialPlan.make(harness: harness, follows: socialFollows, concurrency: concurrency)
+                socialPlan = try await SocialPlan.make(
+                    harness: harness, follows: socialFollows, concurrency: concurrency)
             } catch {
                 note("switchboard-load: setup failed: \(error) (a server without the social layer: --no-social)")
                 throw ExitCode(2)
@@ -216,20 +264,29 @@ struct RunCommand: AsyncParsableCommand {
         }
         try await Task.sleep(nanoseconds: 1_000_000_000)  // presence snapshots and setup events settle
         // Per process: a killed node is left out of the server's figures (those of the processes alive at the end).
-        let serverBeforeEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
+        let serverBeforeEach = Dictionary(
+            uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
         let generatorBefore = ProcessStats.read(pid: getpid())
         let start = now() + 50_000_000
-        note(String(format: "run: %.0f s mix with %d users", duration, users) + (url.count > 1 ? " over \(url.count) servers" : ""))
+        note(
+            String(format: "run: %.0f s mix with %d users", duration, users)
+                + (url.count > 1 ? " over \(url.count) servers" : ""))
 
-        let mix = Mix(harness: harness, options: self, loginConfiguration: baseConfiguration, group: group, community: community, social: socialPlan)
+        let mix = Mix(
+            harness: harness, options: self, loginConfiguration: baseConfiguration, group: group, community: community,
+            social: socialPlan)
         await mix.run(start: start)
         let mixEnd = now()
-        let serverAfterEach = Dictionary(uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
+        let serverAfterEach = Dictionary(
+            uniqueKeysWithValues: serverPid.compactMap { p in ProcessStats.read(pid: p).map { (p, $0) } })
         let survivors = serverPid.filter { serverBeforeEach[$0] != nil && serverAfterEach[$0] != nil }
         func sum(_ each: [Int32: ProcessStats]) -> ProcessStats? {
-            survivors.isEmpty ? nil : survivors.reduce(ProcessStats(rssBytes: 0, cpuSeconds: 0)) {
-                ProcessStats(rssBytes: $0.rssBytes + each[$1]!.rssBytes, cpuSeconds: $0.cpuSeconds + each[$1]!.cpuSeconds)
-            }
+            survivors.isEmpty
+                ? nil
+                : survivors.reduce(ProcessStats(rssBytes: 0, cpuSeconds: 0)) {
+                    ProcessStats(
+                        rssBytes: $0.rssBytes + each[$1]!.rssBytes, cpuSeconds: $0.cpuSeconds + each[$1]!.cpuSeconds)
+                }
         }
         let serverBefore = sum(serverBeforeEach), serverAfter = sum(serverAfterEach)
         let generatorAfter = ProcessStats.read(pid: getpid())
@@ -296,7 +353,9 @@ struct RunCommand: AsyncParsableCommand {
 
         // Verdict.
         let latencies = harness.recorder.summaries()
-        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_LOAD_TRACE"] { harness.recorder.writeTrace(to: path) }
+        if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_LOAD_TRACE"] {
+            harness.recorder.writeTrace(to: path)
+        }
         let operations = harness.operations.withLock { $0 }
         let rows = Verdict.evaluate(
             latencies: latencies, operations: operations, errorsByCode: harness.errors.withLock { $0 },
@@ -308,7 +367,8 @@ struct RunCommand: AsyncParsableCommand {
             server = ServerReport(
                 pids: survivors, rssBytesBefore: serverBefore.rssBytes, rssBytesAfter: serverAfter.rssBytes,
                 cpuSecondsDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) * 100).rounded() / 100,
-                cpuPercentDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / measuredSeconds * 1000).rounded() / 10)
+                cpuPercentDuringMix: ((serverAfter.cpuSeconds - serverBefore.cpuSeconds) / measuredSeconds * 1000)
+                    .rounded() / 10)
         }
         let generatorPercent = generatorBefore.flatMap { b in
             generatorAfter.map { a in ((a.cpuSeconds - b.cpuSeconds) / measuredSeconds * 1000).rounded() / 10 }
@@ -316,29 +376,35 @@ struct RunCommand: AsyncParsableCommand {
         let report = RunReport(
             result: passed ? "PASS" : "FAIL", date: ISO8601DateFormatter().string(from: Date()),
             configuration: [
-                "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "), "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
+                "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "),
+                "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
                 "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)",
                 "pin_rate": "\(pinRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
                 "voice_rate": "\(voiceRate)", "voice_seconds": "\(voiceSeconds)", "report_rate": "\(reportRate)",
-                "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)", "exports_per_user": "\(exportsPerUser)",
+                "reports_per_user": "\(reportsPerUser)", "export_rate": "\(exportRate)",
+                "exports_per_user": "\(exportsPerUser)",
                 "export_timeout_s": "\(exportTimeout)", "delete_rate": "\(deleteRate)", "event_rate": "\(eventRate)",
                 "community_members": "\(community?.members.count ?? 0)", "community_list_rate": "\(communityListRate)",
-                "calendar_rate": "\(calendarRate)", "social": "\(social)", "social_follows": "\(socialFollows)", "post_rate": "\(postRate)",
-                "timeline_rate": "\(timelineRate)", "like_rate": "\(likeRate)", "follow_rate": "\(followRate)", "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
+                "calendar_rate": "\(calendarRate)", "social": "\(social)", "social_follows": "\(socialFollows)",
+                "post_rate": "\(postRate)",
+                "timeline_rate": "\(timelineRate)", "like_rate": "\(likeRate)", "follow_rate": "\(followRate)",
+                "download_exports": "\(downloadExports)", "ring_timeout_s": "\(ringTimeout)",
                 "drop_share": "\(dropShare)", "drop_at": "\(dropAt)",
                 "kill_pids": killPid.map(String.init).joined(separator: " "), "kill_at": killAt.map { "\($0)" } ?? "",
                 "compression": "\(compression)", "loops": "\(loops)", "resume": "\(resume)",
             ],
             setup: SetupReport(
                 users: users, friendships: setup.friendships, conversations: setup.conversations.count,
-                registerSeconds: (setup.registerSeconds * 10).rounded() / 10, seconds: (setup.seconds * 10).rounded() / 10),
+                registerSeconds: (setup.registerSeconds * 10).rounded() / 10,
+                seconds: (setup.seconds * 10).rounded() / 10),
             measuredSeconds: (measuredSeconds * 100).rounded() / 100,
             latencies: latencies, operations: operations, errors: harness.errors.withLock { $0 },
             errorSamples: harness.errorSamples.withLock { $0 }, interrupted: mix.interrupted.withLock { $0 },
             recovery: recovery, shortfalls: shortfalls.prefix(20).map(\.description),
-            messagesStored: harness.ledger.withLock { $0.storedDuringRun }, duplicatesDroppedByClients: duplicatesDropped,
+            messagesStored: harness.ledger.withLock { $0.storedDuringRun },
+            duplicatesDroppedByClients: duplicatesDropped,
             server: server, generatorCpuPercentOfACore: generatorPercent, budgets: budgets, rows: rows)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -359,7 +425,9 @@ struct RunCommand: AsyncParsableCommand {
             format: "%d users, %.1f s measured: %lld messages stored, %d dropped clients", users, r.measuredSeconds,
             r.messagesStored, r.recovery.dropped)
         if !r.recovery.kills.isEmpty {
-            s += "; killed " + r.recovery.kills.map { "\($0.pid) at \($0.atSeconds) s (\($0.result))" }.joined(separator: ", ")
+            s +=
+                "; killed "
+                + r.recovery.kills.map { "\($0.pid) at \($0.atSeconds) s (\($0.result))" }.joined(separator: ", ")
             s += ", \(r.recovery.killed) clients failed over"
         }
         if let server = r.server {

@@ -74,7 +74,10 @@ struct SocialPlan: Sendable {
             }
         }
         harness.socialLive.withLock { $0 = true }
-        note(String(format: "setup: social: %d handles, %d follows each (a ring), home pages live; %.1f s", n, follows, Date().timeIntervalSince(started)))
+        note(
+            String(
+                format: "setup: social: %d handles, %d follows each (a ring), home pages live; %.1f s", n, follows,
+                Date().timeIntervalSince(started)))
         return SocialPlan(follows: follows, clients: n)
     }
 }
@@ -87,7 +90,8 @@ extension Mix {
         let t0 = now()
         harness.started("post")
         do {
-            let p = try await harness.clients[client].publishPost(SocialPlan.text(sent: t0, k: k), clientId: "lp.\(t0).\(k)")
+            let p = try await harness.clients[client].publishPost(
+                SocialPlan.text(sent: t0, k: k), clientId: "lp.\(t0).\(k)")
             harness.record(Metric.postCreate, client: client, since: t0)
             harness.socialPosts.withLock { $0[k] = (sent: t0, postId: p.postId, author: client) }
             harness.succeeded("post")
@@ -115,7 +119,8 @@ extension Mix {
     func likePost(_ k: Int) async {
         guard social != nil, let client = randomSocialClient() else { return }
         let seeds = harness.socialSeedPosts.withLock { $0 }
-        guard let postId = harness.socialPosts.withLock({ $0.values.randomElement()?.postId }) ?? seeds.randomElement() else { return }
+        guard let postId = harness.socialPosts.withLock({ $0.values.randomElement()?.postId }) ?? seeds.randomElement()
+        else { return }
         let t0 = now()
         harness.started("like")
         do {
@@ -137,11 +142,13 @@ extension Mix {
         let target = (client + plan.follows + 1 + Int.random(in: 0..<(plan.clients - plan.follows - 1))) % plan.clients
         let pair = client * plan.clients + target
         // Claim the pair so that two operations never toggle it at once; the mark says which way it goes.
-        guard let following = harness.extraFollows.withLock({ f -> Bool? in
-            if f.busy.contains(pair) { return nil }
-            f.busy.insert(pair)
-            return f.active.contains(pair)
-        }) else { return }
+        guard
+            let following = harness.extraFollows.withLock({ f -> Bool? in
+                if f.busy.contains(pair) { return nil }
+                f.busy.insert(pair)
+                return f.active.contains(pair)
+            })
+        else { return }
         defer { harness.extraFollows.withLock { _ = $0.busy.remove(pair) } }
         let t0 = now()
         harness.started("follow")
@@ -183,7 +190,9 @@ extension Mix {
             let missing = plan.homeOf(author: p.author).filter { !excused.contains($0) && !got.contains($0) }
             count += missing.count
             if !missing.isEmpty && samples.count < 5 {
-                samples.append("post #\(p.postId) (k \(k), by client \(p.author)): no post.new at \(missing.count) home page(s), e.g. client \(missing[0])")
+                samples.append(
+                    "post #\(p.postId) (k \(k), by client \(p.author)): no post.new at \(missing.count) home page(s), e.g. client \(missing[0])"
+                )
             }
         }
         return (count, samples)
@@ -197,10 +206,13 @@ extension Mix {
         var count = 0
         var samples: [String] = []
         for (postId, likers) in likes.prefix(50) {
-            guard let reader = randomSocialClient(), let p = try? await harness.clients[reader].socialPost(postId) else { continue }
+            guard let reader = randomSocialClient(), let p = try? await harness.clients[reader].socialPost(postId)
+            else { continue }
             if p.likeCount != Int64(likers.count) {
                 count += 1
-                if samples.count < 5 { samples.append("post #\(postId): like_count \(p.likeCount), \(likers.count) likes succeeded") }
+                if samples.count < 5 {
+                    samples.append("post #\(postId): like_count \(p.likeCount), \(likers.count) likes succeeded")
+                }
             }
         }
         return (count, samples)

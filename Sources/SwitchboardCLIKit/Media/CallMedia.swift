@@ -55,7 +55,8 @@ public final class CallMedia: @unchecked Sendable {
 
     /// Builds and starts the pipeline. `stun`/`turn` come from `MediaPipeline.iceServers`.
     public init(
-        options: MediaOptions, video: Bool, stun: String?, turn: [String], onEvent: @escaping @Sendable (MediaEvent) -> Void
+        options: MediaOptions, video: Bool, stun: String?, turn: [String],
+        onEvent: @escaping @Sendable (MediaEvent) -> Void
     ) throws(CLIError) {
         sendsVideo = video
         var pcm: [Int16]?
@@ -78,7 +79,8 @@ public final class CallMedia: @unchecked Sendable {
         guard
             let engine = sbwr_engine_new(
                 description, audioReceive, videoReceive, stun, turnList.isEmpty ? nil : turnList,
-                options.relayOnly ? 1 : 0, addresses.isEmpty ? nil : addresses, callback, sinkPointer, &error, error.count)
+                options.relayOnly ? 1 : 0, addresses.isEmpty ? nil : addresses, callback, sinkPointer, &error,
+                error.count)
         else {
             Unmanaged<EventSink>.fromOpaque(sinkPointer).release()
             throw CLIError("media: \(cText(error))", exitCode: .media)
@@ -99,7 +101,9 @@ public final class CallMedia: @unchecked Sendable {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw CLIError("cannot read the audio file \(path)", exitCode: .localFile)
         }
-        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("switchboard-play-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).raw").path
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "switchboard-play-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).raw"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: raw) }
         var error = [CChar](repeating: 0, count: 512)
         if sbwr_run_to_end(MediaPipeline.decode(file: path, to: raw), 60_000, &error, error.count) != 0 {
@@ -112,13 +116,17 @@ public final class CallMedia: @unchecked Sendable {
         let data = (try? handle.read(upToCount: MediaOptions.maxPlaySeconds * 48000 * 2)) ?? Data()
         if data.count < 2 { throw CLIError("the audio file \(path) holds no audio", exitCode: .localFile) }
         return data.withUnsafeBytes { bytes in
-            (0..<(data.count / 2)).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+            (0..<(data.count / 2)).map {
+                Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))
+            }
         }
     }
 
     /// Creates the offer (set as the local description).
     public func offer(timeout: Double = 10) async throws(CLIError) -> String {
-        try await awaitDescription(timeout: timeout) { engine in sbwr_create_offer(engine); return true }
+        try await awaitDescription(timeout: timeout) { engine in
+            sbwr_create_offer(engine); return true
+        }
     }
 
     /// Sets a remote offer and returns the answer (set as the local description).
@@ -196,7 +204,8 @@ public final class CallMedia: @unchecked Sendable {
                 }
             }
             queue.asyncAfter(deadline: .now() + timeout) { [sink] in
-                sink.failDescription(token, CLIError("media: no local description within \(Int(timeout)) s", exitCode: .media))
+                sink.failDescription(
+                    token, CLIError("media: no local description within \(Int(timeout)) s", exitCode: .media))
             }
         }
         return try result.get()

@@ -161,7 +161,9 @@ public struct CallQuality: Sendable {
         parts.append("lost \(number("packets_lost", "")) (\(number("loss_pct", "%", digits: 1)))")
         parts.append("in \(number("in_kbps", " kb/s")) out \(number("out_kbps", " kb/s"))")
         parts.append("level \(number("audio_level_db", " dB"))")
-        if case .int(let frames)? = fields["video_frames_received"], frames > 0 { parts.append("video frames \(frames)") }
+        if case .int(let frames)? = fields["video_frames_received"], frames > 0 {
+            parts.append("video frames \(frames)")
+        }
         parts.append("MOS \(number("mos", "", digits: 1))")
         return "\(prefix): " + parts.joined(separator: " · ")
     }

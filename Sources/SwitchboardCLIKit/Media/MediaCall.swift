@@ -61,7 +61,9 @@ struct MediaCall {
             printer.warning("no STUN/TURN servers for this call (call.turn failed: \(error)); trying direct paths only")
         }
         if options.relayOnly && turn.isEmpty {
-            throw CLIError("--relay-only needs a TURN server, and the hub hands out none (its --turn-uris and --turn-secret)", exitCode: .media)
+            throw CLIError(
+                "--relay-only needs a TURN server, and the hub hands out none (its --turn-uris and --turn-secret)",
+                exitCode: .media)
         }
         let continuation = inputs.continuation
         let media = try CallMedia(options: options, video: video, stun: stun, turn: turn) { event in
@@ -70,7 +72,9 @@ struct MediaCall {
         return MediaCall(media: media, options: options, client: client, inputs: inputs, printer: printer)
     }
 
-    private init(media: CallMedia, options: MediaOptions, client: SwitchboardClient, inputs: SessionInputs, printer: Printer) {
+    private init(
+        media: CallMedia, options: MediaOptions, client: SwitchboardClient, inputs: SessionInputs, printer: Printer
+    ) {
         self.media = media
         self.options = options
         self.client = client
@@ -142,29 +146,46 @@ struct MediaCall {
         case .remoteMedia(let kind):
             let first = setupMs == nil
             if first, acceptedAt != nil { setupMs = elapsedMs }
-            printer.emit(OutputRecord("call.media.track", ["call_id": callId.map { .string($0) } ?? .null, "kind": .string(kind)], text: "receiving \(kind)", style: .dim))
+            printer.emit(
+                OutputRecord(
+                    "call.media.track", ["call_id": callId.map { .string($0) } ?? .null, "kind": .string(kind)],
+                    text: "receiving \(kind)", style: .dim))
             if first {
                 requestSnapshot()
                 if let after = options.hangupAfter { inputs.schedule(Self.hangupTag, after: after) }
             }
         case .iceState(let state):
-            printer.emit(OutputRecord("call.media.ice", ["call_id": callId.map { .string($0) } ?? .null, "state": .string(state)], text: "ICE \(state)", style: state == "failed" ? .failure : .dim))
+            printer.emit(
+                OutputRecord(
+                    "call.media.ice", ["call_id": callId.map { .string($0) } ?? .null, "state": .string(state)],
+                    text: "ICE \(state)", style: state == "failed" ? .failure : .dim))
         case .error(let message):
-            printer.emit(OutputRecord("call.media.error", ["call_id": callId.map { .string($0) } ?? .null, "message": .string(message)], text: "media error: \(message)", style: .failure))
+            printer.emit(
+                OutputRecord(
+                    "call.media.error", ["call_id": callId.map { .string($0) } ?? .null, "message": .string(message)],
+                    text: "media error: \(message)", style: .failure))
         case .warning(let message):
-            printer.emit(OutputRecord("call.media.warning", ["message": .string(message)], text: "media: \(message)", style: .dim))
+            printer.emit(
+                OutputRecord(
+                    "call.media.warning", ["message": .string(message)], text: "media: \(message)", style: .dim))
         case .playbackEnded:
-            printer.emit(OutputRecord("call.media.played", ["call_id": callId.map { .string($0) } ?? .null], text: "finished playing the file", style: .dim))
+            printer.emit(
+                OutputRecord(
+                    "call.media.played", ["call_id": callId.map { .string($0) } ?? .null],
+                    text: "finished playing the file", style: .dim))
         case .stats(let snapshot):
             guard let snapshot, var quality else { scheduleTick(); return }
             lastSnapshot = snapshot
-            if !connectedShown, let setupMs, snapshot.packetsReceived > 0 || snapshot.remoteAudio || snapshot.remoteVideo {
+            if !connectedShown, let setupMs,
+                snapshot.packetsReceived > 0 || snapshot.remoteAudio || snapshot.remoteVideo
+            {
                 connectedShown = true
                 let pair: JSONValue = snapshot.localCandidateType.map { .string($0) } ?? .null
                 let via = snapshot.localCandidateType.map { " via \($0)" } ?? ""
                 printer.emit(
                     OutputRecord(
-                        "call.media.connected", ["call_id": .string(quality.callId), "setup_ms": .int(setupMs), "pair": pair],
+                        "call.media.connected",
+                        ["call_id": .string(quality.callId), "setup_ms": .int(setupMs), "pair": pair],
                         text: "media flowing\(via) (\(setupMs) ms after the answer)", style: .success))
             }
             let fields = quality.fields(snapshot)
@@ -188,7 +209,8 @@ struct MediaCall {
                     let answer = try await media.answer(offer: offer)
                     call.send(kind: "answer", payload: answer)
                 } catch {
-                    call.inputs.continuation.yield(.media(.error("could not answer the renegotiation: \(error.message)")))
+                    call.inputs.continuation.yield(
+                        .media(.error("could not answer the renegotiation: \(error.message)")))
                 }
             }
         case "answer":
@@ -197,7 +219,9 @@ struct MediaCall {
             let sdp = signal.payload
             let continuation = inputs.continuation
             Task {
-                if !(await media.setAnswer(sdp)) { continuation.yield(.media(.error("the answer does not parse as SDP"))) }
+                if !(await media.setAnswer(sdp)) {
+                    continuation.yield(.media(.error("the answer does not parse as SDP")))
+                }
             }
         case "ice_candidate":
             guard let (candidate, mline) = Self.parseCandidate(signal.payload, mids: remoteMids) else { return }
@@ -226,7 +250,8 @@ struct MediaCall {
             printer.emit(
                 OutputRecord(
                     "call.media.summary", fields,
-                    text: received ? CallQuality.line(fields, prefix: "call summary") : "call summary: no media was received",
+                    text: received
+                        ? CallQuality.line(fields, prefix: "call summary") : "call summary: no media was received",
                     style: received ? .plain : .failure))
         }
         if !recorded { printer.warning("a recording may be incomplete (it did not finish within 3 s)") }
@@ -241,7 +266,11 @@ struct MediaCall {
             do {
                 try await client.send(Ops.CallSignal.self, .init(callId: callId, kind: kind, payload: payload))
             } catch {
-                continuation.yield(.record(OutputRecord("call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")], text: "signal \(kind) not sent: \(error)", style: .warning)))
+                continuation.yield(
+                    .record(
+                        OutputRecord(
+                            "call.signal.failed", ["kind": .string(kind), "error": .string("\(error)")],
+                            text: "signal \(kind) not sent: \(error)", style: .warning)))
             }
         }
     }

@@ -151,7 +151,9 @@ public enum MediaPipeline {
 
     /// webrtcbin's STUN and TURN settings from `call.turn`'s `ice_servers` (WebRTC URLs such as
     /// `stun:host:3478` and `turn:host:3478?transport=udp` with a username and credential).
-    public static func iceServers(_ servers: [(urls: [String], username: String?, credential: String?)]) -> (stun: String?, turn: [String]) {
+    public static func iceServers(_ servers: [(urls: [String], username: String?, credential: String?)]) -> (
+        stun: String?, turn: [String]
+    ) {
         var stun: String?
         var turn: [String] = []
         for server in servers {

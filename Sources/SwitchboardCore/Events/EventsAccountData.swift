@@ -13,8 +13,10 @@ public enum EventsAccountData {
     /// Participations.
     public static let deletionSteps: [AccountDeletionStep] = [
         .rows("event_participations", order: 90) { db, userId, limit in
-            try CommunityRepository.dropParticipations(db, userId: userId, communityId: nil, endingAfter: nil, limit: limit)
-                .count
+            try CommunityRepository.dropParticipations(
+                db, userId: userId, communityId: nil, endingAfter: nil, limit: limit
+            )
+            .count
         }
     ]
 }

@@ -343,7 +343,8 @@ public enum MessageBatch {
         var touched: [Int64: ConversationState] = [:]
         for request in batch { if let s = states[request.conversationId] { touched[request.conversationId] = s } }
         return Outcome(
-            results: results.map { $0 ?? .failure(ServiceError.invariant("a batch request left without a result")) }, states: touched,
+            results: results.map { $0 ?? .failure(ServiceError.invariant("a batch request left without a result")) },
+            states: touched,
             stored: stored,
             transactionId: transactionId)
     }

@@ -279,7 +279,9 @@ public enum MessageStore {
         let event = SystemEvent(event: "created", actorId: creator, userIds: everyone, name: name)
         let rows = try insert(
             db, [NewMessage(conversationId: id, seq: 1, senderId: nil, kind: .system, body: event.json, clientId: nil)])
-        guard let message = rows.first else { throw ServiceError.invariant("the group's first system message was not stored") }
+        guard let message = rows.first else {
+            throw ServiceError.invariant("the group's first system message was not stored")
+        }
         return message
     }
 

@@ -16,19 +16,24 @@ public import SwitchboardStore
 public enum MomentRepository {
     // MARK: Photos
 
-    static let photoColumns = "ph.id, ph.width, ph.height, ph.color, ph.has_alpha, \(WireTimestamp.sql("ph.created_at"))"
+    static let photoColumns =
+        "ph.id, ph.width, ph.height, ph.color, ph.has_alpha, \(WireTimestamp.sql("ph.created_at"))"
 
     static func photo(_ r: PostgresRow, from c: Int = 0) throws(PostgresDecodingError) -> Photo {
         Photo(
             photoId: try r.decode(column: c), width: try r.decode(column: c + 1), height: try r.decode(column: c + 2),
-            color: try r.decode(column: c + 3), hasAlpha: try r.decode(column: c + 4), createdAt: try r.decode(column: c + 5))
+            color: try r.decode(column: c + 3), hasAlpha: try r.decode(column: c + 4),
+            createdAt: try r.decode(column: c + 5))
     }
 
     /// The photos of `ids` (missing ones absent), by id. Visibility is the caller's.
     public static func photos(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: Photo] {
         guard !ids.isEmpty else { return [:] }
         var out: [Int64: Photo] = [:]
-        for r in try db.execute(cached: "SELECT \(photoColumns) FROM photos ph WHERE ph.id = ANY($1::bigint[])", [.text(MessageStore.bigintArray(ids))]) {
+        for r in try db.execute(
+            cached: "SELECT \(photoColumns) FROM photos ph WHERE ph.id = ANY($1::bigint[])",
+            [.text(MessageStore.bigintArray(ids))])
+        {
             let p = try photo(r)
             out[p.photoId] = p
         }
@@ -38,7 +43,8 @@ public enum MomentRepository {
     /// `photos.mine`: `owner`'s photos older than `before`, newest first, at most `limit`.
     public static func mine(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [Photo] {
         try db.execute(
-            cached: "SELECT \(photoColumns) FROM photos ph WHERE ph.owner_id = $1 AND ph.id < $2 ORDER BY ph.id DESC LIMIT $3",
+            cached:
+                "SELECT \(photoColumns) FROM photos ph WHERE ph.owner_id = $1 AND ph.id < $2 ORDER BY ph.id DESC LIMIT $3",
             [.int(owner), .int(before ?? Int64.max), .int(Int64(limit))]
         ).map { r throws(PostgresDecodingError) in try photo(r) }
     }
@@ -58,9 +64,13 @@ public enum MomentRepository {
 
     /// `user`'s avatar photo, or nil.
     public static func avatar(_ db: PostgresConnection, of user: Int64) throws -> Photo? {
-        guard let r = try db.execute(
-            cached: "SELECT \(photoColumns) FROM users u JOIN photos ph ON ph.id = u.avatar_photo_id WHERE u.id = $1", [.int(user)]
-        ).first else { return nil }
+        guard
+            let r = try db.execute(
+                cached:
+                    "SELECT \(photoColumns) FROM users u JOIN photos ph ON ph.id = u.avatar_photo_id WHERE u.id = $1",
+                [.int(user)]
+            ).first
+        else { return nil }
         return try photo(r)
     }
 
@@ -84,7 +94,8 @@ public enum MomentRepository {
         try requireOwnPhotos(db, owner: author, ids: photoIds)
         for (position, id) in photoIds.enumerated() {
             try db.execute(
-                cached: "INSERT INTO post_photos (post_id, position, photo_id) VALUES ($1, $2, $3)", [.int(postId), .int(Int64(position)), .int(id)])
+                cached: "INSERT INTO post_photos (post_id, position, photo_id) VALUES ($1, $2, $3)",
+                [.int(postId), .int(Int64(position)), .int(id)])
         }
     }
 
@@ -102,7 +113,9 @@ public enum MomentRepository {
 
     /// The owner of moment `id` when `viewer` may see it, else nil (missing, or not a friend's). `lock` takes the
     /// moment's key-share lock (a like row may then reference it: a deletion waits).
-    public static func visibleOwner(_ db: PostgresConnection, id: Int64, viewer: Int64, lock: Bool = false) throws -> Int64? {
+    public static func visibleOwner(_ db: PostgresConnection, id: Int64, viewer: Int64, lock: Bool = false) throws
+        -> Int64?
+    {
         let sql =
             lock
             ? "SELECT m.owner_id FROM moments m WHERE m.id = $1 AND \(visible(viewer: "$2", owner: "m.owner_id")) FOR KEY SHARE OF m"
@@ -118,7 +131,9 @@ public enum MomentRepository {
         if let clientId {
             // Two resends wait for each other here; the second then sees the first's row.
             try db.execute(
-                cached: "SELECT pg_advisory_xact_lock(hashtextextended('moment.client_id:' || $1::text || ':' || $2, 0))", [.int(owner), .text(clientId)])
+                cached:
+                    "SELECT pg_advisory_xact_lock(hashtextextended('moment.client_id:' || $1::text || ':' || $2, 0))",
+                [.int(owner), .text(clientId)])
             if let existing = try db.execute(
                 cached: "SELECT id FROM moments WHERE owner_id = $1 AND client_id = $2", [.int(owner), .text(clientId)]
             ).decodeFirst(Int64.self) {
@@ -134,7 +149,8 @@ public enum MomentRepository {
         else { throw MomentError.notStored }
         for (position, photo) in photoIds.enumerated() {
             try db.execute(
-                cached: "INSERT INTO moment_photos (moment_id, position, photo_id) VALUES ($1, $2, $3)", [.int(id), .int(Int64(position)), .int(photo)])
+                cached: "INSERT INTO moment_photos (moment_id, position, photo_id) VALUES ($1, $2, $3)",
+                [.int(id), .int(Int64(position)), .int(photo)])
         }
         return (id, true)
     }
@@ -176,10 +192,13 @@ public enum MomentRepository {
         }
         var rows: [Int64: Row] = [:]
         for r in try db.execute(
-            cached: "SELECT id, owner_id, caption, like_count, \(WireTimestamp.sql("created_at")) FROM moments WHERE id = ANY($1::bigint[])", [array])
+            cached:
+                "SELECT id, owner_id, caption, like_count, \(WireTimestamp.sql("created_at")) FROM moments WHERE id = ANY($1::bigint[])",
+            [array])
         {
             rows[try r.decode(column: 0)] = Row(
-                owner: try r.decode(column: 1), caption: try r.decode(column: 2), likeCount: try r.decode(column: 3), createdAt: try r.decode(column: 4))
+                owner: try r.decode(column: 1), caption: try r.decode(column: 2), likeCount: try r.decode(column: 3),
+                createdAt: try r.decode(column: 4))
         }
         var photos: [Int64: [Photo]] = [:]
         for r in try db.execute(
@@ -191,8 +210,11 @@ public enum MomentRepository {
             photos[try r.decode(column: 0), default: []].append(try photo(r, from: 1))
         }
         let liked = Set(
-            try db.execute(cached: "SELECT moment_id FROM moment_likes WHERE user_id = $1 AND moment_id = ANY($2::bigint[])", [.int(viewer), array])
-                .decode(Int64.self, column: 0))
+            try db.execute(
+                cached: "SELECT moment_id FROM moment_likes WHERE user_id = $1 AND moment_id = ANY($2::bigint[])",
+                [.int(viewer), array]
+            )
+            .decode(Int64.self, column: 0))
         var recent: [Int64: [Int64]] = [:]
         for r in try db.execute(
             cached: """
@@ -213,7 +235,8 @@ public enum MomentRepository {
         return ids.compactMap { id in
             guard let row = rows[id], let owner = users[row.owner] else { return nil }
             return Moment(
-                momentId: id, owner: owner, caption: row.caption, photos: photos[id] ?? [], likeCount: row.likeCount, liked: liked.contains(id),
+                momentId: id, owner: owner, caption: row.caption, photos: photos[id] ?? [], likeCount: row.likeCount,
+                liked: liked.contains(id),
                 recentLikers: (recent[id] ?? []).compactMap { users[$0] }, createdAt: row.createdAt)
         }
     }
@@ -223,7 +246,8 @@ public enum MomentRepository {
     public static func delete(_ db: PostgresConnection, owner: Int64, momentId: Int64) throws {
         guard
             try !db.execute(
-                cached: "DELETE FROM moments WHERE id = $1 AND owner_id = $2 RETURNING id", [.int(momentId), .int(owner)]
+                cached: "DELETE FROM moments WHERE id = $1 AND owner_id = $2 RETURNING id",
+                [.int(momentId), .int(owner)]
             ).isEmpty
         else { throw MomentError.notFound }
     }
@@ -240,11 +264,14 @@ public enum MomentRepository {
         let changed: Bool
         if liked {
             changed = try !db.execute(
-                cached: "INSERT INTO moment_likes (moment_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1", [.int(momentId), .int(user)]
+                cached:
+                    "INSERT INTO moment_likes (moment_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1",
+                [.int(momentId), .int(user)]
             ).isEmpty
         } else {
             changed = try !db.execute(
-                cached: "DELETE FROM moment_likes WHERE moment_id = $1 AND user_id = $2 RETURNING 1", [.int(momentId), .int(user)]
+                cached: "DELETE FROM moment_likes WHERE moment_id = $1 AND user_id = $2 RETURNING 1",
+                [.int(momentId), .int(user)]
             ).isEmpty
         }
         let sql =
@@ -272,11 +299,16 @@ public enum MomentRepository {
                   AND ($2::bigint IS NULL OR ((extract(epoch FROM l.created_at) * 1000000)::bigint, l.user_id) < ($2::bigint, $3::bigint))
                   AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $4 AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = $4))
                 ORDER BY l.created_at DESC, l.user_id DESC LIMIT $5
-                """, [.int(momentId), before.map { .int($0.micros) }, .int(before?.userId ?? 0), .int(viewer), .int(Int64(limit))]
+                """,
+            [
+                .int(momentId), before.map { .int($0.micros) }, .int(before?.userId ?? 0), .int(viewer),
+                .int(Int64(limit)),
+            ]
         ).map { r throws(PostgresDecodingError) in
             let t: Int64 = try r.decode(column: 0)
             let user = SocialUser(
-                userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3), protected: try r.decode(column: 4),
+                userId: try r.decode(column: 1), displayName: try r.decode(column: 2), handle: try r.decode(column: 3),
+                protected: try r.decode(column: 4),
                 avatarPhotoId: try r.decode(column: 5))
             return ("\(t).\(user.userId)", user)
         }

@@ -20,7 +20,8 @@ public enum RetentionRepository {
     /// Takes the sweep's transaction-level advisory lock if it is free; whether it was taken (it is released when
     /// the transaction ends). Call inside a transaction.
     public static func tryLock(_ db: PostgresConnection) throws -> Bool {
-        try db.execute(cached: "SELECT pg_try_advisory_xact_lock($1)", [.int(advisoryLockKey)]).decodeFirst(Bool.self) ?? false
+        try db.execute(cached: "SELECT pg_try_advisory_xact_lock($1)", [.int(advisoryLockKey)]).decodeFirst(Bool.self)
+            ?? false
     }
 
     /// Deletes up to `limit` call records (the call history) that ended before `cutoff`, oldest first; how many.
@@ -36,7 +37,9 @@ public enum RetentionRepository {
 
     /// Deletes up to `limit` sessions revoked (logged out, revoked from another device) before `cutoff`; how many.
     /// Live sessions have no expiry time in this schema and are never touched.
-    public static func deleteRevokedSessions(_ db: PostgresConnection, revokedBefore cutoff: Date, limit: Int) throws -> Int {
+    public static func deleteRevokedSessions(_ db: PostgresConnection, revokedBefore cutoff: Date, limit: Int) throws
+        -> Int
+    {
         try db.execute(
             cached: """
                 DELETE FROM sessions WHERE id IN (
@@ -74,7 +77,9 @@ public enum RetentionRepository {
         guard !ids.isEmpty else { return (0, 0, last) }
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         var removed = 0
-        removed += try db.execute(cached: "DELETE FROM message_reactions WHERE message_id = ANY($1::bigint[])", [.text(list)]).affectedRows
+        removed += try db.execute(
+            cached: "DELETE FROM message_reactions WHERE message_id = ANY($1::bigint[])", [.text(list)]
+        ).affectedRows
         let clips = try db.execute(
             cached: """
                 UPDATE messages m SET client_id = NULL, voice_id = NULL, body = NULL

@@ -23,7 +23,8 @@ public enum VoiceAccountData {
             ).affectedRows
             if unlinked > 0 { return unlinked }
             return try db.execute(
-                cached: "DELETE FROM voice_clips WHERE id IN (SELECT id FROM voice_clips WHERE uploader_id = $1 LIMIT $2)",
+                cached:
+                    "DELETE FROM voice_clips WHERE id IN (SELECT id FROM voice_clips WHERE uploader_id = $1 LIMIT $2)",
                 [.int(userId), .int(limit)]
             ).affectedRows
         }

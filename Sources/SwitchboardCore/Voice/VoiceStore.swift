@@ -39,11 +39,13 @@ public enum VoiceStore {
             cached: """
                 INSERT INTO voice_clips (uploader_id, sha256, audio, duration_ms, waveform, size) VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (uploader_id, sha256) DO NOTHING RETURNING \(columns)
-                """, [.int(uploader), .bytea(sha256), .bytea(audio), .int(durationMs), .bytea(waveform), .int(audio.count)])
+                """,
+            [.int(uploader), .bytea(sha256), .bytea(audio), .int(durationMs), .bytea(waveform), .int(audio.count)])
         if let r = inserted.first { return try clip(r) }
         guard
             let r = try db.execute(
-                cached: "SELECT \(columns) FROM voice_clips WHERE uploader_id = $1 AND sha256 = $2", [.int(uploader), .bytea(sha256)]
+                cached: "SELECT \(columns) FROM voice_clips WHERE uploader_id = $1 AND sha256 = $2",
+                [.int(uploader), .bytea(sha256)]
             ).first
         else { throw ServiceError.invariant("a voice clip neither inserted nor found by its hash") }
         return try clip(r)
@@ -51,8 +53,10 @@ public enum VoiceStore {
 
     /// A clip's metadata if `userId` uploaded it.
     public static func owned(_ db: PostgresConnection, id: Int64, by userId: Int64) throws -> VoiceClip? {
-        try db.execute(cached: "SELECT \(columns) FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(id), .int(userId)])
-            .first.map { r throws(PostgresDecodingError) in try clip(r) }
+        try db.execute(
+            cached: "SELECT \(columns) FROM voice_clips WHERE id = $1 AND uploader_id = $2", [.int(id), .int(userId)]
+        )
+        .first.map { r throws(PostgresDecodingError) in try clip(r) }
     }
 
     /// A clip with its audio if `userId` may fetch it: its uploader, or a member of a conversation with a

@@ -63,9 +63,16 @@ public struct CalendarRange: Sendable, Equatable {
             next = from?.adding(days: 7)
         case .month:
             from = LocalDate(year: anchor.year, month: anchor.month, day: 1)
-            to = LocalDate(year: anchor.year, month: anchor.month, day: LocalDate.daysIn(year: anchor.year, month: anchor.month))
-            previous = anchor.month == 1 ? LocalDate(year: anchor.year - 1, month: 12, day: 1) : LocalDate(year: anchor.year, month: anchor.month - 1, day: 1)
-            next = anchor.month == 12 ? LocalDate(year: anchor.year + 1, month: 1, day: 1) : LocalDate(year: anchor.year, month: anchor.month + 1, day: 1)
+            to = LocalDate(
+                year: anchor.year, month: anchor.month, day: LocalDate.daysIn(year: anchor.year, month: anchor.month))
+            previous =
+                anchor.month == 1
+                ? LocalDate(year: anchor.year - 1, month: 12, day: 1)
+                : LocalDate(year: anchor.year, month: anchor.month - 1, day: 1)
+            next =
+                anchor.month == 12
+                ? LocalDate(year: anchor.year + 1, month: 1, day: 1)
+                : LocalDate(year: anchor.year, month: anchor.month + 1, day: 1)
         case .year:
             from = LocalDate(year: anchor.year, month: 1, day: 1)
             to = LocalDate(year: anchor.year, month: 12, day: 31)
@@ -105,7 +112,9 @@ public struct CalendarRange: Sendable, Equatable {
     /// midnight is skipped by a change of offset).
     static func start(of date: LocalDate, in calendar: Calendar) -> Date? {
         // Noon always exists; the start of its day is the day's first instant.
-        guard let noon = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12)) else { return nil }
+        guard
+            let noon = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day, hour: 12))
+        else { return nil }
         return calendar.startOfDay(for: noon)
     }
 

@@ -16,7 +16,9 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// A valid date (`2026-02-30` is nil).
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...Self.daysIn(year: year, month: month)).contains(day) else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...Self.daysIn(year: year, month: month)).contains(day)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day

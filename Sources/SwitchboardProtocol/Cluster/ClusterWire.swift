@@ -41,7 +41,8 @@ public enum ClusterWire: Sendable, Equatable {
     /// A call request of a connection of the sending node, for the call coordinator (`docs/cluster.md`, "Calls
     /// across nodes"): the device (`connection`, `userId`, `sessionId`), the request's id (its JSON) and op, and
     /// the command (the server's `CallCommand`, JSON). The answer comes back as a `.reply` item.
-    case callRequest(connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command: [UInt8])
+    case callRequest(
+        connection: UInt64, userId: Int64, sessionId: Int64, requestId: [UInt8], op: String, command: [UInt8])
     /// A batch of resolved social changes (live pages, `docs/social.md`), broadcast by `node`: every node routes it
     /// to its own connections. The payload is the server's `SocialRouted` batch.
     case social(node: UInt32, payload: [UInt8])
@@ -163,24 +164,24 @@ public enum ClusterWire: Sendable, Equatable {
             w.u64(seq)
             w.u32(UInt32(changes.count))
             for change in changes {
-            switch change {
-            case .attached(let connection, let userId, let sessionId):
-                w.byte(1)
-                w.u64(connection)
-                w.i64(userId)
-                w.i64(sessionId)
-            case .detached(let connection, let userId):
-                w.byte(2)
-                w.u64(connection)
-                w.i64(userId)
-            case .status(let connection, let userId, let status):
-                w.byte(3)
-                w.u64(connection)
-                w.i64(userId)
-                w.bytes(Array(status.utf8))
-            case .sync:
-                w.byte(4)
-            }
+                switch change {
+                case .attached(let connection, let userId, let sessionId):
+                    w.byte(1)
+                    w.u64(connection)
+                    w.i64(userId)
+                    w.i64(sessionId)
+                case .detached(let connection, let userId):
+                    w.byte(2)
+                    w.u64(connection)
+                    w.i64(userId)
+                case .status(let connection, let userId, let status):
+                    w.byte(3)
+                    w.u64(connection)
+                    w.i64(userId)
+                    w.bytes(Array(status.utf8))
+                case .sync:
+                    w.byte(4)
+                }
             }
         case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
             w.byte(3)
@@ -230,7 +231,9 @@ public enum ClusterWire: Sendable, Equatable {
                         item = .event(payload)
                     case 4: item = .revoke
                     case 5:
-                        guard let id = r.bytes(), let op = r.string(), let flag = r.byte(), flag <= 1, let body = r.bytes() else {
+                        guard let id = r.bytes(), let op = r.string(), let flag = r.byte(), flag <= 1,
+                            let body = r.bytes()
+                        else {
                             return nil
                         }
                         item = .reply(requestId: id, op: op, success: flag == 1, body: body)

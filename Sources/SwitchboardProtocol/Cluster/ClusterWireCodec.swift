@@ -82,7 +82,8 @@ public struct ClusterWireReader {
         i += n * 8
         #if _endian(little)
         return [UInt64](unsafeUninitializedCapacity: n) { values, count in
-            UnsafeMutableRawBufferPointer(values).copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<start + n * 8])))
+            UnsafeMutableRawBufferPointer(values).copyMemory(
+                from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: b[start..<start + n * 8])))
             count = n
         }
         #else

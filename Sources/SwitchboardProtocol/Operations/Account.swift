@@ -10,7 +10,9 @@
 
 extension Ops {
     /// The account deletion and export ops.
-    public static let account: [any ProtocolOperation.Type] = [AccountDelete.self, AccountExport.self, AccountExports.self]
+    public static let account: [any ProtocolOperation.Type] = [
+        AccountDelete.self, AccountExport.self, AccountExports.self,
+    ]
 
     /// `account.delete {password}` -> `{}`; then `account.deleted` and close 4005 on every connection of the user.
     public enum AccountDelete: ProtocolOperation {
@@ -60,7 +62,10 @@ public struct DataExportInfo: Codable, Sendable, Equatable {
     public var size: Int64?
     /// Why it failed (`too_large`, `internal`), when `failed`.
     public var error: String?
-    public init(exportId: Int64, state: String, requestedAt: String, expiresAt: String? = nil, size: Int64? = nil, error: String? = nil) {
+    public init(
+        exportId: Int64, state: String, requestedAt: String, expiresAt: String? = nil, size: Int64? = nil,
+        error: String? = nil
+    ) {
         self.exportId = exportId
         self.state = state
         self.requestedAt = requestedAt

@@ -182,7 +182,8 @@ extension Ops {
             /// `friends`, `mutuals` or `anyone`: who may open a direct conversation with you.
             public var dmPolicy: String?
             public init(
-                displayName: String? = nil, timeZone: String? = nil, locale: String? = nil, bio: String? = nil, protected: Bool? = nil,
+                displayName: String? = nil, timeZone: String? = nil, locale: String? = nil, bio: String? = nil,
+                protected: Bool? = nil,
                 dmPolicy: String? = nil
             ) {
                 self.displayName = displayName

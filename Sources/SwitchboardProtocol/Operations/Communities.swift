@@ -29,7 +29,8 @@ public struct Community: Codable, Sendable, Equatable {
     public var createdAt: String
 
     public init(
-        communityId: Int64, name: String, description: String, category: String, picture: String?, memberCount: Int64, joined: Bool,
+        communityId: Int64, name: String, description: String, category: String, picture: String?, memberCount: Int64,
+        joined: Bool,
         role: String?, unread: Int64, archived: Bool, createdAt: String
     ) {
         self.communityId = communityId
@@ -93,7 +94,8 @@ public struct CommunityNotification: Codable, Sendable, Equatable {
     public var createdAt: String
 
     public init(
-        communityId: Int64, seq: Int64, kind: String, eventId: Int64?, postId: Int64?, actor: UserSummary?, title: String, createdAt: String
+        communityId: Int64, seq: Int64, kind: String, eventId: Int64?, postId: Int64?, actor: UserSummary?,
+        title: String, createdAt: String
     ) {
         self.communityId = communityId
         self.seq = seq
@@ -206,8 +208,10 @@ public struct CommunityReadEvent: ProtocolEvent, Equatable {
 extension Ops {
     /// The community ops.
     public static let communities: [any ProtocolOperation.Type] = [
-        CommunitiesList.self, CommunitiesGet.self, CommunitiesCreate.self, CommunitiesUpdate.self, CommunitiesArchive.self,
-        CommunitiesJoin.self, CommunitiesQuit.self, CommunitiesMembers.self, CommunitiesCore.self, CommunitiesUnread.self,
+        CommunitiesList.self, CommunitiesGet.self, CommunitiesCreate.self, CommunitiesUpdate.self,
+        CommunitiesArchive.self,
+        CommunitiesJoin.self, CommunitiesQuit.self, CommunitiesMembers.self, CommunitiesCore.self,
+        CommunitiesUnread.self,
         CommunitiesNotifications.self, CommunitiesRead.self,
     ]
 
@@ -286,7 +290,10 @@ extension Ops {
             public var description: String?
             public var category: String?
             public var picture: String?
-            public init(communityId: Int64, name: String? = nil, description: String? = nil, category: String? = nil, picture: String? = nil) {
+            public init(
+                communityId: Int64, name: String? = nil, description: String? = nil, category: String? = nil,
+                picture: String? = nil
+            ) {
                 self.communityId = communityId
                 self.name = name
                 self.description = description

@@ -12,7 +12,8 @@
 extension Ops {
     /// The announcement and course ops.
     public static let courses: [any ProtocolOperation.Type] = [
-        CommunityPostsCreate.self, CommunityPostsUpdate.self, CommunityPostsDelete.self, CommunityPostsList.self, CoursesGet.self,
+        CommunityPostsCreate.self, CommunityPostsUpdate.self, CommunityPostsDelete.self, CommunityPostsList.self,
+        CoursesGet.self,
         CoursesComplete.self, CoursesProgress.self,
     ]
 
@@ -39,7 +40,8 @@ extension Ops {
             /// Lessons only: 1 or more; past the last lesson means last.
             public var position: Int?
             public init(
-                communityId: Int64, kind: String, title: String, body: String? = nil, voiceClipId: Int64? = nil, videoUrl: String? = nil,
+                communityId: Int64, kind: String, title: String, body: String? = nil, voiceClipId: Int64? = nil,
+                videoUrl: String? = nil,
                 position: Int? = nil
             ) {
                 self.communityId = communityId
@@ -69,7 +71,10 @@ extension Ops {
             public var voiceClipId: Int64??
             /// Absent: unchanged; null: removed; a value: an http or https URL.
             public var videoUrl: String??
-            public init(postId: Int64, title: String? = nil, body: String? = nil, voiceClipId: Int64?? = nil, videoUrl: String?? = nil) {
+            public init(
+                postId: Int64, title: String? = nil, body: String? = nil, voiceClipId: Int64?? = nil,
+                videoUrl: String?? = nil
+            ) {
                 self.postId = postId
                 self.title = title
                 self.body = body
@@ -84,7 +89,8 @@ extension Ops {
                 postId = try c.decode(Int64.self, forKey: .postId)
                 title = try c.decodeIfPresent(String.self, forKey: .title)
                 body = try c.decodeIfPresent(String.self, forKey: .body)
-                voiceClipId = c.contains(.voiceClipId) ? .some(try c.decodeIfPresent(Int64.self, forKey: .voiceClipId)) : nil
+                voiceClipId =
+                    c.contains(.voiceClipId) ? .some(try c.decodeIfPresent(Int64.self, forKey: .voiceClipId)) : nil
                 videoUrl = c.contains(.videoUrl) ? .some(try c.decodeIfPresent(String.self, forKey: .videoUrl)) : nil
             }
 
@@ -250,7 +256,8 @@ public struct CommunityPost: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     public init(
-        postId: Int64, communityId: Int64, kind: String, position: Int?, title: String, body: String, author: UserSummary?,
+        postId: Int64, communityId: Int64, kind: String, position: Int?, title: String, body: String,
+        author: UserSummary?,
         voiceClipId: Int64?, videoUrl: String?, completed: Bool, createdAt: String, updatedAt: String
     ) {
         self.postId = postId
@@ -268,7 +275,8 @@ public struct CommunityPost: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case postId, communityId, kind, position, title, body, author, voiceClipId, videoUrl, completed, createdAt, updatedAt
+        case postId, communityId, kind, position, title, body, author, voiceClipId, videoUrl, completed, createdAt,
+            updatedAt
     }
 
     public func encode(to encoder: any Encoder) throws {

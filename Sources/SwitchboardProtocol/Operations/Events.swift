@@ -11,7 +11,8 @@
 extension Ops {
     /// The event and calendar ops.
     public static let events: [any ProtocolOperation.Type] = [
-        EventsCreate.self, EventsUpdate.self, EventsCancel.self, EventsList.self, EventsGet.self, EventsJoin.self, EventsDrop.self,
+        EventsCreate.self, EventsUpdate.self, EventsCancel.self, EventsList.self, EventsGet.self, EventsJoin.self,
+        EventsDrop.self,
         EventsParticipants.self, CalendarGet.self,
     ]
 
@@ -36,7 +37,8 @@ extension Ops {
             /// 1-100,000; absent: no limit.
             public var capacity: Int64?
             public init(
-                communityId: Int64, title: String, description: String? = nil, place: String? = nil, startsAt: String, endsAt: String,
+                communityId: Int64, title: String, description: String? = nil, place: String? = nil, startsAt: String,
+                endsAt: String,
                 timeZone: String, capacity: Int64? = nil
             ) {
                 self.communityId = communityId
@@ -72,7 +74,8 @@ extension Ops {
             public var capacityGiven: Bool
 
             public init(
-                eventId: Int64, title: String? = nil, description: String? = nil, place: String? = nil, startsAt: String? = nil,
+                eventId: Int64, title: String? = nil, description: String? = nil, place: String? = nil,
+                startsAt: String? = nil,
                 endsAt: String? = nil, timeZone: String? = nil, capacity: Int64?? = .none
             ) {
                 self.eventId = eventId
@@ -280,8 +283,10 @@ public struct EventInfo: Codable, Sendable, Equatable {
     public var updatedAt: String
 
     public init(
-        eventId: Int64, communityId: Int64, title: String, description: String, place: String, startsAt: String, endsAt: String,
-        timeZone: String, capacity: Int64?, participantCount: Int64, joined: Bool, status: String, version: Int64, updatedAt: String
+        eventId: Int64, communityId: Int64, title: String, description: String, place: String, startsAt: String,
+        endsAt: String,
+        timeZone: String, capacity: Int64?, participantCount: Int64, joined: Bool, status: String, version: Int64,
+        updatedAt: String
     ) {
         self.eventId = eventId
         self.communityId = communityId
@@ -353,7 +358,8 @@ public struct CalendarResult: Codable, Sendable, Equatable {
     public var events: [EventInfo]
 
     public init(
-        range: String, timeZone: String, firstWeekday: Int, today: String, from: String, to: String, startsAt: String, endsAt: String,
+        range: String, timeZone: String, firstWeekday: Int, today: String, from: String, to: String, startsAt: String,
+        endsAt: String,
         previous: String?, next: String?, days: [CalendarDay], events: [EventInfo]
     ) {
         self.range = range

@@ -133,4 +133,3 @@ public struct FriendRequestIDParameters: Codable, Sendable, Equatable {
     public var requestId: Int64
     public init(requestId: Int64) { self.requestId = requestId }
 }
-

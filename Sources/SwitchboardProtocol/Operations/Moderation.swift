@@ -12,7 +12,8 @@
 extension Ops {
     /// The moderation ops.
     public static let moderation: [any ProtocolOperation.Type] = [
-        ReportCreate.self, AdminReports.self, AdminRemove.self, AdminSuspend.self, AdminReinstate.self, AdminResolve.self,
+        ReportCreate.self, AdminReports.self, AdminRemove.self, AdminSuspend.self, AdminReinstate.self,
+        AdminResolve.self,
         AdminAudit.self,
     ]
 
@@ -147,7 +148,9 @@ extension Ops {
 
 /// The reason categories of a report.
 public enum ModerationReason {
-    public static let all = ["spam", "harassment", "hate", "violence", "sexual", "self_harm", "illegal", "impersonation", "other"]
+    public static let all = [
+        "spam", "harassment", "hate", "violence", "sexual", "self_harm", "illegal", "impersonation", "other",
+    ]
 }
 
 /// Parameters of `admin.suspend` and `admin.reinstate`.
@@ -210,8 +213,10 @@ public struct ModerationReport: Codable, Sendable, Equatable {
     public var closedBy: Int64?
     public var note: String?
     public init(
-        reportId: Int64, status: String, targetKind: String, targetId: Int64, reason: String, text: String?, createdAt: String,
-        reporter: ReportedUser?, targetUser: ReportedUser?, conversationId: Int64?, seq: Int64?, content: String?, messageState: String?,
+        reportId: Int64, status: String, targetKind: String, targetId: Int64, reason: String, text: String?,
+        createdAt: String,
+        reporter: ReportedUser?, targetUser: ReportedUser?, conversationId: Int64?, seq: Int64?, content: String?,
+        messageState: String?,
         closedAt: String?, closedBy: Int64?, note: String?
     ) {
         self.reportId = reportId
@@ -248,7 +253,8 @@ public struct AuditEntry: Codable, Sendable, Equatable {
     public var reason: String?
     public var createdAt: String
     public init(
-        entryId: Int64, actorId: Int64?, actor: String, action: String, targetKind: String, targetId: Int64?, reason: String?, createdAt: String
+        entryId: Int64, actorId: Int64?, actor: String, action: String, targetKind: String, targetId: Int64?,
+        reason: String?, createdAt: String
     ) {
         self.entryId = entryId
         self.actorId = actorId

@@ -169,7 +169,8 @@ public struct Moment: Codable, Sendable, Equatable {
     /// RFC 3339, UTC.
     public var createdAt: String
     public init(
-        momentId: Int64, owner: SocialUser, caption: String, photos: [Photo], likeCount: Int64, liked: Bool, recentLikers: [SocialUser],
+        momentId: Int64, owner: SocialUser, caption: String, photos: [Photo], likeCount: Int64, liked: Bool,
+        recentLikers: [SocialUser],
         createdAt: String
     ) {
         self.momentId = momentId

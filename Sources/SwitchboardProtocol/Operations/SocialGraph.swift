@@ -81,8 +81,10 @@ public struct ProfileRelationship: Codable, Sendable, Equatable {
 extension Ops {
     /// The social graph's ops (docs/protocol.md, "Profiles, handles and follows").
     public static let socialGraph: [any ProtocolOperation.Type] = [
-        HandleSet.self, HandleCheck.self, Follow.self, Unfollow.self, FollowRequests.self, FollowApprove.self, FollowDeny.self,
-        Followers.self, Following.self, FollowerRemove.self, Block.self, Unblock.self, Mute.self, Unmute.self, BlocksList.self,
+        HandleSet.self, HandleCheck.self, Follow.self, Unfollow.self, FollowRequests.self, FollowApprove.self,
+        FollowDeny.self,
+        Followers.self, Following.self, FollowerRemove.self, Block.self, Unblock.self, Mute.self, Unmute.self,
+        BlocksList.self,
         MutesList.self,
     ]
 

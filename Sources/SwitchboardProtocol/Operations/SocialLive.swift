@@ -12,7 +12,8 @@
 extension Ops {
     /// The social notification and live page ops.
     public static let socialLive: [any ProtocolOperation.Type] = [
-        NotificationsList.self, NotificationsUnread.self, NotificationsRead.self, LiveSubscribe.self, LiveUnsubscribe.self,
+        NotificationsList.self, NotificationsUnread.self, NotificationsRead.self, LiveSubscribe.self,
+        LiveUnsubscribe.self,
     ]
 
     /// `notifications.list {before?, limit?}` -> `{groups, unread, next_before}`: my social notifications, grouped.
@@ -99,7 +100,8 @@ public struct SocialNotificationGroup: Codable, Sendable, Equatable {
     public var newestId: Int64
     public var unread: Bool
     public init(
-        kind: String, post: SocialPost?, actors: [SocialUser], actorCount: Int64, latestAt: String, newestId: Int64, unread: Bool
+        kind: String, post: SocialPost?, actors: [SocialUser], actorCount: Int64, latestAt: String, newestId: Int64,
+        unread: Bool
     ) {
         self.kind = kind
         self.post = post
@@ -181,7 +183,8 @@ public struct LiveSubscribeResult: Codable, Sendable, Equatable {
     public var deleted: [LiveDeletedPost]
     /// More than `--live-replay-max` missed: `posts` and `deleted` are empty, reload the pages.
     public var resyncRequired: Bool
-    public init(subscribed: [String], seq: Int64, posts: [SocialPost], deleted: [LiveDeletedPost], resyncRequired: Bool) {
+    public init(subscribed: [String], seq: Int64, posts: [SocialPost], deleted: [LiveDeletedPost], resyncRequired: Bool)
+    {
         self.subscribed = subscribed
         self.seq = seq
         self.posts = posts

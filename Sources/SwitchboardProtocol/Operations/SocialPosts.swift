@@ -11,8 +11,10 @@
 extension Ops {
     /// The post and timeline ops.
     public static let socialPosts: [any ProtocolOperation.Type] = [
-        PostCreate.self, PostGet.self, PostDelete.self, PostLike.self, PostUnlike.self, PostRepost.self, PostUnrepost.self,
-        PostLikers.self, TimelineHome.self, TimelineUser.self, TimelineThread.self, TimelineMentions.self, TimelineLikes.self,
+        PostCreate.self, PostGet.self, PostDelete.self, PostLike.self, PostUnlike.self, PostRepost.self,
+        PostUnrepost.self,
+        PostLikers.self, TimelineHome.self, TimelineUser.self, TimelineThread.self, TimelineMentions.self,
+        TimelineLikes.self,
         TimelineHashtag.self,
     ]
 
@@ -35,7 +37,8 @@ extension Ops {
             /// text may be empty.
             public var photoIds: [Int64]?
             public init(
-                text: String? = nil, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil, photoIds: [Int64]? = nil
+                text: String? = nil, replyTo: Int64? = nil, voiceClipId: Int64? = nil, clientId: String? = nil,
+                photoIds: [Int64]? = nil
             ) {
                 self.photoIds = photoIds
                 self.text = text
@@ -150,7 +153,8 @@ extension Ops {
             public var after: Int64?
             public var limit: Int?
             public init(
-                userId: Int64? = nil, handle: String? = nil, replies: Bool? = nil, before: Int64? = nil, after: Int64? = nil, limit: Int? = nil
+                userId: Int64? = nil, handle: String? = nil, replies: Bool? = nil, before: Int64? = nil,
+                after: Int64? = nil, limit: Int? = nil
             ) {
                 self.userId = userId
                 self.handle = handle
@@ -427,9 +431,12 @@ public struct SocialPost: Codable, Sendable, Equatable {
     public var shown: SocialPost { repostOf ?? self }
 
     public init(
-        postId: Int64, seq: Int64, author: SocialUser, text: String, createdAt: String, replyTo: Int64? = nil, replyToUser: SocialUser? = nil,
-        threadRoot: Int64? = nil, repostOf: SocialPost? = nil, voiceClipId: Int64? = nil, mentions: [PostMention] = [], hashtags: [String] = [],
-        likeCount: Int64 = 0, repostCount: Int64 = 0, replyCount: Int64 = 0, liked: Bool = false, reposted: Bool = false,
+        postId: Int64, seq: Int64, author: SocialUser, text: String, createdAt: String, replyTo: Int64? = nil,
+        replyToUser: SocialUser? = nil,
+        threadRoot: Int64? = nil, repostOf: SocialPost? = nil, voiceClipId: Int64? = nil, mentions: [PostMention] = [],
+        hashtags: [String] = [],
+        likeCount: Int64 = 0, repostCount: Int64 = 0, replyCount: Int64 = 0, liked: Bool = false,
+        reposted: Bool = false,
         photos: [Photo] = []
     ) {
         self.postId = postId
@@ -453,7 +460,8 @@ public struct SocialPost: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, repostOf, voiceClipId, mentions, hashtags, likeCount,
+        case postId, seq, author, text, createdAt, replyTo, replyToUser, threadRoot, repostOf, voiceClipId, mentions,
+            hashtags, likeCount,
             repostCount, replyCount, liked, reposted, photos
     }
 
@@ -462,15 +470,18 @@ public struct SocialPost: Codable, Sendable, Equatable {
         self.init(
             postId: try c.decode(Int64.self, forKey: .postId), seq: try c.decode(Int64.self, forKey: .seq),
             author: try c.decode(SocialUser.self, forKey: .author), text: try c.decode(String.self, forKey: .text),
-            createdAt: try c.decode(String.self, forKey: .createdAt), replyTo: try c.decodeIfPresent(Int64.self, forKey: .replyTo),
+            createdAt: try c.decode(String.self, forKey: .createdAt),
+            replyTo: try c.decodeIfPresent(Int64.self, forKey: .replyTo),
             replyToUser: try c.decodeIfPresent(SocialUser.self, forKey: .replyToUser),
-            threadRoot: try c.decodeIfPresent(Int64.self, forKey: .threadRoot), repostOf: try c.decodeIfPresent(SocialPost.self, forKey: .repostOf),
+            threadRoot: try c.decodeIfPresent(Int64.self, forKey: .threadRoot),
+            repostOf: try c.decodeIfPresent(SocialPost.self, forKey: .repostOf),
             voiceClipId: try c.decodeIfPresent(Int64.self, forKey: .voiceClipId),
             mentions: try c.decodeIfPresent([PostMention].self, forKey: .mentions) ?? [],
             hashtags: try c.decodeIfPresent([String].self, forKey: .hashtags) ?? [],
             likeCount: try c.decodeIfPresent(Int64.self, forKey: .likeCount) ?? 0,
             repostCount: try c.decodeIfPresent(Int64.self, forKey: .repostCount) ?? 0,
-            replyCount: try c.decodeIfPresent(Int64.self, forKey: .replyCount) ?? 0, liked: try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false,
+            replyCount: try c.decodeIfPresent(Int64.self, forKey: .replyCount) ?? 0,
+            liked: try c.decodeIfPresent(Bool.self, forKey: .liked) ?? false,
             reposted: try c.decodeIfPresent(Bool.self, forKey: .reposted) ?? false,
             photos: try c.decodeIfPresent([Photo].self, forKey: .photos) ?? [])
     }

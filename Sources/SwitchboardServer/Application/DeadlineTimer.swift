@@ -15,7 +15,8 @@ protocol EngineClock: Sendable {
     /// Monotonic nanoseconds (as `EventLoop.now()`).
     func now() -> UInt64
     /// Runs `fire` on `queue` once `deadline` has passed, unless the returned timer is cancelled first.
-    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) -> any EngineTimer
+    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void)
+        -> any EngineTimer
 }
 
 /// A scheduled `EngineClock` callback.
@@ -28,7 +29,9 @@ protocol EngineTimer: Sendable {
 struct SystemClock: EngineClock {
     func now() -> UInt64 { EventLoop.now() }
 
-    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void) -> any EngineTimer {
+    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void)
+        -> any EngineTimer
+    {
         let t = DispatchSource.makeTimerSource(queue: queue)
         let now = EventLoop.now()
         t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))

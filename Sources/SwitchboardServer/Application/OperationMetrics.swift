@@ -30,7 +30,8 @@ final class OperationMetrics: Sendable {
         var requests: [String: CoreMetrics.Counter] = [:]
         var durations: [String: CoreMetrics.Timer] = [:]
         for op in ops.union([Self.unknownOp]) {
-            requests[op] = CoreMetrics.Counter(label: "switchboard_requests_total", dimensions: [("op", op)], factory: factory)
+            requests[op] = CoreMetrics.Counter(
+                label: "switchboard_requests_total", dimensions: [("op", op)], factory: factory)
             durations[op] = CoreMetrics.Timer(
                 label: "switchboard_request_duration_seconds", dimensions: [("op", op)], factory: factory)
         }

@@ -8,11 +8,11 @@
 
 import Dispatch
 import Foundation
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
+import Synchronization
 
 /// A connection, unique in the process for its lifetime (never reused). Engines address connections by it,
 /// never by the connection's object, so that a delivery can be handed to a local loop or (later) to a bus.
@@ -148,17 +148,23 @@ struct OutboxBatch: Sendable {
     /// Room for this many deliveries.
     mutating func reserveCapacity(_ count: Int) { runs.reserveCapacity(count) }
 
-    mutating func add(_ item: OutboxItem, to connection: ConnectionID) { runs.append(item, to: CollectionOfOne(connection)) }
+    mutating func add(_ item: OutboxItem, to connection: ConnectionID) {
+        runs.append(item, to: CollectionOfOne(connection))
+    }
 
     /// One item for some connections (nothing when there are none).
-    mutating func add(_ item: OutboxItem, to connections: some Sequence<ConnectionID>) { runs.append(item, to: connections) }
+    mutating func add(_ item: OutboxItem, to connections: some Sequence<ConnectionID>) {
+        runs.append(item, to: connections)
+    }
 
     mutating func reply(_ reply: EngineReply, to connection: ConnectionID) {
         add(.reply(reply), to: connection)
     }
 
     /// Each item with its connections, in order.
-    func forEachItem(_ body: (OutboxItem, ArraySlice<ConnectionID>) throws -> Void) rethrows { try runs.forEachRun(body) }
+    func forEachItem(_ body: (OutboxItem, ArraySlice<ConnectionID>) throws -> Void) rethrows {
+        try runs.forEachRun(body)
+    }
 }
 
 /// Where engines (messaging, calls, presence) hand their deliveries: local loops today, the cluster's bus

@@ -61,9 +61,11 @@ extension ProtocolApplication: OutboxEndpoint {
         case .groupAnnounced(let id, let conversationId):
             guard let me = identity?.userId else { return }
             let pool = services.accounts.pool
-            run(id, { () async throws(ServiceError) -> ConversationResult in
-                try await MessagingFeature.summary(pool, me, conversationId)
-            })
+            run(
+                id,
+                { () async throws(ServiceError) -> ConversationResult in
+                    try await MessagingFeature.summary(pool, me, conversationId)
+                })
         }
     }
 }

@@ -125,7 +125,8 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// A binary message: protocol v1 is JSON text only.
     func receiveBinary(_ bytes: [UInt8]) {
-        port.sendText(ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
+        port.sendText(
+            ProtocolCodec.encodeError(id: nil, code: .badRequest, message: "protocol v1 uses JSON text frames"))
     }
 
     /// A text message: one request, started now or held while the connection is at its in-flight limit.
@@ -148,7 +149,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         case .failure(let error):
             let ticket = RequestTicket(op: OperationMetrics.unknownOp, startedAt: EventLoop.now())
             services.metrics.operations.received(ticket.op)
-            services.errors.answered(op: ticket.op, code: error.code, underlying: nil, userId: identity?.userId, connectionId: port.connectionNumber)
+            services.errors.answered(
+                op: ticket.op, code: error.code, underlying: nil, userId: identity?.userId,
+                connectionId: port.connectionNumber)
             port.sendText(ProtocolCodec.encodeError(id: error.id, code: error.code, message: error.message))
             requestEnded(ticket)
             return
@@ -205,7 +208,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
 
     /// Sends a service's error as the answer to request `id` of `op`.
     func sendError(_ id: RequestID, op: String, _ error: ServiceError) {
-        sendError(id, op: op, error.code, error.message, extra: error.extra, reason: error.reason, underlying: error.underlying)
+        sendError(
+            id, op: op, error.code, error.message, extra: error.extra, reason: error.reason,
+            underlying: error.underlying)
     }
 
     /// The path of a request: the router's look-up, the op's authentication rule, the ordered lane for
@@ -248,7 +253,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
             dispatch(envelope)
             if let ticket = takeRequestTicket() { requestEnded(ticket) }
         }
-        if !authenticating && authentication.queued.isEmpty && authentication.replies == nil { _authentication.release() }
+        if !authenticating && authentication.queued.isEmpty && authentication.replies == nil {
+            _authentication.release()
+        }
     }
 
     /// The server's shared infrastructure and engines.
@@ -258,7 +265,9 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
     var loop: EventLoop { port.loop }
 
     /// Reached from other queues through `LoopBound` (an anchor, never a weak reference: see `LoopAnchor`).
-    var loopAnchor: LoopAnchor<ProtocolApplication> { LoopAnchor.kept(in: &anchor, for: self, open: !closed, loop: loop) }
+    var loopAnchor: LoopAnchor<ProtocolApplication> {
+        LoopAnchor.kept(in: &anchor, for: self, open: !closed, loop: loop)
+    }
 
     /// The connection closed: waiting lane steps are dropped, request tasks outside the lane cancelled, the device
     /// leaves the registry, presence and live pages.
@@ -325,13 +334,16 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         _ work: @escaping @Sendable () async throws(ServiceError) -> R,
         then: (@Sendable (ProtocolApplication, R) -> Void)? = nil
     ) {
-        run(id, { () async throws(ServiceError) -> EncodedReply<R> in
-            let value = try await work()
-            return EncodedReply(value: value, bytes: ProtocolCodec.encodeReply(id: id, result: value))
-        }, replyWith: { app, reply in
-            then?(app, reply.value)
-            app.sendReply(reply.bytes)
-        })
+        run(
+            id,
+            { () async throws(ServiceError) -> EncodedReply<R> in
+                let value = try await work()
+                return EncodedReply(value: value, bytes: ProtocolCodec.encodeReply(id: id, result: value))
+            },
+            replyWith: { app, reply in
+                then?(app, reply.value)
+                app.sendReply(reply.bytes)
+            })
     }
 
     /// Runs `work` off the loop; on success `replyWith` runs on the loop and is responsible for the reply, on

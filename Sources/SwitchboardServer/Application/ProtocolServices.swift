@@ -93,12 +93,14 @@ final class ProtocolServices: Sendable {
         self.node = cluster?.node ?? 0
         deliveries = Deliveries(registry: registry, outbox: outbox, cluster: cluster)
         let messages = MessageHub(
-            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics, logger: logger,
+            registry: registry, outbox: outbox, pool: pool, configuration: configuration.messaging, metrics: metrics,
+            logger: logger,
             redeliversResends: cluster != nil)
         self.messages = messages
         let coordination = cluster.map { cluster in
             CallCoordination(
-                node: cluster.node, bus: cluster.bus, store: cluster.directory.store, forwarded: cluster.outbox.forwarded,
+                node: cluster.node, bus: cluster.bus, store: cluster.directory.store,
+                forwarded: cluster.outbox.forwarded,
                 settings: CallClusterSettings(configuration.cluster), logger: logger)
         }
         self.calls = CallService(
@@ -106,10 +108,12 @@ final class ProtocolServices: Sendable {
             coordination: coordination, logger: logger)
         cluster?.calls = self.calls
         cluster?.coordination = coordination
-        let activeHours = ActiveHoursRecorder(pool: pool, configuration: configuration.activeHours, logger: logger, localNode: cluster?.node)
+        let activeHours = ActiveHoursRecorder(
+            pool: pool, configuration: configuration.activeHours, logger: logger, localNode: cluster?.node)
         self.activeHours = activeHours
         let presence = PresenceHub(
-            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace, metrics: metrics, logger: logger,
+            registry: registry, outbox: outbox, pool: pool, grace: configuration.messaging.presenceGrace,
+            metrics: metrics, logger: logger,
             localNode: cluster?.node, activeHours: activeHours)
         self.presence = presence
         cluster?.presence = presence
@@ -121,21 +125,25 @@ final class ProtocolServices: Sendable {
             case .renamed(let userId, let name):
                 presence.setName(name, of: userId)
                 calls.setName(name, of: userId)
-            case .revoked(let sessionId, let userId): deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
+            case .revoked(let sessionId, let userId):
+                deliveries.revokeLocally(sessionId: sessionId, userId: userId, node: node)
             case .suspended(let userId): deliveries.suspendLocally(userId: userId, node: node)
             case .accountDeleted(let userId): deliveries.closeDeletedAccountLocally(userId: userId, node: node)
             }
         }
         self.outboundLimit = configuration.maxOutboundBytes
         let voice = VoiceService(
-            configuration: configuration.voice, nice: configuration.workerNice, accounts: accounts, pool: pool, metrics: metrics,
+            configuration: configuration.voice, nice: configuration.workerNice, accounts: accounts, pool: pool,
+            metrics: metrics,
             logger: logger)
         self.voice = voice
         self.photos = PhotoService(
-            configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool, metrics: metrics,
+            configuration: configuration.photos, nice: configuration.workerNice, voice: voice, pool: pool,
+            metrics: metrics,
             logger: logger)
         self.authenticationTimeout = configuration.authenticationTimeout
-        let social = SocialLive(configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
+        let social = SocialLive(
+            configuration: configuration.live, pool: pool, outbox: self.outbox, cluster: cluster, logger: logger)
         self.social = social
         cluster?.social = social
         self.posts = PostLimits(configuration.posts)

@@ -52,7 +52,9 @@ final class SessionRegistry: @unchecked Sendable {
     func remove(_ connection: ConnectionID, userId: Int64) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        guard let removed = byUser[IDKey(userId)]?.removeValue(forKey: connection.rawValue) else { return byUser[IDKey(userId)] == nil }
+        guard let removed = byUser[IDKey(userId)]?.removeValue(forKey: connection.rawValue) else {
+            return byUser[IDKey(userId)] == nil
+        }
         let empty = byUser[IDKey(userId)]?.isEmpty == true
         if empty { byUser[IDKey(userId)] = nil }
         if byUser[IDKey(userId)]?.values.contains(where: { $0.sessionId == removed.sessionId }) != true {
@@ -161,7 +163,8 @@ struct Deliveries: Sendable {
     /// Tells every connection of a session that it was revoked and closes it with 4001.
     func revoke(sessionId: Int64, userId: Int64) {
         guard let cluster else {
-            outbox.post(.revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
+            outbox.post(
+                .revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
             return
         }
         revokeLocally(sessionId: sessionId, userId: userId, node: cluster.node)
@@ -180,7 +183,8 @@ struct Deliveries: Sendable {
 
     /// Closes this node's connections of a suspended account.
     func suspendLocally(userId: Int64, node: UInt32) {
-        outbox.post(.suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
+        outbox.post(
+            .suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
     }
 
     /// Tells every connection of a deleted account (`account.deleted`) and closes it with 4005, on every node.
@@ -195,7 +199,8 @@ struct Deliveries: Sendable {
 
     /// This node's connections of a deleted account (`node` nil on a single node: all of them).
     func closeDeletedAccountLocally(userId: Int64, node: UInt32?) {
-        let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(\.connection)
+        let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(
+            \.connection)
         guard !mine.isEmpty else { return }
         let event = ProtocolCodec.encodeEvent(AccountEvents.AccountDeleted(userId: userId))
         var batch = OutboxBatch()

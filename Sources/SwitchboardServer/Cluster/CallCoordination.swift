@@ -9,10 +9,10 @@
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import Synchronization
 
 /// Limits of calls in a cluster (`docs/cluster.md`, "Calls across nodes").
 struct CallClusterSettings: Sendable {
@@ -76,7 +76,9 @@ enum ForwardedReplyCodec {
 
     static func encode(_ id: RequestID) -> [UInt8] { (try? Array(JSONEncoder().encode(id))) ?? [] }
 
-    static func requestID(_ bytes: [UInt8]) -> RequestID? { try? JSONDecoder().decode(RequestID.self, from: Data(bytes)) }
+    static func requestID(_ bytes: [UInt8]) -> RequestID? {
+        try? JSONDecoder().decode(RequestID.self, from: Data(bytes))
+    }
 
     static func encode(_ error: ServiceError) -> [UInt8] {
         let wire = WireError(code: error.code, message: error.message, extra: error.extra, reason: error.reason)
@@ -132,7 +134,10 @@ final class CallCoordination: @unchecked Sendable {
     /// The latest summary not written yet (coalesced: only the latest is written).
     private let pendingSummary = Mutex<[UInt8]?>(nil)
 
-    init(node: UInt32, bus: any ClusterBus, store: any ClusterStore, forwarded: ForwardedRequests, settings: CallClusterSettings, logger: Logger) {
+    init(
+        node: UInt32, bus: any ClusterBus, store: any ClusterStore, forwarded: ForwardedRequests,
+        settings: CallClusterSettings, logger: Logger
+    ) {
         self.node = node
         self.bus = bus
         self.store = store
@@ -190,15 +195,19 @@ final class CallCoordination: @unchecked Sendable {
         if h == node, !leading {
             let previous: [LiveCallSummary]
             do {
-                previous = try store.liveCalls().flatMap { try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0)) } ?? []
+                previous =
+                    try store.liveCalls().flatMap { try? JSONDecoder().decode([LiveCallSummary].self, from: Data($0)) }
+                    ?? []
             } catch {
                 // Retried at the next claim; meanwhile requests are answered `unavailable`.
-                logger.warning("calls: the summary of calls in progress could not be read", metadata: [LogKey.error: "\(error)"])
+                logger.warning(
+                    "calls: the summary of calls in progress could not be read", metadata: [LogKey.error: "\(error)"])
                 holder.store(0, ordering: .releasing)
                 return
             }
             leading = true
-            logger.notice("calls: this node coordinates the cluster's calls", metadata: ["sb.endedCalls": "\(previous.count)"])
+            logger.notice(
+                "calls: this node coordinates the cluster's calls", metadata: ["sb.endedCalls": "\(previous.count)"])
             // The call queue takes over before this node routes requests to itself.
             calls?.takeOver(previous)
         } else if h != node, leading {
@@ -223,16 +232,20 @@ final class CallCoordination: @unchecked Sendable {
 
     private func writeSummary() {
         assertOnQueue()
-        guard let summary = pendingSummary.withLock({ p -> [UInt8]? in
-            defer { p = nil }
-            return p
-        }) else { return }
+        guard
+            let summary = pendingSummary.withLock({ p -> [UInt8]? in
+                defer { p = nil }
+                return p
+            })
+        else { return }
         do {
             if try !store.saveLiveCalls(node: node, summary: summary) {
-                logger.warning("calls: the summary of calls in progress was not written: this node does not hold the lease")
+                logger.warning(
+                    "calls: the summary of calls in progress was not written: this node does not hold the lease")
             }
         } catch {
-            logger.error("calls: the summary of calls in progress could not be written", metadata: [LogKey.error: "\(error)"])
+            logger.error(
+                "calls: the summary of calls in progress could not be written", metadata: [LogKey.error: "\(error)"])
         }
     }
 }

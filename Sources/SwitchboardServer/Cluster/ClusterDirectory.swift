@@ -7,11 +7,11 @@
 //===----------------------------------------------------------------------===//
 
 import Dispatch
-import Synchronization
 import Logging
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import Synchronization
 
 /// The shared state of a cluster that the directory keeps in Redis (`RedisClusterStore`); tests use one in
 /// memory. Calls block and are made on the directory's queue only (never a loop queue).
@@ -28,7 +28,9 @@ protocol ClusterStore: Sendable {
     /// Records changes of `node`'s directory (the last numbered `lastSeq`; each with the device as it is now, nil
     /// when it is gone) and publishes `message` to every node, in this order on one connection (so a snapshot
     /// read after the message arrives includes the changes).
-    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws
+    func record(
+        node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8])
+        throws
     /// Replaces `node`'s whole directory (after Redis lost it, e.g. restarted).
     func replace(node: UInt32, seq: UInt64, devices: [DirectoryEntry]) throws
     /// `node`'s directory and the seq of its last change, read atomically.
@@ -187,9 +189,11 @@ final class ClusterDirectory: @unchecked Sendable {
     func localAttached(_ device: Device, published: (@Sendable () -> Void)? = nil) {
         queue.async { [self] in
             localDevices[device.connection.rawValue] = DirectoryEntry(
-                connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId, status: "online")
+                connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId,
+                status: "online")
             if let published { pendingCallbacks.append(published) }
-            publish(.attached(connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId))
+            publish(
+                .attached(connection: device.connection.rawValue, userId: device.userId, sessionId: device.sessionId))
         }
     }
 
@@ -265,7 +269,8 @@ final class ClusterDirectory: @unchecked Sendable {
             return
         }
         held.append(Held(seq: seq, nodes: nodes, callbacks: callbacks))
-        queue.asyncAfter(deadline: .now() + applyTimeout) { [weak self] in self?.releaseHeld(upTo: seq, timedOut: true) }
+        queue.asyncAfter(deadline: .now() + applyTimeout) { [weak self] in self?.releaseHeld(upTo: seq, timedOut: true)
+        }
     }
 
     /// `other` has applied this node's changes up to `seq` (a `ClusterWire.directoryApplied` from the bus).
@@ -286,7 +291,8 @@ final class ClusterDirectory: @unchecked Sendable {
         let released = release { $0.seq <= seq }
         if timedOut && released {
             metrics.directoryApplyTimeouts.increment()
-            logger.debug("cluster: a directory change was not confirmed by every node in time", metadata: ["sb.seq": "\(seq)"])
+            logger.debug(
+                "cluster: a directory change was not confirmed by every node in time", metadata: ["sb.seq": "\(seq)"])
         }
     }
 
@@ -344,7 +350,9 @@ final class ClusterDirectory: @unchecked Sendable {
                 delegate?.remoteDeviceAttached(Self.device(entry), status: entry.status)
             }
         case .detached(let connection, _):
-            if let entry = state.devices.removeValue(forKey: connection) { delegate?.remoteDeviceDetached(Self.device(entry)) }
+            if let entry = state.devices.removeValue(forKey: connection) {
+                delegate?.remoteDeviceDetached(Self.device(entry))
+            }
         case .status(let connection, _, let status):
             guard var entry = state.devices[connection] else { return }
             entry.status = status
@@ -449,7 +457,8 @@ final class ClusterDirectory: @unchecked Sendable {
             for other in live where other != node && remote[other] == nil {
                 remote[other] = RemoteNode()
             }
-            let settling = DispatchTime.now().uptimeNanoseconds &- recoveredAt < UInt64(heartbeatTTL * 1e9) && recoveredAt != 0
+            let settling =
+                DispatchTime.now().uptimeNanoseconds &- recoveredAt < UInt64(heartbeatTTL * 1e9) && recoveredAt != 0
             for other in Set(remote.keys).subtracting(live) where !settling {
                 // Expired (or forgotten by another node): its devices are gone.
                 let state = remote.removeValue(forKey: other)!
@@ -458,7 +467,8 @@ final class ClusterDirectory: @unchecked Sendable {
                 for entry in state.devices.values { delegate?.remoteDeviceDetached(Self.device(entry)) }
                 delegate?.remoteChangesEnd()
                 metrics.nodesExpired.increment()
-                logger.warning("cluster: node expired", metadata: ["sb.node": "\(other)", "sb.devices": "\(state.devices.count)"])
+                logger.warning(
+                    "cluster: node expired", metadata: ["sb.node": "\(other)", "sb.devices": "\(state.devices.count)"])
             }
             if !settling { for other in dead where other != node { try store.forget(node: other) } }
             for (other, state) in remote where state.needsSnapshot { resync(other) }

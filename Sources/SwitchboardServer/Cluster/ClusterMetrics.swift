@@ -34,17 +34,21 @@ final class ClusterMetrics: Sendable {
     let busPublishFailures: CoreMetrics.Counter
 
     init(factory: PrometheusMetricsFactory) {
-        busMessagesSent = CoreMetrics.Counter(label: "switchboard_cluster_bus_messages_total", dimensions: [("direction", "out")], factory: factory)
-        busBytesSent = CoreMetrics.Counter(label: "switchboard_cluster_bus_bytes_total", dimensions: [("direction", "out")], factory: factory)
+        busMessagesSent = CoreMetrics.Counter(
+            label: "switchboard_cluster_bus_messages_total", dimensions: [("direction", "out")], factory: factory)
+        busBytesSent = CoreMetrics.Counter(
+            label: "switchboard_cluster_bus_bytes_total", dimensions: [("direction", "out")], factory: factory)
         busMessagesReceived = CoreMetrics.Counter(
             label: "switchboard_cluster_bus_messages_total", dimensions: [("direction", "in")], factory: factory)
         busMessagesMalformed = CoreMetrics.Counter(label: "switchboard_cluster_bus_malformed_total", factory: factory)
         directoryResyncs = CoreMetrics.Counter(label: "switchboard_cluster_directory_resyncs_total", factory: factory)
-        directoryApplyTimeouts = CoreMetrics.Counter(label: "switchboard_cluster_directory_apply_timeouts_total", factory: factory)
+        directoryApplyTimeouts = CoreMetrics.Counter(
+            label: "switchboard_cluster_directory_apply_timeouts_total", factory: factory)
         nodesExpired = CoreMetrics.Counter(label: "switchboard_cluster_nodes_expired_total", factory: factory)
         nodesLive = CoreMetrics.Gauge(label: "switchboard_cluster_nodes_live", factory: factory)
         remoteDevices = CoreMetrics.Gauge(label: "switchboard_cluster_remote_devices", factory: factory)
         busUp = CoreMetrics.Gauge(label: "switchboard_cluster_bus_up", factory: factory)
-        busPublishFailures = CoreMetrics.Counter(label: "switchboard_cluster_bus_publish_failures_total", factory: factory)
+        busPublishFailures = CoreMetrics.Counter(
+            label: "switchboard_cluster_bus_publish_failures_total", factory: factory)
     }
 }

@@ -9,8 +9,8 @@
 import Logging
 import SwitchboardCore
 import SwitchboardDomain
-import Synchronization
 import SwitchboardProtocol
+import Synchronization
 
 /// One node of a cluster: its number, the outbox that reaches the other nodes, and the directory of devices.
 /// Routes what the bus brings (`received`) and applies other nodes' devices to this node's registry and
@@ -40,7 +40,8 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
 
     init(
         node: UInt32, local: LocalOutbox, bus: any ClusterBus, store: any ClusterStore, registry: SessionRegistry,
-        heartbeatInterval: Double, heartbeatTTL: Double, applyTimeout: Double = 0.5, metrics: ClusterMetrics, logger: Logger
+        heartbeatInterval: Double, heartbeatTTL: Double, applyTimeout: Double = 0.5, metrics: ClusterMetrics,
+        logger: Logger
     ) {
         self.node = node
         self.registry = registry
@@ -50,7 +51,8 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         self.bus = bus
         outbox = ClusterOutbox(node: node, local: local, bus: bus, metrics: metrics, logger: logger)
         directory = ClusterDirectory(
-            node: node, store: store, heartbeatInterval: heartbeatInterval, heartbeatTTL: heartbeatTTL, metrics: metrics,
+            node: node, store: store, heartbeatInterval: heartbeatInterval, heartbeatTTL: heartbeatTTL,
+            metrics: metrics,
             logger: logger, applyTimeout: applyTimeout)
         directory.delegate = self
         directory.isBusUp = { [weak self] in self?.isBusUp ?? false }
@@ -78,7 +80,9 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         case .directory(let from, let seq, let changes): directory.received(node: from, seq: seq, changes: changes)
         case .notice(let from, let notice): if from != node { noticeHandler?(notice) }
         case .callRequest(let connection, let userId, let sessionId, let requestId, let op, let command):
-            calls?.received(connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op, command: command)
+            calls?.received(
+                connection: connection, userId: userId, sessionId: sessionId, requestId: requestId, op: op,
+                command: command)
         case .directoryApplied(let from, let seq): directory.applied(by: from, seq: seq)
         case .social(let from, let payload): if from != node { social?.received(payload) }
         }
@@ -150,7 +154,9 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         // Deliveries from other nodes may have been lost while the bus was down: this node's clients reconnect
         // and resume from their last seqs (nothing acknowledged is lost: it is in PostgreSQL).
         let devices = registry.devices(onNode: node)
-        logger.warning("cluster: the bus is back; asking this node's clients to reconnect", metadata: ["sb.devices": "\(devices.count)"])
+        logger.warning(
+            "cluster: the bus is back; asking this node's clients to reconnect",
+            metadata: ["sb.devices": "\(devices.count)"])
         local.post(.reconnect, to: devices.map(\.connection))
     }
 }

@@ -83,7 +83,9 @@ final class ClusterOutbox: Outbox {
                     // run join each of its groups (each connection still gets the run's messages in order).
                     if current >= 0, Self.same(remote[current].last, item) {
                         let groups = remote[current].groups.count
-                        for g in (groups - messages.count)..<groups { remote[current].groups[g].connections.append(connection.rawValue) }
+                        for g in (groups - messages.count)..<groups {
+                            remote[current].groups[g].connections.append(connection.rawValue)
+                        }
                         continue
                     }
                     if current < 0 {
@@ -91,7 +93,8 @@ final class ClusterOutbox: Outbox {
                         current = remote.count - 1
                     }
                     for m in messages {
-                        let wire = ClusterWire.Item.message(conversationId: m.conversationId, seq: m.seq, payload: m.payload)
+                        let wire = ClusterWire.Item.message(
+                            conversationId: m.conversationId, seq: m.seq, payload: m.payload)
                         remote[current].groups.append(ClusterWire.Group(item: wire, connections: [connection.rawValue]))
                     }
                     remote[current].last = item
@@ -102,7 +105,9 @@ final class ClusterOutbox: Outbox {
                     continue
                 }
                 guard let wire = Self.wireItem(item) else {
-                    logger.error("cluster: a local-only reply or a reconnect addressed to another node's connection was dropped", metadata: [LogKey.connectionId: "\(connection)"])
+                    logger.error(
+                        "cluster: a local-only reply or a reconnect addressed to another node's connection was dropped",
+                        metadata: [LogKey.connectionId: "\(connection)"])
                     continue
                 }
                 if current < 0 {
@@ -139,7 +144,9 @@ final class ClusterOutbox: Outbox {
             case .revoke: item = .revoke
             case .reply(let idBytes, let op, let success, let body):
                 guard let id = ForwardedReplyCodec.requestID(idBytes),
-                    let result = success ? .success(body) : ForwardedReplyCodec.error(body).map({ Result<[UInt8], ServiceError>.failure($0) })
+                    let result = success
+                        ? .success(body)
+                        : ForwardedReplyCodec.error(body).map({ Result<[UInt8], ServiceError>.failure($0) })
                 else {
                     logger.error("cluster: a malformed forwarded reply was dropped")
                     continue
@@ -147,13 +154,16 @@ final class ClusterOutbox: Outbox {
                 for raw in group.connections {
                     let connection = ConnectionID(rawValue: raw)
                     // Only while the request waits (not after its `unavailable` answer).
-                    if connection.node == node, forwarded.complete(connection, id) { batch.add(.reply(.raw(id, op: op, result)), to: connection) }
+                    if connection.node == node, forwarded.complete(connection, id) {
+                        batch.add(.reply(.raw(id, op: op, result)), to: connection)
+                    }
                 }
                 continue
             }
             // Only this node's connections (a stale directory may name a connection that moved on), as one item
             // with its run of connections (no copy of the item per recipient).
-            batch.add(item, to: group.connections.lazy.map { ConnectionID(rawValue: $0) }.filter { $0.node == self.node })
+            batch.add(
+                item, to: group.connections.lazy.map { ConnectionID(rawValue: $0) }.filter { $0.node == self.node })
         }
         local.post(batch)
     }
@@ -178,8 +188,12 @@ final class ClusterOutbox: Outbox {
         case .revoke: .revoke
         case .reply(.raw(let id, let op, let result)):
             switch result {
-            case .success(let body): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: true, body: body)
-            case .failure(let error): .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: false, body: ForwardedReplyCodec.encode(error))
+            case .success(let body):
+                .reply(requestId: ForwardedReplyCodec.encode(id), op: op, success: true, body: body)
+            case .failure(let error):
+                .reply(
+                    requestId: ForwardedReplyCodec.encode(id), op: op, success: false,
+                    body: ForwardedReplyCodec.encode(error))
             }
         case .reply, .reconnect, .suspend, .close, .social, .messages: nil
         }

@@ -70,7 +70,9 @@ final class RedisClusterStore: ClusterStore {
 
     /// Starts a request with a completion and waits for it (on the caller's queue, never a loop; the completion
     /// runs on `replies`).
-    private func waitFor<T: Sendable>(_ start: (@escaping @Sendable (Result<T, RedisError>) -> Void) -> Void) throws -> T {
+    private func waitFor<T: Sendable>(_ start: (@escaping @Sendable (Result<T, RedisError>) -> Void) -> Void) throws
+        -> T
+    {
         let done = DispatchSemaphore(value: 0)
         let box = Box<T>()
         start { result in
@@ -93,7 +95,10 @@ final class RedisClusterStore: ClusterStore {
     }
 
     private func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]]) throws -> RedisValue {
-        try waitFor { client.evaluate(script, keys: keys.map { Array($0.utf8) }, arguments: arguments, queue: replies, completion: $0) }
+        try waitFor {
+            client.evaluate(
+                script, keys: keys.map { Array($0.utf8) }, arguments: arguments, queue: replies, completion: $0)
+        }
     }
 
     static let claimScript = RedisScript(
@@ -120,13 +125,17 @@ final class RedisClusterStore: ClusterStore {
 
     func claimCoordinator(node: UInt32, ttlMilliseconds: Int) throws -> UInt32 {
         let value = try evaluate(
-            Self.claimScript, keys: [RedisClusterKeys.coordinator], arguments: [Array(String(node).utf8), Array(String(ttlMilliseconds).utf8)])
-        guard let holder = value.integer, let number = UInt32(exactly: holder) else { throw UnexpectedReply(what: "the lease claim") }
+            Self.claimScript, keys: [RedisClusterKeys.coordinator],
+            arguments: [Array(String(node).utf8), Array(String(ttlMilliseconds).utf8)])
+        guard let holder = value.integer, let number = UInt32(exactly: holder) else {
+            throw UnexpectedReply(what: "the lease claim")
+        }
         return number
     }
 
     func releaseCoordinator(node: UInt32) throws {
-        _ = try evaluate(Self.releaseScript, keys: [RedisClusterKeys.coordinator], arguments: [Array(String(node).utf8)])
+        _ = try evaluate(
+            Self.releaseScript, keys: [RedisClusterKeys.coordinator], arguments: [Array(String(node).utf8)])
     }
 
     func saveLiveCalls(node: UInt32, summary: [UInt8]) throws -> Bool {
@@ -148,7 +157,8 @@ final class RedisClusterStore: ClusterStore {
             }
             let node = UInt32(truncatingIfNeeded: (n - 1) % Int64((1 << 24) - 1) + 1)
             // Taken only if no live node has it (a heartbeat key with NX).
-            let reply = try run([RedisCommand("SET", RedisClusterKeys.heartbeat(node), "starting", "NX", "PX", "5000")])[0]
+            let reply = try run([RedisCommand("SET", RedisClusterKeys.heartbeat(node), "starting", "NX", "PX", "5000")]
+            )[0]
             if reply != .null { return node }
         }
         throw UnexpectedReply(what: "node allocation (100 numbers taken)")
@@ -168,7 +178,8 @@ final class RedisClusterStore: ClusterStore {
         }
         let ids = members.compactMap { $0.string.flatMap { UInt32($0) } }
         guard !ids.isEmpty else { return ([], []) }
-        guard let beats = try run([RedisCommand("MGET", arguments: ids.map { RedisClusterKeys.heartbeat($0) })])[0].array,
+        guard
+            let beats = try run([RedisCommand("MGET", arguments: ids.map { RedisClusterKeys.heartbeat($0) })])[0].array,
             beats.count == ids.count
         else { throw UnexpectedReply(what: "MGET") }
         var live = Set<UInt32>()
@@ -181,11 +192,14 @@ final class RedisClusterStore: ClusterStore {
 
     func forget(node: UInt32) throws {
         _ = try run([
-            RedisCommand("SREM", RedisClusterKeys.nodes, String(node)), RedisCommand("DEL", RedisClusterKeys.directory(node)),
+            RedisCommand("SREM", RedisClusterKeys.nodes, String(node)),
+            RedisCommand("DEL", RedisClusterKeys.directory(node)),
         ])
     }
 
-    func record(node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]) throws {
+    func record(
+        node: UInt32, lastSeq: UInt64, changes: [(ClusterWire.DirectoryChange, DirectoryEntry?)], message: [UInt8]
+    ) throws {
         let key = RedisClusterKeys.directory(node)
         var commands = [RedisCommand("MULTI")]
         for (change, entry) in changes {
@@ -213,7 +227,8 @@ final class RedisClusterStore: ClusterStore {
             fields.append(Self.value(d))
         }
         _ = try run([
-            RedisCommand("MULTI"), RedisCommand("DEL", key), RedisCommand("HSET", arguments: fields), RedisCommand("EXEC"),
+            RedisCommand("MULTI"), RedisCommand("DEL", key), RedisCommand("HSET", arguments: fields),
+            RedisCommand("EXEC"),
         ])
     }
 
@@ -260,7 +275,9 @@ final class ClusterRuntime: Sendable {
 
     /// Connects to Redis (waiting up to the connect timeout and a few reconnects), takes a node number and
     /// subscribes to the node's channels. Blocks: called at start-up, before any loop runs.
-    static func join(_ configuration: ClusterConfiguration, metrics: ServerMetrics, logger: Logger) throws -> ClusterRuntime {
+    static func join(_ configuration: ClusterConfiguration, metrics: ServerMetrics, logger: Logger) throws
+        -> ClusterRuntime
+    {
         var redis = try RedisConfiguration(url: configuration.redisURL)
         if let ca = configuration.redisCAFile { redis.caFile = ca }
         redis.commandTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
@@ -278,11 +295,14 @@ final class ClusterRuntime: Sendable {
         let number = try store.allocateNode()
         let clusterMetrics = ClusterMetrics(factory: metrics.factory)
         let node = ClusterNode(
-            node: number, local: LocalOutbox(), bus: RedisClusterBus(client: client, metrics: clusterMetrics), store: store,
-            registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval, heartbeatTTL: configuration.heartbeatTTL,
+            node: number, local: LocalOutbox(), bus: RedisClusterBus(client: client, metrics: clusterMetrics),
+            store: store,
+            registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval,
+            heartbeatTTL: configuration.heartbeatTTL,
             applyTimeout: configuration.directoryApplyTimeout, metrics: clusterMetrics, logger: logger)
         let subscriber = try RedisSubscriber(
-            configuration: redis, label: "cluster-bus", logger: logger, handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
+            configuration: redis, label: "cluster-bus", logger: logger,
+            handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
             handler: { message in node.received(message.payload) },
             stateHandler: { state in node.busStateChanged(up: state == .connected) })
         subscriber.subscribe([Array(RedisClusterKeys.channel(number).utf8), Array(RedisClusterKeys.broadcast.utf8)])

@@ -38,7 +38,8 @@ struct BearerAuthentication: Sendable {
             if error.code == .invalidToken {
                 return .failure(
                     HTTPResult.error(
-                        401, "invalid_token", error.message, headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]
+                        401, "invalid_token", error.message,
+                        headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")]
                     ))
             }
             return .failure(HTTPResult.error(503, error.code.rawValue, error.message, headers: [("Retry-After", "2")]))

@@ -19,7 +19,8 @@ struct HTTPResult: Error, Sendable {
         return HTTPResult(status: status, headers: [("Content-Type", "application/json")] + headers, body: Array(data))
     }
 
-    static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult {
+    static func error(_ status: Int, _ code: String, _ message: String, headers: [(String, String)] = []) -> HTTPResult
+    {
         json(status, ["error": ["code": code, "message": message]], headers: headers)
     }
 }

@@ -65,7 +65,10 @@ struct HTTPRouter: Sendable {
         _ methods: [String], _ path: String, _ rules: HTTPRouteRules = HTTPRouteRules(),
         handler: @escaping @Sendable (HTTPRouteRequest) async -> HTTPResult
     ) {
-        add(Route(methods: Self.expand(methods), pattern: PathPattern(path), action: .handler(rules: rules, handler: handler)))
+        add(
+            Route(
+                methods: Self.expand(methods), pattern: PathPattern(path),
+                action: .handler(rules: rules, handler: handler)))
     }
 
     /// Registers a route that runs on the connection's loop with the session (streaming bodies, tus). `methods`

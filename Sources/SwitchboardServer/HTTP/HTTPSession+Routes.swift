@@ -14,7 +14,8 @@ import SwitchboardWebSocket
 /// Running a registered HTTP route (`HTTPRouter`), on the connection's loop.
 extension HTTPSession {
     /// Applies a `handler` route's rules and runs it off the loop, or hands a `session` route the request.
-    func run(_ route: HTTPRouter.Route, head: HTTPRequestHead, rest: UnsafeRawBufferPointer, parameters: PathParameters) {
+    func run(_ route: HTTPRouter.Route, head: HTTPRequestHead, rest: UnsafeRawBufferPointer, parameters: PathParameters)
+    {
         guard case .handler(let rules, let handler) = route.action else {
             if case .session(let handle) = route.action { handle(self, head, rest, parameters) }
             return

@@ -45,7 +45,8 @@ extension HTTPSession {
         request.bodyReceived = n
         body.append(contentsOf: pending[..<n])
         if n == bodyLength {
-            startUpload(head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && pending.count == n)
+            startUpload(
+                head, uploader: uploader, target: target, body: body, keepAlive: head.keepAlive && pending.count == n)
         } else {
             if pending.isEmpty, head.headers["expect"]?.lowercased() == "100-continue" {
                 // The client waits for this before sending the body (RFC 9110 10.1.1); refusals came above.
@@ -57,7 +58,8 @@ extension HTTPSession {
         }
     }
 
-    func startUpload(_ head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], keepAlive: Bool) {
+    func startUpload(_ head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], keepAlive: Bool)
+    {
         guard let services = server.services else { return }
         switch target {
         case .voice:
@@ -84,7 +86,8 @@ extension HTTPSession {
     /// A tus PATCH whose connection dropped (or stalled) mid-body: the bytes that arrived are stored, so `HEAD`
     /// reports them and the client resumes there. Called on the loop; does nothing in any other phase.
     func storeInterruptedChunk() {
-        guard case .uploading(let upload, let body, _) = phase, case .chunk(let id, let owner, let offset) = upload.target,
+        guard case .uploading(let upload, let body, _) = phase,
+            case .chunk(let id, let owner, let offset) = upload.target,
             !body.isEmpty, let services = server.services
         else { return }
         phase = .closing

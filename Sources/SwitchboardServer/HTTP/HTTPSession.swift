@@ -145,7 +145,10 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
                     server.metrics.httpRequests.increment()
                     server.logger.debug(
                         "bad request",
-                        metadata: [LogKey.connectionId: "\(connection.id)", LogKey.reason: "\(error.reason)", LogKey.status: "\(error.status)"])
+                        metadata: [
+                            LogKey.connectionId: "\(connection.id)", LogKey.reason: "\(error.reason)",
+                            LogKey.status: "\(error.status)",
+                        ])
                     respond(status: error.status, body: Array("\(error.reason)\n".utf8), keepAlive: false)
                     return
                 case .head(let head, let consumed):
@@ -210,7 +213,8 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         let proxies = server.configuration.trustedProxies
         if !proxies.isEmpty {
             let address = proxies.clientAddress(
-                peer: TrustedProxies.stripPort(connection.remoteAddress), forwardedFor: head.headers.values(for: "X-Forwarded-For"))
+                peer: TrustedProxies.stripPort(connection.remoteAddress),
+                forwardedFor: head.headers.values(for: "X-Forwarded-For"))
             forwardedClient = ForwardedClient(address: address)
         }
         request.bodyStarted = EventLoop.now()
@@ -250,7 +254,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         switch head.path {
         case "/healthz":
             guard allowGet(head, bodyLength: bodyLength) else { return }
-            respond(status: 200, headers: [("Content-Type", "text/plain")], body: Array("ok\n".utf8), head: head, bodyLength: bodyLength)
+            respond(
+                status: 200, headers: [("Content-Type", "text/plain")], body: Array("ok\n".utf8), head: head,
+                bodyLength: bodyLength)
         case "/readyz":
             guard allowGet(head, bodyLength: bodyLength) else { return }
             let ready = server.isReady
@@ -277,7 +283,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
 
     private func allowGet(_ head: HTTPRequestHead, bodyLength: Int) -> Bool {
         if head.method == "GET" || head.method == "HEAD" { return true }
-        respond(status: 405, headers: [("Allow", "GET, HEAD")], body: Array("method not allowed\n".utf8), head: head, bodyLength: bodyLength)
+        respond(
+            status: 405, headers: [("Allow", "GET, HEAD")], body: Array("method not allowed\n".utf8), head: head,
+            bodyLength: bodyLength)
         return false
     }
 
@@ -331,7 +339,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         switch WebSocketHandshake.serverResponse(for: head, configuration: server.handshakeConfiguration) {
         case .reject(let status, let headers, let reason):
             server.metrics.handshakeFailed(reason: reason.rawValue)
-            respond(status: status, headers: headers, body: Array("\(reason.rawValue)\n".utf8), head: head, bodyLength: head.contentLength ?? 0)
+            respond(
+                status: status, headers: headers, body: Array("\(reason.rawValue)\n".utf8), head: head,
+                bodyLength: head.contentLength ?? 0)
         case .accept(let response, _, let deflate):
             if let length = head.contentLength, length > 0 {
                 server.metrics.handshakeFailed(reason: "bad_request")
@@ -348,7 +358,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         }
     }
 
-    private func receiveFrames(_ ws: WebSocketConnection, _ app: any WebSocketApplication, _ bytes: UnsafeRawBufferPointer) {
+    private func receiveFrames(
+        _ ws: WebSocketConnection, _ app: any WebSocketApplication, _ bytes: UnsafeRawBufferPointer
+    ) {
         ws.receive(bytes, now: EventLoop.now()) { event in
             switch event {
             case .text(let data):
@@ -432,7 +444,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         guard connection.outboundBytes > server.configuration.maxOutboundBytes else { return }
         server.metrics.backpressureCloses.increment()
         let policy = server.configuration.backpressurePolicy
-        server.logger.debug("slow consumer: closing", metadata: [LogKey.connectionId: "\(connection.id)", LogKey.code: "\(policy.closeCode)"])
+        server.logger.debug(
+            "slow consumer: closing",
+            metadata: [LogKey.connectionId: "\(connection.id)", LogKey.code: "\(policy.closeCode)"])
         // Nothing in the queue is acknowledged state: the client resumes from history.
         connection.discardUnsentOutput()
         if let frame = ws.close(code: policy.closeCode, reason: "slow consumer", now: EventLoop.now()) {
@@ -453,7 +467,9 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
     func beginShutdown() {
         switch phase {
         case .websocket(let ws, _):
-            if let frame = ws.close(code: WebSocketCloseCode.goingAway, reason: "server shutting down", now: EventLoop.now()) {
+            if let frame = ws.close(
+                code: WebSocketCloseCode.goingAway, reason: "server shutting down", now: EventLoop.now())
+            {
                 write(frame)
             }
         case .http where request.parser.isIdle:
@@ -474,7 +490,8 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
         let configuration = server.configuration
         if elapsed >= configuration.bodyTimeout { return true }
         let rated = elapsed - configuration.handshakeTimeout
-        return configuration.minBodyRate > 0 && rated > 0 && Double(request.bodyReceived) < Double(configuration.minBodyRate) * rated
+        return configuration.minBodyRate > 0 && rated > 0
+            && Double(request.bodyReceived) < Double(configuration.minBodyRate) * rated
     }
 
     func connection(_ connection: Connection, sweepAt now: UInt64) {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,7 +122,9 @@ public struct TrustedProxies: Sendable, Equatable {
         if inet_pton(AF_INET6, address, &v6) == 1 {
             let bytes = withUnsafeBytes(of: &v6) { Array($0) }
             // An IPv4-mapped IPv6 address is the IPv4 address (a dual-stack listener reports them).
-            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF { return Array(bytes[12...]) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+                return Array(bytes[12...])
+            }
             return bytes
         }
         return nil

@@ -207,7 +207,8 @@ final class WebSite: @unchecked Sendable {
                 continue
             }
             total += body.count
-            table[entry.path] = WebFile(path: entry.path, body: body, signature: entry.signature, gzipMinBytes: configuration.gzipMinBytes)
+            table[entry.path] = WebFile(
+                path: entry.path, body: body, signature: entry.signature, gzipMinBytes: configuration.gzipMinBytes)
         }
         for (path, reason) in refused.sorted(by: { $0.key < $1.key }) where !refusals.contains(path) {
             logger.warning("web file not served: \(reason)", metadata: [LogKey.path: "\(path)"])
@@ -220,8 +221,12 @@ final class WebSite: @unchecked Sendable {
         let first = generation == 1
         lock.unlock()
         if first {
-            logger.info("serving the web app", metadata: [LogKey.path: "\(root)", LogKey.files: "\(table.count)", LogKey.bytes: "\(total)"])
-            if table["/index.html"] == nil { logger.warning("the web root has no index.html", metadata: [LogKey.path: "\(root)"]) }
+            logger.info(
+                "serving the web app",
+                metadata: [LogKey.path: "\(root)", LogKey.files: "\(table.count)", LogKey.bytes: "\(total)"])
+            if table["/index.html"] == nil {
+                logger.warning("the web root has no index.html", metadata: [LogKey.path: "\(root)"])
+            }
         } else {
             logger.debug("web app files changed", metadata: [LogKey.files: "\(table.count)", LogKey.bytes: "\(total)"])
         }
@@ -243,7 +248,9 @@ final class WebSite: @unchecked Sendable {
                 // Dotfiles and dot-folders (.git, .env) are never read; nor names no request could carry.
                 // Bytes, not Characters (a dot followed by a combining mark is one Character).
                 guard name.utf8.first != UInt8(ascii: "."),
-                    !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
+                    !name.utf8.contains(where: {
+                        $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\")
+                    })
                 else { continue }
                 let path = prefix + "/" + name
                 entries += 1

@@ -67,7 +67,8 @@ struct MomentServiceTests {
         #expect((told.event as? MomentEvents.Created)?.moment.momentId == created.moment.momentId)
         #expect(!told.users.contains(zed))
         // The same client id again: the stored moment, nobody told twice.
-        let (again, none) = try await moments.create(Caller(userId: ann), photoIds: [photo], caption: "x", clientId: "m-1")
+        let (again, none) = try await moments.create(
+            Caller(userId: ann), photoIds: [photo], caption: "x", clientId: "m-1")
         #expect(again.moment.momentId == created.moment.momentId)
         #expect(none.isEmpty)
     }
@@ -86,7 +87,8 @@ struct MomentServiceTests {
             _ = try await moments.create(me, photoIds: [1, 2, 3], caption: nil, clientId: nil)
         }
         await #expect(throws: MomentError.captionTooLong(max: 20)) {
-            _ = try await moments.create(me, photoIds: [mine], caption: String(repeating: "a", count: 21), clientId: nil)
+            _ = try await moments.create(
+                me, photoIds: [mine], caption: String(repeating: "a", count: 21), clientId: nil)
         }
         await #expect(throws: MomentError.duplicatePhotos) {
             _ = try await moments.create(me, photoIds: [mine, mine], caption: nil, clientId: nil)
@@ -142,7 +144,8 @@ struct MomentServiceTests {
         let moments = try service()
         let me = Caller(userId: ann)
         for _ in 0..<2 {
-            _ = try await moments.create(me, photoIds: [try await servicePhoto(owner: ann)], caption: nil, clientId: nil)
+            _ = try await moments.create(
+                me, photoIds: [try await servicePhoto(owner: ann)], caption: nil, clientId: nil)
         }
         let photo = try await servicePhoto(owner: ann)
         do {

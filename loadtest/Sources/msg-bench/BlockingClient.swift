@@ -42,7 +42,9 @@ final class BlockingClient {
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         inet_pton(AF_INET, host, &address.sin_addr)
         let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard rc == 0 else {
             let e = errno
@@ -51,7 +53,9 @@ final class BlockingClient {
         }
         let key = WebSocketHandshake.makeKey()
         do {
-            try writeAll(WebSocketHandshake.clientRequest(host: "\(host):\(port)", path: "/ws", key: key, subprotocols: ["switchboard.v1"]))
+            try writeAll(
+                WebSocketHandshake.clientRequest(
+                    host: "\(host):\(port)", path: "/ws", key: key, subprotocols: ["switchboard.v1"]))
             var parser = HTTPResponseHeadParser()
             while ws == nil {
                 let n = read(fd, &buffer, buffer.count)
@@ -61,10 +65,12 @@ final class BlockingClient {
                 case .needMoreData: continue
                 case .error(let e): throw ClientError(code: "handshake", message: "\(e)")
                 case .head(let head, let consumed):
-                    guard case .success(let outcome) = WebSocketHandshake.validateServerResponse(
-                        head, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: false)
+                    guard
+                        case .success(let outcome) = WebSocketHandshake.validateServerResponse(
+                            head, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: false)
                     else { throw ClientError(code: "handshake", message: "status \(head.status)") }
-                    ws = WebSocketConnection(role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: now())
+                    ws = WebSocketConnection(
+                        role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: now())
                     if consumed < n { try feed(count: n, from: consumed) }
                 }
             }
@@ -81,7 +87,9 @@ final class BlockingClient {
     private func writeAll(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard n > 0 else { throw ClientError(code: "write", message: String(cString: strerror(errno))) }
             offset += n
         }
@@ -106,7 +114,9 @@ final class BlockingClient {
     private func readMore() throws {
         guard !closed else { throw ClientError(code: "closed", message: "the server closed the connection") }
         let n = read(fd, &buffer, buffer.count)
-        guard n > 0 else { throw ClientError(code: "read", message: n == 0 ? "connection closed" : "timed out or failed") }
+        guard n > 0 else {
+            throw ClientError(code: "read", message: n == 0 ? "connection closed" : "timed out or failed")
+        }
         try feed(count: n, from: 0)
     }
 
@@ -135,7 +145,8 @@ final class BlockingClient {
                     if case .error(let re) = Wire.classify(bytes), re == id || re == nil {
                         let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
                         let error = object?["error"] as? [String: Any]
-                        throw ClientError(code: error?["code"] as? String ?? "?", message: error?["message"] as? String ?? "")
+                        throw ClientError(
+                            code: error?["code"] as? String ?? "?", message: error?["message"] as? String ?? "")
                     }
                     continue
                 }
@@ -167,7 +178,9 @@ final class BlockingClient {
                     guard let re else { throw ClientError(code: "bad_request", message: "an error without id") }
                     let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
                     let error = object?["error"] as? [String: Any]
-                    results[re] = .failure(ClientError(code: error?["code"] as? String ?? "?", message: error?["message"] as? String ?? ""))
+                    results[re] = .failure(
+                        ClientError(code: error?["code"] as? String ?? "?", message: error?["message"] as? String ?? "")
+                    )
                 }
             }
             if results.count < ids.count { try readMore() }

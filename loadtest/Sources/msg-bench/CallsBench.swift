@@ -100,14 +100,17 @@ final class CallRun: @unchecked Sendable {
     }
 
     private func tick() {
-        let due = ramp <= 0 ? pairs.count : min(pairs.count, Int(Double(EventLoop.now() - t0) / 1e9 / ramp * Double(pairs.count)) + 1)
+        let due =
+            ramp <= 0
+            ? pairs.count : min(pairs.count, Int(Double(EventLoop.now() - t0) / 1e9 / ramp * Double(pairs.count)) + 1)
         while started < due {
             let i = started
             started += 1
             phase[i] = .invited
             invitedAt[i] = EventLoop.now()
             _ = clients[2 * i].request(
-                "\"op\":\"call.invite\",\"callee_id\":\(file.users[pairs[i].b].id),\"call_id\":\"bench-\(i)\",\"offer\":\"v=0 bench\"")
+                "\"op\":\"call.invite\",\"callee_id\":\(file.users[pairs[i].b].id),\"call_id\":\"bench-\(i)\",\"offer\":\"v=0 bench\""
+            )
         }
         if started == pairs.count {
             timer?.cancel()
@@ -158,7 +161,9 @@ final class CallRun: @unchecked Sendable {
             _ = acceptToCallerTold.record(now - acceptedAt[i])
             for k in 0..<signals {
                 lastSignalSentAt[i] = EventLoop.now()
-                _ = c.request("\"op\":\"call.signal\",\"call_id\":\"\(callId)\",\"kind\":\"ice_candidate\",\"payload\":\"{\\\"candidate\\\":\\\"candidate:\(k) 1 udp 2122260223 127.0.0.1 5000\(k) typ host\\\",\\\"sdpMid\\\":\\\"0\\\",\\\"sdpMLineIndex\\\":0}\"")
+                _ = c.request(
+                    "\"op\":\"call.signal\",\"call_id\":\"\(callId)\",\"kind\":\"ice_candidate\",\"payload\":\"{\\\"candidate\\\":\\\"candidate:\(k) 1 udp 2122260223 127.0.0.1 5000\(k) typ host\\\",\\\"sdpMid\\\":\\\"0\\\",\\\"sdpMLineIndex\\\":0}\""
+                )
             }
         case ("call.signal", false):
             signalsSeen[i] += 1
@@ -199,7 +204,9 @@ final class CallRun: @unchecked Sendable {
 
 struct Calls: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Concurrent call set-ups between the pairs of setup --pairs: invite, ring, decline or accept + signals + hang-up.")
+        abstract:
+            "Concurrent call set-ups between the pairs of setup --pairs: invite, ring, decline or accept + signals + hang-up."
+    )
 
     @Option(help: "Users file written by setup (with --pairs).") var users = "msg-bench-users.json"
     @Option(help: "Concurrent calls (pairs used; default: every pair).") var calls: Int?
@@ -234,7 +241,9 @@ struct Calls: ParsableCommand {
         }
         let wall = Date().timeIntervalSince(wall0)
         let cpu1 = CPUSample.take(serverPid)
-        var result: [String: Any] = ["scenario": "calls", "calls": pairs.count, "signals_per_call": signals, "ramp_seconds": ramp]
+        var result: [String: Any] = [
+            "scenario": "calls", "calls": pairs.count, "signals_per_call": signals, "ramp_seconds": ramp,
+        ]
         loop.queue.sync {
             result["authenticated"] = run.authenticated
             result["declined"] = run.declined

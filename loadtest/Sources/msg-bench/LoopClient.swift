@@ -35,7 +35,8 @@ final class LoopClient: ConnectionHandler {
 
     func connectionDidOpen(_ connection: Connection) {
         self.connection = connection
-        connection.write(WebSocketHandshake.clientRequest(host: hostHeader, path: "/ws", key: key, subprotocols: ["switchboard.v1"]))
+        connection.write(
+            WebSocketHandshake.clientRequest(host: hostHeader, path: "/ws", key: key, subprotocols: ["switchboard.v1"]))
     }
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
@@ -56,15 +57,19 @@ final class LoopClient: ConnectionHandler {
         case .error(let e):
             fail(connection, "handshake: \(e)")
         case .head(let head, let consumed):
-            guard case .success(let outcome) = WebSocketHandshake.validateServerResponse(
-                head, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: false)
+            guard
+                case .success(let outcome) = WebSocketHandshake.validateServerResponse(
+                    head, key: key, offeredSubprotocols: ["switchboard.v1"], offeredDeflate: false)
             else {
                 fail(connection, "handshake status \(head.status)")
                 return
             }
-            ws = WebSocketConnection(role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: EventLoop.now())
+            ws = WebSocketConnection(
+                role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: EventLoop.now())
             onOpen?(self)
-            if consumed < bytes.count { self.connection(connection, didRead: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
+            if consumed < bytes.count {
+                self.connection(connection, didRead: UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+            }
         }
     }
 

@@ -31,8 +31,14 @@ struct RunOptions: ParsableArguments {
     @Option(help: "Total messages per second (0: as fast as the windows allow).") var rate = 0.0
     @Option(help: "Characters of each text message.") var textSize = 32
     @Option(help: "Seconds to wait for outstanding acks and deliveries after sending stops.") var drainTimeout = 15.0
-    @Option(help: "Server PID: report its CPU (and its children's, the embedded PostgreSQL) over the window; repeat it for the nodes of a cluster (their CPU is summed).") var serverPid: [Int32] = []
-    @Option(help: "Comma-separated server addresses, all on the users file's port (a cluster's nodes): client i connects to the (i mod n)-th. Default: the users file's host.") var hosts: String?
+    @Option(
+        help:
+            "Server PID: report its CPU (and its children's, the embedded PostgreSQL) over the window; repeat it for the nodes of a cluster (their CPU is summed)."
+    ) var serverPid: [Int32] = []
+    @Option(
+        help:
+            "Comma-separated server addresses, all on the users file's port (a cluster's nodes): client i connects to the (i mod n)-th. Default: the users file's host."
+    ) var hosts: String?
 
     /// The addresses clients connect to.
     func hostList(_ file: UsersFile) -> [String] {
@@ -46,7 +52,8 @@ struct RunOptions: ParsableArguments {
 func ownCPUSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 func seconds(_ ns: UInt64) -> Double { Double(ns) / 1e9 }
@@ -133,9 +140,14 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
             result["server_cpu_seconds"] = round2(server)
             result["postgres_cpu_seconds"] = round2(children)
             // Everything else on the machine (other users' builds and tests): not ours, a confound if large.
-            result["other_cpu_percent"] = max(0, Int((cpu1.machine - cpu0.machine - server - children - (own1 - own0)) / window * 100))
-            if run.windowDeliveries > 0 { result["server_cpu_us_per_delivery"] = round2(server / Double(run.windowDeliveries) * 1e6) }
-            if run.windowAcked > 0 { result["server_cpu_us_per_message"] = round2(server / Double(run.windowAcked) * 1e6) }
+            result["other_cpu_percent"] = max(
+                0, Int((cpu1.machine - cpu0.machine - server - children - (own1 - own0)) / window * 100))
+            if run.windowDeliveries > 0 {
+                result["server_cpu_us_per_delivery"] = round2(server / Double(run.windowDeliveries) * 1e6)
+            }
+            if run.windowAcked > 0 {
+                result["server_cpu_us_per_message"] = round2(server / Double(run.windowAcked) * 1e6)
+            }
         }
         run.closeAll()
     }
@@ -150,21 +162,26 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
 
 struct Fanout: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Group fan-out: every member of the setup's group online, a few senders; deliveries/s and send-to-receive latency.")
+        abstract:
+            "Group fan-out: every member of the setup's group online, a few senders; deliveries/s and send-to-receive latency."
+    )
 
     @OptionGroup var options: RunOptions
     @Option(help: "Senders (the first members of the group).") var senders = 1
 
     func run() throws {
         let file = try UsersFile.load(options.users)
-        guard let group = file.groupId, file.groupSize >= 3 else { throw ValidationError("the users file has no group (setup --group-size)") }
+        guard let group = file.groupId, file.groupSize >= 3 else {
+            throw ValidationError("the users file has no group (setup --group-size)")
+        }
         guard senders >= 1 && senders <= file.groupSize else { throw ValidationError("--senders 1...group size") }
         let loopGroup = try EventLoopGroup(loopCount: 1)
         let members = Array(file.users[0..<file.groupSize])
         let run = SendRun(
             loop: loopGroup.loops[0], hosts: options.hostList(file), port: file.port, users: members,
             senders: (0..<senders).map { SenderSpec(client: $0, conversationId: group) },
-            recipientsPerMessage: file.groupSize - 1, window: options.window, rate: options.rate, textSize: options.textSize)
+            recipientsPerMessage: file.groupSize - 1, window: options.window, rate: options.rate,
+            textSize: options.textSize)
         defer { loopGroup.shutdown() }
         try drive(run, options: options, extra: ["scenario": "fanout", "group_size": file.groupSize])
     }
@@ -172,7 +189,8 @@ struct Fanout: ParsableCommand {
 
 struct Direct: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "One-to-one: pairs of friends online, one sender per pair (or both); stored messages/s and ack latency.")
+        abstract:
+            "One-to-one: pairs of friends online, one sender per pair (or both); stored messages/s and ack latency.")
 
     @OptionGroup var options: RunOptions
     @Option(help: "Pairs used (default: all pairs of the users file).") var pairs: Int?

@@ -63,8 +63,11 @@ final class SendRun: @unchecked Sendable {
     var nextSender = 0
     var timer: (any DispatchSourceTimer)?
 
-    init(loop: EventLoop, hosts: [String], port: Int, users: [BenchUser], senders: [SenderSpec], recipientsPerMessage: Int,
-         window: Int, rate: Double, textSize: Int) {
+    init(
+        loop: EventLoop, hosts: [String], port: Int, users: [BenchUser], senders: [SenderSpec],
+        recipientsPerMessage: Int,
+        window: Int, rate: Double, textSize: Int
+    ) {
         self.loop = loop
         self.hosts = hosts
         self.port = port
@@ -142,7 +145,9 @@ final class SendRun: @unchecked Sendable {
             if sending && rate == 0 { pump(s) }
         case .error(let id):
             if let id, let s = senderOf[c.index], sentAt[s].removeValue(forKey: id) != nil { inFlight[s] -= 1 }
-            error("client \(c.index): \(Wire.field(bytes, "code") ?? "?") \(Wire.field(bytes, "message") ?? String(decoding: bytes.prefix(200), as: UTF8.self))")
+            error(
+                "client \(c.index): \(Wire.field(bytes, "code") ?? "?") \(Wire.field(bytes, "message") ?? String(decoding: bytes.prefix(200), as: UTF8.self))"
+            )
         }
     }
 
@@ -154,7 +159,8 @@ final class SendRun: @unchecked Sendable {
         sequence += 1
         let now = EventLoop.now()
         let id = client.request(
-            "\"op\":\"messages.send\",\"conversation_id\":\(spec.conversationId),\"client_id\":\"\(now).\(s).\(sequence)\",\"text\":\"\(textBody)\"")
+            "\"op\":\"messages.send\",\"conversation_id\":\(spec.conversationId),\"client_id\":\"\(now).\(s).\(sequence)\",\"text\":\"\(textBody)\""
+        )
         sentAt[s][id] = now
         inFlight[s] += 1
         sent += 1
@@ -239,7 +245,8 @@ struct CPUSample {
         let samples = pids.compactMap { take($0) }
         guard !samples.isEmpty, samples.count == pids.count else { return nil }
         return CPUSample(
-            server: samples.map(\.server).reduce(0, +), children: samples.map(\.children).reduce(0, +), machine: samples[0].machine)
+            server: samples.map(\.server).reduce(0, +), children: samples.map(\.children).reduce(0, +),
+            machine: samples[0].machine)
     }
 
     static func take(_ pid: Int32?) -> CPUSample? {
@@ -251,7 +258,8 @@ struct CPUSample {
             else { return nil }
             let fields = text[text.index(after: close)...].split(separator: " ")
             // fields[0] is the state (field 3); utime and stime are fields 14 and 15.
-            guard fields.count > 13, let ppid = Int32(fields[1]), let u = Double(fields[11]), let s = Double(fields[12]) else { return nil }
+            guard fields.count > 13, let ppid = Int32(fields[1]), let u = Double(fields[11]), let s = Double(fields[12])
+            else { return nil }
             return (ppid, (u + s) / tck)
         }
         guard let own = stat(pid) else { return nil }

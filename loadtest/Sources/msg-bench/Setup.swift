@@ -17,7 +17,9 @@ import Glibc
 #endif
 
 /// Runs `body(i)` for i in 0..<count on `threads` threads; returns the first errors (at most 10) and their count.
-func parallel(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> (errors: Int, first: [String]) {
+func parallel(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) throws -> Void) -> (
+    errors: Int, first: [String]
+) {
     let next = Locked(0)
     let failures = Locked((0, [String]()))
     let group = DispatchGroup()
@@ -45,7 +47,8 @@ func parallel(_ count: Int, threads: Int, _ body: @escaping @Sendable (Int) thro
 }
 
 struct Setup: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Register users, befriend them, create conversations; write the users file.")
+    static let configuration = CommandConfiguration(
+        abstract: "Register users, befriend them, create conversations; write the users file.")
 
     @Option(help: "Server address (numeric, 127.0.0.1 only).") var host = "127.0.0.1"
     @Option var port: Int
@@ -83,10 +86,12 @@ struct Setup: ParsableCommand {
                 attempt += 1
                 let client = try BlockingClient(host: host, port: port)
                 do {
-                    let r = try client.call("register", [
-                        "phone": "+1555\(base + i)", "password": "msg-bench harbor lantern \(i % 7)",
-                        "display_name": "u\(i)", "device": "bench",
-                    ])
+                    let r = try client.call(
+                        "register",
+                        [
+                            "phone": "+1555\(base + i)", "password": "msg-bench harbor lantern \(i % 7)",
+                            "display_name": "u\(i)", "device": "bench",
+                        ])
                     guard let id = r["user_id"] as? Int, let token = r["session_token"] as? String else {
                         throw ClientError(code: "register", message: "no user_id/session_token in \(r)")
                     }
@@ -104,8 +109,10 @@ struct Setup: ParsableCommand {
             note("setup: \(reg.errors) registrations failed: \(reg.first)")
             throw ExitCode(1)
         }
-        note(String(format: "setup: %d users registered in %.1f s (%.0f/s, %d busy retries)", count, registerSeconds,
-                    Double(count) / registerSeconds, retries.withLock { $0 }))
+        note(
+            String(
+                format: "setup: %d users registered in %.1f s (%.0f/s, %d busy retries)", count, registerSeconds,
+                Double(count) / registerSeconds, retries.withLock { $0 }))
         let all = registered.withLock { $0.map { $0! } }
         @Sendable func client(_ i: Int) -> BlockingClient { clients.withLock { $0[i]! } }
 
@@ -156,7 +163,8 @@ struct Setup: ParsableCommand {
                 note("setup: \(r.errors) accepts failed: \(r.first)")
                 throw ExitCode(1)
             }
-            let created = try owner.call("groups.create", ["name": "bench", "member_ids": (1..<groupSize).map { all[$0].id }])
+            let created = try owner.call(
+                "groups.create", ["name": "bench", "member_ids": (1..<groupSize).map { all[$0].id }])
             groupId = (created["conversation"] as? [String: Any])?["conversation_id"] as? Int
             guard groupId != nil else {
                 note("setup: groups.create returned no conversation_id")
@@ -164,14 +172,18 @@ struct Setup: ParsableCommand {
             }
             note(String(format: "setup: group of %d created in %.1f s", groupSize, Date().timeIntervalSince(t)))
         }
-        let file = UsersFile(host: host, port: port, users: all, pairs: madePairs.withLock { $0.map { $0! } }, groupId: groupId, groupSize: groupSize)
+        let file = UsersFile(
+            host: host, port: port, users: all, pairs: madePairs.withLock { $0.map { $0! } }, groupId: groupId,
+            groupSize: groupSize)
         try file.save(output)
         clients.withLock { $0 = [] }  // closes the connections
-        report([
-            "users": count, "register_seconds": (registerSeconds * 10).rounded() / 10,
-            "registrations_per_second": Int(Double(count) / registerSeconds), "pairs": file.pairs.count,
-            "group_id": groupId ?? 0, "group_size": groupSize, "seconds": (Date().timeIntervalSince(started) * 10).rounded() / 10,
-            "output": output,
-        ], json: json)
+        report(
+            [
+                "users": count, "register_seconds": (registerSeconds * 10).rounded() / 10,
+                "registrations_per_second": Int(Double(count) / registerSeconds), "pairs": file.pairs.count,
+                "group_id": groupId ?? 0, "group_size": groupSize,
+                "seconds": (Date().timeIntervalSince(started) * 10).rounded() / 10,
+                "output": output,
+            ], json: json)
     }
 }

@@ -116,14 +116,18 @@ final class StormRun: @unchecked Sendable {
             switch object["ev"] as? String {
             case "presence":
                 presenceEvents += 1
-                if let user = object["user_id"] as? Int, userIndex[user] == friend, object["status"] as? String == "online" {
+                if let user = object["user_id"] as? Int, userIndex[user] == friend,
+                    object["status"] as? String == "online"
+                {
                     seesFriendOnline[c.index] = true
                 }
             case "presence.snapshot":
                 snapshots += 1
                 for entry in object["presence"] as? [[String: Any]] ?? [] {
                     snapshotEntries += 1
-                    if let user = entry["user_id"] as? Int, userIndex[user] == friend, entry["status"] as? String == "online" {
+                    if let user = entry["user_id"] as? Int, userIndex[user] == friend,
+                        entry["status"] as? String == "online"
+                    {
                         seesFriendOnline[c.index] = true
                     }
                 }
@@ -176,7 +180,8 @@ struct Storm: ParsableCommand {
         loop.queue.sync {
             result["opened"] = run.opened
             result["authenticated"] = run.authenticated
-            result["seconds_to_last_authenticated"] = run.authenticated > 0 ? round2(seconds(run.lastAuthenticated - run.t0)) : -1
+            result["seconds_to_last_authenticated"] =
+                run.authenticated > 0 ? round2(seconds(run.lastAuthenticated - run.t0)) : -1
             result["connect_to_authenticated_ms"] = percentiles(run.connectToAuth, unit: 1_000_000)
             result["authenticate_reply_ms"] = percentiles(run.authOnly, unit: 1_000_000)
             result["presence_events"] = run.presenceEvents
@@ -199,6 +204,8 @@ struct Storm: ParsableCommand {
         report(result, json: json)
         let seeing = result["users_seeing_friend_online"] as? Int ?? 0
         let paired = result["users_with_friend_in_run"] as? Int ?? 0
-        if (result["errors"] as? Int ?? 1) > 0 || (result["authenticated"] as? Int ?? 0) < n || seeing < paired { throw ExitCode(1) }
+        if (result["errors"] as? Int ?? 1) > 0 || (result["authenticated"] as? Int ?? 0) < n || seeing < paired {
+            throw ExitCode(1)
+        }
     }
 }

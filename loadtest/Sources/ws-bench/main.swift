@@ -39,8 +39,11 @@ final class BenchClient: ConnectionHandler {
     var measuring: @Sendable () -> Bool
     var running: @Sendable () -> Bool
 
-    init(stats: LoopStats, payload: [UInt8], text: Bool, pipeline: Int, host: String, path: String, subprotocols: [String],
-         measuring: @escaping @Sendable () -> Bool, running: @escaping @Sendable () -> Bool) {
+    init(
+        stats: LoopStats, payload: [UInt8], text: Bool, pipeline: Int, host: String, path: String,
+        subprotocols: [String],
+        measuring: @escaping @Sendable () -> Bool, running: @escaping @Sendable () -> Bool
+    ) {
         self.stats = stats
         self.payload = payload
         self.text = text
@@ -83,18 +86,22 @@ final class BenchClient: ConnectionHandler {
             stats.errors += 1
             connection.close(mode: .immediately)
         case .head(let head, let consumed):
-            guard case .success(let outcome) = WebSocketHandshake.validateServerResponse(
-                head, key: key, offeredSubprotocols: subprotocols, offeredDeflate: false)
+            guard
+                case .success(let outcome) = WebSocketHandshake.validateServerResponse(
+                    head, key: key, offeredSubprotocols: subprotocols, offeredDeflate: false)
             else {
                 stats.errors += 1
                 connection.close(mode: .immediately)
                 return
             }
-            let socket = WebSocketConnection(role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: EventLoop.now())
+            let socket = WebSocketConnection(
+                role: .client, configuration: WebSocketConfiguration(), deflate: outcome.deflate, now: EventLoop.now())
             ws = socket
             stats.open += 1
             for _ in 0..<pipeline { send(connection) }
-            if consumed < bytes.count { self.connection(connection, didRead: UnsafeRawBufferPointer(rebasing: bytes[consumed...])) }
+            if consumed < bytes.count {
+                self.connection(connection, didRead: UnsafeRawBufferPointer(rebasing: bytes[consumed...]))
+            }
         }
     }
 
@@ -183,9 +190,14 @@ struct WSBench: ParsableCommand {
                 "{\"connections\":\(connections),\"text\":\(text),\"open\":\(open),\"message_size\":\(messageSize),\"seconds\":\(String(format: "%.2f", elapsed)),\"round_trips\":\(roundTrips),\"round_trips_per_second\":\(Int(rate)),\"p50_us\":\(us(50)),\"p99_us\":\(us(99)),\"p999_us\":\(us(99.9)),\"max_us\":\(Double(histogram.max) / 1000),\"errors\":\(errors)}"
             )
         } else {
-            print("connections \(open)/\(connections), \(messageSize)-byte messages, \(String(format: "%.1f", elapsed)) s")
+            print(
+                "connections \(open)/\(connections), \(messageSize)-byte messages, \(String(format: "%.1f", elapsed)) s"
+            )
             print("round trips: \(roundTrips) (\(Int(rate))/s)")
-            print(String(format: "latency us: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f", us(50), us(99), us(99.9), Double(histogram.max) / 1000))
+            print(
+                String(
+                    format: "latency us: p50 %.1f  p99 %.1f  p99.9 %.1f  max %.1f", us(50), us(99), us(99.9),
+                    Double(histogram.max) / 1000))
             print("errors: \(errors)")
         }
         group.shutdown()

@@ -59,12 +59,20 @@ struct WSIdle: ParsableCommand {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)
             local.sin_addr.s_addr = (UInt32(127) << 24 | UInt32(1 + i % max(1, sourceAddresses))).bigEndian
-            _ = withUnsafePointer(to: &local) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            _ = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
             var remote = sockaddr_in()
             remote.sin_family = sa_family_t(AF_INET)
             remote.sin_port = in_port_t(UInt16(port).bigEndian)
             remote.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let rc = withUnsafePointer(to: &remote) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            let rc = withUnsafePointer(to: &remote) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
             guard rc == 0 else {
                 failed += 1
                 close(fd)

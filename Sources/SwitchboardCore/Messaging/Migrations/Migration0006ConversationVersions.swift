@@ -14,7 +14,7 @@ extension Migration {
     public static let v0006ConversationVersions = Migration(
         version: 6, name: "conversation versions",
         sql: """
-ALTER TABLE conversations ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
-"""
+            ALTER TABLE conversations ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+            """
     )
 }

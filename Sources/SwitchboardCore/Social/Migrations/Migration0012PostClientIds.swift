@@ -17,10 +17,10 @@ extension Migration {
     public static let v0012PostClientIds = Migration(
         version: 12, name: "post client ids and a covering author index",
         sql: """
-ALTER TABLE posts ADD COLUMN client_id TEXT;
-CREATE UNIQUE INDEX posts_client_id ON posts (author_id, client_id) WHERE client_id IS NOT NULL;
-DROP INDEX posts_by_author;
-CREATE INDEX posts_by_author ON posts (author_id, seq DESC) INCLUDE (id, reply_to, reply_to_user, repost_of) WHERE deleted_at IS NULL;
-"""
+            ALTER TABLE posts ADD COLUMN client_id TEXT;
+            CREATE UNIQUE INDEX posts_client_id ON posts (author_id, client_id) WHERE client_id IS NOT NULL;
+            DROP INDEX posts_by_author;
+            CREATE INDEX posts_by_author ON posts (author_id, seq DESC) INCLUDE (id, reply_to, reply_to_user, repost_of) WHERE deleted_at IS NULL;
+            """
     )
 }

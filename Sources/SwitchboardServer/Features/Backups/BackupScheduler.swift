@@ -43,11 +43,14 @@ final class BackupScheduler: @unchecked Sendable {
         var logger = logger
         logger[metadataKey: "component"] = "backup"
         self.logger = logger
-        lastSuccess = CoreMetrics.Gauge(label: "switchboard_backup_last_success_timestamp_seconds", factory: metrics.factory)
+        lastSuccess = CoreMetrics.Gauge(
+            label: "switchboard_backup_last_success_timestamp_seconds", factory: metrics.factory)
         lastDuration = CoreMetrics.Gauge(label: "switchboard_backup_last_duration_seconds", factory: metrics.factory)
         failures = CoreMetrics.Counter(label: "switchboard_backup_failures_total", factory: metrics.factory)
-        lastBase = CoreMetrics.Gauge(label: "switchboard_wal_base_backup_last_success_timestamp_seconds", factory: metrics.factory)
-        baseFailures = CoreMetrics.Counter(label: "switchboard_wal_base_backup_failures_total", factory: metrics.factory)
+        lastBase = CoreMetrics.Gauge(
+            label: "switchboard_wal_base_backup_last_success_timestamp_seconds", factory: metrics.factory)
+        baseFailures = CoreMetrics.Counter(
+            label: "switchboard_wal_base_backup_failures_total", factory: metrics.factory)
     }
 
     /// Schedules the first run `firstDelay` seconds from now, then every `interval` seconds.

@@ -259,7 +259,9 @@ final class CallService: @unchecked Sendable {
         }
         guard let command = CallCommand.decode(bytes) else {
             logger.error("calls: a malformed forwarded command was refused", metadata: ["sb.op": "\(op)"])
-            outbox.reply(.raw(id, op: op, .failure(ServiceError.invariant("a forwarded call command that does not decode"))), to: origin.connection)
+            outbox.reply(
+                .raw(id, op: op, .failure(ServiceError.invariant("a forwarded call command that does not decode"))),
+                to: origin.connection)
             return
         }
         queue.async { [self] in

@@ -135,7 +135,8 @@ final class MomentService: Sendable {
             guard try MomentRepository.visibleOwner(db, id: momentId, viewer: viewer) != nil else {
                 throw MomentError.notFound
             }
-            let rows = try MomentRepository.likers(db, momentId: momentId, viewer: viewer, before: start, limit: limit + 1)
+            let rows = try MomentRepository.likers(
+                db, momentId: momentId, viewer: viewer, before: start, limit: limit + 1)
             let page = rows.prefix(limit)
             return .init(likers: page.map(\.user), nextBefore: rows.count > limit ? page.last?.cursor : nil)
         }
@@ -149,7 +150,9 @@ final class MomentService: Sendable {
     }
 
     /// Takes one token of the caller's `bucket`, or refuses with its retry time.
-    private func count(_ caller: Caller, against limiter: SharedRateLimiter<Int64>, _ bucket: String) throws(MomentError) {
+    private func count(_ caller: Caller, against limiter: SharedRateLimiter<Int64>, _ bucket: String)
+        throws(MomentError)
+    {
         let attempt = limiter.attempt(caller.userId, now: clock.now(), sharedBy: caller.limitShare)
         if let retryAfter = attempt.retryAfterMilliseconds {
             throw .rateLimited(bucket: bucket, retryAfterMilliseconds: retryAfter)

@@ -94,10 +94,12 @@ public final class RetentionSweeper: @unchecked Sendable {
         var counters: [Kind: CoreMetrics.Counter] = [:]
         for kind in Kind.allCases {
             counters[kind] = CoreMetrics.Counter(
-                label: "switchboard_retention_rows_removed_total", dimensions: [("kind", kind.rawValue)], factory: metrics.factory)
+                label: "switchboard_retention_rows_removed_total", dimensions: [("kind", kind.rawValue)],
+                factory: metrics.factory)
         }
         removed = counters
-        tombstonesPurged = CoreMetrics.Counter(label: "switchboard_retention_tombstones_purged_total", factory: metrics.factory)
+        tombstonesPurged = CoreMetrics.Counter(
+            label: "switchboard_retention_tombstones_purged_total", factory: metrics.factory)
         var byResult: [String: CoreMetrics.Counter] = [:]
         for result in ["done", "lock_busy", "failed"] {
             byResult[result] = CoreMetrics.Counter(
@@ -149,7 +151,8 @@ public final class RetentionSweeper: @unchecked Sendable {
                     logger.info(
                         "retention sweep removed old rows",
                         metadata: [
-                            LogKey.rows: "call_records=\(outcome.callRecords) revoked_sessions=\(outcome.revokedSessions) tombstones=\(outcome.tombstones) tombstone_leftovers=\(outcome.tombstoneRows)"
+                            LogKey.rows:
+                                "call_records=\(outcome.callRecords) revoked_sessions=\(outcome.revokedSessions) tombstones=\(outcome.tombstones) tombstone_leftovers=\(outcome.tombstoneRows)"
                         ])
                 }
                 completion(outcome)
@@ -162,7 +165,9 @@ public final class RetentionSweeper: @unchecked Sendable {
         _ steps: ArraySlice<(Kind, Date)>, cursor: Int64, batches: Int, outcome: Outcome,
         done: @escaping @Sendable (Outcome) -> Void
     ) {
-        guard let (kind, cutoff) = steps.first, !stopped, batches < Self.maxBatchesPerSweep else { return done(outcome) }
+        guard let (kind, cutoff) = steps.first, !stopped, batches < Self.maxBatchesPerSweep else {
+            return done(outcome)
+        }
         let limit = max(1, settings.batchSize)
         pool.transaction(
             on: queue,
@@ -176,7 +181,8 @@ public final class RetentionSweeper: @unchecked Sendable {
                     let n = try RetentionRepository.deleteRevokedSessions(db, revokedBefore: cutoff, limit: limit)
                     return (true, n, 0, n == limit ? 0 : nil)
                 case .tombstones:
-                    let r = try RetentionRepository.purgeTombstones(db, deletedBefore: cutoff, after: cursor, scan: limit * 20)
+                    let r = try RetentionRepository.purgeTombstones(
+                        db, deletedBefore: cutoff, after: cursor, scan: limit * 20)
                     return (true, r.rowsRemoved, r.tombstones, r.lastScanned)
                 }
             },
