@@ -34,9 +34,18 @@ fi
 echo "== Redis for the tests"
 eval "$(scripts/test-redis.sh start "$work/redis")"
 
+echo "== format: swift-format lint (.swift-format) and no line over 120 columns (scripts/format.sh --check)"
+scripts/format.sh --check
+
 echo "== swift build"
-swift build --build-tests 2>&1 | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
+swift build --build-tests 2>&1 | tee "$work/build.log" | { grep -vE '^\[[0-9]+/[0-9]+\]' || true; }
 test "${PIPESTATUS[0]}" -eq 0
+# No warnings in the project's own code (dependencies' sources under .build are not ours to change).
+if grep -E 'warning:' "$work/build.log" | grep -v '/\.build' | grep -q .; then
+    echo "swift build: warnings in the project's code (none allowed):" >&2
+    grep -E 'warning:' "$work/build.log" | grep -v '/\.build' | sort -u >&2
+    exit 1
+fi
 
 echo "== fuzz targets (libFuzzer + ASan, 15 s each; fuzz/run.sh runs one for longer)"
 for target in HTTPHeadFuzz FrameDecoderFuzz ProtocolFuzz RedisReplyFuzz CalendarFuzz PostTextFuzz ImageFuzz \
