@@ -138,7 +138,8 @@ struct AccountLifecycleTests {
             ok(try bob.client.call("reactions.set", ["message_id": first["message_id"] as? Int ?? 0, "emoji": "❤️"])))
         try runSQL(
             database,
-            "INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, ended_at) VALUES ('acct-\(ann.id)', \(ann.id), \(bob.id), 'voice', 'completed', 'hangup', now(), now())"
+            "INSERT INTO calls (id, caller_id, callee_id, media, outcome, reason, started_at, ended_at)"
+                + " VALUES ('acct-\(ann.id)', \(ann.id), \(bob.id), 'voice', 'completed', 'hangup', now(), now())"
         )
         let export = try #require(
             (ok(try ann.client.call("account.export"))?["export"] as? [String: Any])?["export_id"] as? Int)
@@ -172,7 +173,8 @@ struct AccountLifecycleTests {
         #expect(
             try count(
                 database,
-                "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NOT NULL AND phone = 'deleted:' || id AND password_hash = ''",
+                "SELECT count(*) FROM users WHERE id = $1 AND deleted_at IS NOT NULL"
+                    + " AND phone = 'deleted:' || id AND password_hash = ''",
                 [a]) == 1)
         #expect(try count(database, "SELECT count(*) FROM users WHERE phone = $1", [.text(ann.phone)]) == 0)
         #expect(try count(database, "SELECT count(*) FROM sessions WHERE user_id = $1", [a]) == 0)
@@ -193,7 +195,8 @@ struct AccountLifecycleTests {
         #expect(
             try count(
                 database,
-                "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NULL AND voice_id IS NULL AND sender_deleted AND deleted_at IS NOT NULL",
+                "SELECT count(*) FROM messages WHERE sender_id = $1 AND body IS NULL AND voice_id IS NULL"
+                    + " AND sender_deleted AND deleted_at IS NOT NULL",
                 [a]) == 4)
         // Others' data stays: bob's message, bob's reaction on ann's (tombstoned) message, cat's message.
         #expect(

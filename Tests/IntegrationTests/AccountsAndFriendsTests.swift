@@ -309,7 +309,8 @@ struct AccountsAndFriendsTests {
             (ok(try ann1.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"]
                 as? Int)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.received") }
-        #expect(errorCode(try ann1.call("friends.decline", ["request_id": second])) == "not_found")  // not addressed to Ann
+        // Not addressed to Ann.
+        #expect(errorCode(try ann1.call("friends.decline", ["request_id": second])) == "not_found")
         #expect(ok(try bob1.call("friends.decline", ["request_id": second])) != nil)
         for c in [ann1, ann2, bob1, bob2] { _ = try c.event("friend.request.declined") }
         let third = try #require(

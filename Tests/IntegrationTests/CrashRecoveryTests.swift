@@ -79,11 +79,10 @@ struct CrashRecoveryTests {
                     "register", ["phone": annPhone, "password": "durable one 1", "display_name": "Ann", "device": "a"]))
         )
         let bob = try ProtocolClient(port: port)
-        let bobId = try #require(
-            ok(
-                try bob.call(
-                    "register", ["phone": bobPhone, "password": "durable two 2", "display_name": "Bob", "device": "b"]))?[
-                    "user_id"] as? Int)
+        let bobRegistration: [String: Any] = [
+            "phone": bobPhone, "password": "durable two 2", "display_name": "Bob", "device": "b",
+        ]
+        let bobId = try #require(ok(try bob.call("register", bobRegistration))?["user_id"] as? Int)
         let request = try #require(
             (ok(try ann.call("friends.request", ["user_id": bobId]))?["request"] as? [String: Any])?["request_id"]
                 as? Int)
@@ -139,14 +138,14 @@ struct CrashRecoveryTests {
         }
         let acks = Unchecked(NSMutableSet())
         let lock = NSLock()
-        let group_ = DispatchGroup()
+        let senders = DispatchGroup()
         for (index, user) in users.enumerated() {
             let client = Unchecked(try reconnect(port, user))
             let target = index < 3 ? conversations[index] : group
-            group_.enter()
+            senders.enter()
             // A thread of its own: blocking reads on Dispatch's global queue would starve (2 threads here).
             Thread {
-                defer { group_.leave() }
+                defer { senders.leave() }
                 let c = client.value
                 c.setTimeout(3)
                 var inFlight: [Int: String] = [:]
@@ -193,7 +192,7 @@ struct CrashRecoveryTests {
         }
         kill(first.processIdentifier, SIGKILL)
         first.waitUntilExit()
-        group_.wait()
+        senders.wait()
         lock.lock()
         let acknowledged = acks.value.allObjects.compactMap { $0 as? Ack }
         let errors = acks.value.allObjects.compactMap { $0 as? String }

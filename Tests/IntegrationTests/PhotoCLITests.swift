@@ -17,10 +17,10 @@ import Glibc
 #endif
 
 // The client library's photo upload (`uploadPhoto`, used by the terminal client's `moment post`, `avatar set` and
-// `post --photo`) against a scripted HTTP server on a real loopback socket: one `POST /photos` for a small file; tus for
-// a large one, resumed from `HEAD`'s offset after the server drops the connection in the middle of a PATCH (keeping
-// the bytes that arrived, as the contract's tus server does); typed errors. The same commands against the real server
-// are in Tests/cli/test_cli.py (`photos_moments_and_avatar`).
+// `post --photo`) against a scripted HTTP server on a real loopback socket: one `POST /photos` for a small file; tus
+// for a large one, resumed from `HEAD`'s offset after the server drops the connection in the middle of a PATCH
+// (keeping the bytes that arrived, as the contract's tus server does); typed errors. The same commands against the
+// real server are in Tests/cli/test_cli.py (`photos_moments_and_avatar`).
 //
 // Named so that scripts/test.sh's `--filter ClientLibraryTests` runs it with the client library's suite.
 
@@ -57,7 +57,8 @@ final class ScriptedPhotoServer: @unchecked Sendable {
             photoAnswer
             ?? (
                 201,
-                ##"{"photo_id": 41, "width": 640, "height": 480, "color": "#e67828", "has_alpha": false, "created_at": "2026-11-25T02:00:00.000Z", "duplicate": false}"##
+                ##"{"photo_id": 41, "width": 640, "height": 480, "color": "#e67828", "has_alpha": false, "##
+                    + ##""created_at": "2026-11-25T02:00:00.000Z", "duplicate": false}"##
             )
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var one: Int32 = 1
@@ -323,7 +324,10 @@ extension PhotoCLIClientLibraryTests {
     }
 
     @Test(
-        "against the real server: a direct upload, the same file again (duplicate), a 5.3 MB one through tus, a refused format; a moment of both"
+        """
+        against the real server: a direct upload, the same file again (duplicate), a 5.3 MB one through tus, \
+        a refused format; a moment of both
+        """
     )
     func realServer() async throws {
         let jpeg = try Self.vipsJPEG()

@@ -390,7 +390,8 @@ struct PhotoHTTPTests {
         // A post as the posts ops write it (its seq from the post clock: other suites share this database).
         let postId = try sqlCount(
             database,
-            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) INSERT INTO posts (seq, author_id, text) SELECT seq, \(ann.id), 'look' FROM c RETURNING id"
+            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq)"
+                + " INSERT INTO posts (seq, author_id, text) SELECT seq, \(ann.id), 'look' FROM c RETURNING id"
         )
         try runSQL(database, "INSERT INTO post_photos (post_id, position, photo_id) VALUES (\(postId), 0, \(inPost))")
 
@@ -420,7 +421,8 @@ struct PhotoHTTPTests {
         #expect(try status(ann, inMoment) == 200)
         try runSQL(
             database,
-            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq) UPDATE posts SET deleted_at = now(), text = '', deleted_seq = c.seq FROM c WHERE id = \(postId)"
+            "WITH c AS (UPDATE post_clock SET seq = seq + 1 RETURNING seq)"
+                + " UPDATE posts SET deleted_at = now(), text = '', deleted_seq = c.seq FROM c WHERE id = \(postId)"
         )
         #expect(try status(fay, inPost) == 404)
         #expect(try status(ann, inPost) == 200)
@@ -499,8 +501,9 @@ struct PhotoHTTPTests {
             // A PATCH for the rest whose connection drops after another quarter: those bytes are stored.
             let socket = try TestSocket(port: port, timeout: 30)
             let head =
-                "PATCH \(location) HTTP/1.1\r\nHost: 127.0.0.1\r\nTus-Resumable: 1.0.0\r\nAuthorization: Bearer \(ann.token)\r\n"
-                + "Content-Type: application/offset+octet-stream\r\nUpload-Offset: \(quarter)\r\nContent-Length: \(bytes.count - quarter)\r\n\r\n"
+                "PATCH \(location) HTTP/1.1\r\nHost: 127.0.0.1\r\nTus-Resumable: 1.0.0\r\n"
+                + "Authorization: Bearer \(ann.token)\r\nContent-Type: application/offset+octet-stream\r\n"
+                + "Upload-Offset: \(quarter)\r\nContent-Length: \(bytes.count - quarter)\r\n\r\n"
             try socket.send(Array(head.utf8))
             try socket.send(Array(bytes[quarter..<(2 * quarter)]))
             // Drop: TCP delivers the bytes before the FIN, so the server reads them, then sees the end.
@@ -603,7 +606,8 @@ struct PhotoHTTPTests {
         try befriend(ann, bob)
         try runSQL(
             cluster[0].database,
-            "WITH m AS (INSERT INTO moments (owner_id) VALUES (\(ann.id)) RETURNING id) INSERT INTO moment_photos (moment_id, position, photo_id) SELECT id, 0, \(id) FROM m"
+            "WITH m AS (INSERT INTO moments (owner_id) VALUES (\(ann.id)) RETURNING id)"
+                + " INSERT INTO moment_photos (moment_id, position, photo_id) SELECT id, 0, \(id) FROM m"
         )
         #expect(try http(a, "GET", "/photos/\(id)", token: bob.token).status == 200)
         #expect(try http(b, "GET", "/photos/\(id)", token: bob.token).status == 200)
@@ -655,7 +659,8 @@ struct PhotoHTTPTests {
             headers: ["Content-Type": "application/offset+octet-stream", "Upload-Offset": "0"],
             body: Array(repeating: 7, count: 10))
         #expect(try tus(port, "HEAD", location, token: ann.token).status == 200)
-        // The sweep runs every half second here (a quarter of the expiry, at least 0.5 s) and removes it with its chunks.
+        // The sweep runs every half second here (a quarter of the expiry, at least 0.5 s) and removes it with its
+        // chunks.
         #expect(waitUntil(timeout: 20) { (try? tus(port, "HEAD", location, token: ann.token).status) == 404 })
         #expect(
             try sqlCount(

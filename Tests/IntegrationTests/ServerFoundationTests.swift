@@ -109,7 +109,8 @@ struct ServerFoundationTests {
         #expect(version.status == 426)
         #expect(version.head.contains("Sec-WebSocket-Version: 13"))
         let missingUpgrade = try response(
-            "GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            "GET /echo HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         )
         #expect(missingUpgrade.status == 426)
         let origin = try response(upgradeRequest(extraHeaders: "Origin: https://evil.example\r\n"))
@@ -316,7 +317,8 @@ struct ServerFoundationTests {
             "/bin/sh",
             [
                 "-c",
-                "printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n' | openssl s_client -quiet -connect 127.0.0.1:\(port) -tls1_2 2>&1",
+                "printf 'GET /healthz HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n'"
+                    + " | openssl s_client -quiet -connect 127.0.0.1:\(port) -tls1_2 2>&1",
             ],
             timeout: 20)
         #expect(tls12.output.contains("HTTP/1.1 200 OK"), "\(tls12.output)")

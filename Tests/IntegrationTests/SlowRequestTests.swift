@@ -97,7 +97,8 @@ struct SlowRequestTests {
         let bob = try makeUser(port, "bob")
         let wav = toneWAV(seconds: 1)
         let head =
-            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n"
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\n"
+            + "Content-Length: \(wav.count)\r\n\r\n"
         var slow: [TestSocket] = []
         for _ in 0..<2 {
             let socket = try TestSocket(port: port, timeout: 30)
@@ -128,7 +129,8 @@ struct SlowRequestTests {
         let wav = toneWAV(seconds: 1)
         let socket = try TestSocket(port: port, timeout: 10)
         try socket.send(
-            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nExpect: 100-continue\r\nContent-Length: \(wav.count)\r\n\r\n"
+            "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\n"
+                + "Expect: 100-continue\r\nContent-Length: \(wav.count)\r\n\r\n"
         )
         let interim = try socket.readHead()
         #expect(interim.hasPrefix("HTTP/1.1 100"))
@@ -190,7 +192,8 @@ struct SlowRequestTests {
         for length in ["999999999999999999", "9223372036854775807", "99999999999999999999999"] {
             let socket = try TestSocket(port: port, timeout: 10)
             try socket.send(
-                "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(length)\r\n\r\n"
+                "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\n"
+                    + "Content-Length: \(length)\r\n\r\n"
             )
             let status = try socket.readResponse().status
             #expect(status == 413 || status == 400, "Content-Length \(length): \(status)")

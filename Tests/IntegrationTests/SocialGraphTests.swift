@@ -43,8 +43,8 @@ private func insertUser(_ db: PostgresConnection, _ name: String, handle: String
     -> Int64
 {
     let id = try db.execute(
-        cached:
-            "INSERT INTO users (phone, password_hash, display_name, handle, protected) VALUES ($1, 'x', $2, $3, $4) RETURNING id",
+        cached: "INSERT INTO users (phone, password_hash, display_name, handle, protected)"
+            + " VALUES ($1, 'x', $2, $3, $4) RETURNING id",
         [.text(freshPhone() + tag()), .text(name), handle.map(PostgresData.text), .bool(protected)]
     ).decodeFirst(Int64.self)
     return try #require(id)
@@ -194,7 +194,8 @@ struct SocialGraphTests {
         #expect(try register("ADMIN") == "bad_request")
         #expect(try register("a-b") == "bad_request")
         #expect(try register("ab") == "bad_request")
-        // Nothing was created by the refused registrations: the phone numbers register fine afterwards without a handle.
+        // Nothing was created by the refused registrations: the phone numbers register fine afterwards without a
+        // handle.
         let bob = try socialUser(port, "bob", handle: nil)
         let cat = try socialUser(port, "cat", handle: nil)
 
@@ -284,7 +285,8 @@ struct SocialGraphTests {
         #expect(
             try scalar(
                 database,
-                "SELECT count(*) FROM social_notifications WHERE user_id = \(bob.id) AND actor_id = \(ann.id) AND kind = 'follow'"
+                "SELECT count(*) FROM social_notifications"
+                    + " WHERE user_id = \(bob.id) AND actor_id = \(ann.id) AND kind = 'follow'"
             ) == 1)
         #expect(((try profile(bob, ann))?["relationship"] as? [String: Any])?["followed_by"] as? Bool == true)
 
@@ -337,7 +339,8 @@ struct SocialGraphTests {
         let t = tag()
         let star = try socialUser(port, "star", handle: "star_\(t)")
         let fans = try (0..<24).map { try socialUser(port, "fan\($0)", handle: "fan\($0)_\(t)") }
-        // Every fan sends follow, unfollow, follow (and the odd ones a last unfollow) without waiting; all in flight at once.
+        // Every fan sends follow, unfollow, follow (and the odd ones a last unfollow) without waiting; all in flight at
+        // once.
         var pending: [(TestUser, [Int])] = []
         for (i, fan) in fans.enumerated() {
             var sent = [
@@ -542,7 +545,8 @@ struct SocialGraphTests {
         _ = try ann.client.call("follow", ["user_id": bob.id])
         #expect(try direct(bob) == "ok")
         #expect(try direct(friend) == "ok")
-        // Sending in the conversation works while mutual; after an unfollow the existing conversation refuses (not friends).
+        // Sending in the conversation works while mutual; after an unfollow the existing conversation refuses (not
+        // friends).
         let sent = try bob.client.call("messages.send", ["user_id": ann.id, "client_id": "m1", "text": "hi ann"])
         #expect(ok(sent) != nil)
         // anyone: any user with a handle, or a friend.
@@ -658,7 +662,8 @@ struct SocialGraphTests {
         #expect(
             try scalar(
                 database,
-                "SELECT count(*) FROM posts WHERE author_id = \(ann.id) AND deleted_at IS NOT NULL AND text = '' AND deleted_seq IS NOT NULL"
+                "SELECT count(*) FROM posts WHERE author_id = \(ann.id) AND deleted_at IS NOT NULL"
+                    + " AND text = '' AND deleted_seq IS NOT NULL"
             ) == 1)
         #expect(
             try scalar(database, "SELECT count(*) FROM social_notifications WHERE \(ann.id) IN (user_id, actor_id)")

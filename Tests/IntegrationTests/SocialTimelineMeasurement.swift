@@ -54,24 +54,30 @@ struct SocialTimelineMeasurement {
             CREATE TEMP TABLE IF NOT EXISTS m (n INT PRIMARY KEY, id BIGINT);
             WITH u AS (
               INSERT INTO users (phone, password_hash, display_name, handle)
-              SELECT '+1999' || lpad(g::text, 7, '0'), 'x', 'measured ' || g, 'm_' || g FROM generate_series(1, \(Self.users)) g RETURNING id, handle)
+              SELECT '+1999' || lpad(g::text, 7, '0'), 'x', 'measured ' || g, 'm_' || g
+              FROM generate_series(1, \(Self.users)) g RETURNING id, handle)
             INSERT INTO m SELECT substr(handle, 3)::int, id FROM u;
             INSERT INTO follows (follower_id, followee_id)
-              SELECT a.id, b.id FROM m a CROSS JOIN generate_series(1, \(Self.followees)) k JOIN m b ON b.n = ((a.n + k * 9) % \(Self.users)) + 1;
+              SELECT a.id, b.id FROM m a CROSS JOIN generate_series(1, \(Self.followees)) k
+              JOIN m b ON b.n = ((a.n + k * 9) % \(Self.users)) + 1;
             INSERT INTO follows (follower_id, followee_id) SELECT \(viewer.id), id FROM m WHERE n % 10 = 0;
             UPDATE users SET handle = 'viewer_measured' WHERE id = \(viewer.id);
             INSERT INTO posts (id, seq, author_id, text, reply_to, reply_to_user, thread_root, created_at)
               SELECT g, g, a.id, 'generated post number ' || g,
                      CASE WHEN g % 10 = 0 AND g > 200 THEN g - 1 - (g * 31 % 100) END,
-                     CASE WHEN g % 10 = 0 AND g > 200 THEN (SELECT id FROM m WHERE n = ((g - 1 - (g * 31 % 100)) * 7919 % \(Self.users)) + 1) END,
+                     CASE WHEN g % 10 = 0 AND g > 200
+                       THEN (SELECT id FROM m WHERE n = ((g - 1 - (g * 31 % 100)) * 7919 % \(Self.users)) + 1) END,
                      CASE WHEN g % 10 = 0 AND g > 200 THEN g - 1 - (g * 31 % 100) END,
                      now() - (\(Self.posts) - g) * interval '1 second'
               FROM generate_series(1, \(Self.posts)) g JOIN m a ON a.n = (g * 7919 % \(Self.users)) + 1;
             SELECT setval('posts_id_seq', \(Self.posts));
             UPDATE post_clock SET seq = \(Self.posts);
-            UPDATE users u SET post_count = c.n FROM (SELECT author_id, count(*) AS n FROM posts GROUP BY author_id) c WHERE u.id = c.author_id;
-            UPDATE users u SET following_count = c.n FROM (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) c WHERE u.id = c.follower_id;
-            UPDATE users u SET follower_count = c.n FROM (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) c WHERE u.id = c.followee_id;
+            UPDATE users u SET post_count = c.n
+              FROM (SELECT author_id, count(*) AS n FROM posts GROUP BY author_id) c WHERE u.id = c.author_id;
+            UPDATE users u SET following_count = c.n
+              FROM (SELECT follower_id, count(*) AS n FROM follows GROUP BY follower_id) c WHERE u.id = c.follower_id;
+            UPDATE users u SET follower_count = c.n
+              FROM (SELECT followee_id, count(*) AS n FROM follows GROUP BY followee_id) c WHERE u.id = c.followee_id;
             ANALYZE;
             """)
         print("measure: data set built in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")

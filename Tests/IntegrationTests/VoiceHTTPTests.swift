@@ -192,16 +192,16 @@ struct VoiceHTTPTests {
         for _ in 0..<2 {
             try socket.send(
                 Array(
-                    "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Type: audio/wav\r\nContent-Length: \(wav.count)\r\n\r\n"
-                        .utf8) + wav)
+                    ("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\n"
+                        + "Content-Type: audio/wav\r\nContent-Length: \(wav.count)\r\n\r\n").utf8) + wav)
             #expect(try socket.readResponse().status == 201)
         }
         // A slow upload holds the only slot: another upload gets 503 with Retry-After.
         let slow = try TestSocket(port: port, timeout: 30)
         try slow.send(
             Array(
-                "POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\nContent-Length: \(wav.count)\r\n\r\n"
-                    .utf8) + Array(wav.prefix(10)))
+                ("POST /voice HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ann.token)\r\n"
+                    + "Content-Length: \(wav.count)\r\n\r\n").utf8) + Array(wav.prefix(10)))
         #expect(waitUntil { server.voiceUploadsInProgress == 1 })
         let busy = try http(port, "POST", "/voice", token: ann.token, headers: ["Content-Type": "audio/wav"], body: wav)
         #expect(busy.status == 503)

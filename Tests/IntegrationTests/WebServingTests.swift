@@ -152,7 +152,8 @@ struct WebServingTests {
         // A 304 on a kept-alive connection leaves it usable.
         let socket = try TestSocket(port: port)
         try socket.send(
-            "GET /css/site.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+            "GET /css/site.css HTTP/1.1\r\nHost: x\r\nIf-None-Match: \(etag)\r\n\r\n"
+                + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
         )
         #expect(try socket.readHead().hasPrefix("HTTP/1.1 304"))
         #expect(try socket.readResponse().status == 200)

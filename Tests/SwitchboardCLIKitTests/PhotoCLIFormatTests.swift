@@ -19,10 +19,12 @@ struct PhotoCLIFormatTests {
         #"{"user_id": 7, "display_name": "Ann", "handle": "ann", "protected": false, "avatar_photo_id": 3}"#
     static let bob = #"{"user_id": 8, "display_name": "Bob", "handle": null, "protected": false}"#
     static let photo =
-        ##"{"photo_id": 12, "width": 4000, "height": 3000, "color": "#6a7b8c", "has_alpha": false, "created_at": "2026-11-25T01:02:03.000Z"}"##
+        ##"{"photo_id": 12, "width": 4000, "height": 3000, "color": "#6a7b8c", "has_alpha": false, "##
+        + ##""created_at": "2026-11-25T01:02:03.000Z"}"##
     static let moment = """
         {"moment_id": 5, "owner": \(ann), "caption": "At the lake\\nin May", "photos": [\(photo),
-         {"photo_id": 13, "width": 3000, "height": 4000, "color": "#000000", "has_alpha": true, "created_at": "2026-11-25T01:02:03.000Z"}],
+         {"photo_id": 13, "width": 3000, "height": 4000, "color": "#000000", "has_alpha": true,\
+         "created_at": "2026-11-25T01:02:03.000Z"}],
          "like_count": 4, "liked": true, "recent_likers": [\(bob)], "created_at": "2026-11-25T01:02:03.000Z"}
         """
 
@@ -32,7 +34,8 @@ struct PhotoCLIFormatTests {
         #expect(m.owner.avatarPhotoId == 3 && m.recentLikers.first?.avatarPhotoId == nil)
         #expect(
             CLIContext.momentLine(m)
-                == "#5 @ann: At the lake ⏎ in May  [2 photos: #12 4000x3000, #13 3000x4000]  ♥ 4✓ (Bob and 3 more)  2026-11-25 01:02"
+                == "#5 @ann: At the lake ⏎ in May  [2 photos: #12 4000x3000, #13 3000x4000]"
+                + "  ♥ 4✓ (Bob and 3 more)  2026-11-25 01:02"
         )
         var plain = m
         plain.caption = ""

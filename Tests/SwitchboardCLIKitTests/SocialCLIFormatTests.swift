@@ -44,7 +44,8 @@ struct SocialCLIFormatTests {
     @Test("a post, a repost of it and a reply read from the wire, and their lines")
     func postLines() throws {
         let original = """
-            {"post_id": 12, "seq": 30, "author": \(Self.author), "text": "hello\\nworld", "created_at": "2026-11-24T18:02:03.456Z",
+            {"post_id": 12, "seq": 30, "author": \(Self.author), "text": "hello\\nworld",\
+             "created_at": "2026-11-24T18:02:03.456Z",
              "reply_to": null, "reply_to_user": null, "thread_root": null, "repost_of": null, "voice_clip_id": null,
              "mentions": [{"user_id": 8, "handle": "bob"}], "hashtags": ["swift"], "like_count": 3, "repost_count": 1,
              "reply_count": 2, "liked": true, "reposted": false}
@@ -54,15 +55,18 @@ struct SocialCLIFormatTests {
         #expect(CLIContext.postLine(p) == "#12 @ann: hello ⏎ world  ♥ 3✓ ↻ 1 ↩ 2  2026-11-24 18:02")
         let repost = try Self.post(
             """
-            {"post_id": 15, "seq": 31, "author": {"user_id": 8, "display_name": "Bob", "handle": "bob", "protected": false},
+            {"post_id": 15, "seq": 31, "author": {"user_id": 8, "display_name": "Bob", "handle": "bob",\
+             "protected": false},
              "text": "", "created_at": "2026-11-24T18:05:00.000Z", "repost_of": \(original), "like_count": 3}
             """)
         #expect(repost.repostOf?.postId == 12 && repost.shown.text == "hello\nworld")
         #expect(CLIContext.postLine(repost).hasPrefix("#15 @bob reposted #12 @ann: hello"))
         let reply = try Self.post(
             """
-            {"post_id": 16, "seq": 32, "author": {"user_id": 8, "display_name": "Bob", "handle": null, "protected": false},
-             "text": "hi", "created_at": "2026-11-24T18:06:00.000Z", "reply_to": 12, "reply_to_user": \(Self.author), "thread_root": 12}
+            {"post_id": 16, "seq": 32, "author": {"user_id": 8, "display_name": "Bob", "handle": null,\
+             "protected": false},
+             "text": "hi", "created_at": "2026-11-24T18:06:00.000Z", "reply_to": 12,\
+             "reply_to_user": \(Self.author), "thread_root": 12}
             """)
         #expect(CLIContext.postLine(reply) == "#16 ↩ @ann #12 Bob: hi  ♥ 0 ↻ 0 ↩ 0  2026-11-24 18:06")
         let gone = try Self.ancestor(#"{"post_id": 9, "deleted": true}"#)
@@ -137,7 +141,8 @@ struct SocialCLIFormatTests {
         if case .notification(let n, let unread)? = SocialAPI.Event(
             raw(
                 "notification",
-                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#
+                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "#
+                    + #""created_at": "x"}, "unread": 3"#
             ))
         {
             #expect(n.kind == "like" && n.actor.handle == "ann" && unread == 3)
@@ -149,7 +154,8 @@ struct SocialCLIFormatTests {
         let note = EventFormatter.social(
             raw(
                 "notification",
-                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "created_at": "x"}, "unread": 3"#
+                #""notification": {"id": 2, "kind": "like", "actor": \#(Self.author), "post_id": 4, "#
+                    + #""created_at": "x"}, "unread": 3"#
             ))
         #expect(note?.text == "● @ann liked your post #4  (3 unread)" && note?.type == "notification")
         #expect(

@@ -18,7 +18,8 @@ import Testing
 
     @Test func theScanFindsTheTopLevelNameAfterNestedValuesAndEscapes() {
         let frame = Self.bytes(
-            #"{"call_id":"c\"1","caller":{"ev":"nested","list":[1,{"a":"]}"}]},"n":-1.5e3,"ok":true, "ev" : "call.ring","z":null}"#
+            #"{"call_id":"c\"1","caller":{"ev":"nested","list":[1,{"a":"]}"}]},"#
+                + #""n":-1.5e3,"ok":true, "ev" : "call.ring","z":null}"#
         )
         #expect(TopLevelScan.eventName(frame) == "call.ring")
         #expect(
@@ -56,7 +57,8 @@ import Testing
         guard
             case .event(.typing(let typing)) = try IncomingFrame.decode(
                 Self.bytes(
-                    #"{"active":true,"activity":"typing","conversation_id":5,"ev":"typing","expires_in_ms":5000,"user_id":7}"#
+                    #"{"active":true,"activity":"typing","conversation_id":5,"ev":"typing","#
+                        + #""expires_in_ms":5000,"user_id":7}"#
                 ))
         else {
             Issue.record("not a typing event")

@@ -50,7 +50,8 @@ import Testing
         ("++15551234567", nil, .characters),
         ("+1 555 123 4567 ext 2", nil, .characters),
         ("+1555123456\u{FF17}", nil, .characters),  // fullwidth digit
-        ("+\u{0661}\u{0662}\u{0663}\u{0664}\u{0665}\u{0666}\u{0667}\u{0668}\u{0669}", nil, .characters),  // Arabic-Indic digits
+        // Arabic-Indic digits
+        ("+\u{0661}\u{0662}\u{0663}\u{0664}\u{0665}\u{0666}\u{0667}\u{0668}\u{0669}", nil, .characters),
         ("+1\u{0301}5551234567", nil, .characters),  // combining mark on a digit
         ("+1555123456;DROP TABLE users", nil, .characters),
         ("+1234567", nil, .length),  // 7 digits

@@ -63,7 +63,8 @@ private func problem(_ text: String, max: Int = 280, allowsEmpty: Bool = false) 
         #expect(parsed("@" + String(repeating: "a", count: 30))?.mentions == [String(repeating: "a", count: 30)])
         #expect(parsed("@" + String(repeating: "a", count: 31))?.mentions == [])
         #expect(parsed("@ @- @")?.mentions == [])
-        #expect(parsed("@ann\u{20DD} @bob")?.mentions == ["bob"])  // a mark (left after NFC) belongs to the last letter: not @ann
+        // A mark (left after NFC) belongs to the last letter: not @ann.
+        #expect(parsed("@ann\u{20DD} @bob")?.mentions == ["bob"])
         // Once each, case-insensitively, the first spelling kept.
         #expect(parsed("@Ann @ann @ANN")?.mentions == ["Ann"])
         #expect(parsed("café@ann")?.mentions == ["ann"])  // only [A-Za-z0-9_.+-] before the @ blocks it
@@ -72,7 +73,8 @@ private func problem(_ text: String, max: Int = 280, allowsEmpty: Bool = false) 
     }
 
     @Test func unicodeHashtagsLowercasedWithALetter() {
-        #expect(parsed("#Swift and #café #東京 #русский #हिन्दी")?.hashtags == ["swift", "café", "東京", "русский", "हिन्दी"])
+        #expect(
+            parsed("#Swift and #café #東京 #русский #हिन्दी")?.hashtags == ["swift", "café", "東京", "русский", "हिन्दी"])
         #expect(parsed("#123 #_ #1a #a_1")?.hashtags == ["1a", "a_1"])
         #expect(parsed("word#tag x#y #ok")?.hashtags == ["ok"])
         #expect(parsed("##double #a#b")?.hashtags == ["double", "a"])

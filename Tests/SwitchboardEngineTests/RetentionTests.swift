@@ -146,7 +146,8 @@ struct RetentionTests {
                 let id =
                     try conn.execute(
                         cached: """
-                            INSERT INTO messages (conversation_id, seq, sender_id, kind, body, client_id, created_at, deleted_at, voice_id)
+                            INSERT INTO messages
+                              (conversation_id, seq, sender_id, kind, body, client_id, created_at, deleted_at, voice_id)
                             VALUES ($1, $2, $3, 'voice', $4, $5, $6, $7, $8) RETURNING id
                             """,
                         [
@@ -189,8 +190,8 @@ struct RetentionTests {
         // Every message keeps its place: seqs 1...4, tombstones still deleted, with their sender.
         let seqs = try await db.pool.withConnection { conn in
             try conn.execute(
-                cached:
-                    "SELECT seq, deleted_at IS NOT NULL, sender_id FROM messages WHERE conversation_id = $1 ORDER BY seq",
+                cached: "SELECT seq, deleted_at IS NOT NULL, sender_id FROM messages"
+                    + " WHERE conversation_id = $1 ORDER BY seq",
                 [.int(fixture.conversation)]
             ).map {
                 (

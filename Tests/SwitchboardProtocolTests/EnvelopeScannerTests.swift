@@ -16,7 +16,8 @@ import Testing
     static let read: [(String, RequestID, String)] = [
         (#"{"id":1,"op":"ping"}"#, .int(1), "ping"),
         (
-            #" { "op" : "messages.send" , "id" : -42 , "conversation_id": 7, "text": "h\u00e9 \"q\" \\ / \n", "x": [1, 2.5e-3, {"a": null}], "t": true, "f": false } "#,
+            #" { "op" : "messages.send" , "id" : -42 , "conversation_id": 7, "text": "h\u00e9 \"q\" \\ / \n", "#
+                + #""x": [1, 2.5e-3, {"a": null}], "t": true, "f": false } "#,
             .int(-42), "messages.send"
         ),
         (#"{"id":"abc","op":"sync","since":{"12":3}}"#, .string("abc"), "sync"),

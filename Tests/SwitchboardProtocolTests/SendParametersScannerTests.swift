@@ -22,11 +22,13 @@ import Testing
             P(conversationId: 12, clientId: "c-7", text: "hi")
         ),
         (
-            #" { "op" : "messages.send", "id": "x", "user_id" : -3 , "text" : "h\u00e9 \"q\" \\ \/ \n\t\b\f\r \u0000 é 👍🏽" } "#,
+            #" { "op" : "messages.send", "id": "x", "user_id" : -3 , "#
+                + #""text" : "h\u00e9 \"q\" \\ \/ \n\t\b\f\r \u0000 é 👍🏽" } "#,
             P(userId: -3, text: "hé \"q\" \\ / \n\t\u{8}\u{C}\r \u{0} é 👍🏽")
         ),
         (
-            #"{"id":1,"op":"messages.send","conversation_id":null,"user_id":9223372036854775807,"voice_id":5,"text":null,"client_id":null}"#,
+            #"{"id":1,"op":"messages.send","conversation_id":null,"user_id":9223372036854775807,"#
+                + #""voice_id":5,"text":null,"client_id":null}"#,
             P(userId: Int64.max, voiceId: 5)
         ),
         (#"{"op":"messages.send","id":1,"conversation_id":-0}"#, P(conversationId: 0)),

@@ -19,7 +19,8 @@ func head(_ text: String) -> HTTPRequestHead {
 func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", version: String = "13") -> HTTPRequestHead
 {
     head(
-        "GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: \(version)\r\n\(extra)\r\n"
+        "GET /ws HTTP/1.1\r\nHost: a\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: \(version)\r\n\(extra)\r\n"
     )
 }
 
@@ -33,7 +34,8 @@ func upgrade(_ extra: String = "", key: String = "dGhlIHNhbXBsZSBub25jZQ==", ver
         config.supportedSubprotocols = ["switchboard.v1"]
         let result = WebSocketHandshake.serverResponse(
             for: upgrade(
-                "Sec-WebSocket-Protocol: x, switchboard.v1\r\nSec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+                "Sec-WebSocket-Protocol: x, switchboard.v1\r\n"
+                    + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
             ),
             configuration: config)
         guard case .accept(let response, let sub, let deflate) = result else { Issue.record("rejected"); return }

@@ -113,7 +113,8 @@ final class Harness: @unchecked Sendable {
         let sessionId = try await EngineTestDatabase.shared.pool.withConnection { db in
             try db.execute(
                 cached: """
-                    INSERT INTO sessions (user_id, token_hash, device) VALUES ($1, decode(md5(random()::text), 'hex'), 'test')
+                    INSERT INTO sessions (user_id, token_hash, device)
+                    VALUES ($1, decode(md5(random()::text), 'hex'), 'test')
                     RETURNING id
                     """, [.int(userId)]
             ).decodeFirst(Int64.self) ?? 0
