@@ -13,7 +13,7 @@ import Testing
 // not for a fixed time.
 //
 // What a ping proves: the server answers `ping` on the connection's loop as soon as it reads it
-// (`AccountsFeature`), and everything handed to that loop before (the outbox's `LocalOutbox.post`, replies of
+// (`IdentityFeature`), and everything handed to that loop before (the outbox's `LocalOutbox.post`, replies of
 // request tasks, a sync's catch-up) runs before the read that carries the ping, in order: the loop's queue is serial
 // and its inbox is FIFO. So every event posted to the connection before the server read the ping is written before
 // the ping's reply, and is among what `eventsBeforeBarrier` collects.
