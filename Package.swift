@@ -163,7 +163,8 @@ let package = Package(
             name: "SwitchboardDomainTests", dependencies: ["SwitchboardDomain", "SwitchboardProtocol"],
             swiftSettings: strict),
         .testTarget(
-            name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardDomain"], swiftSettings: strict),
+            name: "SwitchboardCoreTests", dependencies: ["SwitchboardCore", "SwitchboardDomain"],
+            swiftSettings: strict),
         .testTarget(name: "SwitchboardProtocolTests", dependencies: ["SwitchboardProtocol"], swiftSettings: strict),
         .testTarget(name: "SwitchboardMediaTests", dependencies: ["SwitchboardMedia"], swiftSettings: strict),
         .testTarget(name: "SwitchboardCallsTests", dependencies: ["SwitchboardCalls"], swiftSettings: strict),

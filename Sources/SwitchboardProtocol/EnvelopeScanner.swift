@@ -238,20 +238,6 @@ struct EnvelopeScanner {
     private static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 }
 
-/// A top-level member's value as `EnvelopeScanner.members` reads it; valid only inside the callback (it
-/// points into the request's bytes).
-enum ScannedValue {
-    /// A string without escapes: its bytes between the quotes.
-    case plainString(UnsafeBufferPointer<UInt8>.SubSequence)
-    /// A string with escapes (validated; no surrogate escapes): its bytes between the quotes.
-    case escapedString(UnsafeBufferPointer<UInt8>.SubSequence)
-    /// A plain integer that fits in 64 bits (no fraction, no exponent).
-    case integer(Int64)
-    case null
-    /// Anything else (true, false, another number, an object, an array), validated and skipped.
-    case other
-}
-
 extension EnvelopeScanner {
     /// Reads the top-level members of a request in one pass, validating the whole text as JSON, and calls
     /// `body` with each key (its bytes, which have no escapes) and value; `body` returns false to decline.
@@ -319,7 +305,7 @@ extension EnvelopeScanner {
 
     /// The text of a string that `skipString` validated (so every escape is complete and none is a
     /// surrogate), its escapes decoded.
-    fileprivate static func unescape(_ s: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
+    static func unescape(_ s: UnsafeBufferPointer<UInt8>.SubSequence) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.count)
         var k = s.startIndex
@@ -371,72 +357,5 @@ extension EnvelopeScanner {
             k += 1
         }
         return value
-    }
-}
-
-/// Parameters with a hand-written reader for their common shape, so that the hottest ops skip `JSONDecoder`
-/// (`ProtocolCodec.parameterDecoder`). `scanned` answers only when it reads exactly what `JSONDecoder` (with
-/// `convertFromSnakeCase`) would; for anything else (an unexpected key, a duplicate, a value of another type,
-/// a surrogate escape) it is nil and `JSONDecoder` decides, with its documented errors. A differential fuzz
-/// target (`fuzz/ProtocolFuzz.swift`) checks that it never disagrees.
-public protocol ScannableParameters: Decodable, Sendable {
-    /// The parameters of `request` (the whole request's JSON), or nil when `JSONDecoder` must decide.
-    static func scanned(from request: [UInt8]) -> Self?
-}
-
-extension ScannedValue {
-    /// The value of an optional integer field: `.some(nil)` for null, nil for another type.
-    var optionalInteger: Int64?? {
-        switch self {
-        case .integer(let v): v
-        case .null: .some(nil)
-        default: nil
-        }
-    }
-
-    /// The value of an optional string field: `.some(nil)` for null, nil for another type.
-    var optionalString: String?? {
-        switch self {
-        case .plainString(let s): String(decoding: s, as: UTF8.self)
-        case .escapedString(let s): EnvelopeScanner.unescape(s)
-        case .null: .some(nil)
-        default: nil
-        }
-    }
-}
-
-extension Ops.MessagesSend.Parameters: ScannableParameters {
-    public static func scanned(from request: [UInt8]) -> Self? {
-        var p = Self()
-        var seen: UInt8 = 0
-        let ok = EnvelopeScanner.members(of: request) { key, value in
-            // Keys outside the set (even camelCase spellings, which convertFromSnakeCase would also match),
-            // duplicates and values of another type decline.
-            let bit: UInt8
-            switch key.count {
-            case 2 where key.elementsEqual("id".utf8): bit = 1
-            case 2 where key.elementsEqual("op".utf8): bit = 2
-            case 4 where key.elementsEqual("text".utf8):
-                guard let v = value.optionalString else { return false }
-                (bit, p.text) = (4, v)
-            case 7 where key.elementsEqual("user_id".utf8):
-                guard let v = value.optionalInteger else { return false }
-                (bit, p.userId) = (8, v)
-            case 8 where key.elementsEqual("voice_id".utf8):
-                guard let v = value.optionalInteger else { return false }
-                (bit, p.voiceId) = (16, v)
-            case 9 where key.elementsEqual("client_id".utf8):
-                guard let v = value.optionalString else { return false }
-                (bit, p.clientId) = (32, v)
-            case 15 where key.elementsEqual("conversation_id".utf8):
-                guard let v = value.optionalInteger else { return false }
-                (bit, p.conversationId) = (64, v)
-            default: return false
-            }
-            guard seen & bit == 0 else { return false }
-            seen |= bit
-            return true
-        }
-        return ok ? p : nil
     }
 }

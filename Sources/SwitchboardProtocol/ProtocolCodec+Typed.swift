@@ -8,15 +8,6 @@
 
 import Foundation
 
-/// A JSON object key given by name.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 extension ProtocolCodec {
     /// Encodes a request of `Op` (for clients and tools): `{"id": id, "op": Op.name, ...parameters}`, keys sorted.
     /// The server decodes it with `decodeEnvelope(_:)` and the op's parameter decoder (`parameterDecoder(_:)`).
@@ -119,62 +110,6 @@ private struct EventFrameOut: Encodable {
 }
 
 // MARK: - Frames from the server (client side)
-
-/// A frame from the server, as a client sees it.
-public enum ServerMessage: Sendable, Equatable {
-    /// `{"re": id, "ok": {...}}`: decode the result with `result.decode(_:)` as the op's result type.
-    case reply(id: RequestID, result: ReplyResult)
-    /// `{"re": id, "error": {...}}`; `id` is nil when the server could not read the request's id.
-    case error(id: RequestID?, error: ReplyError)
-    /// `{"ev": name, ...}`.
-    case event(ServerEvent)
-}
-
-/// The `ok` object of a reply, decoded on demand as the type the op returns.
-public struct ReplyResult: Sendable, Equatable {
-    /// The whole reply frame.
-    let frame: [UInt8]
-
-    /// Decodes `ok` as `type` (e.g. `SessionCredentials` for `login`, `Empty` for `ping`).
-    /// - Throws: `ProtocolError` (`bad_request`) naming the missing or mistyped field.
-    public func decode<T: Decodable>(_ type: T.Type) throws(ProtocolError) -> T {
-        do {
-            return try ProtocolCodec.requestDecoder().decode(OkBox<T>.self, from: Data(frame)).ok
-        } catch {
-            throw ProtocolCodec.parameterError(error, id: nil)
-        }
-    }
-
-    private struct OkBox<T: Decodable>: Decodable {
-        var ok: T
-    }
-}
-
-/// The `error` object of a reply: `{code, message, retry_after_ms?, reason?}` (the Swift client's `ServerError`).
-public struct ReplyError: Codable, Sendable, Equatable, Error, CustomStringConvertible {
-    /// The error code as sent (see `ErrorCode`; a later server may send codes this version lacks).
-    public var code: String
-    /// A human-readable message (English; for logs and fallback display, not for program logic).
-    public var message: String
-    /// With `rate_limited`: milliseconds to wait before retrying.
-    public var retryAfterMs: Int64?
-    /// With `weak_password`: `too_short`, `single_character`, `sequence`, `common` or `contains_phone`.
-    public var reason: String?
-
-    /// An error reply's fields.
-    public init(code: String, message: String, retryAfterMs: Int64? = nil, reason: String? = nil) {
-        self.code = code
-        self.message = message
-        self.retryAfterMs = retryAfterMs
-        self.reason = reason
-    }
-
-    /// The code, when this version knows it.
-    public var errorCode: ErrorCode? { ErrorCode(rawValue: code) }
-
-    /// `code: message`.
-    public var description: String { "\(code): \(message)" }
-}
 
 private struct ServerFrame: Decodable {
     enum Kind {

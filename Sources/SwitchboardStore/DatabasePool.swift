@@ -297,10 +297,3 @@ public final class DatabasePool: Sendable {
         observer?.leased(urgent: urgent, waitedNanoseconds: now > waiter.since ? now - waiter.since : 0)
     }
 }
-
-/// Set once when a waiting caller's task is cancelled; read when its turn for a connection comes.
-final class CancellationFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func set() { value.store(true, ordering: .releasing) }
-    var isSet: Bool { value.load(ordering: .acquiring) }
-}

@@ -527,9 +527,3 @@ public final class PostgresConnection: @unchecked Sendable {
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }
-
-/// Carries the logger into libpq's notice callback (which cannot capture), passed as `Unmanaged` user data.
-final class NoticeSink: Sendable {
-    let logger: Logger
-    init(logger: Logger) { self.logger = logger }
-}

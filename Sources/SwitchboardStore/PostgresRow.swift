@@ -15,11 +15,6 @@ public struct PostgresRow: Sendable {
     public let columns: [String]
     let values: [[UInt8]?]
 
-    init(columns: [String], values: [[UInt8]?]) {
-        self.columns = columns
-        self.values = values
-    }
-
     /// The index of the column named `name`, or nil.
     public func column(named name: String) -> Int? {
         columns.firstIndex(of: name)

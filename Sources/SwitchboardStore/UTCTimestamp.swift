@@ -23,8 +23,10 @@ public enum UTCTimestamp {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         return
-            "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))\(separator)"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(fraction, fractionDigits))"
+            "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-"
+            + "\(pad(Int(parts.tm_mday), 2))\(separator)"
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
+            + "\(pad(fraction, fractionDigits))"
             + suffix
     }
 }

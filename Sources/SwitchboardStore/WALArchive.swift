@@ -38,7 +38,8 @@ public enum WALArchive {
         return [
             "archive_mode": "on",
             "archive_command":
-                "test ! -f '\(wal)/%f' && cp '%p' '\(wal)/%f.tmp' && sync '\(wal)/%f.tmp' && mv '\(wal)/%f.tmp' '\(wal)/%f'",
+                "test ! -f '\(wal)/%f' && cp '%p' '\(wal)/%f.tmp' && sync '\(wal)/%f.tmp' && "
+                + "mv '\(wal)/%f.tmp' '\(wal)/%f'",
             "archive_timeout": "\(timeout)",
         ]
     }
@@ -203,7 +204,8 @@ public enum WALArchive {
             let log = (try? String(contentsOfFile: postgres.logPath, encoding: .utf8)) ?? ""
             if let target, log.contains("recovery ended before configured recovery target was reached") {
                 throw PostgresBackupError.outsideArchive(
-                    "the archive ends before \(target) (omit --until to restore everything archived); see \(postgres.logPath)"
+                    "the archive ends before \(target) (omit --until to restore everything archived); "
+                        + "see \(postgres.logPath)"
                 )
             }
             throw error

@@ -318,7 +318,8 @@ public final class Connection: @unchecked Sendable {
         queueTLSOutput(tls)
     }
 
-    /// The largest chunk kept as one (`headOffset` is 32-bit); a larger one (a large export archive) is queued in parts.
+    /// The largest chunk kept as one (`headOffset` is 32-bit); a larger one (a large export archive) is queued in
+    /// parts.
     static let maxChunkSize = 1 << 30
 
     private func enqueue(_ chunk: consuming Chunk, count: Int) {

@@ -229,23 +229,9 @@ public struct HTTPHeadParser: Sendable {
     }
 }
 
-/// An incremental HTTP/1.1 response-head parser (the client role).
-public struct HTTPResponseHeadParser: Sendable {
-    private var inner: HTTPHeadParser
-
-    public init(limits: HTTPParserLimits = HTTPParserLimits()) { inner = HTTPHeadParser(limits: limits) }
-
-    /// Feeds bytes; the head ends at CRLF CRLF.
-    public mutating func feed(_ bytes: UnsafeRawBufferPointer) -> HTTPParseResult<HTTPResponseHead> {
-        // Reuse the request parser's framing; parse the status line ourselves.
-        var framing = inner
-        defer { inner = framing }
-        return framing.feedResponse(bytes)
-    }
-}
-
 extension HTTPHeadParser {
-    fileprivate mutating func feedResponse(_ bytes: UnsafeRawBufferPointer) -> HTTPParseResult<HTTPResponseHead> {
+    /// Parses a response head with the request parser's framing (for `HTTPResponseHeadParser`).
+    mutating func feedResponse(_ bytes: UnsafeRawBufferPointer) -> HTTPParseResult<HTTPResponseHead> {
         switch locateEndForResponse(bytes) {
         case .none: return .needMoreData
         case .some(.failure(let error)): return .error(error)

@@ -6,95 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-public import SwitchboardDomain
+import SwitchboardDomain
 public import SwitchboardProtocol
 public import SwitchboardStore
-
-/// A member's visible range of a conversation: messages with `joinedSeq < seq`, up to `leftSeq` once it left.
-public struct MemberRange: Sendable, Equatable {
-    public var joinedSeq: Int64
-    public var leftSeq: Int64?
-    public init(joinedSeq: Int64, leftSeq: Int64? = nil) {
-        self.joinedSeq = joinedSeq
-        self.leftSeq = leftSeq
-    }
-    public var isActive: Bool { leftSeq == nil }
-    public func sees(_ seq: Int64) -> Bool { seq > joinedSeq && (leftSeq.map { seq <= $0 } ?? true) }
-}
-
-/// What the message writer keeps in memory per conversation: kind, members, name and the last sequence number,
-/// with the `version` of the members and name they were read at. A cached state is a hint: every batch locks
-/// the conversation's row and takes `lastSeq` from it, and reloads the state when the row's version differs
-/// (another process, or another writer, changed the members or the name); see `MessageBatch`.
-public struct ConversationState: Sendable, Equatable {
-    public var id: Int64
-    public var isGroup: Bool
-    public var members: [Int64: MemberRange]
-    public var lastSeq: Int64
-    public var name: String?
-    /// `conversations.version`: bumped by every change of `members` or `name` (never by a plain message).
-    public var version: Int64
-
-    public init(
-        id: Int64, isGroup: Bool, members: [Int64: MemberRange], lastSeq: Int64, name: String?, version: Int64 = 0
-    ) {
-        self.id = id
-        self.isGroup = isGroup
-        self.members = members
-        self.lastSeq = lastSeq
-        self.name = name
-        self.version = version
-    }
-
-    /// Users who are members now.
-    public var activeMembers: [Int64] { members.filter { $0.value.isActive }.map(\.key) }
-
-    public func isActiveMember(_ userId: Int64) -> Bool { members[userId]?.isActive == true }
-}
-
-/// What a batch reads from a conversation's locked row: the last seq and the version of members and name.
-public struct ConversationHead: Sendable, Equatable {
-    public var lastSeq: Int64
-    public var version: Int64
-    public init(lastSeq: Int64, version: Int64) {
-        self.lastSeq = lastSeq
-        self.version = version
-    }
-}
-
-extension ServiceError {
-    /// The one answer for a conversation the caller cannot see, whether it exists or not: a stranger must not
-    /// learn which conversation ids exist (`not_member`, documented as "not a member, or no such conversation").
-    public static let notMember = ServiceError(.notMember, "not a member, or no such conversation")
-    /// The one answer for a message the caller cannot see, whether it exists or not.
-    public static let noSuchMessage = ServiceError(.notFound, "no such message")
-    /// `login` and `authenticate` of a suspended account (moderation).
-    public static let accountSuspended = ServiceError(.accountSuspended, "this account is suspended")
-}
-
-/// A message about to be inserted (its seq is assigned by the writer).
-public struct NewMessage: Sendable {
-    public var conversationId: Int64
-    public var seq: Int64
-    public var senderId: Int64?
-    public var kind: ChatMessage.Kind
-    public var body: String?
-    public var clientId: String?
-    /// The voice clip of a voice message.
-    public var voiceId: Int64?
-    public init(
-        conversationId: Int64, seq: Int64, senderId: Int64?, kind: ChatMessage.Kind, body: String?, clientId: String?,
-        voiceId: Int64? = nil
-    ) {
-        self.conversationId = conversationId
-        self.seq = seq
-        self.senderId = senderId
-        self.kind = kind
-        self.body = body
-        self.clientId = clientId
-        self.voiceId = voiceId
-    }
-}
 
 /// The SQL of messaging. Every function runs on a leased connection's queue (blocking libpq calls).
 public enum MessageStore {

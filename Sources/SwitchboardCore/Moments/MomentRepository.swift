@@ -44,7 +44,8 @@ public enum MomentRepository {
     public static func mine(_ db: PostgresConnection, owner: Int64, before: Int64?, limit: Int) throws -> [Photo] {
         try db.execute(
             cached:
-                "SELECT \(photoColumns) FROM photos ph WHERE ph.owner_id = $1 AND ph.id < $2 ORDER BY ph.id DESC LIMIT $3",
+                "SELECT \(photoColumns) FROM photos ph WHERE ph.owner_id = $1 AND ph.id < $2"
+                + " ORDER BY ph.id DESC LIMIT $3",
             [.int(owner), .int(before ?? Int64.max), .int(Int64(limit))]
         ).map { r throws(PostgresDecodingError) in try photo(r) }
     }
@@ -104,8 +105,9 @@ public enum MomentRepository {
     /// The SQL condition "`viewer` may see the moments of `owner`": the owner, or a friend neither blocked.
     public static func visible(viewer: String, owner: String) -> String {
         """
-        (\(owner) = \(viewer) OR (EXISTS (SELECT 1 FROM friendships vf WHERE vf.user_low = least(\(owner), \(viewer)::bigint)
-                                                                  AND vf.user_high = greatest(\(owner), \(viewer)::bigint))
+        (\(owner) = \(viewer) OR (EXISTS (SELECT 1 FROM friendships vf
+                                          WHERE vf.user_low = least(\(owner), \(viewer)::bigint)
+                                            AND vf.user_high = greatest(\(owner), \(viewer)::bigint))
           AND NOT EXISTS (SELECT 1 FROM blocks vb WHERE (vb.blocker_id = \(viewer) AND vb.blocked_id = \(owner))
                                                    OR (vb.blocker_id = \(owner) AND vb.blocked_id = \(viewer)))))
         """
@@ -118,7 +120,8 @@ public enum MomentRepository {
     {
         let sql =
             lock
-            ? "SELECT m.owner_id FROM moments m WHERE m.id = $1 AND \(visible(viewer: "$2", owner: "m.owner_id")) FOR KEY SHARE OF m"
+            ? "SELECT m.owner_id FROM moments m WHERE m.id = $1 AND \(visible(viewer: "$2", owner: "m.owner_id"))"
+                + " FOR KEY SHARE OF m"
             : "SELECT m.owner_id FROM moments m WHERE m.id = $1 AND \(visible(viewer: "$2", owner: "m.owner_id"))"
         return try db.execute(cached: sql, [.int(id), .int(viewer)]).decodeFirst(Int64.self)
     }
@@ -168,11 +171,16 @@ public enum MomentRepository {
                         SELECT CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END FROM friendships f
                         WHERE (f.user_low = $1 OR f.user_high = $1)
                           AND NOT EXISTS (SELECT 1 FROM blocks b
-                                          WHERE (b.blocker_id = $1 AND b.blocked_id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END)
-                                             OR (b.blocked_id = $1 AND b.blocker_id = CASE WHEN f.user_low = $1 THEN f.user_high ELSE f.user_low END)))
+                                          WHERE (b.blocker_id = $1
+                                                 AND b.blocked_id = CASE WHEN f.user_low = $1 THEN f.user_high
+                                                                         ELSE f.user_low END)
+                                             OR (b.blocked_id = $1
+                                                 AND b.blocker_id = CASE WHEN f.user_low = $1 THEN f.user_high
+                                                                         ELSE f.user_low END)))
                     ) AS o(owner_id)
                 CROSS JOIN LATERAL (
-                    SELECT m.id FROM moments m WHERE m.owner_id = o.owner_id AND m.id < $2 ORDER BY m.id DESC LIMIT $3) x
+                    SELECT m.id FROM moments m WHERE m.owner_id = o.owner_id AND m.id < $2
+                    ORDER BY m.id DESC LIMIT $3) x
                 ORDER BY x.id DESC LIMIT $3
                 """, [.int(viewer), .int(before ?? Int64.max), .int(Int64(limit))]
         ).decode(Int64.self, column: 0)
@@ -193,7 +201,8 @@ public enum MomentRepository {
         var rows: [Int64: Row] = [:]
         for r in try db.execute(
             cached:
-                "SELECT id, owner_id, caption, like_count, \(WireTimestamp.sql("created_at")) FROM moments WHERE id = ANY($1::bigint[])",
+                "SELECT id, owner_id, caption, like_count, \(WireTimestamp.sql("created_at")) FROM moments"
+                + " WHERE id = ANY($1::bigint[])",
             [array])
         {
             rows[try r.decode(column: 0)] = Row(
@@ -293,11 +302,14 @@ public enum MomentRepository {
     ) throws -> [(cursor: String, user: SocialUser)] {
         try db.execute(
             cached: """
-                SELECT (extract(epoch FROM l.created_at) * 1000000)::bigint AS t, u.id, u.display_name, u.handle, u.protected, u.avatar_photo_id
+                SELECT (extract(epoch FROM l.created_at) * 1000000)::bigint AS t, u.id, u.display_name, u.handle,
+                       u.protected, u.avatar_photo_id
                 FROM moment_likes l JOIN users u ON u.id = l.user_id
                 WHERE l.moment_id = $1 AND u.deleted_at IS NULL
-                  AND ($2::bigint IS NULL OR ((extract(epoch FROM l.created_at) * 1000000)::bigint, l.user_id) < ($2::bigint, $3::bigint))
-                  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $4 AND b.blocked_id = u.id) OR (b.blocker_id = u.id AND b.blocked_id = $4))
+                  AND ($2::bigint IS NULL
+                       OR ((extract(epoch FROM l.created_at) * 1000000)::bigint, l.user_id) < ($2::bigint, $3::bigint))
+                  AND NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $4 AND b.blocked_id = u.id)
+                                                            OR (b.blocker_id = u.id AND b.blocked_id = $4))
                 ORDER BY l.created_at DESC, l.user_id DESC LIMIT $5
                 """,
             [
@@ -326,9 +338,11 @@ public enum MomentRepository {
         [owner]
             + (try db.execute(
                 cached: """
-                    SELECT x.id FROM (SELECT CASE WHEN user_low = $1 THEN user_high ELSE user_low END AS id FROM friendships
+                    SELECT x.id FROM (SELECT CASE WHEN user_low = $1 THEN user_high ELSE user_low END AS id
+                                      FROM friendships
                                       WHERE user_low = $1 OR user_high = $1) x
-                    WHERE NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = x.id) OR (b.blocker_id = x.id AND b.blocked_id = $1))
+                    WHERE NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = $1 AND b.blocked_id = x.id)
+                                                              OR (b.blocker_id = x.id AND b.blocked_id = $1))
                     """, [.int(owner)]
             ).decode(Int64.self, column: 0))
     }

@@ -37,7 +37,8 @@ public enum VoiceStore {
     ) throws -> VoiceClip {
         let inserted = try db.execute(
             cached: """
-                INSERT INTO voice_clips (uploader_id, sha256, audio, duration_ms, waveform, size) VALUES ($1, $2, $3, $4, $5, $6)
+                INSERT INTO voice_clips (uploader_id, sha256, audio, duration_ms, waveform, size)
+                VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (uploader_id, sha256) DO NOTHING RETURNING \(columns)
                 """,
             [.int(uploader), .bytea(sha256), .bytea(audio), .int(durationMs), .bytea(waveform), .int(audio.count)])
@@ -68,13 +69,16 @@ public enum VoiceStore {
             let r = try db.execute(
                 cached: """
                     SELECT \(columns), audio FROM voice_clips v WHERE v.id = $1 AND (v.uploader_id = $2 OR EXISTS (
-                      SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = $2
+                      SELECT 1 FROM messages m
+                      JOIN members mb ON mb.conversation_id = m.conversation_id AND mb.user_id = $2
                       WHERE m.voice_id = v.id AND m.deleted_at IS NULL AND m.seq > mb.joined_seq
                         AND (mb.left_seq IS NULL OR m.seq <= mb.left_seq))
                     OR EXISTS (
                       SELECT 1 FROM community_posts p WHERE p.voice_clip_id = v.id AND p.deleted_at IS NULL AND (
-                        EXISTS (SELECT 1 FROM community_members cm WHERE cm.community_id = p.community_id AND cm.user_id = $2)
-                        OR EXISTS (SELECT 1 FROM users a WHERE a.id = $2 AND a.role = 'admin' AND a.suspended_at IS NULL))))
+                        EXISTS (SELECT 1 FROM community_members cm
+                                WHERE cm.community_id = p.community_id AND cm.user_id = $2)
+                        OR EXISTS (SELECT 1 FROM users a
+                                   WHERE a.id = $2 AND a.role = 'admin' AND a.suspended_at IS NULL))))
                     """, [.int(id), .int(userId)]
             ).first
         else { return nil }

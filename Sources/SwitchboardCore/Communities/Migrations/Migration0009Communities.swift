@@ -90,7 +90,8 @@ extension Migration {
                 CHECK ((kind = 'lesson') = (position IS NOT NULL))
             );
             CREATE INDEX community_posts_by_community ON community_posts (community_id, kind, id DESC);
-            CREATE UNIQUE INDEX community_lessons_by_position ON community_posts (community_id, position) WHERE kind = 'lesson' AND deleted_at IS NULL;
+            CREATE UNIQUE INDEX community_lessons_by_position ON community_posts (community_id, position)
+                WHERE kind = 'lesson' AND deleted_at IS NULL;
 
             CREATE TABLE lesson_progress (
                 post_id      BIGINT NOT NULL REFERENCES community_posts (id) ON DELETE CASCADE,
@@ -103,7 +104,8 @@ extension Migration {
             CREATE TABLE community_notifications (
                 community_id BIGINT NOT NULL REFERENCES communities (id) ON DELETE CASCADE,
                 seq          BIGINT NOT NULL,
-                kind         TEXT NOT NULL CHECK (kind IN ('event.published', 'event.changed', 'event.cancelled', 'announcement', 'lesson')),
+                kind         TEXT NOT NULL CHECK (kind IN ('event.published', 'event.changed', 'event.cancelled',
+                                                       'announcement', 'lesson')),
                 event_id     BIGINT REFERENCES community_events (id) ON DELETE CASCADE,
                 post_id      BIGINT REFERENCES community_posts (id) ON DELETE CASCADE,
                 actor_id     BIGINT REFERENCES users (id) ON DELETE SET NULL,

@@ -52,7 +52,8 @@ extension Migration {
                 deleted_at      TIMESTAMPTZ,
                 UNIQUE (conversation_id, seq)
             );
-            CREATE UNIQUE INDEX messages_client_id ON messages (conversation_id, sender_id, client_id) WHERE client_id IS NOT NULL;
+            CREATE UNIQUE INDEX messages_client_id ON messages (conversation_id, sender_id, client_id)
+                WHERE client_id IS NOT NULL;
 
             CREATE TABLE hidden_messages (
                 user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,

@@ -20,7 +20,8 @@ extension Migration {
             ALTER TABLE users ADD COLUMN handle TEXT CHECK (handle ~ '^[A-Za-z0-9_]{3,30}$');
             ALTER TABLE users ADD COLUMN bio TEXT NOT NULL DEFAULT '';
             ALTER TABLE users ADD COLUMN protected BOOLEAN NOT NULL DEFAULT false;
-            ALTER TABLE users ADD COLUMN dm_policy TEXT NOT NULL DEFAULT 'friends' CHECK (dm_policy IN ('friends', 'mutuals', 'anyone'));
+            ALTER TABLE users ADD COLUMN dm_policy TEXT NOT NULL DEFAULT 'friends'
+                CHECK (dm_policy IN ('friends', 'mutuals', 'anyone'));
             ALTER TABLE users ADD COLUMN post_count INT NOT NULL DEFAULT 0 CHECK (post_count >= 0);
             ALTER TABLE users ADD COLUMN following_count INT NOT NULL DEFAULT 0 CHECK (following_count >= 0);
             ALTER TABLE users ADD COLUMN follower_count INT NOT NULL DEFAULT 0 CHECK (follower_count >= 0);
@@ -81,10 +82,12 @@ extension Migration {
                 CHECK (repost_of IS NULL OR reply_to IS NULL)
             );
             CREATE INDEX posts_by_author ON posts (author_id, seq DESC) WHERE deleted_at IS NULL;
-            CREATE INDEX posts_by_author_originals ON posts (author_id, seq DESC) WHERE deleted_at IS NULL AND reply_to IS NULL;
+            CREATE INDEX posts_by_author_originals ON posts (author_id, seq DESC)
+                WHERE deleted_at IS NULL AND reply_to IS NULL;
             CREATE INDEX posts_replies ON posts (reply_to, seq) WHERE reply_to IS NOT NULL AND deleted_at IS NULL;
             CREATE INDEX posts_thread ON posts (thread_root, seq) WHERE thread_root IS NOT NULL;
-            CREATE UNIQUE INDEX posts_one_repost ON posts (author_id, repost_of) WHERE repost_of IS NOT NULL AND deleted_at IS NULL;
+            CREATE UNIQUE INDEX posts_one_repost ON posts (author_id, repost_of)
+                WHERE repost_of IS NOT NULL AND deleted_at IS NULL;
             CREATE INDEX posts_reposts_of ON posts (repost_of) WHERE repost_of IS NOT NULL AND deleted_at IS NULL;
 
             CREATE TABLE post_mentions (
@@ -115,7 +118,8 @@ extension Migration {
             CREATE TABLE social_notifications (
                 id         BIGSERIAL PRIMARY KEY,
                 user_id    BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-                kind       TEXT NOT NULL CHECK (kind IN ('follow', 'follow_request', 'like', 'repost', 'reply', 'mention')),
+                kind       TEXT NOT NULL
+                           CHECK (kind IN ('follow', 'follow_request', 'like', 'repost', 'reply', 'mention')),
                 actor_id   BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
                 post_id    BIGINT REFERENCES posts (id) ON DELETE CASCADE,
                 created_at TIMESTAMPTZ NOT NULL DEFAULT now(),

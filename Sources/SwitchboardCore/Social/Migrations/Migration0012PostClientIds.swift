@@ -20,7 +20,8 @@ extension Migration {
             ALTER TABLE posts ADD COLUMN client_id TEXT;
             CREATE UNIQUE INDEX posts_client_id ON posts (author_id, client_id) WHERE client_id IS NOT NULL;
             DROP INDEX posts_by_author;
-            CREATE INDEX posts_by_author ON posts (author_id, seq DESC) INCLUDE (id, reply_to, reply_to_user, repost_of) WHERE deleted_at IS NULL;
+            CREATE INDEX posts_by_author ON posts (author_id, seq DESC) INCLUDE (id, reply_to, reply_to_user, repost_of)
+                WHERE deleted_at IS NULL;
             """
     )
 }
