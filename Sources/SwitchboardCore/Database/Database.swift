@@ -11,7 +11,7 @@ public import SwitchboardStore
 
 /// The database as a feature's service sees it: work on one pooled connection, read-only or as one transaction,
 /// always off the loop queues. `DatabasePool` implements it; a service is built with `any Database` and owns
-/// the transactions of its use cases (`MomentService.like`: the rules and every statement in one `write`).
+/// the transactions of its use cases (`MomentService.setLike`: the rules and every statement in one `write`).
 ///
 /// Failures of the store never reach a feature as libpq errors: the typed forms below turn them into
 /// `DatabaseError` (through `FeatureError.database(_:)`), while the feature's own errors thrown inside the
