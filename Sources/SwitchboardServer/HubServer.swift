@@ -124,11 +124,8 @@ public final class HubServer: @unchecked Sendable {
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
                 registrationLimits: configuration.discoveryLimits,
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
-            let friends = FriendService(
-                db: database, defaultCountryCode: configuration.defaultCountryCode,
-                limits: configuration.discoveryLimits)
             let services = ProtocolServices(
-                accounts: accounts, friends: friends, pool: database,
+                accounts: accounts, pool: database,
                 configuration: configuration, metrics: metrics, logger: logger, cluster: cluster)
             self.services = services
             application = ServerApplication(services: services, logger: logger)

@@ -45,7 +45,7 @@ public struct VoiceConfiguration: Sendable {
 final class VoiceService: Sendable {
     let configuration: VoiceConfiguration
     let workers: WorkerPool
-    let accounts: AccountService
+    let accounts: IdentityService
     let pool: DatabasePool
     let logger: Logger
     let metrics: ServerMetrics
@@ -66,7 +66,7 @@ final class VoiceService: Sendable {
     }
 
     init(
-        configuration: VoiceConfiguration, nice: Int32 = 0, accounts: AccountService, pool: DatabasePool,
+        configuration: VoiceConfiguration, nice: Int32 = 0, accounts: IdentityService, pool: DatabasePool,
         metrics: ServerMetrics, logger: Logger
     ) {
         self.configuration = configuration
