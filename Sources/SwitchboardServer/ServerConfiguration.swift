@@ -10,22 +10,6 @@ import SwitchboardCore
 public import SwitchboardDomain
 import SwitchboardTransport
 
-/// What the server does when a connection's outbound queue passes `maxOutboundBytes`.
-public enum BackpressurePolicy: String, Sendable, CaseIterable {
-    /// Close with 1008 (policy violation): the client is too slow to be served.
-    case close1008 = "close-1008"
-    /// Close with 1013 (try again later): the client should reconnect and resume.
-    case close1013 = "close-1013"
-
-    /// The WebSocket close code this policy sends.
-    public var closeCode: UInt16 {
-        switch self {
-        case .close1008: return 1008
-        case .close1013: return 1013
-        }
-    }
-}
-
 /// Every setting and limit of the server, with its documented default.
 ///
 /// The command line builds one of these (each flag has an environment variable); tests build their own.
@@ -163,7 +147,8 @@ public struct ServerConfiguration: Sendable {
     public var live = LiveConfiguration()
     /// Follows (`--follow-burst`, `--follow-refill`, `--max-following`).
     public var socialGraph = SocialGraphConfiguration()
-    /// Moments and photos in posts (`--moment-max-photos`, `--moment-caption-max`, `--post-max-photos`, `--moments-page-max`).
+    /// Moments and photos in posts (`--moment-max-photos`, `--moment-caption-max`, `--post-max-photos`,
+    /// `--moments-page-max`).
     public var moments = MomentConfiguration()
     /// Seconds graceful shutdown waits for connections to close before exiting.
     public var shutdownGracePeriod: Double = 10
@@ -187,62 +172,3 @@ import Darwin
 import SwitchboardDomain
 private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
 #endif
-
-/// A node of a cluster: the Redis shared by the nodes, and the heartbeats (`docs/cluster.md`).
-public struct ClusterConfiguration: Sendable, Equatable {
-    /// `redis://[user:password@]host:port[/db]` or `rediss://` (TLS). Holds the password: never logged.
-    public var redisURL: String
-    /// CA certificates for a `rediss://` server (nil: the system's).
-    public var redisCAFile: String?
-    /// Seconds between heartbeats.
-    public var heartbeatInterval: Double
-    /// Seconds a heartbeat lasts (a node silent this long is dead).
-    public var heartbeatTTL: Double
-    /// Seconds a Redis command may take.
-    public var redisTimeout: Double
-    /// Seconds the call coordinator's lease lasts without renewal (renewed every third of it): a dead
-    /// coordinator is replaced, and its calls ended with `server_failure`, after this.
-    public var callLeaseTTL: Double = 6
-    /// Seconds a node waits for the call coordinator's answer to a forwarded call request (then `unavailable`).
-    public var callForwardTimeout: Double = 5
-    /// Seconds an `authenticate` reply waits for every other live node to confirm it can address the new device
-    /// (then it is sent anyway).
-    public var directoryApplyTimeout: Double = 0.5
-
-    public init(
-        redisURL: String, redisCAFile: String? = nil, heartbeatInterval: Double = 1, heartbeatTTL: Double = 5,
-        redisTimeout: Double = 2
-    ) {
-        self.redisURL = redisURL
-        self.redisCAFile = redisCAFile
-        self.heartbeatInterval = heartbeatInterval
-        self.heartbeatTTL = heartbeatTTL
-        self.redisTimeout = redisTimeout
-    }
-}
-
-/// Scheduled backups: every `interval` seconds a `pg_dump` into `<directory>/backup-<UTC time>`, keeping the
-/// newest `keep`.
-public struct BackupSchedule: Sendable, Equatable {
-    /// Where the backups go; nil: no scheduled backups.
-    public var directory: String?
-    /// Seconds between backups; 0: none.
-    public var interval: Double = 0
-    /// Finished backups kept (the oldest beyond are removed after each new one).
-    public var keep: Int = 7
-    /// Seconds after the start before the first backup.
-    public var firstDelay: Double = 10
-    /// Continuous WAL archiving of the embedded PostgreSQL into this folder (`wal/`, `base/`); nil: none.
-    public var walArchive: String?
-    /// Seconds after which PostgreSQL archives a WAL segment even if it is not full (`archive_timeout`).
-    public var walArchiveTimeout: Int = 60
-    /// Seconds between base backups into the WAL archive (one at the start if the newest is older).
-    public var walBaseInterval: Double = 86400
-    /// Base backups kept in the WAL archive (and the WAL they need).
-    public var walBaseKeep: Int = 2
-
-    public init() {}
-
-    /// Whether backups are scheduled.
-    public var isEnabled: Bool { directory != nil && interval > 0 }
-}

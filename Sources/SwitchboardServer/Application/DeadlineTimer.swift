@@ -9,44 +9,6 @@
 import Dispatch
 import SwitchboardTransport
 
-/// The time of the engines (monotonic nanoseconds) and their one-shot timers; injected so that tests can
-/// drive ring timeouts, grace periods and typing expiry without waiting.
-protocol EngineClock: Sendable {
-    /// Monotonic nanoseconds (as `EventLoop.now()`).
-    func now() -> UInt64
-    /// Runs `fire` on `queue` once `deadline` has passed, unless the returned timer is cancelled first.
-    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void)
-        -> any EngineTimer
-}
-
-/// A scheduled `EngineClock` callback.
-protocol EngineTimer: Sendable {
-    /// Stops the callback if it has not run yet (call on the queue it was scheduled on).
-    func cancel()
-}
-
-/// The real clock: `EventLoop.now()` and Dispatch timers.
-struct SystemClock: EngineClock {
-    func now() -> UInt64 { EventLoop.now() }
-
-    func schedule(at deadline: UInt64, on queue: DispatchQueue, _ fire: @escaping @Sendable () -> Void)
-        -> any EngineTimer
-    {
-        let t = DispatchSource.makeTimerSource(queue: queue)
-        let now = EventLoop.now()
-        t.schedule(deadline: .now() + .nanoseconds(Int(min(deadline > now ? deadline - now : 0, UInt64(Int.max)))))
-        t.setEventHandler(handler: fire)
-        t.resume()
-        return DispatchEngineTimer(source: t)
-    }
-}
-
-private struct DispatchEngineTimer: EngineTimer, @unchecked Sendable {
-    // @unchecked Sendable: the source is only cancelled on its queue.
-    let source: any DispatchSourceTimer
-    func cancel() { source.cancel() }
-}
-
 /// One timer kept armed for the earliest deadline (monotonic nanoseconds of `clock`) of a state machine that
 /// lives on `queue`: the presence tracker, the calls registry, a writer's typing indicators.
 final class DeadlineTimer: @unchecked Sendable {

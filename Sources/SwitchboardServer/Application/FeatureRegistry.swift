@@ -42,21 +42,3 @@ struct FeatureRegistry {
     /// The deletion steps in the order a job runs them.
     var orderedDeletionSteps: [AccountDeletionStep] { deletionSteps.sorted { $0.order < $1.order } }
 }
-
-/// Work a feature starts with the server and stops with it.
-struct FeatureLifecycle: Sendable {
-    /// What it is, for logs.
-    var name: String
-    /// Starts it (after the server listens).
-    var start: @Sendable () -> Void
-    /// Stops it (during shutdown, before the database closes).
-    var stop: @Sendable () -> Void
-}
-
-/// The limits of one feature as it runs (its configuration group), for the start-up log.
-struct ConfigurationGroup: Sendable {
-    /// The feature (`moments`).
-    var feature: String
-    /// Each limit's flag name and value (`("moment-max-photos", "9")`).
-    var values: [(name: String, value: String)]
-}

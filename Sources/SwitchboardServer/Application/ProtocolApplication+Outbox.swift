@@ -60,11 +60,13 @@ extension ProtocolApplication: OutboxEndpoint {
             }
         case .groupAnnounced(let id, let conversationId):
             guard let me = identity?.userId else { return }
-            let pool = services.accounts.pool
+            let pool = services.pool
             run(
                 id,
                 { () async throws(ServiceError) -> ConversationResult in
-                    try await MessagingFeature.summary(pool, me, conversationId)
+                    do throws(MessagingError) {
+                        return try await MessagingService.summary(pool, viewer: me, conversationId: conversationId)
+                    } catch { throw error.wire }
                 })
         }
     }

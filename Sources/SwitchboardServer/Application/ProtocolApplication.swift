@@ -16,52 +16,6 @@ import SwitchboardStore
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// One decoded request, from its decoding until it is answered or handed to its owner (admission control and
-/// per-op metrics): its op and when it was decoded (`EventLoop.now()`).
-struct RequestTicket: Sendable {
-    let op: String
-    let startedAt: UInt64
-}
-
-/// What waits for an authentication (`ProtocolApplication.authentication`, out of line).
-struct AuthenticationHold: OutOfLineValue {
-    /// Requests that arrived while authenticating, in order.
-    var queued: [(RequestEnvelope, RequestTicket?)] = []
-    /// In a cluster, the replies held from an authentication until this device is in the directory sent to the
-    /// other nodes (nil when nothing is held); requests meanwhile are queued.
-    var replies: [[UInt8]]?
-}
-
-/// A result and its reply, encoded off the loop.
-struct EncodedReply<R: Sendable>: Sendable {
-    let value: R
-    let bytes: [UInt8]
-}
-
-/// Called by a step of the ordered lane once its effect is in the hands of the object's owner; on the
-/// connection's loop only (it asserts). A second call, or a call after the connection closed, does nothing.
-typealias LaneDone = @Sendable () -> Void
-
-/// The ordered lane of one connection: a FIFO of its state-changing requests (see
-/// `ProtocolApplication.ordered(_:)`). Protected by the connection's loop queue.
-struct OrderedLane {
-    // The Bools are last: they fit in what would be padding (every connection holds this struct).
-    /// Numbers the steps: only the running step's `done` moves the lane on.
-    var ticket: UInt64 = 0
-    /// Steps waiting behind the running one, oldest first from `head`.
-    var waiting: [(@escaping LaneDone) -> Void] = []
-    var head = 0
-    /// The `done` of the step being started, until a `run` in it takes it over (`takeLaneDone`).
-    var unclaimed: LaneDone?
-    /// A step started and has not called its `done` yet.
-    var busy = false
-    /// `drain` runs (a step that finishes at once must not start the next one recursively).
-    var draining = false
-
-    /// Steps waiting.
-    var count: Int { waiting.count - head }
-}
-
 /// Protocol v1 on one connection. Lives on the connection's loop queue; service calls run as tasks and
 /// come back to the loop to answer.
 final class ProtocolApplication: WebSocketApplication, LoopAnchored {

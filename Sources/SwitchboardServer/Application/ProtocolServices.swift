@@ -28,8 +28,6 @@ final class ProtocolServices: Sendable {
     let logger: Logger
     /// Accounts and sessions (the identity feature's service; bearer tokens and profiles for other features).
     let accounts: IdentityService
-    /// Friends (the friends feature's service; the friend lists other features tell).
-    let friends: FriendService
     let registry: SessionRegistry
     /// This process's connections (attached when they authenticate).
     let outbox: LocalOutbox
@@ -76,14 +74,13 @@ final class ProtocolServices: Sendable {
     let posts: PostLimits
 
     init(
-        accounts: IdentityService, friends: FriendService, pool: DatabasePool, configuration: ServerConfiguration,
+        accounts: IdentityService, pool: DatabasePool, configuration: ServerConfiguration,
         metrics: ServerMetrics, logger: Logger, cluster: ClusterNode? = nil
     ) {
         self.configuration = configuration
         self.pool = pool
         self.logger = logger
         self.accounts = accounts
-        self.friends = friends
         let registry = cluster?.registry ?? SessionRegistry()
         self.registry = registry
         self.outbox = cluster?.local ?? LocalOutbox()

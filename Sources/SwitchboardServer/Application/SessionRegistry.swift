@@ -13,15 +13,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
 
-/// One authenticated connection (a device) of a user, as a value: engines address it by its connection id.
-struct Device: Sendable, Hashable {
-    /// The session (token) the connection authenticated with; stays the same across reconnects.
-    let sessionId: Int64
-    let userId: Int64
-    /// Identifies the connection (deliveries go to it through an `Outbox`).
-    let connection: ConnectionID
-}
-
 /// Which connections belong to which user and session, across loops; thread-safe. Only the map: deliveries
 /// go through an `Outbox`. Kept small per connection: a user's devices are one dictionary value (`SmallDeviceMap`,
 /// inline for one device), and a session maps to its user (its devices are that user's with its id).
@@ -139,81 +130,5 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return byUser.count
-    }
-}
-
-/// Events to users and sessions through the outbox, addressed with the registry (for the op handlers).
-struct Deliveries: Sendable {
-    let registry: SessionRegistry
-    let outbox: any Outbox
-    /// In a cluster, this node (revocations are announced to every node, each closing its own connections).
-    var cluster: ClusterNode? = nil
-
-    /// Sends an encoded event (a JSON text message) to every connected device of these users, except one
-    /// connection.
-    func send(_ bytes: [UInt8], toUsers users: some Sequence<Int64>, except: ConnectionID? = nil) {
-        outbox.post(.event(bytes), to: registry.connections(ofUsers: users).filter { $0 != except })
-    }
-
-    /// Sends an encoded event to every connected device of these users.
-    func push(_ event: PushEvent) {
-        send(event.bytes, toUsers: event.users)
-    }
-
-    /// Tells every connection of a session that it was revoked and closes it with 4001.
-    func revoke(sessionId: Int64, userId: Int64) {
-        guard let cluster else {
-            outbox.post(
-                .revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
-            return
-        }
-        revokeLocally(sessionId: sessionId, userId: userId, node: cluster.node)
-        cluster.announce(.revoked(sessionId: sessionId, userId: userId))
-    }
-
-    /// Tells every connection of a suspended account, on every node, and closes it with 4004.
-    func suspend(userId: Int64) {
-        guard let cluster else {
-            outbox.post(.suspend, to: registry.devices(ofUser: userId).map(\.connection))
-            return
-        }
-        suspendLocally(userId: userId, node: cluster.node)
-        cluster.announce(.suspended(userId: userId))
-    }
-
-    /// Closes this node's connections of a suspended account.
-    func suspendLocally(userId: Int64, node: UInt32) {
-        outbox.post(
-            .suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
-    }
-
-    /// Tells every connection of a deleted account (`account.deleted`) and closes it with 4005, on every node.
-    func closeDeletedAccount(userId: Int64) {
-        guard let cluster else {
-            closeDeletedAccountLocally(userId: userId, node: nil)
-            return
-        }
-        closeDeletedAccountLocally(userId: userId, node: cluster.node)
-        cluster.announce(.accountDeleted(userId: userId))
-    }
-
-    /// This node's connections of a deleted account (`node` nil on a single node: all of them).
-    func closeDeletedAccountLocally(userId: Int64, node: UInt32?) {
-        let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(
-            \.connection)
-        guard !mine.isEmpty else { return }
-        let event = ProtocolCodec.encodeEvent(AccountEvents.AccountDeleted(userId: userId))
-        var batch = OutboxBatch()
-        for connection in mine {
-            batch.add(.event(event), to: connection)
-            batch.add(.close(code: AccountEvents.closeCode, reason: "account deleted"), to: connection)
-        }
-        outbox.post(batch)
-    }
-
-    /// Closes this node's connections of a session (a revocation announced by another node, or this node's share).
-    func revokeLocally(sessionId: Int64, userId: Int64, node: UInt32) {
-        let mine = registry.devices(ofUser: userId).filter { $0.sessionId == sessionId && $0.connection.node == node }
-        outbox.post(.revoke, to: mine.map(\.connection))
     }
 }

@@ -12,15 +12,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
 
-/// How nodes reach each other: a message to one node, or to every node. Fire-and-forget; thread-safe. The
-/// server's is Redis pub/sub (`RedisClusterBus`); tests use one in memory.
-protocol ClusterBus: Sendable {
-    /// Sends `bytes` (an encoded `ClusterWire`) to `node`.
-    func send(_ bytes: [UInt8], to node: UInt32)
-    /// Sends `bytes` to every node, this one included.
-    func broadcast(_ bytes: [UInt8])
-}
-
 /// The outbox of a node in a cluster: items for this node's connections go to its `LocalOutbox` as they are
 /// (the single-node path, unchanged), and the rest go out as one bus message per batch and node, each item
 /// written once with the list of its connections there (a message fanned out to 1,000 members on three nodes

@@ -11,30 +11,6 @@ import SwitchboardDomain
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// What a WebSocket endpoint does with messages. Called on the connection's loop queue.
-protocol WebSocketApplication: AnyObject {
-    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8])
-    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8])
-    func sessionDidClose(_ session: HTTPSession)
-    /// Once per sweep while the WebSocket is open.
-    func session(_ session: HTTPSession, sweepAt now: UInt64)
-    /// The outbound queue drained after having backed up.
-    func sessionDidDrain(_ session: HTTPSession)
-}
-
-extension WebSocketApplication {
-    func session(_ session: HTTPSession, sweepAt now: UInt64) {}
-    func sessionDidDrain(_ session: HTTPSession) {}
-}
-
-/// `/echo`: sends every message back (conformance testing and benchmarks).
-final class EchoApplication: WebSocketApplication, Sendable {
-    static let shared = EchoApplication()
-    func session(_ session: HTTPSession, didReceiveText bytes: [UInt8]) { session.send(.text, bytes) }
-    func session(_ session: HTTPSession, didReceiveBinary bytes: [UInt8]) { session.send(.binary, bytes) }
-    func sessionDidClose(_ session: HTTPSession) {}
-}
-
 /// One client connection: HTTP/1.1 requests until an upgrade, then WebSocket frames.
 ///
 /// Everything here runs on the connection's loop queue (asserted by the transport's entry points).
@@ -540,28 +516,4 @@ final class HTTPSession: ConnectionHandler, LoopAnchored {
             break
         }
     }
-}
-
-/// The client a trusted proxy forwarded for (`HTTPSession.clientAddress`).
-final class ForwardedClient {
-    let address: String
-    init(address: String) { self.address = address }
-}
-
-/// What an `HTTPSession` tracks of its HTTP requests (not needed once it is a WebSocket).
-struct HTTPRequestState: OutOfLineValue {
-    /// The request heads' parser (made with the server's limits when the session starts).
-    var parser = HTTPHeadParser()
-    /// When the wait for the current request head began (the accept for the first request, the head's first byte for
-    /// later ones): `handshakeTimeout` counts from here, whatever arrives.
-    var headStarted: UInt64 = 0
-    /// When the last response was written (keep-alive idle time counts from here).
-    var idleSince: UInt64 = 0
-    /// When the current request body began (the end of its head).
-    var bodyStarted: UInt64 = 0
-    /// Bytes of the current request body received so far.
-    var bodyReceived = 0
-    var servedRequests = 0
-    /// The user whose voice upload slot this connection holds, if any.
-    var uploadSlotUser: Int64?
 }

@@ -16,28 +16,6 @@ import SwitchboardStore
 import SwitchboardWebSocket
 import Synchronization
 
-/// Settings of account deletion and data export.
-public struct AccountConfiguration: Sendable {
-    /// Where export archives are written (nil: `exports` in the data folder). In a cluster every node must see the
-    /// same folder (a shared volume), since any node may serve the download.
-    public var exportDirectory: String? = nil
-    /// Largest export archive, in bytes (collected data beyond it fails the export with `too_large`).
-    public var exportMaxBytes = 256 * 1024 * 1024
-    /// Seconds a ready export stays downloadable before its file is removed.
-    public var exportTTL: Double = 24 * 3600
-    /// Exports one user may request in 24 hours (one at a time, always).
-    public var exportsPerDay = 3
-    /// Rows a deletion batch changes at most (each batch is one transaction).
-    public var deletionBatchSize = 500
-    /// Seconds to wait between deletion batches (0 in production; tests slow a job down with it).
-    public var deletionBatchPause: Double = 0
-    /// Export downloads served at once (each holds its archive in memory); 503 with `Retry-After` beyond.
-    public var maxConcurrentDownloads = 4
-    /// Seconds between sweeps (unfinished deletions resumed, interrupted exports rebuilt, expired ones removed).
-    public var sweepInterval: Double = 60
-    public init() {}
-}
-
 /// Account deletion jobs and data exports, off the loop queues: request tasks and a sweep timer on
 /// `switchboard.account`. A deletion is a job row committed with the request, then `DeletionStep`s in bounded
 /// batches (each its own transaction under the job row's lock, `SKIP LOCKED`, so only one node works a batch at a
@@ -262,51 +240,6 @@ final class AccountLifecycle: Sendable {
         for name in names where !name.contains("/") {
             try? FileManager.default.removeItem(atPath: (exportDirectory as NSString).appendingPathComponent(name))
         }
-    }
-}
-
-/// A ustar archive (the export's format inside its gzip).
-enum TarWriter {
-    static func archive(_ entries: [ExportEntry], folder: String) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(entries.reduce(1024) { $0 + 512 + ($1.bytes.count + 511) / 512 * 512 })
-        for entry in entries {
-            var header = [UInt8](repeating: 0, count: 512)
-            func put(_ text: String, at offset: Int, length: Int) {
-                for (i, b) in text.utf8.prefix(length).enumerated() { header[offset + i] = b }
-            }
-            func octal(_ value: Int, at offset: Int, length: Int) {
-                put(
-                    String(String(value, radix: 8).suffix(length - 1)).leftPadded(to: length - 1), at: offset,
-                    length: length - 1)
-            }
-            put(folder + "/" + entry.path, at: 0, length: 100)
-            octal(0o644, at: 100, length: 8)
-            octal(0, at: 108, length: 8)
-            octal(0, at: 116, length: 8)
-            octal(entry.bytes.count, at: 124, length: 12)
-            octal(Int(Date().timeIntervalSince1970), at: 136, length: 12)
-            for i in 148..<156 { header[i] = 0x20 }
-            header[156] = UInt8(ascii: "0")
-            put("ustar", at: 257, length: 6)
-            put("00", at: 263, length: 2)
-            let checksum = header.reduce(0) { $0 + Int($1) }
-            put(String(String(checksum, radix: 8)).leftPadded(to: 6), at: 148, length: 6)
-            header[154] = 0
-            header[155] = 0x20
-            out += header
-            out += entry.bytes
-            let padding = (512 - entry.bytes.count % 512) % 512
-            out += [UInt8](repeating: 0, count: padding)
-        }
-        out += [UInt8](repeating: 0, count: 1024)
-        return out
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
 

@@ -13,8 +13,9 @@ import Logging
 import SwitchboardStore
 
 /// Runs ``PostgresBackup/backupInto(root:keep:connectionString:source:logger:now:)`` on a schedule (and, with a WAL
-/// archive, ``WALArchive/takeBaseBackup(directory:connectionString:keep:logger:)``), on a private serial queue (a `pg_dump` child process does the work; no loop queue ever waits for it). Runs never overlap: a
-/// run longer than the interval delays the next one. Each run is logged; `/metrics` has
+/// archive, ``WALArchive/takeBaseBackup(directory:connectionString:keep:logger:)``), on a private serial queue (a
+/// `pg_dump` child process does the work; no loop queue ever waits for it). Runs never overlap: a run longer than
+/// the interval delays the next one. Each run is logged; `/metrics` has
 /// `switchboard_backup_last_success_timestamp_seconds`, `switchboard_backup_last_duration_seconds` and
 /// `switchboard_backup_failures_total`.
 final class BackupScheduler: @unchecked Sendable {

@@ -13,8 +13,7 @@ import SwitchboardStore
 
 /// Friends and contact discovery's use cases (docs/protocol.md "Friends"): requests, friendships, the lists and
 /// `contacts.match`. Each change is one transaction on the database seam; its events (`friend.*`, to both users)
-/// are returned with the result, never pushed from here. Shared with the features that tell a user's friends
-/// (`ProtocolServices.friends`). Off the loops only.
+/// are returned with the result, never pushed from here. Off the loops only.
 final class FriendService: Sendable {
     /// The database (the server's pool, the test database in tests).
     let db: any Database

@@ -15,11 +15,12 @@ import SwitchboardStore
 /// decodes, asks `FriendService` (the rules, one transaction, the events), delivers the `friend.*` events after the
 /// commit, and tells presence (here and on every node) when a friendship starts or ends.
 struct FriendsFeature: Feature {
-    /// Shared with the features that tell a user's friends (`ProtocolServices.friends`).
     let service: FriendService
 
     init(context: ProtocolServices) {
-        service = context.friends
+        service = FriendService(
+            db: context.pool, defaultCountryCode: context.configuration.defaultCountryCode,
+            limits: context.configuration.discoveryLimits)
     }
 
     func register(in registry: inout FeatureRegistry) {

@@ -23,8 +23,6 @@ final class MessageHub: Sendable {
     let outbox: any Outbox
     let pool: DatabasePool
     let configuration: MessagingConfiguration
-    /// Typing updates per user (the presence feature's `typing` counts against it).
-    let typingLimiter: SharedRateLimiter<Int64>
     let metrics: ServerMetrics
 
     /// - Parameter redeliversResends: in a cluster, a resend that finds its message stored delivers it again
@@ -38,8 +36,6 @@ final class MessageHub: Sendable {
         self.pool = pool
         self.configuration = configuration
         self.metrics = metrics
-        typingLimiter = SharedRateLimiter(
-            capacity: configuration.typingBurst, refillPerSecond: configuration.typingPerSecond)
         writers = (0..<max(1, configuration.writers)).map {
             MessageWriter(
                 index: $0, registry: registry, outbox: outbox, clock: clock, pool: pool, configuration: configuration,

@@ -236,13 +236,4 @@ struct MessagingFeature: Feature {
         return w.bytes
     }
 
-    /// The summary of a conversation for `me` (the reply to `groups.create` once its writer announced the group;
-    /// the connection asks for it when the announcement's answer arrives).
-    static func summary(
-        _ pool: DatabasePool, _ me: Int64, _ conversationId: Int64
-    ) async throws(ServiceError) -> ConversationResult {
-        do throws(MessagingError) {
-            return try await MessagingService.summary(pool, viewer: me, conversationId: conversationId)
-        } catch { throw error.wire }
-    }
 }

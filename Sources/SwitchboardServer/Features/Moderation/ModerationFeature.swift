@@ -87,33 +87,4 @@ struct ModerationFeature: Feature {
         case .failure(let refusal): throw .writerRefused(refusal)
         }
     }
-
-    /// Runs `body` on a pooled connection (or in a transaction) of the request's server, failures as `ServiceError`.
-    ///
-    /// Deprecated: the helper of handlers not yet moved onto a service (Photos and Posts call it). Use a service
-    /// built with `db: any Database` and its typed `read(as:)`/`write(as:)`; the lead removes this once they moved.
-    static func database<Op, T: Sendable>(
-        _ s: RequestContext<Op>.Snapshot, transaction: Bool = false,
-        _ body: @escaping @Sendable (PostgresConnection) throws -> T
-    ) async throws(ServiceError) -> T {
-        let pool = s.services.accounts.pool
-        do {
-            return transaction ? try await pool.transaction(body) : try await pool.withConnection(body)
-        } catch { throw ServiceError.from(error) }
-    }
-}
-
-extension ProtocolServices {
-    /// Whether `userId` is an administrator (and not suspended). Reads the database (never call it on a loop).
-    ///
-    /// Deprecated: kept for the features not yet moved onto a service. The role check is
-    /// `AdministratorRole.holds` inside a transaction, or `db.isAdministrator(_:as:)` /
-    /// `db.requireAdministrator(_:otherwise:)` on the database seam (`ModerationService.isAdministrator`); the lead
-    /// removes this once no feature calls it.
-    func isAdministrator(_ userId: Int64) async throws(ServiceError) -> Bool {
-        let pool = accounts.pool
-        do {
-            return try await pool.withConnection { db in try AdministratorRole.holds(db, userId) }
-        } catch { throw ServiceError.from(error) }
-    }
 }

@@ -14,28 +14,6 @@ import SwitchboardCore
 import SwitchboardDomain
 public import SwitchboardStore
 
-/// How long the server keeps what it no longer needs (`--retain-*`); 0 days keeps it forever.
-public struct RetentionSettings: Sendable, Equatable {
-    /// Days an ended call's record (the call history) is kept.
-    public var callRecordsDays: Int = 365
-    /// Days a deleted message keeps what deletion left behind (client id, voice clip, reactions);
-    /// the tombstone row itself stays, so histories keep their seqs.
-    public var tombstonesDays: Int = 30
-    /// Days a revoked (logged-out) session's row is kept.
-    public var expiredSessionsDays: Int = 30
-    /// Seconds between sweeps (the first runs a few seconds to a minute after start).
-    public var sweepInterval: Double = 3600
-    /// Rows one batch (one short transaction) removes at most.
-    public var batchSize: Int = 500
-    /// Seconds between two batches of a sweep (leaves the database to the requests).
-    public var batchPause: Double = 0.05
-
-    public init() {}
-
-    /// Whether anything is to be swept at all.
-    public var isEnabled: Bool { callRecordsDays > 0 || tombstonesDays > 0 || expiredSessionsDays > 0 }
-}
-
 /// The background retention sweep: every `sweepInterval`, removes what is older than its retention in batches of
 /// at most `batchSize` rows, each its own transaction on the database pool's worker queues (never a loop
 /// queue). Each batch first takes a PostgreSQL advisory lock (`RetentionRepository.advisoryLockKey`) with
@@ -151,8 +129,9 @@ public final class RetentionSweeper: @unchecked Sendable {
                     logger.info(
                         "retention sweep removed old rows",
                         metadata: [
-                            LogKey.rows:
-                                "call_records=\(outcome.callRecords) revoked_sessions=\(outcome.revokedSessions) tombstones=\(outcome.tombstones) tombstone_leftovers=\(outcome.tombstoneRows)"
+                            LogKey.rows: .string(
+                                "call_records=\(outcome.callRecords) revoked_sessions=\(outcome.revokedSessions) "
+                                    + "tombstones=\(outcome.tombstones) tombstone_leftovers=\(outcome.tombstoneRows)")
                         ])
                 }
                 completion(outcome)

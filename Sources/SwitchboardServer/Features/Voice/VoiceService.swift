@@ -15,37 +15,12 @@ import SwitchboardStore
 import SwitchboardWebSocket
 import Synchronization
 
-/// Voice upload and download settings (see docs/voice.md).
-public struct VoiceConfiguration: Sendable {
-    /// Largest upload in bytes.
-    public var maxUploadBytes = 10 * 1024 * 1024
-    /// Longest recording in seconds.
-    public var maxDurationSeconds: Double = 300
-    /// Target Opus bitrate (VBR), bit/s.
-    public var bitrate = 24_000
-    /// Opus encoder complexity 0-10. 5 rather than libopus's 10: about twice as fast (a 30 s recording in
-    /// ~250 ms instead of ~600 ms on this machine's cores) with speech at 24 kbit/s still well above the
-    /// quality checks (docs/benchmarks.md, Voice).
-    public var complexity = 5
-    /// Transcodes running at once.
-    public var workers = ServerConfiguration.coreCount
-    /// Transcodes waiting for a worker before uploads get 503.
-    public var maxWaiting = 8
-    /// Uploads being received or processed at once (each holds its body in memory) before 503. Only
-    /// authenticated uploads take one: the token is checked before the body is read.
-    public var maxConcurrentUploads = 32
-    /// Uploads one user may have in progress at once (503 beyond), so one account cannot take every slot.
-    public var maxUploadsPerUser = 4
-
-    public init() {}
-}
-
 /// Voice clips over HTTP: authenticated uploads transcoded on a bounded worker pool (never on a loop
 /// queue) and stored in PostgreSQL, and authorized downloads with ranges.
 final class VoiceService: Sendable {
     let configuration: VoiceConfiguration
     let workers: WorkerPool
-    let accounts: AccountService
+    let accounts: IdentityService
     let pool: DatabasePool
     let logger: Logger
     let metrics: ServerMetrics
@@ -66,7 +41,7 @@ final class VoiceService: Sendable {
     }
 
     init(
-        configuration: VoiceConfiguration, nice: Int32 = 0, accounts: AccountService, pool: DatabasePool,
+        configuration: VoiceConfiguration, nice: Int32 = 0, accounts: IdentityService, pool: DatabasePool,
         metrics: ServerMetrics, logger: Logger
     ) {
         self.configuration = configuration

@@ -22,9 +22,9 @@ struct TimelinesFeature: Feature {
         service = TimelineService(db: context.pool, limits: context.configuration.posts) {
             user, viewer async throws(TimelineError) -> UserProfile in
             // Whatever the accounts service throws, as its wire answer.
-            do { return UserProfile(try await accounts.profile(of: user, viewer: viewer)) } catch {
-                throw .profile(ServiceError.from(error))
-            }
+            do throws(IdentityError) {
+                return try await accounts.profile(viewer: viewer, userId: user, handle: nil).profile
+            } catch { throw .profile(error.wire) }
         }
     }
 

@@ -14,46 +14,6 @@ import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardRedis
 
-/// Where the cluster lives in Redis. Keys:
-/// - `sb:node-seq`: the counter node numbers are allocated from;
-/// - `sb:nodes`: the set of member nodes; `sb:node:<n>`: a node's heartbeat (expires after the TTL);
-/// - `sb:dir:<n>`: a node's directory, a hash of `seq` and `c:<connection>` = `<user>:<session>:<status>`.
-/// Channels: `sb:bus:node:<n>` (messages for one node) and `sb:bus:all` (for every node).
-enum RedisClusterKeys {
-    static let nodeSeq = "sb:node-seq"
-    static let nodes = "sb:nodes"
-    static func heartbeat(_ node: UInt32) -> String { "sb:node:\(node)" }
-    static func directory(_ node: UInt32) -> String { "sb:dir:\(node)" }
-    static func channel(_ node: UInt32) -> String { "sb:bus:node:\(node)" }
-    static let broadcast = "sb:bus:all"
-    /// The call coordinator's lease (its value: the holder's node number) and its summary of the calls in progress.
-    static let coordinator = "sb:calls:coordinator"
-    static let liveCalls = "sb:calls:live"
-}
-
-/// The bus over Redis pub/sub: `PUBLISH` on the command connection (fire-and-forget; a failure is counted,
-/// and the directory's next heartbeat notices that Redis is down).
-final class RedisClusterBus: ClusterBus {
-    let client: RedisClient
-    let queue = DispatchQueue(label: "switchboard.cluster.publish")
-    let metrics: ClusterMetrics
-
-    init(client: RedisClient, metrics: ClusterMetrics) {
-        self.client = client
-        self.metrics = metrics
-    }
-
-    func send(_ bytes: [UInt8], to node: UInt32) { publish(RedisClusterKeys.channel(node), bytes) }
-
-    func broadcast(_ bytes: [UInt8]) { publish(RedisClusterKeys.broadcast, bytes) }
-
-    private func publish(_ channel: String, _ bytes: [UInt8]) {
-        client.send(RedisCommand("PUBLISH", channel, bytes), queue: queue) { [metrics] result in
-            if case .failure = result { metrics.busPublishFailures.increment() }
-        }
-    }
-}
-
 /// The cluster's shared state in Redis. Every call blocks the caller (the directory's queue, never a loop) until
 /// Redis answers or the client's command timeout.
 final class RedisClusterStore: ClusterStore {
@@ -253,68 +213,5 @@ final class RedisClusterStore: ClusterStore {
             devices.append(DirectoryEntry(connection: c, userId: u, sessionId: s, status: String(parts[2])))
         }
         return (seq, devices)
-    }
-}
-
-/// A node's connections to Redis and its `ClusterNode`: joins at start (a node number, the bus subscription),
-/// leaves at shutdown.
-final class ClusterRuntime: Sendable {
-    let node: ClusterNode
-    let client: RedisClient
-    let subscriber: RedisSubscriber
-
-    private init(node: ClusterNode, client: RedisClient, subscriber: RedisSubscriber) {
-        self.node = node
-        self.client = client
-        self.subscriber = subscriber
-    }
-
-    struct JoinFailed: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// Connects to Redis (waiting up to the connect timeout and a few reconnects), takes a node number and
-    /// subscribes to the node's channels. Blocks: called at start-up, before any loop runs.
-    static func join(_ configuration: ClusterConfiguration, metrics: ServerMetrics, logger: Logger) throws
-        -> ClusterRuntime
-    {
-        var redis = try RedisConfiguration(url: configuration.redisURL)
-        if let ca = configuration.redisCAFile { redis.caFile = ca }
-        redis.commandTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
-        redis.connectTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
-        let client = try RedisClient(configuration: redis, label: "cluster", logger: logger)
-        let deadline = DispatchTime.now() + .milliseconds(Int(max(5, configuration.redisTimeout * 3) * 1000))
-        while client.state != .connected {
-            guard DispatchTime.now() < deadline else {
-                client.close()
-                throw JoinFailed(description: "Redis unreachable at \(redis): \(client.state)")
-            }
-            usleep(20_000)
-        }
-        let store = RedisClusterStore(client: client)
-        let number = try store.allocateNode()
-        let clusterMetrics = ClusterMetrics(factory: metrics.factory)
-        let node = ClusterNode(
-            node: number, local: LocalOutbox(), bus: RedisClusterBus(client: client, metrics: clusterMetrics),
-            store: store,
-            registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval,
-            heartbeatTTL: configuration.heartbeatTTL,
-            applyTimeout: configuration.directoryApplyTimeout, metrics: clusterMetrics, logger: logger)
-        let subscriber = try RedisSubscriber(
-            configuration: redis, label: "cluster-bus", logger: logger,
-            handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
-            handler: { message in node.received(message.payload) },
-            stateHandler: { state in node.busStateChanged(up: state == .connected) })
-        subscriber.subscribe([Array(RedisClusterKeys.channel(number).utf8), Array(RedisClusterKeys.broadcast.utf8)])
-        logger.notice("joined the cluster", metadata: ["sb.node": "\(number)"])
-        return ClusterRuntime(node: node, client: client, subscriber: subscriber)
-    }
-
-    func start() { node.start() }
-
-    func stop() {
-        node.stop()
-        subscriber.close()
-        client.close()
     }
 }
