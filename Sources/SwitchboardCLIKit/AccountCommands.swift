@@ -62,7 +62,8 @@ extension CLIContext {
         try store.save(saved)
         if let previous, previous.token != saved.token {
             printer.warning(
-                "replaced the saved session of profile \"\(store.profile)\" (user \(previous.userId)); it stays valid on the "
+                "replaced the saved session of profile \"\(store.profile)\" (user \(previous.userId)); "
+                    + "it stays valid on the "
                     + "server until revoked (`logout` revokes the current one)")
         }
         printer.emit(
@@ -121,7 +122,10 @@ extension CLIContext {
                     "profile": .string(store.profile),
                 ],
                 text:
-                    "\(p.displayName) (user \(p.userId), \(p.phone ?? "no phone")), session \(session.me.sessionId) on \(session.url)"
-                    + " [profile \(store.profile)]"))
+                    """
+                    \(p.displayName) (user \(p.userId), \(p.phone ?? "no phone")), session \(session.me.sessionId) on \
+                    \(session.url)
+                    """
+                        + " [profile \(store.profile)]"))
     }
 }

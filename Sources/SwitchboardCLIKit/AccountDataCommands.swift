@@ -28,7 +28,10 @@ extension CLIContext {
             OutputRecord(
                 "account_deleted", ["user_id": .int(me.userId), "profile": .string(store.profile)],
                 text:
-                    "account deleted (user \(me.userId)): your messages show as a deleted account's; deleted \(store.path)",
+                    """
+                    account deleted (user \(me.userId)): your messages show as a deleted account's; deleted \
+                    \(store.path)
+                    """,
                 style: .success))
     }
 

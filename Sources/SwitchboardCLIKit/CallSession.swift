@@ -47,7 +47,10 @@ public struct CallSession: Sendable {
             let problems = SDPGenerator.problems(in: offer)
             if !problems.isEmpty {
                 context.printer.warning(
-                    "warning: \(offerFile) does not look like a WebRTC offer: \(problems.prefix(3).joined(separator: "; "))"
+                    """
+                    warning: \(offerFile) does not look like a WebRTC offer: \
+                    \(problems.prefix(3).joined(separator: "; "))
+                    """
                 )
             }
         } else {

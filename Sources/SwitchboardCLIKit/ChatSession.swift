@@ -43,7 +43,9 @@ public struct ChatSession: Sendable {
                 }
                 guard friends.contains(where: { $0.userId == match.userId }) else {
                     throw CLIError(
-                        "\(match.displayName) (\(phone)) is not your friend yet: `switchboard-cli friends add \(phone)`",
+                        """
+                        \(match.displayName) (\(phone)) is not your friend yet: `switchboard-cli friends add \(phone)`
+                        """,
                         exitCode: .usage)
                 }
                 resolved = .friend(userId: match.userId, name: match.displayName)
@@ -188,7 +190,10 @@ public struct ChatSession: Sendable {
                     }
                 } else if line == "/help" {
                     printer.hint(
-                        "/more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /react EMOJI: react to the latest message of another member (/unreact removes it); /quit: leave"
+                        """
+                        /more: 10 older messages; /voice FILE: send a WAV, Ogg/Opus or WebM recording; /react EMOJI: \
+                        react to the latest message of another member (/unreact removes it); /quit: leave
+                        """
                     )
                 } else if line.hasPrefix("/") {
                     printer.hint("unknown command \(line); /help lists them")
@@ -247,61 +252,4 @@ public struct ChatSession: Sendable {
         printer.hint("uploading \(data.count) bytes…")
         return .voice(Array(data), contentType: type)
     }
-}
-
-/// A message typed in a chat, waiting for the sender.
-enum OutgoingItem: Sendable {
-    case text(String, clientId: String)
-    case voice([UInt8], contentType: String?)
-}
-
-/// Sends a chat's messages one at a time and reports each result to the session's input.
-struct ChatSender: Sendable {
-    let client: SwitchboardClient
-    let conversationId: Int64
-    let continuation: AsyncStream<SessionInput>.Continuation
-    let context: CLIContext
-    let url: String
-
-    func deliver(_ item: OutgoingItem) async {
-        do throws(SwitchboardClientError) {
-            switch item {
-            case .text(let text, let clientId):
-                let ack = try await client.sendText(text, to: .conversation(conversationId), clientId: clientId)
-                report(
-                    OutputRecord(
-                        "sent",
-                        [
-                            "client_id": .string(clientId), "conversation_id": .int(ack.conversationId),
-                            "seq": .int(ack.seq),
-                            "message_id": .int(ack.messageId), "ts": .string(ack.ts),
-                        ],
-                        text: "✓ delivered (#\(ack.seq))", style: .success))
-            case .voice(let audio, let contentType):
-                let clip = try await client.uploadVoice(audio, contentType: contentType)
-                let ack = try await client.sendVoice(voiceId: clip.voiceId, to: .conversation(conversationId))
-                report(
-                    OutputRecord(
-                        "sent",
-                        [
-                            "conversation_id": .int(ack.conversationId), "seq": .int(ack.seq),
-                            "message_id": .int(ack.messageId),
-                            "voice_id": .int(clip.voiceId), "duration_ms": .int(clip.durationMs),
-                        ],
-                        text:
-                            "✓ voice message \(EventFormatter.seconds(clip.durationMs)) \(EventFormatter.sketch(clip.waveform)) "
-                            + "delivered (#\(ack.seq))",
-                        style: .success))
-            }
-            continuation.yield(.requestFinished(tag: "send", ok: true))
-        } catch {
-            let message = context.fail(error, "sending", url).message
-            var fields: [String: JSONValue] = ["error": .string(message)]
-            if case .text(_, let clientId) = item { fields["client_id"] = .string(clientId) }
-            report(OutputRecord("send_failed", fields, text: "✗ not sent: \(message)", style: .failure))
-            continuation.yield(.requestFinished(tag: "send", ok: false))
-        }
-    }
-
-    private func report(_ record: OutputRecord) { continuation.yield(.record(record)) }
 }

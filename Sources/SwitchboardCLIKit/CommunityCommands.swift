@@ -287,7 +287,9 @@ extension CLIContext {
                         "unread_total": .int(r.unreadTotal),
                     ],
                     text:
-                        "read up to #\(r.readSeq) in community #\(id); \(r.unread) unread there, \(r.unreadTotal) in all",
+                        """
+                        read up to #\(r.readSeq) in community #\(id); \(r.unread) unread there, \(r.unreadTotal) in all
+                        """,
                     style: .success))
         }
     }
@@ -333,7 +335,9 @@ extension CLIContext {
         // The zone's name as given (Foundation on Linux calls UTC "GMT").
         let zoneName = zone.map(\.identifier) ?? e.timeZone
         var s =
-            "#\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)"
+            """
+            #\(e.eventId) \(e.title)  \(CommunityTime.span(startsAt: e.startsAt, endsAt: e.endsAt, in: tz)) \(zoneName)
+            """
         if !e.place.isEmpty { s += "  @ \(e.place)" }
         s += "  \(e.participantCount)" + (e.capacity.map { "/\($0)" } ?? "") + " going"
         if e.joined { s += "  ✓ joined" }
@@ -519,7 +523,10 @@ extension CLIContext {
                             }),
                     ],
                     text:
-                        "\(view.range) \(view.from == view.to ? view.from : "\(view.from) – \(view.to)") (\(view.timeZone)); today is \(view.today)"
+                        """
+                        \(view.range) \(view.from == view.to ? view.from : "\(view.from) – \(view.to)") \
+                        (\(view.timeZone)); today is \(view.today)
+                        """
                 ))
             if case .human = printer.mode {
                 let marked = Set(days.map(\.date))
@@ -567,7 +574,10 @@ extension CLIContext {
                 for e in view.events { printer.emit(Self.eventRecord(e, zone: tz)) }
             }
             printer.hint(
-                "previous: calendar \(view.range) \(view.previous ?? "")   next: calendar \(view.range) \(view.next ?? "")"
+                """
+                previous: calendar \(view.range) \(view.previous ?? "")   next: calendar \(view.range) \
+                \(view.next ?? "")
+                """
             )
         }
     }
@@ -633,12 +643,16 @@ extension CLIContext {
                         "completed": .int(Int64(r.completed)), "total": .int(Int64(r.total)),
                     ],
                     text:
-                        "lesson #\(postId) \(completed ? "completed" : "marked not completed"); \(r.completed) of \(r.total) done",
+                        """
+                        lesson #\(postId) \(completed ? "completed" : "marked not completed"); \(r.completed) of \
+                        \(r.total) done
+                        """,
                     style: .success))
         }
     }
 
-    /// `post C TITLE [--body B] [--lesson [--position N]] [--video-url U] [--voice FILE]` (core members, administrators).
+    /// `post C TITLE [--body B] [--lesson [--position N]] [--video-url U] [--voice FILE]` (core members,
+    /// administrators).
     public func createPost(
         _ target: String, title: String, body: String?, lesson: Bool, position: Int?, videoURL: String?,
         voiceFile: String?

@@ -9,27 +9,6 @@
 public import SwitchboardClient
 public import SwitchboardProtocol
 
-/// Display names by user id, for turning ids in events into names.
-public struct NameBook: Sendable, Equatable {
-    /// My own user id (shown as "you").
-    public var selfId: Int64
-    public var names: [Int64: String]
-
-    public init(selfId: Int64, names: [Int64: String] = [:]) {
-        self.selfId = selfId
-        self.names = names
-    }
-
-    /// "you", the display name, or "user N".
-    public func name(_ id: Int64?) -> String {
-        guard let id else { return "system" }
-        if id == selfId { return "you" }
-        return names[id] ?? "user \(id)"
-    }
-
-    public mutating func learn(_ user: UserSummary) { names[user.userId] = user.displayName }
-}
-
 /// Turns messages, events and call events into output records (pure; unit-tested).
 public enum EventFormatter {
     /// A message: `[12:01] Bob: hi` (voice: duration and a waveform sketch).
@@ -179,7 +158,10 @@ public enum EventFormatter {
                     "name": .string(req.from.displayName),
                 ],
                 text:
-                    "friend request #\(req.requestId) from \(req.from.displayName) (accept with: friends accept \(req.requestId))",
+                    """
+                    friend request #\(req.requestId) from \(req.from.displayName) (accept with: friends accept \
+                    \(req.requestId))
+                    """,
                 style: .incoming)
         case .friendRequestAccepted(let a):
             let other = a.requester.userId == names.selfId ? a.accepter : a.requester

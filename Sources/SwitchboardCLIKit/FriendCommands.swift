@@ -133,7 +133,9 @@ extension CLIContext {
                             "name": .string(r.from.displayName), "created_at": .string(r.createdAt),
                         ],
                         text:
-                            "#\(r.requestId) from \(r.from.displayName) (\(r.createdAt)): friends accept \(r.requestId)",
+                            """
+                            #\(r.requestId) from \(r.from.displayName) (\(r.createdAt)): friends accept \(r.requestId)
+                            """,
                         style: .incoming))
             }
             for r in pending.outgoing {
@@ -164,7 +166,10 @@ extension CLIContext {
                     "presence.set", ["status": .string(status.rawValue)], text: "presence set to \(status.rawValue)",
                     style: .success))
             printer.hint(
-                "presence belongs to a connection: it ends with this command; use `switchboard-cli listen --presence away` to stay away"
+                """
+                presence belongs to a connection: it ends with this command; use `switchboard-cli listen --presence \
+                away` to stay away
+                """
             )
         }
     }

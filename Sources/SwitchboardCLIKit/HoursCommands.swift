@@ -48,7 +48,8 @@ extension CLIContext {
                             OutputRecord(
                                 "active_hour", [:],
                                 text:
-                                    "  \(String(format: "%02d", hour)):00  \(Self.duration(seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                                    "  \(String(format: "%02d", hour)):00  "
+                                    + "\(Self.duration(seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
                                     + Self.bar(seconds, scale: 3600)))
                     }
                 } else {
@@ -66,7 +67,10 @@ extension CLIContext {
                         OutputRecord(
                             "active_hours", fields,
                             text:
-                                "active hours of user \(series.userId), last \(series.days.count) days (\(series.timeZone)): \(Self.duration(total))"
+                                """
+                                active hours of user \(series.userId), last \(series.days.count) days \
+                                (\(series.timeZone)): \(Self.duration(total))
+                                """
                         ))
                     guard case .human = printer.mode else { return }
                     for day in series.days {
@@ -74,7 +78,9 @@ extension CLIContext {
                             OutputRecord(
                                 "active_hours.day", [:],
                                 text:
-                                    "  \(day.date)  \(Self.duration(day.seconds).padding(toLength: 12, withPad: " ", startingAt: 0)) "
+                                    "  \(day.date)  "
+                                    + Self.duration(day.seconds).padding(toLength: 12, withPad: " ", startingAt: 0)
+                                    + " "
                                     + Self.bar(day.seconds, scale: 86_400)))
                     }
                 }
@@ -103,7 +109,10 @@ extension CLIContext {
                             "locale": p.locale.map(JSONValue.string) ?? .null,
                         ],
                         text:
-                            "profile saved: \(p.displayName), time zone \(p.timeZone ?? "UTC"), locale \(p.locale ?? "en-US")",
+                            """
+                            profile saved: \(p.displayName), time zone \(p.timeZone ?? "UTC"), locale \
+                            \(p.locale ?? "en-US")
+                            """,
                         style: .success))
             } catch {
                 throw fail(error, "saving the profile", session.url)

@@ -69,7 +69,9 @@ public struct ListenSession: Sendable {
                 "listening",
                 ["user_id": .int(session.me.userId), "display_name": .string(session.me.profile.displayName)],
                 text:
-                    "listening as \(session.me.profile.displayName) (user \(session.me.userId)); /quit or Ctrl-C to stop",
+                    """
+                    listening as \(session.me.profile.displayName) (user \(session.me.userId)); /quit or Ctrl-C to stop
+                    """,
                 style: .success))
         var current: CurrentCall?
         var quitting = false
@@ -128,7 +130,10 @@ public struct ListenSession: Sendable {
                 if let record = EventFormatter.call(raw, names: names) { printer.emit(record) }
                 if current != nil {
                     printer.hint(
-                        "already in a call; the new one keeps ringing until it times out (d to decline is for the current one)"
+                        """
+                        already in a call; the new one keeps ringing until it times out (d to decline is for the \
+                        current one)
+                        """
                     )
                     continue
                 }
@@ -300,7 +305,10 @@ public struct ListenSession: Sendable {
                                 "call.signal.sent",
                                 ["call_id": .string(callId), "kind": "ice_candidate", "payload": .string(candidate)],
                                 text:
-                                    "signal sent: ice_candidate \(SDPGenerator.candidateLine(ofPayload: candidate) ?? candidate)",
+                                    """
+                                    signal sent: ice_candidate \
+                                    \(SDPGenerator.candidateLine(ofPayload: candidate) ?? candidate)
+                                    """,
                                 style: .dim)))
                 } catch {
                     continuation.yield(

@@ -206,7 +206,10 @@ extension CLIContext {
                     OutputRecord(
                         "audit", fields,
                         text:
-                            "\(e.createdAt)  \(e.actor)  \(e.action) \(e.targetKind) \(e.targetId.map(String.init) ?? "-")\(e.reason.map { "  (\($0))" } ?? "")"
+                            """
+                            \(e.createdAt)  \(e.actor)  \(e.action) \(e.targetKind) \
+                            \(e.targetId.map(String.init) ?? "-")\(e.reason.map { "  (\($0))" } ?? "")
+                            """
                     ))
             }
             if let next = page.nextBefore { printer.hint("more: --before \(next)") }

@@ -74,7 +74,8 @@ extension CLIContext {
                         "created_at": .string(photo.createdAt), "duplicate": .bool(photo.duplicate),
                     ],
                     text:
-                        "uploaded photo\(counter) \(name) (\(Self.byteSize(file.bytes.count))\(resumable ? ", resumable" : "")): "
+                        "uploaded photo\(counter) \(name) "
+                        + "(\(Self.byteSize(file.bytes.count))\(resumable ? ", resumable" : "")): "
                         + "photo #\(photo.photoId) \(photo.width) x \(photo.height)"
                         + (photo.duplicate ? " (uploaded before)" : ""),
                     style: .dim))
@@ -289,7 +290,10 @@ extension EventFormatter {
                     "user": SocialAPI.jsonValue(e.user),
                 ],
                 text:
-                    "\(CLIContext.userLabel(e.user)) \(e.liked ? "liked" : "unliked") moment #\(e.momentId)  ♥ \(e.likeCount)",
+                    """
+                    \(CLIContext.userLabel(e.user)) \(e.liked ? "liked" : "unliked") moment #\(e.momentId)  ♥ \
+                    \(e.likeCount)
+                    """,
                 style: .incoming)
         default:
             return nil

@@ -12,27 +12,6 @@ import Foundation
 import Glibc
 #endif
 
-/// What `switchboard-cli` keeps per profile: the server and the session (the token is a credential).
-public struct Profile: Codable, Sendable, Equatable {
-    /// The server URL (`ws://127.0.0.1:8080/ws`).
-    public var server: String
-    /// The session token (`Authorization: Bearer` and `authenticate`).
-    public var token: String
-    public var userId: Int64
-    public var sessionId: Int64
-    public var phone: String?
-    public var displayName: String?
-
-    public init(server: String, token: String, userId: Int64, sessionId: Int64, phone: String?, displayName: String?) {
-        self.server = server
-        self.token = token
-        self.userId = userId
-        self.sessionId = sessionId
-        self.phone = phone
-        self.displayName = displayName
-    }
-}
-
 /// The profile files in the config folder: `<dir>/<profile>.json` (mode 0600, folder 0700), plus
 /// `<dir>/<profile>.call` with the id of the call a `call` or `listen` process of this profile is in (for
 /// `hangup` without an argument), and `<dir>/<profile>.moments` with where `moments --more` goes on.

@@ -14,33 +14,6 @@ import SwitchboardProtocol
 // delete-post, notifications, block, unblock, mute, unmute (docs/cli.md, "Social"). A user is `@handle` or a user
 // id; a post is its id (`#12` or `12`).
 
-/// What `timeline` shows.
-public enum TimelineKind: Sendable, Equatable {
-    case home
-    case user(String)
-    case mentions
-    case likes(String?)
-    case hashtag(String)
-
-    /// `home`, `@handle` (or a user id), `mentions`, `likes [@h]`, `#tag`.
-    public static func parse(_ words: [String]) throws(CLIError) -> TimelineKind {
-        guard let first = words.first else { return .home }
-        switch first {
-        case "home" where words.count == 1: return .home
-        case "mentions" where words.count == 1: return .mentions
-        case "likes" where words.count <= 2: return .likes(words.count == 2 ? words[1] : nil)
-        default:
-            guard words.count == 1 else {
-                throw CLIError("timeline takes one of home, @handle, mentions, likes [@handle], #tag", exitCode: .usage)
-            }
-            if first.hasPrefix("#"), first.count > 1 { return .hashtag(String(first.dropFirst())) }
-            if first.hasPrefix("@") || Int64(first) != nil { return .user(first) }
-            throw CLIError(
-                "timeline takes one of home, @handle, mentions, likes [@handle], #tag (not \(first))", exitCode: .usage)
-        }
-    }
-}
-
 extension CLIContext {
     // MARK: formatting
 
@@ -70,7 +43,10 @@ extension CLIContext {
                 + shown.photos.map(photoLabel).joined(separator: ", ") + "]"
         }
         s +=
-            "  ♥ \(shown.likeCount)\(shown.liked ? "✓" : "") ↻ \(shown.repostCount)\(shown.reposted ? "✓" : "") ↩ \(shown.replyCount)"
+            """
+              ♥ \(shown.likeCount)\(shown.liked ? "✓" : "") ↻ \(shown.repostCount)\(shown.reposted ? "✓" : "") ↩ \
+            \(shown.replyCount)
+            """
         if !p.createdAt.isEmpty { s += "  " + shortTime(p.createdAt) }
         return s
     }
@@ -104,7 +80,10 @@ extension CLIContext {
         if p.protected == true { s += "  🔒 protected" }
         if let st = p.stats {
             s +=
-                "  \(st.posts) post\(st.posts == 1 ? "" : "s"), \(st.following) following, \(st.followers) follower\(st.followers == 1 ? "" : "s")"
+                """
+                  \(st.posts) post\(st.posts == 1 ? "" : "s"), \(st.following) following, \(st.followers) \
+                follower\(st.followers == 1 ? "" : "s")
+                """
         }
         if let r = p.relationship {
             var bits: [String] = []
@@ -768,8 +747,8 @@ extension CLIContext {
 }
 
 extension EventFormatter {
-    /// A social event in a sentence (`listen` shows them): follows, blocks and mutes from your other devices, notifications
-    /// and, on a live page, posts, deletions and counts; nil for other events.
+    /// A social event in a sentence (`listen` shows them): follows, blocks and mutes from your other devices,
+    /// notifications and, on a live page, posts, deletions and counts; nil for other events.
     public static func social(_ raw: RawEvent) -> OutputRecord? {
         guard let event = SocialAPI.Event(raw) else { return nil }
         switch event {
@@ -834,40 +813,6 @@ extension EventFormatter {
                 text: "user #\(userId): " + (blocking ? "blocked" : "not blocked") + ", "
                     + (muting ? "muted" : "not muted"), style: .dim)
         }
-    }
-}
-
-/// A timeline page as `timeline` prints it: the posts, the cursors and, for a user's timeline, the author's profile.
-struct TimelinePage {
-    /// Newest first.
-    var posts: [SocialPost]
-    /// The cursor of older posts (`before` of a timeline, `next_before` of `timeline.likes`); nil at the end.
-    var older: Int64?
-    /// The seq to pass as `after` for newer posts (nil for `timeline.likes`).
-    var after: Int64?
-    /// `timeline.user`: the author's profile.
-    var profile: UserProfile?
-
-    /// `timeline.home`, `timeline.mentions`, `timeline.hashtag`.
-    init(_ page: PostPage) {
-        self.init(posts: page.posts, older: page.before, after: page.after)
-    }
-
-    /// `timeline.user`.
-    init(_ page: Ops.TimelineUser.Result) {
-        self.init(posts: page.posts, older: page.before, after: page.after, profile: page.profile)
-    }
-
-    /// `timeline.likes`.
-    init(_ page: Page<SocialPost>) {
-        self.init(posts: page.posts, older: page.nextBefore)
-    }
-
-    private init(posts: [SocialPost], older: Int64?, after: Int64? = nil, profile: UserProfile? = nil) {
-        self.posts = posts
-        self.older = older
-        self.after = after
-        self.profile = profile
     }
 }
 

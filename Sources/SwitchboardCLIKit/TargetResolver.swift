@@ -10,37 +10,6 @@ import Foundation
 public import SwitchboardClient
 public import SwitchboardProtocol
 
-/// How a command-line argument names someone or something.
-public enum TargetQuery: Sendable, Equatable {
-    /// A phone number (`+15551234567`, or 7 or more digits with spaces, dashes, dots or parentheses).
-    case phone(String)
-    /// A number of fewer than 7 digits, or `#N`: an id (conversation, request, call).
-    case id(Int64)
-    /// Anything else: a display name or group name (case-insensitive).
-    case name(String)
-
-    /// Classifies `text` (trimmed).
-    public static func classify(_ text: String) -> TargetQuery {
-        let t = text.trimmingCharacters(in: .whitespaces)
-        if t.hasPrefix("#"), let n = Int64(t.dropFirst()) { return .id(n) }
-        let digits = t.filter(\.isNumber).count
-        let phoneCharacters = Set("+0123456789 -.()")
-        if !t.isEmpty, t.allSatisfy({ phoneCharacters.contains($0) }), digits > 0 {
-            if t.hasPrefix("+") || digits >= 7 { return .phone(t) }
-            if let n = Int64(t) { return .id(n) }
-        }
-        return .name(t)
-    }
-}
-
-/// Where a chat goes.
-public enum ChatTarget: Sendable, Equatable {
-    /// A conversation by id.
-    case conversation(Int64)
-    /// A friend: their direct conversation.
-    case friend(userId: Int64, name: String)
-}
-
 /// Resolves command-line names against the user's friends, conversations and requests (pure).
 public enum TargetResolver {
     /// A name or an id that matched nothing, or several things.
@@ -63,7 +32,8 @@ public enum TargetResolver {
             if exact.count == 1 { return exact[0] }
             if exact.count > 1 {
                 throw CLIError(
-                    "several friends are named \"\(name)\" (user ids \(exact.map { String($0.userId) }.joined(separator: ", "))); "
+                    "several friends are named \"\(name)\" "
+                        + "(user ids \(exact.map { String($0.userId) }.joined(separator: ", "))); "
                         + "use #USER_ID", exitCode: .usage)
             }
             let prefixed = friends.filter { $0.displayName.lowercased().hasPrefix(lower) }

@@ -9,31 +9,6 @@
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// How a client socket ended.
-struct SocketEnd: Sendable, CustomStringConvertible {
-    /// Whether the WebSocket had opened (the upgrade succeeded) before it ended.
-    var wasOpen: Bool
-    /// The server's close code, when it sent a close frame.
-    var closeCode: UInt16?
-    /// Why, in words (error, refused upgrade, timeout).
-    var reason: String
-
-    var description: String {
-        if let closeCode { return "close \(closeCode)" + (reason.isEmpty ? "" : " (\(reason))") }
-        return reason
-    }
-}
-
-/// What a `ClientSocket` tells its owner, on the loop's queue.
-protocol ClientSocketDelegate: AnyObject {
-    /// The upgrade succeeded.
-    func socketDidOpen(_ socket: ClientSocket)
-    /// A complete text message (UTF-8 JSON).
-    func socket(_ socket: ClientSocket, didReceive text: [UInt8])
-    /// The socket ended (exactly once, also when it never opened).
-    func socket(_ socket: ClientSocket, didEnd end: SocketEnd)
-}
-
 /// The client role of one WebSocket connection on Switchboard's transport: the upgrade request and its
 /// validation, then RFC 6455 framing (masked frames, pong replies, client keepalive) through
 /// `WebSocketConnection(role: .client)`.

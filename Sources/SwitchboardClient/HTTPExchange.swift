@@ -10,22 +10,6 @@ import Dispatch
 import SwitchboardTransport
 import SwitchboardWebSocket
 
-/// A complete HTTP response read by an `HTTPExchange`.
-public struct HTTPExchangeResponse: Sendable {
-    /// The status code (`201`, `206`, `404`, ...).
-    public var status: Int
-    /// The header fields, in order, as received.
-    public var headers: [(name: String, value: String)]
-    /// The body (at most the exchange's limit).
-    public var body: [UInt8]
-
-    /// The first value of a header field (case-insensitive), if any.
-    public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
-    }
-}
-
 /// One HTTP/1.1 request and its response on a short-lived connection of its own (`Connection: close`), on
 /// Switchboard's transport. Used by the voice and photo uploads (direct and tus) and downloads of
 /// `SwitchboardClient`.

@@ -27,7 +27,8 @@ extension SwitchboardClient {
     }
 
     /// `GET /export/{id}` with the session's token: the archive (.tar.gz).
-    /// - Throws: `.server(ServerError)`: `not_found` (404: not yours, unknown, failed or expired), `invalid_token` (401).
+    /// - Throws: `.server(ServerError)`: `not_found` (404: not yours, unknown, failed or expired), `invalid_token`
+    ///   (401).
     public func downloadExport(_ exportId: Int64, maxBytes: Int = 1 << 30, timeout: Double? = nil)
         async throws(SwitchboardClientError) -> [UInt8]
     {

@@ -9,24 +9,6 @@
 import Foundation
 public import SwitchboardProtocol
 
-/// Where a message goes: a conversation, or a friend (their direct conversation, created on first use).
-public enum MessageTarget: Sendable, Equatable {
-    case conversation(Int64)
-    case user(Int64)
-}
-
-/// `online` or `away` (`offline` is the server's to say).
-public enum Availability: String, Sendable {
-    case online
-    case away
-}
-
-/// What a member is doing, for `typing`.
-public enum TypingActivity: String, Sendable {
-    case typing
-    case recording
-}
-
 // Typed methods for the messaging ops (docs/protocol.md, "Messaging").
 extension SwitchboardClient {
     // MARK: Conversations

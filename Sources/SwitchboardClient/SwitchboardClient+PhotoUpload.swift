@@ -9,74 +9,6 @@
 import Foundation
 public import SwitchboardTransport
 
-/// The server's answer to `POST /photos`: the stored photo (docs/photos.md, docs/protocol.md "HTTP").
-public struct PhotoUploadResult: Codable, Sendable, Equatable {
-    /// The photo's id, for `moments.create`, `post.create`'s `photo_ids`, `profile.avatar.set` and `GET /photos/{id}`.
-    public var photoId: Int64
-    /// The upright original's width in pixels.
-    public var width: Int
-    /// The upright original's height in pixels.
-    public var height: Int
-    /// The dominant colour, `#rrggbb` (a placeholder while the photo loads).
-    public var color: String
-    /// Whether the photo has transparency.
-    public var hasAlpha: Bool
-    /// When the photo was first stored (wire time).
-    public var createdAt: String
-    /// True when you had uploaded the same file before: the id is that photo's, nothing new was stored.
-    public var duplicate: Bool
-
-    public init(
-        photoId: Int64, width: Int, height: Int, color: String, hasAlpha: Bool, createdAt: String, duplicate: Bool
-    ) {
-        self.photoId = photoId
-        self.width = width
-        self.height = height
-        self.color = color
-        self.hasAlpha = hasAlpha
-        self.createdAt = createdAt
-        self.duplicate = duplicate
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case photoId, width, height, color, hasAlpha, createdAt, duplicate
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        photoId = try c.decode(Int64.self, forKey: .photoId)
-        width = try c.decode(Int.self, forKey: .width)
-        height = try c.decode(Int.self, forKey: .height)
-        color = try c.decodeIfPresent(String.self, forKey: .color) ?? ""
-        hasAlpha = try c.decodeIfPresent(Bool.self, forKey: .hasAlpha) ?? false
-        createdAt = try c.decodeIfPresent(String.self, forKey: .createdAt) ?? ""
-        duplicate = try c.decodeIfPresent(Bool.self, forKey: .duplicate) ?? false
-    }
-}
-
-/// How a photo upload travels: one `POST /photos` with the whole file, or a tus 1.0.0 resumable upload to
-/// `/uploads` in chunks, finished by `POST /photos?upload={id}` (docs/photos.md).
-public struct PhotoUploadOptions: Sendable, Equatable {
-    /// Keep the file's metadata (EXIF, GPS): `keep_metadata=1`. Default false: the server strips every block.
-    public var keepMetadata: Bool
-    /// Files larger than this many bytes go through tus (default 5 MiB); smaller ones in one request.
-    public var resumableThreshold: Int
-    /// The bytes of one tus `PATCH` (default 1 MiB): what a dropped connection can cost at most.
-    public var chunkSize: Int
-    /// How many failed `PATCH`es in a row (a dropped connection, a timeout, 5xx, 409) are resumed from the server's
-    /// offset (`HEAD`) before the upload fails (default 5).
-    public var maxResumes: Int
-
-    public init(
-        keepMetadata: Bool = false, resumableThreshold: Int = 5 << 20, chunkSize: Int = 1 << 20, maxResumes: Int = 5
-    ) {
-        self.keepMetadata = keepMetadata
-        self.resumableThreshold = resumableThreshold
-        self.chunkSize = max(1, chunkSize)
-        self.maxResumes = max(0, maxResumes)
-    }
-}
-
 // Photos over HTTP (`POST /photos`, tus at `/uploads`) on the same host and port as the client's WebSocket (TLS
 // for `wss`), authorized with the client's session token, like the voice clips (SwitchboardClient+Voice.swift).
 extension SwitchboardClient {
@@ -240,26 +172,6 @@ extension SwitchboardClient {
             return nil
         }
         return text
-    }
-}
-
-/// One server, token and loop for a photo upload's exchanges (each on a connection of its own).
-struct PhotoHTTP: Sendable {
-    let endpoint: ServerEndpoint
-    let token: String
-    let tls: TLSContext?
-    let serverName: String?
-    let loop: EventLoop
-    let timeout: Double
-
-    func run(
-        _ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]
-    ) async throws(SwitchboardClientError) -> HTTPExchangeResponse {
-        let request = HTTPExchange.makeRequest(
-            method: method, path: path, hostHeader: endpoint.hostHeader,
-            headers: [("Authorization", "Bearer \(token)")] + headers, body: body)
-        let exchange = HTTPExchange(loop: loop, request: request, maxBodyBytes: 64 << 10, what: "\(method) \(path)")
-        return try await exchange.run(endpoint: endpoint, tls: tls, serverName: serverName, timeout: timeout)
     }
 }
 

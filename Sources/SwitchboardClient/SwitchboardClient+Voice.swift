@@ -9,54 +9,6 @@
 import Foundation
 public import SwitchboardTransport
 
-/// The server's answer to `POST /voice`: the stored clip (docs/protocol.md, "Voice").
-public struct VoiceUploadResult: Codable, Sendable, Equatable {
-    /// The clip's id, for `sendVoice(voiceId:to:)` and `GET /voice/{id}`.
-    public var voiceId: Int64
-    /// The duration of the transcoded recording.
-    public var durationMs: Int64
-    /// 100 values 0-31.
-    public var waveform: [Int]
-    /// Bytes of the stored Ogg/Opus file.
-    public var size: Int64
-    /// The SHA-256 of the stored file, in hex (also its `ETag`).
-    public var sha256: String
-    /// `audio/ogg`.
-    public var mimeType: String
-
-    public init(voiceId: Int64, durationMs: Int64, waveform: [Int], size: Int64, sha256: String, mimeType: String) {
-        self.voiceId = voiceId
-        self.durationMs = durationMs
-        self.waveform = waveform
-        self.size = size
-        self.sha256 = sha256
-        self.mimeType = mimeType
-    }
-}
-
-/// The answer to `GET /voice/{id}`: 200 (the whole clip), 206 (a range) or 304 (`ifNoneMatch` matched).
-public struct VoiceDownload: Sendable {
-    /// 200, 206 or 304.
-    public var status: Int
-    /// The body: the Ogg/Opus file or the requested part of it (empty with 304).
-    public var bytes: [UInt8]
-    /// The response's header fields as received (`Content-Type`, `Content-Range`, `ETag`, ...).
-    public var headers: [(name: String, value: String)]
-
-    /// The first value of a header field (case-insensitive), if any.
-    public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.first { $0.name.lowercased() == lower }?.value
-    }
-
-    /// `Content-Type` (`audio/ogg`).
-    public var contentType: String? { header("content-type") }
-    /// The `ETag` (the quoted SHA-256 of the file).
-    public var etag: String? { header("etag") }
-    /// `Content-Range` of a 206 (`bytes 0-99/9321`).
-    public var contentRange: String? { header("content-range") }
-}
-
 // Voice clips over HTTP (`POST /voice`, `GET /voice/{id}`) on the same host and port as the client's
 // WebSocket (TLS for `wss`), authorized with the client's session token. Each exchange uses one short-lived
 // connection of its own on the client's loop.

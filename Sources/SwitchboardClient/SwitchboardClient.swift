@@ -798,69 +798,6 @@ extension SwitchboardClient: ClientSocketDelegate {
     }
 }
 
-/// One request waiting for its reply; confined to the client's loop queue.
-final class PendingRequest: @unchecked Sendable {
-    // @unchecked Sendable: created on any thread, then touched only on the client's loop queue.
-    enum Kind {
-        /// The application's request: its caller awaits the result.
-        case user
-        /// The client's re-authentication after a reconnect.
-        case reauthenticate
-        /// The client's resume after a reconnect.
-        case sync
-        /// The client's `conversations.list` that sets the resume baseline of a new session.
-        case baseline
-    }
-
-    let id: Int64
-    let op: String
-    let frame: [UInt8]
-    let resendable: Bool
-    let kind: Kind
-    /// The token of an `authenticate` (kept as the session's when it succeeds).
-    var authToken: String?
-    /// With `authenticate(token:resumeFrom:)`: the resume points; a `sync` follows the request.
-    var resumeFrom: [Int64: Int64]?
-    /// The `client_id` of a `messages.send` (its message arriving in a catch-up acknowledges it).
-    var sendClientId: String?
-    var timer: DispatchWorkItem?
-    private var completion: ((Result<ReplyPayload, SwitchboardClientError>) -> Void)?
-
-    init(
-        id: Int64, op: String, frame: [UInt8], resendable: Bool, kind: Kind,
-        completion: @escaping (Result<ReplyPayload, SwitchboardClientError>) -> Void
-    ) {
-        self.id = id
-        self.op = op
-        self.frame = frame
-        self.resendable = resendable
-        self.kind = kind
-        self.completion = completion
-    }
-
-    /// Calls the completion once.
-    func complete(_ result: Result<ReplyPayload, SwitchboardClientError>) {
-        let c = completion
-        completion = nil
-        c?(result)
-    }
-}
-
-/// Request ids, unique per client, from any thread.
-final class RequestIDs: @unchecked Sendable {
-    // @unchecked Sendable: `next` is protected by `lock`.
-    private let lock = NSLock()
-    // protected by lock
-    private var value: Int64 = 0
-
-    func next() -> Int64 {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-}
-
 extension Ops.Sync.Parameters {
     /// `since` keyed by conversation id (JSON keys are strings).
     init(since: [Int64: Int64]) {

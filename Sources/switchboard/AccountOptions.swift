@@ -13,7 +13,10 @@ import SwitchboardServer
 struct AccountOptions: ParsableArguments {
     @Option(
         help:
-            "Folder of data export archives (shared by every node of a cluster); default: exports/ in --data-dir. [env: SWITCHBOARD_EXPORT_DIR]"
+            """
+            Folder of data export archives (shared by every node of a cluster); default: exports/ in --data-dir. [env: \
+            SWITCHBOARD_EXPORT_DIR]
+            """
     )
     var exportDir: String = env("SWITCHBOARD_EXPORT_DIR") ?? ""
 
@@ -28,7 +31,10 @@ struct AccountOptions: ParsableArguments {
 
     @Option(
         help:
-            "Data export downloads served at once (each holds its archive in memory; 503 beyond). [env: SWITCHBOARD_EXPORT_DOWNLOADS]"
+            """
+            Data export downloads served at once (each holds its archive in memory; 503 beyond). [env: \
+            SWITCHBOARD_EXPORT_DOWNLOADS]
+            """
     )
     var exportDownloads: Int = envValue("SWITCHBOARD_EXPORT_DOWNLOADS", as: Int.self) ?? 4
 
@@ -38,7 +44,10 @@ struct AccountOptions: ParsableArguments {
 
     @Option(
         help:
-            "Seconds between account deletion batches (for tests; 0 in production). [env: SWITCHBOARD_DELETION_BATCH_PAUSE]"
+            """
+            Seconds between account deletion batches (for tests; 0 in production). [env: \
+            SWITCHBOARD_DELETION_BATCH_PAUSE]
+            """
     )
     var deletionBatchPause: Double = envValue("SWITCHBOARD_DELETION_BATCH_PAUSE", as: Double.self) ?? 0
 
@@ -52,7 +61,11 @@ struct AccountOptions: ParsableArguments {
             deletionBatchPause >= 0, accountSweepInterval >= 0.5
         else {
             throw ValidationError(
-                "--export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day, --export-downloads and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least 0.5"
+                """
+                --export-max-bytes must be at least 1024, --export-ttl positive, --exports-per-day, --export-downloads \
+                and --deletion-batch at least 1, --deletion-batch-pause at least 0, --account-sweep-interval at least \
+                0.5
+                """
             )
         }
     }

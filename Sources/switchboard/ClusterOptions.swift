@@ -21,7 +21,10 @@ struct ClusterOptions: ParsableArguments {
 
     @Option(
         help:
-            "CA certificates (PEM) to verify a rediss:// server with (default: the system's). [env: SWITCHBOARD_REDIS_CA_FILE]"
+            """
+            CA certificates (PEM) to verify a rediss:// server with (default: the system's). [env: \
+            SWITCHBOARD_REDIS_CA_FILE]
+            """
     )
     var redisCAFile: String = envValue("SWITCHBOARD_REDIS_CA_FILE", as: String.self) ?? ""
 
@@ -47,7 +50,10 @@ struct ClusterOptions: ParsableArguments {
 
     @Option(
         help:
-            "Seconds a node waits for the call coordinator's answer before answering unavailable. [env: SWITCHBOARD_CALL_FORWARD_TIMEOUT]"
+            """
+            Seconds a node waits for the call coordinator's answer before answering unavailable. [env: \
+            SWITCHBOARD_CALL_FORWARD_TIMEOUT]
+            """
     )
     var callForwardTimeout: Double = envValue("SWITCHBOARD_CALL_FORWARD_TIMEOUT", as: Double.self) ?? 5
 

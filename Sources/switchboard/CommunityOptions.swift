@@ -13,13 +13,18 @@ import SwitchboardServer
 struct CommunityOptions: ParsableArguments {
     @Option(
         help:
-            "Items per page at most: communities, notifications, events and posts. [env: SWITCHBOARD_COMMUNITY_PAGE_MAX]"
+            """
+            Items per page at most: communities, notifications, events and posts. [env: SWITCHBOARD_COMMUNITY_PAGE_MAX]
+            """
     )
     var communityPageMax: Int = envValue("SWITCHBOARD_COMMUNITY_PAGE_MAX", as: Int.self) ?? 100
 
     @Option(
         help:
-            "People per page at most: members, participants and course progress. [env: SWITCHBOARD_COMMUNITY_PEOPLE_PAGE_MAX]"
+            """
+            People per page at most: members, participants and course progress. [env: \
+            SWITCHBOARD_COMMUNITY_PEOPLE_PAGE_MAX]
+            """
     )
     var communityPeoplePageMax: Int = envValue("SWITCHBOARD_COMMUNITY_PEOPLE_PAGE_MAX", as: Int.self) ?? 200
 
@@ -31,13 +36,19 @@ struct CommunityOptions: ParsableArguments {
 
     @Option(
         help:
-            "Events in one calendar answer at most (beyond, the latest are left out). [env: SWITCHBOARD_CALENDAR_MAX_EVENTS]"
+            """
+            Events in one calendar answer at most (beyond, the latest are left out). [env: \
+            SWITCHBOARD_CALENDAR_MAX_EVENTS]
+            """
     )
     var calendarMaxEvents: Int = envValue("SWITCHBOARD_CALENDAR_MAX_EVENTS", as: Int.self) ?? 5000
 
     @Option(
         help:
-            "Announcements and lessons per core member per hour, also the burst (administrators are not limited). [env: SWITCHBOARD_COMMUNITY_POST_RATE]"
+            """
+            Announcements and lessons per core member per hour, also the burst (administrators are not limited). [env: \
+            SWITCHBOARD_COMMUNITY_POST_RATE]
+            """
     )
     var communityPostRate: Double = envValue("SWITCHBOARD_COMMUNITY_POST_RATE", as: Double.self) ?? 120
 
@@ -53,7 +64,10 @@ struct CommunityOptions: ParsableArguments {
             calendarMaxEvents >= 1, communityPostRate > 0, maxPostCharacters >= 1, maxDescriptionCharacters >= 1
         else {
             throw ValidationError(
-                "community limits: pages at least 20 (people 50), events 1-366 days, positive capacity, calendar size, post rate and lengths"
+                """
+                community limits: pages at least 20 (people 50), events 1-366 days, positive capacity, calendar size, \
+                post rate and lengths
+                """
             )
         }
     }

@@ -21,7 +21,10 @@ struct DiscoveryOptions: ParsableArguments {
 
     @Option(
         help:
-            "Phone numbers contacts.match looks up per account before the limit. [env: SWITCHBOARD_CONTACTS_BURST_PER_USER]"
+            """
+            Phone numbers contacts.match looks up per account before the limit. [env: \
+            SWITCHBOARD_CONTACTS_BURST_PER_USER]
+            """
     )
     var contactsBurstPerUser: Int = envValue("SWITCHBOARD_CONTACTS_BURST_PER_USER", as: Int.self) ?? 1000
 

@@ -16,7 +16,10 @@ struct LiveOptions: ParsableArguments {
 
     @Option(
         help:
-            "Posts and deletions a live resume returns at most (beyond, resync_required). [env: SWITCHBOARD_LIVE_REPLAY_MAX]"
+            """
+            Posts and deletions a live resume returns at most (beyond, resync_required). [env: \
+            SWITCHBOARD_LIVE_REPLAY_MAX]
+            """
     )
     var liveReplayMax: Int = envValue("SWITCHBOARD_LIVE_REPLAY_MAX", as: Int.self) ?? 200
 

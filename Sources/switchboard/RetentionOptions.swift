@@ -14,7 +14,9 @@ import SwitchboardServer
 struct RetentionOptions: ParsableArguments {
     @Option(
         help:
-            "Days an ended call's record (call history) is kept; 0: forever. [env: SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS]"
+            """
+            Days an ended call's record (call history) is kept; 0: forever. [env: SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS]
+            """
     )
     var retainCallRecordsDays: Int = envValue("SWITCHBOARD_RETAIN_CALL_RECORDS_DAYS", as: Int.self) ?? 365
 
@@ -27,7 +29,10 @@ struct RetentionOptions: ParsableArguments {
 
     @Option(
         help:
-            "Days a revoked (logged-out) session's row is kept; 0: forever. [env: SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS]"
+            """
+            Days a revoked (logged-out) session's row is kept; 0: forever. [env: \
+            SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS]
+            """
     )
     var retainExpiredSessionsDays: Int = envValue("SWITCHBOARD_RETAIN_EXPIRED_SESSIONS_DAYS", as: Int.self) ?? 30
 

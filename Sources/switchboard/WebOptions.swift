@@ -17,13 +17,19 @@ struct WebOptions: ParsableArguments {
 
     @Option(
         help:
-            "Folder of the web app; default: web/ in the working directory, else web/ of the source tree the executable was built in. [env: SWITCHBOARD_WEB_ROOT]"
+            """
+            Folder of the web app; default: web/ in the working directory, else web/ of the source tree the executable \
+            was built in. [env: SWITCHBOARD_WEB_ROOT]
+            """
     )
     var webRoot: String = env("SWITCHBOARD_WEB_ROOT") ?? ""
 
     @Option(
         help:
-            "Largest web app file served, bytes (larger ones are left out with a warning). [env: SWITCHBOARD_WEB_MAX_FILE_BYTES]"
+            """
+            Largest web app file served, bytes (larger ones are left out with a warning). [env: \
+            SWITCHBOARD_WEB_MAX_FILE_BYTES]
+            """
     )
     var webMaxFileBytes: Int = envValue("SWITCHBOARD_WEB_MAX_FILE_BYTES", as: Int.self) ?? 4 << 20
 

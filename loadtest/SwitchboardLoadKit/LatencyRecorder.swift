@@ -10,45 +10,6 @@ import Dispatch
 import Foundation
 import Histogram
 
-/// A lock around a value, for state shared by the load tester's tasks and loop callbacks.
-public final class Locked<Value>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    public init(_ value: Value) { self.value = value }
-
-    /// Runs `body` with the value, under the lock.
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-/// Percentiles of one metric, in milliseconds.
-public struct LatencySummary: Codable, Sendable, Equatable {
-    public var count: Int
-    public var p50Ms: Double
-    public var p90Ms: Double
-    public var p99Ms: Double
-    public var p999Ms: Double
-    public var maxMs: Double
-
-    public init(count: Int, p50Ms: Double, p90Ms: Double, p99Ms: Double, p999Ms: Double, maxMs: Double) {
-        self.count = count
-        self.p50Ms = p50Ms
-        self.p90Ms = p90Ms
-        self.p99Ms = p99Ms
-        self.p999Ms = p999Ms
-        self.maxMs = maxMs
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case count, p50Ms = "p50_ms", p90Ms = "p90_ms", p99Ms = "p99_ms", p999Ms = "p99_9_ms", maxMs = "max_ms"
-    }
-}
-
 /// HdrHistograms of latencies (recorded in microseconds, 1 us to 10 min, 3 significant digits) by
 /// metric name; thread-safe.
 public final class LatencyRecorder: Sendable {

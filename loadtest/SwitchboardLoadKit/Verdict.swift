@@ -8,98 +8,6 @@
 
 import Foundation
 
-/// Counts of one kind of operation over a run.
-public struct OperationCount: Codable, Sendable, Equatable {
-    /// Scheduled by the plan (rate x duration).
-    public var planned: Int
-    /// Actually started (a generator that falls behind starts fewer).
-    public var started: Int
-    /// Completed as intended.
-    public var succeeded: Int
-    /// Failed: server errors by code, timeouts, lost connections, missing events.
-    public var failed: Int
-
-    public init(planned: Int = 0, started: Int = 0, succeeded: Int = 0, failed: Int = 0) {
-        self.planned = planned
-        self.started = started
-        self.succeeded = succeeded
-        self.failed = failed
-    }
-}
-
-/// The recovery check's result.
-public struct RecoveryResult: Codable, Sendable, Equatable {
-    /// Clients whose connection was dropped mid-run.
-    public var dropped: Int
-    /// Of those, clients that afterwards had every message of every conversation exactly once.
-    public var recovered: Int
-    /// Clients neither dropped nor killed that lack a message or got one twice (should be 0).
-    public var othersIncomplete: Int
-    /// Clients whose connection a killed server process took down (`--kill-pid`), that failed over to another.
-    public var killed: Int
-    /// Of those, clients that afterwards had every message of every conversation exactly once.
-    public var killedRecovered: Int
-    /// The processes killed and when (seconds into the measured mix); empty without `--kill-pid`.
-    public var kills: [KillRecord]
-
-    public init(
-        dropped: Int, recovered: Int, othersIncomplete: Int, killed: Int = 0, killedRecovered: Int = 0,
-        kills: [KillRecord] = []
-    ) {
-        self.dropped = dropped
-        self.recovered = recovered
-        self.othersIncomplete = othersIncomplete
-        self.killed = killed
-        self.killedRecovered = killedRecovered
-        self.kills = kills
-    }
-
-    /// recovered / dropped (1 when nobody was dropped).
-    public var ratio: Double { dropped == 0 ? 1 : Double(recovered) / Double(dropped) }
-    /// killedRecovered / killed (1 when no client lost its server).
-    public var killedRatio: Double { killed == 0 ? 1 : Double(killedRecovered) / Double(killed) }
-
-    enum CodingKeys: String, CodingKey {
-        case dropped, recovered, othersIncomplete, killed, killedRecovered = "killed_recovered", kills
-    }
-}
-
-/// One process the kill switch signalled.
-public struct KillRecord: Codable, Sendable, Equatable {
-    public var pid: Int32
-    /// Seconds since the start of the measured mix.
-    public var atSeconds: Double
-    /// "killed", or why not (`kill(2)`'s error, e.g. "no such process").
-    public var result: String
-
-    public init(pid: Int32, atSeconds: Double, result: String) {
-        self.pid = pid
-        self.atSeconds = atSeconds
-        self.result = result
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case pid, atSeconds = "at_s", result
-    }
-}
-
-/// One row of the PASS/FAIL table.
-public struct VerdictRow: Codable, Sendable, Equatable {
-    public var check: String
-    public var measured: String
-    public var budget: String
-    public var pass: Bool
-    public var note: String?
-
-    public init(check: String, measured: String, budget: String, pass: Bool, note: String? = nil) {
-        self.check = check
-        self.measured = measured
-        self.budget = budget
-        self.pass = pass
-        self.note = note
-    }
-}
-
 /// Judges a run against its budgets.
 public enum Verdict {
     /// The table's rows: one per latency metric measured or budgeted, then errors, throughput, recovery.
@@ -166,7 +74,10 @@ public enum Verdict {
                 VerdictRow(
                     check: "recovery",
                     measured:
-                        "\(recovery.recovered) of \(recovery.dropped) dropped clients got every message (\(pct(recovery.ratio)))",
+                        """
+                        \(recovery.recovered) of \(recovery.dropped) dropped clients got every message \
+                        (\(pct(recovery.ratio)))
+                        """,
                     budget: ">= \(pct(budgets.minRecoveryRatio))", pass: recovery.ratio >= budgets.minRecoveryRatio))
             if !recovery.kills.isEmpty {
                 let signalled = recovery.kills.allSatisfy { $0.result == "killed" }
@@ -180,7 +91,10 @@ public enum Verdict {
                     VerdictRow(
                         check: "failover",
                         measured:
-                            "\(recovery.killedRecovered) of \(recovery.killed) clients of killed servers got every message (\(pct(recovery.killedRatio)))",
+                            """
+                            \(recovery.killedRecovered) of \(recovery.killed) clients of killed servers got every \
+                            message (\(pct(recovery.killedRatio)))
+                            """,
                         budget: ">= \(pct(budgets.minRecoveryRatio))",
                         pass: signalled && recovery.killed > 0 && recovery.killedRatio >= budgets.minRecoveryRatio,
                         note: notes.joined(separator: "; ")))

@@ -203,7 +203,10 @@ extension Mix {
             count += missing.count
             if !missing.isEmpty && samples.count < 5 {
                 samples.append(
-                    "event #\(p.eventId) (publication \(k)): no community.notification at \(missing.count) member(s), e.g. client \(missing[0])"
+                    """
+                    event #\(p.eventId) (publication \(k)): no community.notification at \(missing.count) member(s), \
+                    e.g. client \(missing[0])
+                    """
                 )
             }
         }

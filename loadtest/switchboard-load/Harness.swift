@@ -21,47 +21,6 @@ func note(_ text: String) {
     _ = line.withCString { write(2, $0, strlen($0)) }
 }
 
-/// One registered user of the run and its client.
-struct LoadUser: Sendable {
-    let index: Int
-    let userId: Int64
-    let phone: String
-    let password: String
-    let token: String
-}
-
-/// A conversation of the run.
-struct LoadConversation: Sendable {
-    let id: Int64
-    /// Client indexes.
-    let members: [Int]
-    let isGroup: Bool
-}
-
-/// How a call of the mix is meant to end.
-enum CallOutcome: String, Sendable, CaseIterable {
-    case answered, declined, timeout
-}
-
-/// One call of the mix, from the invitation to its end.
-struct CallPlan: Sendable {
-    let callId: String
-    let caller: Int
-    let callee: Int
-    let outcome: CallOutcome
-    let invited: UInt64
-    /// The server's id of the call (`callId` is the caller's own name for it, which only the caller may use).
-    var serverId: String?
-    var rung = false
-    var acceptSent: UInt64 = 0
-    var declineSent: UInt64 = 0
-    var hangupSent: UInt64 = 0
-    var signalsSent: [UInt64] = []
-    var signalsReceived = 0
-    var callerEnded = false
-    var calleeEnded = false
-}
-
 /// Everything the run's tasks and the clients' event handlers share. Every mutable piece sits in a `Locked`.
 final class Harness: Sendable {
     let clients: [SwitchboardClient]
@@ -590,7 +549,10 @@ final class Harness: Sendable {
 
     /// ICE candidate `k` as the JSON of an `RTCIceCandidateInit` (what browsers send); `k` is its last field.
     static func candidate(_ k: Int) -> String {
-        #"{"candidate":"candidate:\#(k + 1) 1 udp 2122260223 192.0.2.\#(k + 1) \#(50000 + k) typ host generation \#(k)","sdpMid":"0","sdpMLineIndex":0}"#
+        #"""
+        {"candidate":"candidate:\#(k + 1) 1 udp 2122260223 192.0.2.\#(k + 1) \#(50000 + k) typ host generation \#(k)",\#
+        "sdpMid":"0","sdpMLineIndex":0}
+        """#
     }
 
     /// The `k` of `candidate(k)`, from a relayed payload.
@@ -613,22 +575,5 @@ final class Harness: Sendable {
         } catch {
             endFailed(id, code: Self.code(of: error), detail: "call.hangup: \(error)")
         }
-    }
-}
-
-/// Well-formed SDP for signalling without media (the server relays it; nobody negotiates media here).
-enum SDP {
-    static func offer(sessionId: UInt64) -> String { body(sessionId: sessionId, setup: "actpass") }
-    static func answer(sessionId: UInt64) -> String { body(sessionId: sessionId, setup: "active") }
-
-    private static func body(sessionId: UInt64, setup: String) -> String {
-        [
-            "v=0", "o=- \(sessionId) 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
-            "a=msid-semantic: WMS", "m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=rtcp:9 IN IP4 0.0.0.0",
-            "a=ice-ufrag:lt\(sessionId % 10000)", "a=ice-pwd:loadtesterpassword0123456",
-            "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
-            "a=setup:\(setup)", "a=mid:0", "a=sendrecv", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
-            "a=fmtp:111 minptime=10;useinbandfec=1", "",
-        ].joined(separator: "\r\n")
     }
 }

@@ -706,7 +706,10 @@ final class Mix: Sendable {
         }
         let abandoned = harness.abandonCallsOfKilledClients()
         note(
-            "run: \(harness.killed.withLock { $0.count }) clients lost their server to the kill; \(abandoned) of their calls given up"
+            """
+            run: \(harness.killed.withLock { $0.count }) clients lost their server to the kill; \(abandoned) of their \
+            calls given up
+            """
         )
     }
 }

@@ -30,11 +30,6 @@ func forEach(_ count: Int, limit: Int, _ body: @escaping @Sendable (Int) async -
     }
 }
 
-/// Thrown when the population cannot be set up (the run cannot start).
-struct SetupError: Error, CustomStringConvertible {
-    let description: String
-}
-
 /// The users, friendships and conversations of a run, created through the protocol as apps would.
 struct Population {
     /// Users to register.

@@ -34,7 +34,9 @@ struct RunCommand: AsyncParsableCommand {
     var url: [String] = ["ws://127.0.0.1:8080/ws"]
     @Option(
         help:
-            "A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair)."
+            """
+            A server clients fail over to after the --url ones but never start on (repeatable; an active/standby pair).
+            """
     )
     var standbyUrl: [String] = []
     @Option(help: "Users to register (each holds one connection during the run).") var users = 2000
@@ -65,7 +67,10 @@ struct RunCommand: AsyncParsableCommand {
     var exportRate = 0.05
     @Option(
         help:
-            "Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve --exports-per-day)."
+            """
+            Exports one user may request in the run, users taken in turn (the server allows 3 a day: serve \
+            --exports-per-day).
+            """
     )
     var exportsPerUser = 3
     @Option(
@@ -75,7 +80,10 @@ struct RunCommand: AsyncParsableCommand {
     var exportTimeout = 15.0
     @Option(
         help:
-            "Account deletions per second, each of a user registered for it (with a friend, given three messages), to the close 4005."
+            """
+            Account deletions per second, each of a user registered for it (with a friend, given three messages), to \
+            the close 4005.
+            """
     )
     var deleteRate = 0.05
     @Flag(inversion: .prefixedNo, help: "Download each ready export (GET /export/ID) and time it.")
@@ -92,7 +100,9 @@ struct RunCommand: AsyncParsableCommand {
     var communityMembers: Int?
     @Option(
         help:
-            "Events published to the run's community per second (events.create to each member's community.notification)."
+            """
+            Events published to the run's community per second (events.create to each member's community.notification).
+            """
     )
     var eventRate = 0.2
     @Option(help: "communities.list (first page) per second.") var communityListRate = 2.0
@@ -100,7 +110,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Social (issue 18): every client takes a handle, follows the next --social-follows clients and keeps its home page live; the mix posts, reads home pages, likes and follows."
+            """
+            Social (issue 18): every client takes a handle, follows the next --social-follows clients and keeps its \
+            home page live; the mix posts, reads home pages, likes and follows.
+            """
     )
     var social = true
     @Option(help: "Clients each client follows (a ring): the home pages a post must reach.") var socialFollows = 5
@@ -133,7 +146,10 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(
         inversion: .prefixedNo,
         help:
-            "Resume after reconnects (--no-resume: a negative control; the dropped clients then miss messages and the recovery check fails)."
+            """
+            Resume after reconnects (--no-resume: a negative control; the dropped clients then miss messages and the \
+            recovery check fails).
+            """
     )
     var resume = true
     @Flag(help: "Print the JSON report on stdout instead of the table.") var json = false
@@ -167,7 +183,10 @@ struct RunCommand: AsyncParsableCommand {
             exportTimeout > 0
         else {
             throw ValidationError(
-                "--report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout > 0"
+                """
+                --report-rate and --export-rate >= 0, --reports-per-user and --exports-per-user >= 1, --export-timeout \
+                > 0
+                """
             )
         }
         guard parsedGroupSizes().allSatisfy({ $0 >= 3 }), !parsedGroupSizes().isEmpty else {
@@ -249,7 +268,9 @@ struct RunCommand: AsyncParsableCommand {
             }
         } else if eventRate > 0 {
             note(
-                "run: no --admin-command, so no community: events are not published (event_to_notification not measured)"
+                """
+                run: no --admin-command, so no community: events are not published (event_to_notification not measured)
+                """
             )
         }
         var socialPlan: SocialPlan?
@@ -439,59 +460,5 @@ struct RunCommand: AsyncParsableCommand {
         if !r.errorSamples.isEmpty { s += "\nfirst errors:\n  " + r.errorSamples.prefix(5).joined(separator: "\n  ") }
         if !r.shortfalls.isEmpty { s += "\nincomplete clients:\n  " + r.shortfalls.prefix(5).joined(separator: "\n  ") }
         return s
-    }
-}
-
-struct ServerReport: Codable, Sendable {
-    var pids: [Int32]
-    var rssBytesBefore: Int
-    var rssBytesAfter: Int
-    var cpuSecondsDuringMix: Double
-    var cpuPercentDuringMix: Double
-
-    enum CodingKeys: String, CodingKey {
-        case pids, rssBytesBefore = "rss_bytes_before", rssBytesAfter = "rss_bytes_after"
-        case cpuSecondsDuringMix = "cpu_seconds_during_mix", cpuPercentDuringMix = "cpu_percent_of_a_core"
-    }
-}
-
-struct SetupReport: Codable, Sendable {
-    var users: Int
-    var friendships: Int
-    var conversations: Int
-    var registerSeconds: Double
-    var seconds: Double
-
-    enum CodingKeys: String, CodingKey {
-        case users, friendships, conversations, registerSeconds = "register_seconds", seconds
-    }
-}
-
-struct RunReport: Codable, Sendable {
-    var result: String
-    var date: String
-    var configuration: [String: String]
-    var setup: SetupReport
-    var measuredSeconds: Double
-    var latencies: [String: LatencySummary]
-    var operations: [String: OperationCount]
-    var errors: [String: Int]
-    var errorSamples: [String]
-    var interrupted: [String: Int]
-    var recovery: RecoveryResult
-    var shortfalls: [String]
-    var messagesStored: Int64
-    var duplicatesDroppedByClients: Int
-    var server: ServerReport?
-    var generatorCpuPercentOfACore: Double?
-    var budgets: Budgets
-    var rows: [VerdictRow]
-
-    enum CodingKeys: String, CodingKey {
-        case result, date, configuration, setup, measuredSeconds = "measured_seconds", latencies, operations, errors
-        case errorSamples = "error_samples", interrupted = "interrupted_by_drop", recovery, shortfalls
-        case messagesStored = "messages_stored", duplicatesDroppedByClients = "duplicates_dropped_by_clients", server
-        case generatorCpuPercentOfACore = "generator_cpu_percent_of_a_core"
-        case budgets, rows
     }
 }

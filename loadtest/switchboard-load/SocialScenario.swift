@@ -114,8 +114,8 @@ extension Mix {
         }
     }
 
-    /// `post.like` of a random post of this run (or of the setup's) by a random client (each like is kept: the counts are checked at the
-    /// end against the likes that succeeded).
+    /// `post.like` of a random post of this run (or of the setup's) by a random client (each like is kept: the
+    /// counts are checked at the end against the likes that succeeded).
     func likePost(_ k: Int) async {
         guard social != nil, let client = randomSocialClient() else { return }
         let seeds = harness.socialSeedPosts.withLock { $0 }
@@ -191,7 +191,10 @@ extension Mix {
             count += missing.count
             if !missing.isEmpty && samples.count < 5 {
                 samples.append(
-                    "post #\(p.postId) (k \(k), by client \(p.author)): no post.new at \(missing.count) home page(s), e.g. client \(missing[0])"
+                    """
+                    post #\(p.postId) (k \(k), by client \(p.author)): no post.new at \(missing.count) home page(s), \
+                    e.g. client \(missing[0])
+                    """
                 )
             }
         }

@@ -35,7 +35,7 @@ for thread in 0..<4 {
     }
 }
 let writers = (0..<2).map { _ in Thread { for _ in 0..<1_000_000 { shared.unprotected &+= 1 } } }
-writers.forEach { $0.start() }
+for writer in writers { writer.start() }
 group.wait()
 while writers.contains(where: { !$0.isFinished }) { usleep(10_000) }
 print(shared.values.withLock { $0.count })

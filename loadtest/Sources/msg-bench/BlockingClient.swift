@@ -15,12 +15,6 @@ import SwitchboardWebSocket
 import Glibc
 #endif
 
-struct ClientError: Error, CustomStringConvertible {
-    var code: String
-    var message: String
-    var description: String { "\(code): \(message)" }
-}
-
 final class BlockingClient {
     let fd: Int32
     private var ws: WebSocketConnection?

@@ -22,32 +22,6 @@ struct MsgBench: ParsableCommand {
     )
 }
 
-/// Options shared by the scenarios.
-struct RunOptions: ParsableArguments {
-    @Option(help: "Users file written by setup.") var users = "msg-bench-users.json"
-    @Option(help: "Seconds measured.") var duration = 10.0
-    @Option(help: "Seconds of sending before measuring.") var warmup = 2.0
-    @Option(help: "Unacknowledged sends per sender.") var window = 16
-    @Option(help: "Total messages per second (0: as fast as the windows allow).") var rate = 0.0
-    @Option(help: "Characters of each text message.") var textSize = 32
-    @Option(help: "Seconds to wait for outstanding acks and deliveries after sending stops.") var drainTimeout = 15.0
-    @Option(
-        help:
-            "Server PID: report its CPU (and its children's, the embedded PostgreSQL) over the window; repeat it for the nodes of a cluster (their CPU is summed)."
-    ) var serverPid: [Int32] = []
-    @Option(
-        help:
-            "Comma-separated server addresses, all on the users file's port (a cluster's nodes): client i connects to the (i mod n)-th. Default: the users file's host."
-    ) var hosts: String?
-
-    /// The addresses clients connect to.
-    func hostList(_ file: UsersFile) -> [String] {
-        let list = (hosts ?? "").split(separator: ",").map(String.init).filter { !$0.isEmpty }
-        return list.isEmpty ? [file.host] : list
-    }
-    @Flag var json = false
-}
-
 /// CPU seconds (user + system) of this process so far.
 func ownCPUSeconds() -> Double {
     var usage = rusage()
@@ -158,62 +132,4 @@ func drive(_ run: SendRun, options: RunOptions, extra: [String: Any]) throws {
     let errors = result["errors"] as? Int ?? 0
     let outstanding = result["outstanding"] as? Int ?? 0
     if errors > 0 || missing > 0 || extraDeliveries > 0 || outstanding > 0 { throw ExitCode(1) }
-}
-
-struct Fanout: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract:
-            "Group fan-out: every member of the setup's group online, a few senders; deliveries/s and send-to-receive latency."
-    )
-
-    @OptionGroup var options: RunOptions
-    @Option(help: "Senders (the first members of the group).") var senders = 1
-
-    func run() throws {
-        let file = try UsersFile.load(options.users)
-        guard let group = file.groupId, file.groupSize >= 3 else {
-            throw ValidationError("the users file has no group (setup --group-size)")
-        }
-        guard senders >= 1 && senders <= file.groupSize else { throw ValidationError("--senders 1...group size") }
-        let loopGroup = try EventLoopGroup(loopCount: 1)
-        let members = Array(file.users[0..<file.groupSize])
-        let run = SendRun(
-            loop: loopGroup.loops[0], hosts: options.hostList(file), port: file.port, users: members,
-            senders: (0..<senders).map { SenderSpec(client: $0, conversationId: group) },
-            recipientsPerMessage: file.groupSize - 1, window: options.window, rate: options.rate,
-            textSize: options.textSize)
-        defer { loopGroup.shutdown() }
-        try drive(run, options: options, extra: ["scenario": "fanout", "group_size": file.groupSize])
-    }
-}
-
-struct Direct: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract:
-            "One-to-one: pairs of friends online, one sender per pair (or both); stored messages/s and ack latency.")
-
-    @OptionGroup var options: RunOptions
-    @Option(help: "Pairs used (default: all pairs of the users file).") var pairs: Int?
-    @Flag(help: "Both users of a pair send.") var both = false
-
-    func run() throws {
-        let file = try UsersFile.load(options.users)
-        let count = min(pairs ?? file.pairs.count, file.pairs.count)
-        guard count >= 1 else { throw ValidationError("the users file has no pairs (setup --pairs)") }
-        let used = Array(file.pairs[0..<count])
-        var users: [BenchUser] = []
-        var specs: [SenderSpec] = []
-        for pair in used {
-            users.append(file.users[pair.a])
-            users.append(file.users[pair.b])
-            specs.append(SenderSpec(client: users.count - 2, conversationId: pair.conversationId))
-            if both { specs.append(SenderSpec(client: users.count - 1, conversationId: pair.conversationId)) }
-        }
-        let loopGroup = try EventLoopGroup(loopCount: 1)
-        let run = SendRun(
-            loop: loopGroup.loops[0], hosts: options.hostList(file), port: file.port, users: users, senders: specs,
-            recipientsPerMessage: 1, window: options.window, rate: options.rate, textSize: options.textSize)
-        defer { loopGroup.shutdown() }
-        try drive(run, options: options, extra: ["scenario": "direct", "pairs": count])
-    }
 }

@@ -11,13 +11,6 @@
 import Foundation
 import Histogram
 
-/// What a received protocol message is, judged from its first bytes and its `"re":` key.
-enum Incoming {
-    case reply(id: Int)
-    case error(id: Int?)
-    case event
-}
-
 enum Wire {
     static let okPrefix = Array(#"{"ok":"#.utf8)
     static let messageEventPrefix = Array(#"{"ev":"message","message":{"client_id":""#.utf8)
@@ -87,42 +80,6 @@ enum Wire {
     }
 }
 
-/// One registered user.
-struct BenchUser: Codable, Sendable {
-    var id: Int
-    var token: String
-}
-
-/// A pair of friends with their direct conversation (indices into `users`).
-struct BenchPair: Codable, Sendable {
-    var a: Int
-    var b: Int
-    var conversationId: Int
-}
-
-/// What `setup` writes and the scenarios read.
-struct UsersFile: Codable, Sendable {
-    var host: String
-    var port: Int
-    var users: [BenchUser]
-    var pairs: [BenchPair]
-    /// The group of users[0..<groupSize] (user 0 created it), if any.
-    var groupId: Int?
-    var groupSize: Int
-
-    static func load(_ path: String) throws -> UsersFile {
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
-        return try decoder.decode(UsersFile.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-    }
-
-    func save(_ path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
-    }
-}
-
 typealias Latencies = Histogram<UInt64>
 
 func makeHistogram() -> Latencies {
@@ -159,17 +116,4 @@ func report(_ result: [String: Any], json: Bool) {
 func note(_ text: String) {
     let line = Array((text + "\n").utf8)
     line.withUnsafeBytes { _ = write(2, $0.baseAddress, $0.count) }
-}
-
-/// Thread-safe mutable box.
-final class Locked<T>: @unchecked Sendable {
-    // @unchecked Sendable: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: T
-    init(_ value: T) { self.value = value }
-    func withLock<R>(_ body: (inout T) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

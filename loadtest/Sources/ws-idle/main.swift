@@ -31,8 +31,11 @@ struct WSIdle: ParsableCommand {
         limit.rlim_cur = limit.rlim_max
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         let request = Array(
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-                .utf8)
+            """
+            GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \
+            dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n
+            """
+            .utf8)
         var fds: [Int32] = []
         var failed = 0
         var pending: [Int32] = []

@@ -1,0 +1,23 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import SwitchboardCLIKit
+
+struct Follow: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow a user (a protected account gets a request to approve).")
+    @OptionGroup var global: Global
+    @Argument(help: "@handle or a user id.") var user: String
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.followUser(user)
+            return .ok
+        }
+    }
+}

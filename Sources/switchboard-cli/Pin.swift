@@ -1,0 +1,26 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import SwitchboardCLIKit
+
+/// `pin CHAT [SEQ]`: pins a message of a chat.
+struct Pin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Pin the message at SEQ of a chat (default: its latest message) for every member.")
+    @OptionGroup var global: Global
+    @Argument(help: "The chat: a friend, a group or a conversation id (#N).") var chat: String
+    @Argument(help: "The message's sequence number in that chat (shown by `pins` and by --json).") var seq: Int64?
+
+    func run() async throws {
+        try await perform(global) { context throws(CLIError) in
+            try await context.pin(chat: chat, seq: seq)
+            return .ok
+        }
+    }
+}

@@ -1,0 +1,16 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+
+struct Unblock: RelationshipCommand {
+    static let configuration = CommandConfiguration(abstract: "Unblock a user.")
+    @OptionGroup var global: Global
+    @Argument(help: "@handle or a user id.") var user: String?
+    func run() async throws { try await change("unblock") }
+}

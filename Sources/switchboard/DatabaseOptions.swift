@@ -1,0 +1,80 @@
+//===----------------------------------------------------------------------===//
+//
+// This source file is part of the Switchboard open source project
+//
+// SPDX-License-Identifier: Apache-2.0
+//
+//===----------------------------------------------------------------------===//
+
+import ArgumentParser
+import CSwitchboardSys
+import Foundation
+import Logging
+import SwitchboardServer
+
+/// Where the data lives: an operator's PostgreSQL, or the embedded one under the data folder.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        help:
+            """
+            PostgreSQL connection URL or libpq string; without it the server runs its own PostgreSQL under --data-dir. \
+            [env: DATABASE_URL or SWITCHBOARD_DATABASE_URL]
+            """
+    )
+    var databaseURL: String = env("SWITCHBOARD_DATABASE_URL") ?? env("DATABASE_URL") ?? ""
+
+    @Option(
+        help:
+            """
+            Folder for the server's data (the embedded PostgreSQL lives in <data-dir>/postgres). [env: \
+            SWITCHBOARD_DATA_DIR]
+            """
+    )
+    var dataDir: String = env("SWITCHBOARD_DATA_DIR") ?? "switchboard-data"
+
+    @Option(help: "Connections in the database pool. [env: SWITCHBOARD_DB_POOL_SIZE]")
+    var dbPoolSize: Int = envValue("SWITCHBOARD_DB_POOL_SIZE", as: Int.self) ?? 4
+
+    @Option(
+        help:
+            """
+            Requests that may wait for a database connection before further ones answer unavailable. [env: \
+            SWITCHBOARD_DB_MAX_WAITERS]
+            """
+    )
+    var dbMaxWaiters: Int = envValue("SWITCHBOARD_DB_MAX_WAITERS", as: Int.self) ?? 1024
+
+    @Option(
+        help:
+            """
+            Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: \
+            SWITCHBOARD_PG_RESTART_BACKOFF]
+            """
+    )
+    var pgRestartBackoff: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF", as: Double.self) ?? 0.5
+
+    @Option(
+        help:
+            """
+            Longest wait between attempts to restart a crashed embedded PostgreSQL, seconds. [env: \
+            SWITCHBOARD_PG_RESTART_BACKOFF_MAX]
+            """
+    )
+    var pgRestartBackoffMax: Double = envValue("SWITCHBOARD_PG_RESTART_BACKOFF_MAX", as: Double.self) ?? 30
+
+    func validate() throws {
+        guard dbMaxWaiters >= 0 else { throw ValidationError("--db-max-waiters must not be negative") }
+        guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
+            throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
+        }
+    }
+
+    func apply(to c: inout ServerConfiguration) {
+        c.databaseURL = databaseURL.isEmpty ? nil : databaseURL
+        c.dataDirectory = dataDir
+        c.databasePoolSize = max(1, dbPoolSize)
+        c.databaseMaxWaiters = dbMaxWaiters
+        c.embeddedRestartBackoff = pgRestartBackoff
+        c.embeddedRestartBackoffMax = pgRestartBackoffMax
+    }
+}
