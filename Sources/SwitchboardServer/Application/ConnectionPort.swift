@@ -30,6 +30,12 @@ protocol ConnectionPort: AnyObject {
     func sendEvent(_ bytes: [UInt8])
     /// Sends a message event encoded once for many connections.
     func sendShared(_ message: OutboundMessage)
+    /// Sends live message events encoded once for many connections with one look at the connection for the whole
+    /// run (the fan-out's hot path): nothing, and no call to `keep`, unless the WebSocket is open; else each message
+    /// `keep` accepts, in order.
+    func sendShared(_ messages: [OutboundMessage], keeping keep: (OutboundMessage) -> Bool)
+    /// The same for one live message.
+    func sendShared(_ message: OutboundMessage, keeping keep: (OutboundMessage) -> Bool)
     /// Sends a fan-out event's prebuilt uncompressed frame.
     func sendFanout(_ frame: SharedBytes)
     /// Starts the closing handshake with `code`.
@@ -48,6 +54,14 @@ extension HTTPSession: ConnectionPort {
     var outboundBytes: Int { connection.outboundBytes }
     var isOpen: Bool { webSocket != nil }
     func sendText(_ bytes: [UInt8]) { send(.text, bytes) }
+    func sendShared(_ messages: [OutboundMessage], keeping keep: (OutboundMessage) -> Bool) {
+        guard let ws = webSocket else { return }
+        for message in messages where keep(message) { sendShared(message, on: ws) }
+    }
+    func sendShared(_ message: OutboundMessage, keeping keep: (OutboundMessage) -> Bool) {
+        guard let ws = webSocket, keep(message) else { return }
+        sendShared(message, on: ws)
+    }
     func pauseReading() { connection.pauseReading() }
     func resumeReading() { connection.resumeReading() }
     func flush() { connection.flush() }

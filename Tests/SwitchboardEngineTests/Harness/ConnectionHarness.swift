@@ -48,6 +48,16 @@ final class TestConnectionPort: ConnectionPort, @unchecked Sendable {
 
     func sendEvent(_ bytes: [UInt8]) { sendText(bytes) }
     func sendShared(_ message: OutboundMessage) { sendText(message.payload) }
+    func sendShared(_ messages: [OutboundMessage], keeping keep: (OutboundMessage) -> Bool) {
+        loop.assertOnLoop()
+        guard isOpen else { return }
+        for message in messages where keep(message) { sendText(message.payload) }
+    }
+    func sendShared(_ message: OutboundMessage, keeping keep: (OutboundMessage) -> Bool) {
+        loop.assertOnLoop()
+        guard isOpen, keep(message) else { return }
+        sendText(message.payload)
+    }
     func sendFanout(_ frame: SharedBytes) {}
 
     func closeWebSocket(code: UInt16, reason: String) {

@@ -24,19 +24,17 @@ extension ProtocolApplication {
     /// the session's phase for the run.
     func deliverMessages(_ messages: [OutboundMessage]) {
         guard !closed else { return }
-        guard !messaging.holding, port.isOpen else {
+        guard !messaging.holding else {
             for message in messages { deliverMessage(message) }
             return
         }
-        for message in messages { sendLive(message) }
+        port.sendShared(messages, keeping: { self.markLive($0) })
     }
 
-    /// Sends a live message unless this connection had its seq already (a held event the catch-up sent).
-    private func sendLive(_ message: OutboundMessage) {
-        guard messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq) else {
-            return
-        }
-        port.sendShared(message)
+    /// Whether a live message is to be sent: not if this connection had its seq already (a held event the catch-up
+    /// sent); else its seq is recorded as sent live.
+    private func markLive(_ message: OutboundMessage) -> Bool {
+        messaging.seqs[IDKey(message.conversationId), default: ConversationSeqs()].insertLive(message.seq)
     }
 
     /// A live message event for this connection.
@@ -50,8 +48,7 @@ extension ProtocolApplication {
             }
             return
         }
-        guard port.isOpen else { return }
-        sendLive(message)
+        port.sendShared(message, keeping: { self.markLive($0) })
     }
 
     /// A presence or typing event: conflated per source while the connection is backed up.
