@@ -394,6 +394,48 @@ async def scheduled_backups_keep_the_newest():
 
 
 @test
+async def scheduled_backups_take_turns_across_nodes():
+    """Two nodes on one database, both with --backup-every 2: they take turns (an advisory lock for the dump and
+    a skip when the other node finished one within the interval) instead of each dumping the same database, so
+    the backups of both folders together are about one per interval, not two, and /metrics counts the skips."""
+    if not DATABASE_URL:
+        return "skipped: needs $SWITCHBOARD_TEST_DATABASE_URL (two nodes on one external database)"
+    url = make_database()
+    roots = [os.path.join(WORK, f"turns-{n}") for n in "ab"]
+    servers = []
+    try:
+        for n, root in zip("ab", roots):
+            servers.append(Server(f"turns-{n}", database_url=url,
+                                  extra=["--backup-dir", root, "--backup-every", "2", "--backup-keep", "100"]))
+        def finished():
+            return sum(len([e for e in os.listdir(r) if e.startswith("backup-") and not e.endswith(".partial")])
+                       if os.path.isdir(r) else 0 for r in roots)
+
+        started, before = time.monotonic(), finished()
+
+        def metric(server, name):
+            _, body = http("GET", server.base + "/metrics")
+            for line in body.decode().splitlines():
+                if line.startswith(name + " "):
+                    return float(line.split()[1])
+            return 0.0
+
+        wait_for(lambda: time.monotonic() - started > 12 and finished() - before >= 2, 60, "backups over 12 s")
+        elapsed = time.monotonic() - started
+        total = finished() - before
+        skipped = sum(metric(s, "switchboard_backup_skipped_total") for s in servers)
+        failures = sum(metric(s, "switchboard_backup_failures_total") for s in servers)
+        # One node dumping every 2 s makes about elapsed / 2; two nodes each dumping would make twice that.
+        # (A node skips when the other finished within 90% of the interval: at most one backup per 1.8 s.)
+        assert total <= elapsed / 1.8 + 1, f"{total} backups in {elapsed:.1f} s by two nodes"
+        assert skipped >= 2 and failures == 0, f"skipped {skipped}, failures {failures}"
+        return f"{total} backups in {elapsed:.1f} s, {skipped:.0f} turns skipped"
+    finally:
+        for server in servers:
+            server.stop()
+
+
+@test
 async def point_in_time_restore_from_the_wal_archive():
     """--wal-archive: a base backup at the start and every WAL segment archived (--wal-archive-timeout 1); messages
     sent before a time T and after it; `restore --from ARCHIVE --until T` into a new data folder has every message

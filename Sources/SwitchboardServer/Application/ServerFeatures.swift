@@ -16,7 +16,7 @@ enum ServerFeatures {
         CallsFeature.self, VoiceFeature.self, ModerationFeature.self, AccountDataFeature.self, ActiveHoursFeature.self,
         CommunitiesFeature.self, EventsFeature.self, CoursesFeature.self, PostsFeature.self, TimelinesFeature.self,
         SocialNotificationsFeature.self, LiveFeature.self, ProfilesFeature.self, FollowsFeature.self,
-        PhotosFeature.self, MomentsFeature.self,
+        PhotosFeature.self, MomentsFeature.self, BackupsFeature.self,
     ]
 
     /// Every feature's migrations in version order.

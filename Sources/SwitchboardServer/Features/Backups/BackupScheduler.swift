@@ -10,14 +10,15 @@ import CoreMetrics
 import Dispatch
 import Foundation
 import Logging
+import SwitchboardCore
 import SwitchboardStore
 
 /// Runs ``PostgresBackup/backupInto(root:keep:connectionString:source:logger:now:)`` on a schedule (and, with a WAL
 /// archive, ``WALArchive/takeBaseBackup(directory:connectionString:keep:logger:)``), on a private serial queue (a
 /// `pg_dump` child process does the work; no loop queue ever waits for it). Runs never overlap: a run longer than
 /// the interval delays the next one. Each run is logged; `/metrics` has
-/// `switchboard_backup_last_success_timestamp_seconds`, `switchboard_backup_last_duration_seconds` and
-/// `switchboard_backup_failures_total`.
+/// `switchboard_backup_last_success_timestamp_seconds`, `switchboard_backup_last_duration_seconds`,
+/// `switchboard_backup_failures_total` and `switchboard_backup_skipped_total` (turns left to another node).
 final class BackupScheduler: @unchecked Sendable {
     // @unchecked Sendable: `timer` and `stopped` are protected by `queue`; the rest is immutable.
     private let queue = DispatchQueue(label: "switchboard.backups", qos: .utility)
@@ -29,6 +30,9 @@ final class BackupScheduler: @unchecked Sendable {
     private let lastDuration: CoreMetrics.Gauge
     private let failures: CoreMetrics.Counter
     private let baseFailures: CoreMetrics.Counter
+    private let skipped: CoreMetrics.Counter
+    /// This process among the nodes sharing the database (host, process id and a random part), in `backup_runs`.
+    private let node: String
     private let lastBase: CoreMetrics.Gauge
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
@@ -52,6 +56,10 @@ final class BackupScheduler: @unchecked Sendable {
             label: "switchboard_wal_base_backup_last_success_timestamp_seconds", factory: metrics.factory)
         baseFailures = CoreMetrics.Counter(
             label: "switchboard_wal_base_backup_failures_total", factory: metrics.factory)
+        skipped = CoreMetrics.Counter(label: "switchboard_backup_skipped_total", factory: metrics.factory)
+        node =
+            "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):"
+            + String(UInt32.random(in: 0...UInt32.max), radix: 16)
     }
 
     /// Schedules the first run `firstDelay` seconds from now, then every `interval` seconds.
@@ -120,14 +128,39 @@ final class BackupScheduler: @unchecked Sendable {
         }
     }
 
+    /// One scheduled backup, unless another node of the cluster is taking one or took one recently: a connection
+    /// of its own holds a session-level advisory lock for the whole dump (a node that dies mid-dump releases it
+    /// with its connection), and a backup another node finished within the last 90% of the interval skips this
+    /// node's turn. Every node with the same schedule then takes turns instead of dumping the same database each.
     private func runOnce() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !stopped, let directory = schedule.directory else { return }
         let started = ContinuousClock.now
+        var lock: PostgresConnection?
+        defer { lock?.close() }
         do {
+            let connection = try PostgresConnection(connectionString: connectionString, queue: queue, logger: logger)
+            lock = connection
+            guard try BackupRunRepository.tryLock(connection) else {
+                skipped.increment()
+                logger.info("scheduled backup skipped: another node is taking one")
+                return
+            }
+            let since = Date().addingTimeInterval(-schedule.interval * 0.9)
+            if let other = try BackupRunRepository.latestByAnotherNode(connection, node: node, since: since) {
+                skipped.increment()
+                logger.info(
+                    "scheduled backup skipped: another node took one recently",
+                    metadata: ["node": "\(other.node)", "path": "\(other.path)", "finished": "\(other.finished)"])
+                return
+            }
             let result = try PostgresBackup.backupInto(
                 root: directory, keep: schedule.keep, connectionString: connectionString, source: source,
                 logger: logger)
+            try BackupRunRepository.record(
+                connection, node: node, path: result.path,
+                keepSince: Date().addingTimeInterval(-max(schedule.interval * Double(max(1, schedule.keep)), 86_400)))
+            try BackupRunRepository.unlock(connection)
             let seconds = (ContinuousClock.now - started) / .seconds(1)
             lastSuccess.record(Date().timeIntervalSince1970)
             lastDuration.record(seconds)
