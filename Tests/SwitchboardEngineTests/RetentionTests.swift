@@ -207,6 +207,32 @@ struct RetentionTests {
         #expect(text.contains("switchboard_retention_tombstones_purged_total \(outcome.tombstones)"))
         // 2 reactions + 1 clip of this fixture at least.
         #expect(outcome.tombstoneRows >= 3)
+        // Purged tombstones are marked and leave the purge's index; the recent one waits in it.
+        let purged = try await db.pool.withConnection { conn in
+            try conn.execute(
+                cached: "SELECT tombstone_purged FROM messages WHERE conversation_id = $1 ORDER BY seq",
+                [.int(fixture.conversation)]
+            ).map { try $0.decode(Bool.self, column: 0) }
+        }
+        #expect(purged == [true, true, false, false])
+        // The purge's query can be answered from the partial index alone (with sequential scans off the planner
+        // uses it only if the query's conditions imply the index's predicate).
+        let plan = try await db.pool.withConnection { conn in
+            try conn.execute(cached: "SET enable_seqscan = off")
+            defer { _ = try? conn.execute(cached: "RESET enable_seqscan") }
+            return try conn.execute(
+                cached: """
+                    EXPLAIN SELECT id FROM messages
+                    WHERE deleted_at IS NOT NULL AND NOT tombstone_purged AND deleted_at < $1
+                    ORDER BY deleted_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
+                    """, [.timestamp(Self.day(100)), .int(500)]
+            ).map { try $0.decode(String.self, column: 0) }.joined(separator: "\n")
+        }
+        #expect(plan.contains("messages_tombstones_to_purge"), "\(plan)")
+        // A second sweep finds nothing more of this fixture to purge.
+        _ = try await sweep(settings(tombstones: 30, batch: 1), now: Self.day(100), metrics: metrics)
+        #expect(try await leftovers(m[3]) == [1, 1, 1])
+        #expect(try await count("SELECT count(*) FROM voice_clips WHERE id = $1", [.int(fixture.sharedClip)]) == 1)
     }
 
     /// One node at a time: while another session holds the advisory lock, a sweep removes nothing and says so;

@@ -48,33 +48,27 @@ public enum RetentionRepository {
         ).affectedRows
     }
 
-    /// One step of the tombstone purge over the messages with `after < id`, at most `scan` of them in id order:
-    /// every message among them deleted before `cutoff` keeps only its place (conversation, seq, kind, sender,
-    /// times: others' histories keep their seqs and stay gapless) and loses what deletion left behind: its
-    /// client id, its voice clip reference and its reactions; a voice clip no message references any more after
-    /// this is deleted too (its audio). Per-user hidden marks stay (a tombstone someone hid stays hidden).
-    /// Returns the tombstones purged, the rows removed in all (reactions, voice clips) and the highest id scanned
-    /// (nil: no more messages).
+    /// One step of the tombstone purge: at most `limit` messages deleted before `cutoff` and not purged yet, oldest
+    /// deletion first, read through the partial index `messages_tombstones_to_purge` (migration 15; the sweep never
+    /// walks the messages table). Each keeps only its place (conversation, seq, kind, sender, times: others'
+    /// histories keep their seqs and stay gapless), loses what deletion left behind (its client id, its voice clip
+    /// reference and its reactions) and is marked `tombstone_purged`, which takes it out of the index; a voice clip
+    /// no message references any more after this is deleted too (its audio). Per-user hidden marks stay (a
+    /// tombstone someone hid stays hidden). Rows another transaction holds are skipped (the next sweep takes them).
+    /// Returns the tombstones purged, the rows removed in all (reactions, voice clips) and whether the batch was
+    /// full (more may be waiting).
     public static func purgeTombstones(
-        _ db: PostgresConnection, deletedBefore cutoff: Date, after: Int64, scan: Int
-    ) throws -> (tombstones: Int, rowsRemoved: Int, lastScanned: Int64?) {
-        guard
-            let row = try db.execute(
-                cached: "SELECT max(id) FROM (SELECT id FROM messages WHERE id > $1 ORDER BY id LIMIT $2) s",
-                [.int(after), .int(scan)]
-            ).first, let last = try row.decode(Int64?.self, column: 0)
-        else { return (0, 0, nil) }
-        // The tombstones of the range that still carry something.
+        _ db: PostgresConnection, deletedBefore cutoff: Date, limit: Int
+    ) throws -> (tombstones: Int, rowsRemoved: Int, more: Bool) {
         let ids = try db.execute(
             cached: """
-                SELECT m.id FROM messages m
-                WHERE m.id > $1 AND m.id <= $2 AND m.deleted_at < $3
-                  AND (m.client_id IS NOT NULL OR m.voice_id IS NOT NULL OR m.body IS NOT NULL
-                       OR EXISTS (SELECT 1 FROM message_reactions r WHERE r.message_id = m.id))
-                FOR UPDATE OF m SKIP LOCKED
-                """, [.int(after), .int(last), .timestamp(cutoff)]
+                SELECT id FROM messages
+                WHERE deleted_at IS NOT NULL AND NOT tombstone_purged AND deleted_at < $1
+                ORDER BY deleted_at, id LIMIT $2
+                FOR UPDATE SKIP LOCKED
+                """, [.timestamp(cutoff), .int(limit)]
         ).map { try $0.decode(Int64.self, column: 0) }
-        guard !ids.isEmpty else { return (0, 0, last) }
+        guard !ids.isEmpty else { return (0, 0, false) }
         let list = "{" + ids.map(String.init).joined(separator: ",") + "}"
         var removed = 0
         removed += try db.execute(
@@ -82,7 +76,7 @@ public enum RetentionRepository {
         ).affectedRows
         let clips = try db.execute(
             cached: """
-                UPDATE messages m SET client_id = NULL, voice_id = NULL, body = NULL
+                UPDATE messages m SET client_id = NULL, voice_id = NULL, body = NULL, tombstone_purged = true
                 FROM (SELECT id, voice_id FROM messages WHERE id = ANY($1::bigint[])) old
                 WHERE m.id = old.id RETURNING old.voice_id
                 """, [.text(list)]
@@ -96,6 +90,6 @@ public enum RetentionRepository {
                     """, [.text(clipList)]
             ).affectedRows
         }
-        return (ids.count, removed, last)
+        return (ids.count, removed, ids.count == limit)
     }
 }

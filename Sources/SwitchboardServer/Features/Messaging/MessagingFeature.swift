@@ -19,7 +19,9 @@ import SwitchboardTransport
 /// part of account deletion and export (memberships, messages, hidden marks, pins; `conversations.json`,
 /// `message_pins.json`).
 struct MessagingFeature: Feature {
-    static let migrations: [Migration] = [.v0002Messaging, .v0006ConversationVersions, .v0014MessagePins]
+    static let migrations: [Migration] = [
+        .v0002Messaging, .v0006ConversationVersions, .v0014MessagePins, .v0015TombstonePurge,
+    ]
 
     let service: MessagingService
 

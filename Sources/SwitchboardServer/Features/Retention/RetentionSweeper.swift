@@ -121,7 +121,7 @@ public final class RetentionSweeper: @unchecked Sendable {
             if let c = cutoff(settings.callRecordsDays) { steps.append((.callRecords, c)) }
             if let c = cutoff(settings.expiredSessionsDays) { steps.append((.revokedSessions, c)) }
             if let c = cutoff(settings.tombstonesDays) { steps.append((.tombstones, c)) }
-            run(steps[...], cursor: 0, batches: 0, outcome: Outcome()) { [self] outcome in
+            run(steps[...], batches: 0, outcome: Outcome()) { [self] outcome in
                 sweeping = false
                 sweeps[outcome.failed ? "failed" : outcome.lockBusy ? "lock_busy" : "done"]?.increment()
                 let total = outcome.callRecords + outcome.revokedSessions + outcome.tombstoneRows + outcome.tombstones
@@ -141,7 +141,7 @@ public final class RetentionSweeper: @unchecked Sendable {
 
     /// One batch of the first step, then the rest (on `queue`).
     private func run(
-        _ steps: ArraySlice<(Kind, Date)>, cursor: Int64, batches: Int, outcome: Outcome,
+        _ steps: ArraySlice<(Kind, Date)>, batches: Int, outcome: Outcome,
         done: @escaping @Sendable (Outcome) -> Void
     ) {
         guard let (kind, cutoff) = steps.first, !stopped, batches < Self.maxBatchesPerSweep else {
@@ -150,19 +150,18 @@ public final class RetentionSweeper: @unchecked Sendable {
         let limit = max(1, settings.batchSize)
         pool.transaction(
             on: queue,
-            { db -> (locked: Bool, rows: Int, tombstones: Int, next: Int64?) in
-                guard try RetentionRepository.tryLock(db) else { return (false, 0, 0, nil) }
+            { db -> (locked: Bool, rows: Int, tombstones: Int, more: Bool) in
+                guard try RetentionRepository.tryLock(db) else { return (false, 0, 0, false) }
                 switch kind {
                 case .callRecords:
                     let n = try RetentionRepository.deleteCallRecords(db, endedBefore: cutoff, limit: limit)
-                    return (true, n, 0, n == limit ? 0 : nil)
+                    return (true, n, 0, n == limit)
                 case .revokedSessions:
                     let n = try RetentionRepository.deleteRevokedSessions(db, revokedBefore: cutoff, limit: limit)
-                    return (true, n, 0, n == limit ? 0 : nil)
+                    return (true, n, 0, n == limit)
                 case .tombstones:
-                    let r = try RetentionRepository.purgeTombstones(
-                        db, deletedBefore: cutoff, after: cursor, scan: limit * 20)
-                    return (true, r.rowsRemoved, r.tombstones, r.lastScanned)
+                    let r = try RetentionRepository.purgeTombstones(db, deletedBefore: cutoff, limit: limit)
+                    return (true, r.rowsRemoved, r.tombstones, r.more)
                 }
             },
             completion: { [self, outcome] result in
@@ -189,10 +188,9 @@ public final class RetentionSweeper: @unchecked Sendable {
                         outcome.tombstones += batch.tombstones
                         outcome.tombstoneRows += batch.rows
                     }
-                    let rest = batch.next == nil ? steps.dropFirst() : steps
-                    let nextCursor = batch.next ?? 0
+                    let rest = batch.more ? steps : steps.dropFirst()
                     queue.asyncAfter(deadline: .now() + settings.batchPause) { [self, outcome] in
-                        run(rest, cursor: nextCursor, batches: batches + 1, outcome: outcome, done: done)
+                        run(rest, batches: batches + 1, outcome: outcome, done: done)
                     }
                 }
             })
