@@ -10,10 +10,19 @@ import Foundation
 
 /// Starting the PostgreSQL programs (the embedded server, `initdb`, `pg_dump`, ...): one way for every caller.
 enum ChildProcess {
+    /// The variables of systemd's protocols that name the main process (`sd_notify(3)`, `sd_watchdog_enabled(3)`,
+    /// `sd_listen_fds(3)`): never passed to a child.
+    static let systemdVariables: Set<String> = [
+        "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+    ]
+
     /// Spawns `arguments[0]` with stdin from /dev/null and stdout/stderr into `output`, default signal dispositions
     /// and an empty signal mask (the server ignores SIGPIPE; a child must not inherit that), and none of this
     /// process's other descriptors (listeners may lack CLOEXEC; glibc ignores close actions for descriptors closed in
-    /// the meantime). `newProcessGroup`: the child leads a process group of its own.
+    /// the meantime). `newProcessGroup`: the child leads a process group of its own. systemd's variables addressed to
+    /// this process alone (``systemdVariables``) are removed from `environment`: the embedded PostgreSQL, built with
+    /// systemd support, would otherwise send its own `READY=1` to the service's notification socket (seen under
+    /// systemd: "Got notification message from PID ..., but reception only permitted for main PID").
     static func spawn(
         _ arguments: [String], output: Int32, environment: [String: String], newProcessGroup: Bool = false
     ) throws -> pid_t {
@@ -49,7 +58,8 @@ enum ChildProcess {
 
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] =
+            environment.filter { !systemdVariables.contains($0.key) }.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in envp { free(pointer) } }
 
         var pid: pid_t = 0
