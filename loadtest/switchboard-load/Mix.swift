@@ -54,7 +54,7 @@ final class Mix: Sendable {
     struct RunOptions: Sendable {
         var duration, directRate, groupRate, historyRate, reactionRate, typingRate, presenceRate, loginRate, callRate,
             voiceRate: Double
-        var voiceSeconds, ringTimeout, dropShare, dropAt: Double
+        var voiceSeconds, ringTimeout, dropShare, dropAt, dropEvery: Double
         var textSize: Int
         var reportRate, exportRate, exportTimeout, deleteRate: Double
         var downloadExports: Bool
@@ -76,7 +76,8 @@ final class Mix: Sendable {
             presenceRate: command.presenceRate,
             loginRate: command.loginRate, callRate: command.callRate, voiceRate: command.voiceRate,
             voiceSeconds: command.voiceSeconds, ringTimeout: command.ringTimeout, dropShare: command.dropShare,
-            dropAt: command.dropAt, textSize: command.textSize, reportRate: command.reportRate,
+            dropAt: command.dropAt, dropEvery: command.dropEvery, textSize: command.textSize,
+            reportRate: command.reportRate,
             exportRate: command.exportRate,
             exportTimeout: command.exportTimeout, deleteRate: command.deleteRate,
             downloadExports: command.downloadExports,
@@ -193,7 +194,15 @@ final class Mix: Sendable {
                 }
             }
             if o.dropShare > 0 {
-                tasks.addTask { await self.drop(at: start + UInt64(o.duration * o.dropAt * 1e9)) }
+                tasks.addTask {
+                    // The first drop at --drop-at of the duration; with --drop-every, again every so many seconds
+                    // while at least a drop's worth of the run is left for the clients to recover in.
+                    var at = o.duration * o.dropAt
+                    repeat {
+                        await self.drop(at: start + UInt64(at * 1e9))
+                        at += o.dropEvery
+                    } while o.dropEvery > 0 && at <= o.duration - min(o.dropEvery, 30)
+                }
             }
             if let plan = harness.killPlan {
                 tasks.addTask { await self.kill(plan, start: start) }
@@ -661,8 +670,11 @@ final class Mix: Sendable {
         let count = Int((Double(harness.clients.count) * options.dropShare).rounded())
         let chosen = harness.inCall.withLock { busy -> [Int] in
             // The community's administrator keeps its connection: its publications are the timed operation.
-            let candidates = (0..<harness.clients.count).filter { !busy.contains($0) && $0 != community?.admin }
-                .shuffled().prefix(count)
+            // (With --drop-every, clients still recovering from the previous drop are left alone.)
+            let candidates = (0..<harness.clients.count).filter {
+                !busy.contains($0) && $0 != community?.admin && harness.isAvailable($0)
+            }
+            .shuffled().prefix(count)
             let t = now()
             harness.recovering.withLock { for i in candidates { $0[i] = t } }
             harness.lastDrop.withLock { for i in candidates { $0[i] = t } }

@@ -131,6 +131,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Seconds an answered call lasts before the caller hangs up.") var callHold = 1.0
     @Option(help: "Share of the clients whose connection is dropped mid-run (the recovery check).") var dropShare = 0.1
     @Option(help: "When to drop them, as a share of the duration.") var dropAt = 0.5
+    @Option(
+        help: "Seconds between further drops after the first, each of --drop-share of the clients (0: one drop; soaks)."
+    )
+    var dropEvery = 0.0
     @Option(help: "Characters per text message.") var textSize = 32
     @Option(help: "Event loops of the generator's clients.") var loops = 1
     @Option(help: "Concurrent registrations during setup.") var concurrency = 32
@@ -167,9 +171,11 @@ struct RunCommand: AsyncParsableCommand {
             guard killAt != nil else { throw ValidationError("--kill-pid needs --kill-at") }
             if case .failure(let e) = makeKillPlan() { throw ValidationError(e.description) }
         }
-        guard users >= 4, friends >= 1, duration > 0, duration <= 3600, loops >= 1, dropShare >= 0, dropShare <= 1
+        guard users >= 4, friends >= 1, duration > 0, duration <= 86_400, loops >= 1, dropShare >= 0, dropShare <= 1,
+            dropEvery == 0 || dropEvery >= 10
         else {
-            throw ValidationError("--users >= 4, --friends >= 1, 0 < --duration <= 3600, --drop-share in 0...1")
+            throw ValidationError(
+                "--users >= 4, --friends >= 1, 0 < --duration <= 86400, --drop-share in 0...1, --drop-every 0 or >= 10")
         }
         guard postRate >= 0, timelineRate >= 0, likeRate >= 0, followRate >= 0, socialFollows >= 1 else {
             throw ValidationError(
@@ -399,7 +405,8 @@ struct RunCommand: AsyncParsableCommand {
             configuration: [
                 "url": url.joined(separator: " "), "standby_url": standbyUrl.joined(separator: " "),
                 "users": "\(users)", "friends_each_way": "\(friends)", "groups": "\(population.groups)",
-                "group_sizes": groupSizes, "duration_s": "\(duration)", "direct_rate": "\(directRate)",
+                "group_sizes": groupSizes, "duration_s": "\(duration)", "drop_every_s": "\(dropEvery)",
+                "direct_rate": "\(directRate)",
                 "group_rate": "\(groupRate)", "history_rate": "\(historyRate)", "reaction_rate": "\(reactionRate)",
                 "pin_rate": "\(pinRate)", "typing_rate": "\(typingRate)",
                 "presence_rate": "\(presenceRate)", "login_rate": "\(loginRate)", "call_rate": "\(callRate)",
