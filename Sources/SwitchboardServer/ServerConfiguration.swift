@@ -118,6 +118,9 @@ public struct ServerConfiguration: Sendable {
     public var cluster: ClusterConfiguration?
     /// Concurrent Argon2id hashes (default: cores).
     public var passwordHashers: Int = ServerConfiguration.coreCount
+    /// Test only: awaited by `authenticate` between its database check and the connection's registration (a test
+    /// suspends the account there). nil in production.
+    public var authenticationCheckedForTesting: (@Sendable () async -> Void)?
     /// The nice value (0-19) of the worker threads that hash passwords, transcode voice and process photos. Above 0,
     /// a loop that wakes takes its core from a long job at once, so a fan-out or a call's signal is not slowed by the
     /// hashes in progress; the jobs take the time the loops leave. 0 runs them at the loops' priority.

@@ -19,6 +19,10 @@ import Testing
         var friends: Set<FriendRepository.Pair> = []
         var messages: [ChatMessage] = []
         var deleted: Set<Int64> = []
+        /// Deleted accounts (`lock(ids:senders:)` names those among the senders).
+        var deletedAccounts: Set<Int64> = []
+        /// The senders of every `lock(ids:senders:)`, in call order.
+        var lockedSenders: [[Int64]] = []
         var readMarks: [(conversationId: Int64, userId: Int64, seq: Int64)] = []
         var lastSeqs: [Int64: Int64] = [:]
         var versions: [Int64: Int64] = [:]
@@ -40,6 +44,12 @@ import Testing
             var heads: [Int64: ConversationHead] = [:]
             for id in ids { heads[id] = head(id) }
             return heads
+        }
+        func lock(
+            ids: [Int64], senders: [Int64]
+        ) throws -> (heads: [Int64: ConversationHead], deletedSenders: Set<Int64>) {
+            lockedSenders.append(senders)
+            return (try lock(ids: ids), deletedAccounts.intersection(senders))
         }
         func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] {
             calls.append("load")
@@ -150,6 +160,25 @@ import Testing
             [Self.send("d", from: Self.cy, to: Self.group)], known: out.states, maxGroupMembers: 10, store: store)
         #expect((try? next.results[0].get())?.seq == 5)
         #expect(store.loads == loads + 1)  // an empty load for nothing missing
+    }
+
+    /// Account deletion races (issue 37): the batch locks its senders' accounts with its conversations, and a
+    /// deleted account's message is refused without taking a seq; the others' go on.
+    @Test func aDeletedAccountsMessagesAreRefusedAndTakeNoSeq() throws {
+        let store = Self.store()
+        store.deletedAccounts = [Self.bob]
+        let out = try MessageBatch.run(
+            [
+                Self.send("a", from: Self.ann, to: Self.group), Self.send("b", from: Self.bob, to: Self.group),
+                Self.send("c", from: Self.ann, to: Self.group),
+            ],
+            known: [:], maxGroupMembers: 10, store: store)
+        #expect(store.lockedSenders == [[Self.ann, Self.bob].sorted()])
+        #expect(out.results.map { (try? $0.get())?.seq } == [2, nil, 3])
+        if case .failure(let e) = out.results[1] { #expect(e == .accountDeleted) } else { Issue.record("stored") }
+        #expect(ServiceError.accountDeleted.code == .notAuthenticated)
+        #expect(out.stored == [true, false, true])
+        #expect(store.messages.allSatisfy { $0.senderId != Self.bob })
     }
 
     @Test func aClientIdIsStoredOnce() throws {

@@ -45,6 +45,22 @@ public enum SessionRepository {
         )
     }
 
+    /// Whether a session is still good for its connection, read again after the connection was registered: its
+    /// revocation, its account's deletion and suspension (nil: no such session any more).
+    public static func standing(_ db: PostgresConnection, sessionId: Int64) throws -> (
+        revoked: Bool, deleted: Bool, suspended: Bool
+    )? {
+        guard
+            let r = try db.execute(
+                cached: """
+                    SELECT s.revoked_at IS NOT NULL, u.deleted_at IS NOT NULL, u.suspended_at IS NOT NULL
+                    FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1
+                    """, [.int(sessionId)]
+            ).first
+        else { return nil }
+        return (try r.decode(column: 0), try r.decode(column: 1), try r.decode(column: 2))
+    }
+
     /// Revokes one of the user's live sessions; whether there was one.
     public static func revoke(_ db: PostgresConnection, sessionId: Int64, of userId: Int64) throws -> Bool {
         try db.execute(

@@ -62,7 +62,11 @@ public enum MessageBatch {
         lookUpKeys: Bool = true
     ) throws -> Outcome {
         let ids = Set(batch.map(\.conversationId)).sorted()
-        let heads = try store.lock(ids: ids)
+        // The senders' accounts are locked against deletion with the conversations (`MessageStore.lockHeads`): a
+        // deleted account's messages are refused, so none commits after deletion's tombstones.
+        var senders = Set<Int64>()
+        for request in batch { if case .send = request.action { senders.insert(request.actor) } }
+        let (heads, deletedSenders) = try store.lock(ids: ids, senders: senders.sorted())
         var states: [Int64: ConversationState] = [:]
         var stale: [Int64] = []
         for id in ids {
@@ -84,6 +88,7 @@ public enum MessageBatch {
             guard let state = states[request.conversationId] else { continue }
             switch request.action {
             case .send(_, _, let clientId, _):
+                if deletedSenders.contains(request.actor) { continue }
                 if !state.isGroup, let other = state.members.keys.first(where: { $0 != request.actor }) {
                     pairs.insert(FriendRepository.Pair(request.actor, other))
                     directs.insert(DirectPair(sender: request.actor, recipient: other))
@@ -143,6 +148,10 @@ public enum MessageBatch {
             var system: SystemEvent?
             switch request.action {
             case .send(let kind, let body, let clientId, let voiceId):
+                guard !deletedSenders.contains(actor) else {
+                    results[i] = .failure(.accountDeleted)
+                    continue
+                }
                 guard state.isActiveMember(actor) else {
                     results[i] = .failure(.notMember)
                     continue

@@ -14,6 +14,10 @@ public protocol MessageBatchStore {
     /// Locks these conversations (ids ascending) until the transaction ends and returns their last seq and
     /// version (missing ids: no such conversation). Called first, once per batch.
     func lock(ids: [Int64]) throws -> [Int64: ConversationHead]
+    /// `lock(ids:)`, and the accounts of `senders` (the batch's message senders) against deletion until the
+    /// transaction ends: which of them are deleted (their messages are refused). Called first, once per batch,
+    /// instead of `lock(ids:)`.
+    func lock(ids: [Int64], senders: [Int64]) throws -> (heads: [Int64: ConversationHead], deletedSenders: Set<Int64>)
     /// The states of these conversations (missing ids: no such conversation).
     func loadStates(ids: [Int64]) throws -> [Int64: ConversationState]
     /// Which of these pairs are friends.
@@ -64,6 +68,13 @@ extension MessageBatchStore {
         let transactionId = try advance(heads: heads)
         try markRead(marks)
         return (stored, transactionId)
+    }
+
+    /// A store without accounts: no sender is deleted.
+    public func lock(
+        ids: [Int64], senders: [Int64]
+    ) throws -> (heads: [Int64: ConversationHead], deletedSenders: Set<Int64>) {
+        (try lock(ids: ids), [])
     }
 
     /// A store without the social graph: nothing blocked, friends only.

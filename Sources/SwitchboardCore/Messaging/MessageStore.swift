@@ -70,26 +70,49 @@ public enum MessageStore {
     /// Locks these conversations' rows (`FOR UPDATE`, in id order, so that two batches never wait on each other
     /// in a cycle) until the caller's transaction ends, and returns their last seq and version (missing ids:
     /// no such conversation). Every change of a conversation's seq, members or name happens under this lock.
-    public static func lockHeads(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: ConversationHead] {
-        guard !ids.isEmpty else { return [:] }
+    ///
+    /// `senders`: the accounts the batch stores messages for. In the same statement (no extra round trip) their
+    /// `users` rows are locked `FOR KEY SHARE` (the lock the messages' foreign key takes at the insert anyway, so the
+    /// insert finds it held) and those not deleted come back as `liveSenders`. Account deletion's first
+    /// transaction holds the row `FOR UPDATE` while it marks it deleted (`AccountDeletionRepository.request`), which
+    /// conflicts with this lock: a batch that locked first commits before the deletion can, so deletion's
+    /// `messages` step sees its messages; one that comes later waits and then finds the account deleted (read
+    /// committed re-reads the row it waited for). So no message of a deleted account is committed after its
+    /// tombstones (docs/protocol.md, "Account deletion"). With no row (no such conversation) `liveSenders` is empty.
+    public static func lockHeads(
+        _ db: PostgresConnection, ids: [Int64], senders: [Int64] = []
+    ) throws -> (heads: [Int64: ConversationHead], liveSenders: Set<Int64>) {
+        guard !ids.isEmpty else { return ([:], []) }
         var heads: [Int64: ConversationHead] = [:]
-        // One conversation (every commit at a low rate, most commits of a busy group): scalar parameters, see `insert`.
-        let rows =
-            ids.count == 1
-            ? try db.execute(
-                cached: "SELECT id, last_seq, version FROM conversations WHERE id = $1 FOR UPDATE", [.int(ids[0])])
-            : try db.execute(
-                cached:
-                    """
-                    SELECT id, last_seq, version FROM conversations WHERE id = ANY($1::bigint[]) \
-                    ORDER BY id FOR UPDATE
-                    """,
-                [.text(bigintArray(ids))])
+        // One conversation (every commit at a low rate, most commits of a busy group) or one sender: scalar
+        // parameters, see `insert`. The senders' check is an uncorrelated sub-select (an `InitPlan`), run once per
+        // statement: one probe of `users`' primary key per sender, no extra statement or round trip.
+        let conversations = ids.count == 1 ? "id = $1" : "id = ANY($1::bigint[]) ORDER BY id"
+        let accounts: String
+        switch senders.count {
+        case 0: accounts = ""
+        case 1: accounts = ", (SELECT u.id::text FROM users u WHERE u.id = $2 AND u.deleted_at IS NULL FOR KEY SHARE)"
+        default:
+            accounts = """
+                , array_to_string(ARRAY(SELECT u.id FROM users u \
+                WHERE u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL FOR KEY SHARE), ',')
+                """
+        }
+        var parameters: [PostgresData?] = [ids.count == 1 ? .int(ids[0]) : .text(bigintArray(ids))]
+        if !senders.isEmpty { parameters.append(senders.count == 1 ? .int(senders[0]) : .text(bigintArray(senders))) }
+        let rows = try db.execute(
+            cached: """
+                SELECT id, last_seq, version\(accounts) FROM conversations WHERE \(conversations) FOR UPDATE
+                """, parameters)
+        var live = Set<Int64>()
         for r in rows {
             heads[try r.decode(Int64.self, column: 0)] = ConversationHead(
                 lastSeq: try r.decode(column: 1), version: try r.decode(column: 2))
+            if !senders.isEmpty, live.isEmpty, let list = try r.decode(String?.self, column: 3) {
+                live = Set(list.split(separator: ",").compactMap { Int64($0) })
+            }
         }
-        return heads
+        return (heads, live)
     }
 
     /// A conversation's last seq and version without locking (nil: no such conversation).

@@ -15,7 +15,15 @@ public struct PostgresMessageBatchStore: MessageBatchStore {
 
     public init(_ db: PostgresConnection) { self.db = db }
 
-    public func lock(ids: [Int64]) throws -> [Int64: ConversationHead] { try MessageStore.lockHeads(db, ids: ids) }
+    public func lock(ids: [Int64]) throws -> [Int64: ConversationHead] {
+        try MessageStore.lockHeads(db, ids: ids).heads
+    }
+    public func lock(
+        ids: [Int64], senders: [Int64]
+    ) throws -> (heads: [Int64: ConversationHead], deletedSenders: Set<Int64>) {
+        let (heads, live) = try MessageStore.lockHeads(db, ids: ids, senders: senders)
+        return (heads, heads.isEmpty ? [] : Set(senders).subtracting(live))
+    }
     public func loadStates(ids: [Int64]) throws -> [Int64: ConversationState] {
         try MessageStore.loadStates(db, ids: ids)
     }

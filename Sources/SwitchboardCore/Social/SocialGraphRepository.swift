@@ -92,6 +92,19 @@ public enum SocialGraphRepository {
         ).isEmpty)
     }
 
+    /// `hasHandle` for a transaction that is about to create something of `user`'s (a post, a repost, a like): the
+    /// row is locked `FOR KEY SHARE` until the transaction ends (the lock the insert's foreign key takes anyway).
+    /// Account deletion's first transaction holds it `FOR UPDATE` while it marks the account deleted and frees its
+    /// handle: a transaction that locked first commits before the deletion can (so the deletion's steps see what it
+    /// created); one that comes later waits, then finds no handle (`handle_required`).
+    public static func lockHandle(_ db: PostgresConnection, _ user: Int64) throws -> Bool {
+        !(try db.execute(
+            cached: """
+                SELECT 1 FROM users WHERE id = $1 AND handle IS NOT NULL AND deleted_at IS NULL FOR KEY SHARE
+                """, [.int(user)]
+        ).isEmpty)
+    }
+
     /// These users as `social_user` objects (missing ids are absent; deleted accounts' stubs are present).
     public static func socialUsers(_ db: PostgresConnection, ids: [Int64]) throws -> [Int64: SocialUser] {
         guard !ids.isEmpty else { return [:] }

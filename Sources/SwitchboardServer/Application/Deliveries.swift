@@ -35,7 +35,7 @@ struct Deliveries: Sendable {
     func revoke(sessionId: Int64, userId: Int64) {
         guard let cluster else {
             outbox.post(
-                .revoke, to: registry.devices(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
+                .revoke, to: registry.sweep(ofUser: userId).filter { $0.sessionId == sessionId }.map(\.connection))
             return
         }
         revokeLocally(sessionId: sessionId, userId: userId, node: cluster.node)
@@ -45,7 +45,7 @@ struct Deliveries: Sendable {
     /// Tells every connection of a suspended account, on every node, and closes it with 4004.
     func suspend(userId: Int64) {
         guard let cluster else {
-            outbox.post(.suspend, to: registry.devices(ofUser: userId).map(\.connection))
+            outbox.post(.suspend, to: registry.sweep(ofUser: userId).map(\.connection))
             return
         }
         suspendLocally(userId: userId, node: cluster.node)
@@ -55,7 +55,7 @@ struct Deliveries: Sendable {
     /// Closes this node's connections of a suspended account.
     func suspendLocally(userId: Int64, node: UInt32) {
         outbox.post(
-            .suspend, to: registry.devices(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
+            .suspend, to: registry.sweep(ofUser: userId).filter { $0.connection.node == node }.map(\.connection))
     }
 
     /// Tells every connection of a deleted account (`account.deleted`) and closes it with 4005, on every node.
@@ -70,7 +70,7 @@ struct Deliveries: Sendable {
 
     /// This node's connections of a deleted account (`node` nil on a single node: all of them).
     func closeDeletedAccountLocally(userId: Int64, node: UInt32?) {
-        let mine = registry.devices(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(
+        let mine = registry.sweep(ofUser: userId).filter { node == nil || $0.connection.node == node }.map(
             \.connection)
         guard !mine.isEmpty else { return }
         let event = ProtocolCodec.encodeEvent(AccountEvents.AccountDeleted(userId: userId))
@@ -84,7 +84,33 @@ struct Deliveries: Sendable {
 
     /// Closes this node's connections of a session (a revocation announced by another node, or this node's share).
     func revokeLocally(sessionId: Int64, userId: Int64, node: UInt32) {
-        let mine = registry.devices(ofUser: userId).filter { $0.sessionId == sessionId && $0.connection.node == node }
+        let mine = registry.sweep(ofUser: userId).filter { $0.sessionId == sessionId && $0.connection.node == node }
         outbox.post(.revoke, to: mine.map(\.connection))
+    }
+
+    /// Why an authenticated connection must close after all: what a sweep it missed would have said.
+    enum Closing: Sendable {
+        /// Its session was revoked (4001).
+        case revoked
+        /// Its account was suspended (4004).
+        case suspended
+        /// Its account was deleted (4005).
+        case deleted
+    }
+
+    /// Closes one connection as the sweep it missed would have (`IdentityFeature`, "A sweep during an
+    /// authentication"); `nil` closes it with 1012 (reconnect and authenticate again) when the check could not be
+    /// made.
+    func close(_ connection: ConnectionID, userId: Int64, as closing: Closing?) {
+        switch closing {
+        case .revoked: outbox.post(.revoke, to: [connection])
+        case .suspended: outbox.post(.suspend, to: [connection])
+        case .deleted:
+            var batch = OutboxBatch()
+            batch.add(.event(ProtocolCodec.encodeEvent(AccountEvents.AccountDeleted(userId: userId))), to: connection)
+            batch.add(.close(code: AccountEvents.closeCode, reason: "account deleted"), to: connection)
+            outbox.post(batch)
+        case nil: outbox.post(.reconnect, to: [connection])
+        }
     }
 }

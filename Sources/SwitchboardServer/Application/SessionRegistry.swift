@@ -24,6 +24,8 @@ final class SessionRegistry: @unchecked Sendable {
     @exclusivity(unchecked) private var byUser: [IDKey: SmallDeviceMap<Device>] = [:]
     // protected by lock: the user of every session with a connected device
     private var userOfSession: [Int64: Int64] = [:]
+    // protected by lock: how many close sweeps (`sweep(ofUser:)`) have looked the registry up so far
+    private var sweeps: UInt64 = 0
 
     init() {}
 
@@ -59,6 +61,24 @@ final class SessionRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return byUser[IDKey(userId)]?.values ?? []
+    }
+
+    /// Every connected device of a user, for a sweep that closes them (a revocation, a suspension, a deletion):
+    /// counted in `closeSweeps`, in the same critical section as the look-up.
+    func sweep(ofUser userId: Int64) -> [Device] {
+        lock.lock()
+        defer { lock.unlock() }
+        sweeps &+= 1
+        return byUser[IDKey(userId)]?.values ?? []
+    }
+
+    /// How many close sweeps have looked the registry up so far. An authentication reads it before its database
+    /// check and again after `add`: unchanged, no sweep can have missed the new connection (`IdentityFeature`,
+    /// "A sweep during an authentication").
+    var closeSweeps: UInt64 {
+        lock.lock()
+        defer { lock.unlock() }
+        return sweeps
     }
 
     /// Every connected device of these users (each user once).

@@ -60,6 +60,7 @@ struct IdentityFeature: Feature {
         registry.operations.register(Ops.Register.self) { context, p in
             let address = context.snapshot.address
             context.connection.authenticating = true
+            let sweeps = context.services.registry.closeSweeps
             context.run(
                 { () async throws(ServiceError) -> SessionCredentials in
                     do throws(IdentityError) {
@@ -67,32 +68,37 @@ struct IdentityFeature: Feature {
                             phone: p.phone, password: p.password, displayName: p.displayName, device: p.device,
                             handle: p.handle, address: address)
                     } catch { throw error.wire }
-                }, then: Self.becomeAuthenticated)
+                }, then: { app, c in Self.becomeAuthenticated(app, c, sweeps: sweeps, service: service) })
         }
         registry.operations.register(Ops.Login.self) { context, p in
             let address = context.snapshot.address
             context.connection.authenticating = true
+            let sweeps = context.services.registry.closeSweeps
             context.run(
                 { () async throws(ServiceError) -> SessionCredentials in
                     do throws(IdentityError) {
                         return try await service.login(
                             phone: p.phone, password: p.password, device: p.device, address: address)
                     } catch { throw error.wire }
-                }, then: Self.becomeAuthenticated)
+                }, then: { app, c in Self.becomeAuthenticated(app, c, sweeps: sweeps, service: service) })
         }
         registry.operations.register(Ops.Authenticate.self) { context, p in
             context.connection.authenticating = true
+            let sweeps = context.services.registry.closeSweeps
+            let checked = context.services.configuration.authenticationCheckedForTesting
             context.run(
                 { () async throws(ServiceError) -> AuthenticateResult in
                     do throws(IdentityError) {
                         let (identity, profile) = try await service.authenticate(token: p.token)
+                        await checked?()
                         return AuthenticateResult(
                             userId: identity.userId, sessionId: identity.sessionId, profile: UserProfile(profile))
                     } catch { throw error.wire }
                 },
                 then: { app, r in
                     if p.resume == true { app.messaging.holding = true }
-                    app.authenticated(Identity(userId: r.userId, sessionId: r.sessionId))
+                    Self.becomeAuthenticated(
+                        app, Identity(userId: r.userId, sessionId: r.sessionId), sweeps: sweeps, service: service)
                 })
         }
         registry.operations.register(Ops.Ping.self) { context, _ in context.reply(Empty()) }
@@ -148,8 +154,45 @@ struct IdentityFeature: Feature {
         }
     }
 
-    /// Moves the connection to authenticated once `register` or `login` answered.
-    static let becomeAuthenticated: @Sendable (ProtocolApplication, SessionCredentials) -> Void = { app, c in
-        app.authenticated(Identity(userId: c.userId, sessionId: c.sessionId))
+    /// Moves the connection to authenticated once `register`, `login` or `authenticate` answered, and closes it
+    /// again if a close sweep of its account or session may have missed it (`sweeps`: the registry's count of
+    /// close sweeps read before the database check).
+    ///
+    /// **A sweep during an authentication.** A revocation, a suspension or a deletion commits, then closes the
+    /// connections the registry has (`Deliveries`: the sweep W, after the commit S). An authentication checks the
+    /// database (C: session live, account neither deleted nor suspended), then registers the connection on its loop
+    /// (R, `SessionRegistry.add`). S is either before C's snapshot (C sees it and refuses) or after it; in the second
+    /// case W comes after C, and either W is after R (W finds the connection and closes it) or W is between C and R
+    /// (W misses it: the race). Counting sweeps tells the last case apart without a database read in the common one:
+    /// the count is read before C and again after R, and W bumps it in the critical section where it looks the
+    /// registry up. Unchanged, no W ran between C and R, so none missed this connection. Changed (any sweep, of any
+    /// account, on this node: rare), the check is made again (C2, after R): if S committed before C2, C2 sees it and
+    /// the connection is closed as W would have closed it; if not, W comes after S, so after C2 and R, and finds it.
+    /// A C2 that fails (the database unavailable) closes with 1012: the client authenticates again. In a cluster
+    /// each node sweeps its own connections when the notice arrives (after S), so the same holds on every node.
+    static func becomeAuthenticated(
+        _ app: ProtocolApplication, _ identity: Identity, sweeps: UInt64, service: IdentityService
+    ) {
+        app.authenticated(identity)
+        let services = app.services
+        guard services.registry.closeSweeps != sweeps else { return }
+        let connection = app.connectionId
+        Task(executorPreference: services.executor) {
+            let closing: Deliveries.Closing?
+            do throws(IdentityError) {
+                closing = try await service.closing(sessionId: identity.sessionId)
+                guard closing != nil else { return }
+            } catch {
+                closing = nil
+            }
+            services.deliveries.close(connection, userId: identity.userId, as: closing)
+        }
+    }
+
+    /// `becomeAuthenticated` for `register` and `login`'s credentials.
+    static func becomeAuthenticated(
+        _ app: ProtocolApplication, _ c: SessionCredentials, sweeps: UInt64, service: IdentityService
+    ) {
+        becomeAuthenticated(app, Identity(userId: c.userId, sessionId: c.sessionId), sweeps: sweeps, service: service)
     }
 }

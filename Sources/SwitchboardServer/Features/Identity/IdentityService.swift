@@ -128,6 +128,18 @@ final class IdentityService: Sendable {
         return found
     }
 
+    /// What a connection authenticated as `sessionId` must be closed for now (nil: nothing, it stays open): the
+    /// check an authentication makes again when a close sweep ran while it was in flight (`IdentityFeature`).
+    func closing(sessionId: Int64) async throws(IdentityError) -> Deliveries.Closing? {
+        let standing = try await db.read(as: IdentityError.self) { db in
+            try SessionRepository.standing(db, sessionId: sessionId)
+        }
+        guard let standing else { return .revoked }
+        if standing.deleted { return .deleted }
+        if standing.suspended { return .suspended }
+        return standing.revoked ? .revoked : nil
+    }
+
     /// `logout`: revokes the caller's own session (already revoked: nothing to do).
     func logout(_ caller: Caller) async throws(IdentityError) {
         let (sessionId, userId) = (caller.sessionId, caller.userId)

@@ -178,9 +178,10 @@ final class PostService: Sendable {
         }
     }
 
-    /// Posting, liking and reposting need a handle of one's own.
+    /// Posting, liking and reposting need a handle of one's own; the account's row stays locked against deletion
+    /// until the transaction ends (`SocialGraphRepository.lockHandle`), so nothing is created after deletion's steps.
     private static func requireHandle(_ db: PostgresConnection, _ user: Int64) throws {
-        guard try SocialGraphRepository.hasHandle(db, user) else { throw PostError.handleRequired }
+        guard try SocialGraphRepository.lockHandle(db, user) else { throw PostError.handleRequired }
     }
 
     /// Takes one token of the caller's `bucket`, or refuses with its retry time.
