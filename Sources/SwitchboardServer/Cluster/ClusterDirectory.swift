@@ -350,12 +350,14 @@ final class ClusterDirectory: @unchecked Sendable {
 
     // MARK: liveness
 
-    /// The bus (the Redis subscription) dropped: messages may be lost until the next good heartbeat, which
-    /// reloads every directory and writes this node's again.
+    /// The bus (the Redis subscription, or the connection that publishes) dropped: messages may be lost until the
+    /// next good heartbeat, which reloads every directory and writes this node's again.
     func busDropped() {
+        storeUp.store(false, ordering: .relaxed)
         queue.async { [self] in
             if !storeDown { logger.error("cluster: the bus dropped") }
             storeDown = true
+            storeUp.store(false, ordering: .relaxed)
             releaseHeld(upTo: .max, timedOut: false)
         }
     }
@@ -412,12 +414,19 @@ final class ClusterDirectory: @unchecked Sendable {
             if !settling { for other in dead where other != node { try store.forget(node: other) } }
             for (other, state) in remote where state.needsSnapshot { resync(other) }
             updateGauges()
+            storeUp.store(!storeDown, ordering: .relaxed)
         } catch {
             storeFailed(error)
         }
     }
 
     private let liveCount = Atomic<Int>(1)
+    /// Whether Redis answered this node's last heartbeat and, after an outage, the recovery is complete (the
+    /// directory written again and its `sync` change published): `/readyz` is not ready without it.
+    private let storeUp = Atomic<Bool>(true)
+
+    /// Whether Redis is up for this node as of its last heartbeat, with any recovery done (`/readyz`); any thread.
+    var isStoreUp: Bool { storeUp.load(ordering: .relaxed) }
 
     /// The live nodes (this one included) as of the last heartbeat; any thread.
     var liveNodeCount: Int { liveCount.load(ordering: .relaxed) }
@@ -431,6 +440,7 @@ final class ClusterDirectory: @unchecked Sendable {
     private func storeFailed(_ error: any Error) {
         if !storeDown { logger.error("cluster: Redis unavailable", metadata: [LogKey.error: "\(error)"]) }
         storeDown = true
+        storeUp.store(false, ordering: .relaxed)
         releaseHeld(upTo: .max, timedOut: false)
     }
 }
