@@ -67,6 +67,8 @@ final class ClusterDirectory: @unchecked Sendable {
     // protected by queue: when the last recovery happened (`DispatchTime` nanoseconds); no node is declared
     // dead within a heartbeat TTL of it (the others are writing their heartbeats again too)
     private var recoveredAt: UInt64 = 0
+    // protected by queue: when the last heartbeat was written (`DispatchTime` nanoseconds; 0 before the first)
+    private var lastBeatAt: UInt64 = 0
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
 
@@ -376,11 +378,25 @@ final class ClusterDirectory: @unchecked Sendable {
     private func beat() {
         assertOnQueue()
         do {
+            let now = DispatchTime.now().uptimeNanoseconds
+            // Silent longer than the TTL since the last heartbeat (the process was stopped, or stalled): the others
+            // may have expired this node, detached its devices and stopped delivering to them.
+            let running = lastBeatAt != 0  // the first heartbeat adds this node: it was not forgotten
+            let outlived = running && now &- lastBeatAt >= UInt64(heartbeatTTL * 1e9)
             let forgotten = try store.heartbeat(node: node, ttlMilliseconds: Int(heartbeatTTL * 1000))
+            lastBeatAt = now
             let (live, dead) = try store.nodes()
             if forgotten && !storeDown && localSeq > 0 {
                 // The others forgot this node (a pause longer than the TTL): write the directory again.
                 try rewriteDirectory()
+            }
+            if running && (forgotten || outlived) && !storeDown {
+                // Its clients reconnect and resume (a recovery of the store does the same, below).
+                metrics.silencesOutlived.increment()
+                logger.warning(
+                    "cluster: this node was silent longer than its heartbeat TTL, or forgotten by the others",
+                    metadata: ["sb.forgotten": "\(forgotten)"])
+                delegate?.silenceOutlived()
             }
             if storeDown {
                 // Not before this node hears the bus again: a snapshot loaded while it does not would miss the

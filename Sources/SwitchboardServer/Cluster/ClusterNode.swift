@@ -163,6 +163,16 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         bus.send(bytes, to: other)
     }
 
+    func silenceOutlived() {
+        // The others may have expired this node while it was paused and sent nothing to its devices meanwhile: its
+        // clients reconnect (to any node) and resume from their last seqs.
+        let devices = registry.devices(onNode: node)
+        logger.warning(
+            "cluster: asking this node's clients to reconnect after a pause",
+            metadata: ["sb.devices": "\(devices.count)"])
+        local.post(.reconnect, to: devices.map(\.connection))
+    }
+
     func busRecovered() {
         // Deliveries from other nodes may have been lost while the bus was down: this node's clients reconnect
         // and resume from their last seqs (nothing acknowledged is lost: it is in PostgreSQL).
