@@ -173,7 +173,8 @@ let package = Package(
             name: "SwitchboardEngineTests",
             dependencies: [
                 "SwitchboardServer", "SwitchboardDomain", "SwitchboardCore", "SwitchboardCalls", "SwitchboardStore",
-                "SwitchboardProtocol", "SwitchboardTransport", .product(name: "Logging", package: "swift-log"),
+                "SwitchboardProtocol", "SwitchboardTransport", "SwitchboardRedis",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         .testTarget(name: "SwitchboardClientTests", dependencies: ["SwitchboardClient"], swiftSettings: strict),

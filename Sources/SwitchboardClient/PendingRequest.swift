@@ -21,6 +21,8 @@ final class PendingRequest: @unchecked Sendable {
         case sync
         /// The client's `conversations.list` that sets the resume baseline of a new session.
         case baseline
+        /// The client's `sync` after a message event arrived over a gap in its conversation's seqs.
+        case gapSync
     }
 
     let id: Int64

@@ -112,6 +112,17 @@ public struct ResumeTracker: Sendable, Equatable {
         return since
     }
 
+    /// Whether a message before `seq` of this conversation is missing once `seq` was observed: the floor is known
+    /// and below `seq - 1`. A connection's message events arrive in seq order, so a hole below a message event is a
+    /// message the live stream missed (a delivery lost between nodes): `sync {since: resumePoints}` brings it.
+    public func hasGap(conversationId c: Int64, below seq: Int64) -> Bool {
+        guard let floor = windows[c]?.floor else { return false }
+        return floor < seq - 1
+    }
+
+    /// Whether any conversation has a hole: seqs seen above a known floor (the floor's next seq is missing).
+    public var hasAnyGap: Bool { windows.values.contains { $0.floor != nil && !$0.seen.isEmpty } }
+
     /// Forgets everything (a new session).
     public mutating func reset() {
         windows = [:]

@@ -81,6 +81,8 @@ public final class SwitchboardClient: @unchecked Sendable {
     private var loggingOut = false
     // protected by loop.queue: the server announced `session.revoked`; its close 4001 follows
     private var revoked = false
+    // protected by loop.queue: a message arrived over a gap while a `sync` ran: check for gaps when it ends
+    private var gapSyncWanted = false
 
     private enum Phase: Equatable {
         /// Not connected and not trying.
@@ -650,12 +652,38 @@ public final class SwitchboardClient: @unchecked Sendable {
         case .message(let message):
             if acknowledgesPendingSend(message) { return }
             guard tracker.observe(conversationId: message.conversationId, seq: message.seq) else { return }
+            if tracker.hasGap(conversationId: message.conversationId, below: message.seq) { syncGap() }
         case .account(.sessionRevoked(let e)):
             if e.sessionId == session?.sessionId { revoked = true }
         default:
             break
         }
         eventSink.yield(event)
+    }
+
+    /// A message event arrived over a gap (a seq before it is missing): `sync {since}` from the resume points, so
+    /// the server sends the missing messages as events (in seq order; the ones already given are dropped by the
+    /// tracker). One sync at a time (the server refuses a second): a gap seen while one runs is checked again
+    /// when it ends.
+    private func syncGap() {
+        loop.assertOnLoop()
+        guard session != nil, authenticatedHere, phase == .open else { return }
+        if inFlight.values.contains(where: { $0.op == Ops.Sync.name })
+            || waiting.contains(where: { $0.op == Ops.Sync.name })
+        {
+            gapSyncWanted = true
+            return
+        }
+        logger.debug("a message arrived over a gap; syncing")
+        sendInternal(op: Ops.Sync.name, params: Ops.Sync.Parameters(since: tracker.resumePoints), kind: .gapSync)
+    }
+
+    /// A `sync` ended (the client's or the application's): sync again if a gap was seen meanwhile and remains.
+    private func syncEnded() {
+        loop.assertOnLoop()
+        guard gapSyncWanted else { return }
+        gapSyncWanted = false
+        if tracker.hasAnyGap { syncGap() }
     }
 
     /// A message of ours that a catch-up brought while our `messages.send` of it still waits for its reply (the
@@ -687,6 +715,7 @@ public final class SwitchboardClient: @unchecked Sendable {
 
     private func replied(_ pending: PendingRequest, _ result: Result<ReplyPayload, SwitchboardClientError>) {
         loop.assertOnLoop()
+        defer { if pending.op == Ops.Sync.name { syncEnded() } }
         switch pending.kind {
         case .user:
             if case .success(let payload) = result { observeUserReply(pending, payload) }
@@ -722,6 +751,15 @@ public final class SwitchboardClient: @unchecked Sendable {
                 // The server holds live messages until a sync finishes: start over rather than stall.
                 logger.debug("resume failed", metadata: ["switchboard.client.error": "\(error)"])
                 if session != nil { socket?.abort(reason: "sync failed: \(error)") }
+            }
+        case .gapSync:
+            // Its catch-up came as events before the reply; a failure (a sync of the application's ran) is
+            // retried at the next gap.
+            guard case .success(let payload) = result, let summary = try? payload.decode(SyncSummary.self) else {
+                return
+            }
+            for entry in summary.conversations {
+                tracker.advance(conversationId: entry.conversationId, to: entry.lastSeq)
             }
         case .baseline:
             guard case .success(let payload) = result, let list = try? payload.decode(BaselineResult.self) else {

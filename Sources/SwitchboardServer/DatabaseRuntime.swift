@@ -57,7 +57,11 @@ public final class DatabaseRuntime: Sendable {
         do {
             let pool = try DatabasePool(
                 connectionString: connectionString, size: configuration.databasePoolSize, logger: logger,
-                maxWaiters: configuration.databaseMaxWaiters)
+                maxWaiters: configuration.databaseMaxWaiters,
+                timeouts: PostgresSessionTimeouts(
+                    lock: configuration.databaseLockTimeout,
+                    idleInTransaction: configuration.databaseIdleInTransactionTimeout,
+                    statement: configuration.databaseStatementTimeout))
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: [LogKey.version: "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.

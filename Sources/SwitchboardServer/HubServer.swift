@@ -113,13 +113,14 @@ public final class HubServer: @unchecked Sendable {
         web = configuration.web.root.map { WebSite(root: $0, configuration: configuration.web, logger: logger) }
     }
 
-    /// Whether the server accepts work (`/readyz`): running, the last database check passed, and the database
-    /// server (when we supervise it) is up.
+    /// Whether the server accepts work (`/readyz`): running, the last database check passed, the database
+    /// server (when we supervise it) is up, and in a cluster both Redis connections are up and recovered
+    /// (`ClusterNode.isReady`).
     public var isReady: Bool {
         lock.lock()
         let ready = phase == .running && databaseHealthy
         lock.unlock()
-        return ready && (databaseServerRunning?() ?? true) && (services?.cluster?.isBusUp ?? true)
+        return ready && (databaseServerRunning?() ?? true) && (services?.cluster?.isReady ?? true)
     }
 
     private let databaseServerRunning: (@Sendable () -> Bool)?

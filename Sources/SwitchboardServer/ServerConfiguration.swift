@@ -92,6 +92,15 @@ public struct ServerConfiguration: Sendable {
     /// Request tasks that may wait for a database connection; further ones answer `unavailable` with
     /// `retry_after_ms`.
     public var databaseMaxWaiters: Int = 1024
+    /// Seconds a database session waits for a lock (a conversation's row lock held by another transaction) before
+    /// its statement fails and the request answers `unavailable` with `retry_after_ms`; 0: no limit.
+    public var databaseLockTimeout: Double = 2
+    /// Seconds a database session may sit idle inside a transaction before PostgreSQL ends it (and its locks); 0:
+    /// no limit.
+    public var databaseIdleInTransactionTimeout: Double = 5
+    /// Seconds one statement may run before PostgreSQL cancels it (the request answers `unavailable`); 0: no limit.
+    /// Migrations are exempt; backups run `pg_dump` on sessions of their own.
+    public var databaseStatementTimeout: Double = 30
     /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
     /// doubles per failed attempt.
     public var embeddedRestartBackoff: Double = 0.5

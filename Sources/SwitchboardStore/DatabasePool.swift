@@ -98,11 +98,12 @@ public final class DatabasePool: Sendable {
     ///   - size: The number of connections (at least 1).
     ///   - logger: Passed to every connection.
     ///   - maxWaiters: Async callers that may wait for a connection (then ``PostgresError/Kind/overloaded``).
+    ///   - timeouts: Every connection's lock, idle-in-transaction and statement limits (none by default).
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connectionFailed`` if any connection fails; the
     ///   ones already opened are closed.
     public init(
         connectionString: String, size: Int = DatabasePool.defaultSize, logger: Logger,
-        maxWaiters: Int = DatabasePool.defaultMaxWaiters
+        maxWaiters: Int = DatabasePool.defaultMaxWaiters, timeouts: PostgresSessionTimeouts = .none
     ) throws {
         precondition(size >= 1, "a pool needs at least one connection")
         precondition(maxWaiters >= 0, "maxWaiters must not be negative")
@@ -113,7 +114,8 @@ public final class DatabasePool: Sendable {
             connectionLogger[metadataKey: StoreLogKey.connectionIndex] = "\(index)"
             let queue = DispatchQueue(label: "switchboard.postgres.\(index)")
             connections.append(
-                try PostgresConnection(connectionString: connectionString, queue: queue, logger: connectionLogger)
+                try PostgresConnection(
+                    connectionString: connectionString, queue: queue, logger: connectionLogger, timeouts: timeouts)
             )
         }
         self.connections = connections

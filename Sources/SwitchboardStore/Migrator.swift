@@ -13,7 +13,8 @@ public import Logging
 /// Each migration runs in its own transaction that first takes `pg_advisory_xact_lock(advisoryLockKey)`, then
 /// re-reads `schema_migrations`, so several servers starting at once apply every migration exactly once: the
 /// others wait on the lock and then find nothing left to do. Applied versions are recorded in
-/// `schema_migrations(version, name, applied_at)`.
+/// `schema_migrations(version, name, applied_at)`. Each transaction turns the session's lock, statement and
+/// idle-in-transaction limits off for itself (`SET LOCAL`).
 public enum Migrator {
     /// The advisory lock key (arbitrary constant: "SWBDMIGR" in ASCII, truncated to 63 bits).
     public static let advisoryLockKey: Int64 = 0x5357_4244_4D49_4752
@@ -36,6 +37,11 @@ public enum Migrator {
         let codeVersion = sorted.last?.version ?? 0
         while true {
             let outcome = try connection.transaction { connection -> (applied: Migration?, version: Int) in
+                // A migration is never cut by the session's limits (`PostgresSessionTimeouts`): it may wait for
+                // another server's migration (the advisory lock) and rewrite large tables.
+                try connection.executeScript(
+                    "SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0; "
+                        + "SET LOCAL idle_in_transaction_session_timeout = 0")
                 try connection.query("SELECT pg_advisory_xact_lock($1)", [.int(advisoryLockKey)])
                 try connection.query(
                     """

@@ -21,7 +21,8 @@ public import Logging
 ///
 /// ## Session settings
 /// The session runs with `TimeZone=UTC`, `DateStyle=ISO` and `client_encoding=UTF8` (these override the same
-/// settings in the connection string), so ``PostgresRow/date(_:)-(Int)`` can parse `timestamptz` text.
+/// settings in the connection string), so ``PostgresRow/date(_:)-(Int)`` can parse `timestamptz` text, and with
+/// the ``PostgresSessionTimeouts`` it was given (these too override the connection string's `options`).
 ///
 /// ## Reconnection
 /// Before each statement, if libpq reports the connection bad (or the idle socket shows the server hung up),
@@ -58,17 +59,21 @@ public final class PostgresConnection: @unchecked Sendable {
     ///   - connectionString: A libpq connection string.
     ///   - queue: The serial queue that will own the connection (a new one by default).
     ///   - logger: Receives notices (debug) and reconnection events.
+    ///   - timeouts: The session's lock, idle-in-transaction and statement limits (none by default).
     /// - Throws: ``PostgresError`` of kind ``PostgresError/Kind/connectionFailed``.
     public init(
         connectionString: String,
         queue: DispatchQueue = DispatchQueue(label: "switchboard.postgres"),
-        logger: Logger
+        logger: Logger,
+        timeouts: PostgresSessionTimeouts = .none
     ) throws {
         self.queue = queue
         self.logger = logger
         self.noticeSink = Unmanaged.passRetained(NoticeSink(logger: logger))
         let keys = ["dbname", "options", "client_encoding", "application_name"]
-        let values = [connectionString, "-c TimeZone=UTC -c DateStyle=ISO,YMD", "UTF8", "switchboard"]
+        let values = [
+            connectionString, "-c TimeZone=UTC -c DateStyle=ISO,YMD" + timeouts.options, "UTF8", "switchboard",
+        ]
         let connection = Self.withCStringArray(keys) { keyPointers in
             Self.withCStringArray(values) { valuePointers in
                 PQconnectdbParams(keyPointers, valuePointers, 1)

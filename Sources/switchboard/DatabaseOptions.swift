@@ -47,6 +47,34 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         help:
             """
+            Seconds a database session waits for a lock (such as a conversation's row) before the request answers \
+            unavailable; 0: no limit. [env: SWITCHBOARD_DB_LOCK_TIMEOUT]
+            """
+    )
+    var dbLockTimeout: Double = envValue("SWITCHBOARD_DB_LOCK_TIMEOUT", as: Double.self) ?? 2
+
+    @Option(
+        help:
+            """
+            Seconds a database session may sit idle inside a transaction before PostgreSQL ends it; 0: no limit. \
+            [env: SWITCHBOARD_DB_IDLE_IN_TRANSACTION_TIMEOUT]
+            """
+    )
+    var dbIdleInTransactionTimeout: Double =
+        envValue("SWITCHBOARD_DB_IDLE_IN_TRANSACTION_TIMEOUT", as: Double.self) ?? 5
+
+    @Option(
+        help:
+            """
+            Seconds one database statement may run before it is cancelled (migrations are exempt); 0: no limit. \
+            [env: SWITCHBOARD_DB_STATEMENT_TIMEOUT]
+            """
+    )
+    var dbStatementTimeout: Double = envValue("SWITCHBOARD_DB_STATEMENT_TIMEOUT", as: Double.self) ?? 30
+
+    @Option(
+        help:
+            """
             Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: \
             SWITCHBOARD_PG_RESTART_BACKOFF]
             """
@@ -64,6 +92,12 @@ struct DatabaseOptions: ParsableArguments {
 
     func validate() throws {
         guard dbMaxWaiters >= 0 else { throw ValidationError("--db-max-waiters must not be negative") }
+        for (flag, value) in [
+            ("--db-lock-timeout", dbLockTimeout), ("--db-idle-in-transaction-timeout", dbIdleInTransactionTimeout),
+            ("--db-statement-timeout", dbStatementTimeout),
+        ] where !(value >= 0 && value <= 86_400) {
+            throw ValidationError("\(flag) must be between 0 and 86400 seconds")
+        }
         guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
             throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
         }
@@ -74,6 +108,9 @@ struct DatabaseOptions: ParsableArguments {
         c.dataDirectory = dataDir
         c.databasePoolSize = max(1, dbPoolSize)
         c.databaseMaxWaiters = dbMaxWaiters
+        c.databaseLockTimeout = dbLockTimeout
+        c.databaseIdleInTransactionTimeout = dbIdleInTransactionTimeout
+        c.databaseStatementTimeout = dbStatementTimeout
         c.embeddedRestartBackoff = pgRestartBackoff
         c.embeddedRestartBackoffMax = pgRestartBackoffMax
     }

@@ -171,6 +171,7 @@ final class MemoryClusterStore: ClusterStore, Sendable {
 final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
     let devices = Mutex<[UInt64: (Device, String)]>([:])
     let recoveries = Atomic<Int>(0)
+    let silences = Atomic<Int>(0)
 
     func remoteDeviceAttached(_ device: Device, status: String) {
         devices.withLock { $0[device.connection.rawValue] = (device, status) }
@@ -182,6 +183,7 @@ final class DirectoryLog: ClusterDirectoryDelegate, Sendable {
         devices.withLock { $0[device.connection.rawValue]?.1 = status }
     }
     func busRecovered() { recoveries.add(1, ordering: .relaxed) }
+    func silenceOutlived() { silences.add(1, ordering: .relaxed) }
     func remoteChangesEnd() {}
     func remoteApplied(_ node: UInt32, seq: UInt64) {}
 

@@ -120,6 +120,7 @@ struct ClusterTests {
         func remoteDeviceStatus(_ device: Device, status: String) { log.remoteDeviceStatus(device, status: status) }
         func remoteChangesEnd() {}
         func busRecovered() {}
+        func silenceOutlived() {}
         func remoteApplied(_ other: UInt32, seq: UInt64) {
             bus.send(ClusterWire.directoryApplied(node: node, seq: seq).encoded(), to: other)
         }
@@ -315,6 +316,15 @@ struct ClusterTests {
                 logB.recoveries.load(ordering: .relaxed) >= 1 && logC.recoveries.load(ordering: .relaxed) >= 1
             })
         #expect(await eventually { (try? store.snapshot(node: 1).devices.count) == 2 })
+        #expect(await eventually { logB.count == 2 && logC.count == 2 })
+
+        // A pauses longer than its TTL (its heartbeats stop, as under SIGSTOP): the others expire it and detach its
+        // devices; when it runs again it tells its clients to reconnect, and the others have its devices again.
+        #expect(logA.silences.load(ordering: .relaxed) == 0)
+        a.queue.suspend()
+        #expect(await eventually { logB.count == 0 && logC.count == 0 })
+        a.queue.resume()
+        #expect(await eventually { logA.silences.load(ordering: .relaxed) >= 1 })
         #expect(await eventually { logB.count == 2 && logC.count == 2 })
 
         // A stops (killed): its heartbeat expires and the others detach its devices.

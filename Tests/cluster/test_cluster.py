@@ -726,6 +726,48 @@ async def redis_restarted_under_load():
         await x.close()
 
 
+def metric(node, name):
+    """The value of a counter on a node's /metrics (0 when not there yet)."""
+    with urllib.request.urlopen(f"http://{node.host}:{node.port}/metrics", timeout=5) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith(name + " ") or line.startswith(name + "{"):
+                return float(line.split()[-1])
+    return 0.0
+
+
+@test
+async def a_node_paused_past_its_ttl_closes_its_clients_and_they_resume():
+    """Node 2 is stopped (SIGSTOP) longer than the heartbeat TTL: node 1 expires it, so a message sent meanwhile to
+    a client of node 2 is not delivered to it live. When node 2 runs again it closes its clients with 1012, and the
+    client's resume brings the message (issue 37)."""
+    a = Client(CLUSTER.urls[0], "p-a@1")
+    c = Client(CLUSTER.urls[1], "p-c@2")
+    for x in (a, c):
+        await x.connect()
+        await x.register(x.name)
+    await befriend(a, c)
+    ac = (await a.ok("conversations.direct", user_id=c.user_id))["conversation"]["conversation_id"]
+    before = await a.send(ac, "before the pause")
+    await c.until(lambda e: c.contiguous(ac) >= before["seq"], what="the message before the pause")
+    first, paused = CLUSTER.nodes[0], CLUSTER.nodes[1]
+    expired = metric(first, "switchboard_cluster_nodes_expired_total")
+    os.kill(paused.proc.pid, signal.SIGSTOP)
+    try:
+        wait_for(lambda: metric(first, "switchboard_cluster_nodes_expired_total") > expired, 10, "node 2 expired")
+        during = await a.send(ac, "during the pause")
+    finally:
+        os.kill(paused.proc.pid, signal.SIGCONT)
+    await c.until(lambda e: c.ws.close_code is not None, timeout=10, what="node 2 asks its client to reconnect")
+    assert c.ws.close_code == 1012, f"closed with {c.ws.close_code}"
+    await c.resume()
+    await c.until(lambda e: c.contiguous(ac) >= during["seq"], what="the message sent during the pause")
+    got = [m["seq"] for m in c.messages(ac)]
+    assert len(got) == len(set(got)), f"duplicates {sorted(got)}"
+    wait_for(lambda: paused.status("/readyz") == 200, 10, "node 2 ready again")
+    for x in (a, c):
+        await x.close()
+
+
 @test
 async def an_account_deleted_on_one_node_closes_its_devices_on_every_node():
     """Dee has devices on nodes 1 and 2, her friend Eli is on node 3. Her export, requested on node 1, downloads

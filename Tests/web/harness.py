@@ -162,9 +162,8 @@ def http_get(url, headers=None, timeout=5):
         return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
 
 
-def make_database():
-    """A fresh database in the test PostgreSQL (this file's own: other suites never see its users)."""
-    name = f"web_{os.getpid()}_{random.randint(0, 1 << 30)}"
+def psql_path():
+    """The psql executable (on PATH or under /usr/lib/postgresql)."""
     psql = shutil.which("psql")
     if psql is None and os.path.isdir("/usr/lib/postgresql"):
         for version in sorted(os.listdir("/usr/lib/postgresql"), reverse=True):
@@ -174,7 +173,19 @@ def make_database():
                 break
     if psql is None:
         raise RuntimeError("psql not found")
-    subprocess.run([psql, DATABASE_URL, "-q", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True,
+    return psql
+
+
+def run_sql(database_url, sql):
+    """Runs SQL on a test database (psql, stopping at the first error)."""
+    subprocess.run([psql_path(), database_url, "-q", "-v", "ON_ERROR_STOP=1", "-c", sql], check=True,
+                   capture_output=True, timeout=30)
+
+
+def make_database():
+    """A fresh database in the test PostgreSQL (this file's own: other suites never see its users)."""
+    name = f"web_{os.getpid()}_{random.randint(0, 1 << 30)}"
+    subprocess.run([psql_path(), DATABASE_URL, "-q", "-c", f"CREATE DATABASE {name}"], check=True, capture_output=True,
                    timeout=30)
     parts = [p for p in DATABASE_URL.split() if not p.startswith("dbname=")]
     return " ".join(parts + [f"dbname={name}"])

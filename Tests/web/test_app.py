@@ -363,6 +363,30 @@ def test_offline_then_resume(env):
 
 
 @test
+def test_a_message_over_a_gap_is_synced(env):
+    """A message committed without a live delivery (issue 37: lost between nodes): the next one arrives over a gap
+    in the seqs, the client syncs, and the missing one shows once, in its place."""
+    ann, bob = Person(env, "Ann").register(), Person(env, "Bob").register()
+    befriend(ann, bob)
+    ann.open_chat_with(bob)
+    ann.send("before the gap")
+    bob.open_chat_named("Ann")
+    bob.expect_message("before the gap")
+    harness.run_sql(env.server.database_url, """
+        INSERT INTO messages (conversation_id, seq, sender_id, kind, body)
+            SELECT conversation_id, seq + 1, sender_id, 'text', 'lost on the way' FROM messages
+            WHERE body = 'before the gap';
+        UPDATE conversations SET last_seq = last_seq + 1
+            WHERE id = (SELECT conversation_id FROM messages WHERE body = 'lost on the way');""")
+    ann.send("after the gap")
+    bob.expect_message("after the gap")
+    bob.expect_message("lost on the way")
+    assert [m[2] for m in bob.messages()] == ["before the gap", "lost on the way", "after the gap"], bob.messages()
+    assert assert_once_in_order(bob) == [1, 2, 3]
+    expect_clean(env, ann, bob)
+
+
+@test
 def test_revoked_session_goes_to_login(env):
     ann = Person(env, "Ann").register()
     elsewhere = Person(env, "Ann", phone=ann.phone).login()

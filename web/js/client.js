@@ -56,6 +56,7 @@ export class HubClient extends EventTarget {
     this.inFlight = new Map(); // request id -> pending request on the wire
     this.waiting = [];         // pending requests waiting for a usable connection, in order
     this.tracker = new ResumeTracker();
+    this.gapSyncWanted = false; // a message arrived over a gap while a sync ran: check again when it ends
     this.attempt = 0;
     this.reconnectTimer = null;
     this.lastHeardAt = 0;
@@ -379,10 +380,12 @@ export class HubClient extends EventTarget {
     if (frame.error) {
       const { code, message, ...extra } = frame.error;
       pending.reject(new HubError(code, message, extra));
+      if (pending.op === 'sync') this.syncEnded();
       return;
     }
     if (pending.op === 'messages.send') this.tracker.acknowledge(frame.ok.conversation_id, frame.ok.seq);
     pending.resolve(frame.ok);
+    if (pending.op === 'sync') this.syncEnded();
   }
 
   handleEvent(event) {
@@ -390,10 +393,35 @@ export class HubClient extends EventTarget {
       const m = event.message;
       if (this.acknowledgesPendingSend(m)) return;
       if (!this.tracker.observe(m.conversation_id, m.seq)) return;
+      if (this.tracker.hasGap(m.conversation_id, m.seq)) queueMicrotask(() => this.syncGap());
     } else if (event.ev === 'session.revoked' && event.session_id === this.sessionId) {
       this.revokedHere = true;
     }
     this.emit(event.ev, event);
+  }
+
+  // A message event arrived over a gap (a seq before it is missing, docs/protocol.md "Resume"): sync from the
+  // resume points, so the server sends the missing messages as events in seq order (the ones given already are
+  // dropped by the tracker). One sync at a time (the server refuses a second): a gap seen while one runs is
+  // checked again when it ends.
+  syncGap() {
+    if (!this.ready || !this.token) return;
+    const running = (p) => p.op === 'sync';
+    if ([...this.inFlight.values()].some(running) || this.waiting.some(running)) {
+      this.gapSyncWanted = true;
+      return;
+    }
+    this.sendFrame(this.internal('sync', { since: this.tracker.resumePoints() }, (result, error) => {
+      // A failure (a sync of the app's ran) is retried at the next gap.
+      if (error) return;
+      for (const c of result.conversations) this.tracker.advance(c.conversation_id, c.last_seq);
+    }, SYNC_TIMEOUT_MS));
+  }
+
+  syncEnded() {
+    if (!this.gapSyncWanted) return;
+    this.gapSyncWanted = false;
+    if (this.tracker.hasAnyGap()) this.syncGap();
   }
 
   // A message of ours brought by a catch-up while its send still waits for a reply (the acknowledgement was

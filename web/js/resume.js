@@ -63,6 +63,19 @@ export class ResumeTracker {
     return since;
   }
 
+  // Whether a message before seq is missing once seq was observed (the floor is known and below seq - 1): a
+  // connection's message events come in seq order, so it is one the live stream missed; a sync brings it.
+  hasGap(conversationId, seq) {
+    const w = this.windows.get(conversationId);
+    return !!w && w.floor !== null && w.floor < seq - 1;
+  }
+
+  // Whether any conversation has seqs seen above a known floor (the floor's next seq is missing).
+  hasAnyGap() {
+    for (const w of this.windows.values()) if (w.floor !== null && w.seen.size > 0) return true;
+    return false;
+  }
+
   reset() {
     this.windows.clear();
     this.baselines.clear();

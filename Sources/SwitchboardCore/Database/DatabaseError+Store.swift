@@ -11,8 +11,8 @@ import SwitchboardStore
 
 extension DatabaseError {
     /// Classifies a failure from the store (or anything a transaction's body threw that no feature claimed): the pool's
-    /// full queue, a lost connection, a cancelled wait, or a failure that is a bug. The only place that reads
-    /// `PostgresError`'s kinds for the wire.
+    /// full queue, a lock or statement timeout, a lost connection, a cancelled wait, or a failure that is a bug. The
+    /// only place that reads `PostgresError`'s kinds for the wire.
     public init(_ error: any Error) {
         if let own = error as? DatabaseError {
             self = own
@@ -20,6 +20,8 @@ extension DatabaseError {
             self = .cancelled
         } else if let e = error as? PostgresError, e.kind == .overloaded {
             self = .overloaded
+        } else if let e = error as? PostgresError, e.isTimeout {
+            self = .timedOut(underlying: e)
         } else if let e = error as? PostgresError, e.isConnectionProblem {
             self = .unavailable(underlying: e)
         } else {

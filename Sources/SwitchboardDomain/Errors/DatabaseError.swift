@@ -14,6 +14,9 @@ public enum DatabaseError: Error, Sendable {
     case overloaded
     /// The database did not answer: its connection was lost or the server is down (`unavailable`).
     case unavailable(underlying: any Error)
+    /// The database gave up waiting: a lock held by another transaction longer than the session's lock timeout,
+    /// or a statement past its statement timeout. Nothing was done (`unavailable` with `retry_after_ms`).
+    case timedOut(underlying: any Error)
     /// The request was cancelled (its connection closed) before the database ran its work.
     case cancelled
     /// Anything else: a statement failed where the rules said it could not (an invariant violation or a bug),
@@ -29,6 +32,10 @@ public enum DatabaseError: Error, Sendable {
                 extra: ["retry_after_ms": ServiceError.overloadedRetryAfterMilliseconds], underlying: self)
         case .unavailable(let underlying):
             return ServiceError(.unavailable, "the database is unavailable; retry shortly", underlying: underlying)
+        case .timedOut(let underlying):
+            return ServiceError(
+                .unavailable, "the data is busy; retry shortly",
+                extra: ["retry_after_ms": ServiceError.overloadedRetryAfterMilliseconds], underlying: underlying)
         case .cancelled:
             return ServiceError(.unavailable, "the request was cancelled", underlying: self)
         case .failed(let underlying):

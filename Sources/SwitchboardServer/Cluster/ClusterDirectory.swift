@@ -67,6 +67,8 @@ final class ClusterDirectory: @unchecked Sendable {
     // protected by queue: when the last recovery happened (`DispatchTime` nanoseconds); no node is declared
     // dead within a heartbeat TTL of it (the others are writing their heartbeats again too)
     private var recoveredAt: UInt64 = 0
+    // protected by queue: when the last heartbeat was written (`DispatchTime` nanoseconds; 0 before the first)
+    private var lastBeatAt: UInt64 = 0
     // protected by queue
     private var timer: (any DispatchSourceTimer)?
 
@@ -350,12 +352,14 @@ final class ClusterDirectory: @unchecked Sendable {
 
     // MARK: liveness
 
-    /// The bus (the Redis subscription) dropped: messages may be lost until the next good heartbeat, which
-    /// reloads every directory and writes this node's again.
+    /// The bus (the Redis subscription, or the connection that publishes) dropped: messages may be lost until the
+    /// next good heartbeat, which reloads every directory and writes this node's again.
     func busDropped() {
+        storeUp.store(false, ordering: .relaxed)
         queue.async { [self] in
             if !storeDown { logger.error("cluster: the bus dropped") }
             storeDown = true
+            storeUp.store(false, ordering: .relaxed)
             releaseHeld(upTo: .max, timedOut: false)
         }
     }
@@ -374,11 +378,25 @@ final class ClusterDirectory: @unchecked Sendable {
     private func beat() {
         assertOnQueue()
         do {
+            let now = DispatchTime.now().uptimeNanoseconds
+            // Silent longer than the TTL since the last heartbeat (the process was stopped, or stalled): the others
+            // may have expired this node, detached its devices and stopped delivering to them.
+            let running = lastBeatAt != 0  // the first heartbeat adds this node: it was not forgotten
+            let outlived = running && now &- lastBeatAt >= UInt64(heartbeatTTL * 1e9)
             let forgotten = try store.heartbeat(node: node, ttlMilliseconds: Int(heartbeatTTL * 1000))
+            lastBeatAt = now
             let (live, dead) = try store.nodes()
             if forgotten && !storeDown && localSeq > 0 {
                 // The others forgot this node (a pause longer than the TTL): write the directory again.
                 try rewriteDirectory()
+            }
+            if running && (forgotten || outlived) && !storeDown {
+                // Its clients reconnect and resume (a recovery of the store does the same, below).
+                metrics.silencesOutlived.increment()
+                logger.warning(
+                    "cluster: this node was silent longer than its heartbeat TTL, or forgotten by the others",
+                    metadata: ["sb.forgotten": "\(forgotten)"])
+                delegate?.silenceOutlived()
             }
             if storeDown {
                 // Not before this node hears the bus again: a snapshot loaded while it does not would miss the
@@ -412,12 +430,19 @@ final class ClusterDirectory: @unchecked Sendable {
             if !settling { for other in dead where other != node { try store.forget(node: other) } }
             for (other, state) in remote where state.needsSnapshot { resync(other) }
             updateGauges()
+            storeUp.store(!storeDown, ordering: .relaxed)
         } catch {
             storeFailed(error)
         }
     }
 
     private let liveCount = Atomic<Int>(1)
+    /// Whether Redis answered this node's last heartbeat and, after an outage, the recovery is complete (the
+    /// directory written again and its `sync` change published): `/readyz` is not ready without it.
+    private let storeUp = Atomic<Bool>(true)
+
+    /// Whether Redis is up for this node as of its last heartbeat, with any recovery done (`/readyz`); any thread.
+    var isStoreUp: Bool { storeUp.load(ordering: .relaxed) }
 
     /// The live nodes (this one included) as of the last heartbeat; any thread.
     var liveNodeCount: Int { liveCount.load(ordering: .relaxed) }
@@ -431,6 +456,7 @@ final class ClusterDirectory: @unchecked Sendable {
     private func storeFailed(_ error: any Error) {
         if !storeDown { logger.error("cluster: Redis unavailable", metadata: [LogKey.error: "\(error)"]) }
         storeDown = true
+        storeUp.store(false, ordering: .relaxed)
         releaseHeld(upTo: .max, timedOut: false)
     }
 }

@@ -22,6 +22,9 @@ protocol ClusterDirectoryDelegate: AnyObject, Sendable {
     func remoteChangesEnd()
     /// The bus was lost and is back: deliveries to this node's connections may have been missed.
     func busRecovered()
+    /// This node was silent longer than its heartbeat TTL (a pause: a stop signal, a stall) and the others may have
+    /// expired it and stopped delivering to its devices: deliveries to this node's connections may have been missed.
+    func silenceOutlived()
     /// This node has applied `node`'s directory changes up to `seq`: tell that node (`ClusterWire.directoryApplied`).
     func remoteApplied(_ node: UInt32, seq: UInt64)
 }

@@ -23,6 +23,8 @@ final class ClusterMetrics: Sendable {
     let directoryApplyTimeouts: CoreMetrics.Counter
     /// Nodes declared dead (their heartbeat expired) by this node.
     let nodesExpired: CoreMetrics.Counter
+    /// Times this node found it had been silent longer than its heartbeat TTL (a pause) and had its clients reconnect.
+    let silencesOutlived: CoreMetrics.Counter
     /// Live nodes as this node sees them (itself included).
     let nodesLive: CoreMetrics.Gauge
     /// Devices on other nodes known to this node.
@@ -45,6 +47,8 @@ final class ClusterMetrics: Sendable {
         directoryApplyTimeouts = CoreMetrics.Counter(
             label: "switchboard_cluster_directory_apply_timeouts_total", factory: factory)
         nodesExpired = CoreMetrics.Counter(label: "switchboard_cluster_nodes_expired_total", factory: factory)
+        silencesOutlived = CoreMetrics.Counter(
+            label: "switchboard_cluster_silences_outlived_total", factory: factory)
         nodesLive = CoreMetrics.Gauge(label: "switchboard_cluster_nodes_live", factory: factory)
         remoteDevices = CoreMetrics.Gauge(label: "switchboard_cluster_remote_devices", factory: factory)
         busUp = CoreMetrics.Gauge(label: "switchboard_cluster_bus_up", factory: factory)

@@ -96,14 +96,27 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     }
 
     private let busUp = Atomic<Bool>(false)
+    private let publishUp = Atomic<Bool>(true)
 
-    /// Whether the bus (the Redis subscription) is connected (`/readyz` is not ready without it).
+    /// Whether the bus (the Redis subscription) is connected (a recovery waits for it).
     var isBusUp: Bool { busUp.load(ordering: .relaxed) }
+
+    /// Whether the node can take clients (`/readyz`): both of its Redis connections are up (the subscription and
+    /// the connection that publishes and keeps the heartbeat), and, after either dropped, the recovery is done:
+    /// a heartbeat succeeded and the node's directory was written and published again (a PUBLISH went through).
+    var isReady: Bool { isBusUp && publishUp.load(ordering: .relaxed) && directory.isStoreUp }
 
     /// The bus connection dropped or came back.
     func busStateChanged(up: Bool) {
         busUp.store(up, ordering: .relaxed)
         metrics.busUp.record(up ? 1 : 0)
+        if !up { directory.busDropped() }
+    }
+
+    /// The connection that publishes (and runs the heartbeat and the directory's writes) dropped or came back. A
+    /// drop loses what was being published, as a drop of the subscription does: handled as an outage of the bus.
+    func publishConnectionChanged(up: Bool) {
+        publishUp.store(up, ordering: .relaxed)
         if !up { directory.busDropped() }
     }
 
@@ -148,6 +161,16 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
         let bytes = ClusterWire.directoryApplied(node: node, seq: seq).encoded()
         metrics.busMessagesSent.increment()
         bus.send(bytes, to: other)
+    }
+
+    func silenceOutlived() {
+        // The others may have expired this node while it was paused and sent nothing to its devices meanwhile: its
+        // clients reconnect (to any node) and resume from their last seqs.
+        let devices = registry.devices(onNode: node)
+        logger.warning(
+            "cluster: asking this node's clients to reconnect after a pause",
+            metadata: ["sb.devices": "\(devices.count)"])
+        local.post(.reconnect, to: devices.map(\.connection))
     }
 
     func busRecovered() {

@@ -13,6 +13,7 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardRedis
+import Synchronization
 
 /// A node's connections to Redis and its `ClusterNode`: joins at start (a node number, the bus subscription),
 /// leaves at shutdown.
@@ -40,7 +41,14 @@ final class ClusterRuntime: Sendable {
         if let ca = configuration.redisCAFile { redis.caFile = ca }
         redis.commandTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
         redis.connectTimeout = .milliseconds(Int64(configuration.redisTimeout * 1000))
-        let client = try RedisClient(configuration: redis, label: "cluster", logger: logger)
+        // The node does not exist before the client allocated its number: its state changes reach it once set.
+        let publisher = NodeReference()
+        let client = try RedisClient(
+            configuration: redis, label: "cluster", logger: logger,
+            stateHandler: { state in
+                guard let node = publisher.node.withLock({ $0 }) else { return }
+                node.publishConnectionChanged(up: state == .connected)
+            })
         let deadline = DispatchTime.now() + .milliseconds(Int(max(5, configuration.redisTimeout * 3) * 1000))
         while client.state != .connected {
             guard DispatchTime.now() < deadline else {
@@ -58,6 +66,8 @@ final class ClusterRuntime: Sendable {
             registry: SessionRegistry(), heartbeatInterval: configuration.heartbeatInterval,
             heartbeatTTL: configuration.heartbeatTTL,
             applyTimeout: configuration.directoryApplyTimeout, metrics: clusterMetrics, logger: logger)
+        publisher.node.withLock { $0 = node }
+        if client.state != .connected { node.publishConnectionChanged(up: false) }
         let subscriber = try RedisSubscriber(
             configuration: redis, label: "cluster-bus", logger: logger,
             handlerQueue: DispatchQueue(label: "switchboard.cluster.bus"),
@@ -75,4 +85,9 @@ final class ClusterRuntime: Sendable {
         subscriber.close()
         client.close()
     }
+}
+
+/// The node a Redis client's state changes go to, once it exists.
+private final class NodeReference: Sendable {
+    let node = Mutex<ClusterNode?>(nil)
 }
