@@ -39,7 +39,8 @@ final class MemoryBus: ClusterBus, Sendable {
     }
 }
 
-/// The cluster's shared state in memory, with heartbeats that expire on the wall clock.
+/// The cluster's shared state in memory, with heartbeats that expire on the wall clock; the coordinator lease too,
+/// unless the store is made for a rig whose nodes claim by hand (`leaseExpiresOnTheWallClock: false`).
 final class MemoryClusterStore: ClusterStore, Sendable {
     private struct State {
         var next: UInt32 = 0
@@ -55,7 +56,19 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     /// The nodes whose heartbeat failed because of `failing` (a test empties it).
     let refusedHeartbeats = Mutex<Set<UInt32>>([])
 
-    init(bus: MemoryBus) { self.bus = bus }
+    /// Whether the coordinator lease runs out on the wall clock. False for a rig that claims by hand on a manual
+    /// clock: its lease then ends only by `expireCoordinator()` (a node's death), not because the machine was slow
+    /// between two claims.
+    private let leaseExpiresOnTheWallClock: Bool
+
+    init(bus: MemoryBus, leaseExpiresOnTheWallClock: Bool = true) {
+        self.bus = bus
+        self.leaseExpiresOnTheWallClock = leaseExpiresOnTheWallClock
+    }
+
+    private func holds(_ lease: (node: UInt32, until: Date), at now: Date) -> Bool {
+        !leaseExpiresOnTheWallClock || lease.until > now
+    }
 
     struct Down: Error {}
 
@@ -135,7 +148,7 @@ final class MemoryClusterStore: ClusterStore, Sendable {
         try check()
         return state.withLock { s in
             let now = Date()
-            if let c = s.coordinator, c.until > now, c.node != node { return c.node }
+            if let c = s.coordinator, holds(c, at: now), c.node != node { return c.node }
             s.coordinator = (node, now.addingTimeInterval(Double(ttlMilliseconds) / 1000))
             return node
         }
@@ -149,7 +162,7 @@ final class MemoryClusterStore: ClusterStore, Sendable {
     func saveLiveCalls(node: UInt32, summary: [UInt8]) throws -> Bool {
         try check()
         return state.withLock { s in
-            guard let c = s.coordinator, c.node == node, c.until > Date() else { return false }
+            guard let c = s.coordinator, c.node == node, holds(c, at: Date()) else { return false }
             s.liveCalls = summary
             return true
         }

@@ -254,17 +254,23 @@ import Testing
         defer { server.stop() }
         var configuration = try RedisConfiguration(url: server.url)
         configuration.maxPendingCommands = 3
-        configuration.commandTimeout = .seconds(5)
+        // Nothing in this test ends on a clock: the pop blocks until the test pushes (no BLPOP timeout, no command
+        // timeout a stalled run could reach) and no health-check PING joins the queue behind the test's back.
+        configuration.commandTimeout = .seconds(3600)
+        configuration.healthCheckInterval = .seconds(3600)
         let client = try await connectedClient(configuration)
         defer { client.close() }
+        let pusher = try await connectedClient(try RedisConfiguration(url: server.url))
+        defer { pusher.close() }
         let key = uniqueName("blocked")
-        // A blocking pop holds the connection, so the next commands wait in the queue.
-        let blocked = Task { try await client.send("BLPOP", key, "1") }
+        // A blocking pop holds the connection until the push below, so the next commands wait in the queue.
+        let blocked = Task { try await client.send("BLPOP", key, "0") }
         #expect(await eventually { client.pendingCommands == 1 })
         let waiting = Task { try await client.pipeline([RedisCommand("PING"), RedisCommand("PING")]) }
         #expect(await eventually { client.pendingCommands == 3 })
         await #expect(throws: RedisError.overloaded) { try await client.send("PING") }
-        #expect(try await blocked.value == .null)
+        #expect(try await pusher.send("RPUSH", key, "released") == .integer(1))
+        #expect(try await blocked.value == .array([.bulk(Array(key.utf8)), .bulk(Array("released".utf8))]))
         #expect(try await waiting.value.count == 2)
     }
 

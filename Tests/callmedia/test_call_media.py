@@ -505,14 +505,10 @@ def lossy_calls(env, pair):
     print(f"  impairment: {how}", flush=True)
     connected, lossy = one_call("netem", 10)
     print(f"  impairment ({how}): {pair.impairment_counts()}", flush=True)
-    missing = [who for who in ("Ada", "Ben") if lossy[who]["rtt_ms"] is None]
-    if missing:
-        # The rtt comes from RTCP (a receiver report answering one's own sender report) or from ICE consent checks,
-        # and until 2026-11-28 the engine's figure was renewed rarely (RTCP every 5 s). In the CI runs of 2026-11-25 the
-        # callee had none for the whole first 10 s lossy call (its loss and audio right), and 237 then 102 ms in the
-        # next one. Said, then one more call on the same path, judged exactly the same way (docs/cli.md, Tests).
-        print(f"  no rtt on the lossy path for {', '.join(missing)}: one more call", flush=True)
-        connected, lossy = one_call("netem-again", 10)
+    # No second call when a side has no rtt: that happened (CI, 2026-11-25) while the engine sent RTCP at GStreamer's
+    # 5 s minimum and webrtcbin held reports made before a slow DTLS handshake, so a 10 s lossy call could end with
+    # no answered sender report. With one report a second (engine.c, SBWR_RTCP_MIN_INTERVAL_NS) a missing rtt is a
+    # failure again (docs/testing.md, "Flakes explained").
     figure("terminal <-> terminal, host, netem 5% loss 50 ms each way: setup_ms", connected.get("setup_ms"))
     for who in ("Ada", "Ben"):
         p, l = plain[who], lossy[who]

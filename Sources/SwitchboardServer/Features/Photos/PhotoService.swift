@@ -28,6 +28,10 @@ final class PhotoService: Sendable {
     let cache: PhotoCache
     /// The expiry sweep's task (cancelled with the service).
     private let sweep = Mutex<Task<Void, Never>?>(nil)
+    /// Where the sweep runs: a Dispatch-backed executor of its own, like every other task of the server, never the
+    /// shared cooperative pool (code blocking its few threads, such as synchronous tests in the same process, held
+    /// the sweep back for longer than a test waits).
+    private let sweepExecutor = DispatchTaskExecutor(label: "switchboard.photos.sweep")
     private let uploadsStored: CoreMetrics.Counter
     private let uploadsDuplicate: CoreMetrics.Counter
     private let uploadsRefused: CoreMetrics.Counter
@@ -79,7 +83,7 @@ final class PhotoService: Sendable {
         // The expiry sweep: every quarter of the expiry (at most hourly, at most twice a second).
         let interval = min(3600, max(0.5, configuration.uploadExpirySeconds / 4))
         let expiry = configuration.uploadExpirySeconds
-        let task = Task { [weak self] in
+        let task = Task(executorPreference: sweepExecutor) { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(interval))
                 guard let self, !Task.isCancelled else { return }
