@@ -57,7 +57,10 @@ public final class DatabaseRuntime: Sendable {
         do {
             let pool = try DatabasePool(
                 connectionString: connectionString, size: configuration.databasePoolSize, logger: logger,
-                maxWaiters: configuration.databaseMaxWaiters)
+                maxWaiters: configuration.databaseMaxWaiters,
+                maxWaitersPerOwner: configuration.databaseMaxWaitersPerOwner,
+                connectionsPerOwner: configuration.databaseConnectionsPerOwner > 0
+                    ? configuration.databaseConnectionsPerOwner : nil)
             let version = try pool.migrateBlocking(logger: logger)
             logger.info("schema ready", metadata: [LogKey.version: "\(version)"])
             // A crashed embedded server is restarted with back-off; the pool reconnects at its next use.

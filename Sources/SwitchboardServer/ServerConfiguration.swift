@@ -92,6 +92,11 @@ public struct ServerConfiguration: Sendable {
     /// Request tasks that may wait for a database connection; further ones answer `unavailable` with
     /// `retry_after_ms`.
     public var databaseMaxWaiters: Int = 1024
+    /// Request tasks of one connection that may wait for a database connection; further ones answer `unavailable`.
+    public var databaseMaxWaitersPerOwner: Int = 64
+    /// Database connections one client connection's requests may hold at once; 0: all but one of the pool's (at
+    /// least one).
+    public var databaseConnectionsPerOwner: Int = 0
     /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
     /// doubles per failed attempt.
     public var embeddedRestartBackoff: Double = 0.5
