@@ -58,6 +58,9 @@ public final class DatabaseRuntime: Sendable {
             let pool = try DatabasePool(
                 connectionString: connectionString, size: configuration.databasePoolSize, logger: logger,
                 maxWaiters: configuration.databaseMaxWaiters,
+                maxWaitersPerOwner: configuration.databaseMaxWaitersPerOwner,
+                connectionsPerOwner: configuration.databaseConnectionsPerOwner > 0
+                    ? configuration.databaseConnectionsPerOwner : nil,
                 timeouts: PostgresSessionTimeouts(
                     lock: configuration.databaseLockTimeout,
                     idleInTransaction: configuration.databaseIdleInTransactionTimeout,

@@ -101,6 +101,11 @@ public struct ServerConfiguration: Sendable {
     /// Seconds one statement may run before PostgreSQL cancels it (the request answers `unavailable`); 0: no limit.
     /// Migrations are exempt; backups run `pg_dump` on sessions of their own.
     public var databaseStatementTimeout: Double = 30
+    /// Request tasks of one connection that may wait for a database connection; further ones answer `unavailable`.
+    public var databaseMaxWaitersPerOwner: Int = 64
+    /// Database connections one client connection's requests may hold at once; 0: all but one of the pool's (at
+    /// least one).
+    public var databaseConnectionsPerOwner: Int = 0
     /// Seconds before the second attempt to restart a crashed embedded PostgreSQL (the first is immediate);
     /// doubles per failed attempt.
     public var embeddedRestartBackoff: Double = 0.5

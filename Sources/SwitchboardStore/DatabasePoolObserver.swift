@@ -23,7 +23,7 @@ public protocol DatabasePoolObserver: AnyObject, Sendable {
     ///   - waitedNanoseconds: From its request to its lease (monotonic); 0 when a connection was idle.
     func leased(urgent: Bool, waitedNanoseconds: UInt64)
 
-    /// An async caller was refused with ``PostgresError/Kind/overloaded``: ``DatabasePool/maxWaiters`` callers were
-    /// waiting already. Its body never ran.
+    /// An async caller was refused with ``PostgresError/Kind/overloaded``: ``DatabasePool/maxWaiters`` callers, or
+    /// ``DatabasePool/maxWaitersPerOwner`` of its owner key, were waiting already. Its body never ran.
     func refusedOverloaded()
 }

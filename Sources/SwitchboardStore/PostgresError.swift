@@ -28,7 +28,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case pipelineAborted
         /// The connection was closed by ``PostgresConnection/close()`` or the pool was closed.
         case closed
-        /// The pool's wait queue was full (``DatabasePool/maxWaiters``): the body never ran.
+        /// The pool's wait queue was full (``DatabasePool/maxWaiters``, or ``DatabasePool/maxWaitersPerOwner`` of
+        /// the caller's owner key): the body never ran.
         case overloaded
     }
 

@@ -75,6 +75,24 @@ struct DatabaseOptions: ParsableArguments {
     @Option(
         help:
             """
+            Requests of one connection that may wait for a database connection before its further ones answer \
+            unavailable. [env: SWITCHBOARD_DB_MAX_WAITERS_PER_OWNER]
+            """
+    )
+    var dbMaxWaitersPerOwner: Int = envValue("SWITCHBOARD_DB_MAX_WAITERS_PER_OWNER", as: Int.self) ?? 64
+
+    @Option(
+        help:
+            """
+            Database connections one client connection's requests may hold at once (connections wait their turn); \
+            0: all but one of the pool's. [env: SWITCHBOARD_DB_CONNECTIONS_PER_OWNER]
+            """
+    )
+    var dbConnectionsPerOwner: Int = envValue("SWITCHBOARD_DB_CONNECTIONS_PER_OWNER", as: Int.self) ?? 0
+
+    @Option(
+        help:
+            """
             Seconds before the second attempt to restart a crashed embedded PostgreSQL (doubling). [env: \
             SWITCHBOARD_PG_RESTART_BACKOFF]
             """
@@ -98,6 +116,12 @@ struct DatabaseOptions: ParsableArguments {
         ] where !(value >= 0 && value <= 86_400) {
             throw ValidationError("\(flag) must be between 0 and 86400 seconds")
         }
+        guard dbMaxWaitersPerOwner >= 0 else {
+            throw ValidationError("--db-max-waiters-per-owner must not be negative")
+        }
+        guard dbConnectionsPerOwner >= 0 else {
+            throw ValidationError("--db-connections-per-owner must not be negative")
+        }
         guard pgRestartBackoff > 0, pgRestartBackoffMax >= pgRestartBackoff else {
             throw ValidationError("--pg-restart-backoff must be positive and at most --pg-restart-backoff-max")
         }
@@ -111,6 +135,8 @@ struct DatabaseOptions: ParsableArguments {
         c.databaseLockTimeout = dbLockTimeout
         c.databaseIdleInTransactionTimeout = dbIdleInTransactionTimeout
         c.databaseStatementTimeout = dbStatementTimeout
+        c.databaseMaxWaitersPerOwner = dbMaxWaitersPerOwner
+        c.databaseConnectionsPerOwner = dbConnectionsPerOwner
         c.embeddedRestartBackoff = pgRestartBackoff
         c.embeddedRestartBackoffMax = pgRestartBackoffMax
     }

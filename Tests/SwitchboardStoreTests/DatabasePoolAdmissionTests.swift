@@ -28,6 +28,13 @@ private final class TestFlag: Sendable {
     var isSet: Bool { value.load(ordering: .relaxed) }
 }
 
+/// Names appended from other threads, in order.
+private final class OrderLog: Sendable {
+    private let names = Mutex<[String]>([])
+    func append(_ name: String) { names.withLock { $0.append(name) } }
+    var all: [String] { names.withLock { $0 } }
+}
+
 /// Issue 14, item 4: the pool's wait queue is bounded, and a cancelled waiter never runs its body.
 @Suite("DatabasePool admission")
 struct DatabasePoolAdmissionTests {
@@ -116,5 +123,44 @@ struct DatabasePoolAdmissionTests {
         release.signal()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(order.withLock { $0 } == ["urgent 0", "urgent 1", "read 0", "read 1", "read 2", "read 3", "read 4"])
+    }
+
+    /// Issue 37: owners (the request's connection) take turns for a connection, each in its order; a cancelled
+    /// waiter leaves the queue at once; one owner's waiters are bounded on their own.
+    @Test func ownersTakeTurnsAndACancelledWaiterLeavesAtOnce() async throws {
+        let pool = try DatabasePool(
+            connectionString: try TestDatabase.shared.makeDatabase(), size: 1, logger: quietLogger(), maxWaiters: 100,
+            maxWaitersPerOwner: 3)
+        defer { pool.close() }
+        let release = DispatchSemaphore(value: 0)
+        let held = TestFlag()
+        let order = OrderLog()
+        let holder = Task {
+            try await pool.withConnection(key: 9) { _ in
+                held.set()
+                release.wait()
+            }
+        }
+        #expect(await waitUntil { held.isSet })
+        var tasks: [Task<Void, any Error>] = []
+        // Three of owner 1 (its bound), then one of owner 2, each queued before the next arrives.
+        for name in ["a1", "a2", "a3", "b1"] {
+            let key: UInt64 = name.hasPrefix("a") ? 1 : 2
+            let before = pool.waiterCount
+            tasks.append(Task { try await pool.withConnection(key: key) { _ in order.append(name) } })
+            #expect(await waitUntil { pool.waiterCount == before + 1 })
+        }
+        // Owner 1's fourth is refused at once; owner 2 still waits.
+        await #expect(throws: PostgresError.self) { try await pool.withConnection(key: 1) { _ in 0 } }
+        let cancelled = Task { try await pool.withConnection(key: 2) { _ in order.append("b2") } }
+        #expect(await waitUntil { pool.waiterCount == 5 })
+        cancelled.cancel()
+        // Gone from the queue while the connection is still held.
+        #expect(await waitUntil { pool.waiterCount == 4 })
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        release.signal()
+        try await holder.value
+        for task in tasks { try await task.value }
+        #expect(order.all == ["a1", "b1", "a2", "a3"])
     }
 }

@@ -314,11 +314,14 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         // The request stays in flight until this work has answered it.
         let ticket = takeRequestTicket()
         let number = admission.taskNumber()
+        let owner = port.connectionNumber
         let task = Task(executorPreference: services.executor) {
-            let result: Result<R, ServiceError>
             // Cancelled (the connection closed) before it started: nothing to do, nobody to answer.
             if Task.isCancelled { return }
-            do throws(ServiceError) { result = .success(try await work()) } catch { result = .failure(error) }
+            // The database pool serves connections in turn and bounds each one's share (`FairLeaseQueue`).
+            let result: Result<R, ServiceError> = await DatabaseOwner.$key.withValue(owner) {
+                do throws(ServiceError) { return .success(try await work()) } catch { return .failure(error) }
+            }
             me.execute { app in
                 app.admission.finished(number)
                 let wasAuthenticating = app.authenticating
