@@ -17,8 +17,8 @@ import SwitchboardProtocol
 /// state-changing ops (`rate_limited` beyond `--max-waiting-requests`), then `Route.handle`: parameter
 /// decoding (`bad_request` naming the field; every string checked, `StringParameterLimits`) and the handler, on the
 /// connection's loop. An administrators-only op reads the caller's role first, off the loop (`forbidden`), and
-/// decodes after. Handlers hand work
-/// off the loop with `RequestContext.run` or to an engine's queue, and reply through the context.
+/// decodes after. Handlers hand work off the loop with `RequestContext.run` or to an engine's queue, and reply
+/// through the context.
 struct OperationRouter: Sendable {
     /// One registered op.
     struct Route: Sendable {
