@@ -69,7 +69,7 @@ public func fuzzProtocol(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 extension ProtocolOperation {
     /// Decodes this op's parameters from `envelope` with the router's decoder (the scanner, then `JSONDecoder`).
     static func fuzzedParameters(_ envelope: RequestEnvelope) -> Bool {
-        if case .success = ProtocolCodec.parameterDecoder(Parameters.self)(envelope) { return true }
+        if case .success = parameterDecoder()(envelope) { return true }
         return false
     }
 }

@@ -10,4 +10,6 @@
 enum ParameterRule: Error {
     /// The message says which rule.
     case violated(String)
+    /// A string parameter of kind `.message` broke a rule: `invalid_text` with the message.
+    case invalidText(String)
 }

@@ -61,6 +61,8 @@ extension ProtocolCodec {
             message = "field \(fieldPath(context.codingPath)) is invalid"
         case ParameterRule.violated(let rule):
             message = rule
+        case ParameterRule.invalidText(let rule):
+            return ProtocolError(id: id, code: .invalidText, message: rule)
         default:
             // The JSON text was already parsed, so what remains is a number that does not fit its field
             // (1.5 or 1e30 for an integer): Foundation reports it without a coding path (as an internal

@@ -37,10 +37,7 @@ public enum ProtocolCodec {
 
     /// Decodes `{id, op, ...}`. Malformed JSON, a missing id or op, or a non-object is `bad_request`.
     public static func decodeEnvelope(_ bytes: [UInt8]) -> Result<RequestEnvelope, ProtocolError> {
-        guard bytes.count <= maxRequestBytes else {
-            return .failure(
-                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
-        }
+        guard bytes.count <= maxRequestBytes else { return .failure(oversize(bytes)) }
         // The common shape is read without JSONDecoder (the parameters are the request's only decode); anything
         // else takes the exact path below, which gives the documented errors.
         if let (id, op) = EnvelopeScanner.scan(bytes) {
@@ -52,10 +49,7 @@ public enum ProtocolCodec {
     /// `decodeEnvelope` through `JSONDecoder` (every shape, every error); also the reference of the scanner's
     /// differential fuzz target.
     public static func decodeEnvelopeExactly(_ bytes: [UInt8]) -> Result<RequestEnvelope, ProtocolError> {
-        guard bytes.count <= maxRequestBytes else {
-            return .failure(
-                ProtocolError(id: nil, code: .payloadTooLarge, message: "request larger than \(maxRequestBytes) bytes"))
-        }
+        guard bytes.count <= maxRequestBytes else { return .failure(oversize(bytes)) }
         let head: EnvelopeHead
         do {
             head = try JSONDecoder().decode(EnvelopeHead.self, from: Data(bytes))
@@ -69,7 +63,9 @@ public enum ProtocolCodec {
             let field = context.codingPath.map(\.stringValue).joined(separator: ".")
             return .failure(ProtocolError(id: nil, code: .badRequest, message: "field \(field) has the wrong type"))
         } catch {
-            return .failure(ProtocolError(id: nil, code: .badRequest, message: "malformed JSON"))
+            // Not JSON further on (or a lone surrogate escape): the id is echoed when the frame starts with it.
+            return .failure(
+                ProtocolError(id: LeadingRequestID.scan(bytes), code: .badRequest, message: "malformed JSON"))
         }
         guard let id = head.id else {
             return .failure(ProtocolError(id: nil, code: .badRequest, message: "missing field id"))
@@ -83,18 +79,35 @@ public enum ProtocolCodec {
         return .success(RequestEnvelope(id: id, op: op, json: bytes))
     }
 
+    /// `payload_too_large`, with the id when the frame's first bytes show it (`LeadingRequestID`).
+    static func oversize(_ bytes: [UInt8]) -> ProtocolError {
+        ProtocolError(
+            id: LeadingRequestID.scan(bytes), code: .payloadTooLarge,
+            message: "request larger than \(maxRequestBytes) bytes")
+    }
+
     /// The decoder of `P` for a router to keep: `ScannableParameters` are read by their scanner when it
-    /// answers and by `JSONDecoder` otherwise; other parameters by `JSONDecoder` (`decodeParameters`).
+    /// answers and by `JSONDecoder` otherwise; other parameters by `JSONDecoder` (`decodeParameters`). Every
+    /// string of the parameters, at any depth and on either path, is checked (`StringParameterLimits.problem`,
+    /// `bad_request` naming the field): `strings` gives the fields that are not one-line strings.
     public static func parameterDecoder<P: Decodable & Sendable>(
-        _ type: P.Type
+        _ type: P.Type, strings: [String: StringParameter] = [:], limits: StringParameterLimits = .init()
     ) -> @Sendable (RequestEnvelope) -> Result<P, ProtocolError> {
+        let check = StringCheck(kinds: strings, limits: limits)
         if let scan = parameterScanner(P.self) {
             return { envelope in
-                if let parameters = scan(envelope.json) { return .success(parameters) }
-                return decodeParameters(P.self, from: envelope)
+                if let parameters = scan(envelope.json) {
+                    do {
+                        try check.checkStrings(of: parameters)
+                        return .success(parameters)
+                    } catch {
+                        return .failure(parameterError(error, id: envelope.id))
+                    }
+                }
+                return decodeParameters(P.self, from: envelope, strings: check)
             }
         }
-        return { envelope in decodeParameters(P.self, from: envelope) }
+        return { envelope in decodeParameters(P.self, from: envelope, strings: check) }
     }
 
     /// `P`'s scanner when `P` is `ScannableParameters`, else nil.
@@ -111,15 +124,51 @@ public enum ProtocolCodec {
         return scan as? @Sendable ([UInt8]) -> P?
     }
 
-    /// Decodes an op's parameters from the request; a missing or mistyped field is `bad_request` naming it.
-    public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<
-        P, ProtocolError
-    > {
+    /// Decodes an op's parameters from the request; a missing or mistyped field is `bad_request` naming it, as is a
+    /// string that `strings` refuses.
+    static func decodeParameters<P: Decodable>(
+        _ type: P.Type, from envelope: RequestEnvelope, strings: StringCheck
+    ) -> Result<P, ProtocolError> {
         do {
-            return .success(try requestDecoder().decode(P.self, from: Data(envelope.json)))
+            let decoder = requestDecoder()
+            decoder.userInfo[StringCheck.userInfoKey] = strings
+            return .success(try decoder.decode(Checked<P>.self, from: Data(envelope.json)).value)
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.isEmpty
+            && hasSurrogateEscape(envelope.json)
+        {
+            // The envelope was read, so JSONDecoder, which reads a string when it is asked for, found this inside
+            // one: most likely an escape of a lone surrogate (`\ud800`), which is no character.
+            return .failure(
+                ProtocolError(
+                    id: envelope.id, code: .badRequest,
+                    message: "malformed JSON (a string escape that is not a character, such as a lone surrogate)"))
         } catch {
             return .failure(parameterError(error, id: envelope.id))
         }
+    }
+
+    /// Whether `json` has an escape of a UTF-16 surrogate (`\uD800`-`\uDFFF`, paired or not).
+    static func hasSurrogateEscape(_ json: [UInt8]) -> Bool {
+        guard json.count >= 6 else { return false }
+        for k in 0..<(json.count - 5) where json[k] == UInt8(ascii: "\\") && json[k + 1] == UInt8(ascii: "u") {
+            let high = json[k + 2] | 0x20  // lower case
+            let next = json[k + 3] | 0x20
+            if high == UInt8(ascii: "d"),
+                (UInt8(ascii: "8")...UInt8(ascii: "9")).contains(next)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(next)
+            {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Decodes an op's parameters from the request, every string held to the default one-line rules.
+    public static func decodeParameters<P: Decodable>(_ type: P.Type, from envelope: RequestEnvelope) -> Result<
+        P, ProtocolError
+    > {
+        decodeParameters(P.self, from: envelope, strings: StringCheck(kinds: [:], limits: .init()))
     }
 
     /// `{"re": id, "ok": result}`.

@@ -8,6 +8,7 @@
 
 import SwitchboardCore
 public import SwitchboardDomain
+public import SwitchboardProtocol
 import SwitchboardTransport
 
 /// Every setting and limit of the server, with its documented default.
@@ -122,6 +123,9 @@ public struct ServerConfiguration: Sendable {
     /// Requests one `/ws` connection may have in flight (decoded, not yet answered); at the limit the server stops
     /// reading that connection until one is answered.
     public var maxRequestsInFlight: Int = 64
+    /// The byte limits every string parameter of every op is held to while it is decoded (`docs/protocol.md`,
+    /// "Stored strings").
+    public var stringParameters = StringParameterLimits()
     /// Country calling code for phone numbers given without one (e.g. "1"); nil requires `+`.
     public var defaultCountryCode: String? = nil
     /// Login attempt limits per phone number and per client address.

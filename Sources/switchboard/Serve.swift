@@ -115,6 +115,25 @@ struct Serve: ParsableCommand {
     )
     var maxRequestsInFlight: Int = envValue("SWITCHBOARD_MAX_REQUESTS_IN_FLIGHT", as: Int.self) ?? 64
 
+    @Option(
+        help:
+            """
+            Most bytes (UTF-8) of a one-line string parameter of any op (a name, an id, a password), checked while \
+            the request is decoded; longer is bad_request. [env: SWITCHBOARD_MAX_LINE_PARAMETER_BYTES]
+            """
+    )
+    var maxLineParameterBytes: Int = envValue("SWITCHBOARD_MAX_LINE_PARAMETER_BYTES", as: Int.self) ?? 2048
+
+    @Option(
+        help:
+            """
+            Most bytes (UTF-8) of a free-text string parameter of any op (a message, a caption, a description), \
+            checked while the request is decoded; the feature's own limit applies after. [env: \
+            SWITCHBOARD_MAX_TEXT_PARAMETER_BYTES]
+            """
+    )
+    var maxTextParameterBytes: Int = envValue("SWITCHBOARD_MAX_TEXT_PARAMETER_BYTES", as: Int.self) ?? 48 * 1024
+
     @Option(help: "Largest WebSocket frame payload, bytes. [env: SWITCHBOARD_MAX_FRAME_SIZE]")
     var maxFrameSize: Int = envValue("SWITCHBOARD_MAX_FRAME_SIZE", as: Int.self) ?? 1 << 20
 
@@ -246,6 +265,10 @@ struct Serve: ParsableCommand {
         }
         guard mallocArenas >= 0 else { throw ValidationError("--malloc-arenas must be 0 or more") }
         guard maxRequestsInFlight >= 1 else { throw ValidationError("--max-requests-in-flight must be at least 1") }
+        guard maxLineParameterBytes >= 64, maxTextParameterBytes >= maxLineParameterBytes else {
+            throw ValidationError(
+                "--max-line-parameter-bytes must be at least 64 and --max-text-parameter-bytes at least as large")
+        }
         guard maxWaitingRequests >= 0 else { throw ValidationError("--max-waiting-requests must not be negative") }
         guard handshakeTimeout > 0, bodyTimeout > 0, minBodyRate >= 0 else {
             throw ValidationError("--handshake-timeout and --body-timeout must be positive, --min-body-rate at least 0")
@@ -291,6 +314,8 @@ struct Serve: ParsableCommand {
         c.authenticationTimeout = authTimeout
         c.maxWaitingRequests = maxWaitingRequests
         c.maxRequestsInFlight = maxRequestsInFlight
+        c.stringParameters.maxLineBytes = maxLineParameterBytes
+        c.stringParameters.maxTextBytes = maxTextParameterBytes
         c.defaultCountryCode = defaultCountryCode.isEmpty ? nil : defaultCountryCode
         c.loginLimits.perPhoneBurst = loginBurstPerPhone
         c.loginLimits.perPhoneIntervalSeconds = loginIntervalPerPhone

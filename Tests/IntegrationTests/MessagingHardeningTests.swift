@@ -183,7 +183,7 @@ struct MessagingHardeningTests {
         }
         #expect(
             ((try register(zalgo, "d"))["error"] as? [String: Any])?["message"] as? String
-                == "display_name is longer than 256 bytes (UTF-8)")
+                == "display_name is longer than 2048 bytes (UTF-8)")
         #expect(
             ((try register("a\u{0}b", "d"))["error"] as? [String: Any])?["message"] as? String
                 == "display_name contains U+0000")

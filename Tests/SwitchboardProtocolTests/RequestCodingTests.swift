@@ -73,7 +73,7 @@ func decodeRequest(_ json: String) -> Result<(id: RequestID, op: String, paramet
 extension ProtocolOperation {
     /// This op's parameters from `envelope`, as the router decodes them.
     static func decodedParameters(_ envelope: RequestEnvelope) -> Swift.Result<any Sendable, ProtocolError> {
-        ProtocolCodec.parameterDecoder(Parameters.self)(envelope).map { $0 }
+        parameterDecoder()(envelope).map { $0 }
     }
 }
 
@@ -197,11 +197,14 @@ func parameters<Op: ProtocolOperation>(_ json: String, _ op: Op.Type) -> Op.Para
                 failure(both)
                     == ProtocolError(id: .int(7), code: .badRequest, message: "give exactly one of phone and user_id"))
         }
-        // Injection-shaped strings are only strings.
-        let odd = #"{"id":8,"op":"login","phone":"'; DROP TABLE users; --","password":"\u0000","device":"<script>"}"#
+        // Injection-shaped strings are only strings; a password may hold a control character, never U+0000.
+        let odd = #"{"id":8,"op":"login","phone":"'; DROP TABLE users; --","password":"\u0007","device":"<script>"}"#
         #expect(
             parameters(odd, Ops.Login.self)
-                == .init(phone: "'; DROP TABLE users; --", password: "\u{0}", device: "<script>"))
+                == .init(phone: "'; DROP TABLE users; --", password: "\u{7}", device: "<script>"))
+        #expect(
+            failure(#"{"id":8,"op":"login","phone":"+1555","password":"a\u0000","device":"d"}"#)
+                == ProtocolError(id: .int(8), code: .badRequest, message: "password contains U+0000"))
     }
 
     @Test func descriptionsRedactSecrets() {

@@ -17,6 +17,7 @@ extension Ops {
     /// `account.delete {password}` -> `{}`; then `account.deleted` and close 4005 on every connection of the user.
     public enum AccountDelete: ProtocolOperation {
         public static let name = "account.delete"
+        public static let stringParameters: [String: StringParameter] = ["password": .secret]
         public static let stateChanging = true
         public static let idempotent = false
         public static let rateLimit = RateLimitClass.login

@@ -19,6 +19,7 @@ extension Ops {
     /// `register {phone, password, display_name, device}` -> credentials.
     public enum Register: ProtocolOperation {
         public static let name = "register"
+        public static let stringParameters: [String: StringParameter] = ["phone": .lookup, "password": .secret]
         public static let authentication = AuthenticationRule.authenticates
         public static let stateChanging = false
         public static let idempotent = false
@@ -55,6 +56,7 @@ extension Ops {
     /// `login {phone, password, device}` -> credentials.
     public enum Login: ProtocolOperation {
         public static let name = "login"
+        public static let stringParameters: [String: StringParameter] = ["phone": .lookup, "password": .secret]
         public static let authentication = AuthenticationRule.authenticates
         public static let stateChanging = false
         public static let idempotent = false
@@ -165,6 +167,7 @@ extension Ops {
     /// `profile.update {display_name?, time_zone?, locale?}` (at least one) -> `{profile}`.
     public enum ProfileUpdate: ProtocolOperation {
         public static let name = "profile.update"
+        public static let stringParameters: [String: StringParameter] = ["bio": .text]
         public static let stateChanging = true
         public static let idempotent = true
         /// Parameters of `profile.update`.

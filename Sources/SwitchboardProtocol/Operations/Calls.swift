@@ -20,6 +20,8 @@ extension Ops {
     /// `call.invite {callee_id, media?, call_id?, offer?}` -> `{call, disposition}`.
     public enum CallInvite: ProtocolOperation {
         public static let name = "call.invite"
+        /// SDP (CRLF lines) or a candidate's JSON text: free text (`payload_too_large` past the calls' limits).
+        public static let stringParameters: [String: StringParameter] = ["offer": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -51,6 +53,8 @@ extension Ops {
     /// `call.accept {call_id, answer?}` -> `{call}`.
     public enum CallAccept: ProtocolOperation {
         public static let name = "call.accept"
+        /// SDP (CRLF lines) or a candidate's JSON text: free text (`payload_too_large` past the calls' limits).
+        public static let stringParameters: [String: StringParameter] = ["answer": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -98,6 +102,8 @@ extension Ops {
     /// `call.signal {call_id, kind, payload}` -> `{}`.
     public enum CallSignal: ProtocolOperation {
         public static let name = "call.signal"
+        /// SDP (CRLF lines) or a candidate's JSON text: free text (`payload_too_large` past the calls' limits).
+        public static let stringParameters: [String: StringParameter] = ["payload": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {

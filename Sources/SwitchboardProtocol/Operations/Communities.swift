@@ -66,6 +66,7 @@ extension Ops {
     /// `communities.create {name, description?, category?, picture?}` -> `{community}` (administrators).
     public enum CommunitiesCreate: ProtocolOperation {
         public static let name = "communities.create"
+        public static let stringParameters: [String: StringParameter] = ["description": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -87,6 +88,7 @@ extension Ops {
     /// (administrators); `community.updated` to the members. `picture` "" removes the picture.
     public enum CommunitiesUpdate: ProtocolOperation {
         public static let name = "communities.update"
+        public static let stringParameters: [String: StringParameter] = ["description": .text]
         public static let stateChanging = true
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {

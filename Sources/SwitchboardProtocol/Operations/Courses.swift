@@ -23,6 +23,7 @@ extension Ops {
     /// the later lessons moving one place down.
     public enum CommunityPostsCreate: ProtocolOperation {
         public static let name = "community.posts.create"
+        public static let stringParameters: [String: StringParameter] = ["body": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -61,6 +62,7 @@ extension Ops {
     /// `community.post.updated` (no new notification).
     public enum CommunityPostsUpdate: ProtocolOperation {
         public static let name = "community.posts.update"
+        public static let stringParameters: [String: StringParameter] = ["body": .text]
         public static let stateChanging = true
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {

@@ -19,6 +19,7 @@ extension Ops {
     /// `events.create` (administrators): publishes an event to a community's members (`event.published`).
     public enum EventsCreate: ProtocolOperation {
         public static let name = "events.create"
+        public static let stringParameters: [String: StringParameter] = ["description": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -58,6 +59,7 @@ extension Ops {
     /// `event.changed`.
     public enum EventsUpdate: ProtocolOperation {
         public static let name = "events.update"
+        public static let stringParameters: [String: StringParameter] = ["description": .text]
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {

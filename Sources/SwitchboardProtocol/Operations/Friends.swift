@@ -18,6 +18,7 @@ extension Ops {
     /// `friends.request {phone | user_id}` -> `{request}` or `{friend}`.
     public enum FriendsRequest: ProtocolOperation {
         public static let name = "friends.request"
+        public static let stringParameters: [String: StringParameter] = ["phone": .lookup]
         public static let stateChanging = true
         public static let idempotent = false
         /// Parameters of `friends.request`: exactly one of `phone` and `user_id`.
@@ -114,6 +115,7 @@ extension Ops {
     /// `contacts.match {phones}` -> `{matches}`.
     public enum ContactsMatch: ProtocolOperation {
         public static let name = "contacts.match"
+        public static let stringParameters: [String: StringParameter] = ["phones": .lookup]
         public static let stateChanging = false
         public static let idempotent = true
         public static let rateLimit = RateLimitClass.discovery

@@ -124,6 +124,7 @@ extension Ops {
     /// is safe only with a `client_id` (the client decides per request).
     public enum MessagesSend: ProtocolOperation {
         public static let name = "messages.send"
+        public static let stringParameters: [String: StringParameter] = ["text": .message]
         public static let stateChanging = true
         public static let idempotent = false
         public static let rateLimit = RateLimitClass.messages

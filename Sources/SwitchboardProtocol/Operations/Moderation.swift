@@ -22,6 +22,7 @@ extension Ops {
     /// report is open answers that report.
     public enum ReportCreate: ProtocolOperation {
         public static let name = "report.create"
+        public static let stringParameters: [String: StringParameter] = ["text": .text]
         public static let stateChanging = true
         public static let idempotent = true
         public static let rateLimit = RateLimitClass.reports
@@ -51,6 +52,7 @@ extension Ops {
     /// `open` (default) or `closed` (resolved and dismissed).
     public enum AdminReports: ProtocolOperation {
         public static let name = "admin.reports"
+        public static let administratorsOnly = true
         public static let stateChanging = false
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {
@@ -71,6 +73,7 @@ extension Ops {
     /// system message `message_removed`) reaches every member like a deletion. `report_id` resolves that report.
     public enum AdminRemove: ProtocolOperation {
         public static let name = "admin.remove"
+        public static let administratorsOnly = true
         public static let stateChanging = true
         public static let idempotent = false
         public struct Parameters: Codable, Sendable, Equatable {
@@ -91,6 +94,7 @@ extension Ops {
     /// `account_suspended` until it is reinstated.
     public enum AdminSuspend: ProtocolOperation {
         public static let name = "admin.suspend"
+        public static let administratorsOnly = true
         public static let stateChanging = true
         public static let idempotent = true
         public typealias Parameters = ModerationUserParameters
@@ -100,6 +104,7 @@ extension Ops {
     /// `admin.reinstate {user_id, reason?}` -> `{user_id, suspended: false}`.
     public enum AdminReinstate: ProtocolOperation {
         public static let name = "admin.reinstate"
+        public static let administratorsOnly = true
         public static let stateChanging = true
         public static let idempotent = true
         public typealias Parameters = ModerationUserParameters
@@ -109,6 +114,7 @@ extension Ops {
     /// `admin.resolve {report_id, status, note?}` -> `{report}`: closes a report as `resolved` or `dismissed`.
     public enum AdminResolve: ProtocolOperation {
         public static let name = "admin.resolve"
+        public static let administratorsOnly = true
         public static let stateChanging = true
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {
@@ -131,6 +137,7 @@ extension Ops {
     /// `admin.audit {before?, limit?}` -> `{entries, next_before?}`: the moderation audit log, newest first.
     public enum AdminAudit: ProtocolOperation {
         public static let name = "admin.audit"
+        public static let administratorsOnly = true
         public static let stateChanging = false
         public static let idempotent = true
         public struct Parameters: Codable, Sendable, Equatable {

@@ -18,6 +18,7 @@ extension Ops {
     /// `moments.create {photo_ids, caption?, client_id?}` -> `{moment}`; `moment.created` to my devices and friends.
     public enum MomentsCreate: ProtocolOperation {
         public static let name = "moments.create"
+        public static let stringParameters: [String: StringParameter] = ["caption": .text]
         public static let stateChanging = true
         /// Resendable with a `client_id` (the same moment comes back).
         public static let idempotent = false

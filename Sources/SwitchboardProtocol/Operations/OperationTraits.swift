@@ -13,4 +13,6 @@ public struct OperationTraits: Sendable, Equatable {
     public var stateChanging: Bool
     public var idempotent: Bool
     public var rateLimit: RateLimitClass
+    /// `ProtocolOperation.administratorsOnly`.
+    public var administratorsOnly: Bool = false
 }

@@ -29,15 +29,31 @@ public protocol ProtocolOperation: Sendable {
     static var idempotent: Bool { get }
     /// The rate limit that applies beyond the per-connection limits.
     static var rateLimit: RateLimitClass { get }
+    /// Whether only administrators may send the op: the server checks the role before it decodes the
+    /// parameters, so anyone else gets `forbidden` whatever they sent (the `admin.*` ops).
+    static var administratorsOnly: Bool { get }
+    /// The string parameters that are not one-line strings (`.line`), by snake_case field name (an array's
+    /// elements under the array's name): free text (`.text`) and passwords (`.secret`). Every string of the
+    /// parameters is checked while they are decoded (`docs/protocol.md`, "Stored strings").
+    static var stringParameters: [String: StringParameter] { get }
 }
 
 extension ProtocolOperation {
     public static var authentication: AuthenticationRule { .required }
     public static var rateLimit: RateLimitClass { .none }
+    public static var administratorsOnly: Bool { false }
+    public static var stringParameters: [String: StringParameter] { [:] }
     /// The traits as a value.
     public static var traits: OperationTraits {
         OperationTraits(
             name: name, authentication: authentication, stateChanging: stateChanging, idempotent: idempotent,
-            rateLimit: rateLimit)
+            rateLimit: rateLimit, administratorsOnly: administratorsOnly)
+    }
+
+    /// The decoder of this op's parameters, every string checked under `limits` (the router's).
+    public static func parameterDecoder(
+        limits: StringParameterLimits = .init()
+    ) -> @Sendable (RequestEnvelope) -> Swift.Result<Parameters, ProtocolError> {
+        ProtocolCodec.parameterDecoder(Parameters.self, strings: stringParameters, limits: limits)
     }
 }

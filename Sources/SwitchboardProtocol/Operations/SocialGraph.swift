@@ -30,6 +30,7 @@ extension Ops {
     /// `handle.check {handle}` -> `{handle, available, reason}`.
     public enum HandleCheck: ProtocolOperation {
         public static let name = "handle.check"
+        public static let stringParameters: [String: StringParameter] = ["handle": .lookup]
         public static let stateChanging = false
         public static let idempotent = true
         public typealias Parameters = HandleParameters

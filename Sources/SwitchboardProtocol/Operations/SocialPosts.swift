@@ -21,6 +21,7 @@ extension Ops {
     /// `post.create {text?, reply_to?, voice_clip_id?, client_id?}` -> `{post}`.
     public enum PostCreate: ProtocolOperation {
         public static let name = "post.create"
+        public static let stringParameters: [String: StringParameter] = ["text": .message]
         public static let stateChanging = true
         public static let idempotent = false
         public static let rateLimit = RateLimitClass.posts

@@ -7,11 +7,12 @@
 //===----------------------------------------------------------------------===//
 
 import SwitchboardCore
+import SwitchboardProtocol
 
 /// What the features register at start-up; read-only once the server runs.
 struct FeatureRegistry {
     /// The protocol ops and their handlers (`docs/protocol.md`).
-    var operations = OperationRouter()
+    var operations: OperationRouter
     /// The HTTP routes (voice, photos, uploads, exports, ...).
     var routes = HTTPRouter()
     /// Every feature's account-deletion steps (run in `order`; `docs/protocol.md`, "Account deletion and export").
@@ -22,6 +23,8 @@ struct FeatureRegistry {
     var lifecycle: [FeatureLifecycle] = []
     /// The limits each feature runs with, logged at start-up (`docs/configuration.md` has every flag).
     var configuration: [ConfigurationGroup] = []
+
+    init(strings: StringParameterLimits = .init()) { operations = OperationRouter(strings: strings) }
 
     /// Adds a deletion step; a name used twice is a programming error.
     mutating func add(_ step: AccountDeletionStep) {

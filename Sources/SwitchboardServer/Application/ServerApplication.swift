@@ -34,7 +34,7 @@ final class ServerApplication: Sendable {
     init(services: ProtocolServices, logger: Logger) {
         self.services = services
         let features = ServerFeatures.all.map { $0.init(context: services) }
-        var registry = FeatureRegistry()
+        var registry = FeatureRegistry(strings: services.configuration.stringParameters)
         for feature in features { feature.register(in: &registry) }
         self.features = features
         router = registry.operations

@@ -178,6 +178,16 @@ final class Harness: @unchecked Sendable {
         }
     }
 
+    /// Waits (bounded) for the reply to `id`.
+    func reply(to id: Int, timeout: Double = 10) async -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let reply = await replies().last(where: { $0["re"] as? Int == id }) { return reply }
+            if Date() > deadline { return [:] }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     /// Reads a value of the port on its loop.
     func port<T: Sendable>(_ read: @escaping @Sendable (TestConnectionPort) -> T) async -> T {
         let port = self.port

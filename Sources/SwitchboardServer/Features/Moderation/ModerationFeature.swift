@@ -19,8 +19,8 @@ import SwitchboardStore
 /// checks and its audit row; a suspension is announced like a session revocation (each node closes its own
 /// connections of the account with 4004) after the service's transaction. Every action is written to the audit log.
 ///
-/// The parameters are decoded before the role is checked (the router's order), so a non-administrator sending
-/// malformed parameters to an `admin.*` op gets `bad_request`, not `forbidden`; changing that is another issue's.
+/// The `admin.*` ops are `administratorsOnly`: the router reads the role before it decodes their parameters, so a
+/// non-administrator gets `forbidden` whatever it sent; the service checks the role again in its own use case.
 struct ModerationFeature: Feature {
     static let migrations: [Migration] = [.v0008Moderation]
 
