@@ -227,7 +227,7 @@ struct SocialIndex {
             for u in home[author] ?? [] { out.formUnion(users[u]?.home ?? []) }
             out.formUnion(pages[author] ?? [])
             if let root { out.formUnion(threads[root] ?? []) }
-        case .counts(_, let author, let protected, let key, _):
+        case .counts(_, let author, let protected, let key, _), .photos(_, let author, let protected, let key, _):
             for u in home[author] ?? [] {
                 guard let user = users[u], u == author || !user.relations.muted.contains(author) else { continue }
                 out.formUnion(user.home)

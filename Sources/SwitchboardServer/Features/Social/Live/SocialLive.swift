@@ -115,11 +115,18 @@ final class SocialLive: @unchecked Sendable {
         }
     }
 
-    /// Reads what each change needs and encodes its events once (on a pooled connection's queue). Counts of one
-    /// post asked for several times in the batch are read once, at the place of the last ask.
+    /// Reads what each change needs and encodes its events once (on a pooled connection's queue). Counts (and
+    /// photos) of one post asked for several times in the batch are read once, at the place of the last ask.
     static func resolve(_ db: PostgresConnection, _ batch: [SocialChange]) throws -> [SocialRouted] {
         var lastCounts: [Int64: Int] = [:]
-        for (i, change) in batch.enumerated() { if case .counts(let id) = change { lastCounts[id] = i } }
+        var lastPhotos: [Int64: Int] = [:]
+        for (i, change) in batch.enumerated() {
+            switch change {
+            case .counts(let id): lastCounts[id] = i
+            case .photos(let id): lastPhotos[id] = i
+            default: break
+            }
+        }
         let created = batch.compactMap { if case .postCreated(let id) = $0 { id } else { nil } }
         let posts = try PostRepository.posts(db, ids: created, viewer: 0)
         var out: [SocialRouted] = []
@@ -148,6 +155,14 @@ final class SocialLive: @unchecked Sendable {
                         postId: id, authorId: f.authorId, authorProtected: f.authorProtected,
                         threadKey: f.threadRoot ?? id,
                         event: ProtocolCodec.encodeEvent(event)))
+            case .photos(let id):
+                guard lastPhotos[id] == i, let f = try SocialLiveRepository.facts(db, postId: id) else { continue }
+                let photos = try MomentRepository.postPhotos(db, postIds: [id])[id] ?? []
+                out.append(
+                    .photos(
+                        postId: id, authorId: f.authorId, authorProtected: f.authorProtected,
+                        threadKey: f.threadRoot ?? id,
+                        event: ProtocolCodec.encodeEvent(LiveEvents.PostPhotos(postId: id, photos: photos))))
             case .notified(let userId, let notificationId):
                 guard let row = try SocialNotifications.notification(db, userId: userId, id: notificationId),
                     let actor = try SocialGraphRepository.socialUsers(db, ids: [row.actorId])[row.actorId]
@@ -199,6 +214,7 @@ final class SocialLive: @unchecked Sendable {
             case .deleted(let id, let seq, _, _, let event):
                 delivery = SocialDelivery(kind: .deleted, postId: id, seq: seq, bytes: event)
             case .counts(let id, _, _, _, let event): delivery = SocialDelivery(kind: .counts, postId: id, bytes: event)
+            case .photos(let id, _, _, _, let event): delivery = SocialDelivery(kind: .photos, postId: id, bytes: event)
             case .profileCounts(_, let event), .notification(_, let event):
                 delivery = SocialDelivery(kind: .other, bytes: event)
             case .follow, .block, .mute:

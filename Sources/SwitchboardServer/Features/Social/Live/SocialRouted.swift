@@ -20,6 +20,8 @@ enum SocialRouted: Sendable, Equatable {
     /// `post.counts` (conflated per post on a backed-up connection); `threadKey` is the thread's root (the post's own
     /// id for a root).
     case counts(postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, event: [UInt8])
+    /// `post.photos` (to the audience of `post.counts`, conflated the same way).
+    case photos(postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, event: [UInt8])
     /// `profile.counts`.
     case profileCounts(userId: Int64, event: [UInt8])
     /// `notification` to the user's connections subscribed to `notifications`.
@@ -57,6 +59,13 @@ enum SocialRouted: Sendable, Equatable {
                 w.bytes(event)
             case .counts(let postId, let authorId, let authorProtected, let threadKey, let event):
                 w.byte(3)
+                w.i64(postId)
+                w.i64(authorId)
+                w.byte(authorProtected ? 1 : 0)
+                w.i64(threadKey)
+                w.bytes(event)
+            case .photos(let postId, let authorId, let authorProtected, let threadKey, let event):
+                w.byte(9)
                 w.i64(postId)
                 w.i64(authorId)
                 w.byte(authorProtected ? 1 : 0)
@@ -117,10 +126,13 @@ enum SocialRouted: Sendable, Equatable {
                     let event = r.bytes()
                 else { return nil }
                 items.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: event))
-            case 3:
+            case 3, 9:
                 guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes()
                 else { return nil }
-                items.append(.counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
+                items.append(
+                    tag == 3
+                        ? .counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event)
+                        : .photos(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
             case 4:
                 guard let u = r.i64(), let event = r.bytes() else { return nil }
                 items.append(.profileCounts(userId: u, event: event))
