@@ -759,4 +759,33 @@ struct SocialLiveTests {
         let last = try bob.client.event("post.photos") { ($0["photos"] as? [Any])?.isEmpty == true }
         #expect(last["post_id"] as? Int == Int(post))
     }
+
+    /// A repost shows the original in the homes of the reposter's followers: its counts reach their live home pages
+    /// too (not a muter's of the original's author), from the newest reposters only (`--live-counts-reposters`).
+    @Test func countsReachTheHomesOfTheNewestRepostersFollowers() throws {
+        let w = try startWorld { $0.live.countsReposters = 1 }
+        defer { stop(w.server); w.database.close() }
+        let ann = try w.user("ann")
+        let bob = try w.user("bob")
+        let fay = try w.user("fay")
+        let cat = try w.user("cat")
+        let dan = try w.user("dan")
+        let eve = try w.user("eve")
+        let gus = try w.user("gus")
+        let original = try w.post(ann, "worth sharing")
+        try w.follow(cat, fay)
+        try w.follow(dan, fay)
+        try w.mute(dan, ann)
+        try w.follow(gus, bob)
+        // Bob reposts first, fay last: with one reposter counted, fay's followers hear of it, bob's do not.
+        try w.post(bob, "", repostOf: original)
+        try w.post(fay, "", repostOf: original)
+        for user in [cat, dan, eve, gus] { #expect(ok(try user.client.subscribe(["home"])) != nil) }
+
+        try w.like(eve, original)
+        let counts = try cat.client.event("post.counts") { $0["post_id"] as? Int == Int(original) }
+        #expect(counts["like_count"] as? Int == 1)
+        try w.liveBarrier()
+        for user in [dan, eve, gus] { #expect(try user.client.noEventBeforeBarrier("post.counts"), "\(user.id)") }
+    }
 }
