@@ -69,6 +69,13 @@ extension CLIContext {
         OutputRecord(type, ["post": SocialAPI.jsonValue(p)], text: postLine(p), style: style)
     }
 
+    /// `post.photos`: a post's photos after one was deleted.
+    static func photosRecord(postId: Int64, photos: [Photo]) -> OutputRecord {
+        OutputRecord(
+            "post.photos", ["post_id": .int(postId), "photos": SocialAPI.jsonValue(photos)],
+            text: "post #\(postId) now has \(photos.count) photo\(photos.count == 1 ? "" : "s")", style: .dim)
+    }
+
     /// A thread's ancestor: the post, or `{post_id, deleted: true}`.
     static func postRecord(_ type: String, _ a: ThreadAncestor, style: OutputStyle = .plain) -> OutputRecord {
         OutputRecord(type, ["post": SocialAPI.jsonValue(a)], text: postLine(a), style: style)
@@ -423,6 +430,8 @@ extension CLIContext {
                                 "reply_count": .int(replies),
                             ],
                             text: "post #\(postId)  ♥ \(likes) ↻ \(reposts) ↩ \(replies)", style: .dim))
+                case .postPhotos(let postId, let photos):
+                    printer.emit(Self.photosRecord(postId: postId, photos: photos))
                 case .notification(let n, _) where stream == "notifications" && n.kind == "mention":
                     // A mention: fetch the mentioning post (the notification carries its id).
                     guard let postId = n.postId else { continue }
@@ -766,6 +775,8 @@ extension EventFormatter {
                     "reply_count": .int(replies),
                 ],
                 text: "post #\(postId)  ♥ \(likes) ↻ \(reposts) ↩ \(replies)", style: .dim)
+        case .postPhotos(let postId, let photos):
+            return CLIContext.photosRecord(postId: postId, photos: photos)
         case .profileCounts(let userId, let posts, let following, let followers):
             return OutputRecord(
                 "profile.counts",

@@ -23,6 +23,8 @@ public enum SocialAPI {
         case postDeleted(postId: Int64, seq: Int64, authorId: Int64, threadRoot: Int64?)
         /// `post.counts {post_id, like_count, repost_count, reply_count}`.
         case postCounts(postId: Int64, likeCount: Int64, repostCount: Int64, replyCount: Int64)
+        /// `post.photos {post_id, photos}` (one of the post's photos was deleted; empty when none is left).
+        case postPhotos(postId: Int64, photos: [Photo])
         /// `profile.counts {user_id, posts, following, followers}`.
         case profileCounts(userId: Int64, posts: Int64, following: Int64, followers: Int64)
         /// `notification {notification, unread}`.
@@ -37,7 +39,8 @@ public enum SocialAPI {
         /// The names of the social events.
         public static let names: Set<String> = [
             LiveEvents.PostNew.name, LiveEvents.PostDeleted.name, LiveEvents.PostCounts.name,
-            LiveEvents.ProfileCounts.name, LiveEvents.NotificationEvent.name, SocialNotificationsReadEvent.name,
+            LiveEvents.PostPhotos.name, LiveEvents.ProfileCounts.name, LiveEvents.NotificationEvent.name,
+            SocialNotificationsReadEvent.name,
             SocialGraphEvents.FollowChanged.name, SocialGraphEvents.RelationshipChanged.name,
         ]
 
@@ -58,6 +61,9 @@ public enum SocialAPI {
                 let e = try raw.decode(LiveEvents.PostCounts.self)
                 return .postCounts(
                     postId: e.postId, likeCount: e.likeCount, repostCount: e.repostCount, replyCount: e.replyCount)
+            case LiveEvents.PostPhotos.name:
+                let e = try raw.decode(LiveEvents.PostPhotos.self)
+                return .postPhotos(postId: e.postId, photos: e.photos)
             case LiveEvents.ProfileCounts.name:
                 let e = try raw.decode(LiveEvents.ProfileCounts.self)
                 return .profileCounts(userId: e.userId, posts: e.posts, following: e.following, followers: e.followers)

@@ -193,6 +193,26 @@ private struct World {
         return recorded.0
     }
 
+    /// Photos of `owner`'s attached to `postId`, in order (as `post.create` with `photo_ids` stores them); their ids.
+    func photos(_ owner: TestUser, on postId: Int64, count: Int) throws -> [Int64] {
+        let o = Int64(owner.id)
+        return try sql(database) { db in
+            try (0..<count).map { position in
+                let sha = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+                let id = try db.query(
+                    """
+                    INSERT INTO photos (owner_id, sha256, format, width, height, color, has_alpha)
+                    VALUES ($1, decode($2, 'hex'), 'jpeg', 640, 480, '#a3b1c2', false) RETURNING id
+                    """, [.int(o), .text(sha)]
+                ).decodeFirst(Int64.self)!
+                try db.query(
+                    "INSERT INTO post_photos (post_id, position, photo_id) VALUES ($1, $2, $3)",
+                    [.int(postId), .int(Int64(position)), .int(id)])
+                return id
+            }
+        }
+    }
+
     func seq(_ postId: Int64) throws -> Int64 {
         try sql(database) { db in
             try db.query("SELECT seq FROM posts WHERE id = $1", [.int(postId)]).decodeFirst(Int64.self)!
@@ -704,5 +724,68 @@ struct SocialLiveTests {
         #expect(try ann.client.event("post.deleted")["post_id"] as? Int == hidden)
         try w.liveBarrier()
         #expect(try bob.client.noEventBeforeBarrier("post.deleted"))
+    }
+
+    /// `photos.delete` of a photo in a post: the post's live viewers (the audience of `post.counts`) get
+    /// `post.photos` with the photos left, in order; a stranger's home does not.
+    @Test func aDeletedPhotoLeavesThePostOnEveryLivePage() throws {
+        let w = try startWorld()
+        defer { stop(w.server); w.database.close() }
+        let ann = try w.user("ann")
+        let bob = try w.user("bob")
+        let cat = try w.user("cat")
+        let dan = try w.user("dan")
+        try w.follow(bob, ann)
+        let post = try w.post(ann, "three photos")
+        let photos = try w.photos(ann, on: post, count: 3)
+        #expect(ok(try bob.client.subscribe(["home"])) != nil)
+        #expect(ok(try cat.client.subscribe(["thread:\(post)"])) != nil)
+        #expect(ok(try dan.client.subscribe(["home"])) != nil)
+        #expect(ok(try ann.client.subscribe(["user:\(ann.id)"])) != nil)
+
+        #expect(ok(try ann.client.call("photos.delete", ["photo_id": photos[1]])) != nil)
+        for client in [bob.client, cat.client, ann.client] {
+            let e = try client.event("post.photos")
+            #expect(e["post_id"] as? Int == Int(post))
+            #expect(
+                (e["photos"] as? [[String: Any]])?.compactMap { $0["photo_id"] as? Int }
+                    == [photos[0], photos[2]].map { Int($0) })
+        }
+        try w.liveBarrier()
+        #expect(try dan.client.noEventBeforeBarrier("post.photos"))
+        // The last ones: an empty list.
+        #expect(ok(try ann.client.call("photos.delete", ["photo_id": photos[0]])) != nil)
+        #expect(ok(try ann.client.call("photos.delete", ["photo_id": photos[2]])) != nil)
+        let last = try bob.client.event("post.photos") { ($0["photos"] as? [Any])?.isEmpty == true }
+        #expect(last["post_id"] as? Int == Int(post))
+    }
+
+    /// A repost shows the original in the homes of the reposter's followers: its counts reach their live home pages
+    /// too (not a muter's of the original's author), from the newest reposters only (`--live-counts-reposters`).
+    @Test func countsReachTheHomesOfTheNewestRepostersFollowers() throws {
+        let w = try startWorld { $0.live.countsReposters = 1 }
+        defer { stop(w.server); w.database.close() }
+        let ann = try w.user("ann")
+        let bob = try w.user("bob")
+        let fay = try w.user("fay")
+        let cat = try w.user("cat")
+        let dan = try w.user("dan")
+        let eve = try w.user("eve")
+        let gus = try w.user("gus")
+        let original = try w.post(ann, "worth sharing")
+        try w.follow(cat, fay)
+        try w.follow(dan, fay)
+        try w.mute(dan, ann)
+        try w.follow(gus, bob)
+        // Bob reposts first, fay last: with one reposter counted, fay's followers hear of it, bob's do not.
+        try w.post(bob, "", repostOf: original)
+        try w.post(fay, "", repostOf: original)
+        for user in [cat, dan, eve, gus] { #expect(ok(try user.client.subscribe(["home"])) != nil) }
+
+        try w.like(eve, original)
+        let counts = try cat.client.event("post.counts") { $0["post_id"] as? Int == Int(original) }
+        #expect(counts["like_count"] as? Int == 1)
+        try w.liveBarrier()
+        for user in [dan, eve, gus] { #expect(try user.client.noEventBeforeBarrier("post.counts"), "\(user.id)") }
     }
 }

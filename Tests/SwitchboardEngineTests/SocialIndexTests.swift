@@ -102,6 +102,7 @@ import Testing
             Self.post(1, by: 2, protected: true, root: 3, replyTo: 4, original: nil),
             .deleted(postId: 5, seq: 6, authorId: 7, threadRoot: nil, event: Array("{}".utf8)),
             .counts(postId: 8, authorId: 9, authorProtected: false, threadKey: 8, event: [1, 2, 3]),
+            .photos(postId: 10, authorId: 9, authorProtected: true, threadKey: 3, reposters: [11, 12], event: [6]),
             .profileCounts(userId: 1, event: [4]), .notification(userId: 2, event: [5]),
             .follow(followerId: 1, followeeId: 2, active: true), .block(blockerId: 3, blockedId: 4, active: false),
             .mute(muterId: 5, mutedId: 6, active: true),

@@ -186,6 +186,7 @@ export const EVENTS = Object.freeze([
   'post.counts',
   'post.deleted',
   'post.new',
+  'post.photos',
   'presence',
   'presence.snapshot',
   'profile.counts',

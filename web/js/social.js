@@ -7,7 +7,7 @@
 // `post`, `deleted`, `resync`), which returns the function that stops. After every (re)authentication the
 // streams are subscribed again with `since` = the newest seq seen, and what was missed comes back in the reply:
 // its posts and deletions go to the handlers as if live; `resync_required` (too much missed) makes them reload.
-// `post.counts` updates every shown copy of a post in place, whatever the screen.
+// `post.counts` and `post.photos` update every shown copy of a post in place, whatever the screen.
 import { el, errorBox, busy, formatTime } from './ui.js';
 import { voicePlayer } from './voice.js';
 import { avatar, photoGrid, photoPicker } from './photos.js';
@@ -104,6 +104,7 @@ export function installSocial(app) {
     for (const w of [...watchers]) w.handlers.deleted?.(event);
   });
   client.on('post.counts', (counts) => updateCounts(counts));
+  client.on('post.photos', (event) => updatePhotos(event));
   client.on('notification', ({ notification: n, unread: count }) => {
     setUnread(count);
     if (n?.actor) live.textContent = notificationLine(app, n.kind, [n.actor], 1);
@@ -214,9 +215,15 @@ export function postItem(app, post, options = {}) {
   }
   if (shown.deleted) article.append(el('p', { class: 'deleted' }, t('post.deleted')));
   else if (shown.text) article.append(postText(shown));
-  if (shown.photos?.length && !shown.deleted) {
-    article.append(photoGrid(app, shown.photos, { label: t('post.photos_label', { name: shown.author?.display_name ?? t('someone'), count: shown.photos.length }) }));
-  }
+  const grid = (photos) => photoGrid(app, photos, { label: t('post.photos_label', { name: shown.author?.display_name ?? t('someone'), count: photos.length }) });
+  if (shown.photos?.length && !shown.deleted) article.append(grid(shown.photos));
+  // `post.photos`: a deleted photo leaves the grid (the grid goes with the last one; photos are never added).
+  item.socialPhotos = (photos) => {
+    shown.photos = photos;
+    const old = article.querySelector(':scope > .photo-grid');
+    if (!photos.length) old?.remove();
+    else old?.replaceWith(grid(photos));
+  };
   if (shown.voice_clip_id && !shown.deleted) {
     article.append(el('p', { class: 'detail' }, t('post.voice')), voicePlayer(app, { voice_id: shown.voice_clip_id, duration_ms: 0 }));
   }
@@ -296,6 +303,12 @@ function postActions(app, post, item, options) {
 // Every shown copy of a post (the post itself and reposts of it) takes the new counts.
 export function updateCounts(counts) {
   for (const item of document.querySelectorAll(`li.post[data-original="${Number(counts.post_id)}"]`)) item.socialCounts?.(counts);
+}
+
+// The photos of a post now (`post.photos`) in every shown copy of it.
+export function updatePhotos({ post_id: id, photos }) {
+  if (!Array.isArray(photos)) return;
+  for (const item of document.querySelectorAll(`li.post[data-original="${Number(id)}"]`)) item.socialPhotos?.(photos);
 }
 
 // A deleted post (or repost) leaves every list; so do reposts of it.

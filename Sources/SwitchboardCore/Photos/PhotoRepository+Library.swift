@@ -13,13 +13,15 @@ public import SwitchboardStore
 /// The SQL of one's own photos and avatar (`photos.delete`, `profile.avatar.*`) and of a photo's info
 /// (`GET /photos/{id}/info`). Rule violations throw `PhotoError`.
 extension PhotoRepository {
-    /// What `photos.delete` changed besides the photo: moments left without photos (deleted too) and whether
-    /// the owner's avatar was this photo (now cleared).
+    /// What `photos.delete` changed besides the photo: moments left without photos (deleted too), whether the
+    /// owner's avatar was this photo (now cleared) and the posts that carried it.
     public struct Deletion: Sendable, Equatable {
         /// The moments deleted with their last photo, in id order.
         public var deletedMoments: [Int64] = []
         /// The owner's avatar was this photo.
         public var avatarCleared = false
+        /// The live posts that carried this photo (their `post.photos` is told), in id order.
+        public var posts: [Int64] = []
     }
 
     /// `photos.delete`: deletes `owner`'s photo for real (cascades remove it from moments and posts and clear the
@@ -38,6 +40,12 @@ extension PhotoRepository {
         ).isEmpty
         let moments = try db.execute(
             cached: "SELECT DISTINCT moment_id FROM moment_photos WHERE photo_id = $1", [.int(photoId)]
+        ).decode(Int64.self, column: 0)
+        result.posts = try db.execute(
+            cached: """
+                SELECT DISTINCT pp.post_id FROM post_photos pp JOIN posts p ON p.id = pp.post_id
+                WHERE pp.photo_id = $1 AND p.deleted_at IS NULL ORDER BY pp.post_id
+                """, [.int(photoId)]
         ).decode(Int64.self, column: 0)
         try db.execute(cached: "DELETE FROM photos WHERE id = $1", [.int(photoId)])
         if !moments.isEmpty {

@@ -121,6 +121,16 @@ public enum SocialLiveRepository {
             repostCount: try row.decode(column: 5), replyCount: try row.decode(column: 6))
     }
 
+    /// The authors of `postId`'s newest live reposts, at most `limit` (none when 0), newest first.
+    public static func reposters(_ db: PostgresConnection, of postId: Int64, limit: Int) throws -> [Int64] {
+        guard limit > 0 else { return [] }
+        return try db.execute(
+            cached: """
+                SELECT author_id FROM posts WHERE repost_of = $1 AND deleted_at IS NULL ORDER BY id DESC LIMIT $2
+                """, [.int(postId), .int(Int64(limit))]
+        ).decode(Int64.self, column: 0)
+    }
+
     /// `users`' profile counts.
     public static func profileCounts(_ db: PostgresConnection, users: [Int64]) throws -> [LiveEvents.ProfileCounts] {
         guard !users.isEmpty else { return [] }

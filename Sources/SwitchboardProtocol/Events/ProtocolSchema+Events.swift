@@ -47,7 +47,8 @@ extension ProtocolSchema {
     /// The social layer: follows, relationships, live pages and notifications.
     static let socialEvents: [any ProtocolEvent.Type] = [
         SocialGraphEvents.FollowChanged.self, SocialGraphEvents.RelationshipChanged.self, LiveEvents.PostNew.self,
-        LiveEvents.PostDeleted.self, LiveEvents.PostCounts.self, LiveEvents.ProfileCounts.self,
+        LiveEvents.PostDeleted.self, LiveEvents.PostCounts.self, LiveEvents.PostPhotos.self,
+        LiveEvents.ProfileCounts.self,
         LiveEvents.NotificationEvent.self, SocialNotificationsReadEvent.self,
     ]
 

@@ -56,6 +56,19 @@ public enum LiveEvents {
         }
     }
 
+    /// `post.photos {post_id, photos}`: a post's photos after one was deleted (`photos.delete`); `photos` in order,
+    /// empty when none is left.
+    public struct PostPhotos: ProtocolEvent, Equatable {
+        /// The event's name on the wire.
+        public static let name = "post.photos"
+        public var postId: Int64
+        public var photos: [Photo]
+        public init(postId: Int64, photos: [Photo]) {
+            self.postId = postId
+            self.photos = photos
+        }
+    }
+
     /// `profile.counts {user_id, posts, following, followers}`.
     public struct ProfileCounts: ProtocolEvent, Equatable {
         /// The event's name on the wire.

@@ -36,7 +36,7 @@ struct PhotoInfoServiceTests {
         for (size, format, length) in [("thumb", "jpeg", 40), ("display", "jpeg", 300), ("display", "webp", 200)] {
             try await serviceRendition(photo, size, format, length: length)
         }
-        let photos = PhotoLibraryService(db: try db.pool)
+        let photos = PhotoLibraryService(db: try db.pool, live: RecordingPublisher())
         let info = try await photos.info(viewer: ann, photoId: photo)
         #expect(info.photoId == photo && info.ownerId == ann)
         #expect(info.width == 4032 && info.height == 3024 && info.format == "jpeg" && info.color == "#a3b1c2")

@@ -26,7 +26,7 @@ struct PhotoLibraryServiceTests {
         try await giveHandle(ann)
         try await giveHandle(fay)
         try await serviceFollow(fay, ann)
-        let photos = PhotoLibraryService(db: try db.pool)
+        let photos = PhotoLibraryService(db: try db.pool, live: RecordingPublisher())
         let (first, second) = (try await servicePhoto(owner: ann), try await servicePhoto(owner: ann))
         let bobs = try await servicePhoto(owner: bob)
         let page = try await photos.mine(user: ann, before: nil, limit: 1)
@@ -61,5 +61,30 @@ struct PhotoLibraryServiceTests {
         await #expect(throws: PhotoError.noSuchPhoto) { _ = try await photos.delete(me, photoId: first) }
         let (removed, _) = try await photos.setAvatar(me, photoId: nil)
         #expect(removed.profile.avatar == nil)
+    }
+
+    @Test func deletingAPhotoTellsTheLivePagesOfThePostsThatCarriedIt() async throws {
+        let db = EngineTestDatabase.shared
+        let ann = try await db.user("ann")
+        try await giveHandle(ann)
+        let live = RecordingPublisher()
+        let posts = try postService(RecordingPublisher(), clock: ManualClock())
+        let photos = PhotoLibraryService(db: try db.pool, live: live)
+        let (first, second) = (try await servicePhoto(owner: ann), try await servicePhoto(owner: ann))
+        let me = Caller(userId: ann)
+        let both = try await posts.create(
+            me, text: "two", replyTo: nil, voiceClipId: nil, photoIds: [first, second], clientId: nil
+        ).post.postId
+        let gone = try await posts.create(
+            me, text: "gone", replyTo: nil, voiceClipId: nil, photoIds: [first], clientId: nil
+        ).post.postId
+        try await posts.delete(me, postId: gone)
+        let other = try await servicePhoto(owner: ann)
+        _ = try await photos.delete(me, photoId: other)
+        #expect(live.changes.isEmpty, "a photo in no post tells no live page")
+        _ = try await photos.delete(me, photoId: first)
+        // Only the live post: a deleted one is gone from every page already.
+        #expect(live.changes == ["photos(postId: \(both))"])
+        #expect(try await posts.post(both, viewer: ann).post.photos.map(\.photoId) == [second])
     }
 }

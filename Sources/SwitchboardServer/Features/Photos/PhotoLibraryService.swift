@@ -18,13 +18,16 @@ import SwitchboardStore
 /// photo's info follows `PhotoAccess`, the rule of `GET /photos/{id}`. Off the loops only.
 final class PhotoLibraryService: Sendable {
     let db: any Database
+    /// Where the posts that lost a photo are told to live pages (`post.photos`).
+    let live: any SocialPublisher
 
     /// `photos.mine` page size: default and most.
     static let defaultPage = 30
     static let maxPage = 100
 
-    init(db: any Database) {
+    init(db: any Database, live: any SocialPublisher) {
         self.db = db
+        self.live = live
     }
 
     /// `photos.mine`: the caller's photos, newest first, older than `before` (a photo id).
@@ -40,7 +43,8 @@ final class PhotoLibraryService: Sendable {
 
     /// `photos.delete`: one of the caller's photos, deleted for real (from moments, posts and the avatar too). A
     /// moment left without photos is deleted and its audience hears `moment.deleted`; an avatar cleared this way
-    /// is announced as `profile.updated`.
+    /// is announced as `profile.updated`; the live viewers of each post that carried it hear `post.photos` (handed
+    /// to live pages after the commit).
     func delete(_ caller: Caller, photoId: Int64) async throws(PhotoError) -> [DomainEvent] {
         let me = caller.userId
         let (deletion, audience, profile) = try await db.write(as: PhotoError.self) { db in
@@ -49,6 +53,7 @@ final class PhotoLibraryService: Sendable {
             let profile = deletion.avatarCleared ? try Self.profileChange(db, me) : nil
             return (deletion, audience, profile)
         }
+        for post in deletion.posts { live.publish(.photos(postId: post)) }
         var events = deletion.deletedMoments.map { id in
             DomainEvent(to: audience, MomentEvents.Deleted(momentId: id, ownerId: me))
         }

@@ -19,7 +19,8 @@ import SwitchboardStore
 /// downloads and tus (`session` routes: tokens checked before bodies, bodies into upload slots; `PhotoService`).
 /// Each op handler decodes, asks `PhotoLibraryService` (one transaction), delivers its events after the commit
 /// (`profile.updated` to my devices, friends and active followers; `moment.deleted` for a moment left without
-/// photos to the moment's audience) and replies.
+/// photos to the moment's audience; `post.photos`, through live pages, to the live viewers of each post that
+/// carried the photo) and replies.
 struct PhotosFeature: Feature {
     static let migrations: [Migration] = [.v0013Photos]
 
@@ -30,7 +31,7 @@ struct PhotosFeature: Feature {
     let limits: PhotoConfiguration
 
     init(context: ProtocolServices) {
-        service = PhotoLibraryService(db: context.pool)
+        service = PhotoLibraryService(db: context.pool, live: context.social)
         logger = context.logger
         limits = context.configuration.photos
     }

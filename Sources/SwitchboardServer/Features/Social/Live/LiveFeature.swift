@@ -9,6 +9,7 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
+import SwitchboardStore
 
 /// Live pages: `live.subscribe` and `live.unsubscribe` (docs/protocol.md, "Live pages"; the design in
 /// docs/social.md). The handlers check the request on the loop (`LiveService.streams`, `.check`), mark the
@@ -16,6 +17,8 @@ import SwitchboardProtocol
 /// registration in this node's `SocialIndex`, the replay), then on the loop reply and release the held events,
 /// dropping those the replay already carried.
 struct LiveFeature: Feature {
+    static let migrations: [Migration] = [.v0017RepostsNewest]
+
     let service: LiveService
 
     init(context: ProtocolServices) {
@@ -30,6 +33,7 @@ struct LiveFeature: Feature {
                 feature: "live",
                 values: [
                     ("max-subscriptions", "\(limits.maxSubscriptions)"), ("live-replay-max", "\(limits.replayMax)"),
+                    ("live-counts-reposters", "\(limits.countsReposters)"),
                 ]))
         registry.operations.register(Ops.LiveSubscribe.self) { context, p in
             let streams: [LiveStream]

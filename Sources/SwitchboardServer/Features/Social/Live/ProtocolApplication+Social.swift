@@ -57,6 +57,9 @@ extension ProtocolApplication {
         case .counts:
             // The latest counts of a post replace a pending unsent one while the connection is backed up.
             sendEphemeral(delivery.bytes, source: "post.counts:\(delivery.postId)")
+        case .photos:
+            // Likewise the latest photos of a post.
+            sendEphemeral(delivery.bytes, source: "post.photos:\(delivery.postId)")
         case .other:
             port.sendFanout(delivery.frame)
         }

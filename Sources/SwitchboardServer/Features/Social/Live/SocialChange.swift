@@ -14,6 +14,8 @@ public enum SocialChange: Sendable {
     case postDeleted(postId: Int64, authorId: Int64, threadRoot: Int64?, seq: Int64)
     /// LIVE reads the current counts (conflated).
     case counts(postId: Int64)
+    /// A photo of the post was deleted: LIVE reads the photos left (`post.photos`, conflated like counts).
+    case photos(postId: Int64)
     /// After commit of a recorded notification.
     case notified(userId: Int64, notificationId: Int64)
     /// Home indexes, profile counts.

@@ -12,7 +12,7 @@ import SwitchboardWebSocket
 /// One live event for one connection, encoded once for all its recipients: the connection drops a post it was
 /// just given by a resume, and conflates counts per post while backed up (`ProtocolApplication.receiveSocial`).
 final class SocialDelivery: Sendable {
-    enum Kind: Sendable { case post, deleted, counts, other }
+    enum Kind: Sendable { case post, deleted, counts, photos, other }
     let kind: Kind
     let postId: Int64
     let seq: Int64

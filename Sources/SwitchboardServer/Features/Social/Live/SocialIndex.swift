@@ -227,10 +227,21 @@ struct SocialIndex {
             for u in home[author] ?? [] { out.formUnion(users[u]?.home ?? []) }
             out.formUnion(pages[author] ?? [])
             if let root { out.formUnion(threads[root] ?? []) }
-        case .counts(_, let author, let protected, let key, _):
+        case .counts(_, let author, let protected, let key, let reposters, _),
+            .photos(_, let author, let protected, let key, let reposters, _):
             for u in home[author] ?? [] {
                 guard let user = users[u], u == author || !user.relations.muted.contains(author) else { continue }
                 out.formUnion(user.home)
+            }
+            // The homes that show it through a repost (the home rules of a repost: neither the reposter nor the
+            // original's author muted, no block, a protected original only to its followers).
+            for reposter in reposters where reposter != author {
+                for u in home[reposter] ?? [] where u != author {
+                    guard let user = users[u], u == reposter || !user.relations.muted.contains(reposter),
+                        !user.relations.muted.contains(author), sees(user, u, author: author, protected: protected)
+                    else { continue }
+                    out.formUnion(user.home)
+                }
             }
             for c in (pages[author] ?? []).union(threads[key] ?? []) {
                 guard let entry = connections[c], let user = users[entry.userId],

@@ -69,7 +69,8 @@ final class SocialLive: @unchecked Sendable {
         let batch = Array(pending.prefix(count))
         pending.removeFirst(count)
         resolving = true
-        pool.withConnection(on: queue, { db in try Self.resolve(db, batch) }) { [self] result in
+        let reposters = configuration.countsReposters
+        pool.withConnection(on: queue, { db in try Self.resolve(db, batch, reposters: reposters) }) { [self] result in
             resolving = false
             switch result {
             case .success(let routed):
@@ -115,11 +116,19 @@ final class SocialLive: @unchecked Sendable {
         }
     }
 
-    /// Reads what each change needs and encodes its events once (on a pooled connection's queue). Counts of one
-    /// post asked for several times in the batch are read once, at the place of the last ask.
-    static func resolve(_ db: PostgresConnection, _ batch: [SocialChange]) throws -> [SocialRouted] {
+    /// Reads what each change needs and encodes its events once (on a pooled connection's queue). Counts (and
+    /// photos) of one post asked for several times in the batch are read once, at the place of the last ask.
+    /// `reposters`: how many of a post's newest reposters' followers also get its counts and photos.
+    static func resolve(_ db: PostgresConnection, _ batch: [SocialChange], reposters: Int) throws -> [SocialRouted] {
         var lastCounts: [Int64: Int] = [:]
-        for (i, change) in batch.enumerated() { if case .counts(let id) = change { lastCounts[id] = i } }
+        var lastPhotos: [Int64: Int] = [:]
+        for (i, change) in batch.enumerated() {
+            switch change {
+            case .counts(let id): lastCounts[id] = i
+            case .photos(let id): lastPhotos[id] = i
+            default: break
+            }
+        }
         let created = batch.compactMap { if case .postCreated(let id) = $0 { id } else { nil } }
         let posts = try PostRepository.posts(db, ids: created, viewer: 0)
         var out: [SocialRouted] = []
@@ -147,7 +156,17 @@ final class SocialLive: @unchecked Sendable {
                     .counts(
                         postId: id, authorId: f.authorId, authorProtected: f.authorProtected,
                         threadKey: f.threadRoot ?? id,
+                        reposters: try SocialLiveRepository.reposters(db, of: id, limit: reposters),
                         event: ProtocolCodec.encodeEvent(event)))
+            case .photos(let id):
+                guard lastPhotos[id] == i, let f = try SocialLiveRepository.facts(db, postId: id) else { continue }
+                let photos = try MomentRepository.postPhotos(db, postIds: [id])[id] ?? []
+                out.append(
+                    .photos(
+                        postId: id, authorId: f.authorId, authorProtected: f.authorProtected,
+                        threadKey: f.threadRoot ?? id,
+                        reposters: try SocialLiveRepository.reposters(db, of: id, limit: reposters),
+                        event: ProtocolCodec.encodeEvent(LiveEvents.PostPhotos(postId: id, photos: photos))))
             case .notified(let userId, let notificationId):
                 guard let row = try SocialNotifications.notification(db, userId: userId, id: notificationId),
                     let actor = try SocialGraphRepository.socialUsers(db, ids: [row.actorId])[row.actorId]
@@ -198,7 +217,10 @@ final class SocialLive: @unchecked Sendable {
                 delivery = SocialDelivery(kind: .post, postId: r.postId, seq: r.seq, bytes: event)
             case .deleted(let id, let seq, _, _, let event):
                 delivery = SocialDelivery(kind: .deleted, postId: id, seq: seq, bytes: event)
-            case .counts(let id, _, _, _, let event): delivery = SocialDelivery(kind: .counts, postId: id, bytes: event)
+            case .counts(let id, _, _, _, _, let event):
+                delivery = SocialDelivery(kind: .counts, postId: id, bytes: event)
+            case .photos(let id, _, _, _, _, let event):
+                delivery = SocialDelivery(kind: .photos, postId: id, bytes: event)
             case .profileCounts(_, let event), .notification(_, let event):
                 delivery = SocialDelivery(kind: .other, bytes: event)
             case .follow, .block, .mute:

@@ -18,8 +18,15 @@ enum SocialRouted: Sendable, Equatable {
     /// `post.deleted`.
     case deleted(postId: Int64, seq: Int64, authorId: Int64, threadRoot: Int64?, event: [UInt8])
     /// `post.counts` (conflated per post on a backed-up connection); `threadKey` is the thread's root (the post's own
-    /// id for a root).
-    case counts(postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, event: [UInt8])
+    /// id for a root); `reposters` the authors of its newest reposts (at most `--live-counts-reposters`), whose
+    /// followers' home pages show it too.
+    case counts(
+        postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, reposters: [Int64] = [],
+        event: [UInt8])
+    /// `post.photos` (to the audience of `post.counts`, conflated the same way).
+    case photos(
+        postId: Int64, authorId: Int64, authorProtected: Bool, threadKey: Int64, reposters: [Int64] = [],
+        event: [UInt8])
     /// `profile.counts`.
     case profileCounts(userId: Int64, event: [UInt8])
     /// `notification` to the user's connections subscribed to `notifications`.
@@ -55,12 +62,23 @@ enum SocialRouted: Sendable, Equatable {
                 w.i64(authorId)
                 w.optional(threadRoot)
                 w.bytes(event)
-            case .counts(let postId, let authorId, let authorProtected, let threadKey, let event):
+            case .counts(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event):
                 w.byte(3)
                 w.i64(postId)
                 w.i64(authorId)
                 w.byte(authorProtected ? 1 : 0)
                 w.i64(threadKey)
+                w.u32(UInt32(reposters.count))
+                for r in reposters { w.i64(r) }
+                w.bytes(event)
+            case .photos(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event):
+                w.byte(9)
+                w.i64(postId)
+                w.i64(authorId)
+                w.byte(authorProtected ? 1 : 0)
+                w.i64(threadKey)
+                w.u32(UInt32(reposters.count))
+                for r in reposters { w.i64(r) }
                 w.bytes(event)
             case .profileCounts(let userId, let event):
                 w.byte(4)
@@ -117,10 +135,24 @@ enum SocialRouted: Sendable, Equatable {
                     let event = r.bytes()
                 else { return nil }
                 items.append(.deleted(postId: id, seq: seq, authorId: author, threadRoot: root, event: event))
-            case 3:
-                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(), let event = r.bytes()
+            case 3, 9:
+                guard let id = r.i64(), let author = r.i64(), let p = r.flag(), let key = r.i64(),
+                    let n = r.u32(), n <= 1 << 16
                 else { return nil }
-                items.append(.counts(postId: id, authorId: author, authorProtected: p, threadKey: key, event: event))
+                var reposters: [Int64] = []
+                for _ in 0..<n {
+                    guard let reposter = r.i64() else { return nil }
+                    reposters.append(reposter)
+                }
+                guard let event = r.bytes() else { return nil }
+                items.append(
+                    tag == 3
+                        ? .counts(
+                            postId: id, authorId: author, authorProtected: p, threadKey: key, reposters: reposters,
+                            event: event)
+                        : .photos(
+                            postId: id, authorId: author, authorProtected: p, threadKey: key, reposters: reposters,
+                            event: event))
             case 4:
                 guard let u = r.i64(), let event = r.bytes() else { return nil }
                 items.append(.profileCounts(userId: u, event: event))
