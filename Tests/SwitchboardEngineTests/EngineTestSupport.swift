@@ -172,6 +172,11 @@ final class EngineTestDatabase: @unchecked Sendable {
                 FileManager.default.temporaryDirectory.appendingPathComponent("sb-engine-\(getpid())").path
         }
         configuration.databasePoolSize = 3
+        // No lock timeout: the engine tests force interleavings by holding a row lock across test steps (the account
+        // races hold a deletion open until a send is seen waiting for it), and under the test command's parallel load
+        // those steps can take longer than the production default of 2 s. The timeout itself is tested with pools
+        // of its own (DatabaseTimeoutsTests, PostgresSessionTimeoutsTests).
+        configuration.databaseLockTimeout = 0
         var logger = Logger(label: "engine-tests")
         logger.logLevel = .warning
         do {
