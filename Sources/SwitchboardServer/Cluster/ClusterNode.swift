@@ -97,6 +97,11 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
 
     private let busUp = Atomic<Bool>(false)
     private let publishUp = Atomic<Bool>(true)
+    private let readinessLosses = Atomic<Int>(0)
+
+    /// How many times a Redis connection of the node dropped (each made it not ready until its recovery): a test
+    /// waits for this to move rather than for the not-ready window itself, which a quick recovery can make short.
+    var readinessLossCount: Int { readinessLosses.load(ordering: .relaxed) }
 
     /// Whether the bus (the Redis subscription) is connected (a recovery waits for it).
     var isBusUp: Bool { busUp.load(ordering: .relaxed) }
@@ -110,14 +115,20 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
     func busStateChanged(up: Bool) {
         busUp.store(up, ordering: .relaxed)
         metrics.busUp.record(up ? 1 : 0)
-        if !up { directory.busDropped() }
+        if !up {
+            readinessLosses.add(1, ordering: .relaxed)
+            directory.busDropped()
+        }
     }
 
     /// The connection that publishes (and runs the heartbeat and the directory's writes) dropped or came back. A
     /// drop loses what was being published, as a drop of the subscription does: handled as an outage of the bus.
     func publishConnectionChanged(up: Bool) {
         publishUp.store(up, ordering: .relaxed)
-        if !up { directory.busDropped() }
+        if !up {
+            readinessLosses.add(1, ordering: .relaxed)
+            directory.busDropped()
+        }
     }
 
     // MARK: ClusterDirectoryDelegate (on the directory's queue)
