@@ -87,22 +87,29 @@ public enum MessageStore {
         // One conversation (every commit at a low rate, most commits of a busy group) or one sender: scalar
         // parameters, see `insert`. The senders' check is an uncorrelated sub-select (an `InitPlan`), run once per
         // statement: one probe of `users`' primary key per sender, no extra statement or round trip.
-        let conversations = ids.count == 1 ? "id = $1" : "id = ANY($1::bigint[]) ORDER BY id"
+        // The senders' column is named: unnamed, the one-sender sub-select's column would also be called `id`,
+        // and `ORDER BY id` would be ambiguous (42702).
+        let conversations = ids.count == 1 ? "c.id = $1" : "c.id = ANY($1::bigint[]) ORDER BY c.id"
         let accounts: String
         switch senders.count {
         case 0: accounts = ""
-        case 1: accounts = ", (SELECT u.id::text FROM users u WHERE u.id = $2 AND u.deleted_at IS NULL FOR KEY SHARE)"
+        case 1:
+            accounts = """
+                , (SELECT u.id::text FROM users u WHERE u.id = $2 AND u.deleted_at IS NULL FOR KEY SHARE) \
+                AS live_senders
+                """
         default:
             accounts = """
                 , array_to_string(ARRAY(SELECT u.id FROM users u \
-                WHERE u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL FOR KEY SHARE), ',')
+                WHERE u.id = ANY($2::bigint[]) AND u.deleted_at IS NULL FOR KEY SHARE), ',') AS live_senders
                 """
         }
         var parameters: [PostgresData?] = [ids.count == 1 ? .int(ids[0]) : .text(bigintArray(ids))]
         if !senders.isEmpty { parameters.append(senders.count == 1 ? .int(senders[0]) : .text(bigintArray(senders))) }
         let rows = try db.execute(
             cached: """
-                SELECT id, last_seq, version\(accounts) FROM conversations WHERE \(conversations) FOR UPDATE
+                SELECT c.id, c.last_seq, c.version\(accounts) FROM conversations c WHERE \(conversations) \
+                FOR UPDATE OF c
                 """, parameters)
         var live = Set<Int64>()
         for r in rows {
