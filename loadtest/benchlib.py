@@ -167,19 +167,25 @@ def make_token():
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode(), hashlib.sha256(raw).hexdigest()
 
 
-def histograms(server, ops):
-    """{op: [(le seconds, cumulative count), ...]} of switchboard_request_duration_seconds."""
-    out = {op: [] for op in ops}
-    for line in server.metrics_text().splitlines():
+def request_buckets(text):
+    """(labels, le seconds, cumulative count) of each switchboard_request_duration_seconds bucket in a /metrics text."""
+    for line in text.splitlines():
         if not line.startswith("switchboard_request_duration_seconds_bucket{"):
             continue
         m = re.match(r"[^{]+\{([^}]*)\}\s+([0-9.eE+-]+)$", line)
         if not m:
             continue
         labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        le = float("inf") if labels.get("le") in ("+Inf", "Inf", None) else float(labels["le"])
+        yield labels, le, float(m.group(2))
+
+
+def histograms(server, ops):
+    """{op: [(le seconds, cumulative count), ...]} of switchboard_request_duration_seconds."""
+    out = {op: [] for op in ops}
+    for labels, le, count in request_buckets(server.metrics_text()):
         if labels.get("op") in out:
-            le = float("inf") if labels["le"] in ("+Inf", "Inf") else float(labels["le"])
-            out[labels["op"]].append((le, float(m.group(2))))
+            out[labels["op"]].append((le, count))
     return {op: sorted(v) for op, v in out.items()}
 
 

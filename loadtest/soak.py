@@ -32,7 +32,8 @@
 import argparse, json, os, re, signal, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, Server, conninfo, prepare_run, server_binary, server_quantiles, sql  # noqa: E402
+from benchlib import (ROOT, Server, conninfo, prepare_run, request_buckets, server_binary, server_quantiles,  # noqa: E402
+                      sql)
 
 
 def load_binary():
@@ -53,17 +54,9 @@ def proc_kb(pid, key):
 def all_ops_histogram(text, only=None):
     """[(le, cumulative count)] of switchboard_request_duration_seconds summed over ops (or one op)."""
     sums = {}
-    for line in text.splitlines():
-        if not line.startswith("switchboard_request_duration_seconds_bucket{"):
-            continue
-        m = re.match(r"[^{]+\{([^}]*)\}\s+([0-9.eE+-]+)$", line)
-        if not m:
-            continue
-        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-        if only and labels.get("op") != only:
-            continue
-        le = float("inf") if labels.get("le") in ("+Inf", "Inf") else float(labels.get("le", "inf"))
-        sums[le] = sums.get(le, 0.0) + float(m.group(2))
+    for labels, le, count in request_buckets(text):
+        if only is None or labels.get("op") == only:
+            sums[le] = sums.get(le, 0.0) + count
     return sorted(sums.items())
 
 

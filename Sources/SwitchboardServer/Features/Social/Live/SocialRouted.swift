@@ -62,17 +62,10 @@ enum SocialRouted: Sendable, Equatable {
                 w.i64(authorId)
                 w.optional(threadRoot)
                 w.bytes(event)
-            case .counts(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event):
-                w.byte(3)
-                w.i64(postId)
-                w.i64(authorId)
-                w.byte(authorProtected ? 1 : 0)
-                w.i64(threadKey)
-                w.u32(UInt32(reposters.count))
-                for r in reposters { w.i64(r) }
-                w.bytes(event)
-            case .photos(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event):
-                w.byte(9)
+            case .counts(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event),
+                .photos(let postId, let authorId, let authorProtected, let threadKey, let reposters, let event):
+                // One layout for both (decoded by one case too), told apart by the tag.
+                if case .counts = item { w.byte(3) } else { w.byte(9) }
                 w.i64(postId)
                 w.i64(authorId)
                 w.byte(authorProtected ? 1 : 0)
