@@ -27,11 +27,37 @@ final class MemoryBus: ClusterBus, Sendable {
         nodes.withLock { $0[node] = receive }
     }
 
-    func send(_ bytes: [UInt8], to node: UInt32) {
+    /// Refuses every message sent to one node while true (Redis answering the PUBLISH with an error or not at all):
+    /// nothing is delivered and the sender is told.
+    let refusing = Atomic<Bool>(false)
+    /// Keeps the answers to messages sent to one node while true (Redis slow to answer), until `answerHeld()`.
+    let holding = Atomic<Bool>(false)
+    private let held = Mutex<[@Sendable () -> Void]>([])
+
+    func send(_ bytes: [UInt8], to node: UInt32, accepted: (@Sendable (Bool) -> Void)?) {
         sent.withLock { $0[node, default: 0] += 1 }
-        guard !dropping.load(ordering: .relaxed) else { return }
-        nodes.withLock { $0[node] }?(bytes)
+        if refusing.load(ordering: .relaxed) {
+            accepted?(false)
+            return
+        }
+        if !dropping.load(ordering: .relaxed) { nodes.withLock { $0[node] }?(bytes) }
+        guard let accepted else { return }
+        if holding.load(ordering: .relaxed) {
+            held.withLock { $0.append { accepted(true) } }
+        } else {
+            accepted(true)
+        }
     }
+
+    /// Answers the messages whose answers were kept, in order.
+    func answerHeld() {
+        for answer in held.withLock({ h in
+            defer { h = [] }; return h
+        }) { answer() }
+    }
+
+    /// How many answers are kept.
+    var heldCount: Int { held.withLock { $0.count } }
 
     func broadcast(_ bytes: [UInt8]) {
         guard !dropping.load(ordering: .relaxed) else { return }

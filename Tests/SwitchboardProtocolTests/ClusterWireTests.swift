@@ -21,6 +21,7 @@ struct ClusterWireTests {
             .init(item: .ephemeral(Array("{}".utf8), source: "p:9"), connections: [1, UInt64.max]),
             .init(item: .event(Array("{\"event\":\"x\"}".utf8)), connections: []),
             .init(item: .revoke, connections: [3]),
+            .init(item: .reconnect, connections: [5, 6]),
             .init(
                 item: .reply(requestId: Array("5".utf8), op: "calls.accept", success: false, body: Array("{}".utf8)),
                 connections: [4]),

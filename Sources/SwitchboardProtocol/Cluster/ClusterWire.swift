@@ -67,6 +67,9 @@ public enum ClusterWire: Sendable, Equatable {
         case event([UInt8])
         /// The connection's session was revoked.
         case revoke
+        /// The connection may have missed a delivery (a publish addressed to it failed): it is closed with 1012 so
+        /// that its client reconnects and resumes (`docs/cluster.md`).
+        case reconnect
         /// The answer to a request the connection's node forwarded (calls): the request id (its JSON), the op, and
         /// the `ok` JSON (`success`) or the error object's JSON.
         case reply(requestId: [UInt8], op: String, success: Bool, body: [UInt8])
@@ -76,7 +79,7 @@ public enum ClusterWire: Sendable, Equatable {
             switch self {
             case .message(_, _, let payload), .event(let payload): payload.count
             case .ephemeral(let payload, let source): payload.count + source.utf8.count
-            case .revoke: 0
+            case .revoke, .reconnect: 0
             case .reply(let id, let op, _, let body): id.count + op.utf8.count + body.count
             }
         }
@@ -124,6 +127,8 @@ public enum ClusterWire: Sendable, Equatable {
                     w.bytes(bytes)
                 case .revoke:
                     w.byte(4)
+                case .reconnect:
+                    w.byte(6)
                 case .reply(let requestId, let op, let success, let body):
                     w.byte(5)
                     w.bytes(requestId)
@@ -230,6 +235,7 @@ public enum ClusterWire: Sendable, Equatable {
                         guard let payload = r.bytes() else { return nil }
                         item = .event(payload)
                     case 4: item = .revoke
+                    case 6: item = .reconnect
                     case 5:
                         guard let id = r.bytes(), let op = r.string(), let flag = r.byte(), flag <= 1,
                             let body = r.bytes()

@@ -192,5 +192,7 @@ public final class ClusterNode: ClusterDirectoryDelegate, @unchecked Sendable {
             "cluster: the bus is back; asking this node's clients to reconnect",
             metadata: ["sb.devices": "\(devices.count)"])
         local.post(.reconnect, to: devices.map(\.connection))
+        // Publishes that failed while it was down owe their recipients on other nodes a reconnect.
+        outbox.flushOwed()
     }
 }

@@ -11,6 +11,7 @@ import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardProtocol
 import SwitchboardTransport
+import Synchronization
 
 /// The outbox of a node in a cluster: items for this node's connections go to its `LocalOutbox` as they are
 /// (the single-node path, unchanged), and the rest go out as one bus message per batch and node, each item
@@ -22,6 +23,14 @@ import SwitchboardTransport
 /// `EngineReply.raw`); the node that forwarded one delivers its answer only while it still waits for it
 /// (`forwarded`: an answer after the origin gave up and answered `unavailable` is dropped). Other engines answer
 /// requests of their own node's connections only.
+///
+/// Acknowledged means delivered or owed a resync (issue 37): a batch whose items go to other nodes posts its own
+/// node's part (the senders' acknowledgements among it) only once Redis has answered every PUBLISH of the batch;
+/// this node's parts are posted in the order of `post` (one queue of waiting parts). A publish that fails (Redis
+/// refused it, the connection dropped, or it timed out after `--redis-timeout`) still lets the local part go (the
+/// messages are in PostgreSQL), and its recipients there are owed a reconnect: at the next publish Redis accepts
+/// (or when the bus recovers), their node is sent a `.reconnect` for them, which closes them with 1012 so that
+/// their clients resume. So no acknowledged message is silently missed live by a connected member.
 final class ClusterOutbox: Outbox {
     let node: UInt32
     /// This node's connections (`LocalOutbox`).
@@ -31,9 +40,36 @@ final class ClusterOutbox: Outbox {
     let metrics: ClusterMetrics
     /// The requests of this node's connections forwarded to another node and not answered yet (thread-safe).
     let forwarded = ForwardedRequests()
+    /// The most connections of one node remembered as owed a reconnect (beyond: logged and dropped).
+    let maxOwedPerNode: Int
 
-    init(node: UInt32, local: any Outbox, bus: any ClusterBus, metrics: ClusterMetrics, logger: Logger) {
+    /// A local part waiting for its batch's publishes.
+    private struct Waiting {
+        let ticket: UInt64
+        var remaining: Int
+        let batch: OutboxBatch
+    }
+
+    /// The local parts waiting (oldest first, from `head`), and the connections of other nodes owed a reconnect.
+    private struct Confirmations {
+        var waiting: [Waiting] = []
+        var head = 0
+        var nextTicket: UInt64 = 0
+        var owed: [UInt32: Set<UInt64>] = [:]
+        var owedDropped = 0
+        var isEmpty: Bool { head == waiting.count }
+    }
+
+    // protected by its own lock; local parts are posted while holding it (`LocalOutbox.post` only enqueues), so
+    // that they leave in the order they were queued
+    private let confirmations = Mutex(Confirmations())
+
+    init(
+        node: UInt32, local: any Outbox, bus: any ClusterBus, metrics: ClusterMetrics, logger: Logger,
+        maxOwedPerNode: Int = 100_000
+    ) {
         self.node = node
+        self.maxOwedPerNode = maxOwedPerNode
         self.local = local
         self.bus = bus
         self.metrics = metrics
@@ -110,16 +146,103 @@ final class ClusterOutbox: Outbox {
             }
             mine.add(item, to: here)
         }
-        // The other nodes' part first: it is on its way to Redis before this node's acknowledgements are (a node
-        // that dies between the two leaves acknowledged messages undelivered elsewhere for the narrowest time).
+        guard !remote.isEmpty else {
+            guard !mine.isEmpty else { return }
+            confirmations.withLock { c in
+                if c.isEmpty {
+                    local.post(mine)
+                } else {
+                    c.waiting.append(Waiting(ticket: c.nextTicket, remaining: 0, batch: mine))
+                    c.nextTicket += 1
+                }
+            }
+            return
+        }
+        // The other nodes' part first; this node's part (its acknowledgements) waits until Redis has taken them.
+        let ticket: UInt64? =
+            mine.isEmpty
+            ? nil
+            : confirmations.withLock { c in
+                c.waiting.append(Waiting(ticket: c.nextTicket, remaining: remote.count, batch: mine))
+                c.nextTicket += 1
+                return c.nextTicket - 1
+            }
         for part in remote {
             let bytes = ClusterWire.deliver(part.groups).encoded()
             metrics.busMessagesSent.increment()
             metrics.busBytesSent.increment(by: Int64(bytes.count))
-            bus.send(bytes, to: part.node)
+            let node = part.node
+            let groups = part.groups
+            bus.send(bytes, to: node) { [self] accepted in
+                confirmed(ticket, accepted ? nil : (node, groups))
+            }
         }
-        if !mine.isEmpty { local.post(mine) }
     }
+
+    /// One publish of a batch was answered: counts it down, posts the local parts whose publishes are all answered
+    /// (in order), and remembers a failed one's connections as owed a reconnect.
+    private func confirmed(_ ticket: UInt64?, _ failed: (node: UInt32, groups: [ClusterWire.Group])?) {
+        let flush = confirmations.withLock { c -> Bool in
+            if let failed {
+                var owed = c.owed[failed.node, default: []]
+                for group in failed.groups {
+                    for connection in group.connections where !owed.contains(connection) {
+                        if owed.count < maxOwedPerNode { owed.insert(connection) } else { c.owedDropped += 1 }
+                    }
+                }
+                c.owed[failed.node] = owed
+            }
+            if let ticket, !c.isEmpty {
+                let i = c.head + Int(ticket - c.waiting[c.head].ticket)
+                if i < c.waiting.count { c.waiting[i].remaining -= 1 }
+                while c.head < c.waiting.count, c.waiting[c.head].remaining <= 0 {
+                    local.post(c.waiting[c.head].batch)
+                    c.head += 1
+                }
+                if c.isEmpty {
+                    c.waiting.removeAll(keepingCapacity: true)
+                    c.head = 0
+                } else if c.head > 1024, c.head * 2 > c.waiting.count {
+                    c.waiting.removeFirst(c.head)
+                    c.head = 0
+                }
+            }
+            return failed == nil && !c.owed.isEmpty
+        }
+        if flush { flushOwed() }
+    }
+
+    /// Sends every node owed a reconnect for some of its connections a `.reconnect` for them (after the bus took a
+    /// publish again, or recovered); one that fails stays owed.
+    func flushOwed() {
+        let (owed, dropped) = confirmations.withLock { c in
+            defer {
+                c.owed = [:]
+                c.owedDropped = 0
+            }
+            return (c.owed, c.owedDropped)
+        }
+        if dropped > 0 {
+            logger.error(
+                "cluster: more connections owed a reconnect than remembered; some may miss messages until they sync",
+                metadata: ["sb.dropped": "\(dropped)"])
+        }
+        for (node, connections) in owed where !connections.isEmpty {
+            logger.warning(
+                "cluster: publishes to a node failed; asking its recipients to reconnect",
+                metadata: ["sb.node": "\(node)", "sb.connections": "\(connections.count)"])
+            let groups = [ClusterWire.Group(item: .reconnect, connections: Array(connections))]
+            let bytes = ClusterWire.deliver(groups).encoded()
+            metrics.busMessagesSent.increment()
+            metrics.busBytesSent.increment(by: Int64(bytes.count))
+            bus.send(bytes, to: node) { [self] accepted in
+                if !accepted { confirmed(nil, (node, groups)) }
+            }
+        }
+    }
+
+    /// How many connections of other nodes are owed a reconnect (tests).
+    var owedCount: Int { confirmations.withLock { $0.owed.values.reduce(0) { $0 + $1.count } } }
 
     /// A delivery from another node: posted to this node's connections in the order it was sent.
     func receive(_ groups: [ClusterWire.Group]) {
@@ -133,6 +256,7 @@ final class ClusterOutbox: Outbox {
             case .ephemeral(let bytes, let source): item = .ephemeral(bytes, source: source)
             case .event(let bytes): item = .event(bytes)
             case .revoke: item = .revoke
+            case .reconnect: item = .reconnect
             case .reply(let idBytes, let op, let success, let body):
                 guard let id = ForwardedReplyCodec.requestID(idBytes),
                     let result = success
@@ -177,6 +301,7 @@ final class ClusterOutbox: Outbox {
         case .ephemeral(let bytes, let source): .ephemeral(bytes, source: source)
         case .event(let bytes): .event(bytes)
         case .revoke: .revoke
+        case .reconnect: .reconnect
         case .reply(.raw(let id, let op, let result)):
             switch result {
             case .success(let body):
@@ -186,7 +311,7 @@ final class ClusterOutbox: Outbox {
                     requestId: ForwardedReplyCodec.encode(id), op: op, success: false,
                     body: ForwardedReplyCodec.encode(error))
             }
-        case .reply, .reconnect, .suspend, .close, .social, .messages: nil
+        case .reply, .suspend, .close, .social, .messages: nil
         }
     }
 }

@@ -26,13 +26,24 @@ final class RedisClusterBus: ClusterBus {
         self.metrics = metrics
     }
 
-    func send(_ bytes: [UInt8], to node: UInt32) { publish(RedisClusterKeys.channel(node), bytes) }
+    func send(_ bytes: [UInt8], to node: UInt32, accepted: (@Sendable (Bool) -> Void)?) {
+        publish(RedisClusterKeys.channel(node), bytes, accepted)
+    }
 
-    func broadcast(_ bytes: [UInt8]) { publish(RedisClusterKeys.broadcast, bytes) }
+    func broadcast(_ bytes: [UInt8]) { publish(RedisClusterKeys.broadcast, bytes, nil) }
 
-    private func publish(_ channel: String, _ bytes: [UInt8]) {
+    /// `accepted` runs on `queue` (never on the Redis client's I/O queue).
+    private func publish(_ channel: String, _ bytes: [UInt8], _ accepted: (@Sendable (Bool) -> Void)?) {
         client.send(RedisCommand("PUBLISH", channel, bytes), queue: queue) { [metrics] result in
-            if case .failure = result { metrics.busPublishFailures.increment() }
+            switch result {
+            case .success(.error):  // Redis refused the command
+                metrics.busPublishFailures.increment()
+                accepted?(false)
+            case .success: accepted?(true)
+            case .failure:
+                metrics.busPublishFailures.increment()
+                accepted?(false)
+            }
         }
     }
 }
