@@ -72,6 +72,9 @@ python3 Tests/cli/test_cli.py
 echo "== cluster: three nodes on 127.0.0.1-3, one PostgreSQL, one Redis (an independent Python client)"
 python3 Tests/cluster/test_cluster.py
 
+echo "== cluster faults: a node stopped inside a commit (others wait at most the lock timeout), Redis killed under load"
+python3 Tests/cluster/test_faults.py
+
 echo "== cluster: live pages on two nodes (a post on node 1 to a home on node 2, resume on the other node)"
 python3 Tests/cluster/test_social_live.py
 

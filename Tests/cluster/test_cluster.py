@@ -921,7 +921,7 @@ async def run_one(fn):
 
 def run_two_node_tests(tests, module):
     """Runs `tests` (async functions) against two nodes sharing one fresh database and one Redis, setting
-    `module.NODES` for them; prints PASS/FAIL lines (with the nodes' log tails on a failure) and "N passed, N failed".
+    `module.NODES` (and `module.REDIS`) for them; prints PASS/FAIL lines (with the nodes' log tails on a failure) and "N passed, N failed".
     Returns the exit status. The two-node suites (test_social_live.py, test_moments.py) run through this."""
     if not DATABASE_URL:
         print("SWITCHBOARD_TEST_DATABASE_URL is not set (scripts/test.sh exports it)", file=sys.stderr)
@@ -930,6 +930,7 @@ def run_two_node_tests(tests, module):
     redis = Redis()
     port = free_port()
     database_url = make_database()
+    module.REDIS = redis
     module.NODES = [Node(n, database_url, redis.url, port) for n in (1, 2)]
     try:
         for fn in tests:
