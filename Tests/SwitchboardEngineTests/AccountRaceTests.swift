@@ -159,6 +159,67 @@ struct AccountRaceTests {
         try await settle(ann)
     }
 
+    /// Every other write of a request takes the same lock through the database seam (`ActingAccount`): a moment
+    /// waiting for the deletion is refused once it commits (`not_authenticated`), and the account has no moment.
+    @Test(.timeLimit(.minutes(10)))
+    func aMomentWaitingForTheDeletionsLockIsRefusedOnceItCommits() async throws {
+        let ann = try await EngineTestDatabase.shared.user("ann")
+        let photo = try await servicePhoto(owner: ann)
+        let moments = MomentService(
+            db: try EngineTestDatabase.shared.pool, limits: MomentConfiguration(),
+            posting: SharedRateLimiter(capacity: 10, refillPerSecond: 1),
+            liking: SharedRateLimiter(capacity: 10, refillPerSecond: 1),
+            clientIdRule: MessagingConfiguration().clientIdRule, clock: ManualClock())
+        let refused = try await whileDeleting(ann) {
+            await ActingAccount.$userId.withValue(ann) {
+                await thrown(MomentError.self) {
+                    _ = try await moments.create(
+                        Caller(userId: ann), photoIds: [photo], caption: "during the deletion", clientId: nil)
+                }
+            }
+        }
+        #expect(refused?.wire.code == .notAuthenticated)
+        let stored = try await EngineTestDatabase.shared.integer(
+            "SELECT count(*) FROM moments WHERE owner_id = $1", ann)
+        #expect(stored == 0)
+        try await settle(ann)
+    }
+
+    /// The seam itself: a write acting for a deleted account runs nothing and answers `not_authenticated`; without
+    /// an acting account (a background job), or for a live one, the body runs.
+    @Test func aWriteActingForADeletedAccountRunsNothing() async throws {
+        let db = EngineTestDatabase.shared
+        let (live, gone) = (try await db.user("live"), try await db.user("gone"))
+        try await db.run("UPDATE users SET deleted_at = now() WHERE id = $1", gone)
+        let pool: any Database = try db.pool
+        let ran = Mutex(0)
+        let refused = await ActingAccount.$userId.withValue(gone) {
+            await thrown(DatabaseError.self) { try await pool.write { _ in ran.withLock { $0 += 1 } } }
+        }
+        #expect(refused.map { ServiceError.from($0).code } == .notAuthenticated)
+        #expect(ran.withLock { $0 } == 0)
+        try await ActingAccount.$userId.withValue(live) { try await pool.write { _ in ran.withLock { $0 += 1 } } }
+        try await pool.write { _ in ran.withLock { $0 += 1 } }
+        #expect(ran.withLock { $0 } == 2)
+    }
+
+    /// Through the protocol: a connection's requests act for its account. Its account deleted under it (the
+    /// connection not closed yet), `profile.update` is refused and the deleted account's stub keeps its name.
+    @Test func aRequestOfAConnectionWhoseAccountWasDeletedIsRefused() async throws {
+        let h = try Harness()
+        defer { h.close() }
+        let me = try await h.authenticate()
+        try await EngineTestDatabase.shared.run(
+            "UPDATE users SET deleted_at = now(), display_name = 'Deleted' WHERE id = $1", me.userId)
+        let id = await h.send("profile.update", ["display_name": "Back again"])
+        #expect(errorCode(await h.reply(to: id)) == "not_authenticated")
+        let name = try await EngineTestDatabase.shared.pool.withConnection { db in
+            try db.execute(cached: "SELECT display_name FROM users WHERE id = $1", [.int(me.userId)])
+                .decodeFirst(String.self)
+        }
+        #expect(name == "Deleted")
+    }
+
     /// (b) A connection whose `authenticate` had checked the account (not suspended) when the suspension committed
     /// and swept the account's connections, and registered itself only after the sweep, used to stay open. Forced:
     /// the authentication stops between its check and its registration while the suspension commits and sweeps.

@@ -44,6 +44,19 @@ extension Database {
         do { return try await read(body) } catch { throw E.mapping(error) }
     }
 
+    /// A transaction for reads that need one snapshot (its body's first statement makes it REPEATABLE READ, see
+    /// `TimelineRepository.snapshot`): a `write(as:)` without the acting account's lock (`ActingAccount`), which
+    /// would be a query before that first statement; it writes nothing, so it has nothing to lock against deletion.
+    public func snapshot<T: Sendable, E: FeatureError>(
+        as error: E.Type, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws(E) -> T {
+        do {
+            return try await ActingAccount.$userId.withValue(nil) { try await write(urgent: false, body) }
+        } catch {
+            throw E.mapping(error)
+        }
+    }
+
     /// A transaction whose failures are the feature's `E` (see `read(as:_:)`).
     public func write<T: Sendable, E: FeatureError>(
         as error: E.Type, urgent: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T

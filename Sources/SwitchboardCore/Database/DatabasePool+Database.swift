@@ -16,6 +16,10 @@ extension DatabasePool: Database {
     public func write<T: Sendable>(
         urgent: Bool, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        try await transaction(urgent: urgent, body)
+        guard let acting = ActingAccount.userId else { return try await transaction(urgent: urgent, body) }
+        return try await transaction(urgent: urgent) { db in
+            try ActingAccount.lock(db, acting)
+            return try body(db)
+        }
     }
 }

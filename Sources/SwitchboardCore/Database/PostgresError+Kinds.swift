@@ -22,11 +22,13 @@ extension PostgresError {
     }
 
     /// The session's limits stopped a wait (`PostgresSessionTimeouts`): SQLSTATE 55P03 lock not available (the lock
-    /// timeout) or 57014 query cancelled (the statement timeout). The statement did nothing; its transaction is
-    /// rolled back, and a retry can succeed once the holder of the lock is done.
+    /// timeout) or 57014 query cancelled (the statement timeout); or PostgreSQL broke a deadlock by ending this
+    /// transaction (40P01: two writes of one account that both change a key of its row, each holding the
+    /// `ActingAccount` lock the other needs). The statement did nothing; its transaction is rolled back, and a retry
+    /// can succeed once the holder of the lock is done.
     public var isTimeout: Bool {
         guard kind == .server, let sqlState else { return false }
-        return sqlState == "55P03" || sqlState == "57014"
+        return sqlState == "55P03" || sqlState == "57014" || sqlState == "40P01"
     }
 
     /// The statement was refused because of the data it carried (SQLSTATE class 22 data exception, 23

@@ -19,6 +19,8 @@ public enum DatabaseError: Error, Sendable {
     case timedOut(underlying: any Error)
     /// The request was cancelled (its connection closed) before the database ran its work.
     case cancelled
+    /// The account the request acts for was deleted (`ActingAccount`): nothing was done (`not_authenticated`).
+    case accountDeleted
     /// Anything else: a statement failed where the rules said it could not (an invariant violation or a bug),
     /// answered `internal` and logged with its cause.
     case failed(underlying: any Error)
@@ -38,6 +40,8 @@ public enum DatabaseError: Error, Sendable {
                 extra: ["retry_after_ms": ServiceError.overloadedRetryAfterMilliseconds], underlying: underlying)
         case .cancelled:
             return ServiceError(.unavailable, "the request was cancelled", underlying: self)
+        case .accountDeleted:
+            return ServiceError(.notAuthenticated, "the account was deleted", underlying: self)
         case .failed(let underlying):
             return ServiceError(.internal, "internal error", underlying: underlying)
         }

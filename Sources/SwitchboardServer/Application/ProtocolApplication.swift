@@ -315,12 +315,16 @@ final class ProtocolApplication: WebSocketApplication, LoopAnchored {
         let ticket = takeRequestTicket()
         let number = admission.taskNumber()
         let owner = port.connectionNumber
+        let acting = identity?.userId
         let task = Task(executorPreference: services.executor) {
             // Cancelled (the connection closed) before it started: nothing to do, nobody to answer.
             if Task.isCancelled { return }
-            // The database pool serves connections in turn and bounds each one's share (`FairLeaseQueue`).
+            // The database pool serves connections in turn and bounds each one's share (`FairLeaseQueue`); every
+            // write transaction of an authenticated connection locks its account against deletion (`ActingAccount`).
             let result: Result<R, ServiceError> = await DatabaseOwner.$key.withValue(owner) {
-                do throws(ServiceError) { return .success(try await work()) } catch { return .failure(error) }
+                await ActingAccount.$userId.withValue(acting) {
+                    do throws(ServiceError) { return .success(try await work()) } catch { return .failure(error) }
+                }
             }
             me.execute { app in
                 app.admission.finished(number)

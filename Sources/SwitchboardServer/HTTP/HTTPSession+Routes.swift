@@ -41,7 +41,9 @@ extension HTTPSession {
                     case .success(let identity): request.identity = identity
                     }
                 }
-                return await handler(request)
+                let routed = request
+                // Its writes act for the bearer's account (`ActingAccount`: refused once the account is deleted).
+                return await ActingAccount.$userId.withValue(routed.identity?.userId) { await handler(routed) }
             }
         case .upload(let maxBytes):
             guard !head.isChunked, let length = head.contentLength else {

@@ -61,25 +61,32 @@ extension HTTPSession {
     func startUpload(_ head: HTTPRequestHead, uploader: Identity, target: UploadTarget, body: [UInt8], keepAlive: Bool)
     {
         guard let services = server.services else { return }
+        // The upload's writes act for the uploader (`ActingAccount`: refused once the account is deleted).
+        let acting = uploader.userId
+        let process = { (work: @escaping @Sendable () async -> HTTPResult) in
+            self.process(keepAlive: keepAlive, isHead: false) {
+                await ActingAccount.$userId.withValue(acting) { await work() }
+            }
+        }
         switch target {
         case .voice:
             let contentType = head.headers["content-type"]
-            process(keepAlive: keepAlive, isHead: false) {
+            process {
                 await services.voice.upload(body: body, contentType: contentType, uploader: uploader)
             }
         case .photo(let keepMetadata):
-            process(keepAlive: keepAlive, isHead: false) {
+            process {
                 await services.photos.upload(body: body, keepMetadata: keepMetadata, uploader: uploader)
             }
         case .chunk(let id, let owner, let offset):
-            process(keepAlive: keepAlive, isHead: false) {
+            process {
                 await services.photos.storeChunk(id: id, owner: owner, offset: offset, data: body)
             }
         case .route(var request, let handler):
             request.identity = uploader
             request.body = body
             let routed = request
-            process(keepAlive: keepAlive, isHead: false) { await handler(routed) }
+            process { await handler(routed) }
         }
     }
 

@@ -98,7 +98,7 @@ final class LiveService: Sendable {
         let new = keyed.filter { !before.contains($0.0.name) }
         let names = subscribed
         let limit = limits.replayMax
-        return try await db.write(as: LiveError.self) { db in
+        return try await db.snapshot(as: LiveError.self) { db in
             try SocialLiveRepository.beginSnapshot(db)
             let relations = try SocialLiveRepository.relations(db, of: me)
             let home = new.contains { $0.0 == .home }

@@ -35,7 +35,7 @@ final class TimelineService: Sendable {
     /// `timeline.home`: the viewer's and its active followees' posts and reposts (mutes and the reply rule applied).
     func home(viewer: Int64, before: Int64?, after: Int64?, limit: Int?) async throws(TimelineError) -> PostPage {
         let (cursor, limit) = try cursor(before: before, after: after, limit: limit)
-        return try await db.write(as: TimelineError.self) { db in
+        return try await db.snapshot(as: TimelineError.self) { db in
             try TimelineRepository.home(db, viewer: viewer, cursor: cursor, limit: limit)
         }
     }
@@ -55,7 +55,7 @@ final class TimelineService: Sendable {
             guard let id = found.values.first else { throw TimelineError.noSuchUser }
             return id
         }
-        let page = try await db.write(as: TimelineError.self) { db in
+        let page = try await db.snapshot(as: TimelineError.self) { db in
             let clock = try TimelineRepository.snapshot(db)
             try Self.requirePosts(db, viewer: viewer, author: author)
             return try TimelineRepository.user(
@@ -73,7 +73,7 @@ final class TimelineService: Sendable {
         let limit = try page(limit)
         if let after, after < 0 { throw .badAfter }
         let most = limits.maxAncestors
-        return try await db.write(as: TimelineError.self) { db in
+        return try await db.snapshot(as: TimelineError.self) { db in
             _ = try TimelineRepository.snapshot(db)
             guard let post = try PostRepository.visiblePost(db, id: postId, viewer: viewer) else {
                 throw TimelineError.noSuchPost
@@ -88,7 +88,7 @@ final class TimelineService: Sendable {
     /// `timeline.mentions`: posts that mention the viewer.
     func mentions(viewer: Int64, before: Int64?, after: Int64?, limit: Int?) async throws(TimelineError) -> PostPage {
         let (cursor, limit) = try cursor(before: before, after: after, limit: limit)
-        return try await db.write(as: TimelineError.self) { db in
+        return try await db.snapshot(as: TimelineError.self) { db in
             try TimelineRepository.mentions(db, viewer: viewer, cursor: cursor, limit: limit)
         }
     }
@@ -116,7 +116,7 @@ final class TimelineService: Sendable {
     ) async throws(TimelineError) -> PostPage {
         let (cursor, limit) = try cursor(before: before, after: after, limit: limit)
         guard let tag = PostText.normalizedTag(tag) else { throw .badHashtag }
-        return try await db.write(as: TimelineError.self) { db in
+        return try await db.snapshot(as: TimelineError.self) { db in
             try TimelineRepository.hashtag(db, viewer: viewer, tag: tag, cursor: cursor, limit: limit)
         }
     }
