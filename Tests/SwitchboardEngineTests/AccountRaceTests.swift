@@ -88,9 +88,12 @@ struct AccountRaceTests {
         _ userId: Int64, _ write: @escaping @Sendable () async -> T
     ) async throws -> T {
         let url = ProcessInfo.processInfo.environment["SWITCHBOARD_TEST_DATABASE_URL"] ?? ""
-        let shared = try EngineTestDatabase.shared.pool
         let deletionPool = try DatabasePool(connectionString: url, size: 1, logger: testLogger(), maxWaiters: 4)
         defer { deletionPool.close() }
+        // The check for the waiting write on a connection of its own: on the shared pool it could queue behind the
+        // write it looks for (the shared pool busy with other suites), until the statement timeout ended that write.
+        let observer = try DatabasePool(connectionString: url, size: 1, logger: testLogger(), maxWaiters: 4)
+        defer { observer.close() }
         let commit = DispatchSemaphore(value: 0)
         let opened = Barrier()
         async let deletion: Int32 = deletionPool.transaction { db in
@@ -105,7 +108,7 @@ struct AccountRaceTests {
         async let written = write()
         let deadline = Date().addingTimeInterval(120)
         while Date() < deadline {
-            let waiting = try await shared.withConnection { db in
+            let waiting = try await observer.withConnection { db in
                 try db.execute(
                     cached: """
                         SELECT count(*) FROM pg_stat_activity WHERE $1::bigint = ANY(pg_blocking_pids(pid)::bigint[])

@@ -36,11 +36,13 @@ public enum PhotoRepository {
     }
 
     /// Stores a processed photo and its renditions in one transaction, or returns the owner's photo with the same
-    /// input hash (`duplicate` true; nothing written).
+    /// input hash (`duplicate` true; nothing written). The owner's account is locked against deletion first
+    /// (`ActingAccount`): a deleted account's upload stores nothing (`DatabaseError.accountDeleted`).
     public static func store(_ db: PostgresConnection, owner: Int64, photo: PhotoInput) throws -> (
         photo: PhotoRecord, duplicate: Bool
     ) {
         try db.transaction { db in
+            try ActingAccount.lock(db, owner)
             let inserted = try db.execute(
                 cached: """
                     INSERT INTO photos (owner_id, sha256, format, width, height, color, has_alpha, kept_metadata)

@@ -228,13 +228,13 @@ final class PhotoService: Sendable {
 
     private func failure(_ error: any Error, op: String, userId: Int64) -> HTTPResult {
         let e = ServiceError.from(error)
-        if e.code != .unavailable {
+        if e.code != .unavailable && e.code != .notAuthenticated {
             logger.error(
                 "photo request failed",
                 metadata: [LogKey.op: "\(op)", LogKey.userId: "\(userId)", LogKey.error: "\(error)"])
         }
         return .error(
-            e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message,
+            VoiceService.status(e), e.code.rawValue, e.message,
             headers: e.code == .unavailable ? [("Retry-After", "2")] : [])
     }
 

@@ -141,8 +141,10 @@ final class VoiceService: Sendable {
         }
         let elapsed = ContinuousClock.now - started
         do {
-            let clip = try await pool.withConnection { db in
-                try VoiceStore.store(
+            // The uploader's account is locked against deletion first (`ActingAccount`).
+            let clip = try await pool.transaction { db in
+                try ActingAccount.lock(db, me.userId)
+                return try VoiceStore.store(
                     db, uploader: me.userId, audio: voice.ogg, sha256: voice.sha256, durationMs: voice.durationMs,
                     waveform: voice.waveform)
             }
@@ -160,12 +162,12 @@ final class VoiceService: Sendable {
                 ], headers: [("Location", "/voice/\(clip.id)")])
         } catch {
             let e = ServiceError.from(error)
-            if e.code != .unavailable {
+            if e.code != .unavailable && e.code != .notAuthenticated {
                 logger.error(
                     "voice upload not stored",
                     metadata: [LogKey.op: "voice.upload", LogKey.userId: "\(me.userId)", LogKey.error: "\(error)"])
             }
-            return .error(e.code == .unavailable ? 503 : 500, e.code.rawValue, e.message)
+            return .error(Self.status(e), e.code.rawValue, e.message)
         }
     }
 
@@ -223,6 +225,15 @@ final class VoiceService: Sendable {
         case .range(let r):
             headers.append(("Content-Range", "bytes \(r.lowerBound)-\(r.upperBound)/\(audio.count)"))
             return HTTPResult(status: 206, headers: headers, body: Array(audio[r]))
+        }
+    }
+
+    /// The HTTP status of a failed upload: 503 to retry, 401 for a deleted account, 500 otherwise.
+    static func status(_ e: ServiceError) -> Int {
+        switch e.code {
+        case .unavailable: 503
+        case .notAuthenticated: 401
+        default: 500
         }
     }
 }
