@@ -138,8 +138,13 @@ def test_post_live_on_second_home_and_like_count(env):
     line.cut()
     expect(bob.page.locator("#banner")).to_be_visible()
     write_post(ann, "Posted while Bob was away")
+    # A like while he is away: `post.counts` is not replayed; his page reads the post again after the resume.
+    post_item(ann, "Hello from Ann").locator("button.like").click()
+    expect(post_item(ann, "Hello from Ann").locator("button.like")).to_contain_text("(1)")
+    expect(post_item(bob, "Hello from Ann").locator("button.like")).to_have_text("Like (0)")
     line.restore()
     expect(bob.page.locator("#banner")).to_be_hidden()
+    expect(post_item(bob, "Hello from Ann").locator("button.like")).to_have_text("Like (1)")
     expect(bob.page.get_by_role("button", name="1 new post")).to_be_visible()
     bob.page.get_by_role("button", name="1 new post").click()
     expect(post_item(bob, "Posted while Bob was away")).to_be_visible()

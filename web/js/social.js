@@ -14,6 +14,8 @@ import { avatar, photoGrid, photoPicker } from './photos.js';
 
 export const MAX_POST_LENGTH = 280;
 export const MAX_POST_PHOTOS = 4;
+// After a resume, the shown posts read again for their counts and photos (the first this many distinct posts).
+const MAX_REREAD = 50;
 
 export function installSocial(app) {
   const { client, t } = app;
@@ -67,6 +69,26 @@ export function installSocial(app) {
     for (const d of result.deleted ?? []) for (const w of targets) w.handlers.deleted?.(d);
   };
 
+  // A resume replays posts and deletions, never `post.counts` or `post.photos` (docs/protocol.md, "Live pages"):
+  // the posts shown are read again (`post.get`, at most MAX_REREAD) so that what changed while away is drawn; one
+  // deleted meanwhile leaves the page.
+  const rereadShown = async (mine) => {
+    const ids = [...new Set([...document.querySelectorAll('li.post[data-original]')]
+      .map((item) => Number(item.dataset.original)))].slice(0, MAX_REREAD);
+    for (const id of ids) {
+      if (mine !== generation) return;   // another reconnection took over
+      try {
+        const { post } = await client.request('post.get', { post_id: id });
+        const now = post.repost_of ?? post;
+        updateCounts({ post_id: id, like_count: now.like_count, repost_count: now.repost_count, reply_count: now.reply_count });
+        if (Array.isArray(now.photos)) updatePhotos({ post_id: id, photos: now.photos });
+      } catch (error) {
+        if (error?.code === 'not_found') removePost(id);
+        else return;                     // offline again: the next resume reads them
+      }
+    }
+  };
+
   // Every stream again on a new connection (its subscriptions died with the old one), then the truth of the
   // unread count.
   let owner = null;            // whose seqs and count these are (another login in this tab starts over)
@@ -78,11 +100,13 @@ export function installSocial(app) {
       setUnread(0);
     }
     const mine = ++generation;
+    const resumed = lastSeq !== null;
     try {
       const params = { streams: allStreams() };
       if (lastSeq !== null) params.since = lastSeq;
       const result = await client.request('live.subscribe', params);
       if (mine === generation) deliver(result);
+      if (resumed && mine === generation) await rereadShown(mine);
     } catch {
       // Offline or refused: the next authentication subscribes again.
     }
