@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 import Foundation
+import SwitchboardClient
 import SwitchboardServer
 import Testing
 
@@ -225,5 +226,28 @@ struct PhoneVerificationTests {
             errorCode(try c.call("verification.start", ["phone": freshPhone(), "purpose": "register"])) == "unavailable"
         )
         #expect(ok(try Self.register(c, freshPhone(), code: nil)) != nil)
+    }
+
+    /// The Swift client library's typed calls: a code, `register` with it, then a reset that keeps the session.
+    @Test func theSwiftClientVerifiesRegistersAndResets() async throws {
+        let sink = try SMSSink()
+        defer { sink.close() }
+        let (server, port, database) = try Self.start(sink)
+        defer { stop(server); database.close() }
+        let phone = freshPhone()
+        let client = try makeClient(port: port)
+        try await client.connect()
+        try await client.startVerification(phone: phone, purpose: .register)
+        let registered = try await client.register(
+            phone: phone, password: "ample meadow 31", displayName: "Ann", device: "d", code: try sink.code(after: 0))
+        await client.close()
+        let other = try makeClient(port: port)
+        try await other.connect()
+        try await other.startVerification(phone: phone, purpose: .reset)
+        let reset = try await other.resetPassword(
+            phone: phone, code: try sink.code(after: 1), newPassword: "fresh harbour 58", device: "d2")
+        #expect(reset.userId == registered.userId && reset.sessionId != registered.sessionId)
+        #expect(try await other.profile().displayName == "Ann")
+        await other.close()
     }
 }
