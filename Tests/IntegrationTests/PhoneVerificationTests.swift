@@ -250,4 +250,44 @@ struct PhoneVerificationTests {
         #expect(try await other.profile().displayName == "Ann")
         await other.close()
     }
+
+    /// `switchboard serve` on its embedded PostgreSQL (no `--database-url`, as `scripts/run.sh` runs it): codes are
+    /// required and written to the log, the phone masked but for its last two digits (the README's flow).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
+    func theEmbeddedDefaultRequiresACodeAndLogsIt() throws {
+        let dataDir = FileManager.default.temporaryDirectory.appendingPathComponent("sb-verify-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let logPath = dataDir + ".log"
+        defer { try? FileManager.default.removeItem(atPath: logPath) }
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let port = freePort()
+        let server = try launchServer(dataDir: dataDir, port: port, embeddedDefaults: true, log: log)
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        let phone = freshPhone()
+        let c = try ProtocolClient(port: port)
+        #expect(errorCode(try Self.register(c, phone, code: nil)) == "invalid_code")
+        #expect(ok(try c.call("verification.start", ["phone": phone, "purpose": "register"])) != nil)
+        // The line is written before the reply: it is in the file now.
+        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.contains("verification code") })
+        #expect(line.contains("phone=+*********\(phone.suffix(2))") && !line.contains(phone))
+        let code = try #require(line.split(separator: " ").first { $0.hasPrefix("code=") }?.dropFirst(5))
+        #expect(ok(try Self.register(c, phone, code: String(code))) != nil)
+    }
+
+    /// A gateway or mode the server cannot run with stops `serve` before it starts.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: serverBinary)))
+    func badVerificationOptionsAreRefused() throws {
+        let http = try runProcess(serverBinary, ["serve", "--sms-gateway", "http"], timeout: 30)
+        #expect(http.status != 0 && http.output.contains("--sms-gateway-url"))
+        let mode = try runProcess(serverBinary, ["serve", "--phone-verification", "maybe"], timeout: 30)
+        #expect(mode.status != 0 && mode.output.contains("off, required or auto"))
+        let none = try runProcess(
+            serverBinary, ["serve", "--phone-verification", "required", "--sms-gateway", "off"], timeout: 30)
+        #expect(none.status != 0 && none.output.contains("needs an SMS gateway"))
+    }
 }
