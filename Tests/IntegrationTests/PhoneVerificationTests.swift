@@ -215,6 +215,8 @@ struct PhoneVerificationTests {
             errorCode(try c.call("verification.start", ["phone": freshPhone(), "purpose": "register"])) == "unavailable"
         )
         #expect(sink.received.count == 1)
+        let metrics = String(decoding: try http(port, "GET", "/metrics").body, as: UTF8.self)
+        #expect(metrics.split(separator: "\n").contains("switchboard_sms_gateway_failures_total 1"))
     }
 
     /// The default of `ServerConfiguration` (and of `serve` with `--database-url`): no code, as before.

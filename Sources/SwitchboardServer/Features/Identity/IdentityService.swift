@@ -58,7 +58,8 @@ final class IdentityService: Sendable {
         self.nodesSharingLimits = nodesSharingLimits
         self.clock = clock
         verifier = PhoneVerifier(
-            db: db, settings: verification, gateway: smsGateway, gatewayFailed: smsGatewayFailed, clock: clock)
+            db: db, settings: verification, gateway: smsGateway, gatewayFailed: smsGatewayFailed,
+            nodesSharingLimits: nodesSharingLimits, clock: clock)
     }
 
     /// `register`: an account and its first session. Counts against the address's registrations first (answered

@@ -26,13 +26,18 @@ final class PhoneVerifier: Sendable {
     let perAddress: SharedRateLimiter<String>
     /// Called once per gateway failure (the Prometheus counter).
     let gatewayFailed: @Sendable () -> Void
+    /// How many nodes share the buckets (the live nodes of a cluster): each node charges that many tokens per code,
+    /// as the login limits do, so that the nodes together never send more than the configured rate.
+    let nodesSharingLimits: @Sendable () -> Int
     let clock: any EngineClock
 
     init(
         db: any Database, settings: PhoneVerificationSettings, gateway: (any SMSGateway)?,
-        gatewayFailed: @escaping @Sendable () -> Void = {}, clock: any EngineClock
+        gatewayFailed: @escaping @Sendable () -> Void = {}, nodesSharingLimits: @escaping @Sendable () -> Int = { 1 },
+        clock: any EngineClock
     ) {
         self.db = db
+        self.nodesSharingLimits = nodesSharingLimits
         self.settings = settings
         self.gateway = gateway
         self.gatewayFailed = gatewayFailed
@@ -54,10 +59,11 @@ final class PhoneVerifier: Sendable {
     func start(phone: String, purpose: VerificationPurpose, address: String) async throws(IdentityError) {
         guard let gateway else { throw .verificationUnavailable }
         let now = clock.now()
-        if let retry = perAddress.attempt(address, now: now).retryAfterMilliseconds {
+        let cost = Double(max(1, nodesSharingLimits()))
+        if let retry = perAddress.attempt(address, now: now, cost: cost).retryAfterMilliseconds {
             throw .verificationsLimited(retryAfterMilliseconds: retry)
         }
-        if let retry = perPhone.attempt(phone, now: now).retryAfterMilliseconds {
+        if let retry = perPhone.attempt(phone, now: now, cost: cost).retryAfterMilliseconds {
             throw .verificationsLimited(retryAfterMilliseconds: retry)
         }
         let (ttl, attempts) = (settings.codeTTL, settings.attemptsPerCode)
