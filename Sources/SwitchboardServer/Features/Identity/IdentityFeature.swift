@@ -13,11 +13,12 @@ import SwitchboardStore
 import SwitchboardTransport
 
 /// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`,
-/// `verification.start`, `password.reset` (docs/protocol.md "Accounts", "Phone verification"). Each handler decodes, asks `IdentityService` (the rules, one transaction, the
-/// events), replies, and delivers the service's events after the commit. Owns the connection's move from anonymous
-/// to authenticated (`ProtocolApplication.authenticated`) and the hand-offs around a session or a profile change:
-/// closing revoked sessions, active hours' checkpoint before a zone change, the names presence and calls keep,
-/// follow requests a profile change approved.
+/// `verification.start`, `password.reset` (docs/protocol.md "Accounts", "Phone verification"). Each handler
+/// decodes, asks `IdentityService` (the rules, one transaction, the events), replies, and delivers the service's
+/// events after the commit. Owns the connection's move from anonymous to authenticated
+/// (`ProtocolApplication.authenticated`) and the hand-offs around a session or a profile change: closing revoked
+/// sessions (also those a password reset ended), active hours' checkpoint before a zone change, the names presence
+/// and calls keep, follow requests a profile change approved.
 struct IdentityFeature: Feature {
     static let migrations: [Migration] = [.v0001AccountsAndFriends, .v0018PhoneVerifications]
 
