@@ -9,6 +9,7 @@
 import SwitchboardCore
 import SwitchboardDomain
 import SwitchboardStore
+import Synchronization
 
 /// Phone verification codes (docs/protocol.md "Phone verification"): `verification.start` makes and sends them,
 /// `register` and `password.reset` check and use them up. One live code per number and purpose, stored as a
@@ -30,6 +31,10 @@ final class PhoneVerifier: Sendable {
     /// as the login limits do, so that the nodes together never send more than the configured rate.
     let nodesSharingLimits: @Sendable () -> Int
     let clock: any EngineClock
+    /// The gateway's recent time to take a code (an exponential average of successful sends, nanoseconds): a
+    /// `verification.start` that sends nothing waits about as long (with jitter) before its answer, so that the
+    /// answer's timing does not tell whether the number is registered.
+    private let sendTime = Mutex<Double>(0)
 
     init(
         db: any Database, settings: PhoneVerificationSettings, gateway: (any SMSGateway)?,
@@ -76,13 +81,20 @@ final class PhoneVerifier: Sendable {
                 db, phone: phone, purpose: purpose, code: code, ttl: ttl, attempts: attempts)
             return code
         }
-        guard let code else { return }
+        guard let code else {
+            let pause = min(sendTime.withLock { $0 }, settings.gateway.timeout * 1e9) * Double.random(in: 0.8...1.2)
+            if pause >= 1_000_000 { try? await Task.sleep(nanoseconds: UInt64(pause)) }
+            return
+        }
+        let started = clock.now()
         do {
             try await gateway.send(phone: phone, code: code.digits, text: Self.text(code.digits, purpose: purpose))
         } catch {
             gatewayFailed()
             throw .smsGatewayFailed(underlying: error)
         }
+        let took = Double(clock.now() &- started)
+        sendTime.withLock { $0 = $0 == 0 ? took : $0 * 0.9 + took * 0.1 }
     }
 
     /// Checks `code` against the number's live code for `purpose`; the stored hash to use it up with
