@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // hiredis' .pc file adds -D_FILE_OFFSET_BITS=64, which SwiftPM rejects: no pkgConfig, the module map links it.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // libvips' .pc file pulls in OpenEXR's and gmodule's -pthread through Requires.private, which SwiftPM rejects
         // as a prohibited flag: gobject-2.0 gives the GLib include paths vips.h needs, the module map links libvips.
@@ -88,7 +89,7 @@ let package = Package(
                 "SwitchboardTransport", "SwitchboardWebSocket", "SwitchboardProtocol", "SwitchboardStore",
                 "SwitchboardDomain", "SwitchboardCore", "SwitchboardCalls", "SwitchboardMedia", "SwitchboardRedis",
                 "SwitchboardImages",
-                "CSwitchboardSys",
+                "CSwitchboardSys", "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -119,9 +119,14 @@ class Fuzzer:
         i, s = self.int_value, self.str_value
         return {
             "register": lambda: {"phone": s(self.phone), "password": s("quite long pass 9"), "display_name": s("Fuzz"),
-                                 "device": s("fz")},
+                                 "device": s("fz"), "code": s(lambda: self.pick(["000000", "1"]))},
             "login": lambda: {"phone": s(lambda: self.pick(w.phones)), "password": s("wrong password 1"), "device": s("fz")},
             "authenticate": lambda: {"token": s(lambda: self.pick(w.tokens)), "resume": self.pick([True, False, None, 1])},
+            # Phone verification (issue 37): never a real code, so no fuzz user's password changes.
+            "verification.start": lambda: {"phone": s(lambda: self.pick(w.phones or ["+15550000000"])),
+                                           "purpose": s(lambda: self.pick(["register", "reset", "other"]))},
+            "password.reset": lambda: {"phone": s(lambda: self.pick(w.phones or ["+15550000000"])), "code": s("000000"),
+                                       "password": s("quite long pass 9"), "device": s("fz")},
             "ping": lambda: {},
             "sessions.list": lambda: {},
             "sessions.revoke": lambda: {"session_id": i([])},

@@ -8,7 +8,7 @@
 set -euo pipefail
 
 want=(libssl-dev zlib1g-dev libpq-dev libargon2-dev libopus-dev libopusenc-dev libopusfile-dev libogg-dev libhiredis-dev
-      libvips-dev postgresql openssl pkg-config)
+      libvips-dev libcurl4-openssl-dev postgresql openssl pkg-config)
 if [[ "${1:-}" == "--test" ]]; then
     want+=(python3 python3-pip python3-venv procps curl opus-tools sox espeak-ng ffmpeg redis-server chromium iproute2 util-linux
           gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-nice coturn)

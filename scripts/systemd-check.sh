@@ -34,8 +34,14 @@ if [[ ! -x "$root/lib/systemd/systemd" ]]; then
     echo "== debootstrap bookworm into $root"
     mkdir -p "$root"
     debootstrap --variant=minbase \
-        --include=systemd,systemd-sysv,dbus,libssl3,libargon2-1,libvips42,libopusenc0,libopusfile0,libopus0,libogg0,libhiredis0.14,libpq5,zlib1g,postgresql-15,procps \
+        --include=systemd,systemd-sysv,dbus,libssl3,libargon2-1,libvips42,libopusenc0,libopusfile0,libopus0,libogg0,libhiredis0.14,libcurl4,libpq5,zlib1g,postgresql-15,procps \
         bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 || { tail -20 "$root.debootstrap.log"; exit 2; }
+fi
+# A root made before the server linked libcurl (issue 37, the SMS gateway) lacks it.
+if ! chroot "$root" dpkg -s libcurl4 >/dev/null 2>&1; then
+    echo "== add libcurl4 to $root"
+    chroot "$root" apt-get install -y -qq --no-install-recommends libcurl4 >/dev/null ||
+        { echo "could not install libcurl4 into $root: delete it and run again" >&2; exit 2; }
 fi
 
 echo "== install the unit as docs/operations.md says"

@@ -10,7 +10,7 @@ import Foundation
 import SwitchboardClient
 import SwitchboardProtocol
 
-// register, login, logout, whoami: the session lives in the profile file.
+// register, verify, reset-password, login, logout, whoami: the session lives in the profile file.
 extension CLIContext {
     /// The device name sent with `register`/`login`: `switchboard-cli@<host>`.
     public static func defaultDevice() -> String {
@@ -19,14 +19,48 @@ extension CLIContext {
     }
 
     /// `register`: creates the account and saves the session.
-    public func register(phone: String, name: String, password: String, device: String?, handle: String? = nil)
-        async throws(CLIError)
-    {
+    public func register(
+        phone: String, name: String, password: String, device: String?, handle: String? = nil, code: String? = nil
+    ) async throws(CLIError) {
         let handle = handle.map { $0.hasPrefix("@") ? String($0.dropFirst()) : $0 }
         try await startSession(action: "registering", phone: phone) { client throws(SwitchboardClientError) in
             try await client.register(
                 phone: phone, password: password, displayName: name, device: device ?? Self.defaultDevice(),
-                handle: handle)
+                handle: handle, code: code)
+        }
+    }
+
+    /// `verify`: asks the server to send a one-time code to the phone, for `register --code` or `reset-password`.
+    /// The server answers alike whether or not the number is registered, and sends nothing when the purpose does
+    /// not fit it.
+    public func requestCode(phone: String, reset: Bool) async throws(CLIError) {
+        let purpose: CodePurpose = reset ? .reset : .register
+        let url = serverURL(for: try? store.load())
+        let client = try makeClient(url: url, interactive: false)
+        do throws(SwitchboardClientError) {
+            try await client.connect()
+            try await client.startVerification(phone: phone, purpose: purpose)
+        } catch {
+            await client.close()
+            throw CLIError(error, while: "requesting a code", server: url)
+        }
+        await client.close()
+        let next = purpose == .register ? "register --code CODE" : "reset-password --code CODE"
+        printer.emit(
+            OutputRecord(
+                "code_requested", ["phone": .string(phone), "purpose": .string(purpose.rawValue)],
+                text: "code requested for \(phone): if the number can \(purpose == .register ? "sign up" : "reset"), "
+                    + "an SMS is on its way; then run `switchboard-cli \(next)`",
+                style: .success))
+    }
+
+    /// `reset-password`: a new password with the code sent to the phone; the account's other sessions are revoked
+    /// and the new session is saved, as after `login`.
+    public func resetPassword(phone: String, code: String, password: String, device: String?) async throws(CLIError) {
+        try await startSession(action: "resetting the password", phone: phone) {
+            client throws(SwitchboardClientError) in
+            try await client.resetPassword(
+                phone: phone, code: code, newPassword: password, device: device ?? Self.defaultDevice())
         }
     }
 
@@ -66,16 +100,18 @@ extension CLIContext {
                     + "it stays valid on the "
                     + "server until revoked (`logout` revokes the current one)")
         }
+        let kind = ["registering": "registered", "resetting the password": "password_reset"][action] ?? "logged_in"
+        let done = ["registering": "registered", "resetting the password": "password reset; logged in"][action]
         printer.emit(
             OutputRecord(
-                action == "registering" ? "registered" : "logged_in",
+                kind,
                 [
                     "user_id": .int(saved.userId), "session_id": .int(saved.sessionId),
                     "display_name": .string(profileResult.displayName),
                     "phone": .string(saved.phone ?? phone), "server": .string(url), "profile": .string(store.profile),
                     "config_file": .string(store.path),
                 ],
-                text: "\(action == "registering" ? "registered" : "logged in") as \(profileResult.displayName) "
+                text: "\(done ?? "logged in") as \(profileResult.displayName) "
                     + "(user \(saved.userId), \(saved.phone ?? phone)) on \(url); session saved in \(store.path)",
                 style: .success))
     }

@@ -43,6 +43,11 @@ public struct CLIError: Error, Sendable, Equatable, CustomStringConvertible {
             case "rate_limited":
                 let wait = e.retryAfterMs.map { " (retry in \(($0 + 999) / 1000) s)" } ?? ""
                 self.init("\(action): too many attempts\(wait)", exitCode: .serverRefused, serverCode: e.code)
+            case "invalid_code":
+                self.init(
+                    "\(action): no valid code for this number (wrong, expired or used up); ask for one with "
+                        + "`switchboard-cli verify --phone NUMBER` and pass it with --code",
+                    exitCode: .serverRefused, serverCode: e.code)
             case "weak_password":
                 self.init(
                     "\(action): the password is too weak" + (e.reason.map { " (\($0))" } ?? ""),

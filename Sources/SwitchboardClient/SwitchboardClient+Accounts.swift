@@ -18,11 +18,29 @@ extension SwitchboardClient {
     /// (`handle_taken`, `bad_request` when invalid or reserved: then no account is made).
     @discardableResult
     public func register(
-        phone: String, password: String, displayName: String, device: String, handle: String? = nil
+        phone: String, password: String, displayName: String, device: String, handle: String? = nil,
+        code: String? = nil
     ) async throws(SwitchboardClientError) -> SessionCredentials {
         try await send(
             Ops.Register.self,
-            .init(phone: phone, password: password, displayName: displayName, device: device, handle: handle))
+            .init(
+                phone: phone, password: password, displayName: displayName, device: device, handle: handle, code: code))
+    }
+
+    /// `verification.start`: asks the server to send a one-time code to `phone` for `register` or `reset`. The
+    /// answer is the same whether or not a code was sent (the server tells nobody whether a number is registered).
+    public func startVerification(phone: String, purpose: CodePurpose) async throws(SwitchboardClientError) {
+        _ = try await send(Ops.VerificationStart.self, .init(phone: phone, purpose: purpose.rawValue))
+    }
+
+    /// `password.reset`: a new password with the code sent for purpose `reset`; the account's other sessions are
+    /// revoked and this connection is authenticated with a new one (the client keeps the token, as after `login`).
+    @discardableResult
+    public func resetPassword(phone: String, code: String, newPassword: String, device: String)
+        async throws(SwitchboardClientError) -> SessionCredentials
+    {
+        try await send(
+            Ops.PasswordReset.self, .init(phone: phone, code: code, password: newPassword, device: device))
     }
 
     /// `login`: authenticates the connection with a phone number and password; the client keeps the token.

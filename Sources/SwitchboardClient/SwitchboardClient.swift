@@ -774,7 +774,7 @@ public final class SwitchboardClient: @unchecked Sendable {
     /// What the client learns from its user's replies: sessions, own messages, resume results.
     private func observeUserReply(_ pending: PendingRequest, _ payload: ReplyPayload) {
         switch pending.op {
-        case "register", "login":
+        case "register", "login", "password.reset":
             guard let credentials = try? payload.decode(SessionCredentials.self) else { return }
             startSession(
                 Session(token: credentials.sessionToken, userId: credentials.userId, sessionId: credentials.sessionId),

@@ -76,4 +76,7 @@ public enum ErrorCode: String, Sendable, Codable, CaseIterable {
     case handleRequired = "handle_required"
     /// `register` or `handle.set` with a handle another user has (compared case-insensitively).
     case handleTaken = "handle_taken"
+    /// `register` or `password.reset` without a valid code for the number: wrong, expired, used up, or never sent
+    /// (one answer for all; phone verification).
+    case invalidCode = "invalid_code"
 }

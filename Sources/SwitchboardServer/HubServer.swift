@@ -77,7 +77,9 @@ public final class HubServer: @unchecked Sendable {
                 db: database,
                 hasher: PasswordHasherPool(workers: configuration.passwordHashers, nice: configuration.workerNice),
                 defaultCountryCode: configuration.defaultCountryCode, loginLimits: configuration.loginLimits,
-                registrationLimits: configuration.discoveryLimits,
+                registrationLimits: configuration.discoveryLimits, verification: configuration.phoneVerification,
+                smsGateway: configuration.phoneVerification.gateway.makeGateway(logger: logger),
+                smsGatewayFailed: { [counter = metrics.smsGatewayFailures] in counter.increment() },
                 nodesSharingLimits: { cluster?.directory.liveNodeCount ?? 1 })
             let services = ProtocolServices(
                 accounts: accounts, pool: database,

@@ -132,6 +132,8 @@ public struct ServerConfiguration: Sendable {
     public var loginLimits = LoginLimits()
     /// Registration and contact look-up limits per client address and per account.
     public var discoveryLimits = DiscoveryLimits()
+    /// Phone verification: whether `register` needs a code, the codes' limits, the SMS gateway (default off).
+    public var phoneVerification = PhoneVerificationSettings()
     /// The cluster this node joins (nil: a single node).
     public var cluster: ClusterConfiguration?
     /// Concurrent Argon2id hashes (default: cores).

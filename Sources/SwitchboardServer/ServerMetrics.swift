@@ -59,6 +59,8 @@ public final class ServerMetrics: Sendable {
     let connectionsReadPaused: CoreMetrics.Meter
     /// Request tasks cancelled because their connection closed.
     let requestsCancelled: CoreMetrics.Counter
+    /// Verification codes the SMS gateway did not take (an error status, a timeout; `--sms-gateway`).
+    let smsGatewayFailures: CoreMetrics.Counter
     /// Per-op requests, errors and durations.
     let operations: OperationMetrics
     /// The process's heap in use (glibc's `mallinfo2`), read at each scrape: what live objects hold, without the
@@ -133,6 +135,7 @@ public final class ServerMetrics: Sendable {
         requestsInFlight = CoreMetrics.Meter(label: "switchboard_requests_in_flight", factory: factory)
         connectionsReadPaused = CoreMetrics.Meter(label: "switchboard_connections_read_paused", factory: factory)
         requestsCancelled = CoreMetrics.Counter(label: "switchboard_requests_cancelled_total", factory: factory)
+        smsGatewayFailures = CoreMetrics.Counter(label: "switchboard_sms_gateway_failures_total", factory: factory)
         operations = OperationMetrics(ops: ops, factory: factory)
         heapBytes = CoreMetrics.Gauge(label: "switchboard_heap_bytes", factory: factory)
         databasePool = DatabasePoolMetrics(factory: factory)

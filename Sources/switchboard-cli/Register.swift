@@ -19,12 +19,15 @@ struct Register: AsyncParsableCommand {
     @Option(help: "Device name shown in the session list.") var device: String?
     @Option(help: "A social handle to take at once (@name: 3-30 of A-Z a-z 0-9 _; taken: nothing is made).") var handle:
         String?
+    @Option(help: "The code sent to the phone (`verify --phone NUMBER` asks for it), if the server requires one.")
+    var code: String?
 
     func run() async throws {
         try await perform(global) { context throws(CLIError) in
             let password = try Terminal.readPassword(
                 fromStdin: passwordStdin, environment: context.environment, confirm: true)
-            try await context.register(phone: phone, name: name, password: password, device: device, handle: handle)
+            try await context.register(
+                phone: phone, name: name, password: password, device: device, handle: handle, code: code)
             return .ok
         }
     }

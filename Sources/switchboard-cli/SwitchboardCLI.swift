@@ -29,7 +29,8 @@ struct SwitchboardCLI: AsyncParsableCommand {
             timeout, cancelled), 6 local file error, 130 interrupted twice. See docs/cli.md.
             """,
         subcommands: [
-            Register.self, Login.self, Logout.self, Whoami.self, Friends.self, Presence.self, Chat.self, Pins.self,
+            Register.self, Verify.self, ResetPassword.self, Login.self, Logout.self, Whoami.self, Friends.self,
+            Presence.self, Chat.self, Pins.self,
             Pin.self, Unpin.self, Call.self,
             Listen.self, Hangup.self, Report.self, Admin.self, Account.self,
             Communities.self, Events.self, CalendarCommand.self, Course.self, Post.self,

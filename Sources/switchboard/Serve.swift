@@ -37,6 +37,8 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Registration and contact discovery") var discovery: DiscoveryOptions
 
+    @OptionGroup(title: "Phone verification") var verification: VerificationOptions
+
     @OptionGroup(title: "Cluster") var cluster: ClusterOptions
 
     @OptionGroup(title: "Web app") var webApp: WebOptions
@@ -334,6 +336,7 @@ struct Serve: ParsableCommand {
         socialGraph.apply(to: &c)
         calls.apply(to: &c)
         discovery.apply(to: &c)
+        verification.apply(to: &c, embedded: database.databaseURL.isEmpty)
         cluster.apply(to: &c)
         webApp.apply(to: &c)
         retention.apply(to: &c)

@@ -41,14 +41,19 @@ func freePort() -> Int {
     return Int(UInt16(bigEndian: address.sin_port))
 }
 
-/// Starts the real executable on its embedded PostgreSQL and waits for /readyz.
-func launchServer(dataDir: String, port: Int, extraArguments: [String] = []) throws -> Process {
+/// Starts the real executable on its embedded PostgreSQL and waits for /readyz. Phone verification is off unless
+/// `embeddedDefaults` (the embedded default, `required` with codes in the log, is not what most of these tests are
+/// about); `log`: a file for the server's output and log (else the output is discarded).
+func launchServer(
+    dataDir: String, port: Int, extraArguments: [String] = [], embeddedDefaults: Bool = false, log: FileHandle? = nil
+) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: serverBinary)
     process.arguments =
         ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-level", "warning"]
-        + extraArguments
-    process.standardOutput = FileHandle.nullDevice
+        + (embeddedDefaults ? ["--log-level", "notice"] : ["--phone-verification", "off"]) + extraArguments
+    process.standardOutput = log ?? FileHandle.nullDevice
+    if let log { process.standardError = log }  // the log goes to stderr
     try process.run()
     let deadline = Date().addingTimeInterval(60)
     while Date() < deadline {

@@ -17,7 +17,7 @@ import Testing
     static let runtimePackageForLibrary = [
         "ssl": "libssl3", "crypto": "libssl3", "z": "zlib1g", "pq": "libpq5", "argon2": "libargon2-1",
         "opus": "libopus0", "opusenc": "libopusenc0", "opusfile": "libopusfile0", "ogg": "libogg0",
-        "hiredis": "libhiredis0.14",
+        "hiredis": "libhiredis0.14", "curl": "libcurl4",
         "vips": "libvips42", "gobject-2.0": "libglib2.0-0", "glib-2.0": "libglib2.0-0",
     ]
 

@@ -33,7 +33,14 @@ let everyRequest: [SampleRequest] = [
     SampleRequest(
         Ops.Register.self,
         .init(phone: "+1 555 123 4567", password: "tr0ub4dor&3", displayName: "Ann Lee", device: "laptop")),
+    SampleRequest(
+        Ops.Register.self,
+        .init(phone: "+15551234567", password: "tr0ub4dor&3", displayName: "Ann", device: "laptop", code: "012345")),
     SampleRequest(Ops.Login.self, .init(phone: "+15551234567", password: "tr0ub4dor&3", device: "phone")),
+    SampleRequest(Ops.VerificationStart.self, .init(phone: "+15551234567", purpose: "register")),
+    SampleRequest(
+        Ops.PasswordReset.self,
+        .init(phone: "+15551234567", code: "012345", password: "tr0ub4dor&4", device: "phone")),
     SampleRequest(Ops.Authenticate.self, .init(token: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")),
     SampleRequest(Ops.Logout.self, Empty()),
     SampleRequest(Ops.Ping.self, Empty()),
@@ -93,7 +100,7 @@ func parameters<Op: ProtocolOperation>(_ json: String, _ op: Op.Type) -> Op.Para
         #expect(Set(everyRequest.map { $0.op.name }) == Set((Ops.accounts + Ops.friends).map { $0.name }))
         #expect(
             ProtocolSchema.operations.filter { $0.authentication == .authenticates }.map { $0.name }
-                == ["register", "login", "authenticate"])
+                == ["register", "login", "authenticate", "verification.start", "password.reset"])
     }
 
     @Test(arguments: everyRequest)

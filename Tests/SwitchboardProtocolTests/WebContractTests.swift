@@ -53,7 +53,7 @@ import Testing
             // The ops whose resend after a lost reply is safe (their `idempotent` trait).
             export const RESENDABLE_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].idempotent));
 
-            // The ops that authenticate a connection (`register`, `login`, `authenticate`).
+            // The ops sent before authentication (`register`, `login`, `authenticate`, `password.reset`, ...).
             export const SESSION_OPS = new Set(
               Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));
 

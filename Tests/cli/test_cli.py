@@ -57,12 +57,14 @@ class Server:
         self.log = open(os.path.join(WORK, f"server-{self.port}.log"), "w")
         args = [SERVER, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
                 "--db-pool-size", "2", "--loops", "2", "--presence-grace", "1",
-                "--register-burst-per-address", "1000", "--export-dir", os.path.join(WORK, "exports"), *extra]
+                "--register-burst-per-address", "1000", "--export-dir", os.path.join(WORK, "exports")]
         if DATABASE_URL:
             args += ["--database-url", DATABASE_URL]
         else:
             # The servers run one after the other: they share one embedded database (one initdb).
-            args += ["--data-dir", os.path.join(WORK, "data")]
+            # Phone verification off as with --database-url (the embedded default requires a code).
+            args += ["--data-dir", os.path.join(WORK, "data"), "--phone-verification", "off"]
+        args += extra  # last: they win over the above
         self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -191,6 +193,47 @@ def tone_wav(path, seconds=1.0, rate=16000):
 
 
 # ---------------------------------------------------------------------------------------------------- tests
+
+def logged_codes(server):
+    """Every verification code the server logged so far, in order (`--sms-gateway log`)."""
+    with open(server.log.name) as f:
+        return re.findall(r"code=(\d{6}) ", f.read())
+
+
+def next_code(server, before):
+    """The first code logged after `before` codes (the log line is written before `verify` gets its answer)."""
+    codes = logged_codes(server)
+    check(len(codes) > before, "no new code in the server log")
+    return codes[before]
+
+
+def test_verify_register_and_reset_password(server):
+    """Issue 37: a server requiring phone verification, its codes in the log."""
+    vera = User(server, "Vera")
+    rc, out, err = vera.run("register", "--phone", vera.phone, "--name", "Vera", "--password-stdin",
+                            stdin=vera.password + "\n")
+    check(rc == 1 and "no valid code" in err and "switchboard-cli verify" in err, f"{rc} {err}")
+    before = len(logged_codes(server))
+    rc, out, err = vera.run("verify", "--phone", vera.phone)
+    check(rc == 0 and "code requested" in out, f"{rc} {out} {err}")
+    code = next_code(server, before)
+    rc, out, err = vera.run("register", "--phone", vera.phone, "--name", "Vera", "--code", code, "--password-stdin",
+                            stdin=vera.password + "\n")
+    check(rc == 0 and "registered as Vera" in out, f"{rc} {out} {err}")
+    before = len(logged_codes(server))
+    rc, out, err = vera.run("verify", "--phone", vera.phone, "--reset", "--json")
+    record = json.loads(out.strip().splitlines()[-1])
+    check(rc == 0 and record["type"] == "code_requested" and record["purpose"] == "reset", f"{rc} {out} {err}")
+    fresh = "Vera chose a new pass 43"
+    rc, out, err = vera.run("reset-password", "--phone", vera.phone, "--code", next_code(server, before),
+                            "--password-stdin", stdin=fresh + "\n")
+    check(rc == 0 and "password reset" in out, f"{rc} {out} {err}")
+    rc, out, err = vera.run("whoami")
+    check(rc == 0 and "Vera" in out, f"the reset's session: {rc} {out} {err}")
+    rc, out, err = vera.run("login", "--phone", vera.phone, "--password-stdin", "--profile", "old",
+                            stdin=vera.password + "\n")
+    check(rc == 1 and "wrong phone number or password" in err, f"the old password: {rc} {err}")
+
 
 def test_accounts_and_token_file(server):
     ann = User(server, "Zoe")
@@ -1076,6 +1119,10 @@ def main():
             short = Server("--ring-timeout", "3")
             servers.append(short)
             run("call_times_out", test_call_times_out, short)
+        if not only or "verify" in only:
+            verifying = Server("--phone-verification", "required", "--sms-gateway", "log", "--log-level", "notice")
+            servers.append(verifying)
+            run("verify_register_and_reset_password", test_verify_register_and_reset_password, verifying)
     except Exception as error:  # noqa: BLE001 - set-up failures count as a failure
         failed += 1
         print(f"FAIL set-up: {error}", flush=True)

@@ -15,6 +15,7 @@ const TOAST_MS = 6000;
 const SCREENS = {
   login: { public: true },
   register: { public: true },
+  reset: { public: true },
   chats: {},
   chat: {},
   friends: {},

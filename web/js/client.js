@@ -94,8 +94,21 @@ export class HubClient extends EventTarget {
     });
   }
 
-  async register({ phone, password, displayName, handle = null }) {
-    return this.startSession('register', { phone, password, display_name: displayName, device: this.device, ...(handle ? { handle } : {}) });
+  async register({ phone, password, displayName, handle = null, code = null }) {
+    return this.startSession('register', { phone, password, display_name: displayName, device: this.device,
+      ...(handle ? { handle } : {}), ...(code ? { code } : {}) });
+  }
+
+  // Asks the server to send a one-time code to the phone by SMS, for `register` ('register') or `password.reset`
+  // ('reset'). The answer is the same whether or not a code was sent (the server tells nobody who is registered).
+  async startVerification(phone, purpose) {
+    return this.request('verification.start', { phone, purpose });
+  }
+
+  // A forgotten password: a new one with the code sent for 'reset'; the account's other sessions end, and this
+  // client starts a new one as after `login`.
+  async resetPassword({ phone, code, password }) {
+    return this.startSession('password.reset', { phone, code, password, device: this.device });
   }
 
   async login({ phone, password }) {

@@ -103,6 +103,7 @@ export const OPS = Object.freeze({
   'notifications.list': {stateChanging: false, idempotent: true, authentication: 'required', rateLimit: 'none'},
   'notifications.read': {stateChanging: true, idempotent: true, authentication: 'required', rateLimit: 'none'},
   'notifications.unread': {stateChanging: false, idempotent: true, authentication: 'required', rateLimit: 'none'},
+  'password.reset': {stateChanging: false, idempotent: false, authentication: 'authenticates', rateLimit: 'codes'},
   'photos.delete': {stateChanging: true, idempotent: false, authentication: 'required', rateLimit: 'none'},
   'photos.mine': {stateChanging: false, idempotent: true, authentication: 'required', rateLimit: 'none'},
   'ping': {stateChanging: false, idempotent: true, authentication: 'required', rateLimit: 'none'},
@@ -137,6 +138,7 @@ export const OPS = Object.freeze({
   'unblock': {stateChanging: true, idempotent: true, authentication: 'required', rateLimit: 'none'},
   'unfollow': {stateChanging: true, idempotent: true, authentication: 'required', rateLimit: 'none'},
   'unmute': {stateChanging: true, idempotent: true, authentication: 'required', rateLimit: 'none'},
+  'verification.start': {stateChanging: false, idempotent: false, authentication: 'authenticates', rateLimit: 'codes'},
 });
 for (const traits of Object.values(OPS)) Object.freeze(traits);
 
@@ -200,6 +202,6 @@ export const EVENTS = Object.freeze([
 // The ops whose resend after a lost reply is safe (their `idempotent` trait).
 export const RESENDABLE_OPS = new Set(Object.keys(OPS).filter((op) => OPS[op].idempotent));
 
-// The ops that authenticate a connection (`register`, `login`, `authenticate`).
+// The ops sent before authentication (`register`, `login`, `authenticate`, `password.reset`, ...).
 export const SESSION_OPS = new Set(
   Object.keys(OPS).filter((op) => OPS[op].authentication === 'authenticates'));

@@ -69,6 +69,14 @@ public enum SessionRepository {
         ).affectedRows == 1
     }
 
+    /// Revokes every live session of the user (`password.reset`); the ids revoked.
+    public static func revokeAll(_ db: PostgresConnection, of userId: Int64) throws -> [Int64] {
+        try db.execute(
+            cached: "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL RETURNING id",
+            [.int(userId)]
+        ).map { r in try r.decode(Int64.self, column: 0) }
+    }
+
     /// The user's live sessions, newest first (`current` marks `currentSessionId`).
     public static func list(_ db: PostgresConnection, of userId: Int64, currentSessionId: Int64) throws -> [SessionInfo]
     {

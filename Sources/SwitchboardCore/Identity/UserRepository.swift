@@ -153,4 +153,14 @@ extension UserRepository {
             ]
         ).first != nil
     }
+
+    /// Replaces a live user's password hash; whether the user exists (`password.reset`).
+    public static func setPasswordHash(_ db: PostgresConnection, of userId: Int64, to passwordHash: String) throws
+        -> Bool
+    {
+        try db.execute(
+            cached: "UPDATE users SET password_hash = $2 WHERE id = $1 AND deleted_at IS NULL",
+            [.int(userId), .text(passwordHash)]
+        ).affectedRows == 1
+    }
 }

@@ -62,6 +62,17 @@ public enum IdentityError: FeatureError, Equatable {
     case wrongPassword
     /// `account.delete`: the account's phone number or the address used up its password attempts (the login buckets).
     case passwordAttemptsLimited(retryAfterMilliseconds: Int64)
+    /// `register` (verification required) or `password.reset`: no valid code for the number (wrong, expired, used
+    /// up, or never sent; one answer for all, and for an unknown number).
+    case invalidCode
+    /// `verification.start`: the number or the address used up its codes (`--verification-*-per-*`).
+    case verificationsLimited(retryAfterMilliseconds: Int64)
+    /// `verification.start` with a purpose other than `register` or `reset`.
+    case invalidPurpose
+    /// `verification.start`, `password.reset`: no SMS gateway (`--sms-gateway off`).
+    case verificationUnavailable
+    /// The SMS gateway failed (an error status, a timeout): nothing was sent.
+    case smsGatewayFailed(underlying: any Error)
     /// The database failed.
     case database(DatabaseError)
 
@@ -103,6 +114,15 @@ public enum IdentityError: FeatureError, Equatable {
         case .wrongPassword: return ServiceError(.invalidCredentials, "wrong password")
         case .passwordAttemptsLimited(let retryAfter):
             return ServiceError(.rateLimited, "too many attempts; retry later", extra: ["retry_after_ms": retryAfter])
+        case .invalidCode: return ServiceError(.invalidCode, "invalid or expired code")
+        case .verificationsLimited(let retryAfter):
+            return ServiceError(
+                .rateLimited, "too many codes requested; retry later", extra: ["retry_after_ms": retryAfter])
+        case .invalidPurpose: return ServiceError(.badRequest, "purpose is register or reset")
+        case .verificationUnavailable:
+            return ServiceError(.unavailable, "this server sends no verification codes")
+        case .smsGatewayFailed(let underlying):
+            return ServiceError(.unavailable, "the code could not be sent; retry later", underlying: underlying)
         case .database(let failure): return failure.wire
         }
     }

@@ -13,13 +13,15 @@ extension Ops {
     /// The account and session ops.
     public static let accounts: [any ProtocolOperation.Type] = [
         Register.self, Login.self, Authenticate.self, Logout.self, Ping.self, SessionsList.self, SessionsRevoke.self,
-        ProfileGet.self, ProfileUpdate.self,
+        ProfileGet.self, ProfileUpdate.self, VerificationStart.self, PasswordReset.self,
     ]
 
-    /// `register {phone, password, display_name, device}` -> credentials.
+    /// `register {phone, password, display_name, device, handle?, code?}` -> credentials.
     public enum Register: ProtocolOperation {
         public static let name = "register"
-        public static let stringParameters: [String: StringParameter] = ["phone": .lookup, "password": .secret]
+        public static let stringParameters: [String: StringParameter] = [
+            "phone": .lookup, "password": .secret, "code": .secret,
+        ]
         public static let authentication = AuthenticationRule.authenticates
         public static let stateChanging = false
         public static let idempotent = false
@@ -36,18 +38,26 @@ extension Ops {
             public var device: String
             /// A handle to take at once (Social; `handle_taken`, `bad_request` when invalid or reserved).
             public var handle: String?
+            /// The code `verification.start` (purpose `register`) sent to the phone; required when the server
+            /// requires phone verification (`invalid_code` without a valid one); a secret.
+            public var code: String?
 
-            public init(phone: String, password: String, displayName: String, device: String, handle: String? = nil) {
+            public init(
+                phone: String, password: String, displayName: String, device: String, handle: String? = nil,
+                code: String? = nil
+            ) {
                 self.phone = phone
                 self.password = password
                 self.displayName = displayName
                 self.device = device
                 self.handle = handle
+                self.code = code
             }
 
-            /// Redacts the password.
+            /// Redacts the password and the code.
             public var description: String {
-                "RegisterParams(phone: \(phone), displayName: \(displayName), device: \(device), password: <redacted>)"
+                "RegisterParams(phone: \(phone), displayName: \(displayName), device: \(device), password: <redacted>"
+                    + (code == nil ? ")" : ", code: <redacted>)")
             }
         }
         public typealias Result = SessionCredentials
@@ -78,6 +88,67 @@ extension Ops {
 
             /// Redacts the password.
             public var description: String { "LoginParams(phone: \(phone), device: \(device), password: <redacted>)" }
+        }
+        public typealias Result = SessionCredentials
+    }
+
+    /// `verification.start {phone, purpose}` -> `{}`: sends a one-time code to the phone for `register` or
+    /// `password.reset`; the same answer whether or not the number is registered.
+    public enum VerificationStart: ProtocolOperation {
+        public static let name = "verification.start"
+        public static let stringParameters: [String: StringParameter] = ["phone": .lookup, "purpose": .lookup]
+        public static let authentication = AuthenticationRule.authenticates
+        public static let stateChanging = false
+        public static let idempotent = false
+        public static let rateLimit = RateLimitClass.codes
+        /// Parameters of `verification.start`.
+        public struct Parameters: Codable, Sendable, Equatable {
+            /// The phone number in any accepted format (normalised to E.164 by the server).
+            public var phone: String
+            /// What the code is for: `register` or `reset`.
+            public var purpose: String
+
+            public init(phone: String, purpose: String) {
+                self.phone = phone
+                self.purpose = purpose
+            }
+        }
+        public typealias Result = Empty
+    }
+
+    /// `password.reset {phone, code, password, device}` -> credentials: a new password with a code sent by
+    /// `verification.start` (purpose `reset`); the account's other sessions are revoked.
+    public enum PasswordReset: ProtocolOperation {
+        public static let name = "password.reset"
+        public static let stringParameters: [String: StringParameter] = [
+            "phone": .lookup, "password": .secret, "code": .secret,
+        ]
+        public static let authentication = AuthenticationRule.authenticates
+        public static let stateChanging = false
+        public static let idempotent = false
+        public static let rateLimit = RateLimitClass.codes
+        /// Parameters of `password.reset`.
+        public struct Parameters: Codable, Sendable, Equatable, CustomStringConvertible {
+            /// The phone number in any accepted format.
+            public var phone: String
+            /// The code sent to the phone; a secret.
+            public var code: String
+            /// The new password (the rules of `register`); a secret.
+            public var password: String
+            /// A name for the device, shown in `sessions.list`.
+            public var device: String
+
+            public init(phone: String, code: String, password: String, device: String) {
+                self.phone = phone
+                self.code = code
+                self.password = password
+                self.device = device
+            }
+
+            /// Redacts the code and the password.
+            public var description: String {
+                "PasswordResetParams(phone: \(phone), device: \(device), code: <redacted>, password: <redacted>)"
+            }
         }
         public typealias Result = SessionCredentials
     }

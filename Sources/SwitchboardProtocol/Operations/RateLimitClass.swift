@@ -14,6 +14,8 @@ public enum RateLimitClass: String, Sendable, Equatable {
     case registration
     /// Failed logins per phone and per address.
     case login
+    /// Codes sent per phone number and per address, wrong codes per code (phone verification).
+    case codes
     /// Contact look-ups per account and address.
     case discovery
     /// Messages sent per user.

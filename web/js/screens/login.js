@@ -28,5 +28,6 @@ export function show(root, params, app) {
   notice.hidden = !app.notice;
   app.notice = '';
   root.append(heading(t('login.title')), notice, form,
+    el('p', {}, el('a', { href: '#/reset' }, t('login.forgot_link'))),
     el('p', {}, t('login.no_account'), ' ', el('a', { href: '#/register' }, t('login.register_link'))));
 }

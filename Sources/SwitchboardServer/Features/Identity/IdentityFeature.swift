@@ -12,14 +12,15 @@ import SwitchboardProtocol
 import SwitchboardStore
 import SwitchboardTransport
 
-/// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`
-/// (docs/protocol.md "Accounts"). Each handler decodes, asks `IdentityService` (the rules, one transaction, the
-/// events), replies, and delivers the service's events after the commit. Owns the connection's move from anonymous
-/// to authenticated (`ProtocolApplication.authenticated`) and the hand-offs around a session or a profile change:
-/// closing revoked sessions, active hours' checkpoint before a zone change, the names presence and calls keep,
-/// follow requests a profile change approved.
+/// Accounts and sessions: `register`, `login`, `authenticate`, `logout`, `ping`, `sessions.*`, `profile.*`,
+/// `verification.start`, `password.reset` (docs/protocol.md "Accounts", "Phone verification"). Each handler
+/// decodes, asks `IdentityService` (the rules, one transaction, the events), replies, and delivers the service's
+/// events after the commit. Owns the connection's move from anonymous to authenticated
+/// (`ProtocolApplication.authenticated`) and the hand-offs around a session or a profile change: closing revoked
+/// sessions (also those a password reset ended), active hours' checkpoint before a zone change, the names presence
+/// and calls keep, follow requests a profile change approved.
 struct IdentityFeature: Feature {
-    static let migrations: [Migration] = [.v0001AccountsAndFriends]
+    static let migrations: [Migration] = [.v0001AccountsAndFriends, .v0018PhoneVerifications]
 
     /// Shared with the features that authenticate bearer tokens or read profiles (`ProtocolServices.accounts`).
     let service: IdentityService
@@ -50,6 +51,20 @@ struct IdentityFeature: Feature {
                     ("register-burst-per-address", "\(discovery.registerBurstPerAddress)"),
                     ("register-interval-per-address", "\(discovery.registerIntervalPerAddress)"),
                 ]))
+        let verification = service.verifier.settings
+        registry.configuration.append(
+            ConfigurationGroup(
+                feature: "phone verification",
+                values: [
+                    ("phone-verification", verification.mode.rawValue),
+                    ("sms-gateway", verification.gateway.kind.rawValue),
+                    ("verification-code-ttl", "\(verification.codeTTL)"),
+                    ("verification-attempts-per-code", "\(verification.attemptsPerCode)"),
+                    ("verification-burst-per-phone", "\(verification.sendsBurstPerPhone)"),
+                    ("verification-interval-per-phone", "\(verification.sendsIntervalPerPhone)"),
+                    ("verification-burst-per-address", "\(verification.sendsBurstPerAddress)"),
+                    ("verification-interval-per-address", "\(verification.sendsIntervalPerAddress)"),
+                ]))
         registerSessions(in: &registry)
         registerProfiles(in: &registry)
     }
@@ -66,7 +81,7 @@ struct IdentityFeature: Feature {
                     do throws(IdentityError) {
                         return try await service.register(
                             phone: p.phone, password: p.password, displayName: p.displayName, device: p.device,
-                            handle: p.handle, address: address)
+                            handle: p.handle, code: p.code, address: address)
                     } catch { throw error.wire }
                 }, then: { app, c in Self.becomeAuthenticated(app, c, sweeps: sweeps, service: service) })
         }
@@ -79,6 +94,27 @@ struct IdentityFeature: Feature {
                     do throws(IdentityError) {
                         return try await service.login(
                             phone: p.phone, password: p.password, device: p.device, address: address)
+                    } catch { throw error.wire }
+                }, then: { app, c in Self.becomeAuthenticated(app, c, sweeps: sweeps, service: service) })
+        }
+        registry.operations.register(Ops.VerificationStart.self) { s, p async throws(IdentityError) -> Empty in
+            try await service.startVerification(phone: p.phone, purpose: p.purpose, address: s.address)
+            return Empty()
+        }
+        registry.operations.register(Ops.PasswordReset.self) { context, p in
+            context.connection.authenticating = true
+            let sweeps = context.services.registry.closeSweeps
+            let deliveries = context.services.deliveries
+            context.run(
+                { () async throws(ServiceError) -> SessionCredentials in
+                    do throws(IdentityError) {
+                        let (credentials, revoked) = try await service.resetPassword(
+                            phone: p.phone, code: p.code, password: p.password, device: p.device)
+                        // Every connection of the account's other sessions, on every node.
+                        for sessionId in revoked {
+                            deliveries.revoke(sessionId: sessionId, userId: credentials.userId)
+                        }
+                        return credentials
                     } catch { throw error.wire }
                 }, then: { app, c in Self.becomeAuthenticated(app, c, sweeps: sweeps, service: service) })
         }

@@ -36,10 +36,14 @@ final class IdentityService: Sendable {
     let nodesSharingLimits: @Sendable () -> Int
     /// Monotonic nanoseconds for the rate limiters (`EventLoop.now()` in the server, a manual clock in tests).
     let clock: any EngineClock
+    /// Phone verification codes (`verification.start`, the code of `register`, `password.reset`).
+    let verifier: PhoneVerifier
 
     init(
         db: any Database, hasher: PasswordHasherPool, defaultCountryCode: String? = nil,
         loginLimits: LoginLimits = LoginLimits(), registrationLimits: DiscoveryLimits = DiscoveryLimits(),
+        verification: PhoneVerificationSettings = PhoneVerificationSettings(), smsGateway: (any SMSGateway)? = nil,
+        smsGatewayFailed: @escaping @Sendable () -> Void = {},
         nodesSharingLimits: @escaping @Sendable () -> Int = { 1 }, clock: any EngineClock = SystemClock()
     ) {
         self.db = db
@@ -53,13 +57,18 @@ final class IdentityService: Sendable {
             refillPerSecond: 1 / max(registrationLimits.registerIntervalPerAddress, 0.000_001))
         self.nodesSharingLimits = nodesSharingLimits
         self.clock = clock
+        verifier = PhoneVerifier(
+            db: db, settings: verification, gateway: smsGateway, gatewayFailed: smsGatewayFailed,
+            nodesSharingLimits: nodesSharingLimits, clock: clock)
     }
 
     /// `register`: an account and its first session. Counts against the address's registrations first (answered
-    /// or not, a registration tells whether the number is taken).
+    /// or not, a registration tells whether the number is taken). When phone verification is required, `code` must
+    /// be the number's live `register` code: checked before hashing, used up in the transaction that creates the
+    /// account (a refused registration leaves it).
     func register(
         phone rawPhone: String, password: String, displayName: String, device: String, handle: String?,
-        address: String
+        code: String? = nil, address: String
     ) async throws(IdentityError) -> SessionCredentials {
         if let retryAfter = registrations.attempt(address, now: clock.now()).retryAfterMilliseconds {
             throw .registrationsLimited(retryAfterMilliseconds: retryAfter)
@@ -69,10 +78,20 @@ final class IdentityService: Sendable {
         let name = try IdentityRules.name(displayName, rule: IdentityRules.displayNameRule)
         let device = try IdentityRules.name(device, rule: IdentityRules.deviceRule)
         try IdentityRules.newPassword(password, phone: phone)
+        var verified: [UInt8]?
+        if verifier.required {
+            guard let code else { throw .invalidCode }
+            verified = try await verifier.check(phone: phone, purpose: .register, code: code)
+        }
         let encoded: String
         do { encoded = try await hasher.hash(password) } catch { throw .hasherBusy(underlying: error) }
         let token = SessionToken.generate()
+        let codeHash = verified
         return try await db.write(as: IdentityError.self) { db in
+            if let codeHash, !(try VerificationRepository.consume(db, phone: phone, purpose: .register, hash: codeHash))
+            {
+                throw IdentityError.invalidCode
+            }
             guard let userId = try UserRepository.insert(db, phone: phone, passwordHash: encoded, displayName: name)
             else { throw IdentityError.phoneTaken }
             if let handle, !(try SocialGraphRepository.setHandle(db, userId, handle)) {
@@ -80,6 +99,42 @@ final class IdentityService: Sendable {
             }
             let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
             return SessionCredentials(userId: userId, sessionId: sessionId, sessionToken: token.string)
+        }
+    }
+
+    /// `verification.start`: a code for `purpose` sent to the number if it fits (docs/protocol.md "Phone
+    /// verification"); the same answer whether or not it was sent.
+    func startVerification(phone rawPhone: String, purpose rawPurpose: String, address: String)
+        async throws(IdentityError)
+    {
+        guard let purpose = VerificationPurpose(rawValue: rawPurpose) else { throw .invalidPurpose }
+        let phone = try IdentityRules.phone(rawPhone, defaultCountryCode: defaultCountryCode)
+        try await verifier.start(phone: phone, purpose: purpose, address: address)
+    }
+
+    /// `password.reset`: with the number's live `reset` code, a new password (the rules of `register`), every
+    /// session of the account revoked and a new one opened; the credentials and the revoked sessions' ids. An
+    /// unknown number answers `invalidCode` like a wrong code.
+    func resetPassword(phone rawPhone: String, code: String, password: String, device: String)
+        async throws(IdentityError) -> (SessionCredentials, revoked: [Int64])
+    {
+        guard verifier.gateway != nil else { throw .verificationUnavailable }
+        let phone = try IdentityRules.phone(rawPhone, defaultCountryCode: defaultCountryCode)
+        let device = try IdentityRules.name(device, rule: IdentityRules.deviceRule)
+        try IdentityRules.newPassword(password, phone: phone)
+        let codeHash = try await verifier.check(phone: phone, purpose: .reset, code: code)
+        let encoded: String
+        do { encoded = try await hasher.hash(password) } catch { throw .hasherBusy(underlying: error) }
+        let token = SessionToken.generate()
+        return try await db.write(as: IdentityError.self) { db in
+            guard try VerificationRepository.consume(db, phone: phone, purpose: .reset, hash: codeHash),
+                let userId = try UserRepository.credentials(db, phone: phone)?.userId,
+                try UserRepository.setPasswordHash(db, of: userId, to: encoded)
+            else { throw IdentityError.invalidCode }
+            if try ModerationRepository.standing(db, of: userId)?.suspended == true { throw IdentityError.suspended }
+            let revoked = try SessionRepository.revokeAll(db, of: userId)
+            let sessionId = try Self.insertSession(db, userId: userId, token: token, device: device)
+            return (SessionCredentials(userId: userId, sessionId: sessionId, sessionToken: token.string), revoked)
         }
     }
 
