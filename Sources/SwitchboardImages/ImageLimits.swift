@@ -15,6 +15,10 @@ public struct ImageLimits: Sendable, Equatable {
     public var maxInputBytes: Int
     /// Most pixels (width x height as the header claims them) accepted before any decoding (default 50,000,000).
     public var maxPixels: Int
+    /// Most pixels of a HEIF (HEIC) image, checked the same way (default 50,000,000, the same as `maxPixels`). HEIF
+    /// has no shrink-on-load: libheif decodes the whole picture, about 25 bytes of memory per pixel at the peak
+    /// (a 12-megapixel phone HEIC: about 300 MB), so a server short of memory lowers this one.
+    public var maxHeifPixels: Int
     /// Longest side of the display rendition in pixels (default 1280); smaller images are not enlarged.
     public var displaySize: Int
     /// Longest side of the thumbnail in pixels (default 320); smaller images are not enlarged.
@@ -30,6 +34,7 @@ public struct ImageLimits: Sendable, Equatable {
     public init(
         maxInputBytes: Int = 30 * 1024 * 1024,
         maxPixels: Int = 50_000_000,
+        maxHeifPixels: Int = 50_000_000,
         displaySize: Int = 1280,
         thumbnailSize: Int = 320,
         webpQuality: Int = 80,
@@ -38,6 +43,7 @@ public struct ImageLimits: Sendable, Equatable {
     ) {
         self.maxInputBytes = maxInputBytes
         self.maxPixels = maxPixels
+        self.maxHeifPixels = maxHeifPixels
         self.displaySize = displaySize
         self.thumbnailSize = thumbnailSize
         self.webpQuality = webpQuality
@@ -49,6 +55,7 @@ public struct ImageLimits: Sendable, Equatable {
     public var invalidReason: String? {
         if maxInputBytes < 1 { return "maxInputBytes must be at least 1" }
         if maxPixels < 1 { return "maxPixels must be at least 1" }
+        if maxHeifPixels < 1 { return "maxHeifPixels must be at least 1" }
         if thumbnailSize < 1 || thumbnailSize > displaySize { return "thumbnailSize must be 1...displaySize" }
         if displaySize > 16_383 { return "displaySize must be at most 16383 (WebP's limit)" }
         if !(1...100).contains(webpQuality) { return "webpQuality must be 1...100" }
@@ -57,9 +64,11 @@ public struct ImageLimits: Sendable, Equatable {
         return nil
     }
 
-    /// Throws ``ImageError/tooManyPixels(width:height:)`` if a header's claimed size is over ``maxPixels``.
-    func checkPixels(width: Int, height: Int) throws(ImageError) {
+    /// Throws ``ImageError/tooManyPixels(width:height:)`` if a header's claimed size is over ``maxPixels`` (for a
+    /// HEIF image, also over ``maxHeifPixels``).
+    func checkPixels(width: Int, height: Int, format: ImageFormat) throws(ImageError) {
         let (product, overflow) = width.multipliedReportingOverflow(by: height)
-        if overflow || product > maxPixels { throw .tooManyPixels(width: width, height: height) }
+        let limit = format == .heif ? min(maxPixels, maxHeifPixels) : maxPixels
+        if overflow || product > limit { throw .tooManyPixels(width: width, height: height) }
     }
 }

@@ -53,7 +53,7 @@ public enum ImagePipeline {
         if bytes.isEmpty { throw .empty }
         if bytes.count > limits.maxInputBytes { throw .tooLarge(byteCount: bytes.count, limit: limits.maxInputBytes) }
         let header = try ImageSniffer.header(of: bytes)
-        try limits.checkPixels(width: header.width, height: header.height)
+        try limits.checkPixels(width: header.width, height: header.height, format: header.format)
         if let failure = VipsRuntime.startupFailure { throw .processingFailed(failure) }
         // Frees libvips' per-thread buffers on this (worker) thread, which libvips did not create.
         defer { vips_thread_shutdown() }
@@ -87,7 +87,7 @@ public enum ImagePipeline {
         } catch {
             throw .corrupt("header: \(error.message)")
         }
-        try limits.checkPixels(width: original.width, height: original.height)
+        try limits.checkPixels(width: original.width, height: original.height, format: format)
         let swap = original.orientationSwapsSides
         let width = swap ? original.height : original.width
         let height = swap ? original.width : original.height

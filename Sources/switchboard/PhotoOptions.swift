@@ -20,6 +20,16 @@ struct PhotoOptions: ParsableArguments {
     )
     var photoMaxPixels: Int = envValue("SWITCHBOARD_PHOTO_MAX_PIXELS", as: Int.self) ?? 50_000_000
 
+    @Option(
+        help:
+            ArgumentHelp(
+                "Most pixels of a HEIC (HEIF) photo, decoded whole (about 25 bytes of memory per pixel). "
+                    + "[env: SWITCHBOARD_PHOTO_HEIC_MAX_PIXELS]"))
+    var photoHeicMaxPixels: Int = envValue("SWITCHBOARD_PHOTO_HEIC_MAX_PIXELS", as: Int.self) ?? 50_000_000
+
+    @Option(help: "HEIC (HEIF) photos decoded at once, on threads of their own. [env: SWITCHBOARD_PHOTO_HEIC_WORKERS]")
+    var photoHeicWorkers: Int = envValue("SWITCHBOARD_PHOTO_HEIC_WORKERS", as: Int.self) ?? 1
+
     @Option(help: "Photos processed at once. [env: SWITCHBOARD_PHOTO_WORKERS]")
     var photoWorkers: Int = envValue("SWITCHBOARD_PHOTO_WORKERS", as: Int.self) ?? ServerConfiguration.coreCount
 
@@ -52,7 +62,7 @@ struct PhotoOptions: ParsableArguments {
 
     func validate() throws {
         guard photoMaxBytes >= 1024, photoMaxPixels >= 1, photoWorkers >= 1, photoMaxWaiting >= 0, photoCacheBytes >= 0,
-            uploadExpiryHours > 0, maxPendingUploads >= 1
+            uploadExpiryHours > 0, maxPendingUploads >= 1, photoHeicMaxPixels >= 1, photoHeicWorkers >= 1
         else {
             throw ValidationError(
                 "photo limits: upload at least 1024 bytes, positive pixels, workers, expiry and pending uploads")
@@ -67,6 +77,8 @@ struct PhotoOptions: ParsableArguments {
     func apply(to c: inout ServerConfiguration) {
         c.photos.maxBytes = photoMaxBytes
         c.photos.maxPixels = photoMaxPixels
+        c.photos.maxHeifPixels = photoHeicMaxPixels
+        c.photos.heifWorkers = photoHeicWorkers
         c.photos.workers = photoWorkers
         c.photos.maxWaiting = photoMaxWaiting
         c.photos.cacheBytes = photoCacheBytes

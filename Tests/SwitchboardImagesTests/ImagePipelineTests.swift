@@ -160,6 +160,24 @@ struct ImagePipelineTests {
         #expect(throws: ImageError.unsupportedFormat("avif")) { try ImagePipeline.process(bytes: avif) }
     }
 
+    @Test("HEIC has a pixel limit of its own (decoded whole); other formats keep the general one")
+    func heifPixelLimit() throws {
+        let fixtures = try Fixtures.get()
+        let limits = ImageLimits(maxPixels: 1_000_000, maxHeifPixels: 300_000)
+        // photo.heic is 640 x 480 = 307,200 pixels: over the HEIF limit, refused before anything is decoded.
+        #expect(throws: ImageError.tooManyPixels(width: 640, height: 480)) {
+            try ImagePipeline.process(bytes: fixtures.bytes("photo.heic"), limits: limits)
+        }
+        // The same size as a JPEG is within the general limit.
+        #expect(try ImagePipeline.process(bytes: fixtures.bytes("photo.jpg"), limits: limits).width == 640)
+        // A HEIF limit above the general one does not raise it.
+        let loose = ImageLimits(maxPixels: 300_000, maxHeifPixels: 1_000_000)
+        #expect(throws: ImageError.tooManyPixels(width: 640, height: 480)) {
+            try ImagePipeline.process(bytes: fixtures.bytes("photo.heic"), limits: loose)
+        }
+        #expect(ImageLimits(maxHeifPixels: 0).invalidReason == "maxHeifPixels must be at least 1")
+    }
+
     @Test("large images shrink to 1280 and 320; the colour and the hash are right")
     func sizes() throws {
         let fixtures = try Fixtures.get()

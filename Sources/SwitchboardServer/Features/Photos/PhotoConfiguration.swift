@@ -14,8 +14,13 @@ public struct PhotoConfiguration: Sendable {
     public var maxBytes = 30 * 1024 * 1024
     /// Most pixels a header may claim before anything is decoded (`--photo-max-pixels`).
     public var maxPixels = 50_000_000
+    /// Most pixels of a HEIF (HEIC) upload (`--photo-heic-max-pixels`): decoded whole, about 25 bytes per pixel.
+    public var maxHeifPixels = 50_000_000
     /// Images processed at once (`--photo-workers`).
     public var workers = ServerConfiguration.coreCount
+    /// HEIF (HEIC) images decoded at once (`--photo-heic-workers`), on threads of their own: each holds its whole
+    /// decoded picture (about 300 MB for a 12-megapixel phone HEIC), so they are few; the others' workers stay free.
+    public var heifWorkers = 1
     /// Images waiting for a worker before uploads get 503 (`--photo-max-waiting`).
     public var maxWaiting = 8
     /// Bytes of renditions this node keeps in memory (`--photo-cache-bytes`).
@@ -42,7 +47,8 @@ public struct PhotoConfiguration: Sendable {
     /// The pipeline's limits for these settings.
     var imageLimits: ImageLimits {
         ImageLimits(
-            maxInputBytes: maxBytes, maxPixels: maxPixels, displaySize: displaySize, thumbnailSize: thumbnailSize,
+            maxInputBytes: maxBytes, maxPixels: maxPixels, maxHeifPixels: maxHeifPixels, displaySize: displaySize,
+            thumbnailSize: thumbnailSize,
             webpQuality: webpQuality,
             webpEffort: webpEffort, jpegQuality: jpegQuality)
     }

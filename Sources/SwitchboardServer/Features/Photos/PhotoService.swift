@@ -25,6 +25,8 @@ final class PhotoService: Sendable {
     let pool: DatabasePool
     let logger: Logger
     let workers: WorkerPool
+    /// HEIF images' own workers (`--photo-heic-workers`).
+    let heifWorkers: WorkerPool
     let cache: PhotoCache
     /// The expiry sweep's task (cancelled with the service).
     private let sweep = Mutex<Task<Void, Never>?>(nil)
@@ -57,6 +59,9 @@ final class PhotoService: Sendable {
         self.logger = logger
         workers = WorkerPool(
             workers: configuration.workers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos",
+            nice: nice)
+        heifWorkers = WorkerPool(
+            workers: configuration.heifWorkers, maxWaiting: configuration.maxWaiting, label: "switchboard.photos.heic",
             nice: nice)
         cache = PhotoCache(capacityBytes: configuration.cacheBytes)
         let f = metrics.factory
@@ -111,10 +116,12 @@ final class PhotoService: Sendable {
 
     // MARK: Upload and processing
 
-    /// Runs `job` on the photo worker pool; nil when its queue is full.
-    private func onWorker<T: Sendable>(_ job: @escaping @Sendable () -> T) async -> T? {
-        await withCheckedContinuation { continuation in
-            let accepted = workers.submit { continuation.resume(returning: job()) }
+    /// Runs `job` on a photo worker pool (HEIF images on their own, `--photo-heic-workers`); nil when its queue is
+    /// full.
+    private func onWorker<T: Sendable>(heif: Bool = false, _ job: @escaping @Sendable () -> T) async -> T? {
+        let pool = heif ? heifWorkers : workers
+        return await withCheckedContinuation { continuation in
+            let accepted = pool.submit { continuation.resume(returning: job()) }
             if !accepted { continuation.resume(returning: nil) }
         }
     }
@@ -159,20 +166,23 @@ final class PhotoService: Sendable {
         // Decoding, encoding and the renditions' hashes: one job on the photo worker pool.
         let limits = configuration.imageLimits
         let histogram = processing
-        guard
-            let processed = await onWorker({
-                let clock = ContinuousClock()
-                let start = clock.now
-                let result = Result { () throws(ImageError) in
-                    Self.input(
-                        try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata),
-                        keepMetadata: keepMetadata)
-                }
-                // Stored uploads only: a refused file (a bomb, a corrupt body) costs microseconds to milliseconds and
-                // would hide the photos' time.
-                if case .success = result { histogram.record(clock.now - start) }
-                return result
-            })
+        // A HEIF image is decoded whole (no shrink-on-load): on the HEIF workers, few, so that a burst of phone HEICs
+        // holds at most `--photo-heic-workers` decoded pictures (the sniff reads a few header bytes).
+        let heif = (try? ImageSniffer.format(of: body)) == .heif
+        let job = { @Sendable () -> Result<PhotoInput, ImageError> in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let result = Result { () throws(ImageError) in
+                Self.input(
+                    try ImagePipeline.process(bytes: body, limits: limits, keepMetadata: keepMetadata),
+                    keepMetadata: keepMetadata)
+            }
+            // Stored uploads only: a refused file (a bomb, a corrupt body) costs microseconds to milliseconds and
+            // would hide the photos' time.
+            if case .success = result { histogram.record(clock.now - start) }
+            return result
+        }
+        guard let processed = await onWorker(heif: heif, job)
         else { return Self.busy }
         let input: PhotoInput
         switch processed {

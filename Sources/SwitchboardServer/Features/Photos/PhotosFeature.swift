@@ -44,6 +44,7 @@ struct PhotosFeature: Feature {
                 feature: "photos",
                 values: [
                     ("photo-max-bytes", "\(c.maxBytes)"), ("photo-max-pixels", "\(c.maxPixels)"),
+                    ("photo-heic-max-pixels", "\(c.maxHeifPixels)"), ("photo-heic-workers", "\(c.heifWorkers)"),
                     ("photo-workers", "\(c.workers)"), ("photo-max-waiting", "\(c.maxWaiting)"),
                     ("photo-cache-bytes", "\(c.cacheBytes)"),
                     ("upload-expiry-hours", "\(c.uploadExpirySeconds / 3600)"),
