@@ -89,13 +89,22 @@ final class ScriptedPhotoServer: @unchecked Sendable {
     var received: [Request] { lock.withLock { requests } }
     var uploadBytes: [UInt8] { lock.withLock { stored } }
 
+    /// Signalled when the serving thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Stops the server: wakes the serving thread's `accept` (shutdown), waits for the thread to end, and only then
+    /// closes the listening socket. Closing it first let a thread still on its way back to `accept` take the next
+    /// server's socket, which got the same descriptor number, and drop that server's first connection (the
+    /// `typedErrors` flake: "the connection dropped before the reply").
     func stop() {
         lock.withLock { stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
+        _ = finished.wait(timeout: .now() + 30)
         close(listener)
     }
 
     private func serve() {
+        defer { finished.signal() }
         // Bounded: at most 200 connections, then the thread ends.
         for _ in 0..<200 {
             let fd = accept(listener, nil, nil)

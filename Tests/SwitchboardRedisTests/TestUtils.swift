@@ -181,6 +181,8 @@ final class FakeRedisServer: @unchecked Sendable {
     // @unchecked Sendable: `listener` is set in init; the accepted fds are only used by the server's thread.
     let port: Int
     private let listener: Int32
+    /// Signalled when the serving thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
 
     init(answer: [UInt8]) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -200,7 +202,8 @@ final class FakeRedisServer: @unchecked Sendable {
         listen(fd, 16)
         listener = fd
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread {
+        let thread = Thread { [finished] in
+            defer { finished.signal() }
             // Bounded: ends when close() shuts the listener down (accept fails).
             while true {
                 let client = accept(fd, nil, nil)
@@ -216,8 +219,12 @@ final class FakeRedisServer: @unchecked Sendable {
         thread.start()
     }
 
+    /// Wakes the thread's `accept` (shutdown), waits for the thread to end, then closes the socket: closed first, its
+    /// descriptor number could be reused by another test's socket while the thread was still on its way back to
+    /// `accept` (the same race as `ScriptedPhotoServer.stop`'s).
     func close() {
         shutdown(listener, Int32(SHUT_RDWR))
+        _ = finished.wait(timeout: .now() + 30)
         Glibc.close(listener)
     }
 }
