@@ -161,6 +161,15 @@ class Conn:
         self.reader.cancel()
 
 
+def proc_kb(pid, key):
+    """A kB field of /proc/PID/status (VmRSS, VmHWM...), 0 when absent."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def make_token():
     """A session token and the hex SHA-256 the server stores for it (sessions made in SQL)."""
     raw = os.urandom(32)

@@ -17,15 +17,7 @@ each upload's status (201 stored, 503 busy). Prints one row per value. Not in CI
 import argparse, concurrent.futures, json, os, subprocess, sys, tempfile, time, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Server, conninfo, make_token, prepare_run, server_binary, sql  # noqa: E402
-
-
-def kb(pid, key):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    return 0
+from benchlib import Server, conninfo, make_token, prepare_run, proc_kb as kb, server_binary, sql  # noqa: E402
 
 
 def upload(http, token, body):

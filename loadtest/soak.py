@@ -32,8 +32,8 @@
 import argparse, json, os, re, signal, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import (ROOT, Server, conninfo, prepare_run, request_buckets, server_binary, server_quantiles,  # noqa: E402
-                      sql)
+from benchlib import (ROOT, Server, conninfo, prepare_run, proc_kb, request_buckets, server_binary,  # noqa: E402
+                      server_quantiles, sql)
 
 
 def load_binary():
@@ -41,14 +41,6 @@ def load_binary():
         return os.environ["LOAD_BIN"]
     release = os.path.join(ROOT, ".build/release/switchboard-load")
     return release if os.access(release, os.X_OK) else os.path.join(ROOT, ".build/debug/switchboard-load")
-
-
-def proc_kb(pid, key):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1])
-    return 0
 
 
 def all_ops_histogram(text, only=None):

@@ -29,6 +29,8 @@ final class SMSSink: @unchecked Sendable {
 
     let port: Int
     private let fd: Int32
+    /// Signalled when the serving thread has ended.
+    private let finished = DispatchSemaphore(value: 0)
     private let condition = NSCondition()
     private var requests: [Request] = []
     private var answer = 200
@@ -81,12 +83,17 @@ final class SMSSink: @unchecked Sendable {
         try #require(try waitFor(count + 1)[count].json["code"])
     }
 
+    /// Wakes the thread's `accept` (shutdown), waits for the thread to end, then closes the socket (closed first, its
+    /// descriptor number could go to another test's socket while the thread was on its way back to `accept`: see
+    /// `ScriptedPhotoServer.stop`).
     func close() {
         shutdown(fd, Int32(SHUT_RDWR))
+        _ = finished.wait(timeout: .now() + 30)
         Glibc.close(fd)
     }
 
     private func serve() {
+        defer { finished.signal() }
         while true {
             let client = accept(fd, nil, nil)
             guard client >= 0 else { return }
